@@ -1,0 +1,49 @@
+# MIReAD Explorer — `make run` and `make test` are the two commands; `make bench` runs the benchmarks.
+PYTHON ?= python3
+VENV := .venv
+PY := $(VENV)/bin/python
+PORT ?= 8501
+WORKSPACE ?= workspace
+export MIREAD_WORKSPACE ?= $(WORKSPACE)
+export HF_HUB_OFFLINE ?= 1
+export TOKENIZERS_PARALLELISM ?= false
+
+.PHONY: install run demo test test-fast test-e2e test-slow bench chromium clean
+
+$(VENV)/.installed: requirements.txt
+	test -x $(PY) || $(PYTHON) -m venv $(VENV)
+	$(PY) -m pip install --quiet --disable-pip-version-check --upgrade pip
+	$(PY) -m pip install --quiet --disable-pip-version-check -r requirements.txt
+	touch $@
+
+install: $(VENV)/.installed
+
+chromium:
+	@command -v chromium >/dev/null 2>&1 || { \
+	  echo "installing Debian chromium for the browser tests"; \
+	  SUDO=$$( [ "$$(id -u)" = 0 ] || echo sudo ); \
+	  $$SUDO apt-get update -qq && $$SUDO apt-get install -y -qq chromium chromium-driver >/dev/null; }
+
+demo: install
+	$(PY) -m core demo --embed
+
+run: demo
+	$(PY) -m streamlit run app.py --server.port $(PORT) --server.headless true --server.fileWatcherType none
+
+test: install chromium
+	$(PY) -m pytest -q -m "not slow" tests
+
+test-fast: install
+	$(PY) -m pytest -q -m "not slow and not e2e" tests
+
+test-e2e: install chromium
+	$(PY) -m pytest -q -m e2e tests/e2e
+
+test-slow: install chromium
+	$(PY) -m pytest -q -m slow tests
+
+bench: install
+	$(PY) benchmarks/run_all.py
+
+clean:
+	rm -rf $(VENV) .pytest_cache test-artifacts

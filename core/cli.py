@@ -1,0 +1,328 @@
+"""`python -m core [--workspace DIR] COMMAND ...`: every command takes --json; errors are one sentence."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+import time
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from typing import Any
+
+from .config import Settings
+from .errors import MireadError
+from .store import Store
+
+Handler = Callable[[Store, argparse.Namespace], dict[str, Any]]
+
+
+def _emit(args: argparse.Namespace, document: dict[str, Any], text: str) -> None:
+    if args.json:
+        print(json.dumps(document, ensure_ascii=False, default=str))
+    else:
+        print(text)
+
+
+def _progress_bar(label: str, enabled: bool) -> Callable[[int, int], None]:
+    """A tqdm bar driven by (done, total) callbacks; silent when disabled (e.g. --json)."""
+    from tqdm import tqdm
+
+    state: dict[str, Any] = {}
+
+    def update(done: int, total: int) -> None:
+        if not enabled or total <= 0:
+            return
+        bar = state.get("bar")
+        if bar is None:
+            bar = state["bar"] = tqdm(total=total, desc=label, unit="paper", file=sys.stderr)
+        bar.n = done
+        bar.refresh()
+        if done >= total:
+            bar.close()
+
+    return update
+
+
+# -- commands ---------------------------------------------------------------------------------
+def cmd_import(store: Store, args: argparse.Namespace) -> dict[str, Any]:
+    from .corpus import read_papers
+
+    path = Path(args.file)
+    if not path.exists():
+        raise MireadError(f"file {args.file!r} does not exist")
+    records = read_papers(path, fmt=args.format, title_column=args.title_column,
+                          abstract_column=args.abstract_column, id_column=args.id_column)
+    report = store.import_papers(args.corpus, records, source=path.name)
+    doc = report.to_dict()
+    lines = [f"corpus {report.corpus}: imported {report.imported}, merged {report.merged} duplicates, "
+             f"skipped {report.skipped} rows"]
+    lines += [f"  row {e.row}: {e.reason}" for e in report.errors[:20]]
+    if report.skipped > 20:
+        lines.append(f"  ... and {report.skipped - 20} more (use --json for all)")
+    _emit(args, doc, "\n".join(lines))
+    return doc
+
+
+def cmd_corpora(store: Store, args: argparse.Namespace) -> dict[str, Any]:
+    from .models import fingerprint, list_models
+
+    names = {fingerprint(s): s.name for s in list_models(store)}
+    items = []
+    for c in store.corpora():
+        models = [names.get(fp, fp) for fp in store.embedded_models(c.name)]
+        items.append({"name": c.name, "papers": c.papers, "labels": c.labels, "columns": c.columns,
+                      "models": models, "source": c.source})
+    text = "\n".join(f"{c['name']}: {c['papers']} papers; labels: {', '.join(c['labels']) or '-'}; "
+                     f"embedded with: {', '.join(c['models']) or '-'}" for c in items) or "no corpora yet"
+    doc = {"corpora": items}
+    _emit(args, doc, text)
+    return doc
+
+
+def cmd_demo(store: Store, args: argparse.Namespace) -> dict[str, Any]:
+    from .demo import prepare_demo
+
+    doc = prepare_demo(store, limit=args.limit, embed=args.embed,
+                       progress=_progress_bar("embedding", not args.json))
+    _emit(args, doc, f"demo corpus {doc['corpus']}: {doc['papers']} papers"
+          + (" (already present)" if doc.get("already") else "")
+          + (f"; embedded {doc['embed']['new']} new" if doc.get("embed") else ""))
+    return doc
+
+
+def cmd_embed(store: Store, args: argparse.Namespace) -> dict[str, Any]:
+    from .embed import embed_corpus
+
+    report = embed_corpus(store, args.corpus, args.model or Settings().default_model, device=args.device,
+                          batch_size=args.batch_size, progress=_progress_bar("embedding", not args.json))
+    doc = report.to_dict()
+    _emit(args, doc, f"{report.corpus} with {report.model}: {report.new} new, {report.cached} cached, "
+          f"{report.total} total in {report.seconds:.1f}s")
+    return doc
+
+
+def cmd_search(store: Store, args: argparse.Namespace) -> dict[str, Any]:
+    from .search import similar_papers
+
+    result = similar_papers(store, args.corpus, args.model or Settings().default_model, title=args.title or "",
+                            abstract=args.abstract or "", paper_id=args.paper, k=args.k)
+    for item in result.results:
+        item.pop("abstract", None)
+        item.pop("row", None)
+    doc = result.to_dict()
+    text = "\n".join(f"{r['rank']:>3}  {r['score']:.3f}  {r['title']}" for r in result.results)
+    if result.warning:
+        print(f"warning: {result.warning}", file=sys.stderr)
+    _emit(args, doc, text or "no results")
+    return doc
+
+
+def cmd_predict(store: Store, args: argparse.Namespace) -> dict[str, Any]:
+    from .journals import predict_journals
+
+    pred = predict_journals(store, args.model or Settings().default_model, title=args.title or "",
+                            abstract=args.abstract or "", corpus=args.corpus, label_column=args.label, k=args.k)
+    doc = pred.to_dict()
+    for item in doc["predictions"]:
+        item.pop("evidence_papers", None)
+    text = f"method: {pred.method}\n" + "\n".join(
+        f"{p['probability']:6.1%}  {p['label']}" for p in pred.predictions)
+    _emit(args, doc, text)
+    return doc
+
+
+def cmd_map(store: Store, args: argparse.Namespace) -> dict[str, Any]:
+    from .maps import corpus_map, map_export_html
+
+    result = corpus_map(store, args.corpus, args.model or Settings().default_model, method=args.method,
+                        color=args.color)
+    doc = {"corpus": args.corpus, "model": result["model"], "method": args.method, "points": result["points"],
+           "seconds": result["seconds"], "cached": result["cached"]}
+    if args.out:
+        Path(args.out).write_text(map_export_html(store, args.corpus, result, color=args.color), encoding="utf-8")
+        doc["out"] = args.out
+    _emit(args, doc, f"map of {doc['points']} papers ({args.method}) in {doc['seconds']:.1f}s"
+          + (f"; written to {args.out}" if args.out else ""))
+    return doc
+
+
+def cmd_models(store: Store, args: argparse.Namespace) -> dict[str, Any]:
+    from .models import list_models
+
+    items = [{"name": s.name, "source": s.source, "location": s.location, "pooling": s.pooling,
+              "labels": len(s.labels), "label_column": s.label_column, "base": s.base,
+              "description": s.description} for s in list_models(store)]
+    doc = {"models": items}
+    _emit(args, doc, "\n".join(f"{m['name']:<12} {m['source']:<10} {m['pooling']:<5} {m['description'] or m['location']}"
+                               for m in items))
+    return doc
+
+
+def cmd_train(store: Store, args: argparse.Namespace) -> dict[str, Any]:
+    from . import jobs
+    from .train import TrainConfig
+
+    fields = {f: getattr(args, f) for f in TrainConfig.__dataclass_fields__ if getattr(args, f, None) is not None}
+    cfg = TrainConfig(**fields)
+    if args.background:
+        job_id = jobs.launch(store, cfg)
+        doc = {"job": job_id, "status": jobs.get_job(store, job_id)["status"], "model": cfg.name, "metrics": {}}
+        _emit(args, doc, f"job {job_id} started in the background; follow it with `python -m core jobs`")
+        return doc
+    result = jobs.run_foreground(store, cfg)
+    job = result.get("job") or {}
+    doc = {"job": result.get("job_id", job.get("id")), "status": result.get("status", job.get("status")),
+           "model": result.get("model", cfg.name), "metrics": result.get("metrics", {})}
+    _emit(args, doc, f"training {doc['status']}: model {doc['model']}; metrics {json.dumps(doc['metrics'])}")
+    return doc
+
+
+def cmd_jobs(store: Store, args: argparse.Namespace) -> dict[str, Any]:
+    from . import jobs
+
+    jobs.refresh(store)
+    items = jobs.list_jobs(store)
+    doc = {"jobs": items}
+    _emit(args, doc, "\n".join(f"{j['id']}  {j['status']:<10} {j.get('progress', 0) or 0:5.0%}  "
+                               f"{(j.get('error') or '')}" for j in items) or "no jobs")
+    return doc
+
+
+def cmd_cancel(store: Store, args: argparse.Namespace) -> dict[str, Any]:
+    from . import jobs
+
+    doc = jobs.cancel(store, args.job)
+    _emit(args, doc, f"job {args.job}: {doc.get('status')}")
+    return doc
+
+
+def cmd_evaluate(store: Store, args: argparse.Namespace) -> dict[str, Any]:
+    from .evaluation import evaluate_models
+
+    models = [m.strip() for m in args.models.split(",") if m.strip()]
+    tasks = [t.strip() for t in args.tasks.split(",") if t.strip()]
+    doc = evaluate_models(store, args.corpus, args.label, models, tasks, seed=args.seed,
+                          sample=args.sample, progress=_progress_bar("evaluating", not args.json))
+    _emit(args, {k: v for k, v in doc.items() if k != "markdown"}, doc["markdown"])
+    return doc
+
+
+def cmd_repair(store: Store, args: argparse.Namespace) -> dict[str, Any]:
+    doc = store.repair()
+    _emit(args, doc, f"dropped {doc['dropped_chunks']} damaged array files; run `embed` again to refill them")
+    return doc
+
+
+# -- parser -----------------------------------------------------------------------------------
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="python -m core", description="MIReAD Explorer command line")
+    parser.add_argument("--workspace", default=None, help="workspace folder (default $MIREAD_WORKSPACE or ./workspace)")
+    sub = parser.add_subparsers(dest="command", required=True)
+
+    def add(name: str, handler: Handler, help_text: str) -> argparse.ArgumentParser:
+        p = sub.add_parser(name, help=help_text)
+        p.add_argument("--json", action="store_true", help="print one JSON document")
+        p.set_defaults(handler=handler)
+        return p
+
+    p = add("import", cmd_import, "import a file of papers into a corpus")
+    p.add_argument("file")
+    p.add_argument("--corpus", required=True)
+    p.add_argument("--format", default=None, help="csv, tsv, jsonl, parquet, pubmed, bibtex or ris (default: by extension)")
+    p.add_argument("--title-column", default=None)
+    p.add_argument("--abstract-column", default=None)
+    p.add_argument("--id-column", default=None)
+
+    add("corpora", cmd_corpora, "list corpora")
+    p = add("demo", cmd_demo, "import the PubMed demo corpus (pubmed-demo)")
+    p.add_argument("--limit", type=int, default=3000, help="papers to keep (0 = all ~33k)")
+    p.add_argument("--embed", action="store_true", help="also embed it with the default model")
+
+    def model_args(p: argparse.ArgumentParser) -> None:
+        p.add_argument("--model", default=None, help="model name, Hugging Face id or folder (default minilm)")
+
+    p = add("embed", cmd_embed, "embed what is not yet embedded")
+    p.add_argument("--corpus", required=True)
+    model_args(p)
+    p.add_argument("--device", default="auto")
+    p.add_argument("--batch-size", type=int, default=32)
+
+    p = add("search", cmd_search, "nearest papers to a title + abstract or to a paper id")
+    p.add_argument("--corpus", required=True)
+    model_args(p)
+    p.add_argument("--title", default="")
+    p.add_argument("--abstract", default="")
+    p.add_argument("--paper", default=None, help="id of a corpus paper to use as the query")
+    p.add_argument("-k", type=int, default=10)
+
+    p = add("predict", cmd_predict, "journals that fit a title + abstract")
+    model_args(p)
+    p.add_argument("--corpus", default=None)
+    p.add_argument("--label", default=None, help="label column for the kNN fallback (default: journal)")
+    p.add_argument("--title", default="")
+    p.add_argument("--abstract", default="")
+    p.add_argument("-k", type=int, default=5)
+
+    p = add("map", cmd_map, "2-D map of a corpus")
+    p.add_argument("--corpus", required=True)
+    model_args(p)
+    p.add_argument("--method", default="umap", choices=["umap", "tsne", "pca"])
+    p.add_argument("--color", default=None, help="label column to colour by")
+    p.add_argument("--out", default=None, help="write a standalone HTML map here")
+
+    p = add("train", cmd_train, "MIReAD fine-tuning on a label column")
+    p.add_argument("--corpus", required=True)
+    p.add_argument("--label", required=True)
+    p.add_argument("--base", default=None)
+    p.add_argument("--name", default=None)
+    p.add_argument("--objective", default=None, choices=["ce", "ce+supcon"])
+    for flag, typ in (("epochs", float), ("batch-size", int), ("grad-accum", int), ("lr", float),
+                      ("head-lr", float), ("head-warmup-epochs", float), ("layer-decay", float),
+                      ("warmup-ratio", float), ("max-length", int), ("clip", float), ("seed", int),
+                      ("min-per-class", int), ("max-per-class", int), ("val-fraction", float),
+                      ("max-papers", int), ("supcon-weight", float), ("temperature", float), ("device", str)):
+        p.add_argument(f"--{flag}", type=typ, default=None)
+    p.add_argument("--background", action="store_true", help="run as a background job")
+
+    add("jobs", cmd_jobs, "list background jobs")
+    p = add("cancel", cmd_cancel, "cancel a background job")
+    p.add_argument("job")
+    add("models", cmd_models, "list models")
+
+    p = add("evaluate", cmd_evaluate, "evaluation suite")
+    p.add_argument("--corpus", required=True)
+    p.add_argument("--label", required=True)
+    p.add_argument("--models", default="minilm")
+    p.add_argument("--tasks", default="probe,purity,retrieval,knn")
+    p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--sample", type=int, default=5000, help="papers sampled from large corpora")
+    add("repair", cmd_repair, "drop damaged array files from the catalog")
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run one command; user errors print one sentence on stderr and return 2."""
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    workspace = args.workspace or os.environ.get("MIREAD_WORKSPACE") or "workspace"
+    started = time.perf_counter()
+    try:
+        store = Store(workspace)
+        args.handler(store, args)
+    except MireadError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        print("error: interrupted", file=sys.stderr)
+        return 130
+    except Exception as exc:  # a bug, not bad input: still no traceback unless asked for
+        if os.environ.get("MIREAD_DEBUG"):
+            raise
+        print(f"error: unexpected {exc.__class__.__name__}: {exc} (set MIREAD_DEBUG=1 for details)", file=sys.stderr)
+        return 1
+    finally:
+        if os.environ.get("MIREAD_TIMING"):
+            print(f"[{time.perf_counter() - started:.2f}s]", file=sys.stderr)
+    return 0

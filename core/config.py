@@ -1,0 +1,47 @@
+"""Settings for the core: workspace, default model, device, batch size, max length (env overrides)."""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass, field
+from pathlib import Path
+
+
+def _env_int(name: str, default: int) -> int:
+    value = os.environ.get(name)
+    return int(value) if value and value.strip().isdigit() else default
+
+
+@dataclass
+class Settings:
+    """Runtime settings; every field can be overridden by a MIREAD_* environment variable."""
+
+    workspace: Path = field(default_factory=lambda: Path(os.environ.get("MIREAD_WORKSPACE", "workspace")))
+    default_model: str = field(default_factory=lambda: os.environ.get("MIREAD_MODEL", "minilm"))
+    device: str = field(default_factory=lambda: os.environ.get("MIREAD_DEVICE", "auto"))
+    batch_size: int = field(default_factory=lambda: _env_int("MIREAD_BATCH_SIZE", 32))
+    max_length: int = field(default_factory=lambda: _env_int("MIREAD_MAX_LENGTH", 256))
+    exact_search_limit: int = field(default_factory=lambda: _env_int("MIREAD_EXACT_SEARCH_LIMIT", 50_000))
+    demo_corpus: str = "pubmed-demo"
+
+
+def resolve_device(requested: str = "auto") -> str:
+    """Return 'cuda' when asked for (or 'auto' and a GPU is present), else 'cpu'."""
+    if requested not in ("auto", "cuda", "cpu") and not requested.startswith("cuda:"):
+        return "cpu"
+    if requested == "cpu":
+        return "cpu"
+    import torch
+
+    if torch.cuda.is_available():
+        return "cuda" if requested == "auto" else requested
+    return "cpu"
+
+
+def device_label(device: str) -> str:
+    """A human-readable device name: the GPU's name or 'CPU (n threads)'."""
+    if device.startswith("cuda"):
+        import torch
+
+        return f"GPU: {torch.cuda.get_device_name(0)}"
+    return f"CPU ({os.cpu_count()} cores)"

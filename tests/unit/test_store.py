@@ -1,0 +1,86 @@
+"""The workspace store: imports, duplicates, atomic transactions, embeddings cache."""
+
+import numpy as np
+import pytest
+
+from core.errors import CorpusError, NotFoundError, StoreError
+from core.records import Paper, RowError
+from tests.helpers import make_papers
+
+
+def test_import_counts_skips_and_merges_duplicates(store):
+    papers = make_papers(4)
+    records = papers + [RowError(7, "row 7: empty abstract"), papers[0],
+                        Paper("other-id", papers[1].title.upper(), "  " + papers[1].abstract + " ", {})]
+    report = store.import_papers("c1", records, source="x.csv")
+    assert (report.imported, report.merged, report.skipped) == (12, 2, 1)
+    assert report.errors[0].row == 7
+    info = store.corpus("c1")
+    assert info.papers == 12 and "journal" in info.labels and "year" in info.columns
+
+
+def test_reimport_is_idempotent_and_adding_new_papers_appends(store):
+    store.import_papers("c", make_papers(3))
+    again = store.import_papers("c", make_papers(3))
+    assert again.imported == 0 and again.merged == 9
+    more = store.import_papers("c", make_papers(4))
+    assert more.imported == 3
+    assert list(store.papers_frame("c")["id"][:3]) == ["astro-0", "astro-1", "astro-2"]
+
+
+def test_failed_read_mid_stream_leaves_store_untouched(store):
+    store.import_papers("keep", make_papers(2))
+
+    def broken():
+        yield from make_papers(2)
+        raise CorpusError("file 'x.jsonl' line 7 is not valid JSON")
+
+    with pytest.raises(CorpusError):
+        store.import_papers("new", broken())
+    with pytest.raises(CorpusError):
+        store.import_papers("keep", broken())
+    assert not store.has_corpus("new")
+    assert store.corpus("keep").papers == 6
+
+
+def test_unsafe_names_are_refused(store):
+    for bad in ["../evil", "/abs/path", "", "a" * 100, "x/y"]:
+        with pytest.raises(CorpusError):
+            store.import_papers(bad, make_papers(1))
+
+
+def test_unknown_corpus_is_a_clear_error(store):
+    with pytest.raises(NotFoundError, match="no corpus named 'nope'"):
+        store.corpus("nope")
+
+
+def test_embeddings_roundtrip_in_corpus_order_and_missing_detection(store):
+    store.import_papers("c", make_papers(2))
+    hashes = store.paper_hashes("c")
+    assert store.missing_hashes("c", "fp") == hashes
+    vecs = np.arange(len(hashes) * 3, dtype=np.float32).reshape(-1, 3)
+    store.add_embeddings("fp", hashes[::-1], vecs[::-1].copy())
+    assert store.missing_hashes("c", "fp") == []
+    np.testing.assert_array_equal(store.embeddings("c", "fp"), vecs)
+    assert store.embedded_models("c") == ["fp"]
+
+
+def test_missing_embeddings_and_damaged_files_are_reported(store):
+    store.import_papers("c", make_papers(1))
+    hashes = store.paper_hashes("c")
+    with pytest.raises(StoreError, match="not embedded"):
+        store.embeddings("c", "fp")
+    store.add_embeddings("fp", hashes, np.ones((len(hashes), 2), np.float32))
+    for f in (store.arrays / "embeddings" / "fp").glob("*.npy"):
+        f.write_bytes(b"garbage")
+    with pytest.raises(StoreError, match="damaged"):
+        store.embeddings("c", "fp")
+    assert store.repair()["dropped_chunks"] == 1
+    assert len(store.missing_hashes("c", "fp")) == len(hashes)
+
+
+def test_delete_corpus_removes_papers(store):
+    store.import_papers("c", make_papers(1))
+    store.delete_corpus("c")
+    assert not store.has_corpus("c")
+    assert store.corpora() == []
