@@ -56,7 +56,8 @@ def cmd_import(store: Store, args: argparse.Namespace) -> dict[str, Any]:
                           abstract_column=args.abstract_column, id_column=args.id_column)
     report = store.import_papers(args.corpus, records, source=path.name)
     doc = report.to_dict()
-    lines = [f"corpus {report.corpus}: imported {report.imported}, merged {report.merged} duplicates, "
+    lines = [f"corpus {report.corpus}: imported {report.imported} rows ({report.added} new papers, "
+             f"{report.merged} merged duplicates), "
              f"skipped {report.skipped} rows"]
     lines += [f"  row {e.row}: {e.reason}" for e in report.errors[:20]]
     if report.skipped > 20:

@@ -82,7 +82,7 @@ def _hover_texts(
         for i, value in enumerate(labels):
             parts[i].append(f"{name}: {html.escape(_short(value, 80))}")
     if hover is not None:
-        for col in [c for c in hover.columns if c is not title_col][:6]:
+        for col in [c for c in hover.columns if c != title_col][:6]:
             name = html.escape(_short(col, 40))
             for i, value in enumerate(hover[col].tolist()):
                 if not _is_missing(value) and str(value) != "":

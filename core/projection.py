@@ -8,6 +8,7 @@ import warnings
 from typing import Callable
 
 import numpy as np
+from threadpoolctl import threadpool_limits
 
 from core.errors import MireadError
 
@@ -28,6 +29,7 @@ _EXTRA_KEYS: dict[str, set[str]] = {
 
 PRE_PCA_DIMS = 50
 MIN_POINTS_NONLINEAR = 5
+TSNE_THREADS_ABOVE = 5_000
 
 Progress = Callable[[float, str], None]
 
@@ -145,7 +147,9 @@ def _tsne(X: np.ndarray, p: dict, seed: int | None, note: Progress) -> np.ndarra
         random_state=seed,
         **kwargs,
     )
-    with warnings.catch_warnings():
+    # OpenMP threads cost more than they save on small inputs and stall badly on busy cores.
+    threads = 1 if n < TSNE_THREADS_ABOVE else None
+    with warnings.catch_warnings(), threadpool_limits(limits=threads, user_api="openmp"):
         warnings.simplefilter("ignore")
         return tsne.fit_transform(X)
 
@@ -175,7 +179,10 @@ def project(
             note(0.05, f"reducing {d} dimensions to {PRE_PCA_DIMS} with PCA")
             arr = _pca(arr, PRE_PCA_DIMS, seed)
         note(0.15, f"computing {name} map of {n} papers")
-        Y = (_umap if name == "umap" else _tsne)(arr, p, seed, note)
+        try:
+            Y = (_umap if name == "umap" else _tsne)(arr, p, seed, note)
+        except (ValueError, TypeError) as exc:
+            raise MireadError(f"invalid {name} parameters {p}: {exc}") from exc
     out = _pad2(np.asarray(Y, dtype=np.float32))
     if not np.isfinite(out).all():
         raise MireadError(f"the {name} map produced invalid coordinates; try PCA or other parameters")

@@ -102,8 +102,9 @@ class ImportReport:
     """What an import did: counts and the skipped rows with their reasons."""
 
     corpus: str
-    imported: int = 0
-    merged: int = 0
+    imported: int = 0  # valid rows read: added + merged
+    added: int = 0  # new papers in the corpus
+    merged: int = 0  # rows folded into a paper already there (same id, or same normalised title+abstract)
     skipped: int = 0
     errors: list[RowError] = field(default_factory=list)
 
@@ -111,6 +112,7 @@ class ImportReport:
         return {
             "corpus": self.corpus,
             "imported": self.imported,
+            "added": self.added,
             "merged": self.merged,
             "skipped": self.skipped,
             "errors": [{"row": e.row, "reason": e.reason} for e in self.errors[:max_errors]],
@@ -267,7 +269,8 @@ class Store:
                         batch = []
                 self._insert(conn, batch)
                 inserted = conn.total_changes - before
-                report.imported = inserted
+                report.imported = attempted
+                report.added = inserted
                 report.merged = attempted - inserted
                 if attempted == 0 and not self._count(conn, corpus):
                     raise CorpusError(

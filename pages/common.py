@@ -16,6 +16,19 @@ CORPUS_KEY = "corpus"
 MODEL_KEY = "model"
 
 
+def _leave_pages_folder_mode() -> None:
+    """Streamlit runs a fresh server in its old pages/-folder mode until `st.navigation` is first called;
+    if a browser's first request lands on a page URL, switch modes and rerun through app.py's router."""
+    from streamlit.runtime.pages_manager import PagesManager
+
+    if PagesManager.uses_pages_directory:
+        PagesManager.uses_pages_directory = False
+        st.rerun()
+
+
+_leave_pages_folder_mode()
+
+
 @st.cache_resource(show_spinner=False)
 def get_store(workspace: str) -> Store:
     """One Store per workspace folder for the whole server."""

@@ -85,8 +85,8 @@ else:
 
 report = st.session_state.get("last_report")
 if report:
-    st.success(f"Imported **{report['imported']:,}** papers into **{report['corpus']}** · "
-               f"merged {report['merged']:,} duplicates · skipped {report['skipped']:,} rows")
+    st.success(f"Imported **{report['imported']:,}** rows into **{report['corpus']}**: {report['added']:,} new papers · "
+               f"{report['merged']:,} merged duplicates · {report['skipped']:,} skipped rows")
     if report["errors"]:
         errors = pd.DataFrame(report["errors"])
         with st.expander(f"Skipped rows ({len(errors):,})"):

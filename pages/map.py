@@ -3,13 +3,12 @@
 from __future__ import annotations
 
 import numpy as np
-import pandas as pd
 import streamlit as st
 
 from core.clusters import cluster_centres_2d, cluster_keywords, kmeans
 from core.demo import DEMO_CORPUS
 from core.maps import hover_frame, map_coordinates
-from core.plots import export_html, map_figure
+from core.plots import export_html, map_figure, selected_rows
 from core.projection import DEFAULT_PARAMS, place_points
 from pages.common import current_corpus, current_model, embeddings, guarded, need_embeddings, papers_frame, store
 
@@ -94,14 +93,12 @@ event = st.plotly_chart(fig, width="stretch", on_select="rerun", selection_mode=
                         key="corpus_map", config={"toImageButtonOptions": {"format": "png", "filename": f"{corpus}-map",
                                                                            "scale": 2}, "displaylogo": False})
 
-selected_rows = sorted({int(p["customdata"][0] if isinstance(p.get("customdata"), list) else p["customdata"])
-                        for p in (event.selection.points if event and event.selection else [])
-                        if p.get("customdata") is not None})
+selected = selected_rows(event.selection) if event and event.selection else np.array([], dtype=int)
 c1, c2 = st.columns(2)
 c1.download_button("Export map (HTML)", export_html(fig).encode("utf-8"), file_name=f"{corpus}-{method}-map.html",
                    mime="text/html", help="A standalone interactive file; use the camera icon on the map for PNG.")
-if selected_rows:
-    chosen = frame.iloc[[r for r in selected_rows if 0 <= r < len(frame)]].copy()
+if len(selected):
+    chosen = frame.iloc[selected].copy()
     chosen.insert(0, "x", coords[chosen.index, 0])
     chosen.insert(1, "y", coords[chosen.index, 1])
     st.subheader(f"{len(chosen):,} selected papers")

@@ -73,6 +73,10 @@ def test_linear_probe_rejects_mismatched_or_single_labels():
         evaluate.linear_probe(X, ["a"] * 10)
     with pytest.raises(CorpusError, match="2-D"):
         evaluate.linear_probe(np.zeros(10), ["a"] * 10)
+    with pytest.raises(CorpusError, match="must be numbers"):
+        evaluate.linear_probe([["x", "y"]] * 10, ["a"] * 10)
+    with pytest.raises(CorpusError, match="NaN or infinite"):
+        evaluate.linear_probe(np.full((10, 2), np.nan), ["a"] * 10)
 
 
 # ---------------------------------------------------------------- purity
@@ -193,6 +197,12 @@ def test_neighbour_scores_match_a_hand_count():
     # Q1: d4, d3 -> lost; its neighbours {4, 3} vs the original's {1, 3}: overlap 1/2.
     # Q2: identical to d3.
     assert r == {"nn1_ret": pytest.approx(1 / 3), "nn10_ret": pytest.approx(2 / 3), "aop10": pytest.approx(5 / 6), "n": 3}
+
+
+def test_neighbour_scores_do_not_count_a_duplicate_of_the_original_as_a_miss():
+    D = np.stack([unit(30), unit(30) + 1e-9, unit(100), unit(170)])  # papers 0 and 1 are the same text
+    r = evaluate.neighbour_scores(D[[0, 1]], D, [0, 1], k=2)
+    assert r["nn1_ret"] == 1.0 and r["nn10_ret"] == 1.0
 
 
 def random_word(rng) -> str:

@@ -16,9 +16,9 @@ def _blobs(n: int = 200, d: int = 64, centres: int = 4, seed: int = 0) -> tuple[
 
 @pytest.mark.parametrize("method", METHODS)
 def test_project_returns_finite_float32_pairs_for_each_method(method):
-    X, _ = _blobs(200, 64)
+    X, _ = _blobs(150, 64)
     Y = project(X, method)
-    assert Y.shape == (200, 2)
+    assert Y.shape == (150, 2)
     assert Y.dtype == np.float32
     assert np.isfinite(Y).all()
     assert Y.std(axis=0).min() > 0
@@ -47,7 +47,7 @@ def test_project_is_reproducible_for_a_seed():
 
 
 @pytest.mark.parametrize("method", METHODS)
-@pytest.mark.parametrize("n", [0, 1, 2, 3, 4, 5, 6, 10, 16])
+@pytest.mark.parametrize("n", [0, 1, 2, 4, 5, 10])
 def test_project_handles_tiny_collections(method, n):
     X = np.random.default_rng(n).standard_normal((n, 20))
     Y = project(X, method)
@@ -67,6 +67,8 @@ def test_project_rejects_unknown_method_and_parameters():
         project(X, "mds")
     with pytest.raises(MireadError, match="unknown umap parameter 'perplexity'"):
         project(X, "umap", {"perplexity": 5})
+    with pytest.raises(MireadError, match="invalid umap parameters"):
+        project(np.random.default_rng(0).standard_normal((30, 4)), "umap", {"metric": "no-such-metric"})
 
 
 def test_project_rejects_non_finite_or_flat_input():

@@ -13,7 +13,7 @@ def test_import_counts_skips_and_merges_duplicates(store):
     records = papers + [RowError(7, "row 7: empty abstract"), papers[0],
                         Paper("other-id", papers[1].title.upper(), "  " + papers[1].abstract + " ", {})]
     report = store.import_papers("c1", records, source="x.csv")
-    assert (report.imported, report.merged, report.skipped) == (12, 2, 1)
+    assert (report.imported, report.added, report.merged, report.skipped) == (14, 12, 2, 1)
     assert report.errors[0].row == 7
     info = store.corpus("c1")
     assert info.papers == 12 and "journal" in info.labels and "year" in info.columns
@@ -22,9 +22,9 @@ def test_import_counts_skips_and_merges_duplicates(store):
 def test_reimport_is_idempotent_and_adding_new_papers_appends(store):
     store.import_papers("c", make_papers(3))
     again = store.import_papers("c", make_papers(3))
-    assert again.imported == 0 and again.merged == 9
+    assert again.added == 0 and again.merged == 9 and again.imported == 9
     more = store.import_papers("c", make_papers(4))
-    assert more.imported == 3
+    assert more.added == 3
     assert list(store.papers_frame("c")["id"][:3]) == ["astro-0", "astro-1", "astro-2"]
 
 

@@ -1,0 +1,311 @@
+"""Background jobs: launch, list, cancel and recover training runs (one child process each, no shell)."""
+
+from __future__ import annotations
+
+import fcntl
+import json
+import os
+import secrets
+import signal
+import sqlite3
+import subprocess
+import sys
+import threading
+import time
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from .errors import MireadError, NotFoundError, TrainingError
+from .train import Cancelled, TrainConfig, prepare_config, run_training
+
+if TYPE_CHECKING:
+    import pandas as pd
+
+    from .store import Store
+
+STATUSES = ("queued", "running", "completed", "failed", "cancelled")
+ACTIVE = ("queued", "running")
+HEARTBEAT_S = 5.0  # how often a job's process says it is alive
+STALE_S = 120.0  # a job silent for this long is considered dead
+CANCEL_GRACE_S = 30.0  # a cancelled job still running after this long gets SIGTERM
+LOST = "the training process stopped unexpectedly (killed?)"
+REPO_ROOT = Path(__file__).resolve().parent.parent
+_CHILDREN: dict[str, subprocess.Popen] = {}
+
+
+# -- reading -----------------------------------------------------------------------------------
+def _row(store: Store, job_id: str) -> sqlite3.Row:
+    with store.connect() as conn:
+        row = conn.execute("SELECT * FROM jobs WHERE id = ?", (job_id,)).fetchone()
+    if row is None:
+        raise NotFoundError(f"there is no job {job_id!r}")
+    return row
+
+
+def log_path(store: Store, job_id: str) -> Path:
+    """The job's log file (the child process's stdout and stderr)."""
+    return store.jobs_dir / f"{job_id}.log"
+
+
+def _cancel_flag(store: Store, job_id: str) -> Path:
+    return store.jobs_dir / f"{job_id}.cancel"
+
+
+def _as_dict(store: Store, row: sqlite3.Row) -> dict[str, Any]:
+    args = json.loads(row["args"] or "{}")
+    config = args.get("config", {})
+    result = json.loads(row["result"]) if row["result"] else None
+    eta = row["eta"]
+    return {
+        "id": row["id"], "job_id": row["id"], "kind": row["kind"], "status": row["status"],
+        "model": config.get("name", ""), "corpus": config.get("corpus", ""), "label": config.get("label", ""),
+        "base": config.get("base", ""), "config": config, "background": bool(args.get("background")),
+        "pid": row["pid"], "created": row["created"], "started": row["started"], "finished": row["finished"],
+        "heartbeat": row["heartbeat"], "error": row["error"], "result": result,
+        "metrics": (result or {}).get("metrics", {}), "progress": float(row["progress"] or 0.0), "eta": eta,
+        "eta_s": max(0.0, eta - time.time()) if eta and row["status"] == "running" else None,
+        "cancel_requested": _cancel_flag(store, row["id"]).exists(), "log": str(log_path(store, row["id"])),
+    }
+
+
+def list_jobs(store: Store) -> list[dict[str, Any]]:
+    """All jobs, newest first, after marking dead ones failed."""
+    refresh(store)
+    with store.connect() as conn:
+        rows = conn.execute("SELECT * FROM jobs ORDER BY created DESC").fetchall()
+    return [_as_dict(store, r) for r in rows]
+
+
+def get_job(store: Store, job_id: str) -> dict[str, Any]:
+    """One job (NotFoundError if unknown), after marking dead ones failed."""
+    refresh(store)
+    return _as_dict(store, _row(store, job_id))
+
+
+def metrics_frame(store: Store, job_id: str) -> pd.DataFrame:
+    """The job's metric rows in long format: step, epoch, split, name, value, ts."""
+    import pandas as pd
+
+    columns = ["step", "epoch", "split", "name", "value", "ts"]
+    with store.connect() as conn:
+        rows = conn.execute(
+            "SELECT step, epoch, split, name, value, ts FROM metrics WHERE job = ? ORDER BY step, ts, rowid",
+            (job_id,),
+        ).fetchall()
+    return pd.DataFrame([tuple(r) for r in rows], columns=columns)
+
+
+# -- starting ----------------------------------------------------------------------------------
+def _insert(store: Store, cfg: TrainConfig, background: bool) -> str:
+    job_id = f"train-{time.strftime('%Y%m%d-%H%M%S')}-{secrets.token_hex(3)}"
+    with store.connect() as conn:
+        conn.execute(
+            "INSERT INTO jobs(id, kind, status, args, pid, created, progress) VALUES (?, 'train', 'queued', ?, ?, ?, 0)",
+            (job_id, json.dumps({"config": cfg.to_dict(), "background": background}),
+             None if background else os.getpid(), time.time()),
+        )
+    return job_id
+
+
+def launch(store: Store, cfg: TrainConfig) -> str:
+    """Validate, queue the job and start its worker process; returns the job id."""
+    cfg = prepare_config(store, cfg)
+    job_id = _insert(store, cfg, background=True)
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join(filter(None, [str(REPO_ROOT), os.environ.get("PYTHONPATH")])))
+    command = [sys.executable, "-m", "core.worker", "--workspace", str(store.root), "--job", job_id]
+    try:
+        with open(log_path(store, job_id), "ab") as log:
+            child = subprocess.Popen(command, cwd=REPO_ROOT, env=env, stdin=subprocess.DEVNULL, stdout=log,
+                                     stderr=subprocess.STDOUT, start_new_session=True, close_fds=True)
+    except OSError as exc:
+        _finish(store, job_id, "failed", error=f"the training process could not start: {exc}")
+        raise TrainingError(f"the training process could not start: {exc}") from exc
+    _CHILDREN[job_id] = child
+    with store.connect() as conn:
+        conn.execute("UPDATE jobs SET pid = ? WHERE id = ?", (child.pid, job_id))
+    return job_id
+
+
+def run_foreground(store: Store, cfg: TrainConfig,
+                   should_stop: Callable[[], bool] = lambda: False) -> dict[str, Any]:
+    """Validate, queue and run the job in this process (waiting for any running job first); the job."""
+    cfg = prepare_config(store, cfg)
+    job_id = _insert(store, cfg, background=False)
+    execute(store, job_id, should_stop, reraise=True)
+    return get_job(store, job_id)
+
+
+# -- running (in the worker process, or in this one) -------------------------------------------
+class _Heartbeat(threading.Thread):
+    """Stamps the job's heartbeat every few seconds while its process lives."""
+
+    def __init__(self, store: Store, job_id: str):
+        super().__init__(daemon=True, name=f"heartbeat-{job_id}")
+        self.store, self.job_id, self.done = store, job_id, threading.Event()
+
+    def beat(self) -> None:
+        try:
+            with self.store.connect() as conn:
+                conn.execute("UPDATE jobs SET heartbeat = ? WHERE id = ?", (time.time(), self.job_id))
+        except sqlite3.Error:
+            pass
+
+    def run(self) -> None:
+        self.beat()
+        while not self.done.wait(HEARTBEAT_S):
+            self.beat()
+
+
+@contextmanager
+def _runner_lock(store: Store, should_stop: Callable[[], bool]) -> Iterator[bool]:
+    """Hold the workspace's single training slot (True), or give up when the job is cancelled (False)."""
+    with open(store.jobs_dir / "runner.lock", "a+") as handle:
+        while True:
+            try:
+                fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
+                break
+            except BlockingIOError:
+                if should_stop():
+                    yield False
+                    return
+                time.sleep(0.5)
+        try:
+            yield True
+        finally:
+            fcntl.flock(handle, fcntl.LOCK_UN)
+
+
+def _finish(store: Store, job_id: str, status: str, error: str | None = None,
+            result: dict[str, Any] | None = None) -> None:
+    with store.connect() as conn:
+        conn.execute(
+            "UPDATE jobs SET status = ?, finished = ?, error = ?, result = ?, eta = NULL, "
+            "progress = CASE WHEN ? = 'completed' THEN 1.0 ELSE progress END WHERE id = ?",
+            (status, time.time(), error, json.dumps(result) if result is not None else None, status, job_id),
+        )
+    _cancel_flag(store, job_id).unlink(missing_ok=True)
+
+
+def execute(store: Store, job_id: str, should_stop: Callable[[], bool] = lambda: False,
+            reraise: bool = False) -> None:
+    """Run a queued job: wait for the training slot, train, and record how it ended."""
+    cfg = TrainConfig.from_dict(json.loads(_row(store, job_id)["args"])["config"])
+    flag = _cancel_flag(store, job_id)
+
+    def stop() -> bool:
+        return flag.exists() or should_stop()
+
+    heartbeat = _Heartbeat(store, job_id)
+    heartbeat.start()
+    try:
+        with _runner_lock(store, stop) as acquired:
+            with store.connect() as conn:
+                started = acquired and conn.execute(
+                    "UPDATE jobs SET status = 'running', started = ?, pid = ? WHERE id = ? AND status = 'queued'",
+                    (time.time(), os.getpid(), job_id),
+                ).rowcount == 1
+            if started:
+                _run(store, cfg, job_id, stop, reraise)
+    except KeyboardInterrupt:
+        _finish(store, job_id, "cancelled")
+        raise
+    finally:
+        heartbeat.done.set()
+        if _row(store, job_id)["status"] == "queued":
+            _finish(store, job_id, "cancelled")
+        flag.unlink(missing_ok=True)
+
+
+def _run(store: Store, cfg: TrainConfig, job_id: str, stop: Callable[[], bool], reraise: bool) -> None:
+    try:
+        result = run_training(store, cfg, job_id, stop)
+    except Cancelled:
+        _finish(store, job_id, "cancelled")
+    except MireadError as exc:
+        _finish(store, job_id, "failed", error=str(exc))
+        if reraise:
+            raise
+    except Exception as exc:
+        _finish(store, job_id, "failed", error=f"training crashed ({exc.__class__.__name__}: {exc}); "
+                                               f"see {log_path(store, job_id)}")
+        raise
+    else:
+        _finish(store, job_id, "completed", result=result)
+
+
+# -- cancelling and recovering -----------------------------------------------------------------
+def _alive(pid: int) -> bool:
+    """Whether a process exists and is not a zombie (reaping it if it is our child)."""
+    try:
+        if os.waitpid(pid, os.WNOHANG)[0] == pid:
+            return False
+    except ChildProcessError:
+        pass
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    try:
+        state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+    except (OSError, IndexError):
+        return True
+    return state not in ("Z", "X")
+
+
+def _terminate(pid: int) -> None:
+    """SIGTERM a background worker's whole process group."""
+    try:
+        os.killpg(pid, signal.SIGTERM)
+    except (ProcessLookupError, PermissionError):
+        pass
+
+
+def cancel(store: Store, job_id: str, wait: float = 0.0) -> dict[str, Any]:
+    """Cancel a job: queued at once; running at its next step (after `wait` s, or later via refresh, SIGTERM)."""
+    job = get_job(store, job_id)
+    if job["status"] not in ACTIVE:
+        return job
+    _cancel_flag(store, job_id).touch()
+    with store.connect() as conn:
+        conn.execute("UPDATE jobs SET status = 'cancelled', finished = ? WHERE id = ? AND status = 'queued'",
+                     (time.time(), job_id))
+    deadline = time.time() + wait
+    while time.time() < deadline and _row(store, job_id)["status"] in ACTIVE:
+        time.sleep(0.5)
+    job = get_job(store, job_id)
+    if wait > 0 and job["status"] == "running" and job["background"] and job["pid"]:
+        _terminate(job["pid"])
+    return job
+
+
+def refresh(store: Store) -> None:
+    """Mark queued/running jobs whose process is gone or silent as failed (cancelled if asked to stop)."""
+    for job_id, child in list(_CHILDREN.items()):
+        if child.poll() is not None:
+            del _CHILDREN[job_id]
+    with store.connect() as conn:
+        rows = conn.execute("SELECT * FROM jobs WHERE status IN ('queued', 'running')").fetchall()
+    now = time.time()
+    for row in rows:
+        background = bool(json.loads(row["args"] or "{}").get("background"))
+        stale = now - (row["heartbeat"] or row["started"] or row["created"] or 0) > STALE_S
+        alive = _alive(row["pid"]) if row["pid"] else not stale
+        flag = _cancel_flag(store, row["id"])
+        if alive and not stale:
+            if flag.exists() and now - flag.stat().st_mtime > CANCEL_GRACE_S and background:
+                _terminate(row["pid"])
+            continue
+        if alive and background:
+            _terminate(row["pid"])
+        status, error = ("cancelled", None) if flag.exists() else ("failed", LOST)
+        with store.connect() as conn:
+            conn.execute(
+                "UPDATE jobs SET status = ?, error = ?, finished = ?, eta = NULL "
+                "WHERE id = ? AND status IN ('queued', 'running')",
+                (status, error, now, row["id"]),
+            )
+        flag.unlink(missing_ok=True)

@@ -1,0 +1,459 @@
+"""MIReAD fine-tuning: a linear head on the pooled vector, cross-entropy (+ optional SupCon), AdamW."""
+
+from __future__ import annotations
+
+import json
+import math
+import os
+import shutil
+import time
+from collections.abc import Callable, Iterator, Sequence
+from dataclasses import asdict, dataclass, replace
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, ClassVar
+
+import numpy as np
+
+from .config import resolve_device
+from .embed import autocast_context, pool
+from .errors import CorpusError, MireadError, TrainingError
+from .models import HEAD_FILE, META_FILE, PRESETS, ModelSpec, get_model, load_backbone
+from .objectives import WEIGHT_DECAY, epoch_batches, param_groups, supcon_loss
+from .store import check_name
+from .train_data import class_preview, collate, select, select_classes
+
+__all__ = ["OBJECTIVES", "Cancelled", "TrainConfig", "class_preview", "prepare_config", "run_training",
+           "select_classes", "validate_config"]
+
+if TYPE_CHECKING:
+    import torch
+
+    from .store import Store
+
+OBJECTIVES = ("ce", "ce+supcon")
+
+
+class Cancelled(Exception):
+    """Raised inside the loop when `should_stop()` asks it to stop."""
+
+
+@dataclass
+class TrainConfig:
+    """One fine-tuning run; every field has a default except the corpus and its label column."""
+
+    corpus: str
+    label: str
+    base: str = "minilm"
+    name: str = ""
+    objective: str = "ce"
+    epochs: float = 1.0
+    batch_size: int = 16
+    grad_accum: int = 1
+    lr: float = 2e-5
+    head_lr: float = 1e-3
+    head_warmup_epochs: float = 0.0
+    layer_decay: float = 1.0
+    warmup_ratio: float = 0.1
+    max_length: int = 128
+    clip: float = 1.0
+    seed: int = 0
+    min_per_class: int | None = None
+    max_per_class: int | None = None
+    val_fraction: float = 0.1
+    eval_every: int = 0
+    max_papers: int | None = None
+    supcon_weight: float = 0.5
+    temperature: float = 0.1
+    classes_per_batch: int = 0
+    device: str = "auto"
+
+    HELP: ClassVar[dict[str, str]] = {
+        "corpus": "The corpus whose papers are used for training.",
+        "label": "The column to predict; the MIReAD paper used the journal.",
+        "base": "The encoder to start from; the new model keeps its pooling.",
+        "name": "Name of the new model (default: base-label-corpus).",
+        "objective": "ce: cross-entropy on the labels (MIReAD); ce+supcon: plus a contrastive term "
+                     "pulling papers with the same label together.",
+        "epochs": "Passes over the training papers (fractions allowed).",
+        "batch_size": "Papers per step; lower it if memory runs out.",
+        "grad_accum": "Steps whose gradients are summed before one update (effective batch = batch x this).",
+        "lr": "Peak learning rate of the encoder.",
+        "head_lr": "Learning rate of the new classification head.",
+        "head_warmup_epochs": "Epochs training the head alone on frozen-encoder features first (LP-FT); "
+                              "features are computed once, so extra epochs are cheap; 0 = off.",
+        "layer_decay": "Each lower encoder layer learns this many times slower (1.0 = off).",
+        "warmup_ratio": "Share of steps with a rising learning rate before the linear decay.",
+        "max_length": "Tokens per paper (title + abstract); longer papers are truncated.",
+        "clip": "Gradient-norm clipping (0 = off).",
+        "seed": "Random seed: the same seed and settings give the same run on CPU.",
+        "min_per_class": "Classes with fewer papers are left out (default scales with the corpus, "
+                         "100 for large ones as in the paper).",
+        "max_per_class": "At most this many papers are sampled per class (default 300, as in the paper).",
+        "val_fraction": "Share of the papers held out for validation, stratified by class.",
+        "eval_every": "Steps between validations (0 = about 10 over the run).",
+        "max_papers": "Cap on the papers used, sampled evenly across classes (empty = all).",
+        "supcon_weight": "Weight of the contrastive term (ce+supcon only).",
+        "temperature": "Contrastive temperature (ce+supcon only); lower is sharper.",
+        "classes_per_batch": "Labels per batch for ce+supcon, P of P x K (0 = batch size / 4).",
+        "device": "auto uses a GPU when there is one.",
+    }
+
+    def to_dict(self) -> dict[str, Any]:
+        return asdict(self)
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> TrainConfig:
+        """A config from a dict, ignoring unknown keys."""
+        return cls(**{k: v for k, v in data.items() if k in cls.__dataclass_fields__})
+
+
+# -- validation --------------------------------------------------------------------------------
+def _check_numbers(cfg: TrainConfig) -> None:
+    rules = [
+        (cfg.objective in OBJECTIVES, f"objective must be one of {', '.join(OBJECTIVES)}"),
+        (cfg.epochs > 0, "epochs must be above 0"),
+        (cfg.batch_size >= 1, "batch size must be at least 1"),
+        (cfg.grad_accum >= 1, "gradient accumulation must be at least 1"),
+        (cfg.lr > 0 and cfg.head_lr > 0, "learning rates must be above 0"),
+        (cfg.head_warmup_epochs >= 0, "head warm-up epochs cannot be negative"),
+        (0 < cfg.layer_decay <= 1, "layer decay must be in (0, 1]"),
+        (0 <= cfg.warmup_ratio < 1, "warmup ratio must be in [0, 1)"),
+        (8 <= cfg.max_length <= 512, "max length must be between 8 and 512 tokens"),
+        (cfg.clip >= 0, "gradient clipping cannot be negative"),
+        (cfg.min_per_class is None or cfg.min_per_class >= 2, "minimum papers per class must be at least 2"),
+        (cfg.max_per_class is None or cfg.max_per_class >= 2, "maximum papers per class must be at least 2"),
+        (0 < cfg.val_fraction <= 0.5, "validation fraction must be in (0, 0.5]"),
+        (cfg.eval_every >= 0, "eval every cannot be negative"),
+        (cfg.max_papers is None or cfg.max_papers >= 4, "max papers must be at least 4"),
+        (cfg.supcon_weight >= 0 and cfg.temperature > 0, "supcon weight cannot be negative and temperature "
+                                                         "must be above 0"),
+        (cfg.objective != "ce+supcon" or cfg.batch_size >= 4, "ce+supcon needs a batch size of at least 4"),
+        (cfg.classes_per_batch >= 0 and (cfg.objective != "ce+supcon" or cfg.classes_per_batch <= cfg.batch_size // 2),
+         "classes per batch must leave at least 2 papers per class in a batch"),
+        (cfg.device in ("auto", "cpu", "cuda") or cfg.device.startswith("cuda:"), "device must be auto, cpu or cuda"),
+    ]
+    rules.append((cfg.min_per_class is None or cfg.max_per_class is None or cfg.max_per_class >= cfg.min_per_class,
+                  "maximum papers per class must not be below the minimum"))
+    for ok, message in rules:
+        if not ok:
+            raise TrainingError(message)
+
+
+def base_spec(store: Store, base: str) -> ModelSpec:
+    """The base model's spec, or TrainingError naming it."""
+    try:
+        return get_model(base, store)
+    except MireadError as exc:
+        raise TrainingError(f"unknown base model {base!r}: {exc}") from exc
+
+
+def taken_names(store: Store) -> set[str]:
+    """Model names already in use: presets, saved models, and the targets of queued or running jobs."""
+    names = set(PRESETS) | {m["name"] for m in store.saved_models()}
+    with store.connect() as conn:
+        rows = conn.execute("SELECT args FROM jobs WHERE status IN ('queued', 'running')").fetchall()
+    for row in rows:
+        names.add(json.loads(row["args"] or "{}").get("config", {}).get("name", ""))
+    return names - {""}
+
+
+def default_name(store: Store, cfg: TrainConfig) -> str:
+    """A free model name like 'minilm-journal-arxiv'."""
+    base = Path(cfg.base).name if os.sep in cfg.base else cfg.base.split("/")[-1]
+    stem = "".join(c if c.isalnum() or c in "._-" else "-" for c in f"{base}-{cfg.label}-{cfg.corpus}")
+    stem = stem.strip("-._")[:56] or "model"
+    taken, name, n = taken_names(store), stem, 1
+    while name in taken:
+        n += 1
+        name = f"{stem}-{n}"
+    return name
+
+
+def validate_config(store: Store, cfg: TrainConfig) -> None:
+    """Refuse an impossible configuration with one TrainingError sentence, before anything runs."""
+    _check_numbers(cfg)
+    if not store.has_corpus(cfg.corpus):
+        known = ", ".join(c.name for c in store.corpora()) or "none yet"
+        raise TrainingError(f"there is no corpus named {cfg.corpus!r} (corpora: {known})")
+    base_spec(store, cfg.base)
+    if cfg.name:
+        try:
+            check_name(cfg.name, "model name")
+        except CorpusError as exc:
+            raise TrainingError(str(exc)) from exc
+        if cfg.name.strip() in taken_names(store):
+            raise TrainingError(f"a model named {cfg.name.strip()!r} already exists; choose another name")
+    select(store.papers_frame(cfg.corpus, with_abstract=False), cfg)
+
+
+def prepare_config(store: Store, cfg: TrainConfig) -> TrainConfig:
+    """The config with its model name filled in, validated."""
+    cfg = replace(cfg, name=cfg.name.strip() or default_name(store, cfg))
+    validate_config(store, cfg)
+    return cfg
+
+
+# -- the loop ----------------------------------------------------------------------------------
+class _Recorder:
+    """Writes metric rows and the job's progress and ETA (finish time, unix seconds) to the store."""
+
+    def __init__(self, store: Store, job_id: str, total_units: float):
+        self.store, self.job_id, self.total = store, job_id, max(total_units, 1e-9)
+        self.started = time.time()
+
+    def log(self, step: int, epoch: float, split: str, values: dict[str, float]) -> None:
+        now = time.time()
+        rows = [(self.job_id, step, round(epoch, 4), split, k, float(v), now) for k, v in values.items()]
+        with self.store.connect() as conn:
+            conn.executemany("INSERT INTO metrics(job, step, epoch, split, name, value, ts) "
+                             "VALUES (?, ?, ?, ?, ?, ?, ?)", rows)
+
+    def progress(self, done_units: float) -> None:
+        fraction = min(1.0, done_units / self.total)
+        elapsed = time.time() - self.started
+        eta = time.time() + elapsed * (1 - fraction) / fraction if fraction > 0 else None
+        with self.store.connect() as conn:
+            conn.execute("UPDATE jobs SET progress = ?, eta = ? WHERE id = ?", (fraction, eta, self.job_id))
+
+
+class _Run:
+    """The state of one training run: data, model, head and the pieces of a step."""
+
+    def __init__(self, store: Store, cfg: TrainConfig, job_id: str, should_stop: Callable[[], bool]):
+        import torch
+
+        self.cfg, self.job_id, self.should_stop = cfg, job_id, should_stop
+        self.device = resolve_device(cfg.device)
+        self.spec = base_spec(store, cfg.base)
+        frame = store.papers_frame(cfg.corpus)
+        self.sel = select(frame, cfg)
+        torch.manual_seed(cfg.seed)
+        self.tokenizer, self.model = load_backbone(self.spec)
+        rows = frame.iloc[self.sel.rows]
+        titles = rows["title"].fillna("").astype(str).tolist()
+        abstracts = rows["abstract"].fillna("").astype(str).tolist()
+        enc = self.tokenizer(titles, abstracts, truncation="longest_first", max_length=cfg.max_length)
+        self.encoded = {k: enc[k] for k in ("input_ids", "token_type_ids", "attention_mask") if k in enc}
+        self.pad_id = self.tokenizer.pad_token_id or 0
+        self.head = torch.nn.Linear(self.model.config.hidden_size, len(self.sel.classes))
+        self.model.to(self.device)
+        self.head.to(self.device)
+        self.y = torch.as_tensor(self.sel.y, device=self.device)
+
+    def batches(self, rng: np.random.Generator) -> Iterator[tuple[float, np.ndarray]]:
+        """Endless micro-batches of training rows with the (fractional) epoch reached after each one."""
+        labels, cfg = self.sel.y[self.sel.train], self.cfg
+
+        def one_epoch() -> list[np.ndarray]:
+            return epoch_batches(labels, cfg.objective, cfg.batch_size, cfg.classes_per_batch, rng)
+
+        def stream(current: list[np.ndarray]) -> Iterator[tuple[float, np.ndarray]]:
+            epoch = 0
+            while True:
+                for i, idx in enumerate(current):
+                    yield epoch + (i + 1) / len(current), self.sel.train[idx]
+                epoch, current = epoch + 1, one_epoch()
+
+        first = one_epoch()
+        self.batches_per_epoch = len(first)
+        return stream(first)
+
+    def pooled(self, idx: Sequence[int]) -> torch.Tensor:
+        """Pooled, un-normalised vectors of the selected positions `idx`."""
+        batch = collate(self.encoded, idx, self.pad_id, self.device)
+        hidden = self.model(**batch).last_hidden_state
+        return pool(hidden, batch["attention_mask"], self.spec.pooling)
+
+    def step_loss(self, idx: np.ndarray) -> tuple[torch.Tensor, dict[str, float]]:
+        """Loss of one micro-batch and its parts (ce, supcon, accuracy) as floats."""
+        import torch
+
+        with autocast_context(self.device):
+            pooled = self.pooled(idx)
+            logits = self.head(pooled).float()
+        target = self.y[torch.as_tensor(idx, device=self.device)]
+        ce = torch.nn.functional.cross_entropy(logits, target)
+        parts = {"ce_loss": float(ce.detach()), "accuracy": float((logits.argmax(1) == target).float().mean())}
+        loss = ce
+        if self.cfg.objective == "ce+supcon":
+            con = supcon_loss(pooled, target, self.cfg.temperature)
+            parts["supcon_loss"] = float(con.detach())
+            loss = ce + self.cfg.supcon_weight * con
+        return loss, parts
+
+    def evaluate(self, idx: np.ndarray) -> dict[str, float]:
+        """Validation loss, accuracy and top-5 accuracy (eval mode, no gradients)."""
+        import torch
+
+        self.model.eval()
+        order = sorted(idx, key=lambda i: -len(self.encoded["input_ids"][i]))
+        k = min(5, len(self.sel.classes))
+        loss = correct = top = 0.0
+        with torch.inference_mode():
+            for start in range(0, len(order), self.cfg.batch_size * 2):
+                if self.should_stop():
+                    raise Cancelled
+                part = order[start : start + self.cfg.batch_size * 2]
+                with autocast_context(self.device):
+                    logits = self.head(self.pooled(part)).float()
+                target = self.y[torch.as_tensor(part, device=self.device)]
+                loss += float(torch.nn.functional.cross_entropy(logits, target, reduction="sum"))
+                correct += float((logits.argmax(1) == target).sum())
+                top += float((logits.topk(k, dim=1).indices == target[:, None]).any(1).sum())
+        self.model.train()
+        n = max(1, len(order))
+        return {"loss": loss / n, "accuracy": correct / n, "top5_accuracy": top / n}
+
+    def warm_up_head(self, rng: np.random.Generator, recorder: _Recorder) -> float:
+        """Train the head alone on frozen-encoder features (LP-FT); returns its last epoch's loss."""
+        import torch
+
+        cfg, train = self.cfg, self.sel.train
+        share = min(1.0, cfg.head_warmup_epochs)
+        subset = rng.permutation(train)[: max(1, int(round(share * len(train))))]
+        features = torch.zeros(len(subset), self.model.config.hidden_size, device=self.device)
+        self.model.eval()
+        with torch.no_grad():
+            for start in range(0, len(subset), cfg.batch_size * 2):
+                if self.should_stop():
+                    raise Cancelled
+                part = subset[start : start + cfg.batch_size * 2]
+                with autocast_context(self.device):
+                    features[start : start + len(part)] = self.pooled(part).float()
+                recorder.progress(0.3 * (start + len(part)))
+        self.model.train()
+        optimizer = torch.optim.AdamW(self.head.parameters(), lr=cfg.head_lr, weight_decay=WEIGHT_DECAY)
+        epochs = max(1, int(round(cfg.head_warmup_epochs))) if cfg.head_warmup_epochs >= 1 else 1
+        last = 0.0
+        for _ in range(epochs):
+            total = 0.0
+            for part in np.array_split(rng.permutation(len(subset)), max(1, len(subset) // cfg.batch_size)):
+                target = self.y[torch.as_tensor(subset[part], device=self.device)]
+                loss = torch.nn.functional.cross_entropy(self.head(features[torch.as_tensor(part)]), target)
+                optimizer.zero_grad(set_to_none=True)
+                loss.backward()
+                optimizer.step()
+                total += float(loss.detach()) * len(part)
+            last = total / len(subset)
+        return last
+
+    def save(self, store: Store, metrics: dict[str, float]) -> ModelSpec:
+        """Write the checkpoint folder (encoder, tokenizer, head, mired.json) and register the model."""
+        from safetensors.torch import save_file
+
+        cfg = self.cfg
+        folder = store.models_dir / store.corpus_slug(cfg.name)
+        if folder.exists():
+            folder = store.models_dir / f"{store.corpus_slug(cfg.name)}-{self.job_id}"
+        tmp = store.models_dir / f".tmp-{self.job_id}"
+        shutil.rmtree(tmp, ignore_errors=True)
+        self.model.save_pretrained(tmp)
+        self.tokenizer.save_pretrained(tmp)
+        head = {"weight": self.head.weight.detach().float().cpu().contiguous(),
+                "bias": self.head.bias.detach().float().cpu().contiguous()}
+        save_file(head, str(tmp / HEAD_FILE))
+        meta = {"labels": self.sel.classes, "label_column": cfg.label, "pooling": self.spec.pooling,
+                "base": cfg.base, "max_length": cfg.max_length, "config": cfg.to_dict(), "metrics": metrics,
+                "job": self.job_id, "created": time.time()}
+        (tmp / META_FILE).write_text(json.dumps(meta, indent=2), encoding="utf-8")
+        tmp.rename(folder)
+        spec = ModelSpec(
+            name=cfg.name, source="checkpoint", location=str(folder), pooling=self.spec.pooling,
+            max_length=cfg.max_length, labels=list(self.sel.classes), label_column=cfg.label, base=cfg.base,
+            description=f"fine-tuned from {cfg.base} on {cfg.corpus} / {cfg.label} ({len(self.sel.classes)} classes)",
+        )
+        store.save_model(cfg.name, spec.to_dict())
+        return spec
+
+
+def _out_of_memory(exc: BaseException) -> bool:
+    return isinstance(exc, MemoryError) or (isinstance(exc, RuntimeError) and "out of memory" in str(exc).lower())
+
+
+def run_training(store: Store, cfg: TrainConfig, job_id: str,
+                 should_stop: Callable[[], bool] = lambda: False) -> dict[str, Any]:
+    """Fine-tune, recording metrics and progress as it goes; save and register the model; final metrics."""
+    import torch
+
+    deterministic = torch.are_deterministic_algorithms_enabled()
+    try:
+        torch.use_deterministic_algorithms(resolve_device(cfg.device) == "cpu", warn_only=True)
+        return _train(store, cfg, job_id, should_stop)
+    except (RuntimeError, MemoryError) as exc:
+        if _out_of_memory(exc):
+            raise TrainingError(f"batch size {cfg.batch_size} does not fit in memory; "
+                                "try a smaller batch or max length") from exc
+        raise
+    finally:
+        torch.use_deterministic_algorithms(deterministic)
+
+
+def _train(store: Store, cfg: TrainConfig, job_id: str, should_stop: Callable[[], bool]) -> dict[str, Any]:
+    import torch
+    from transformers import get_linear_schedule_with_warmup
+
+    started = time.time()
+    run = _Run(store, cfg, job_id, should_stop)
+    rng = np.random.default_rng(cfg.seed)
+    stream = run.batches(rng)
+    total_steps = max(1, math.ceil(cfg.epochs * run.batches_per_epoch / cfg.grad_accum))
+    samples_per_step = cfg.batch_size * cfg.grad_accum
+    warm_units = 0.3 * len(run.sel.train) * min(1.0, cfg.head_warmup_epochs)
+    recorder = _Recorder(store, job_id, warm_units + total_steps * samples_per_step)
+    if cfg.head_warmup_epochs > 0:
+        head_loss = run.warm_up_head(rng, recorder)
+        recorder.log(0, 0.0, "train", {"loss": head_loss, "ce_loss": head_loss})
+        recorder.log(0, 0.0, "val", run.evaluate(run.sel.val))
+
+    optimizer = torch.optim.AdamW(
+        param_groups(run.model, cfg.lr, cfg.layer_decay)
+        + [{"params": list(run.head.parameters()), "lr": cfg.head_lr, "weight_decay": 0.0}]
+    )
+    scheduler = get_linear_schedule_with_warmup(optimizer, int(cfg.warmup_ratio * total_steps), total_steps)
+    fp16 = run.device.startswith("cuda") and not torch.cuda.is_bf16_supported()
+    scaler = torch.amp.GradScaler("cuda", enabled=fp16)
+    params = [p for group in optimizer.param_groups for p in group["params"]]
+    top_group = max(range(len(optimizer.param_groups) - 1), key=lambda g: optimizer.param_groups[g]["lr"])
+    eval_every = cfg.eval_every or max(1, total_steps // 10)
+    log_every = max(1, min(10, total_steps // 50))
+    window: dict[str, float] = {}
+    val: dict[str, float] = {}
+    epoch = 0.0
+    run.model.train()
+    for step in range(1, total_steps + 1):
+        tick = time.perf_counter()
+        for _ in range(cfg.grad_accum):
+            if should_stop():
+                raise Cancelled
+            epoch, idx = next(stream)
+            loss, parts = run.step_loss(idx)
+            scaler.scale(loss / cfg.grad_accum).backward()
+            for key, value in {"loss": float(loss.detach()), **parts, "papers": 1.0}.items():
+                window[key] = window.get(key, 0.0) + value * len(idx)
+        if cfg.clip > 0:
+            scaler.unscale_(optimizer)
+            torch.nn.utils.clip_grad_norm_(params, cfg.clip)
+        scaler.step(optimizer)
+        scaler.update()
+        scheduler.step()
+        optimizer.zero_grad(set_to_none=True)
+        window["seconds"] = window.get("seconds", 0.0) + time.perf_counter() - tick
+        if step % log_every == 0 or step == total_steps:
+            seen, seconds = window.pop("papers"), window.pop("seconds")
+            values = {k: v / seen for k, v in window.items()}
+            values.update(lr=optimizer.param_groups[top_group]["lr"], samples_per_s=seen / max(seconds, 1e-9))
+            recorder.log(step, epoch, "train", values)
+            recorder.progress(warm_units + step * samples_per_step)
+            window = {}
+        if step % eval_every == 0 or step == total_steps:
+            val = run.evaluate(run.sel.val)
+            recorder.log(step, epoch, "val", val)
+    metrics = {
+        "val_loss": val["loss"], "val_accuracy": val["accuracy"], "val_top5_accuracy": val["top5_accuracy"],
+        "steps": total_steps, "epochs": round(epoch, 4), "classes": len(run.sel.classes),
+        "train_papers": len(run.sel.train), "val_papers": len(run.sel.val),
+        "seconds": round(time.time() - started, 2),
+    }
+    spec = run.save(store, metrics)
+    recorder.progress(recorder.total)
+    return {"model": spec.name, "location": spec.location, "metrics": metrics}

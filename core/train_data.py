@@ -1,0 +1,145 @@
+"""Which papers a training run uses: class selection like the MIReAD paper, a stratified split, batching."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+
+from .errors import TrainingError
+
+if TYPE_CHECKING:
+    import pandas as pd
+    import torch
+
+    from .store import Store
+    from .train import TrainConfig
+
+PAPER_MIN_PER_CLASS = 100  # the MIReAD paper kept journals with at least 100 papers...
+PAPER_MAX_PER_CLASS = 300  # ...and sampled at most 300 of each
+
+
+def label_text(value: Any) -> str:
+    """A label value as a class name ('' for missing); 2019.0 becomes '2019'."""
+    import pandas as pd
+
+    try:
+        if value is None or pd.isna(value):
+            return ""
+    except (TypeError, ValueError):
+        pass
+    if isinstance(value, float) and value.is_integer():
+        return str(int(value))
+    return str(value).strip()
+
+
+def class_limits(n_papers: int, min_per_class: int | None = None,
+                 max_per_class: int | None = None) -> tuple[int, int]:
+    """Minimum and maximum papers per class: the given ones, or defaults scaled to the corpus size."""
+    low = min_per_class if min_per_class is not None else max(5, min(PAPER_MIN_PER_CLASS, n_papers // 200))
+    high = max_per_class if max_per_class is not None else max(PAPER_MAX_PER_CLASS, low)
+    return int(low), int(high)
+
+
+def select_classes(labels: Sequence[Any], min_per_class: int, max_per_class: int,
+                   seed: int) -> tuple[list[str], np.ndarray]:
+    """Classes with at least `min_per_class` papers, and row indices with at most `max_per_class` of each."""
+    values = np.array([label_text(v) for v in labels], dtype=object)
+    names, counts = np.unique(values[values != ""].astype(str), return_counts=True)
+    kept = [str(n) for n, c in zip(names, counts) if c >= min_per_class]
+    rng = np.random.default_rng(seed)
+    rows = []
+    for name in kept:
+        idx = np.flatnonzero(values == name)
+        if len(idx) > max_per_class:
+            idx = rng.choice(idx, size=max_per_class, replace=False)
+        rows.append(idx)
+    return kept, np.sort(np.concatenate(rows)) if rows else np.zeros(0, dtype=np.int64)
+
+
+def _cap_papers(rows: np.ndarray, y: np.ndarray, max_papers: int, seed: int) -> np.ndarray:
+    """About `max_papers` rows, each class keeping its share (and at least 2)."""
+    if len(rows) <= max_papers:
+        return rows
+    rng = np.random.default_rng(seed + 1)
+    kept = []
+    for c in np.unique(y):
+        idx = rows[y == c]
+        quota = max(2, int(len(idx) * max_papers / len(rows)))
+        kept.append(rng.choice(idx, size=min(quota, len(idx)), replace=False))
+    return np.sort(np.concatenate(kept))
+
+
+@dataclass
+class Selection:
+    """The classes and frame rows one run trains on, with its train/validation split."""
+
+    classes: list[str]
+    rows: np.ndarray
+    y: np.ndarray  # class index per selected row
+    train: np.ndarray  # positions into rows
+    val: np.ndarray
+
+
+def select(frame: pd.DataFrame, cfg: TrainConfig) -> Selection:
+    """Apply the class limits, the paper cap and the stratified validation split to a papers frame."""
+    from sklearn.model_selection import train_test_split
+
+    if cfg.label not in frame.columns:
+        raise TrainingError(f"corpus {cfg.corpus!r} has no column {cfg.label!r}")
+    low, high = class_limits(len(frame), cfg.min_per_class, cfg.max_per_class)
+    labels = frame[cfg.label].tolist()
+    classes, rows = select_classes(labels, low, high, cfg.seed)
+    if len(classes) < 2:
+        raise TrainingError(
+            f"column {cfg.label!r} of corpus {cfg.corpus!r} has {len(classes)} class(es) with at least "
+            f"{low} papers; training needs 2 or more (lower the minimum papers per class)"
+        )
+    code = {name: i for i, name in enumerate(classes)}
+    y = np.array([code[label_text(labels[r])] for r in rows], dtype=np.int64)
+    if cfg.max_papers:
+        rows = _cap_papers(rows, y, int(cfg.max_papers), cfg.seed)
+        y = np.array([code[label_text(labels[r])] for r in rows], dtype=np.int64)
+    n_val = max(len(classes), int(round(cfg.val_fraction * len(rows))))
+    if len(rows) - n_val < len(classes):
+        raise TrainingError(
+            f"{len(rows)} papers in {len(classes)} classes are too few for a validation split; "
+            "add papers or raise max papers"
+        )
+    train, val = train_test_split(np.arange(len(rows)), test_size=n_val, stratify=y, random_state=cfg.seed)
+    return Selection(classes, rows, y, np.asarray(train), np.asarray(val))
+
+
+def class_preview(store: Store, corpus: str, label: str, min_per_class: int | None = None,
+                  max_per_class: int | None = None) -> pd.DataFrame:
+    """Papers per class and whether the class is used (columns label, papers, used, sampled)."""
+    import pandas as pd
+
+    frame = store.papers_frame(corpus, with_abstract=False)
+    if label not in frame.columns:
+        raise TrainingError(f"corpus {corpus!r} has no column {label!r}")
+    low, high = class_limits(len(frame), min_per_class, max_per_class)
+    names = pd.Series([label_text(v) for v in frame[label]], dtype=object)
+    counts = names[names != ""].value_counts()
+    out = pd.DataFrame({"label": counts.index.astype(str), "papers": counts.to_numpy(dtype=int)})
+    out["used"] = out["papers"] >= low
+    out["sampled"] = np.where(out["used"], np.minimum(out["papers"], high), 0)
+    return out.sort_values(["papers", "label"], ascending=[False, True], ignore_index=True)
+
+
+def collate(encoded: dict[str, list], idx: Sequence[int], pad_id: int, device: str) -> dict[str, torch.Tensor]:
+    """Right-pad pre-tokenised examples to the longest in the batch."""
+    import torch
+
+    width = max(len(encoded["input_ids"][i]) for i in idx)
+    batch = {}
+    for key, values in encoded.items():
+        out = torch.full((len(idx), width), pad_id if key == "input_ids" else 0, dtype=torch.long)
+        for row, i in enumerate(idx):
+            out[row, : len(values[i])] = torch.tensor(values[i], dtype=torch.long)
+        batch[key] = out.to(device)
+    return batch
+
+

@@ -1,0 +1,202 @@
+"""Train: fine-tune an encoder on a label column in the background and watch its curves live."""
+
+from __future__ import annotations
+
+import os
+import time
+from dataclasses import fields
+from pathlib import Path
+from typing import Any
+
+import pandas as pd
+import streamlit as st
+
+from core import jobs
+from core.config import Settings
+from core.models import list_models
+from core.plots import training_curves_figure
+from core.train import OBJECTIVES, TrainConfig, class_preview
+from core.train_data import class_limits
+from pages.common import current_corpus, guarded, store
+
+HELP = TrainConfig.HELP
+DEFAULTS = {f.name: f.default for f in fields(TrainConfig) if f.name not in ("corpus", "label")}
+JOB_PARAM = "job"
+
+
+@st.cache_data(show_spinner=False, max_entries=16)
+def _preview(workspace: str, corpus: str, version: int, label: str, low: int | None, high: int | None) -> pd.DataFrame:
+    return class_preview(store(), corpus, label, low, high)
+
+
+def _duration(seconds: float | None) -> str:
+    if seconds is None:
+        return "–"
+    minutes, secs = divmod(int(seconds), 60)
+    hours, minutes = divmod(minutes, 60)
+    return f"{hours}h {minutes:02d}m" if hours else f"{minutes}m {secs:02d}s" if minutes else f"{secs}s"
+
+
+def _status_line(job: dict[str, Any]) -> str:
+    text = f"**{job['status']}** · {job['progress']:.0%}"
+    if job["status"] == "running" and job["eta_s"] is not None:
+        text += f" · about {_duration(job['eta_s'])} left"
+    if job["cancel_requested"] and job["status"] == "running":
+        text += " · stopping at the next step…"
+    return text
+
+
+def _show_job(job_id: str, was_active: bool) -> None:
+    """Progress, Cancel, and the loss and accuracy curves of one job; a full rerun when it finishes."""
+    s = store()
+    job = jobs.get_job(s, job_id)
+    active = job["status"] in jobs.ACTIVE
+    head, button = st.columns([5, 1])
+    head.markdown(f"Job `{job['id']}` → model **{job['model']}** ({job['corpus']} / {job['label']}, "
+                  f"base {job['base']}) — {_status_line(job)}")
+    if active and button.button("Cancel", key=f"cancel-{job_id}", disabled=job["cancel_requested"]):
+        jobs.cancel(s, job_id)
+        st.toast("Cancel requested: the job stops at its next step.")
+    if active:
+        st.progress(min(max(job["progress"], 0.0), 1.0))
+    if job["status"] == "failed":
+        st.error(job["error"] or "the job failed")
+    metrics = jobs.metrics_frame(s, job_id)
+    left, right = st.columns(2)
+    left.plotly_chart(training_curves_figure(metrics, y="loss"), key=f"loss-{job_id}", width="stretch")
+    right.plotly_chart(training_curves_figure(metrics, y="accuracy"), key=f"accuracy-{job_id}", width="stretch")
+    if job["status"] == "completed":
+        final = job["metrics"]
+        cols = st.columns(4)
+        cols[0].metric("Validation accuracy", f"{final.get('val_accuracy', 0):.1%}")
+        cols[1].metric("Top-5 accuracy", f"{final.get('val_top5_accuracy', 0):.1%}")
+        cols[2].metric("Classes", final.get("classes", "–"))
+        cols[3].metric("Time", _duration(final.get("seconds")))
+        st.caption(f"Model **{job['model']}** is now in the sidebar's model list: embed, map, search and "
+                   "journal suggestions can use it.")
+    if was_active and not active:
+        st.rerun(scope="app")
+
+
+def _jobs_table(items: list[dict[str, Any]]) -> pd.DataFrame:
+    return pd.DataFrame([{
+        "job": j["id"], "status": j["status"], "model": j["model"], "corpus": j["corpus"], "label": j["label"],
+        "base": Path(j["base"]).name if os.sep in j["base"] else j["base"], "progress": j["progress"],
+        "started": time.strftime("%Y-%m-%d %H:%M", time.localtime(j["created"])) if j["created"] else "",
+        "val accuracy": j["metrics"].get("val_accuracy"), "top-5": j["metrics"].get("val_top5_accuracy"),
+        "error": j["error"] or "",
+    } for j in items])
+
+
+st.title("Train")
+st.caption("Fine-tune an encoder to predict a label column (MIReAD: the journal). The new model's pooled vector "
+           "becomes a paper embedding shaped by that label. Training runs in the background: you can leave or "
+           "reload this page.")
+s = store()
+all_jobs = jobs.list_jobs(s)
+
+# -- one job, live -----------------------------------------------------------------------------
+if all_jobs:
+    ids = [j["id"] for j in all_jobs]
+    wanted = st.query_params.get(JOB_PARAM)
+    if wanted not in ids:
+        wanted = next((j["id"] for j in all_jobs if j["status"] in jobs.ACTIVE), ids[0])
+    by_id = {j["id"]: j for j in all_jobs}
+    chosen = st.selectbox("Job", ids, index=ids.index(wanted),
+                          format_func=lambda i: f"{i} · {by_id[i]['model']} · {by_id[i]['status']}",
+                          help="Running jobs update every 2 seconds; pick a finished one to see its curves.")
+    st.query_params[JOB_PARAM] = chosen
+    running = by_id[chosen]["status"] in jobs.ACTIVE
+    with st.container(border=True):
+        st.fragment(run_every=2 if running else None)(_show_job)(chosen, running)
+
+# -- a new run ---------------------------------------------------------------------------------
+st.subheader("New training run")
+corpora = s.corpora()
+if not corpora:
+    st.info("Import a labelled corpus on the **Library** page first.")
+    st.stop()
+names = [c.name for c in corpora]
+default_corpus = current_corpus() if current_corpus() in names else names[0]
+c1, c2, c3 = st.columns(3)
+corpus = c1.selectbox("Corpus", names, index=names.index(default_corpus), help=HELP["corpus"])
+info = s.corpus(corpus)
+label_options = list(info.labels) or list(info.columns)
+if not label_options:
+    st.warning(f"Corpus **{corpus}** has no column to predict; import papers with a journal or label column.")
+    st.stop()
+label = c2.selectbox("Label column", label_options, help=HELP["label"])
+models = [m.name for m in list_models(s)]
+base = c3.selectbox("Base model", models, index=models.index("minilm") if "minilm" in models else 0,
+                    help=HELP["base"])
+
+d1, d2, d3, d4 = st.columns(4)
+name = d1.text_input("New model name", placeholder="automatic", help=HELP["name"])
+objective = d2.selectbox("Objective", OBJECTIVES, help=HELP["objective"])
+epochs = d3.number_input("Epochs", 0.1, 100.0, float(DEFAULTS["epochs"]), 0.5, help=HELP["epochs"])
+batch_size = d4.number_input("Batch size", 1, 1024, DEFAULTS["batch_size"], help=HELP["batch_size"])
+e1, e2, e3, e4 = st.columns(4)
+lr = e1.number_input("Encoder learning rate", 1e-7, 1e-2, DEFAULTS["lr"], 1e-5, format="%.1e", help=HELP["lr"])
+head_lr = e2.number_input("Head learning rate", 1e-6, 1.0, DEFAULTS["head_lr"], 1e-4, format="%.1e",
+                          help=HELP["head_lr"])
+head_warmup = e3.number_input("Head warm-up epochs", 0.0, 50.0, float(DEFAULTS["head_warmup_epochs"]), 0.5,
+                              help=HELP["head_warmup_epochs"])
+max_length = e4.number_input("Max length (tokens)", 16, 512, DEFAULTS["max_length"], 16, help=HELP["max_length"])
+low_auto, high_auto = class_limits(info.papers)
+f1, f2, f3, f4 = st.columns(4)
+min_per_class = f1.number_input("Min papers per class", 2, None, None, placeholder=f"auto ({low_auto})",
+                                help=HELP["min_per_class"])
+max_per_class = f2.number_input("Max papers per class", 2, None, None, placeholder=f"auto ({high_auto})",
+                                help=HELP["max_per_class"])
+max_papers = f3.number_input("Max papers", 4, None, None, placeholder="all", help=HELP["max_papers"])
+val_fraction = f4.number_input("Validation share", 0.01, 0.5, DEFAULTS["val_fraction"], 0.05,
+                               help=HELP["val_fraction"])
+with st.expander("More settings"):
+    g1, g2, g3, g4 = st.columns(4)
+    grad_accum = g1.number_input("Gradient accumulation", 1, 64, DEFAULTS["grad_accum"], help=HELP["grad_accum"])
+    warmup_ratio = g2.number_input("Warmup ratio", 0.0, 0.9, DEFAULTS["warmup_ratio"], 0.05, help=HELP["warmup_ratio"])
+    layer_decay = g3.number_input("Layer decay", 0.1, 1.0, DEFAULTS["layer_decay"], 0.05, help=HELP["layer_decay"])
+    clip = g4.number_input("Gradient clipping", 0.0, 100.0, DEFAULTS["clip"], 0.5, help=HELP["clip"])
+    h1, h2, h3, h4 = st.columns(4)
+    supcon_weight = h1.number_input("SupCon weight", 0.0, 10.0, DEFAULTS["supcon_weight"], 0.1,
+                                    help=HELP["supcon_weight"], disabled=objective != "ce+supcon")
+    temperature = h2.number_input("Temperature", 0.01, 1.0, DEFAULTS["temperature"], 0.01,
+                                  help=HELP["temperature"], disabled=objective != "ce+supcon")
+    classes_per_batch = h3.number_input("Classes per batch", 0, 512, DEFAULTS["classes_per_batch"],
+                                        help=HELP["classes_per_batch"], disabled=objective != "ce+supcon")
+    eval_every = h4.number_input("Evaluate every (steps)", 0, 100_000, DEFAULTS["eval_every"], help=HELP["eval_every"])
+    seed = st.number_input("Seed", 0, 2**31 - 1, DEFAULTS["seed"], help=HELP["seed"])
+
+preview = guarded(_preview, str(s.root), corpus, info.version, label, min_per_class, max_per_class)
+if preview is not None:
+    used = preview[preview["used"]]
+    st.markdown(f"**{len(used):,}** of {len(preview):,} classes of `{label}` will be used, "
+                f"{int(used['sampled'].sum()):,} papers in all (before the validation split).")
+    st.dataframe(preview, width="stretch", hide_index=True, height=min(240, 35 * (len(preview) + 1) + 3),
+                 column_config={"used": st.column_config.CheckboxColumn("used"),
+                                "sampled": st.column_config.NumberColumn("papers used")})
+
+if st.button("Start training", type="primary", disabled=preview is None):
+    cfg = TrainConfig(
+        corpus=corpus, label=label, base=base, name=name.strip(), objective=objective, epochs=float(epochs),
+        batch_size=int(batch_size), grad_accum=int(grad_accum), lr=float(lr), head_lr=float(head_lr),
+        head_warmup_epochs=float(head_warmup), layer_decay=float(layer_decay), warmup_ratio=float(warmup_ratio),
+        max_length=int(max_length), clip=float(clip), seed=int(seed),
+        min_per_class=None if min_per_class is None else int(min_per_class),
+        max_per_class=None if max_per_class is None else int(max_per_class),
+        val_fraction=float(val_fraction), eval_every=int(eval_every),
+        max_papers=None if max_papers is None else int(max_papers), supcon_weight=float(supcon_weight),
+        temperature=float(temperature), classes_per_batch=int(classes_per_batch), device=Settings().device,
+    )
+    job_id = guarded(jobs.launch, s, cfg)
+    if job_id:
+        st.query_params[JOB_PARAM] = job_id
+        st.rerun()
+
+# -- all jobs ----------------------------------------------------------------------------------
+if all_jobs:
+    st.subheader("Jobs")
+    st.dataframe(_jobs_table(all_jobs), width="stretch", hide_index=True,
+                 column_config={"progress": st.column_config.ProgressColumn("progress", min_value=0, max_value=1),
+                                "val accuracy": st.column_config.NumberColumn(format="percent"),
+                                "top-5": st.column_config.NumberColumn(format="percent")})

@@ -1,0 +1,108 @@
+"""The Train page: class preview, starting a background job, reattaching to it, curves and the jobs list."""
+
+from __future__ import annotations
+
+import json
+import time
+from pathlib import Path
+
+import pytest
+from streamlit.testing.v1 import AppTest
+
+from core import jobs
+from core.store import Store
+from core.train import TrainConfig
+from tests.helpers import register_tiny
+from tests.unit.train_support import add_corpus, tiny_config
+
+PAGE = str(Path(__file__).resolve().parents[2] / "pages" / "train.py")
+
+
+@pytest.fixture()
+def workspace(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, tiny_model_dir: Path) -> Store:
+    """A workspace with the three-journal corpus 'toy' and the tiny model registered as 'tiny'."""
+    monkeypatch.setenv("MIREAD_WORKSPACE", str(tmp_path / "ws"))
+    monkeypatch.setenv("OMP_NUM_THREADS", "1")
+    store = add_corpus(Store(tmp_path / "ws"))
+    register_tiny(store, tiny_model_dir)
+    return store
+
+
+def open_page() -> AppTest:
+    return AppTest.from_file(PAGE, default_timeout=60).run()
+
+
+def widget(elements, label: str):
+    return next(w for w in elements if w.label == label)
+
+
+def wait_until_finished(store: Store, job_id: str, timeout: float = 90) -> dict:
+    deadline = time.time() + timeout
+    while time.time() < deadline:
+        job = jobs.get_job(store, job_id)
+        if job["status"] not in jobs.ACTIVE:
+            return job
+        time.sleep(0.3)
+    raise AssertionError(f"job {job_id} did not finish in {timeout} s")
+
+
+def chart_traces(at: AppTest) -> list[list[str]]:
+    """Trace names of each plotly chart on the page."""
+    return [[t.get("name") for t in json.loads(c.proto.spec)["data"]] for c in at.get("plotly_chart")]
+
+
+def test_page_previews_classes_and_starts_a_background_job_whose_curves_it_shows(workspace):
+    at = open_page()
+    assert not at.exception
+    preview = at.dataframe[0].value
+    assert sorted(preview["label"]) == ["J. Astro", "J. Bio", "J. Econ"] and preview["used"].all()
+    widget(at.selectbox, "Base model").set_value("tiny")
+    widget(at.number_input, "Epochs").set_value(1.0)
+    widget(at.number_input, "Batch size").set_value(8)
+    widget(at.number_input, "Max length (tokens)").set_value(48)
+    widget(at.number_input, "Validation share").set_value(0.25)
+    widget(at.text_input, "New model name").set_value("from-the-page")
+    widget(at.button, "Start training").click()
+    at.run()
+    assert not at.exception and not at.error
+    [job] = jobs.list_jobs(workspace)
+    assert job["model"] == "from-the-page" and job["config"]["base"] == "tiny"
+    assert wait_until_finished(workspace, job["id"])["status"] == "completed"
+
+    at = open_page()  # a reload: nothing was kept in the session
+    assert widget(at.selectbox, "Job").value == job["id"]
+    assert chart_traces(at) == [["train", "val"], ["train", "val"]]
+    assert widget(at.metric, "Validation accuracy").value.endswith("%")
+    assert "from-the-page" in at.dataframe[-1].value["model"].tolist()
+
+
+def test_a_fresh_session_reattaches_to_a_running_job_and_can_cancel_it(workspace, tiny_model_dir):
+    job_id = jobs.launch(workspace, tiny_config(tiny_model_dir, name="long", epochs=400))
+    deadline = time.time() + 60
+    while jobs.get_job(workspace, job_id)["status"] != "running" and time.time() < deadline:
+        time.sleep(0.3)
+    at = open_page()
+    assert widget(at.selectbox, "Job").value == job_id
+    assert any("running" in m.value for m in at.markdown)
+    widget(at.button, "Cancel").click()
+    at.run()
+    assert wait_until_finished(workspace, job_id)["status"] == "cancelled"
+
+
+def test_an_impossible_config_shows_one_sentence_and_starts_nothing(workspace):
+    at = open_page()
+    widget(at.text_input, "New model name").set_value("minilm")
+    widget(at.button, "Start training").click()
+    at.run()
+    assert [e.value for e in at.error] == ["a model named 'minilm' already exists; choose another name"]
+    assert jobs.list_jobs(workspace) == []
+
+
+def test_a_job_whose_process_died_is_shown_failed_with_the_reason(workspace):
+    cfg = TrainConfig(corpus="toy", label="journal", name="ghost")
+    with workspace.connect() as conn:
+        conn.execute("INSERT INTO jobs(id, kind, status, args, pid, created) VALUES ('ghost-job', 'train', "
+                     "'running', ?, 999999999, ?)", (json.dumps({"config": cfg.to_dict()}), time.time()))
+    at = open_page()
+    assert not at.exception
+    assert [e.value for e in at.error] == [jobs.LOST]

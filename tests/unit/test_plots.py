@@ -1,0 +1,209 @@
+"""Tests for the plotly figures: structure of fig.to_dict() and escaping of user text."""
+
+import base64
+import json
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from core.errors import MireadError
+from core.plots import (
+    export_html,
+    journal_bar_figure,
+    map_figure,
+    prediction_balance_figure,
+    purity_figure,
+    robustness_figure,
+    selected_rows,
+    top_labels,
+    training_curves_figure,
+)
+
+EVIL = "<script>alert(1)</script><img src=x onerror=alert(2)>"
+
+
+def _values(value) -> list:
+    """Decode plotly's typed-array dicts ({dtype, bdata}) or plain lists into a list."""
+    if isinstance(value, dict) and "bdata" in value:
+        return np.frombuffer(base64.b64decode(value["bdata"]), dtype=value["dtype"]).tolist()
+    return list(np.asarray(value).tolist())
+
+
+def _dump(fig) -> str:
+    """JSON of fig.to_dict() without plotly's own HTML-safe escaping of '<'."""
+    return json.dumps(fig.to_dict(), default=lambda o: np.asarray(o).tolist())
+
+
+def _map(n: int = 60, **kwargs):
+    rng = np.random.default_rng(0)
+    coords = rng.standard_normal((n, 2)).astype(np.float32)
+    return coords, map_figure(coords, **kwargs)
+
+
+def _customdata(data: list[dict]) -> list[int]:
+    return [i for trace in data for i in _values(trace["customdata"])]
+
+
+def test_top_labels_keeps_the_most_frequent_and_groups_the_rest():
+    values = ["a"] * 5 + ["b"] * 4 + ["c"] * 3 + ["d", "e"]
+    assert top_labels(values, max_labels=2) == ["a"] * 5 + ["b"] * 4 + ["other"] * 5
+    assert top_labels(values, max_labels=2, other="rest")[-1] == "rest"
+    assert top_labels(values, max_labels=5) == values
+
+
+def test_top_labels_names_missing_values_and_prints_whole_numbers_cleanly():
+    assert top_labels([None, float("nan"), pd.NA, 2019.0, "x"]) == ["(none)"] * 3 + ["2019", "x"]
+
+
+def test_map_figure_draws_one_trace_per_top_label_plus_other():
+    labels = [f"journal {i % 20}" for i in range(200)]
+    coords, fig = _map(200, color=labels, color_name="journal", max_legend=5)
+    data = fig.to_dict()["data"]
+    names = [t["name"] for t in data]
+    assert len(data) == 6 and names[-1] == "other"
+    assert all(t["type"] == "scattergl" for t in data)
+    assert sum(len(_values(t["x"])) for t in data) == 200
+    assert sorted(_customdata(data)) == list(range(200))
+
+
+def test_map_figure_customdata_points_back_to_the_right_coordinates():
+    coords, fig = _map(50, color=["a", "b"] * 25)
+    for trace in fig.to_dict()["data"]:
+        rows = _values(trace["customdata"])
+        assert np.allclose(_values(trace["x"]), coords[rows, 0])
+        assert np.allclose(_values(trace["y"]), coords[rows, 1])
+
+
+def test_map_figure_without_colour_has_a_single_trace():
+    _, fig = _map(30)
+    data = fig.to_dict()["data"]
+    assert len(data) == 1 and sorted(_customdata(data)) == list(range(30))
+
+
+def test_map_figure_uses_a_colour_scale_for_many_numeric_values():
+    years = [2000 + i % 20 for i in range(100)]
+    years[0] = None
+    _, fig = _map(100, color=years, color_name="year")
+    data = fig.to_dict()["data"]
+    assert [t["name"] for t in data] == ["(none)", "year"]
+    assert "colorbar" in data[1]["marker"]
+    assert sorted(_customdata(data)) == list(range(100))
+
+
+def test_map_figure_escapes_titles_labels_and_annotations():
+    n = 4
+    hover = pd.DataFrame({"title": [EVIL, "ok", None, "x " * 200], "year": [2020, None, 2021, 1999],
+                          "doi": ["10.1/<b>", "", "10.2/x", None]})
+    _, fig = _map(n, color=[EVIL, "b", "b", None], color_name="<i>journal</i>", hover=hover,
+                  cluster_labels={EVIL: (0.0, 0.0)}, query_points=np.zeros((1, 2)),
+                  query_labels=[EVIL], title=EVIL)
+    dumped = _dump(fig)
+    assert "<script>" not in dumped and "<img" not in dumped and "<i>" not in dumped
+    assert "&lt;script&gt;" in dumped
+    texts = [s for t in fig.to_dict()["data"] for s in t.get("hovertext", [])]
+    first = next(s for s in texts if "alert(1)" in s and "journal" in s)
+    assert first.startswith("<b>&lt;script&gt;alert(1)")
+    assert "year: 2020" in first and "doi: 10.1/&lt;b&gt;" in first and "title:" not in first
+    long = next(s for s in texts if s.startswith("<b>x x"))
+    assert "<br>" in long and "…" in long and len(long) < 400
+
+
+def test_map_figure_draws_highlighted_points_once_on_top():
+    mask = np.zeros(40, dtype=bool)
+    mask[[3, 7, 11]] = True
+    _, fig = _map(40, color=["a", "b"] * 20, highlight=mask)
+    data = fig.to_dict()["data"]
+    assert data[-1]["name"] == "highlighted"
+    assert sorted(_values(data[-1]["customdata"])) == [3, 7, 11]
+    assert data[-1]["marker"]["size"] > data[0]["marker"]["size"]
+    assert data[0]["marker"]["opacity"] < data[-1]["marker"]["opacity"]
+    assert sorted(_customdata(data)) == list(range(40))
+
+
+def test_map_figure_marks_query_points_as_stars():
+    _, fig = _map(20, query_points=np.array([[0.5, 0.5], [1.0, 1.0]]))
+    query = fig.to_dict()["data"][-1]
+    assert query["marker"]["symbol"] == "star"
+    assert query["text"] == ["your paper", "your paper"]
+    assert _values(query["customdata"]) == [-1, -1]
+
+
+def test_map_figure_layout_is_a_clean_lasso_map():
+    _, fig = _map(10, cluster_labels={"graphs, networks": (1.0, 2.0)})
+    layout = fig.to_dict()["layout"]
+    assert layout["dragmode"] == "lasso" and layout["uirevision"] == "map"
+    assert layout["xaxis"]["showticklabels"] is False and layout["height"] == 650
+    assert layout["annotations"][0]["text"] == "graphs, networks"
+
+
+def test_map_figure_rejects_mismatched_inputs():
+    with pytest.raises(MireadError, match="3 colour values for 10"):
+        map_figure(np.zeros((10, 2)), color=["a", "b", "c"])
+    with pytest.raises(MireadError, match=r"\[papers, 2\]"):
+        map_figure(np.zeros((10, 3)))
+
+
+def test_selected_rows_reads_customdata_and_drops_query_points():
+    selection = {"points": [{"customdata": 4}, {"customdata": [2]}, {"customdata": -1}, {"x": 0}]}
+    assert selected_rows(selection).tolist() == [2, 4]
+    assert selected_rows({}).tolist() == []
+
+
+def test_journal_bar_figure_puts_the_most_likely_journal_on_top():
+    fig = journal_bar_figure(["B", EVIL, "A"], [0.2, 0.1, 0.7], title="fit")
+    bar = fig.to_dict()["data"][0]
+    assert bar["orientation"] == "h" and bar["y"][0] == "A"
+    assert bar["text"][0] == "70.0%"
+    assert fig.to_dict()["layout"]["yaxis"]["autorange"] == "reversed"
+    assert "<script>" not in _dump(fig)
+
+
+def test_prediction_balance_figure_groups_predicted_and_actual_shares():
+    df = pd.DataFrame({"label": ["a", "b"], "predicted_share": [0.1, 0.9], "actual_share": [0.5, 0.5]})
+    data = prediction_balance_figure(df).to_dict()["data"]
+    assert [t["name"] for t in data] == ["predicted", "actual"]
+    assert _values(data[0]["x"]) == ["b", "a"] and _values(data[0]["y"]) == [0.9, 0.1]
+
+
+def test_prediction_balance_figure_names_missing_columns():
+    with pytest.raises(MireadError, match="actual_share"):
+        prediction_balance_figure(pd.DataFrame({"label": [], "predicted_share": []}))
+
+
+def test_training_curves_figure_draws_one_line_per_split_for_the_chosen_metric():
+    metrics = pd.DataFrame({
+        "step": [2, 1, 1, 2, 2],
+        "split": ["train", "train", "val", "val", "train"],
+        "name": ["loss", "loss", "loss", "loss", "accuracy"],
+        "value": [0.5, 0.9, 1.0, 0.7, 0.3],
+    })
+    data = training_curves_figure(metrics, "loss").to_dict()["data"]
+    assert [t["name"] for t in data] == ["train", "val"]
+    assert _values(data[0]["x"]) == [1, 2] and _values(data[0]["y"]) == [0.9, 0.5]
+    assert training_curves_figure(metrics.iloc[:0]).to_dict()["layout"]["annotations"]
+
+
+def test_purity_figure_draws_one_line_per_model():
+    df = pd.DataFrame({"model": ["m1", "m1", "m2", "m2"], "k": [10, 100, 10, 100], "purity": [.5, .4, .6, .5]})
+    fig = purity_figure(df)
+    assert [t["name"] for t in fig.to_dict()["data"]] == ["m1", "m2"]
+    assert fig.to_dict()["layout"]["xaxis"]["type"] == "log"
+
+
+def test_robustness_figure_groups_bars_by_model():
+    df = pd.DataFrame({"model": ["m1", "m2"], "category": ["typo", "typo"], "nn10_ret": [0.8, 0.6]})
+    fig = robustness_figure(df)
+    assert [t["type"] for t in fig.to_dict()["data"]] == ["bar", "bar"]
+    assert fig.to_dict()["layout"]["barmode"] == "group"
+
+
+def test_export_html_inlines_plotly_and_keeps_titles_escaped():
+    _, fig = _map(5, hover=pd.DataFrame({"title": [EVIL] * 5}))
+    page = export_html(fig)
+    assert page.lstrip().lower().startswith("<!doctype html>")
+    assert "cdn.plot.ly/plotly" not in page.split("<body>")[0] and 'src="http' not in page
+    assert len(page) > 1_000_000 and "Plotly.newPlot" in page
+    decoded = page.replace("\\u003c", "<").replace("\\u003e", ">").replace("\\u0026", "&")
+    assert "&lt;script&gt;alert(1)" in decoded
+    assert "<script>alert" not in decoded and "<img src=x" not in decoded

@@ -1,0 +1,172 @@
+"""Fine-tuning in-process on a tiny random BERT: selection, validation, objective pieces, the loop."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import numpy as np
+import pytest
+import torch
+
+from core.embed import Encoder
+from core.errors import TrainingError
+from core.jobs import metrics_frame, run_foreground
+from core.models import HEAD_FILE, META_FILE, get_model
+from core.objectives import param_groups, pk_batches, supcon_loss
+from core.models import load_backbone
+from core.train import TrainConfig, class_preview, run_training, select_classes, validate_config
+from tests.unit.train_support import add_corpus, one_torch_thread, tiny_config
+
+
+@pytest.fixture(autouse=True)
+def _one_thread():
+    with one_torch_thread():
+        yield
+
+
+@pytest.fixture()
+def store(store):
+    """The conftest's empty store, with the three-journal corpus 'toy'."""
+    return add_corpus(store)
+
+
+@pytest.fixture()
+def tiny_base(tiny_model_dir: Path) -> Path:
+    return tiny_model_dir
+
+
+def train_losses(store, job_id: str) -> list[float]:
+    frame = metrics_frame(store, job_id)
+    return frame[(frame.split == "train") & (frame.name == "loss")]["value"].tolist()
+
+
+def test_select_classes_drops_small_classes_and_caps_large_ones():
+    labels = ["a"] * 10 + ["b"] * 3 + ["c"] * 6 + [None, "", float("nan")]
+    kept, rows = select_classes(labels, min_per_class=4, max_per_class=5, seed=0)
+    assert kept == ["a", "c"]
+    chosen = [labels[i] for i in rows]
+    assert chosen.count("a") == 5 and chosen.count("c") == 5 and "b" not in chosen
+    assert list(rows) == sorted(rows)
+    assert list(select_classes(labels, 4, 5, seed=0)[1]) == list(rows)
+
+
+def test_class_preview_counts_papers_and_marks_used_classes(store):
+    preview = class_preview(store, "toy", "journal", min_per_class=13)
+    assert list(preview.columns[:3]) == ["label", "papers", "used"]
+    assert preview["papers"].tolist() == [12, 12, 12] and not preview["used"].any()
+    preview = class_preview(store, "toy", "journal", max_per_class=10)
+    assert preview["used"].all() and preview["sampled"].tolist() == [10, 10, 10]
+
+
+@pytest.mark.parametrize(
+    ("overrides", "message"),
+    [
+        ({"label": "field"}, "training needs 2 or more"),
+        ({"label": "colour"}, "has no column 'colour'"),
+        ({"base": "no-such-model"}, "unknown base model 'no-such-model'"),
+        ({"corpus": "nope"}, "no corpus named 'nope'"),
+        ({"batch_size": 0}, "batch size must be at least 1"),
+        ({"name": "../evil"}, "is not allowed"),
+        ({"name": "minilm"}, "already exists"),
+        ({"objective": "magic"}, "objective must be one of"),
+    ],
+)
+def test_validate_config_refuses_impossible_runs_in_one_sentence(store, tiny_base, overrides, message):
+    with pytest.raises(TrainingError, match=message):
+        validate_config(store, tiny_config(tiny_base, **overrides))
+
+
+def test_supcon_loss_is_lower_for_clustered_vectors_than_for_random_ones():
+    labels = torch.tensor([0, 0, 0, 1, 1, 1, 2, 2, 2])
+    centres = torch.eye(3, 16) * 5
+    clustered = centres[labels] + 0.01 * torch.randn(9, 16, generator=torch.Generator().manual_seed(0))
+    random = torch.randn(9, 16, generator=torch.Generator().manual_seed(1))
+    assert supcon_loss(clustered, labels, 0.1) < supcon_loss(random, labels, 0.1)
+    assert float(supcon_loss(random, torch.arange(9), 0.1)) == 0.0  # no positives, no loss
+
+
+def test_pk_batches_hold_p_labels_of_k_papers_and_cover_every_paper_once():
+    labels = np.repeat(np.arange(6), 8)
+    batches = pk_batches(labels, classes_per_batch=3, per_class=4, rng=np.random.default_rng(0))
+    assert sorted(np.concatenate(batches).tolist()) == list(range(len(labels)))
+    for batch in batches:
+        counts = np.bincount(labels[batch])
+        assert len(np.flatnonzero(counts)) <= 3 and counts.max() <= 4
+
+
+def test_layer_decay_gives_lower_layers_smaller_learning_rates(tiny_base):
+    _, backbone = load_backbone(get_model(str(tiny_base)))
+    groups = param_groups(backbone, lr=1.0, layer_decay=0.5)
+    rates = sorted({g["lr"] for g in groups})
+    assert rates == [0.25, 0.5, 1.0]  # embeddings, layer 0, layer 1 (top)
+
+
+def test_training_saves_a_checkpoint_that_embeds_and_predicts(store, tiny_base):
+    job = run_foreground(store, tiny_config(tiny_base, name="toy-model"))
+    assert job["status"] == "completed" and job["model"] == "toy-model"
+    assert set(job["metrics"]) >= {"val_loss", "val_accuracy", "val_top5_accuracy"}
+    frame = metrics_frame(store, job["id"])
+    assert {"loss", "lr", "samples_per_s", "accuracy"} <= set(frame[frame.split == "train"].name)
+    assert {"loss", "accuracy", "top5_accuracy"} <= set(frame[frame.split == "val"].name)
+    spec = get_model("toy-model", store)
+    folder = Path(spec.location)
+    meta = json.loads((folder / META_FILE).read_text())
+    assert (folder / HEAD_FILE).exists() and (folder / "model.safetensors").exists()
+    assert meta["labels"] == ["J. Astro", "J. Bio", "J. Econ"] and meta["pooling"] == "mean"
+    assert meta["config"]["name"] == "toy-model" and meta["metrics"]["steps"] == job["metrics"]["steps"]
+    encoder = Encoder(spec, device="cpu")
+    papers = store.papers("toy")[:4]
+    vectors = encoder.encode(papers)
+    assert vectors.shape == (4, 32)
+    np.testing.assert_allclose(np.linalg.norm(vectors, axis=1), 1.0, atol=1e-5)
+    probabilities = encoder.predict(papers)
+    assert probabilities.shape == (4, 3)
+    np.testing.assert_allclose(probabilities.sum(axis=1), 1.0, atol=1e-5)
+
+
+def test_same_seed_gives_identical_losses_on_cpu(store, tiny_base):
+    first = run_foreground(store, tiny_config(tiny_base, seed=3))
+    second = run_foreground(store, tiny_config(tiny_base, seed=3))
+    other = run_foreground(store, tiny_config(tiny_base, seed=4))
+    assert first["model"] != second["model"]  # a free default name each time
+    assert train_losses(store, first["id"]) == train_losses(store, second["id"])
+    assert train_losses(store, first["id"]) != train_losses(store, other["id"])
+
+
+def test_supcon_objective_with_head_warmup_and_layer_decay_completes(store, tiny_base):
+    cfg = tiny_config(tiny_base, objective="ce+supcon", head_warmup_epochs=3, layer_decay=0.8, grad_accum=2)
+    job = run_foreground(store, cfg)
+    assert job["status"] == "completed"
+    frame = metrics_frame(store, job["id"])
+    assert "supcon_loss" in set(frame.name)
+    assert (frame[frame.split == "val"].step == 0).any()  # evaluated after the head warm-up
+
+
+def test_should_stop_cancels_at_the_next_step_without_a_model(store, tiny_base):
+    calls = []
+
+    def stop_after_three() -> bool:
+        calls.append(1)
+        return len(calls) > 3
+
+    job = run_foreground(store, tiny_config(tiny_base, name="never", epochs=20), should_stop=stop_after_three)
+    assert job["status"] == "cancelled"
+    assert "never" not in {m["name"] for m in store.saved_models()}
+
+
+def test_a_batch_that_does_not_fit_in_memory_fails_with_one_sentence(store, tiny_base, monkeypatch):
+    from core import train
+
+    def out_of_memory(self, idx):
+        raise MemoryError
+
+    monkeypatch.setattr(train._Run, "step_loss", out_of_memory)
+    with pytest.raises(TrainingError, match="batch size 8 does not fit in memory"):
+        run_training(store, tiny_config(tiny_base, name="oom"), job_id="manual")
+
+
+def test_config_round_trips_through_a_dict_and_explains_every_field():
+    cfg = TrainConfig(corpus="c", label="journal", epochs=0.5)
+    assert TrainConfig.from_dict({**cfg.to_dict(), "unknown": 1}) == cfg
+    assert set(TrainConfig.HELP) == set(cfg.to_dict())
