@@ -49,12 +49,21 @@ def demo_files(cache: Path) -> list[Path]:
     return wanted
 
 
-def sample_papers(files: list[Path], limit: int, seed: int = 0) -> list[Any]:
-    """Papers with a title and abstract from the demo files; a seeded sample of `limit` (0 = all)."""
+def sample_papers(files: list[Path], limit: int, seed: int = 0, min_per_journal: int = 10) -> list[Any]:
+    """Papers with a title and abstract from the demo files; a seeded sample of `limit` (0 = all).
+
+    A sample keeps papers of journals with at least `min_per_journal` papers in the files, so the map
+    and the journal suggestions have journals with enough papers to show structure.
+    """
+    from collections import Counter
+
     from .corpus import read_papers
     from .records import Paper
 
     papers = [rec for path in files for rec in read_papers(path, fmt="pubmed") if isinstance(rec, Paper)]
+    if limit and len(papers) > limit:
+        counts = Counter(p.fields.get("journal") for p in papers)
+        papers = [p for p in papers if counts[p.fields.get("journal")] >= min_per_journal] or papers
     if limit and len(papers) > limit:
         papers = random.Random(seed).sample(papers, limit)
     return papers

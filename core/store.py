@@ -55,6 +55,8 @@ CREATE TABLE IF NOT EXISTS cache (key TEXT PRIMARY KEY, value TEXT, created REAL
 
 _NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._ -]{0,63}$")
 _LABEL_MAX_DISTINCT = 5000
+_NOT_LABELS = {"issue", "pages", "issn", "pubdate", "pmc", "volume", "number", "month", "journal_abbrev",
+               "doi", "url", "pmid", "language", "key", "entrytype"}
 _BATCH = 2000
 
 
@@ -325,6 +327,7 @@ class Store:
             r["key"]
             for r in sorted(rows, key=lambda r: r["distinct_values"])
             if not r["nested"]
+            and r["key"].lower() not in _NOT_LABELS
             and 2 <= r["distinct_values"] <= min(_LABEL_MAX_DISTINCT, max(2, int(0.5 * n)))
             and r["filled"] >= 0.2 * n
         ]
