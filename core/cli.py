@@ -168,14 +168,13 @@ def cmd_train(store: Store, args: argparse.Namespace) -> dict[str, Any]:
     fields = {f: getattr(args, f) for f in TrainConfig.__dataclass_fields__ if getattr(args, f, None) is not None}
     cfg = TrainConfig(**fields)
     if args.background:
-        job_id = jobs.launch(store, cfg)
-        doc = {"job": job_id, "status": jobs.get_job(store, job_id)["status"], "model": cfg.name, "metrics": {}}
-        _emit(args, doc, f"job {job_id} started in the background; follow it with `python -m core jobs`")
+        job = jobs.get_job(store, jobs.launch(store, cfg))
+        doc = {"job": job["id"], "status": job["status"], "model": job["model"], "metrics": {}}
+        _emit(args, doc, f"job {job['id']} started in the background; follow it with `python -m core jobs`")
         return doc
-    result = jobs.run_foreground(store, cfg)
-    job = result.get("job") or {}
-    doc = {"job": result.get("job_id", job.get("id")), "status": result.get("status", job.get("status")),
-           "model": result.get("model", cfg.name), "metrics": result.get("metrics", {})}
+    job = jobs.run_foreground(store, cfg)
+    doc = {"job": job["id"], "status": job["status"], "model": job["model"], "metrics": job.get("metrics") or {},
+           "error": job.get("error")}
     _emit(args, doc, f"training {doc['status']}: model {doc['model']}; metrics {json.dumps(doc['metrics'])}")
     return doc
 
@@ -194,7 +193,7 @@ def cmd_jobs(store: Store, args: argparse.Namespace) -> dict[str, Any]:
 def cmd_cancel(store: Store, args: argparse.Namespace) -> dict[str, Any]:
     from . import jobs
 
-    doc = jobs.cancel(store, args.job)
+    doc = jobs.cancel(store, args.job, wait=30)
     _emit(args, doc, f"job {args.job}: {doc.get('status')}")
     return doc
 

@@ -21,8 +21,7 @@ import pandas as pd
 from . import perturb
 from .embed import corpus_embeddings, embed_corpus, get_encoder
 from .errors import CorpusError, MireadError
-from .evaluate import TASKS, Result, best_per_column, results_table, run_protocols, to_markdown
-from .evaluate import neighbours_summary
+from .evaluate import TASKS, Result, best_per_column, neighbours_summary, results_table, run_protocols, to_markdown
 from .models import ModelSpec, fingerprint, get_model
 from .store import Store
 
@@ -34,7 +33,7 @@ CACHE_VERSION = 1  # bump when a protocol changes what it computes, so old cache
 TEXT_TASKS = frozenset({"self", "neighbours"})
 ROBUSTNESS_METRICS = ("nn1_ret", "nn10_ret", "aop10")
 METRIC_NAMES = {"nn1_ret": "NN1_Ret", "nn10_ret": "NN10_Ret", "aop10": "AOP-10"}
-_MARKDOWN_SPECIAL = re.compile(r"([\\`*_\[\]{}<>|~#!$:])")
+_MARKDOWN_SPECIAL = re.compile(r"([\\`*_\[\]{}<>|~#!$])")
 
 
 # ---------------------------------------------------------------- labels and sampling
@@ -112,7 +111,7 @@ def to_json(value: Any) -> Any:
 
 
 def md_escape(text: Any) -> str:
-    """Untrusted text made safe for one markdown table cell or line (also Streamlit's :directives: and $math$)."""
+    """Untrusted text made safe for one markdown line or table cell (no links, HTML, emphasis or $math$)."""
     return _MARKDOWN_SPECIAL.sub(r"\\\1", " ".join(str(text).split()))
 
 
@@ -157,6 +156,17 @@ def neighbour_rows(results: Sequence[Result], model: str) -> list[dict]:
     return list(rows.values())
 
 
+def family_table(results: Sequence[Result]) -> pd.DataFrame:
+    """Columns model, family, category, should ('keep' or 'lose'), n and the three neighbour metrics."""
+    records = []
+    for model in dict.fromkeys(r.model for r in results if r.task == "neighbours"):
+        for row in neighbour_rows(results, model):
+            records.append({"model": model, "family": row["family"], "category": row["category"],
+                            "should": "keep" if row["expect_keep"] else "lose", "n": row["n"],
+                            **{m: row.get(m, math.nan) for m in ROBUSTNESS_METRICS}})
+    return pd.DataFrame(records, columns=["model", "family", "category", "should", "n", *ROBUSTNESS_METRICS])
+
+
 def robustness_by_category(results: Sequence[Result]) -> pd.DataFrame:
     """Mean NN1_Ret, NN10_Ret and AOP-10 per model and perturbation category (families left unchanged skipped)."""
     records = []
@@ -193,15 +203,12 @@ def markdown_report(doc: dict) -> str:
             ["model", "category", "families", *METRIC_NAMES.values()],
             [[md_escape(r.model), r.category, str(r.families), *(_fmt(getattr(r, m)) for m in ROBUSTNESS_METRICS)]
              for r in robustness.itertuples()]))
-        family_rows = []
-        for model in robustness["model"].unique():
-            for row in neighbour_rows(results, model):
-                family_rows.append([md_escape(model), row["family"], row["category"],
-                                    "keep" if row["expect_keep"] else "lose", str(row["n"]),
-                                    *(_fmt(row.get(m)) for m in ROBUSTNESS_METRICS)])
-        parts.append(_plain_table(["model", "family", "category", "should", "n", *METRIC_NAMES.values()],
-                                  family_rows))
-    notes = [f"- {md_escape(n)}" for n in doc.get("notes", [])]
+        families = family_table(results)
+        parts.append(_plain_table(
+            ["model", "family", "category", "should", "n", *METRIC_NAMES.values()],
+            [[md_escape(r.model), r.family, r.category, r.should, str(r.n), *(_fmt(getattr(r, m)) for m in ROBUSTNESS_METRICS)]
+             for r in families.itertuples()]))
+    notes = [f"- {md_escape(n['model'])}: {n['text']}" for n in doc.get("notes", [])]
     notes += [f"- {md_escape(e['model'])}" + (f" ({e['task']})" if e.get("task") else "") + f": {md_escape(e['error'])}"
               for e in doc.get("errors", [])]
     if notes:
@@ -348,7 +355,7 @@ def _document(corpus: str, label: str, models: list[str], tasks: list[str], seed
     for model in dict.fromkeys(r.model for r in objects if r.task == "neighbours"):
         rows = neighbour_rows(objects, model)
         if rows:
-            notes.append(f"{model}: {neighbours_summary(rows)}")
+            notes.append({"model": model, "text": neighbours_summary(rows)})
     doc = {
         "corpus": corpus, "label": label, "models": models, "tasks": tasks, "seed": seed,
         "requested_sample": requested, "sample": sampled, "labelled": labelled, "papers": papers,
@@ -357,6 +364,7 @@ def _document(corpus: str, label: str, models: list[str], tasks: list[str], seed
         "best": best_per_column(table) if objects else {},
         "purity": purity_points(objects).to_dict(orient="records"),
         "robustness": robustness_by_category(objects).to_dict(orient="records"),
+        "families": family_table(objects).to_dict(orient="records"),
         "notes": notes, "errors": errors, "timings": timings,
         "cached": sum(t["cached"] for t in timings), "seconds": round(seconds, 3),
     }

@@ -26,7 +26,7 @@ info = store().corpus(corpus)
 
 with st.container(border=True):
     c1, c2, c3 = st.columns([1, 2, 2])
-    method = c1.selectbox("Method", ["umap", "tsne", "pca"], format_func=str.upper,
+    method = c1.selectbox("Method", ["umap", "tsne", "pca"], format_func=str.upper, key="map_method",
                           help="UMAP keeps local and global structure; t-SNE local only; PCA is instant but coarse.")
     params: dict = {}
     if method == "umap":

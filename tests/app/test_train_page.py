@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import time
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -13,19 +14,20 @@ from core import jobs
 from core.store import Store
 from core.train import TrainConfig
 from tests.helpers import register_tiny
-from tests.unit.train_support import add_corpus, tiny_config
+from tests.unit.train_support import add_corpus, stop_workers, tiny_config
 
 PAGE = str(Path(__file__).resolve().parents[2] / "pages" / "train.py")
 
 
 @pytest.fixture()
-def workspace(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, tiny_model_dir: Path) -> Store:
-    """A workspace with the three-journal corpus 'toy' and the tiny model registered as 'tiny'."""
+def workspace(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, tiny_model_dir: Path) -> Iterator[Store]:
+    """A workspace with the corpus 'toy' and the tiny model registered as 'tiny'; no worker outlives it."""
     monkeypatch.setenv("MIREAD_WORKSPACE", str(tmp_path / "ws"))
     monkeypatch.setenv("OMP_NUM_THREADS", "1")
     store = add_corpus(Store(tmp_path / "ws"))
     register_tiny(store, tiny_model_dir)
-    return store
+    yield store
+    stop_workers(store)
 
 
 def open_page() -> AppTest:

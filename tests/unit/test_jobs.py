@@ -18,7 +18,7 @@ from core.errors import NotFoundError, TrainingError
 from core.jobs import LOST, STALE_S, cancel, get_job, launch, list_jobs, metrics_frame, refresh, run_foreground
 from core.models import get_model
 from core.train import TrainConfig
-from tests.unit.train_support import add_corpus, one_torch_thread, tiny_config
+from tests.unit.train_support import add_corpus, one_torch_thread, stop_workers, tiny_config
 
 
 @pytest.fixture(autouse=True)
@@ -31,8 +31,9 @@ def _one_thread(monkeypatch: pytest.MonkeyPatch):
 
 @pytest.fixture()
 def store(store):
-    """The conftest's empty store, with the three-journal corpus 'toy'."""
-    return add_corpus(store)
+    """The conftest's empty store, with the three-journal corpus 'toy'; no worker outlives the test."""
+    yield add_corpus(store)
+    stop_workers(store)
 
 
 def wait_for(condition: Callable[[], Any], what: str, timeout: float = 90.0) -> Any:

@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+import os
+import signal
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
+from core import jobs
 from core.store import Store
 from core.train import TrainConfig
 from tests.helpers import make_papers
@@ -39,3 +42,13 @@ def tiny_config(tiny: Path, **overrides) -> TrainConfig:
                   epochs=2, lr=1e-3, head_lr=1e-2, device="cpu", val_fraction=0.25)
     values.update(overrides)
     return TrainConfig(**values)
+
+
+def stop_workers(store: Store) -> None:
+    """Kill the worker processes of a test's unfinished background jobs (after a failed assertion)."""
+    for job in jobs.list_jobs(store):
+        if job["status"] in jobs.ACTIVE and job["background"] and job["pid"]:
+            try:
+                os.killpg(job["pid"], signal.SIGKILL)
+            except (ProcessLookupError, PermissionError):
+                pass

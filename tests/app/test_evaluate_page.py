@@ -1,0 +1,76 @@
+"""The Evaluate page: comparing models (one unloadable) on a tiny corpus, and probing one pasted abstract."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from streamlit.testing.v1 import AppTest
+
+from core.embed import embed_corpus
+from core.store import Store
+from tests.helpers import make_papers, register_tiny
+
+APP = str(Path(__file__).resolve().parents[2] / "app.py")
+
+
+@pytest.fixture()
+def workspace(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, tiny_model_dir: Path) -> Store:
+    """A workspace whose corpus 'c' (three journals) is embedded with the tiny model 'tiny'."""
+    monkeypatch.setenv("MIREAD_WORKSPACE", str(tmp_path / "ws"))
+    store = Store(tmp_path / "ws")
+    register_tiny(store, tiny_model_dir)
+    store.import_papers("c", make_papers(12))
+    embed_corpus(store, "c", "tiny")
+    return store
+
+
+def open_evaluate_page() -> AppTest:
+    at = AppTest.from_file(APP, default_timeout=60).run()
+    at.selectbox(key="model").set_value("tiny")
+    at.switch_page("pages/evaluate.py")
+    return at.run()
+
+
+def test_comparing_models_shows_the_table_charts_and_the_model_that_could_not_load(workspace):
+    at = open_evaluate_page()
+    assert not at.exception
+    assert at.multiselect(key="eval_models").value == ["tiny"]
+    at.multiselect(key="eval_models").set_value(["tiny", "scibert"])
+    at.multiselect(key="eval_tasks").set_value(["probe", "purity", "knn"])
+    at.number_input(key="eval_sample").set_value(30)
+    next(b for b in at.button if b.label == "Run evaluation").click()
+    at.run()
+    assert not at.exception and not at.error
+    assert any("scibert" in w.value and "Hugging Face hub" in w.value for w in at.warning)
+    table = at.dataframe[0].value
+    assert list(table.index) == ["tiny"]
+    assert {"probe:macro_f1", "purity:purity@10", "knn:knn_accuracy"} <= set(table.columns)
+    [chart] = at.get("plotly_chart")
+    assert [t["name"] for t in json.loads(chart.proto.spec)["data"]] == ["tiny"]
+    assert [d.proto.label for d in at.get("download_button")] == ["Export CSV", "Export markdown"]
+
+    at.run()  # a rerun keeps the results, and the second run of the same request is served from the cache
+    assert list(at.dataframe[0].value.index) == ["tiny"]
+
+
+def test_the_robustness_tab_lists_each_perturbation_and_its_overlap(workspace):
+    at = open_evaluate_page()
+    paper = workspace.papers("c")[3]
+    at.text_input(key="robust_title").set_value(paper.title)
+    at.text_area(key="robust_abstract").set_value(paper.abstract)
+    at.button(key="robust_run").click()
+    at.run()
+    assert not at.exception and not at.error
+    summary = next(d.value for d in at.dataframe if "perturbation" in d.value.columns)
+    assert summary["perturbation"].iloc[0] == "original" and summary["overlap"].iloc[0] == 1.0
+    assert {"word_shuffle", "swap_abstract", "title_only"} <= set(summary["perturbation"])
+    assert set(summary.loc[summary["category"] == "LO-DS", "should"]) == {"lose"}
+
+
+def test_an_empty_query_is_one_sentence(workspace):
+    at = open_evaluate_page()
+    at.button(key="robust_run").click()
+    at.run()
+    assert [e.value for e in at.error] == ["paste a title or an abstract to probe"]

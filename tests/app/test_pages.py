@@ -1,0 +1,221 @@
+"""The explorer pages (library, map, similar papers, journals) through the router, without a browser."""
+
+from __future__ import annotations
+
+import base64
+import json
+from pathlib import Path
+
+import numpy as np
+import pytest
+from streamlit.runtime.pages_manager import PagesManager
+from streamlit.testing.v1 import AppTest
+
+from core.embed import embed_corpus
+from core.records import Paper
+from core.store import Store
+from tests.helpers import make_papers, register_tiny
+
+APP = str(Path(__file__).resolve().parents[2] / "app.py")
+PAPERS = make_papers()  # 36 papers: 12 each of astro, bio, econ in journals "J. Astro", "J. Bio", "J. Econ"
+
+
+@pytest.fixture(autouse=True)
+def router_mode(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Run switched pages through app.py's router, as a real server does after its first request.
+
+    AppTest resets Streamlit's class-wide pages/-folder flag before every run, so without this a switched
+    page would run on its own, without the router's sidebar.
+    """
+    original = PagesManager.__init__
+
+    def init(self, *args, **kwargs) -> None:
+        original(self, *args, **kwargs)
+        PagesManager.uses_pages_directory = False
+
+    monkeypatch.setattr(PagesManager, "__init__", init)
+
+
+@pytest.fixture()
+def empty_workspace(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    monkeypatch.setenv("MIREAD_WORKSPACE", str(tmp_path / "ws"))
+    return tmp_path / "ws"
+
+
+@pytest.fixture()
+def workspace(empty_workspace: Path, tiny_model_dir: Path) -> Store:
+    """Corpus 'c' (36 papers of three journals) embedded with the tiny model registered as 'tiny'."""
+    store = Store(empty_workspace)
+    store.import_papers("c", PAPERS, source="make_papers")
+    register_tiny(store, tiny_model_dir)
+    embed_corpus(store, "c", "tiny")
+    return store
+
+
+def open_app(page: str | None = None, model: str | None = "tiny") -> AppTest:
+    """Run the router (optionally on another page) with the tiny model chosen in the sidebar."""
+    at = AppTest.from_file(APP, default_timeout=90)
+    at.session_state["map_method"] = "pca"  # UMAP's first numba compile takes ~20 s; the e2e tests use it
+    at.run()
+    if page:
+        at.switch_page(page).run()
+    if model:
+        at.selectbox(key="model").set_value(model).run()
+    assert not at.exception
+    return at
+
+
+def decode(values) -> list:
+    """A plotly JSON array: a plain list, or {'dtype', 'bdata'} as plotly writes numpy arrays."""
+    if isinstance(values, dict) and "bdata" in values:
+        return np.frombuffer(base64.b64decode(values["bdata"]), dtype=values["dtype"]).tolist()
+    return list(values)
+
+
+def chart(at: AppTest, index: int = 0) -> dict:
+    return json.loads(at.get("plotly_chart")[index].proto.spec)
+
+
+def texts(elements) -> str:
+    return "\n".join(str(e.value) for e in elements)
+
+
+def widget(elements, label: str):
+    return next(w for w in elements if w.label == label)
+
+
+@pytest.mark.parametrize("page", ["pages/map.py", "pages/similar.py", "pages/journals.py"])
+def test_an_empty_workspace_asks_to_import_a_corpus(empty_workspace, page):
+    at = open_app(page, model=None)
+    assert not at.exception and not at.error
+    assert "Import a corpus on the **Library** page first." in texts(at.info)
+    assert "No corpus yet" in texts(at.sidebar.info)
+
+
+def test_the_library_of_an_empty_workspace_offers_upload_and_demo(empty_workspace):
+    at = open_app("pages/library.py", model=None)
+    assert not at.exception and not at.error
+    assert "No corpus yet. Upload a file above or import the PubMed demo." in texts(at.info)
+    assert at.radio[0].options == ["Upload a file", "PubMed demo corpus"]
+    at.radio[0].set_value("PubMed demo corpus").run()
+    assert [b.label for b in at.button] == ["Import the demo corpus"]
+
+
+def test_the_library_lists_the_corpus_with_its_size_labels_and_models(workspace):
+    at = open_app("pages/library.py")
+    table = at.dataframe[0].value
+    row = table.set_index("corpus").loc["c"]
+    assert row["papers"] == len(PAPERS)
+    assert row["label columns"].split(", ")[0] == "journal"
+    assert row["embedded with"] == "tiny"
+    assert "0 papers of **c** still need embedding with **tiny**." in texts(at.caption)
+    assert widget(at.button, "Embed with tiny").disabled
+
+
+def test_the_library_embeds_a_new_corpus_and_deletes_one_after_confirmation(workspace):
+    fresh = [Paper(f"new-{p.id}", f"Revisited: {p.title}", p.abstract, p.fields) for p in make_papers(per_topic=2)]
+    workspace.import_papers("more", fresh, source="make_papers")
+    at = open_app("pages/library.py")
+    at.selectbox(key="embed_target").set_value("more").run()
+    assert "6 papers of **more** still need embedding with **tiny**." in texts(at.caption)
+    widget(at.button, "Embed with tiny").click().run()
+    assert not at.exception and not at.error
+    assert not workspace.missing_hashes("more", _fingerprint(workspace, "tiny"))
+
+    at.selectbox(key="delete_target").set_value("more").run()
+    assert widget(at.button, "Delete corpus").disabled
+    at.checkbox(key="delete_confirm").check().run()
+    widget(at.button, "Delete corpus").click().run()
+    assert not at.exception
+    assert [c.name for c in workspace.corpora()] == ["c"]
+    assert at.dataframe[0].value["corpus"].tolist() == ["c"]
+
+
+def _fingerprint(store: Store, model: str) -> str:
+    from core.models import fingerprint, get_model
+
+    return fingerprint(get_model(model, store))
+
+
+def test_the_map_draws_one_point_per_paper_coloured_by_journal(workspace):
+    at = open_app()
+    assert [t.value for t in at.title] == ["Domain map"]
+    assert f"Drawing all **{len(PAPERS)}** papers" in texts(at.caption)
+    traces = chart(at)["data"]
+    assert sum(len(decode(t["x"])) for t in traces) == len(PAPERS)
+    assert sorted(t["name"] for t in traces) == ["J. Astro", "J. Bio", "J. Econ"]
+    rows = sorted(r for t in traces for r in decode(t["customdata"]))
+    assert rows == list(range(len(PAPERS)))
+    assert any("On galaxy and stellar number 0" in h for t in traces for h in t["hovertext"])
+
+
+def test_the_map_highlights_matching_papers_and_labels_clusters(workspace):
+    at = open_app()
+    widget(at.text_input, "Highlight papers matching").set_value("galaxy").run()
+    assert not at.exception
+    matching = sum("galaxy" in f"{p.title} {p.abstract}".lower() for p in PAPERS)
+    assert f"{matching:,} papers match “galaxy”." in texts(at.caption)
+    highlighted = [t for t in chart(at)["data"] if t["name"] == "highlighted"]
+    assert len(decode(highlighted[0]["x"])) == matching
+
+    widget(at.selectbox, "Colour by").set_value("k-means cluster").run()
+    widget(at.number_input, "Clusters (k)").set_value(3).run()
+    assert not at.exception
+    spec = chart(at)
+    assert sum(len(decode(t["x"])) for t in spec["data"]) == len(PAPERS)
+    assert len(spec["layout"]["annotations"]) == 3
+
+
+def test_similar_papers_finds_a_paper_from_its_own_text(workspace):
+    at = open_app("pages/similar.py")
+    target = PAPERS[15]
+    at.text_input(key="similar_title").set_value(target.title)
+    at.text_area(key="similar_abstract").set_value(target.abstract)
+    widget(at.button, "Find similar papers").click().run()
+    assert not at.exception and not at.error
+    results = at.dataframe[0].value
+    assert results.iloc[0]["title"] == target.title
+    assert results.iloc[0]["score"] == pytest.approx(1.0, abs=1e-3)
+    assert list(results["rank"]) == list(range(1, 11))
+    assert results["journal"].iloc[0] == target.fields["journal"]
+    assert at.expander[1].label.startswith(f"1. {target.title}")
+
+    at.switch_page("pages/map.py").run()
+    assert not at.exception
+    star = [t for t in chart(at)["data"] if t["name"] == "your paper"]
+    assert len(star) == 1 and star[0]["text"] == [target.title]
+
+
+def test_similar_papers_warns_about_a_short_query(workspace):
+    at = open_app("pages/similar.py")
+    at.text_input(key="similar_title").set_value("protein")
+    widget(at.button, "Find similar papers").click().run()
+    assert not at.exception
+    assert "retrieve poorly from a title or a few words" in texts(at.warning)
+    assert len(at.dataframe[0].value) == 10
+
+
+def test_journals_shows_knn_probabilities_and_evidence(workspace):
+    at = open_app("pages/journals.py")
+    target = PAPERS[3]  # an astro paper of "J. Astro"
+    at.text_input(key="journal_title").set_value(target.title)
+    at.text_area(key="journal_abstract").set_value(target.abstract)
+    widget(at.button, "Suggest journals").click().run()
+    assert not at.exception and not at.error
+    assert "no trained journal head" in texts(at.info) and "**journal**" in texts(at.info)
+    bars = chart(at)["data"][0]
+    labels, probs = decode(bars["y"]), decode(bars["x"])
+    assert sorted(labels) == ["J. Astro", "J. Bio", "J. Econ"]
+    assert sum(probs) == pytest.approx(1.0, abs=0.01) and all(0 <= p <= 1 for p in probs)
+    astro = next(e for e in at.expander if e.label.startswith("J. Astro — "))
+    assert f"1.000  {target.title}" in texts(astro.text)
+    assert all("%" in e.label for e in at.expander if " — " in e.label)
+
+
+def test_journals_corpus_check_compares_predicted_and_true_counts(workspace):
+    at = open_app("pages/journals.py")
+    widget(at.button, "Run the check").click().run()
+    assert not at.exception and not at.error
+    table = at.dataframe[0].value
+    assert set(table["label"]) == {"J. Astro", "J. Bio", "J. Econ"}
+    assert len(at.get("plotly_chart")) == 1
