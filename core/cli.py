@@ -13,6 +13,7 @@ from typing import Any
 
 from .config import Settings
 from .errors import MireadError
+from .records import scrub
 from .store import Store
 
 Handler = Callable[[Store, argparse.Namespace], dict[str, Any]]
@@ -123,8 +124,9 @@ def cmd_search(store: Store, args: argparse.Namespace) -> dict[str, Any]:
 def cmd_predict(store: Store, args: argparse.Namespace) -> dict[str, Any]:
     from .journals import predict_journals
 
-    pred = predict_journals(store, args.model or Settings().default_model, title=args.title or "",
-                            abstract=args.abstract or "", corpus=args.corpus, label_column=args.label, k=args.k)
+    pred = predict_journals(store, args.model or Settings().default_model, title=scrub(args.title or ""),
+                            abstract=scrub(args.abstract or ""), corpus=args.corpus, label_column=args.label,
+                            k=args.k)
     doc = pred.to_dict()
     for item in doc["predictions"]:
         item.pop("evidence_papers", None)
@@ -211,7 +213,8 @@ def cmd_evaluate(store: Store, args: argparse.Namespace) -> dict[str, Any]:
 
 def cmd_repair(store: Store, args: argparse.Namespace) -> dict[str, Any]:
     doc = store.repair()
-    _emit(args, doc, f"dropped {doc['dropped_chunks']} damaged array files; run `embed` again to refill them")
+    _emit(args, doc, f"dropped {doc['dropped_chunks']} damaged array files and removed "
+          f"{doc['removed_leftovers']} leftover files; run `embed` again to refill them")
     return doc
 
 

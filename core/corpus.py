@@ -88,15 +88,24 @@ NumberedRow = tuple[int, "Row | RowError"]
 # Formats and files
 
 
+def _shown(text: str, limit: int = 80) -> str:
+    """Text for a one-line message: control characters escaped (a tab as \\t), shortened to `limit`."""
+    text = text.encode("utf-8", "surrogatepass").decode("utf-8", "replace")
+    text = "".join(c if c.isprintable() else repr(c)[1:-1] for c in text)
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
 def _name(path: Path) -> str:
-    return path.name
+    return _shown(path.name, 200)
 
 
 def _check_file(path: Path) -> None:
     if not path.exists():
         raise CorpusError(f"file '{_name(path)}' was not found")
-    if not path.is_file():
+    if path.is_dir():
         raise CorpusError(f"'{_name(path)}' is a folder, not a file")
+    if not path.is_file():
+        raise CorpusError(f"'{_name(path)}' is not a regular file (a device, pipe or socket)")
     if path.stat().st_size == 0:
         raise CorpusError(f"file '{_name(path)}' is empty")
 
@@ -271,7 +280,7 @@ def _delimited_rows(path: Path, delimiter: str) -> Iterator[NumberedRow]:
             if "field larger than field limit" in str(error):
                 raise CorpusError(
                     f"file '{_name(path)}' row {number + 1} has a field longer than "
-                    f"{MAX_FIELD_CHARS // 2**20} MB; shorten it and import again"
+                    f"{MAX_FIELD_CHARS:,} characters; shorten it and import again"
                 ) from None
             raise CorpusError(f"file '{_name(path)}' row {number + 1} cannot be read ({error})") from None
 
@@ -302,7 +311,7 @@ def _jsonl_rows(path: Path) -> Iterator[NumberedRow]:
                 return
             if len(line) > MAX_LINE_CHARS:
                 raise CorpusError(
-                    f"file '{_name(path)}' line {line_number} is longer than {MAX_LINE_CHARS // 2**20} MB"
+                    f"file '{_name(path)}' line {line_number} is longer than {MAX_LINE_CHARS:,} characters"
                 )
             if not line.strip():
                 continue
@@ -396,6 +405,13 @@ def _pubmed_row(article: dict[str, Any]) -> Row:
     return row
 
 
+def _entities_refused(path: Path) -> CorpusError:
+    return CorpusError(
+        f"file '{_name(path)}' declares XML entities, which are refused for safety; "
+        "remove the entity declarations and import again"
+    )
+
+
 def _pubmed_rows(path: Path) -> Iterator[NumberedRow]:
     from lxml import etree
     from pubmed_parser.medline_parser import parse_article_info, parse_grant_id
@@ -405,10 +421,7 @@ def _pubmed_rows(path: Path) -> Iterator[NumberedRow]:
     if not head.strip():
         raise CorpusError(f"file '{_name(path)}' is empty")
     if b"<!ENTITY" in head:
-        raise CorpusError(
-            f"file '{_name(path)}' declares XML entities, which are refused for safety; "
-            "remove the entity declarations and import again"
-        )
+        raise _entities_refused(path)
     number = 0
     with _open_binary(path) as stream:
         events = etree.iterparse(
@@ -430,6 +443,8 @@ def _pubmed_rows(path: Path) -> Iterator[NumberedRow]:
                     del element.getparent()[0]
                 yield number, row
         except etree.XMLSyntaxError as error:
+            if "entit" in str(error).lower():
+                raise _entities_refused(path) from None
             raise CorpusError(f"file '{_name(path)}' is not valid XML (line {error.lineno})") from None
 
 
@@ -587,7 +602,7 @@ def _normal(name: str) -> str:
 
 
 def _found(columns: Sequence[str]) -> str:
-    shown = ", ".join(str(c) for c in columns[:30])
+    shown = ", ".join(_shown(str(c), 60) for c in columns[:30])
     return shown + (", ..." if len(columns) > 30 else "")
 
 
@@ -597,7 +612,7 @@ def _pick(columns: Sequence[str], override: str | None, names: Sequence[str], ro
             hit = next((c for c in columns if matches(c)), None)
             if hit is not None:
                 return hit
-        raise CorpusError(f"{source} has no column '{override}' for the {role} (found: {_found(columns)})")
+        raise CorpusError(f"{source} has no column '{_shown(override)}' for the {role} (found: {_found(columns)})")
     normal = {}
     for column in columns:
         normal.setdefault(_normal(column), column)
@@ -622,7 +637,9 @@ def detect_columns(
                 f"{source} has no {role} column (looked for {', '.join(names)}; found: {_found(columns)})"
             )
     if found["title"] == found["abstract"]:
-        raise CorpusError(f"{source} uses column '{found['title']}' for both title and abstract; pick two columns")
+        raise CorpusError(
+            f"{source} uses column '{_shown(str(found['title']))}' for both title and abstract; pick two columns"
+        )
     id_column = _pick(columns, id, _ID_NAMES, "id", source)
     if id_column in (found["title"], found["abstract"]):
         id_column = None
@@ -688,10 +705,13 @@ def _field_value(value: Any, tabular: bool) -> Any:
     return value
 
 
+_RESERVED_FIELDS = frozenset(("id", "title", "abstract"))  # export writes these columns itself
+
+
 def _field_name(name: Any, taken: dict[str, Any]) -> str:
     base = str(name).strip().lower() or "column"
     key, suffix = base, 2
-    while key in taken:
+    while key in taken or key in _RESERVED_FIELDS:
         key, suffix = f"{base}_{suffix}", suffix + 1
     return key
 

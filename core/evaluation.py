@@ -13,6 +13,7 @@ import re
 import time
 import zlib
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
@@ -219,13 +220,12 @@ def markdown_report(doc: dict) -> str:
 # ---------------------------------------------------------------- the suite
 
 
-def _check_request(store: Store, corpus: str, label: str, models: Sequence[str], tasks: Sequence[str],
+def _check_request(store: Store, corpus: str, models: Sequence[str], tasks: Sequence[str],
                    sample: int) -> tuple[list[str], list[str]]:
     store.corpus(corpus)
     unknown = [t for t in tasks if t not in TASKS]
     if unknown:
         raise MireadError(f"unknown evaluation task {unknown[0]!r}; choose from {', '.join(TASKS)}")
-    tasks = list(dict.fromkeys(tasks))
     models = list(dict.fromkeys(m.strip() for m in models if m and m.strip()))
     if not models:
         raise MireadError("choose at least one model to evaluate")
@@ -233,7 +233,94 @@ def _check_request(store: Store, corpus: str, label: str, models: Sequence[str],
         raise MireadError(f"choose at least one evaluation task ({', '.join(TASKS)})")
     if sample < 2:
         raise CorpusError(f"the sample size must be at least 2 papers; got {sample}")
-    return models, tasks
+    return models, list(dict.fromkeys(tasks))
+
+
+@dataclass
+class Sample:
+    """The seeded sample of labelled papers that every model is evaluated on."""
+
+    corpus: str
+    version: int
+    label: str
+    seed: int
+    rows: np.ndarray  # row numbers in the corpus frame
+    digest: str  # of the sampled paper ids: part of every cache key
+    labels: list[str]
+    label_sets: list[frozenset[str]]
+    titles: list[str]
+    abstracts: list[str]
+    labelled: int
+    papers: int
+
+    def key(self, model_fp: str, task: str) -> str:
+        return cache_key(self.corpus, self.version, model_fp, task, self.label, self.seed, self.digest)
+
+
+def draw_sample(store: Store, corpus: str, label: str, sample: int, seed: int) -> Sample:
+    """Read the corpus and draw the evaluation sample; a missing label column is one sentence."""
+    info = store.corpus(corpus)
+    frame = store.papers_frame(corpus)
+    if label not in frame.columns or label in ("id", "title", "abstract"):
+        choices = ", ".join(info.labels) or "none"
+        raise CorpusError(f"corpus {corpus!r} has no label column {label!r} (label columns: {choices})")
+    singles, sets = label_values(frame[label].tolist())
+    rows = sample_rows(singles, sample, seed)
+    if len(rows) < 2:
+        raise CorpusError(f"column {label!r} of corpus {corpus!r} labels fewer than two papers")
+    return Sample(
+        corpus=corpus, version=info.version, label=label, seed=seed, rows=rows,
+        digest=_digest(frame["id"].astype(str).iloc[rows].tolist()),
+        labels=[singles[i] for i in rows], label_sets=[sets[i] for i in rows],
+        titles=frame["title"].fillna("").astype(str).iloc[rows].tolist(),
+        abstracts=frame["abstract"].fillna("").astype(str).iloc[rows].tolist(),
+        labelled=sum(v is not None for v in singles), papers=info.papers,
+    )
+
+
+def _evaluate_model(store: Store, drawn: Sample, name: str, tasks: list[str], encoder_of: EncoderFor,
+                    step: Callable[[str], None], status: Status | None, device: str, batch_size: int) -> dict:
+    """One model's results (cached or computed), task errors and timings; ModelErrors propagate."""
+    spec = get_model(name, store)
+    fp = fingerprint(spec)
+    cached = {t: store.cache_get(drawn.key(fp, t)) for t in tasks}
+    todo = [t for t in tasks if cached[t] is None]
+    out: dict[str, list] = {"results": [], "errors": [], "timings": []}
+    X, encoder = None, None
+    if todo:
+        if status:
+            status(f"{name}: embedding the corpus")
+        if store.missing_hashes(drawn.corpus, fp) or TEXT_TASKS.intersection(todo):
+            encoder = encoder_of(spec)
+
+        def embedding(n: int, of: int) -> None:
+            if status and of:
+                status(f"{name}: embedding {n:,}/{of:,} papers")
+
+        embed_corpus(store, drawn.corpus, spec, device=device, batch_size=batch_size, progress=embedding,
+                     encoder=encoder)
+        X = np.asarray(corpus_embeddings(store, drawn.corpus, spec))[drawn.rows]
+    step(f"{name}: embeddings ready")
+    for task in tasks:
+        started = time.perf_counter()
+        if cached[task] is None:
+            try:
+                computed = run_protocols(
+                    X, drawn.labels, [task], model=name, label_sets=drawn.label_sets, seed=drawn.seed,
+                    encode=(lambda pairs: encoder.encode(pairs)) if encoder else None,
+                    titles=drawn.titles, abstracts=drawn.abstracts,
+                )
+            except MireadError as exc:
+                out["errors"].append({"model": name, "task": task, "error": str(exc)})
+                step(f"{name}: {task} failed")
+                continue
+            cached[task] = to_json([dict(r.to_dict(), model=None) for r in computed])
+            store.cache_put(drawn.key(fp, task), cached[task])
+        seconds = 0.0 if task not in todo else round(time.perf_counter() - started, 3)
+        out["timings"].append({"model": name, "task": task, "seconds": seconds, "cached": task not in todo})
+        out["results"] += [dict(row, model=name) for row in cached[task]]
+        step(f"{name}: {task} done")
+    return out
 
 
 def evaluate_models(
@@ -260,26 +347,10 @@ def evaluate_models(
     for each model. `encoder_for(spec)` supplies loaded encoders (the page's cached ones).
     """
     started = time.perf_counter()
-    models, tasks = _check_request(store, corpus, label, models, tasks, sample)
-    info = store.corpus(corpus)
-    frame = store.papers_frame(corpus)
-    if label not in frame.columns or label in ("id", "title", "abstract"):
-        choices = ", ".join(info.labels) or "none"
-        raise CorpusError(f"corpus {corpus!r} has no label column {label!r} (label columns: {choices})")
-    singles, sets = label_values(frame[label].tolist())
-    rows = sample_rows(singles, sample, seed)
-    if len(rows) < 2:
-        raise CorpusError(f"column {label!r} of corpus {corpus!r} labels fewer than two papers")
-    digest = _digest(frame["id"].astype(str).iloc[rows].tolist())
-    labels = [singles[i] for i in rows]
-    label_sets = [sets[i] for i in rows]
-    titles = frame["title"].fillna("").astype(str).iloc[rows].tolist()
-    abstracts = frame["abstract"].fillna("").astype(str).iloc[rows].tolist()
-
+    models, tasks = _check_request(store, corpus, models, tasks, sample)
+    drawn = draw_sample(store, corpus, label, sample, seed)
     total, done = len(models) * (len(tasks) + 1), 0
-    results: list[dict] = []
-    errors: list[dict] = []
-    timings: list[dict] = []
+    found: dict[str, list] = {"results": [], "errors": [], "timings": []}
 
     def step(message: str) -> None:
         nonlocal done
@@ -295,60 +366,22 @@ def evaluate_models(
     for name in models:
         finished_before = done
         try:
-            spec = get_model(name, store)
-            fp = fingerprint(spec)
-            keys = {t: cache_key(corpus, info.version, fp, t, label, seed, digest) for t in tasks}
-            cached = {t: store.cache_get(keys[t]) for t in tasks}
-            todo = [t for t in tasks if cached[t] is None]
-            encoder = None
-            if todo:
-                if status:
-                    status(f"{name}: embedding the corpus")
-                if store.missing_hashes(corpus, fp) or TEXT_TASKS.intersection(todo):
-                    encoder = encoder_of(spec)
-
-                def embedding(n: int, of: int, model: str = name) -> None:
-                    if status and of:
-                        status(f"{model}: embedding {n:,}/{of:,} papers")
-
-                embed_corpus(store, corpus, spec, device=device, batch_size=batch_size, progress=embedding,
-                             encoder=encoder)
-                X = np.asarray(corpus_embeddings(store, corpus, spec))[rows]
-            step(f"{name}: embeddings ready")
-            for task in tasks:
-                t0 = time.perf_counter()
-                if cached[task] is None:
-                    try:
-                        computed = run_protocols(
-                            X, labels, [task], model=name, label_sets=label_sets, seed=seed,
-                            encode=(lambda pairs, e=encoder: e.encode(pairs)) if encoder else None,
-                            titles=titles, abstracts=abstracts,
-                        )
-                    except MireadError as exc:
-                        errors.append({"model": name, "task": task, "error": str(exc)})
-                        step(f"{name}: {task} failed")
-                        continue
-                    cached[task] = to_json([dict(r.to_dict(), model=None) for r in computed])
-                    store.cache_put(keys[task], cached[task])
-                    timings.append({"model": name, "task": task, "seconds": round(time.perf_counter() - t0, 3),
-                                    "cached": False})
-                else:
-                    timings.append({"model": name, "task": task, "seconds": 0.0, "cached": True})
-                results += [dict(row, model=name) for row in cached[task]]
-                step(f"{name}: {task} done")
+            part = _evaluate_model(store, drawn, name, tasks, encoder_of, step, status, device, batch_size)
         except MireadError as exc:
-            errors.append({"model": name, "task": None, "error": str(exc)})
+            part = {"results": [], "errors": [{"model": name, "task": None, "error": str(exc)}], "timings": []}
             done = finished_before + len(tasks)
             step(f"{name}: failed")
-    if not results and errors:
-        raise MireadError(errors[0]["error"])
-    return _document(corpus, label, models, tasks, seed, sample, len(rows), sum(v is not None for v in singles),
-                     info.papers, results, errors, timings, time.perf_counter() - started)
+        for key, items in part.items():
+            found[key] += items
+    if not found["results"] and found["errors"]:
+        raise MireadError(found["errors"][0]["error"])
+    return _document(drawn, models, tasks, sample, found, time.perf_counter() - started)
 
 
-def _document(corpus: str, label: str, models: list[str], tasks: list[str], seed: int, requested: int, sampled: int,
-              labelled: int, papers: int, results: list[dict], errors: list[dict], timings: list[dict],
+def _document(drawn: Sample, models: list[str], tasks: list[str], requested: int, found: dict[str, list],
               seconds: float) -> dict:
+    """The JSON document (NaN as null) with its markdown rendering under "markdown"."""
+    results = found["results"]
     objects = [_result(r) for r in results]
     table = results_table(objects) if objects else pd.DataFrame()
     notes = []
@@ -357,16 +390,16 @@ def _document(corpus: str, label: str, models: list[str], tasks: list[str], seed
         if rows:
             notes.append({"model": model, "text": neighbours_summary(rows)})
     doc = {
-        "corpus": corpus, "label": label, "models": models, "tasks": tasks, "seed": seed,
-        "requested_sample": requested, "sample": sampled, "labelled": labelled, "papers": papers,
-        "results": results,
+        "corpus": drawn.corpus, "label": drawn.label, "models": models, "tasks": tasks, "seed": drawn.seed,
+        "requested_sample": requested, "sample": len(drawn.rows), "labelled": drawn.labelled,
+        "papers": drawn.papers, "results": results,
         "table": table.reset_index().to_dict(orient="records") if objects else [],
         "best": best_per_column(table) if objects else {},
         "purity": purity_points(objects).to_dict(orient="records"),
         "robustness": robustness_by_category(objects).to_dict(orient="records"),
         "families": family_table(objects).to_dict(orient="records"),
-        "notes": notes, "errors": errors, "timings": timings,
-        "cached": sum(t["cached"] for t in timings), "seconds": round(seconds, 3),
+        "notes": notes, "errors": found["errors"], "timings": found["timings"],
+        "cached": sum(t["cached"] for t in found["timings"]), "seconds": round(seconds, 3),
     }
     doc = to_json(doc)
     doc["markdown"] = markdown_report(doc)

@@ -1,4 +1,4 @@
-"""Objective pieces: supervised contrastive loss, the P x K batch sampler, layer-wise learning rates."""
+"""Objective pieces: supervised contrastive loss, similarity distillation, the P x K sampler, layer-wise rates."""
 
 from __future__ import annotations
 
@@ -31,6 +31,15 @@ def supcon_loss(features: torch.Tensor, labels: torch.Tensor, temperature: float
     return -(summed[anchors] / count[anchors]).mean()
 
 
+def similarity_distill_loss(student: torch.Tensor, teacher: torch.Tensor) -> torch.Tensor:
+    """Mean squared gap between the student's and the frozen teacher's in-batch cosine-similarity matrices."""
+    import torch
+
+    s = torch.nn.functional.normalize(student.float(), dim=-1)
+    t = torch.nn.functional.normalize(teacher.float(), dim=-1)
+    return torch.nn.functional.mse_loss(s @ s.T, t @ t.T)
+
+
 def pk_batches(labels: np.ndarray, classes_per_batch: int, per_class: int,
                rng: np.random.Generator) -> list[np.ndarray]:
     """One epoch of P x K batches: each paper once; a batch holds up to P labels with up to K papers each."""
@@ -53,8 +62,8 @@ def pk_batches(labels: np.ndarray, classes_per_batch: int, per_class: int,
 
 def epoch_batches(labels: np.ndarray, objective: str, batch_size: int, classes_per_batch: int,
                   rng: np.random.Generator) -> list[np.ndarray]:
-    """One epoch of batches (positions into `labels`): shuffled for ce, P x K for ce+supcon."""
-    if objective == "ce+supcon":
+    """One epoch of batches (positions into `labels`): shuffled for ce, P x K for the supcon objectives."""
+    if "supcon" in objective:
         p = classes_per_batch or max(2, batch_size // 4)
         return pk_batches(labels, p, max(2, batch_size // p), rng)
     order = rng.permutation(len(labels))

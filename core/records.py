@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import hashlib
+import math
 import re
 from dataclasses import dataclass, field
 from typing import Any
@@ -18,7 +19,20 @@ def normalise_text(text: str) -> str:
 def text_hash(title: str, abstract: str) -> str:
     """Stable hash of a paper's title and abstract (the embedding cache key with the model)."""
     payload = (title or "").strip() + "\x1f" + (abstract or "").strip()
-    return hashlib.blake2b(payload.encode("utf-8"), digest_size=16).hexdigest()
+    return hashlib.blake2b(payload.encode("utf-8", "surrogatepass"), digest_size=16).hexdigest()
+
+
+def scrub(value: Any) -> Any:
+    """A copy of a JSON-like value that text storage accepts: lone surrogates -> U+FFFD, NaN/inf -> None."""
+    if isinstance(value, str):
+        return value.encode("utf-16", "surrogatepass").decode("utf-16", "replace")
+    if isinstance(value, float):
+        return value if math.isfinite(value) else None
+    if isinstance(value, dict):
+        return {scrub(str(k)): scrub(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [scrub(v) for v in value]
+    return value
 
 
 def duplicate_key(title: str, abstract: str) -> str:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import threading
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -12,6 +13,7 @@ from .embed import Encoder, get_encoder
 from .errors import MireadError
 from .index import VectorIndex
 from .models import ModelSpec, fingerprint, get_model
+from .records import scrub
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -20,6 +22,7 @@ if TYPE_CHECKING:
 
 SHORT_QUERY_WORDS = 25
 _INDEXES: dict[tuple[str, str, str, int], VectorIndex] = {}
+_INDEX_LOCK = threading.Lock()  # one build per index: concurrent first queries wait for it
 
 
 def corpus_index(store: Store, corpus: str, spec: ModelSpec, settings: Settings | None = None) -> VectorIndex:
@@ -28,13 +31,16 @@ def corpus_index(store: Store, corpus: str, spec: ModelSpec, settings: Settings 
     info = store.corpus(corpus)
     fp = fingerprint(spec)
     key = (str(store.root), corpus, fp, info.version)
-    if key not in _INDEXES:
-        matrix = store.embeddings(corpus, fp)
-        path = store.array_path("indexes", corpus, f"{fp}-v{info.version}", ".faiss")
-        for stale in path.parent.glob(f"{store.corpus_slug(corpus)}-{fp}-v*.faiss"):
-            if stale != path:
-                stale.unlink(missing_ok=True)
-        _INDEXES[key] = VectorIndex(matrix, exact_limit=settings.exact_search_limit, path=path)
+    if key in _INDEXES:
+        return _INDEXES[key]
+    with _INDEX_LOCK:
+        if key not in _INDEXES:
+            matrix = store.embeddings(corpus, fp)
+            path = store.array_path("indexes", corpus, f"{fp}-v{info.version}", ".faiss")
+            for stale in path.parent.glob(f"{store.corpus_slug(corpus)}-{fp}-v*.faiss"):
+                if stale != path:
+                    stale.unlink(missing_ok=True)
+            _INDEXES[key] = VectorIndex(matrix, exact_limit=settings.exact_search_limit, path=path)
     return _INDEXES[key]
 
 
@@ -90,6 +96,7 @@ def similar_papers(
 ) -> SearchResult:
     """Nearest corpus papers to a query text or to a paper of the corpus (which is left out of its results)."""
     spec = model if isinstance(model, ModelSpec) else get_model(model, store)
+    title, abstract = scrub(title or ""), scrub(abstract or "")
     frame = frame if frame is not None else store.papers_frame(corpus)
     index = corpus_index(store, corpus, spec)
     mask = filter_mask(frame, filters, year_range)

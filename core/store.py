@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import hashlib
 import json
 import os
 import re
@@ -18,7 +19,7 @@ from typing import Any
 import numpy as np
 
 from .errors import CorpusError, NotFoundError, StoreError
-from .records import Paper, RowError, duplicate_key
+from .records import Paper, RowError, duplicate_key, scrub, text_hash
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS corpora (
@@ -48,7 +49,7 @@ CREATE TABLE IF NOT EXISTS metrics (
 CREATE INDEX IF NOT EXISTS metrics_job ON metrics(job, step);
 CREATE TABLE IF NOT EXISTS imports (
     id INTEGER PRIMARY KEY AUTOINCREMENT, corpus TEXT, file TEXT, status TEXT, started REAL,
-    finished REAL, report TEXT
+    finished REAL, report TEXT, pid INTEGER
 );
 CREATE TABLE IF NOT EXISTS cache (key TEXT PRIMARY KEY, value TEXT, created REAL);
 """
@@ -58,6 +59,8 @@ _LABEL_MAX_DISTINCT = 5000
 _NOT_LABELS = {"issue", "pages", "issn", "pubdate", "pmc", "volume", "number", "month", "journal_abbrev",
                "doi", "url", "pmid", "language", "key", "entrytype"}
 _BATCH = 2000
+_FINGERPRINT = r"[0-9a-f]{16}"  # models.fingerprint(): every derived array's key starts with it
+_STALE_TEMP_S = 3600.0  # repair() removes leftover temporary/orphan array files older than this
 
 
 def check_name(name: str, what: str = "name") -> str:
@@ -134,8 +137,38 @@ class CorpusInfo:
     created: float
 
 
+def _busy(exc: sqlite3.OperationalError) -> StoreError | None:
+    """The one-sentence StoreError for a write that waited too long for another writer, else None."""
+    text = str(exc).lower()
+    if "locked" in text or "busy" in text:
+        return StoreError(
+            "the workspace is busy with another long write (an import or an embedding); "
+            "try again when it has finished"
+        )
+    return None
+
+
+def _pid_alive(pid: int | None) -> bool:
+    """Whether a process with this id exists on this machine (and is not a zombie)."""
+    if not pid:
+        return False
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    try:
+        state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+    except (OSError, IndexError):
+        return True
+    return state not in ("Z", "X")
+
+
 class Store:
     """A workspace folder: `catalog.sqlite` plus `arrays/` (embeddings, indexes, maps) and `models/`."""
+
+    BUSY_TIMEOUT_S = 60.0  # how long a write waits for another process's write before StoreError
 
     def __init__(self, root: str | Path):
         self.root = Path(root).expanduser().resolve()
@@ -149,30 +182,44 @@ class Store:
         self._local = threading.local()
         with self.connect() as conn:
             conn.executescript(SCHEMA)
+            if "pid" not in {r["name"] for r in conn.execute("PRAGMA table_info(imports)")}:
+                conn.execute("ALTER TABLE imports ADD COLUMN pid INTEGER")
 
     # -- connections -------------------------------------------------------------------------
     def _connection(self) -> sqlite3.Connection:
         conn = getattr(self._local, "conn", None)
         if conn is None:
-            conn = sqlite3.connect(self.db_path, timeout=60, isolation_level=None)
+            conn = sqlite3.connect(self.db_path, timeout=self.BUSY_TIMEOUT_S, isolation_level=None)
             conn.row_factory = sqlite3.Row
+            conn.execute(f"PRAGMA busy_timeout={int(self.BUSY_TIMEOUT_S * 1000)}")
             conn.execute("PRAGMA journal_mode=WAL")
             conn.execute("PRAGMA synchronous=NORMAL")
-            conn.execute("PRAGMA busy_timeout=60000")
             conn.execute("PRAGMA foreign_keys=OFF")
             self._local.conn = conn
         return conn
 
     @contextmanager
     def connect(self) -> Iterator[sqlite3.Connection]:
-        """A thread-local connection in autocommit mode."""
-        yield self._connection()
+        """A thread-local connection in autocommit mode; a write that waited too long raises StoreError."""
+        try:
+            yield self._connection()
+        except sqlite3.OperationalError as exc:
+            busy = _busy(exc)
+            if busy is None:
+                raise
+            raise busy from exc
 
     @contextmanager
     def transaction(self) -> Iterator[sqlite3.Connection]:
-        """BEGIN IMMEDIATE ... COMMIT, rolled back on any exception."""
+        """BEGIN IMMEDIATE ... COMMIT, rolled back on any exception; StoreError if another writer holds on."""
         conn = self._connection()
-        conn.execute("BEGIN IMMEDIATE")
+        try:
+            conn.execute("BEGIN IMMEDIATE")
+        except sqlite3.OperationalError as exc:
+            busy = _busy(exc)
+            if busy is None:
+                raise
+            raise busy from exc
         try:
             yield conn
         except BaseException:
@@ -227,12 +274,13 @@ class Store:
         If reading fails part-way (a CorpusError from the reader), nothing is stored.
         """
         corpus = check_name(corpus, "corpus name")
+        source = scrub(source)
         report = ImportReport(corpus=corpus)
         started = time.time()
         with self.connect() as conn:
             cur = conn.execute(
-                "INSERT INTO imports(corpus, file, status, started) VALUES (?, ?, 'running', ?)",
-                (corpus, source, started),
+                "INSERT INTO imports(corpus, file, status, started, pid) VALUES (?, ?, 'running', ?, ?)",
+                (corpus, source, started, os.getpid()),
             )
             import_id = cur.lastrowid
         try:
@@ -252,18 +300,7 @@ class Store:
                         report.skipped += 1
                         report.errors.append(record)
                         continue
-                    batch.append(
-                        (
-                            corpus,
-                            record.id,
-                            seq,
-                            record.title,
-                            record.abstract,
-                            json.dumps(record.fields, ensure_ascii=False, default=str),
-                            record.hash,
-                            duplicate_key(record.title, record.abstract),
-                        )
-                    )
+                    batch.append(self._paper_row(corpus, seq, record))
                     seq += 1
                     attempted += 1
                     if len(batch) >= _BATCH:
@@ -280,11 +317,12 @@ class Store:
                         if report.skipped
                         else f"{source or 'the file'} contains no papers"
                     )
-                columns, labels = self._label_columns(conn, corpus)
-                conn.execute(
-                    "UPDATE corpora SET version = version + 1, columns = ?, labels = ? WHERE name = ?",
-                    (json.dumps(columns), json.dumps(labels), corpus),
-                )
+                if inserted:  # the version is this import's id: never reused, even by a re-created corpus
+                    columns, labels = self._label_columns(conn, corpus)
+                    conn.execute(
+                        "UPDATE corpora SET version = ?, columns = ?, labels = ? WHERE name = ?",
+                        (import_id, json.dumps(columns), json.dumps(labels), corpus),
+                    )
         except BaseException as exc:
             with self.connect() as conn:
                 conn.execute(
@@ -299,14 +337,41 @@ class Store:
             )
         return report
 
+    def unfinished_imports(self) -> list[dict[str, Any]]:
+        """Imports that started but whose process died before finishing (killed); none of their rows were kept."""
+        with self.connect() as conn:
+            rows = conn.execute(
+                "SELECT id, corpus, file, started, pid FROM imports WHERE status = 'running' ORDER BY id"
+            ).fetchall()
+        return [dict(r) for r in rows if not _pid_alive(r["pid"])]
+
+    @staticmethod
+    def _paper_row(corpus: str, seq: int, record: Paper) -> tuple:
+        """The papers-table row of a record; NaN/inf in its fields become null (SQLite's JSON has no NaN)."""
+        try:
+            fields = json.dumps(record.fields, ensure_ascii=False, default=str, allow_nan=False)
+        except ValueError:
+            fields = json.dumps(scrub(record.fields), ensure_ascii=False, default=str)
+        return (corpus, record.id, seq, record.title, record.abstract, fields, record.hash,
+                duplicate_key(record.title, record.abstract))
+
+    @staticmethod
+    def _scrubbed_row(row: tuple) -> tuple:
+        """A row whose text had lone surrogates (e.g. from JSON escapes), with them replaced by U+FFFD."""
+        corpus, pid, seq, title, abstract, fields = row[:6]
+        pid, title, abstract, fields = (scrub(v) for v in (pid, title, abstract, fields))
+        return (corpus, pid, seq, title, abstract, fields, text_hash(title, abstract),
+                duplicate_key(title, abstract))
+
     @staticmethod
     def _insert(conn: sqlite3.Connection, batch: list[tuple]) -> None:
+        sql = ("INSERT OR IGNORE INTO papers(corpus, pid, seq, title, abstract, fields, hash, dkey) "
+               "VALUES (?, ?, ?, ?, ?, ?, ?, ?)")
         if batch:
-            conn.executemany(
-                "INSERT OR IGNORE INTO papers(corpus, pid, seq, title, abstract, fields, hash, dkey) "
-                "VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-                batch,
-            )
+            try:
+                conn.executemany(sql, batch)
+            except UnicodeEncodeError:  # rows before the bad one are in; re-inserting them is ignored
+                conn.executemany(sql, [Store._scrubbed_row(row) for row in batch])
 
     @staticmethod
     def _count(conn: sqlite3.Connection, corpus: str) -> int:
@@ -338,23 +403,27 @@ class Store:
     def delete_corpus(self, name: str) -> None:
         """Remove a corpus and its papers (cached embeddings stay: they are keyed by text)."""
         self.corpus(name)
-        with self.connect() as conn:
+        with self.transaction() as conn:
             running = conn.execute(
                 "SELECT id FROM jobs WHERE status IN ('queued', 'running') AND args LIKE ?",
                 (f'%"corpus": {json.dumps(name)}%',),
             ).fetchone()
-        if running:
-            raise CorpusError(f"corpus {name!r} is in use by job {running['id']}; cancel it first")
-        with self.transaction() as conn:
+            if running:
+                raise CorpusError(f"corpus {name!r} is in use by job {running['id']}; cancel it first")
             conn.execute("DELETE FROM papers WHERE corpus = ?", (name,))
             conn.execute("DELETE FROM corpora WHERE name = ?", (name,))
-        for path in self.arrays.glob(f"*/{self.corpus_slug(name)}-*"):
-            path.unlink(missing_ok=True)
+        own = re.compile(re.escape(self.corpus_slug(name)) + "-" + _FINGERPRINT + "-")
+        for path in self.arrays.glob("*/*"):
+            if own.match(path.name):
+                path.unlink(missing_ok=True)
 
     @staticmethod
     def corpus_slug(name: str) -> str:
-        """A file-name-safe slug for a corpus name (names are already validated)."""
-        return re.sub(r"[^A-Za-z0-9._-]", "_", name)
+        """A file-name-safe slug for a corpus name, distinct for distinct names ('a b' and 'a_b' differ)."""
+        slug = re.sub(r"[^A-Za-z0-9._-]", "_", name)
+        if slug != name:
+            slug += "~" + hashlib.blake2b(name.encode("utf-8", "surrogatepass"), digest_size=4).hexdigest()
+        return slug
 
     # -- papers ------------------------------------------------------------------------------
     def papers_frame(self, corpus: str, with_abstract: bool = True) -> "Any":
@@ -503,14 +572,17 @@ class Store:
         return [r["model_fp"] for r in rows if n and r["n"] == distinct]
 
     def repair(self) -> dict[str, int]:
-        """Drop catalog entries whose array files are missing or unreadable; returns counts."""
+        """Drop catalog entries whose array files are missing, unreadable or short; returns counts."""
         dropped = 0
         with self.connect() as conn:
-            chunks = conn.execute("SELECT id, model_fp, file FROM emb_chunks").fetchall()
+            chunks = conn.execute("SELECT id, model_fp, file, n, dim FROM emb_chunks").fetchall()
         for chunk in chunks:
             try:
-                self._load_chunk(chunk["model_fp"], chunk["id"], chunk["file"])
+                array = self._load_chunk(chunk["model_fp"], chunk["id"], chunk["file"])
+                healthy = array.ndim == 2 and array.shape[0] >= chunk["n"] and array.shape[1] == chunk["dim"]
             except StoreError:
+                healthy = False
+            if not healthy:
                 with self.transaction() as conn:
                     conn.execute("DELETE FROM emb_keys WHERE chunk = ?", (chunk["id"],))
                     conn.execute("DELETE FROM emb_chunks WHERE id = ?", (chunk["id"],))
@@ -521,7 +593,25 @@ class Store:
             except (OSError, ValueError):
                 matrix.unlink(missing_ok=True)
                 dropped += 1
-        return {"dropped_chunks": dropped}
+        return {"dropped_chunks": dropped, "removed_leftovers": self._remove_leftovers()}
+
+    def _remove_leftovers(self) -> int:
+        """Delete old temporary files and chunk files the catalog never recorded (a write killed mid-way)."""
+        with self.connect() as conn:
+            known = {(r["model_fp"], r["file"]) for r in conn.execute("SELECT model_fp, file FROM emb_chunks")}
+        cutoff = time.time() - _STALE_TEMP_S
+        removed = 0
+        for path in self.arrays.rglob("*"):
+            orphan = path.suffix == ".npy" and path.parent.parent.name == "embeddings" and (
+                path.parent.name, path.name) not in known
+            try:
+                old = path.is_file() and path.stat().st_mtime < cutoff
+            except OSError:
+                continue
+            if old and (path.suffix == ".tmp" or orphan):
+                path.unlink(missing_ok=True)
+                removed += 1
+        return removed
 
     # -- models ------------------------------------------------------------------------------
     def save_model(self, name: str, spec: dict[str, Any]) -> None:

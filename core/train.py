@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import copy
 import json
 import math
 import os
@@ -18,7 +19,7 @@ from .config import resolve_device
 from .embed import autocast_context, pool
 from .errors import CorpusError, MireadError, TrainingError
 from .models import HEAD_FILE, META_FILE, PRESETS, ModelSpec, get_model, load_backbone
-from .objectives import WEIGHT_DECAY, epoch_batches, param_groups, supcon_loss
+from .objectives import WEIGHT_DECAY, epoch_batches, param_groups, similarity_distill_loss, supcon_loss
 from .store import check_name
 from .train_data import class_preview, collate, select, select_classes
 
@@ -30,7 +31,7 @@ if TYPE_CHECKING:
 
     from .store import Store
 
-OBJECTIVES = ("ce", "ce+supcon")
+OBJECTIVES = ("ce", "ce+supcon", "supcon")
 
 
 class Cancelled(Exception):
@@ -65,6 +66,7 @@ class TrainConfig:
     supcon_weight: float = 0.5
     temperature: float = 0.1
     classes_per_batch: int = 0
+    distill_weight: float = 0.0
     device: str = "auto"
 
     HELP: ClassVar[dict[str, str]] = {
@@ -73,7 +75,8 @@ class TrainConfig:
         "base": "The encoder to start from; the new model keeps its pooling.",
         "name": "Name of the new model (default: base-label-corpus).",
         "objective": "ce: cross-entropy on the labels (MIReAD); ce+supcon: plus a contrastive term "
-                     "pulling papers with the same label together.",
+                     "pulling papers with the same label together; supcon: the encoder learns from the "
+                     "contrastive term alone and the head is fitted beside it on the (detached) vectors.",
         "epochs": "Passes over the training papers (fractions allowed).",
         "batch_size": "Papers per step; lower it if memory runs out.",
         "grad_accum": "Steps whose gradients are summed before one update (effective batch = batch x this).",
@@ -92,9 +95,11 @@ class TrainConfig:
         "val_fraction": "Share of the papers held out for validation, stratified by class.",
         "eval_every": "Steps between validations (0 = about 10 over the run).",
         "max_papers": "Cap on the papers used, sampled evenly across classes (empty = all).",
-        "supcon_weight": "Weight of the contrastive term (ce+supcon only).",
-        "temperature": "Contrastive temperature (ce+supcon only); lower is sharper.",
-        "classes_per_batch": "Labels per batch for ce+supcon, P of P x K (0 = batch size / 4).",
+        "supcon_weight": "Weight of the contrastive term (supcon objectives only).",
+        "temperature": "Contrastive temperature (supcon objectives only); lower is sharper.",
+        "classes_per_batch": "Labels per batch for the supcon objectives, P of P x K (0 = batch size / 4).",
+        "distill_weight": "Weight of a term keeping each batch's pairwise similarities close to the base "
+                          "model's, so it forgets less of its geometry (0 = off).",
         "device": "auto uses a GPU when there is one.",
     }
 
@@ -127,8 +132,9 @@ def _check_numbers(cfg: TrainConfig) -> None:
         (cfg.max_papers is None or cfg.max_papers >= 4, "max papers must be at least 4"),
         (cfg.supcon_weight >= 0 and cfg.temperature > 0, "supcon weight cannot be negative and temperature "
                                                          "must be above 0"),
-        (cfg.objective != "ce+supcon" or cfg.batch_size >= 4, "ce+supcon needs a batch size of at least 4"),
-        (cfg.classes_per_batch >= 0 and (cfg.objective != "ce+supcon" or cfg.classes_per_batch <= cfg.batch_size // 2),
+        (cfg.distill_weight >= 0, "distill weight cannot be negative"),
+        (cfg.objective == "ce" or cfg.batch_size >= 4, f"{cfg.objective} needs a batch size of at least 4"),
+        (cfg.classes_per_batch >= 0 and (cfg.objective == "ce" or cfg.classes_per_batch <= cfg.batch_size // 2),
          "classes per batch must leave at least 2 papers per class in a batch"),
         (cfg.device in ("auto", "cpu", "cuda") or cfg.device.startswith("cuda:"), "device must be auto, cpu or cuda"),
     ]
@@ -236,6 +242,9 @@ class _Run:
         self.encoded = {k: enc[k] for k in ("input_ids", "token_type_ids", "attention_mask") if k in enc}
         self.pad_id = self.tokenizer.pad_token_id or 0
         self.head = torch.nn.Linear(self.model.config.hidden_size, len(self.sel.classes))
+        self.teacher = copy.deepcopy(self.model).eval().requires_grad_(False) if cfg.distill_weight > 0 else None
+        if self.teacher is not None:
+            self.teacher.to(self.device)
         self.model.to(self.device)
         self.head.to(self.device)
         self.y = torch.as_tensor(self.sel.y, device=self.device)
@@ -258,10 +267,10 @@ class _Run:
         self.batches_per_epoch = len(first)
         return stream(first)
 
-    def pooled(self, idx: Sequence[int]) -> torch.Tensor:
-        """Pooled, un-normalised vectors of the selected positions `idx`."""
+    def pooled(self, idx: Sequence[int], model: torch.nn.Module | None = None) -> torch.Tensor:
+        """Pooled, un-normalised vectors of the selected positions `idx` (from `model`, default the encoder)."""
         batch = collate(self.encoded, idx, self.pad_id, self.device)
-        hidden = self.model(**batch).last_hidden_state
+        hidden = (model or self.model)(**batch).last_hidden_state
         return pool(hidden, batch["attention_mask"], self.spec.pooling)
 
     def step_loss(self, idx: np.ndarray) -> tuple[torch.Tensor, dict[str, float]]:
@@ -270,15 +279,21 @@ class _Run:
 
         with autocast_context(self.device):
             pooled = self.pooled(idx)
-            logits = self.head(pooled).float()
+            logits = self.head(pooled.detach() if self.cfg.objective == "supcon" else pooled).float()
         target = self.y[torch.as_tensor(idx, device=self.device)]
         ce = torch.nn.functional.cross_entropy(logits, target)
         parts = {"ce_loss": float(ce.detach()), "accuracy": float((logits.argmax(1) == target).float().mean())}
         loss = ce
-        if self.cfg.objective == "ce+supcon":
+        if "supcon" in self.cfg.objective:
             con = supcon_loss(pooled, target, self.cfg.temperature)
             parts["supcon_loss"] = float(con.detach())
             loss = ce + self.cfg.supcon_weight * con
+        if self.teacher is not None:
+            with torch.no_grad(), autocast_context(self.device):
+                reference = self.pooled(idx, self.teacher)
+            kept = similarity_distill_loss(pooled, reference)
+            parts["distill_loss"] = float(kept.detach())
+            loss = loss + self.cfg.distill_weight * kept
         return loss, parts
 
     def evaluate(self, idx: np.ndarray) -> dict[str, float]:

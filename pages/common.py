@@ -109,8 +109,8 @@ def is_embedded(corpus: str, spec: ModelSpec) -> bool:
     return not store().missing_hashes(corpus, fingerprint(spec))
 
 
-def embed_with_progress(corpus: str, spec: ModelSpec) -> None:
-    """Embed a corpus showing a progress bar with an ETA."""
+def embed_with_progress(corpus: str, spec: ModelSpec) -> Any:
+    """Embed a corpus showing a progress bar with an ETA; return core's EmbedReport."""
     import time
 
     from core.embed import embed_corpus
@@ -129,6 +129,7 @@ def embed_with_progress(corpus: str, spec: ModelSpec) -> None:
     report = embed_corpus(store(), corpus, spec, device=Settings().device, batch_size=Settings().batch_size,
                           progress=update, encoder=encoder(spec))
     bar.progress(1.0, text=f"Embedded {report.new:,} new papers ({report.cached:,} cached) in {report.seconds:.1f}s")
+    return report
 
 
 def need_embeddings(corpus: str | None, spec: ModelSpec) -> bool:

@@ -116,7 +116,13 @@ with left:
     missing = len(s.missing_hashes(target, fingerprint(spec)))
     st.caption(f"{missing:,} papers of **{target}** still need embedding with **{spec.name}**.")
     if st.button(f"Embed with {spec.name}", disabled=missing == 0, type="primary"):
-        guarded(embed_with_progress, target, spec)
+        done = guarded(embed_with_progress, target, spec)
+        if done is not None:
+            st.session_state["embed_done"] = (f"Embedded {done.new:,} new papers of **{target}** with "
+                                              f"**{spec.name}** ({done.cached:,} cached) in {done.seconds:.1f}s.")
+            st.rerun()
+    if message := st.session_state.pop("embed_done", None):
+        st.success(message)
 with right:
     victim = st.selectbox("Corpus to delete", [c.name for c in corpora], key="delete_target")
     sure = st.checkbox(f"Yes, delete **{victim}** and its papers", key="delete_confirm")

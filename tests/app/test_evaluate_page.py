@@ -12,7 +12,7 @@ from core.embed import embed_corpus
 from core.store import Store
 from tests.helpers import make_papers, register_tiny
 
-APP = str(Path(__file__).resolve().parents[2] / "app.py")
+PAGE = str(Path(__file__).resolve().parents[2] / "pages" / "evaluate.py")
 
 
 @pytest.fixture()
@@ -27,9 +27,10 @@ def workspace(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, tiny_model_dir: P
 
 
 def open_evaluate_page() -> AppTest:
-    at = AppTest.from_file(APP, default_timeout=60).run()
-    at.selectbox(key="model").set_value("tiny")
-    at.switch_page("pages/evaluate.py")
+    """The page with corpus 'c' and model 'tiny' chosen, as the sidebar of app.py would leave them."""
+    at = AppTest.from_file(PAGE, default_timeout=60)
+    at.session_state["corpus"] = "c"
+    at.session_state["model"] = "tiny"
     return at.run()
 
 
@@ -47,6 +48,7 @@ def test_comparing_models_shows_the_table_charts_and_the_model_that_could_not_lo
     table = at.dataframe[0].value
     assert list(table.index) == ["tiny"]
     assert {"probe:macro_f1", "purity:purity@10", "knn:knn_accuracy"} <= set(table.columns)
+    assert "font-weight: bold" in at.dataframe[0].proto.arrow_data.styler.styles  # the best of each column
     [chart] = at.get("plotly_chart")
     assert [t["name"] for t in json.loads(chart.proto.spec)["data"]] == ["tiny"]
     assert [d.proto.label for d in at.get("download_button")] == ["Export CSV", "Export markdown"]

@@ -121,6 +121,9 @@ def test_the_library_embeds_a_new_corpus_and_deletes_one_after_confirmation(work
     widget(at.button, "Embed with tiny").click().run()
     assert not at.exception and not at.error
     assert not workspace.missing_hashes("more", _fingerprint(workspace, "tiny"))
+    assert "Embedded 6 new papers of **more** with **tiny**" in texts(at.success)
+    assert "0 papers of **more** still need embedding with **tiny**." in texts(at.caption)
+    assert at.dataframe[0].value.set_index("corpus").loc["more", "embedded with"] == "tiny"
 
     at.selectbox(key="delete_target").set_value("more").run()
     assert widget(at.button, "Delete corpus").disabled

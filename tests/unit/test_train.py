@@ -13,7 +13,7 @@ from core.embed import Encoder
 from core.errors import TrainingError
 from core.jobs import metrics_frame, run_foreground
 from core.models import HEAD_FILE, META_FILE, get_model
-from core.objectives import param_groups, pk_batches, supcon_loss
+from core.objectives import param_groups, pk_batches, similarity_distill_loss, supcon_loss
 from core.models import load_backbone
 from core.train import TrainConfig, class_preview, run_training, select_classes, validate_config
 from tests.unit.train_support import add_corpus, one_torch_thread, tiny_config
@@ -86,6 +86,13 @@ def test_supcon_loss_is_lower_for_clustered_vectors_than_for_random_ones():
     assert float(supcon_loss(random, torch.arange(9), 0.1)) == 0.0  # no positives, no loss
 
 
+def test_similarity_distill_loss_is_zero_for_a_rescaled_copy_and_positive_for_other_geometry():
+    teacher = torch.randn(6, 16, generator=torch.Generator().manual_seed(0))
+    other = torch.randn(6, 16, generator=torch.Generator().manual_seed(1))
+    assert float(similarity_distill_loss(3 * teacher, teacher)) < 1e-10
+    assert float(similarity_distill_loss(other, teacher)) > 0.01
+
+
 def test_pk_batches_hold_p_labels_of_k_papers_and_cover_every_paper_once():
     labels = np.repeat(np.arange(6), 8)
     batches = pk_batches(labels, classes_per_batch=3, per_class=4, rng=np.random.default_rng(0))
@@ -141,6 +148,14 @@ def test_supcon_objective_with_head_warmup_and_layer_decay_completes(store, tiny
     frame = metrics_frame(store, job["id"])
     assert "supcon_loss" in set(frame.name)
     assert (frame[frame.split == "val"].step == 0).any()  # evaluated after the head warm-up
+
+
+def test_supcon_only_with_distillation_logs_both_terms_and_saves_a_head_that_predicts(store, tiny_base):
+    job = run_foreground(store, tiny_config(tiny_base, objective="supcon", distill_weight=1.0, epochs=1))
+    assert job["status"] == "completed"
+    assert {"supcon_loss", "distill_loss", "ce_loss"} <= set(metrics_frame(store, job["id"]).name)
+    probabilities = Encoder(get_model(job["model"], store), device="cpu").predict(store.papers("toy")[:3])
+    assert probabilities.shape == (3, 3)
 
 
 def test_should_stop_cancels_at_the_next_step_without_a_model(store, tiny_base):

@@ -1,0 +1,208 @@
+"""Which fine-tuning objective makes MiniLM better on journals never seen in training: one command.
+
+    .venv/bin/python benchmarks/objectives.py                       # every objective, then the table
+    .venv/bin/python benchmarks/objectives.py --only base,ce+supcon # some; results found on disk are reused
+
+Splits arxiv_journals by journal (seeded): the held-out journals never reach training. Trains on a
+sample of the other journals, then scores the base and every fine-tuned model on the same seeded eval
+sets, all embedded at max_length 128: held-out journals (linear probe, kNN, k-means purity), unseen
+papers of the training journals, and transfer to arxiv_categories (category, field) and
+medical_abstracts (disease). Each model's scores go to OUT/results/NAME.json (the base's embeddings
+are cached too), so objectives can run one at a time; the markdown table covers all results found.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from core.embed import Encoder  # noqa: E402
+from core.evaluate import clustering_purity, knn_quality, linear_probe  # noqa: E402
+from core.jobs import run_foreground  # noqa: E402
+from core.models import get_model  # noqa: E402
+from core.records import Paper  # noqa: E402
+from core.store import Store  # noqa: E402
+from core.train import TrainConfig  # noqa: E402
+
+DATA = Path("/work/shared/data") if Path("/work/shared/data").exists() else Path(__file__).parents[2] / "shared/data"
+EVAL_LENGTH = 128
+COMMON = dict(epochs=1.0, batch_size=32, max_length=128, val_fraction=0.05, device="cpu")
+# One line each: what the objective is. "base" is the packaged model without training.
+OBJECTIVES: dict[str, dict] = {
+    "base": {},
+    "supcon": dict(objective="supcon", lr=2e-5, supcon_weight=1.0, temperature=0.05, classes_per_batch=8),
+    "ce+supcon": dict(objective="ce+supcon", lr=2e-5, head_warmup_epochs=0.5, supcon_weight=1.0,
+                      temperature=0.05, classes_per_batch=8),
+    "supcon+distill": dict(objective="supcon", lr=2e-5, supcon_weight=1.0, temperature=0.05,
+                           classes_per_batch=8, distill_weight=10.0),
+    "ce (paper)": dict(objective="ce", lr=5e-5, head_warmup_epochs=0.0),
+}
+PURITY_KS = (10, 20, 50, 100)
+
+
+def read(name: str) -> pd.DataFrame:
+    """One labelled corpus of the shared data folder."""
+    return pd.read_json(DATA / name, lines=True, compression="gzip", dtype=False)
+
+
+def sample_per_class(frame: pd.DataFrame, column: str, n: int, rng: np.random.Generator) -> pd.DataFrame:
+    """Up to `n` random rows of each value of `column`."""
+    parts = [g.iloc[rng.permutation(len(g))[:n]] for _, g in frame.groupby(column, sort=True)]
+    return pd.concat(parts)
+
+
+def build_split(args: argparse.Namespace) -> dict[str, pd.DataFrame]:
+    """The training papers and the four eval sets, all seeded."""
+    rng = np.random.default_rng(args.seed)
+    journals = read("arxiv_journals.jsonl.gz")
+    names = np.array(sorted(journals["journal"].unique()))
+    held = set(rng.choice(names, size=args.holdout, replace=False))
+    seen = journals[~journals["journal"].isin(held)]
+    train = sample_per_class(seen, "journal", args.per_journal, rng)
+    rest = seen.drop(index=train.index)
+    categories = read("arxiv_categories.jsonl.gz")
+    medical = read("medical_abstracts.jsonl.gz")
+    return {
+        "train": train,
+        "heldout": sample_per_class(journals[journals["journal"].isin(held)], "journal", args.eval_per_journal, rng),
+        "seen": sample_per_class(rest, "journal", args.seen_per_journal, rng),
+        "categories": categories.iloc[rng.permutation(len(categories))[: args.transfer]],
+        "medical": medical.iloc[rng.permutation(len(medical))[: args.medical]],
+    }
+
+
+def to_papers(frame: pd.DataFrame) -> list[Paper]:
+    return [Paper(str(r.id), str(r.title), str(r.abstract), {"journal": r.journal}) for r in frame.itertuples()]
+
+
+def train_model(store: Store, split: dict[str, pd.DataFrame], name: str, options: dict, seed: int) -> dict:
+    """Fine-tune the packaged model on the training papers; the finished job."""
+    if not store.has_corpus("train"):
+        store.import_papers("train", to_papers(split["train"]), source="arxiv_journals split")
+    cfg = TrainConfig(corpus="train", label="journal", base="minilm", seed=seed, min_per_class=2,
+                      name=f"{name.replace(' ', '').replace('(', '').replace(')', '').replace('+', '-')}-"
+                           f"{time.strftime('%H%M%S')}", eval_every=10**9, **{**COMMON, **options})
+    return run_foreground(store, cfg)
+
+
+def embed_sets(encoder: Encoder, split: dict[str, pd.DataFrame], cache: Path | None) -> dict[str, np.ndarray]:
+    """Embeddings of every eval set, from the cache folder when it has them."""
+    out = {}
+    for key in ("heldout", "seen", "categories", "medical"):
+        path = cache / f"{key}.npy" if cache else None
+        if path and path.exists():
+            out[key] = np.load(path)
+            continue
+        frame = split[key]
+        out[key] = encoder.encode(list(zip(frame["title"].astype(str), frame["abstract"].astype(str))))
+        if path:
+            path.parent.mkdir(parents=True, exist_ok=True)
+            np.save(path, out[key])
+    return out
+
+
+def score(X: dict[str, np.ndarray], split: dict[str, pd.DataFrame]) -> dict[str, float]:
+    """Every metric of the table, in points (0-100)."""
+    held = split["heldout"]["journal"].tolist()
+    probe = linear_probe(X["heldout"], held, folds=4)
+    metrics = {"HO F1": probe["macro_f1"][0], "HO acc": probe["accuracy"][0],
+               "HO kNN": knn_quality(X["heldout"], held, k=10)["knn_accuracy"]}
+    for k, value in clustering_purity(X["heldout"], held, PURITY_KS).items():
+        metrics[f"HO pur@{k}"] = value
+    seen = split["seen"]["journal"].tolist()
+    metrics["seen F1"] = linear_probe(X["seen"], seen, folds=4)["macro_f1"][0]
+    metrics["seen kNN"] = knn_quality(X["seen"], seen, k=10)["knn_accuracy"]
+    for column in ("category", "field"):
+        metrics[f"{column} F1"] = linear_probe(X["categories"], split["categories"][column].tolist())["macro_f1"][0]
+    metrics["disease F1"] = linear_probe(X["medical"], split["medical"]["disease"].tolist())["macro_f1"][0]
+    return {k: round(100 * v, 2) for k, v in metrics.items()}
+
+
+def run_one(name: str, args: argparse.Namespace, split: dict[str, pd.DataFrame], out: Path) -> dict:
+    """Train (unless base), embed the eval sets, score; the result record, also written to disk."""
+    store = Store(out / "workspace")
+    started, job = time.time(), None
+    if name == "base":
+        spec = get_model("minilm", store)
+    else:
+        job = train_model(store, split, name, OBJECTIVES[name], args.seed)
+        if job["status"] != "completed":
+            raise SystemExit(f"{name}: training {job['status']}: {job.get('error')}")
+        spec = get_model(job["model"], store)
+    trained = time.time()
+    encoder = Encoder(spec, device="cpu", batch_size=32, max_length=EVAL_LENGTH)
+    X = embed_sets(encoder, split, out / "base-embeddings" if name == "base" else None)
+    embedded = time.time()
+    result = {
+        "objective": name, "options": OBJECTIVES[name], "seed": args.seed,
+        "train_papers": int(job["metrics"]["train_papers"]) if job else 0,
+        "train_minutes": round((trained - started) / 60, 1) if job else 0.0,
+        "eval_minutes": round((embedded - trained) / 60, 1),
+        "val_accuracy": round(100 * job["metrics"]["val_accuracy"], 2) if job else None,
+        "metrics": score(X, split),
+        "sizes": {k: len(v) for k, v in split.items()},
+    }
+    path = out / "results" / f"{name.replace(' ', '_')}.json"
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(json.dumps(result, indent=2), encoding="utf-8")
+    return result
+
+
+def table(results: list[dict]) -> str:
+    """Markdown: one row per objective, each metric with its delta against the base."""
+    base = next((r for r in results if r["objective"] == "base"), None)
+    keys = list(results[0]["metrics"])
+    lines = ["| objective | budget | " + " | ".join(keys) + " |", "|---|---|" + "---|" * len(keys)]
+    for r in results:
+        budget = "no training" if r["objective"] == "base" else f"{r['train_papers']} papers x 1 epoch, {r['train_minutes']} min"
+        cells = []
+        for k in keys:
+            value = r["metrics"][k]
+            delta = f" ({value - base['metrics'][k]:+.1f})" if base and r is not base else ""
+            cells.append(f"{value:.1f}{delta}")
+        lines.append(f"| {r['objective']} | {budget} | " + " | ".join(cells) + " |")
+    return "\n".join(lines)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--only", default=",".join(OBJECTIVES), help="comma-separated objectives to run")
+    parser.add_argument("--fresh", action="store_true", help="rerun objectives whose results are on disk")
+    parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--holdout", type=int, default=40, help="journals held out of training")
+    parser.add_argument("--per-journal", type=int, default=40, help="training papers per training journal")
+    parser.add_argument("--eval-per-journal", type=int, default=40, help="eval papers per held-out journal")
+    parser.add_argument("--seen-per-journal", type=int, default=8, help="unseen papers per training journal")
+    parser.add_argument("--transfer", type=int, default=1500, help="arxiv_categories papers")
+    parser.add_argument("--medical", type=int, default=800, help="medical_abstracts papers")
+    parser.add_argument("--threads", type=int, default=2)
+    parser.add_argument("--out", default="/tmp/mired-objectives")
+    args = parser.parse_args()
+    import torch
+
+    torch.set_num_threads(args.threads)
+    out = Path(args.out) / f"seed{args.seed}"
+    split = build_split(args)
+    print("sizes:", {k: len(v) for k, v in split.items()}, flush=True)
+    for name in [n.strip() for n in args.only.split(",") if n.strip()]:
+        if name not in OBJECTIVES:
+            raise SystemExit(f"unknown objective {name!r}; choose from {', '.join(OBJECTIVES)}")
+        done = out / "results" / f"{name.replace(' ', '_')}.json"
+        if done.exists() and not args.fresh:
+            continue
+        result = run_one(name, args, split, out)
+        print(json.dumps(result), flush=True)
+    found = [out / "results" / f"{n.replace(' ', '_')}.json" for n in OBJECTIVES]
+    print(table([json.loads(p.read_text()) for p in found if p.exists()]))
+
+
+if __name__ == "__main__":
+    main()

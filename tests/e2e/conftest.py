@@ -1,0 +1,109 @@
+"""Browser fixtures and page helpers for the Playwright tests (Debian chromium, one server per module)."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from tests.e2e.server import CHROMIUM, CHROMIUM_ARGS, ROOT, wait_idle
+
+ARTIFACTS = ROOT / "test-artifacts"
+FIXTURES = ROOT / "tests" / "fixtures" / "e2e"
+VIEWPORT = {"width": 1400, "height": 1000}
+
+
+@pytest.fixture(scope="session")
+def browser() -> Iterator:
+    """One headless Debian chromium for the whole run."""
+    if not Path(CHROMIUM).exists():
+        pytest.skip(f"no chromium at {CHROMIUM} (run `make chromium`)")
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        yield browser
+        browser.close()
+
+
+class Tab:
+    """A browser tab on the app that records dialogs and page errors."""
+
+    def __init__(self, page, url: str):
+        self.page, self.url = page, url
+        self.dialogs: list[str] = []
+        self.errors: list[str] = []
+        page.on("dialog", self._dialog)
+        page.on("pageerror", lambda exc: self.errors.append(str(exc)))
+        page.set_default_timeout(90_000)
+
+    def _dialog(self, dialog) -> None:
+        self.dialogs.append(dialog.message)
+        dialog.dismiss()
+
+    def open(self) -> Tab:
+        self.page.goto(self.url)
+        wait_idle(self.page)
+        return self
+
+    def idle(self) -> None:
+        wait_idle(self.page)
+
+    def go(self, title: str) -> None:
+        """Open a page from the sidebar navigation."""
+        self.page.locator("[data-testid=stSidebarNav]").get_by_role("link", name=title, exact=True).click()
+        self.idle()
+        self.page.get_by_role("heading", name=title).first.wait_for()
+
+    def choose(self, label: str, option: str) -> None:
+        """Pick an option of the select box with this label."""
+        self.page.get_by_role("combobox", name=label, exact=True).click()
+        self.page.get_by_role("option", name=option, exact=True).click()
+        self.idle()
+
+    def fill(self, label: str, text: str) -> None:
+        """Type into the text input or text area with this label and commit it."""
+        field = self.page.locator(f"[data-testid=stTextInput] input[aria-label='{label}'], "
+                                  f"[data-testid=stTextArea] textarea[aria-label='{label}']").first
+        field.fill(text)
+        field.press("Tab")
+        self.idle()
+
+    def click(self, name: str) -> None:
+        self.page.get_by_role("button", name=name, exact=True).click()
+        self.idle()
+
+    def alerts(self) -> str:
+        return "\n".join(self.page.locator("[data-testid=stAlert]").all_inner_texts())
+
+    def expanders(self) -> list[str]:
+        """The summary line of every expander on the page."""
+        return [s.strip() for s in self.page.locator("[data-testid=stExpander] summary [data-testid=stMarkdownContainer]").all_inner_texts()]
+
+    def caption_number(self, pattern: str) -> int:
+        text = "\n".join(self.page.locator("[data-testid=stCaptionContainer]").all_inner_texts())
+        match = re.search(pattern, text)
+        assert match, f"no caption matches {pattern!r} in {text!r}"
+        return int(match.group(1).replace(",", ""))
+
+    def charts(self) -> list[list[dict]]:
+        """Each plotly chart's traces as {name, type, n, values} read from the live plotly DOM."""
+        self.page.locator("[data-testid=stPlotlyChart] .js-plotly-plot").first.wait_for()
+        return self.page.evaluate("""() => [...document.querySelectorAll('[data-testid=stPlotlyChart] .js-plotly-plot')]
+            .map(gd => gd._fullData.map(t => ({name: t.name, type: t.type, n: t.x ? t.x.length : 0,
+                                               x: t.type === 'bar' ? Array.from(t.x) : null})))""")
+
+    def snap(self, name: str) -> Path:
+        """Screenshot the whole app (the viewport grows to the page's height) into test-artifacts/."""
+        ARTIFACTS.mkdir(exist_ok=True)
+        height = self.page.evaluate(
+            "() => Math.max(...[...document.querySelectorAll('[data-testid=stMain], [data-testid=stSidebarContent]')]"
+            ".map(e => e.scrollHeight))")
+        self.page.set_viewport_size({"width": VIEWPORT["width"], "height": max(VIEWPORT["height"], min(height, 6000))})
+        self.page.wait_for_timeout(400)
+        path = ARTIFACTS / f"{name}.png"
+        self.page.screenshot(path=str(path))
+        self.page.set_viewport_size(VIEWPORT)
+        return path

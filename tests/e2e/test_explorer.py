@@ -1,0 +1,193 @@
+"""The explorer in a real browser: upload → import report → embed → map → similar papers → journals."""
+
+from __future__ import annotations
+
+import csv
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from core.corpus import read_papers
+from core.embed import embed_corpus
+from core.store import Store
+from core.tiny import build_tiny_model
+from tests.e2e.conftest import FIXTURES, VIEWPORT, Tab
+from tests.e2e.server import streamlit_server
+from tests.helpers import register_tiny
+
+pytestmark = pytest.mark.e2e
+
+CSV = FIXTURES / "papers.csv"
+CORPUS = "explorer"
+with CSV.open(encoding="utf-8", newline="") as _fh:
+    ROWS = {row["id"]: row for row in csv.DictReader(_fh)}
+JOURNALS = sorted({row["journal"] for row in ROWS.values()})
+PAPERS = 30  # 32 rows: one duplicate (econ-02-copy) is merged, one without abstract (bad-01) is skipped
+UNTRUSTED = ["astro-06", "bio-03", "econ-09"]  # titles carrying <img onerror>, <script>, <svg onload>
+
+
+@pytest.fixture(scope="module")
+def workspace(tmp_path_factory: pytest.TempPathFactory) -> Store:
+    """An empty workspace that knows the tiny random model as 'tiny'."""
+    root = tmp_path_factory.mktemp("e2e")
+    store = Store(root / "ws")
+    register_tiny(store, build_tiny_model(root / "tiny-model"))
+    return store
+
+
+@pytest.fixture(scope="module")
+def tab(browser, workspace: Store) -> Iterator[Tab]:
+    """One app server and one browser tab for the whole module."""
+    with streamlit_server(workspace.root) as url:
+        context = browser.new_context(viewport=VIEWPORT)
+        yield Tab(context.new_page(), url).open()
+        context.close()
+
+
+@pytest.fixture()
+def imported(workspace: Store) -> Store:
+    """The CSV's corpus, imported through core when the upload test did not run first."""
+    if not workspace.has_corpus(CORPUS):
+        workspace.import_papers(CORPUS, read_papers(CSV), source=CSV.name)
+    return workspace
+
+
+def paper_query(tab: Tab, pid: str, title_label: str = "Title", abstract_label: str = "Abstract") -> None:
+    tab.fill(title_label, ROWS[pid]["title"])
+    tab.fill(abstract_label, ROWS[pid]["abstract"])
+
+
+def assert_nothing_ran(tab: Tab) -> None:
+    assert tab.page.evaluate("() => window.__xss") is None
+    assert tab.dialogs == []
+
+
+def test_a_newcomer_uploads_a_csv_embeds_it_and_explores_it(tab: Tab):
+    tab.go("Library")
+    tab.choose("Model", "tiny")
+    tab.page.locator("[data-testid=stFileUploader] input[type=file]").set_input_files(str(CSV))
+    tab.idle()
+    tab.page.get_by_text("Preview of papers.csv").wait_for()
+    tab.fill("Corpus name", CORPUS)
+    tab.click("Import")
+    assert (f"Imported 31 rows into {CORPUS}: {PAPERS} new papers · 1 merged duplicates · 1 skipped rows"
+            in tab.alerts())
+    tab.page.get_by_text("Skipped rows (1)").click()
+    tab.page.get_by_role("button", name="Download the import report (CSV)").wait_for()
+    assert tab.caption_number(r"([\d,]+) papers of \S+ still need embedding with tiny") == PAPERS
+    tab.snap("library-imported")
+
+    tab.click("Embed with tiny")
+    assert f"Embedded {PAPERS} new papers of {CORPUS} with tiny" in tab.alerts()
+    assert tab.caption_number(r"([\d,]+) papers of \S+ still need embedding with tiny") == 0
+    tab.snap("library-embedded")
+
+    tab.go("Domain map")
+    assert tab.caption_number(r"Drawing all ([\d,]+) papers") == PAPERS
+    [traces] = tab.charts()
+    assert sum(t["n"] for t in traces) == PAPERS
+    assert sorted(t["name"] for t in traces) == JOURNALS
+    tab.snap("map")
+
+    tab.go("Similar papers")
+    paper_query(tab, "bio-05")
+    tab.click("Find similar papers")
+    results = [e for e in tab.expanders() if e[:1].isdigit()]
+    assert len(results) == 10
+    assert results[0].startswith(f"1. {ROWS['bio-05']['title']}") and results[0].endswith("1.000")
+    tab.snap("similar")
+
+    tab.go("Journals")
+    paper_query(tab, "econ-04")
+    tab.click("Suggest journals")
+    assert "has no trained journal head" in tab.alerts()
+    [bars] = tab.charts()[0]
+    assert bars["type"] == "bar" and sum(bars["x"]) == pytest.approx(1.0, abs=0.01)
+    suggestions = [e for e in tab.expanders() if " — " in e]
+    assert sorted(s.split(" — ")[0] for s in suggestions) == JOURNALS
+    assert all(s.endswith("%") for s in suggestions)
+    tab.page.get_by_text(ROWS["econ-04"]["title"]).first.wait_for()  # its own paper is the top evidence
+    tab.snap("journals")
+    assert tab.errors == []
+    assert_nothing_ran(tab)
+
+
+def test_the_packaged_minilm_model_finds_papers_by_meaning(tab: Tab, imported: Store):
+    tab.go("Similar papers")
+    tab.choose("Model", "minilm")
+    tab.click(f"Embed {CORPUS} with minilm")
+    paper_query(tab, "astro-03")
+    tab.click("Find similar papers")
+    results = [e for e in tab.expanders() if e[:1].isdigit()]
+    assert results[0].startswith(f"1. {ROWS['astro-03']['title']}") and results[0].endswith("1.000")
+
+    tab.fill("Title", "How central bank rate decisions move what households think prices will do")
+    tab.fill("Abstract", "We look at announcements of interest rate changes and surveys of expected "
+                         "inflation among consumers and forecasters.")
+    tab.click("Find similar papers")
+    results = [e for e in tab.expanders() if e[:1].isdigit()]
+    assert results[0].startswith(f"1. {ROWS['econ-01']['title']}")
+    tab.snap("similar-minilm")
+
+    tab.go("Journals")
+    tab.fill("Title", "Spectroscopy of a transiting planet's atmosphere")
+    tab.fill("Abstract", "Infrared spectra taken while the planet crosses its host star show absorption by "
+                         "water and methane in the atmosphere.")
+    tab.click("Suggest journals")
+    suggestions = [e for e in tab.expanders() if " — " in e]
+    assert suggestions[0].startswith("The Astrophysical Journal — ")
+    tab.snap("journals-minilm")
+    assert tab.errors == []
+
+
+def test_untrusted_html_in_titles_is_shown_as_text_and_never_runs(tab: Tab, imported: Store):
+    if imported.missing_hashes(CORPUS, _tiny_fingerprint(imported)):
+        embed_corpus(imported, CORPUS, "tiny")
+    tab.go("Domain map")
+    tab.choose("Model", "tiny")
+    hovered = [hover_card(tab, pid) for pid in UNTRUSTED]
+    assert '<img src=x onerror="window.__xss=1">' in hovered[0]
+    assert "<script>window.__xss=1</script>" in hovered[1]
+    assert "<svg/onload=alert('xss')>" in hovered[2]
+    tab.snap("map-untrusted-hover")
+
+    tab.go("Similar papers")
+    for pid in UNTRUSTED:
+        paper_query(tab, pid)
+        tab.click("Find similar papers")
+        assert tab.expanders()[1].startswith(f"1. {ROWS[pid]['title']}")
+    tab.snap("similar-untrusted")
+
+    tab.go("Journals")
+    paper_query(tab, "bio-03")
+    tab.click("Suggest journals")
+    tab.page.get_by_text(ROWS["bio-03"]["title"]).first.wait_for()
+    tab.go("Library")
+    tab.snap("library-untrusted")
+    assert_nothing_ran(tab)
+
+
+def _tiny_fingerprint(store: Store) -> str:
+    from core.models import fingerprint, get_model
+
+    return fingerprint(get_model("tiny", store))
+
+
+def hover_card(tab: Tab, pid: str) -> str:
+    """Move the mouse onto a paper's map point and return its hover card's text."""
+    needle = ROWS[pid]["title"].split("<")[0].strip()
+    xy = tab.page.evaluate("""needle => {
+        const gd = document.querySelector('[data-testid=stPlotlyChart] .js-plotly-plot');
+        const xa = gd._fullLayout.xaxis, ya = gd._fullLayout.yaxis, box = gd.getBoundingClientRect();
+        for (const t of gd._fullData) {
+            const i = (t.hovertext || []).findIndex(h => String(h).includes(needle));
+            if (i >= 0) return [box.left + xa._offset + xa.d2p(t.x[i]), box.top + ya._offset + ya.d2p(t.y[i])];
+        }
+        return null; }""", needle)
+    assert xy, f"no map point for {pid}"
+    tab.page.mouse.move(0, 0)
+    tab.page.mouse.move(*xy)
+    card = tab.page.locator(".hoverlayer .hovertext").first
+    card.wait_for()
+    return card.text_content() or ""
