@@ -34,14 +34,14 @@ from core.train import TrainConfig  # noqa: E402
 
 DATA = Path("/work/shared/data") if Path("/work/shared/data").exists() else Path(__file__).parents[2] / "shared/data"
 EVAL_LENGTH = 128
-COMMON = dict(epochs=1.0, batch_size=32, max_length=128, val_fraction=0.05, device="cpu")
+COMMON = dict(epochs=1.0, batch_size=32, val_fraction=0.05, device="cpu")
 # One line each: what the objective is. "base" is the packaged model without training.
 OBJECTIVES: dict[str, dict] = {
     "base": {},
-    "supcon": dict(objective="supcon", lr=2e-5, supcon_weight=1.0, temperature=0.05, classes_per_batch=8),
-    "ce+supcon": dict(objective="ce+supcon", lr=2e-5, head_warmup_epochs=0.5, supcon_weight=1.0,
+    "supcon": dict(objective="supcon", lr=3e-5, supcon_weight=1.0, temperature=0.05, classes_per_batch=8),
+    "ce+supcon": dict(objective="ce+supcon", lr=3e-5, head_warmup_epochs=0.5, supcon_weight=1.0,
                       temperature=0.05, classes_per_batch=8),
-    "supcon+distill": dict(objective="supcon", lr=2e-5, supcon_weight=1.0, temperature=0.05,
+    "supcon+distill": dict(objective="supcon", lr=3e-5, supcon_weight=1.0, temperature=0.05,
                            classes_per_batch=8, distill_weight=10.0),
     "ce (paper)": dict(objective="ce", lr=5e-5, head_warmup_epochs=0.0),
 }
@@ -60,22 +60,24 @@ def sample_per_class(frame: pd.DataFrame, column: str, n: int, rng: np.random.Ge
 
 
 def build_split(args: argparse.Namespace) -> dict[str, pd.DataFrame]:
-    """The training papers and the four eval sets, all seeded."""
+    """The training papers and the four eval sets, all seeded; eval sets do not depend on the training size."""
     rng = np.random.default_rng(args.seed)
     journals = read("arxiv_journals.jsonl.gz")
     names = np.array(sorted(journals["journal"].unique()))
     held = set(rng.choice(names, size=args.holdout, replace=False))
-    seen = journals[~journals["journal"].isin(held)]
-    train = sample_per_class(seen, "journal", args.per_journal, rng)
-    rest = seen.drop(index=train.index)
+    train, seen = [], []
+    for _, group in journals[~journals["journal"].isin(held)].groupby("journal", sort=True):
+        order = rng.permutation(len(group))
+        seen.append(group.iloc[order[: args.seen_per_journal]])
+        train.append(group.iloc[order[args.seen_per_journal :][: args.per_journal]])
     categories = read("arxiv_categories.jsonl.gz")
     medical = read("medical_abstracts.jsonl.gz")
     return {
-        "train": train,
+        "train": pd.concat(train),
         "heldout": sample_per_class(journals[journals["journal"].isin(held)], "journal", args.eval_per_journal, rng),
-        "seen": sample_per_class(rest, "journal", args.seen_per_journal, rng),
-        "categories": categories.iloc[rng.permutation(len(categories))[: args.transfer]],
-        "medical": medical.iloc[rng.permutation(len(medical))[: args.medical]],
+        "seen": pd.concat(seen),
+        "categories": categories.iloc[np.random.default_rng([args.seed, 1]).permutation(len(categories))[: args.transfer]],
+        "medical": medical.iloc[np.random.default_rng([args.seed, 2]).permutation(len(medical))[: args.medical]],
     }
 
 
@@ -83,11 +85,14 @@ def to_papers(frame: pd.DataFrame) -> list[Paper]:
     return [Paper(str(r.id), str(r.title), str(r.abstract), {"journal": r.journal}) for r in frame.itertuples()]
 
 
-def train_model(store: Store, split: dict[str, pd.DataFrame], name: str, options: dict, seed: int) -> dict:
+def train_model(store: Store, split: dict[str, pd.DataFrame], name: str, options: dict,
+                args: argparse.Namespace) -> dict:
     """Fine-tune the packaged model on the training papers; the finished job."""
-    if not store.has_corpus("train"):
-        store.import_papers("train", to_papers(split["train"]), source="arxiv_journals split")
-    cfg = TrainConfig(corpus="train", label="journal", base="minilm", seed=seed, min_per_class=2,
+    corpus = f"train-h{args.holdout}-p{args.per_journal}"
+    if not store.has_corpus(corpus):
+        store.import_papers(corpus, to_papers(split["train"]), source="arxiv_journals split")
+    cfg = TrainConfig(corpus=corpus, label="journal", base="minilm", seed=args.seed, min_per_class=2,
+                      max_length=args.train_length,
                       name=f"{name.replace(' ', '').replace('(', '').replace(')', '').replace('+', '-')}-"
                            f"{time.strftime('%H%M%S')}", eval_every=10**9, **{**COMMON, **options})
     return run_foreground(store, cfg)
@@ -133,7 +138,7 @@ def run_one(name: str, args: argparse.Namespace, split: dict[str, pd.DataFrame],
     if name == "base":
         spec = get_model("minilm", store)
     else:
-        job = train_model(store, split, name, OBJECTIVES[name], args.seed)
+        job = train_model(store, split, name, OBJECTIVES[name], args)
         if job["status"] != "completed":
             raise SystemExit(f"{name}: training {job['status']}: {job.get('error')}")
         spec = get_model(job["model"], store)
@@ -143,7 +148,7 @@ def run_one(name: str, args: argparse.Namespace, split: dict[str, pd.DataFrame],
     embedded = time.time()
     result = {
         "objective": name, "options": OBJECTIVES[name], "seed": args.seed,
-        "train_papers": int(job["metrics"]["train_papers"]) if job else 0,
+        "train_papers": int(job["metrics"]["train_papers"]) if job else 0, "train_length": args.train_length,
         "train_minutes": round((trained - started) / 60, 1) if job else 0.0,
         "eval_minutes": round((embedded - trained) / 60, 1),
         "val_accuracy": round(100 * job["metrics"]["val_accuracy"], 2) if job else None,
@@ -162,7 +167,8 @@ def table(results: list[dict]) -> str:
     keys = list(results[0]["metrics"])
     lines = ["| objective | budget | " + " | ".join(keys) + " |", "|---|---|" + "---|" * len(keys)]
     for r in results:
-        budget = "no training" if r["objective"] == "base" else f"{r['train_papers']} papers x 1 epoch, {r['train_minutes']} min"
+        budget = "no training" if r["objective"] == "base" else (f"{r['train_papers']} papers x 1 epoch x {r['train_length']} tokens, "
+                                                                f"{r['train_minutes']} min")
         cells = []
         for k in keys:
             value = r["metrics"][k]
@@ -178,7 +184,8 @@ def main() -> None:
     parser.add_argument("--fresh", action="store_true", help="rerun objectives whose results are on disk")
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--holdout", type=int, default=40, help="journals held out of training")
-    parser.add_argument("--per-journal", type=int, default=40, help="training papers per training journal")
+    parser.add_argument("--per-journal", type=int, default=24, help="training papers per training journal")
+    parser.add_argument("--train-length", type=int, default=64, help="max tokens per paper in training")
     parser.add_argument("--eval-per-journal", type=int, default=40, help="eval papers per held-out journal")
     parser.add_argument("--seen-per-journal", type=int, default=8, help="unseen papers per training journal")
     parser.add_argument("--transfer", type=int, default=1500, help="arxiv_categories papers")

@@ -65,6 +65,7 @@ _ENTITY_SCAN_BYTES = 64 * 2**10
 _PEEK_ROWS = 100
 _GZIP_MAGIC = b"\x1f\x8b"
 _JSON_COLUMNS_KEY = b"miread.json_columns"
+_ABSENT_COLUMN_KEY = b"miread.absent_column"  # a list column naming the fields a row did not have
 
 _TITLE_NAMES = ("title", "paper_title", "article_title", "document_title", "primary_title", "ti", "t1")
 _ABSTRACT_NAMES = (
@@ -353,9 +354,12 @@ def _parquet_rows(path: Path) -> Iterator[NumberedRow]:
             parquet = pq.ParquetFile(source)
             metadata = parquet.schema_arrow.metadata or {}
             json_columns = set(json.loads(metadata.get(_JSON_COLUMNS_KEY, b"[]")))
+            absent_column = metadata.get(_ABSENT_COLUMN_KEY, b"").decode()
             number = 0
             for batch in parquet.iter_batches(batch_size=2048):
                 for row in batch.to_pylist():
+                    for column in (row.pop(absent_column, None) or []) if absent_column else []:
+                        row.pop(column, None)
                     for column in json_columns & row.keys():
                         if isinstance(row[column], str):
                             row[column] = json.loads(row[column])
@@ -613,9 +617,11 @@ def _pick(columns: Sequence[str], override: str | None, names: Sequence[str], ro
             if hit is not None:
                 return hit
         raise CorpusError(f"{source} has no column '{_shown(override)}' for the {role} (found: {_found(columns)})")
-    normal = {}
-    for column in columns:
-        normal.setdefault(_normal(column), column)
+    normal: dict[str, str] = {}
+    for column in columns:  # the first spelling of a name wins, unless a later one is exactly that name
+        name = _normal(column)
+        if name not in normal or column == name:
+            normal[name] = column
     return next((normal[name] for name in names if name in normal), None)
 
 
@@ -799,7 +805,8 @@ def _open_output(path: Path) -> IO[str]:
     return open(path, "w", encoding="utf-8", newline="")
 
 
-def _write_parquet(records: Iterable[Row], path: Path, kinds: dict[str, set[str]]) -> None:
+def _write_parquet(records: Iterable[Row], path: Path, kinds: dict[str, set[str]], sparse: bool) -> None:
+    """Write rows with one typed column per field; `sparse`: some rows lack some fields (recorded per row)."""
     import pyarrow as pa
     import pyarrow.parquet as pq
 
@@ -808,13 +815,20 @@ def _write_parquet(records: Iterable[Row], path: Path, kinds: dict[str, set[str]
     json_columns = [c for c, k in kinds.items() if len(k) > 1 or (k and next(iter(k)) not in native)]
     fields = [pa.field(c, pa.string() if c in json_columns or not k else native[next(iter(k))])
               for c, k in kinds.items()]
-    schema = pa.schema(fields, metadata={_JSON_COLUMNS_KEY: json.dumps(json_columns).encode()})
+    metadata = {_JSON_COLUMNS_KEY: json.dumps(json_columns).encode()}
+    absent = ""
+    if sparse:
+        absent = next(name for n in itertools.count() if (name := "_absent" + "_" * n) not in kinds)
+        fields.append(pa.field(absent, pa.list_(pa.string())))
+        metadata[_ABSENT_COLUMN_KEY] = absent.encode()
+    schema = pa.schema(fields, metadata=metadata)
     records = iter(records)
     with pq.ParquetWriter(path, schema) as writer:
         while batch := list(itertools.islice(records, 10_000)):
             rows = [
                 {c: (json.dumps(r.get(c), ensure_ascii=False, default=str) if c in json_columns
                      and r.get(c) is not None else r.get(c)) for c in kinds}
+                | ({absent: [c for c in kinds if c not in r] or None} if absent else {})
                 for r in batch
             ]
             writer.write_table(pa.Table.from_pylist(rows, schema=schema))
@@ -838,21 +852,24 @@ def export_papers(papers: Iterable[Paper | RowError], path: str | Path, fmt: str
                 count += 1
         return count
     kinds: dict[str, set[str]] = {"id": {"str"}, "title": {"str"}, "abstract": {"str"}}
+    present: dict[str, int] = {}
     count = 0
     with tempfile.TemporaryFile("w+", encoding="utf-8") as spill:
         for record in records:
             for key, value in record.items():
                 kind = _kind(value)
                 kinds.setdefault(key, set()).update([kind] if kind else [])
+                present[key] = present.get(key, 0) + 1
             spill.write(json.dumps(record, ensure_ascii=False, default=str) + "\n")
             count += 1
         spill.seek(0)
         spilled = (json.loads(line) for line in spill)
         if fmt == "parquet":
-            _write_parquet(spilled, path, kinds)
+            _write_parquet(spilled, path, kinds, sparse=any(n < count for n in present.values()))
             return count
         with _open_output(path) as out:
-            writer = csv.writer(out, delimiter="," if fmt == "csv" else "\t", lineterminator="\n")
+            # "\r\n" (RFC 4180) makes the writer quote cells holding a bare "\r", which "\n" would not
+            writer = csv.writer(out, delimiter="," if fmt == "csv" else "\t", lineterminator="\r\n")
             writer.writerow(list(kinds))
             for record in spilled:
                 writer.writerow([_csv_cell(record.get(c)) for c in kinds])

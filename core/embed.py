@@ -13,7 +13,9 @@ import numpy as np
 
 from .config import resolve_device
 from .models import HEAD_FILE, ModelSpec, fingerprint, get_model, load_backbone
+from .quantize import fast_fingerprint, fast_kind, fast_setting, make_fast
 from .records import Paper
+from .train_data import collate
 
 if TYPE_CHECKING:
     import torch
@@ -55,19 +57,32 @@ def autocast_context(device: str) -> Any:
     return nullcontext()
 
 
-class Encoder:
-    """One loaded model: `encode()` is its verb; `predict()` uses a trained journal head when present."""
+def vectors_fingerprint(spec: ModelSpec, fast: bool | None = None, device: str = "auto") -> str:
+    """The cache key of a model's vectors: the model fingerprint, or a distinct one in a fast CPU mode."""
+    if fast is False or (fast is None and fast_setting() == "off"):
+        return fingerprint(spec)
+    return fast_fingerprint(fingerprint(spec), fast_kind(fast, resolve_device(device)))
 
-    def __init__(self, spec: ModelSpec, device: str = "auto", batch_size: int = 32, max_length: int | None = None):
+
+class Encoder:
+    """One loaded model: `encode()` is its verb; `predict()` uses a trained journal head when present.
+
+    `fast=True` (or MIREAD_FAST_CPU=1) runs a CPU encoder in bf16 (int8 where the CPU lacks bf16); its
+    vectors are cached under their own fingerprint. `fast=None` follows the environment.
+    """
+
+    def __init__(self, spec: ModelSpec, device: str = "auto", batch_size: int = 32, max_length: int | None = None,
+                 fast: bool | None = None):
         import torch
 
         self.spec = spec
         self.device = resolve_device(device)
         self.batch_size = max(1, batch_size)
         self.max_length = min(512, max_length or spec.max_length)
-        self.tokenizer, self.model = load_backbone(spec)
-        self.model.to(self.device)
-        self.fingerprint = fingerprint(spec)
+        self.fast = fast_kind(fast, self.device)
+        self.tokenizer, model = load_backbone(spec)
+        self.model = make_fast(model, self.fast).to(self.device)
+        self.fingerprint = fast_fingerprint(fingerprint(spec), self.fast)
         self.head: torch.nn.Linear | None = self._load_head()
 
     def _load_head(self) -> torch.nn.Linear | None:
@@ -86,25 +101,23 @@ class Encoder:
     def dim(self) -> int:
         return int(self.model.config.hidden_size)
 
-    def tokenize(self, titles: Sequence[str], abstracts: Sequence[str]) -> dict[str, Any]:
-        """Pair-encode titles and abstracts, truncating the longer (the abstract) first."""
-        return self.tokenizer(
-            list(titles), list(abstracts), truncation="longest_first", max_length=self.max_length,
-            padding=True, return_tensors="pt",
-        )
-
-    def _pooled_batches(self, titles: list[str], abstracts: list[str], progress: Progress | None):
+    def _pooled_batches(self, first: list[str], second: list[str] | None, progress: Progress | None):
+        """(positions, pooled float32 vectors) per batch of texts of similar token length, longest first."""
         import torch
 
-        order = np.argsort([-(len(t) + len(a)) for t, a in zip(titles, abstracts)], kind="stable")
+        pairs = [first] if second is None else [first, second]
+        truncation = True if second is None else "longest_first"
+        encoded = self.tokenizer(*pairs, truncation=truncation, max_length=self.max_length)
+        encoded = {k: encoded[k] for k in ("input_ids", "token_type_ids", "attention_mask") if k in encoded}
+        order = np.argsort([-len(ids) for ids in encoded["input_ids"]], kind="stable")
+        pad_id = self.tokenizer.pad_token_id or 0
         done = 0
         with torch.inference_mode(), autocast_context(self.device):
             for start in range(0, len(order), self.batch_size):
                 idx = order[start : start + self.batch_size]
-                batch = self.tokenize([titles[i] for i in idx], [abstracts[i] for i in idx])
-                batch = {k: v.to(self.device) for k, v in batch.items()}
-                hidden = self.model(**batch).last_hidden_state
-                pooled = pool(hidden, batch["attention_mask"], self.spec.pooling).float()
+                batch = collate(encoded, idx, pad_id, self.device)
+                hidden = self.model(**batch).last_hidden_state.float()
+                pooled = pool(hidden, batch["attention_mask"], self.spec.pooling)
                 done += len(idx)
                 if progress:
                     progress(done, len(order))
@@ -118,8 +131,20 @@ class Encoder:
         import torch
 
         titles, abstracts = pairs_of(items)
-        out = np.zeros((len(titles), self.dim), dtype=np.float32)
-        for idx, pooled in self._pooled_batches(titles, abstracts, progress):
+        return self._encode(titles, abstracts, progress, normalize)
+
+    def encode_texts(self, texts: Sequence[str], progress: Progress | None = None, normalize: bool = True) -> np.ndarray:
+        """Embed single texts (no title/abstract pair) in input order, as sentence-transformers does."""
+        return self._encode([t or "" for t in texts], None, progress, normalize)
+
+    def _encode(self, first: list[str], second: list[str] | None, progress: Progress | None,
+                normalize: bool) -> np.ndarray:
+        import torch
+
+        out = np.zeros((len(first), self.dim), dtype=np.float32)
+        if not first:
+            return out
+        for idx, pooled in self._pooled_batches(first, second, progress):
             if normalize:
                 pooled = torch.nn.functional.normalize(pooled, dim=-1)
             out[idx] = pooled.cpu().numpy()
@@ -142,11 +167,11 @@ class Encoder:
 _ENCODERS: dict[tuple, Encoder] = {}
 
 
-def get_encoder(spec: ModelSpec, device: str = "auto", batch_size: int = 32) -> Encoder:
-    """A process-wide cached Encoder per (model fingerprint, device)."""
-    key = (fingerprint(spec), spec.name, device)
+def get_encoder(spec: ModelSpec, device: str = "auto", batch_size: int = 32, fast: bool | None = None) -> Encoder:
+    """A process-wide cached Encoder per (model fingerprint, device, fast mode)."""
+    key = (fingerprint(spec), spec.name, device, fast_setting() if fast is None else fast)
     if key not in _ENCODERS:
-        _ENCODERS[key] = Encoder(spec, device=device, batch_size=batch_size)
+        _ENCODERS[key] = Encoder(spec, device=device, batch_size=batch_size, fast=fast)
     encoder = _ENCODERS[key]
     encoder.batch_size = batch_size
     return encoder
@@ -171,16 +196,17 @@ class EmbedReport:
 def embed_corpus(
     store: Store, corpus: str, model: str | ModelSpec = "minilm", *, device: str = "auto",
     batch_size: int = 32, progress: Progress | None = None, encoder: Encoder | None = None,
+    fast: bool | None = None,
 ) -> EmbedReport:
-    """Embed the corpus papers that have no cached vector for this model; saves every CHUNK papers."""
+    """Embed the corpus papers that have no cached vector for this model (and mode); saves every CHUNK papers."""
     started = time.perf_counter()
     spec = model if isinstance(model, ModelSpec) else get_model(model, store)
     info = store.corpus(corpus)
-    fp = fingerprint(spec)
+    fp = encoder.fingerprint if encoder is not None else vectors_fingerprint(spec, fast, device)
     missing = set(store.missing_hashes(corpus, fp))
     total = info.papers
     if missing:
-        encoder = encoder or get_encoder(spec, device=device, batch_size=batch_size)
+        encoder = encoder or get_encoder(spec, device=device, batch_size=batch_size, fast=fast)
         todo = [p for p in _unique_by_hash(store.papers(corpus)) if p.hash in missing]
         done_before = 0
         for start in range(0, len(todo), CHUNK):
@@ -209,7 +235,7 @@ def _unique_by_hash(papers: list[Paper]) -> list[Paper]:
     return out
 
 
-def corpus_embeddings(store: Store, corpus: str, model: str | ModelSpec) -> np.ndarray:
-    """The stored embedding matrix of a corpus for a model (corpus order)."""
+def corpus_embeddings(store: Store, corpus: str, model: str | ModelSpec, fast: bool | None = None) -> np.ndarray:
+    """The stored embedding matrix of a corpus for a model (corpus order), in the exact or fast mode's cache."""
     spec = model if isinstance(model, ModelSpec) else get_model(model, store)
-    return store.embeddings(corpus, fingerprint(spec))
+    return store.embeddings(corpus, vectors_fingerprint(spec, fast))

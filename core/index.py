@@ -1,14 +1,27 @@
-"""Nearest-neighbour search over unit vectors: exact inner product when small, faiss HNSW above a threshold."""
+"""Nearest-neighbour search over unit vectors: exact when small, faiss HNSW in the middle, IVF when large.
+
+The size thresholds come from `benchmarks/bench_search.py` (see BENCHMARKS.md): exact inner product stays
+under the 100 ms target up to ~100k rows, HNSW answers in ~1 ms but its build grows too slow on a small CPU
+for large corpora, and IVF builds ~10x faster with the same latency once `nprobe` is tuned for recall.
+"""
 
 from __future__ import annotations
 
+import math
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 
 HNSW_M = 32
 HNSW_EF_CONSTRUCTION = 80
 HNSW_EF_SEARCH = 128
+IVF_ABOVE = 200_000  # rows above which IVF replaces HNSW
+IVF_TRAIN_PER_LIST = 40  # training rows per inverted list (faiss's recommended minimum is 39)
+IVF_NPROBES = (8, 16, 32, 64, 128, 256)
+IVF_TARGET_RECALL = 0.97  # recall@10 that tuning aims for on sampled queries (the bar is 0.95)
+IVF_TUNING_QUERIES = 200
+EXACT_FALLBACK_SHARE = 0.05  # a filter keeping fewer rows than this share is searched exactly
 
 
 def exact_topk(matrix: np.ndarray, queries: np.ndarray, k: int, mask: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:
@@ -28,55 +41,137 @@ def exact_topk(matrix: np.ndarray, queries: np.ndarray, k: int, mask: np.ndarray
     return out_scores, idx
 
 
+def choose_kind(rows: int, exact_limit: int, ivf_above: int = IVF_ABOVE) -> str:
+    """'exact', 'hnsw' or 'ivf' for a corpus of `rows` vectors."""
+    if rows <= exact_limit:
+        return "exact"
+    return "ivf" if rows > ivf_above else "hnsw"
+
+
+def ivf_lists(rows: int) -> int:
+    """Inverted lists for IVF: about sqrt(rows), so training stays cheap and each probe scans ~sqrt(rows)."""
+    return max(1, min(rows // IVF_TRAIN_PER_LIST, int(math.sqrt(rows))))
+
+
+def recall_at_k(found: np.ndarray, truth: np.ndarray) -> float:
+    """Mean share of the true neighbours found, per query row."""
+    k = truth.shape[1]
+    return float(np.mean([len(set(f) & set(t)) / k for f, t in zip(found, truth)])) if len(truth) else 1.0
+
+
 class VectorIndex:
-    """Search over one corpus's matrix; uses faiss HNSW when the corpus is above `exact_limit` rows."""
+    """Search over one corpus's matrix, by the kind `choose_kind` picks; faiss indexes persist at `path`."""
 
-    def __init__(self, matrix: np.ndarray, exact_limit: int = 50_000, path: Path | None = None):
+    def __init__(self, matrix: np.ndarray, exact_limit: int = 50_000, path: Path | None = None,
+                 ivf_above: int = IVF_ABOVE):
         self.matrix = matrix
-        self.kind = "exact" if len(matrix) <= exact_limit else "hnsw"
-        self.faiss_index = None
-        if self.kind == "hnsw":
-            self.faiss_index = self._load_or_build(path)
+        self.kind = choose_kind(len(matrix), exact_limit, ivf_above)
+        self.faiss_index: Any = None
+        if self.kind != "exact":
+            self.faiss_index = self._load(path) or self._build(path)
 
-    def _load_or_build(self, path: Path | None):
+    def _load(self, path: Path | None) -> Any:
         import faiss
 
-        if path is not None and path.exists():
-            try:
-                index = faiss.read_index(str(path))
-                if index.ntotal == len(self.matrix):
-                    index.hnsw.efSearch = HNSW_EF_SEARCH
-                    return index
-            except RuntimeError:
-                path.unlink(missing_ok=True)
-        index = faiss.IndexHNSWFlat(self.matrix.shape[1], HNSW_M, faiss.METRIC_INNER_PRODUCT)
-        index.hnsw.efConstruction = HNSW_EF_CONSTRUCTION
-        index.add(np.ascontiguousarray(self.matrix, dtype=np.float32))
-        index.hnsw.efSearch = HNSW_EF_SEARCH
+        if path is None or not path.exists():
+            return None
+        try:
+            index = faiss.read_index(str(path))
+        except RuntimeError:
+            path.unlink(missing_ok=True)
+            return None
+        wanted = faiss.IndexIVFFlat if self.kind == "ivf" else faiss.IndexHNSWFlat
+        if not isinstance(index, wanted) or index.ntotal != len(self.matrix):
+            return None
+        if self.kind == "hnsw":
+            index.hnsw.efSearch = HNSW_EF_SEARCH
+        return index
+
+    def _build(self, path: Path | None) -> Any:
+        import faiss
+
+        data = np.ascontiguousarray(self.matrix, dtype=np.float32)
+        index = self._build_ivf(data) if self.kind == "ivf" else self._build_hnsw(data)
         if path is not None:
             tmp = path.with_suffix(".tmp")
             faiss.write_index(index, str(tmp))
             tmp.replace(path)
         return index
 
+    @staticmethod
+    def _build_hnsw(data: np.ndarray) -> Any:
+        import faiss
+
+        index = faiss.IndexHNSWFlat(data.shape[1], HNSW_M, faiss.METRIC_INNER_PRODUCT)
+        index.hnsw.efConstruction = HNSW_EF_CONSTRUCTION
+        index.add(data)
+        index.hnsw.efSearch = HNSW_EF_SEARCH
+        return index
+
+    def _build_ivf(self, data: np.ndarray) -> Any:
+        """IVF-Flat trained on a sample, with `nprobe` raised until sampled queries reach the target recall."""
+        import faiss
+
+        rows, dim = data.shape
+        lists = ivf_lists(rows)
+        rng = np.random.default_rng(0)
+        sample = data[np.sort(rng.choice(rows, min(rows, lists * IVF_TRAIN_PER_LIST), replace=False))]
+        index = faiss.IndexIVFFlat(faiss.IndexFlatIP(dim), dim, lists, faiss.METRIC_INNER_PRODUCT)
+        index.cp.seed = 0
+        index.train(sample)
+        index.add(data)
+        index.nprobe = tune_nprobe(index, data)
+        return index
+
     def search(self, queries: np.ndarray, k: int, mask: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:
-        """Top-k (scores, indices) per query; rows outside `mask` never appear."""
+        """Top-k (scores, indices) per query; rows outside `mask` never appear; missing slots are -1."""
+        import faiss
+
         queries = np.atleast_2d(np.asarray(queries, dtype=np.float32))
         if self.faiss_index is None:
             return exact_topk(self.matrix, queries, k, mask)
-        keep = int(mask.sum()) if mask is not None else len(self.matrix)
-        if mask is not None and keep < 0.05 * len(self.matrix):
+        if mask is not None and mask.sum() < EXACT_FALLBACK_SHARE * len(self.matrix):
             rows = np.nonzero(mask)[0]
             scores, idx = exact_topk(self.matrix[rows], queries, k)
-            return scores, rows[idx]
-        fetch = k if mask is None else min(len(self.matrix), k * 4 + int(k * len(self.matrix) / max(keep, 1)))
-        scores, idx = self.faiss_index.search(np.ascontiguousarray(queries), fetch)
-        out_s = np.full((len(queries), k), -np.inf, np.float32)
-        out_i = np.full((len(queries), k), -1, np.int64)
-        for q in range(len(queries)):
-            good = idx[q] >= 0
-            if mask is not None:
-                good &= mask[np.maximum(idx[q], 0)]
-            s, i = scores[q][good][:k], idx[q][good][:k]
-            out_s[q, : len(s)], out_i[q, : len(i)] = s, i
-        return out_s, out_i
+            return _padded(scores, rows[idx], k)
+        params = None
+        if mask is not None:
+            selector = faiss.IDSelectorBitmap(np.packbits(np.asarray(mask, dtype=bool), bitorder="little"))
+            params = (faiss.SearchParametersIVF(sel=selector, nprobe=self.faiss_index.nprobe) if self.kind == "ivf"
+                      else faiss.SearchParametersHNSW(sel=selector, efSearch=HNSW_EF_SEARCH))
+        k_found = min(k, len(self.matrix))
+        scores, idx = self.faiss_index.search(np.ascontiguousarray(queries), k_found, params=params)
+        scores = np.where(idx >= 0, scores, -np.inf).astype(np.float32)
+        return _padded(scores, idx.astype(np.int64), k)
+
+
+def _padded(scores: np.ndarray, idx: np.ndarray, k: int) -> tuple[np.ndarray, np.ndarray]:
+    """Results widened to k columns with -inf / -1 where fewer than k rows qualified."""
+    out_s = np.full((len(scores), k), -np.inf, np.float32)
+    out_i = np.full((len(scores), k), -1, np.int64)
+    width = min(k, scores.shape[1])
+    out_s[:, :width], out_i[:, :width] = scores[:, :width], idx[:, :width]
+    return out_s, out_i
+
+
+def tune_nprobe(index: Any, data: np.ndarray, k: int = 10, target: float = IVF_TARGET_RECALL) -> int:
+    """The smallest nprobe whose recall@k on sampled rows (each row's own match left out) reaches `target`."""
+    rng = np.random.default_rng(1)
+    rows = np.sort(rng.choice(len(data), min(len(data), IVF_TUNING_QUERIES), replace=False))
+    queries = data[rows]
+    truth = np.concatenate([exact_topk(data, queries[s : s + 20], k + 1)[1] for s in range(0, len(rows), 20)])
+    truth = _without_self(truth, rows, k)
+    for nprobe in IVF_NPROBES:
+        if nprobe > index.nlist:
+            break
+        index.nprobe = nprobe
+        found = _without_self(index.search(queries, k + 1)[1], rows, k)
+        if recall_at_k(found, truth) >= target:
+            return nprobe
+    index.nprobe = min(index.nlist, IVF_NPROBES[-1])
+    return index.nprobe
+
+
+def _without_self(idx: np.ndarray, rows: np.ndarray, k: int) -> np.ndarray:
+    """The first k neighbours of each sampled row other than the row itself."""
+    return np.stack([[j for j in found if j != row][:k] for found, row in zip(idx, rows)])

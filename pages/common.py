@@ -158,3 +158,26 @@ def guarded(fn: Any, *args: Any, **kwargs: Any) -> Any:
 
 def embeddings(corpus: str, spec: ModelSpec) -> np.ndarray:
     return store().embeddings(corpus, fingerprint(spec))
+
+
+def safe_link(doi: Any = None, url: Any = None) -> str | None:
+    """A paper's link: its DOI resolver URL, else its URL when that is plain http(s) (never javascript:)."""
+    if isinstance(doi, str) and doi.strip():
+        return f"https://doi.org/{doi.strip()}"
+    if isinstance(url, str) and url.strip().lower().startswith(("https://", "http://")):
+        return url.strip()
+    return None
+
+
+def papers_table(rows: list[dict[str, Any]], columns: list[str]) -> None:
+    """Show papers as a table of `columns` plus a link column; cells are plain text, never HTML."""
+    import pandas as pd
+
+    table = pd.DataFrame(rows)
+    table["link"] = [safe_link(r.get("doi"), r.get("url")) for r in rows]
+    wanted = dict.fromkeys([*columns, "link"])
+    shown = [c for c in wanted if c in table.columns and (c != "link" or table["link"].notna().any())]
+    st.dataframe(table[shown], width="stretch", hide_index=True, column_config={
+        "score": st.column_config.ProgressColumn("similarity", min_value=0.0, max_value=1.0, format="%.3f"),
+        "link": st.column_config.LinkColumn("link"),
+    })

@@ -6,7 +6,9 @@ import streamlit as st
 
 from core.journals import prediction_balance, predict_journals
 from core.plots import journal_bar_figure, prediction_balance_figure
-from pages.common import current_corpus, current_model, encoder, guarded, need_embeddings, papers_frame, store
+from pages.common import (
+    current_corpus, current_model, encoder, guarded, need_embeddings, papers_frame, papers_table, store,
+)
 
 st.title("Journals")
 st.caption("Paste a title and abstract to see the journals that fit it best.")
@@ -47,19 +49,17 @@ if pred is not None:
     st.plotly_chart(journal_bar_figure(labels, probs), width="stretch", key="journal_bars")
     for p in pred.predictions:
         with st.expander(f"{p['label']} — {p['probability']:.1%}", expanded=p is pred.predictions[0]):
-            if not p["evidence_papers"]:
+            if p["evidence_papers"]:
+                st.caption(f"The nearest papers of the corpus from {p['label']}:")
+                papers_table(p["evidence_papers"], ["score", "title", "year"])
+            else:
                 st.caption("No nearby corpus paper from this journal.")
-            for e in p["evidence_papers"]:
-                link = f"https://doi.org/{e['doi']}" if e.get("doi") else e.get("url")
-                st.text(f"{e['score']:.3f}  {e['title']}" + (f"  ({e['year']})" if e.get("year") else ""))
-                if link:
-                    st.link_button("Open", link)
 
 if corpus and column:
     st.divider()
     st.subheader("Corpus-wide check")
     st.caption("How often each journal is predicted (leave-one-out) versus how often it really occurs: a journal "
-               "far above the diagonal swallows papers that belong elsewhere.")
+               "whose predicted bar towers over its actual bar swallows papers that belong elsewhere.")
     if st.button("Run the check"):
         with st.spinner("Predicting a sample of the corpus…"):
             table = guarded(prediction_balance, store(), corpus, spec, column)

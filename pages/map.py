@@ -86,7 +86,8 @@ if placed and placed.get("corpus") == corpus and placed.get("model") == spec.nam
     query_points = place_points(coords, np.asarray(vectors), np.asarray([placed["vector"]], dtype=np.float32))
     query_labels = [placed.get("title") or "your paper"]
 
-fig = map_figure(coords, color=colour_values, color_name=colour, hover=hover_frame(frame), highlight=highlight,
+hover = hover_frame(frame).drop(columns=[colour], errors="ignore")  # the colour label is already on the card
+fig = map_figure(coords, color=colour_values, color_name=colour, hover=hover, highlight=highlight,
                  query_points=query_points, query_labels=query_labels, cluster_labels=cluster_text)
 st.caption(f"Drawing all **{len(coords):,}** papers (WebGL). Drag to lasso-select; double-click to reset the zoom.")
 event = st.plotly_chart(fig, width="stretch", on_select="rerun", selection_mode=("points", "box", "lasso"),

