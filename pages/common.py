@@ -179,5 +179,6 @@ def papers_table(rows: list[dict[str, Any]], columns: list[str]) -> None:
     shown = [c for c in wanted if c in table.columns and (c != "link" or table["link"].notna().any())]
     st.dataframe(table[shown], width="stretch", hide_index=True, column_config={
         "score": st.column_config.ProgressColumn("similarity", min_value=0.0, max_value=1.0, format="%.3f"),
+        "title": st.column_config.TextColumn("title", width="large"),
         "link": st.column_config.LinkColumn("link"),
     })

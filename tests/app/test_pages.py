@@ -7,6 +7,7 @@ import json
 from pathlib import Path
 
 import numpy as np
+import pandas as pd
 import pytest
 from streamlit.runtime.pages_manager import PagesManager
 from streamlit.testing.v1 import AppTest
@@ -223,3 +224,22 @@ def test_journals_corpus_check_compares_predicted_and_true_counts(workspace):
     table = at.dataframe[0].value
     assert set(table["label"]) == {"J. Astro", "J. Bio", "J. Econ"}
     assert len(at.get("plotly_chart")) == 1
+
+
+def test_similar_papers_links_dois_and_web_urls_but_not_script_urls(workspace):
+    papers = [Paper(p.id, p.title, p.abstract, dict(p.fields)) for p in PAPERS[:3]]
+    papers[0].fields["doi"] = "10.1000/x1"
+    papers[1].fields["url"] = "javascript:alert(1)"
+    papers[2].fields["url"] = "https://example.org/p3"
+    workspace.import_papers("linked", papers, source="make_papers")
+    embed_corpus(workspace, "linked", "tiny")
+    at = open_app("pages/similar.py")
+    at.selectbox(key="corpus").set_value("linked").run()
+    at.text_input(key="similar_title").set_value(papers[0].title)
+    at.text_area(key="similar_abstract").set_value(papers[0].abstract)
+    widget(at.button, "Find similar papers").click().run()
+    assert not at.exception
+    links = dict(zip(at.dataframe[0].value["title"], at.dataframe[0].value["link"]))
+    assert links[papers[0].title] == "https://doi.org/10.1000/x1"
+    assert pd.isna(links[papers[1].title])
+    assert links[papers[2].title] == "https://example.org/p3"
