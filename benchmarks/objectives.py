@@ -46,6 +46,8 @@ OBJECTIVES: dict[str, dict] = {
     "ce (paper)": dict(objective="ce", lr=5e-5, head_warmup_epochs=0.0),
 }
 PURITY_KS = (10, 20, 50, 100)
+# The base's cached embeddings cover these full-size eval sets; smaller sets are prefixes of them.
+FULL = {"heldout": 40, "seen": 8, "categories": 1500, "medical": 800}
 
 
 def read(name: str) -> pd.DataFrame:
@@ -53,14 +55,8 @@ def read(name: str) -> pd.DataFrame:
     return pd.read_json(DATA / name, lines=True, compression="gzip", dtype=False)
 
 
-def sample_per_class(frame: pd.DataFrame, column: str, n: int, rng: np.random.Generator) -> pd.DataFrame:
-    """Up to `n` random rows of each value of `column`."""
-    parts = [g.iloc[rng.permutation(len(g))[:n]] for _, g in frame.groupby(column, sort=True)]
-    return pd.concat(parts)
-
-
 def build_split(args: argparse.Namespace) -> dict[str, pd.DataFrame]:
-    """The training papers and the four eval sets, all seeded; eval sets do not depend on the training size."""
+    """The training papers and the four eval sets (seeded; each eval set a prefix of a fixed full-size draw)."""
     rng = np.random.default_rng(args.seed)
     journals = read("arxiv_journals.jsonl.gz")
     names = np.array(sorted(journals["journal"].unique()))
@@ -69,12 +65,14 @@ def build_split(args: argparse.Namespace) -> dict[str, pd.DataFrame]:
     for _, group in journals[~journals["journal"].isin(held)].groupby("journal", sort=True):
         order = rng.permutation(len(group))
         seen.append(group.iloc[order[: args.seen_per_journal]])
-        train.append(group.iloc[order[args.seen_per_journal :][: args.per_journal]])
+        train.append(group.iloc[order[FULL["seen"] :][: args.per_journal]])
+    heldout = [g.iloc[rng.permutation(len(g))[: args.eval_per_journal]]
+               for _, g in journals[journals["journal"].isin(held)].groupby("journal", sort=True)]
     categories = read("arxiv_categories.jsonl.gz")
     medical = read("medical_abstracts.jsonl.gz")
     return {
         "train": pd.concat(train),
-        "heldout": sample_per_class(journals[journals["journal"].isin(held)], "journal", args.eval_per_journal, rng),
+        "heldout": pd.concat(heldout),
         "seen": pd.concat(seen),
         "categories": categories.iloc[np.random.default_rng([args.seed, 1]).permutation(len(categories))[: args.transfer]],
         "medical": medical.iloc[np.random.default_rng([args.seed, 2]).permutation(len(medical))[: args.medical]],
@@ -98,19 +96,22 @@ def train_model(store: Store, split: dict[str, pd.DataFrame], name: str, options
     return run_foreground(store, cfg)
 
 
-def embed_sets(encoder: Encoder, split: dict[str, pd.DataFrame], cache: Path | None) -> dict[str, np.ndarray]:
-    """Embeddings of every eval set, from the cache folder when it has them."""
+def embed_sets(encoder: Encoder, split: dict[str, pd.DataFrame], cache: Path | None,
+               full: dict[str, pd.DataFrame]) -> dict[str, np.ndarray]:
+    """Embeddings of every eval set; with a cache folder, of the full-size sets once, then looked up by id."""
     out = {}
     for key in ("heldout", "seen", "categories", "medical"):
+        source = full[key] if cache else split[key]
         path = cache / f"{key}.npy" if cache else None
         if path and path.exists():
-            out[key] = np.load(path)
-            continue
-        frame = split[key]
-        out[key] = encoder.encode(list(zip(frame["title"].astype(str), frame["abstract"].astype(str))))
-        if path:
-            path.parent.mkdir(parents=True, exist_ok=True)
-            np.save(path, out[key])
+            vectors = np.load(path)
+        else:
+            vectors = encoder.encode(list(zip(source["title"].astype(str), source["abstract"].astype(str))))
+            if path:
+                path.parent.mkdir(parents=True, exist_ok=True)
+                np.save(path, vectors)
+        position = {pid: i for i, pid in enumerate(source["id"])}
+        out[key] = vectors[[position[pid] for pid in split[key]["id"]]]
     return out
 
 
@@ -131,7 +132,8 @@ def score(X: dict[str, np.ndarray], split: dict[str, pd.DataFrame]) -> dict[str,
     return {k: round(100 * v, 2) for k, v in metrics.items()}
 
 
-def run_one(name: str, args: argparse.Namespace, split: dict[str, pd.DataFrame], out: Path) -> dict:
+def run_one(name: str, args: argparse.Namespace, split: dict[str, pd.DataFrame], full: dict[str, pd.DataFrame],
+            out: Path) -> dict:
     """Train (unless base), embed the eval sets, score; the result record, also written to disk."""
     store = Store(out / "workspace")
     started, job = time.time(), None
@@ -144,7 +146,7 @@ def run_one(name: str, args: argparse.Namespace, split: dict[str, pd.DataFrame],
         spec = get_model(job["model"], store)
     trained = time.time()
     encoder = Encoder(spec, device="cpu", batch_size=32, max_length=EVAL_LENGTH)
-    X = embed_sets(encoder, split, out / "base-embeddings" if name == "base" else None)
+    X = embed_sets(encoder, split, out / "base-embeddings" if name == "base" else None, full)
     embedded = time.time()
     result = {
         "objective": name, "options": OBJECTIVES[name], "seed": args.seed,
@@ -155,10 +157,16 @@ def run_one(name: str, args: argparse.Namespace, split: dict[str, pd.DataFrame],
         "metrics": score(X, split),
         "sizes": {k: len(v) for k, v in split.items()},
     }
-    path = out / "results" / f"{name.replace(' ', '_')}.json"
+    path = out / "results" / f"{name.replace(' ', '_')}{result_suffix(args)}.json"
     path.parent.mkdir(parents=True, exist_ok=True)
     path.write_text(json.dumps(result, indent=2), encoding="utf-8")
     return result
+
+
+def result_suffix(args: argparse.Namespace) -> str:
+    """Results differ by training size and eval sizes: they are part of the file name."""
+    return (f"-p{args.per_journal}-L{args.train_length}-e{args.eval_per_journal}-s{args.seen_per_journal}"
+            f"-c{args.transfer}-m{args.medical}")
 
 
 def table(results: list[dict]) -> str:
@@ -184,12 +192,12 @@ def main() -> None:
     parser.add_argument("--fresh", action="store_true", help="rerun objectives whose results are on disk")
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--holdout", type=int, default=40, help="journals held out of training")
-    parser.add_argument("--per-journal", type=int, default=24, help="training papers per training journal")
+    parser.add_argument("--per-journal", type=int, default=16, help="training papers per training journal")
     parser.add_argument("--train-length", type=int, default=64, help="max tokens per paper in training")
-    parser.add_argument("--eval-per-journal", type=int, default=40, help="eval papers per held-out journal")
-    parser.add_argument("--seen-per-journal", type=int, default=8, help="unseen papers per training journal")
-    parser.add_argument("--transfer", type=int, default=1500, help="arxiv_categories papers")
-    parser.add_argument("--medical", type=int, default=800, help="medical_abstracts papers")
+    parser.add_argument("--eval-per-journal", type=int, default=25, help="eval papers per held-out journal (<= 40)")
+    parser.add_argument("--seen-per-journal", type=int, default=3, help="unseen papers per training journal (<= 8)")
+    parser.add_argument("--transfer", type=int, default=500, help="arxiv_categories papers (<= 1500)")
+    parser.add_argument("--medical", type=int, default=300, help="medical_abstracts papers (<= 800)")
     parser.add_argument("--threads", type=int, default=2)
     parser.add_argument("--out", default="/tmp/mired-objectives")
     args = parser.parse_args()
@@ -198,16 +206,20 @@ def main() -> None:
     torch.set_num_threads(args.threads)
     out = Path(args.out) / f"seed{args.seed}"
     split = build_split(args)
+    full = build_split(argparse.Namespace(**{**vars(args), "eval_per_journal": FULL["heldout"],
+                                              "seen_per_journal": FULL["seen"], "transfer": FULL["categories"],
+                                              "medical": FULL["medical"]}))
     print("sizes:", {k: len(v) for k, v in split.items()}, flush=True)
+    sizes = result_suffix(args)
     for name in [n.strip() for n in args.only.split(",") if n.strip()]:
         if name not in OBJECTIVES:
             raise SystemExit(f"unknown objective {name!r}; choose from {', '.join(OBJECTIVES)}")
-        done = out / "results" / f"{name.replace(' ', '_')}.json"
+        done = out / "results" / f"{name.replace(' ', '_')}{sizes}.json"
         if done.exists() and not args.fresh:
             continue
-        result = run_one(name, args, split, out)
+        result = run_one(name, args, split, full, out)
         print(json.dumps(result), flush=True)
-    found = [out / "results" / f"{n.replace(' ', '_')}.json" for n in OBJECTIVES]
+    found = [out / "results" / f"{n.replace(' ', '_')}{sizes}.json" for n in OBJECTIVES]
     print(table([json.loads(p.read_text()) for p in found if p.exists()]))
 
 

@@ -13,6 +13,7 @@ from tests.e2e.server import CHROMIUM, CHROMIUM_ARGS, ROOT, wait_idle
 ARTIFACTS = ROOT / "test-artifacts"
 FIXTURES = ROOT / "tests" / "fixtures" / "e2e"
 VIEWPORT = {"width": 1400, "height": 1000}
+PATIENCE_MS = 240_000  # generous: on two busy cores the first UMAP compile and model loads take minutes
 
 
 @pytest.fixture(scope="session")
@@ -37,7 +38,7 @@ class Tab:
         self.errors: list[str] = []
         page.on("dialog", self._dialog)
         page.on("pageerror", lambda exc: self.errors.append(str(exc)))
-        page.set_default_timeout(90_000)
+        page.set_default_timeout(PATIENCE_MS)
 
     def _dialog(self, dialog) -> None:
         self.dialogs.append(dialog.message)
@@ -45,11 +46,11 @@ class Tab:
 
     def open(self) -> Tab:
         self.page.goto(self.url)
-        wait_idle(self.page)
+        self.idle()
         return self
 
     def idle(self) -> None:
-        wait_idle(self.page)
+        wait_idle(self.page, timeout=PATIENCE_MS)
 
     def go(self, title: str) -> None:
         """Open a page from the sidebar navigation."""

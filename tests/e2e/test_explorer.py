@@ -39,7 +39,7 @@ def workspace(tmp_path_factory: pytest.TempPathFactory) -> Store:
 @pytest.fixture(scope="module")
 def tab(browser, workspace: Store) -> Iterator[Tab]:
     """One app server and one browser tab for the whole module."""
-    with streamlit_server(workspace.root) as url:
+    with streamlit_server(workspace.root, timeout=240) as url:
         context = browser.new_context(viewport=VIEWPORT)
         yield Tab(context.new_page(), url).open()
         context.close()
