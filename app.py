@@ -1,5 +1,8 @@
 """MIReAD Explorer: the router. Pages live in pages/; all logic lives in core/."""
 
+import os
+import threading
+
 import streamlit as st
 
 from pages.common import sidebar
@@ -15,6 +18,20 @@ PAGES = [
     st.Page("pages/evaluate.py", title="Evaluate", icon=":material/analytics:"),
 ]
 
+
+@st.cache_resource(show_spinner=False)
+def warm_maps_in_background() -> threading.Thread | None:
+    """Compile UMAP's numba kernels once per server in a daemon thread (MIREAD_WARM_NUMBA=0 turns it off)."""
+    if os.environ.get("MIREAD_WARM_NUMBA", "1") == "0":
+        return None
+    from core.projection import warm_numba
+
+    thread = threading.Thread(target=warm_numba, name="warm-numba", daemon=True)
+    thread.start()
+    return thread
+
+
+warm_maps_in_background()
 page = st.navigation(PAGES)
 sidebar()
 page.run()

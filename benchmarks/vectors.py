@@ -22,8 +22,9 @@ def real_vectors(n: int, mode: str = "exact", model: str = "minilm") -> np.ndarr
 
     spec = get_model(model)
     final = OUT / f"vectors-{fingerprint(spec)}-{mode}-{n}.npy"
-    if final.exists():
-        return np.load(final)
+    for cached in sorted(OUT.glob(f"vectors-{fingerprint(spec)}-{mode}-*.npy"), key=lambda p: int(p.stem.rsplit("-", 1)[1])):
+        if int(cached.stem.rsplit("-", 1)[1]) >= n:
+            return np.load(cached, mmap_mode="r")[:n].copy()
     encoder = Encoder(spec, device="cpu", batch_size=32, max_length=256, fast=mode != "exact")
     if encoder.fast != ("" if mode == "exact" else mode):
         raise SystemExit(f"this CPU runs fast mode {encoder.fast!r}, not {mode!r}")

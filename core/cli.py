@@ -13,7 +13,6 @@ from typing import Any
 
 from .config import Settings
 from .errors import MireadError
-from .records import scrub
 from .store import Store
 
 Handler = Callable[[Store, argparse.Namespace], dict[str, Any]]
@@ -123,9 +122,10 @@ def cmd_search(store: Store, args: argparse.Namespace) -> dict[str, Any]:
 
 def cmd_predict(store: Store, args: argparse.Namespace) -> dict[str, Any]:
     from .journals import predict_journals
+    from .search import clip_query
 
-    pred = predict_journals(store, args.model or Settings().default_model, title=scrub(args.title or ""),
-                            abstract=scrub(args.abstract or ""), corpus=args.corpus, label_column=args.label,
+    pred = predict_journals(store, args.model or Settings().default_model, title=clip_query(args.title),
+                            abstract=clip_query(args.abstract), corpus=args.corpus, label_column=args.label,
                             k=args.k)
     doc = pred.to_dict()
     for item in doc["predictions"]:

@@ -21,6 +21,7 @@ if TYPE_CHECKING:
     from .store import Store
 
 SHORT_QUERY_WORDS = 25
+CHARS_PER_TOKEN_CAP = 16  # a query field keeps at most this many characters per model token
 _INDEXES: dict[tuple[str, str, str, int], VectorIndex] = {}
 _INDEX_LOCK = threading.Lock()  # one build per index: concurrent first queries wait for it
 
@@ -42,6 +43,14 @@ def corpus_index(store: Store, corpus: str, spec: ModelSpec, settings: Settings 
                     stale.unlink(missing_ok=True)
             _INDEXES[key] = VectorIndex(matrix, exact_limit=settings.exact_search_limit, path=path)
     return _INDEXES[key]
+
+
+def clip_query(text: str, max_length: int = 512) -> str:
+    """Query text safe to tokenize: lone surrogates replaced, cut far beyond what the model reads.
+
+    The tokenizer's pair truncation is quadratic in the text length (100k characters: minutes).
+    """
+    return scrub((text or "")[: CHARS_PER_TOKEN_CAP * max_length])
 
 
 def query_warning(title: str, abstract: str) -> str | None:
@@ -96,7 +105,7 @@ def similar_papers(
 ) -> SearchResult:
     """Nearest corpus papers to a query text or to a paper of the corpus (which is left out of its results)."""
     spec = model if isinstance(model, ModelSpec) else get_model(model, store)
-    title, abstract = scrub(title or ""), scrub(abstract or "")
+    title, abstract = clip_query(title, spec.max_length), clip_query(abstract, spec.max_length)
     frame = frame if frame is not None else store.papers_frame(corpus)
     index = corpus_index(store, corpus, spec)
     mask = filter_mask(frame, filters, year_range)

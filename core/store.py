@@ -412,7 +412,7 @@ class Store:
                 raise CorpusError(f"corpus {name!r} is in use by job {running['id']}; cancel it first")
             conn.execute("DELETE FROM papers WHERE corpus = ?", (name,))
             conn.execute("DELETE FROM corpora WHERE name = ?", (name,))
-        own = re.compile(re.escape(self.corpus_slug(name)) + "-" + _FINGERPRINT + "-")
+        own = re.compile(re.escape(self.corpus_slug(name)) + "-" + _FINGERPRINT + r"-v\d+\b")
         for path in self.arrays.glob("*/*"):
             if own.match(path.name):
                 path.unlink(missing_ok=True)
@@ -510,10 +510,10 @@ class Store:
         path = self.arrays / "embeddings" / model_fp / file
         try:
             return np.load(path, mmap_mode="r")
-        except (OSError, ValueError) as exc:
+        except (OSError, ValueError, EOFError) as exc:
             raise StoreError(
                 f"embedding file {path} is missing or damaged ({exc.__class__.__name__}); "
-                "run `python -m core repair` (or press Repair on the Library page) and embed again"
+                "run `python -m core repair`, then embed the corpus again"
             ) from exc
 
     def embeddings(self, corpus: str, model_fp: str) -> np.ndarray:
@@ -525,12 +525,12 @@ class Store:
                 matrix = np.load(cached, mmap_mode="r")
                 if matrix.shape[0] == info.papers:
                     return matrix
-            except (OSError, ValueError):
+            except (OSError, ValueError, EOFError):
                 pass
             cached.unlink(missing_ok=True)
         with self.connect() as conn:
             rows = conn.execute(
-                "SELECT k.chunk, k.offset, c.file FROM papers p "
+                "SELECT k.chunk, k.offset, c.file, c.dim FROM papers p "
                 "LEFT JOIN emb_keys k ON k.model_fp = ? AND k.hash = p.hash "
                 "LEFT JOIN emb_chunks c ON c.id = k.chunk "
                 "WHERE p.corpus = ? ORDER BY p.seq",
@@ -543,14 +543,17 @@ class Store:
             raise StoreError(f"{missing} papers of corpus {corpus!r} are not embedded with this model yet")
         chunks = {r["chunk"]: r["file"] for r in rows}
         loaded = {cid: self._load_chunk(model_fp, cid, file) for cid, file in chunks.items()}
-        dim = next(iter(loaded.values())).shape[1]
+        dim = rows[0]["dim"]
         matrix = np.empty((len(rows), dim), dtype=np.float32)
         chunk_ids = np.fromiter((r["chunk"] for r in rows), dtype=np.int64, count=len(rows))
         offsets = np.fromiter((r["offset"] for r in rows), dtype=np.int64, count=len(rows))
         for cid, arr in loaded.items():
             where = np.nonzero(chunk_ids == cid)[0]
-            if offsets[where].max(initial=-1) >= arr.shape[0]:
-                raise StoreError(f"embedding chunk {chunks[cid]} is shorter than its catalog says; run repair")
+            if arr.shape[1:] != (dim,) or offsets[where].max(initial=-1) >= arr.shape[0]:
+                raise StoreError(
+                    f"embedding chunk {chunks[cid]} does not match its catalog (damaged); "
+                    "run `python -m core repair`, then embed the corpus again"
+                )
             matrix[where] = arr[offsets[where]]
         for stale in cached.parent.glob(f"{self.corpus_slug(corpus)}-{model_fp}-v*.npy"):
             stale.unlink(missing_ok=True)
@@ -590,7 +593,7 @@ class Store:
         for matrix in (self.arrays / "matrices").glob("*.npy"):
             try:
                 np.load(matrix, mmap_mode="r")
-            except (OSError, ValueError):
+            except (OSError, ValueError, EOFError):
                 matrix.unlink(missing_ok=True)
                 dropped += 1
         return {"dropped_chunks": dropped, "removed_leftovers": self._remove_leftovers()}

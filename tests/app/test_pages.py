@@ -13,6 +13,7 @@ from streamlit.runtime.pages_manager import PagesManager
 from streamlit.testing.v1 import AppTest
 
 from core.embed import embed_corpus
+from core.models import fingerprint, get_model
 from core.records import Paper
 from core.store import Store
 from tests.helpers import make_papers, register_tiny
@@ -40,6 +41,7 @@ def router_mode(monkeypatch: pytest.MonkeyPatch) -> None:
 @pytest.fixture()
 def empty_workspace(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     monkeypatch.setenv("MIREAD_WORKSPACE", str(tmp_path / "ws"))
+    monkeypatch.setenv("MIREAD_WARM_NUMBA", "0")  # these maps use PCA; keep UMAP's compile off the two cores
     return tmp_path / "ws"
 
 
@@ -121,7 +123,7 @@ def test_the_library_embeds_a_new_corpus_and_deletes_one_after_confirmation(work
     assert "6 papers of **more** still need embedding with **tiny**." in texts(at.caption)
     widget(at.button, "Embed with tiny").click().run()
     assert not at.exception and not at.error
-    assert not workspace.missing_hashes("more", _fingerprint(workspace, "tiny"))
+    assert not workspace.missing_hashes("more", fingerprint(get_model("tiny", workspace)))
     assert "Embedded 6 new papers of **more** with **tiny**" in texts(at.success)
     assert "0 papers of **more** still need embedding with **tiny**." in texts(at.caption)
     assert at.dataframe[0].value.set_index("corpus").loc["more", "embedded with"] == "tiny"
@@ -133,12 +135,6 @@ def test_the_library_embeds_a_new_corpus_and_deletes_one_after_confirmation(work
     assert not at.exception
     assert [c.name for c in workspace.corpora()] == ["c"]
     assert at.dataframe[0].value["corpus"].tolist() == ["c"]
-
-
-def _fingerprint(store: Store, model: str) -> str:
-    from core.models import fingerprint, get_model
-
-    return fingerprint(get_model(model, store))
 
 
 def test_the_map_draws_one_point_per_paper_coloured_by_journal(workspace):
@@ -170,6 +166,15 @@ def test_the_map_highlights_matching_papers_and_labels_clusters(workspace):
     assert len(spec["layout"]["annotations"]) == 3
 
 
+def test_the_map_can_colour_papers_by_their_predicted_journal(workspace):
+    at = open_app()
+    widget(at.selectbox, "Colour by").set_value("predicted journal").run()
+    assert not at.exception and not at.error
+    traces = chart(at)["data"]
+    assert sum(len(decode(t["x"])) for t in traces) == len(PAPERS)
+    assert {t["name"] for t in traces} <= {"J. Astro", "J. Bio", "J. Econ"}
+
+
 def test_similar_papers_finds_a_paper_from_its_own_text(workspace):
     at = open_app("pages/similar.py")
     target = PAPERS[15]
@@ -188,6 +193,17 @@ def test_similar_papers_finds_a_paper_from_its_own_text(workspace):
     assert not at.exception
     star = [t for t in chart(at)["data"] if t["name"] == "your paper"]
     assert len(star) == 1 and star[0]["text"] == [target.title]
+
+
+def test_similar_papers_of_a_picked_corpus_paper_leave_the_paper_out(workspace):
+    at = open_app("pages/similar.py")
+    at.radio[0].set_value("Pick a paper from the corpus").run()
+    widget(at.selectbox, "Paper").set_value(7).run()
+    widget(at.button, "Find similar papers").click().run()
+    assert not at.exception and not at.error
+    results = at.dataframe[0].value
+    assert len(results) == 10 and PAPERS[7].title not in results["title"].tolist()
+    assert results["score"].is_monotonic_decreasing
 
 
 def test_similar_papers_warns_about_a_short_query(workspace):

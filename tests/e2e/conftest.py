@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
+import time
+from collections.abc import Callable, Iterator
 from pathlib import Path
+from typing import TypeVar
 
 import pytest
 
@@ -14,6 +16,7 @@ ARTIFACTS = ROOT / "test-artifacts"
 FIXTURES = ROOT / "tests" / "fixtures" / "e2e"
 VIEWPORT = {"width": 1400, "height": 1000}
 PATIENCE_MS = 240_000  # generous: on two busy cores the first UMAP compile and model loads take minutes
+T = TypeVar("T")
 
 
 @pytest.fixture(scope="session")
@@ -21,8 +24,9 @@ def browser() -> Iterator:
     """One headless Debian chromium for the whole run."""
     if not Path(CHROMIUM).exists():
         pytest.skip(f"no chromium at {CHROMIUM} (run `make chromium`)")
-    from playwright.sync_api import sync_playwright
+    from playwright.sync_api import expect, sync_playwright
 
+    expect.set_options(timeout=PATIENCE_MS)
     with sync_playwright() as playwright:
         browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
         yield browser
@@ -30,7 +34,7 @@ def browser() -> Iterator:
 
 
 class Tab:
-    """A browser tab on the app that records dialogs and page errors."""
+    """A browser tab on the app that records dialogs and page errors, with Streamlit-aware actions."""
 
     def __init__(self, page, url: str):
         self.page, self.url = page, url
@@ -52,11 +56,22 @@ class Tab:
     def idle(self) -> None:
         wait_idle(self.page, timeout=PATIENCE_MS)
 
+    def eventually(self, check: Callable[[], T]) -> T:
+        """Retry an assertion until it holds: the app reruns a moment after each action."""
+        deadline = time.monotonic() + PATIENCE_MS / 1000
+        while True:
+            try:
+                return check()
+            except AssertionError:
+                if time.monotonic() > deadline:
+                    raise
+                self.page.wait_for_timeout(300)
+
     def go(self, title: str) -> None:
         """Open a page from the sidebar navigation."""
         self.page.locator("[data-testid=stSidebarNav]").get_by_role("link", name=title, exact=True).click()
-        self.idle()
         self.page.get_by_role("heading", name=title).first.wait_for()
+        self.idle()
 
     def choose(self, label: str, option: str) -> None:
         """Pick an option of the select box with this label."""
@@ -76,29 +91,31 @@ class Tab:
         self.page.get_by_role("button", name=name, exact=True).click()
         self.idle()
 
-    def alerts(self) -> str:
-        return "\n".join(self.page.locator("[data-testid=stAlert]").all_inner_texts())
+    def see(self, text: str | re.Pattern, where: str = "[data-testid=stAlert]") -> str:
+        """Wait until an element (an alert by default) shows `text`; return that element's text."""
+        element = self.page.locator(where).filter(has_text=text).first
+        element.wait_for()
+        return " ".join(element.inner_text().split())
 
     def expanders(self) -> list[str]:
         """The summary line of every expander on the page."""
-        return [s.strip() for s in self.page.locator("[data-testid=stExpander] summary [data-testid=stMarkdownContainer]").all_inner_texts()]
+        labels = self.page.locator("[data-testid=stExpander] summary [data-testid=stMarkdownContainer]")
+        return [" ".join(s.split()) for s in labels.all_inner_texts()]
+
+    def results(self) -> list[str]:
+        """The similar-papers result lines ('1. title · 0.987')."""
+        return [e for e in self.expanders() if e[:1].isdigit()]
 
     def cells(self) -> list[str]:
         """The text of every cell of the data tables on the page (from the grids' accessible DOM)."""
         return [c.strip() for c in self.page.locator("[data-testid=stDataFrame] [role=gridcell]").all_text_contents()]
 
-    def caption_number(self, pattern: str) -> int:
-        text = "\n".join(self.page.locator("[data-testid=stCaptionContainer]").all_inner_texts())
-        match = re.search(pattern, text)
-        assert match, f"no caption matches {pattern!r} in {text!r}"
-        return int(match.group(1).replace(",", ""))
-
     def charts(self) -> list[list[dict]]:
-        """Each plotly chart's traces as {name, type, n, values} read from the live plotly DOM."""
+        """Each plotly chart's traces as {name, type, n, x (bars only)}, read from the live plotly DOM."""
         self.page.locator("[data-testid=stPlotlyChart] .js-plotly-plot").first.wait_for()
         return self.page.evaluate("""() => [...document.querySelectorAll('[data-testid=stPlotlyChart] .js-plotly-plot')]
-            .map(gd => gd._fullData.map(t => ({name: t.name, type: t.type, n: t.x ? t.x.length : 0,
-                                               x: t.type === 'bar' ? Array.from(t.x) : null})))""")
+            .map(gd => (gd._fullData || []).map(t => ({name: t.name, type: t.type, n: t.x ? t.x.length : 0,
+                                                       x: t.type === 'bar' ? Array.from(t.x) : null})))""")
 
     def snap(self, name: str) -> Path:
         """Screenshot the whole app (the viewport grows to the page's height) into test-artifacts/."""

@@ -12,6 +12,7 @@ from core.cli import main
 from core.embed import embed_corpus
 from core.errors import MireadError
 from core.journals import predict_journals
+from core.records import Paper
 from core.search import similar_papers
 from core.store import Store
 from tests.helpers import make_papers, register_tiny
@@ -48,8 +49,8 @@ def searchable(tmp_path_factory, tiny_model_dir):
     return store
 
 
-def check_answer(call, k: int):
-    """Results (at most k, finite scores) or one MireadError sentence; returns 'results' or 'refused'."""
+def check_answer(call):
+    """The call's answer, or 'refused' after checking its MireadError is one sentence."""
     try:
         answer = call()
     except MireadError as exc:
@@ -62,21 +63,24 @@ def check_answer(call, k: int):
 def test_odd_queries_get_results_or_one_clear_sentence(searchable, kind):
     query = QUERIES[kind]
     for title, abstract in ((query, query), (query, ""), ("", query)):
-        found = check_answer(lambda: similar_papers(searchable, "q", "tiny", title=title, abstract=abstract, k=5), 5)
+        found = check_answer(lambda: similar_papers(searchable, "q", "tiny", title=title, abstract=abstract, k=5))
         if found == "refused":
             assert not (title.strip() or abstract.strip()), f"{kind!r} was refused"
         else:
             assert 1 <= len(found.results) <= 5
             assert all(np.isfinite(r["score"]) for r in found.results)
             assert np.isfinite(found.vector).all()
-            json.dumps(found.to_dict(), ensure_ascii=False).encode("utf-8")  # printable by the CLI
+            json.dumps(found.to_dict(), ensure_ascii=False, default=str).encode("utf-8")  # as the CLI prints it
         TALLY["queries: odd similar-paper queries answered"] += 1
 
 
-@pytest.mark.parametrize("kind", sorted(set(QUERIES) - {"lone surrogates"}))
+API_UNSAFE = {"lone surrogates", "100k characters"}  # see the two xfail tests below
+
+
+@pytest.mark.parametrize("kind", sorted(set(QUERIES) - API_UNSAFE))
 def test_odd_queries_get_journal_suggestions_or_one_clear_sentence(searchable, kind):
     query = QUERIES[kind]
-    found = check_answer(lambda: predict_journals(searchable, "tiny", title=query, abstract=query, corpus="q"), 5)
+    found = check_answer(lambda: predict_journals(searchable, "tiny", title=query, abstract=query, corpus="q"))
     if found == "refused":
         assert not query.strip()
     else:
@@ -92,6 +96,55 @@ def test_journal_suggestions_accept_lone_surrogates_through_the_api(searchable):
     assert found.predictions
 
 
+class SpyEncoder:
+    """Wraps an Encoder and records the longest title/abstract it was asked to encode."""
+
+    def __init__(self, encoder):
+        self.encoder, self.head, self.longest = encoder, encoder.head, 0
+
+    def _record(self, items):
+        for item in items:
+            title, abstract = (item.title, item.abstract) if hasattr(item, "title") else item
+            self.longest = max(self.longest, len(title), len(abstract))
+
+    def encode(self, items, progress=None, normalize=True):
+        self._record(items)
+        clipped = [(t[:4096], a[:4096]) for t, a in ((getattr(i, "title", None) or i[0],
+                                                     getattr(i, "abstract", None) or i[1]) for i in items)]
+        return self.encoder.encode(clipped, progress=progress, normalize=normalize)
+
+
+@pytest.fixture()
+def spy(searchable):
+    from core.embed import get_encoder
+    from core.models import get_model
+
+    return SpyEncoder(get_encoder(get_model("tiny", searchable)))
+
+
+LONG = "protein folding " * 6250  # 100k characters: the tokenizer's pair truncation takes minutes on it
+
+
+def test_similar_papers_clips_a_100k_character_query_before_the_tokenizer(searchable, spy):
+    similar_papers(searchable, "q", "tiny", title=LONG, abstract=LONG, encoder=spy)
+    assert 0 < spy.longest <= 16 * 128
+
+
+@pytest.mark.xfail(strict=True, reason="core/journals.py hands a 100k-character query to the encoder unclipped; "
+                                       "Encoder.tokenize (core/embed.py) should clip texts")
+def test_journal_suggestions_clip_a_100k_character_query_before_the_tokenizer(searchable, spy):
+    predict_journals(searchable, "tiny", title=LONG, abstract=LONG, corpus="q", encoder=spy)
+    assert 0 < spy.longest <= 16 * 512
+
+
+@pytest.mark.xfail(strict=True, reason="core/embed.py embeds a 100k-character abstract unclipped "
+                                       "(minutes of tokenizer time per paper); Encoder.tokenize should clip texts")
+def test_embedding_clips_a_huge_imported_abstract_before_the_tokenizer(searchable, spy):
+    searchable.import_papers("long", [Paper("huge", "Huge abstract", LONG)], source="long.jsonl")
+    embed_corpus(searchable, "long", "tiny", device="cpu", encoder=spy)
+    assert 0 < spy.longest <= 16 * 512
+
+
 def test_unusual_k_values_and_unknown_paper_ids_are_handled(searchable):
     assert similar_papers(searchable, "q", "tiny", title="gene", k=0).results == []
     assert len(similar_papers(searchable, "q", "tiny", title="gene", k=10**6).results) == 36
@@ -103,10 +156,10 @@ def test_unusual_k_values_and_unknown_paper_ids_are_handled(searchable):
 
 def test_the_cli_answers_odd_queries_from_argv_including_undecodable_bytes(searchable, capsys):
     workspace = str(searchable.root)
-    for title in ("", "a", "\udcff\udcfe", "🧬" * 2000):
+    for title in ("", "a", "\udcff\udcfe", "🧬" * 2000, LONG):
         for command in ("search", "predict"):
             code = main(["--workspace", workspace, command, "--corpus", "q", "--model", "tiny", "--title", title,
-                         "--json"])
+                         "--abstract", title, "--json"])
             out, err = capsys.readouterr()
             if code == 0:
                 json.loads(out)
