@@ -78,7 +78,7 @@ def hugging_face(records: list[dict], workdir: Path, steps: int) -> list[float]:
             ends.append(time.perf_counter())
 
     args = TrainingArguments(output_dir=str(workdir / "hf"), per_device_train_batch_size=BATCH, max_steps=steps,
-                             learning_rate=2e-5, warmup_ratio=0.1, logging_steps=10**6, save_strategy="no",
+                             learning_rate=2e-5, warmup_steps=max(1, steps // 10), logging_steps=10**6, save_strategy="no",
                              report_to=[], use_cpu=True, seed=0, disable_tqdm=True, dataloader_num_workers=0)
     trainer = Trainer(model=model, args=args, train_dataset=data, data_collator=DataCollatorWithPadding(tokenizer),
                       callbacks=[Clock()])

@@ -15,11 +15,15 @@ from pathlib import Path
 from typing import Any
 
 ROOT = Path(__file__).resolve().parents[1]
-OUT = ROOT / "benchmarks" / "out"
+OUT = ROOT / "benchmarks" / "out"  # caches (vectors) and results
+RESULTS = OUT / "quick" if os.environ.get("MIREAD_BENCH_QUICK") else OUT
 DATA = Path(os.environ.get("MIREAD_BENCH_DATA", ROOT.parent / "shared" / "data"))
 sys.path.insert(0, str(ROOT))
 os.environ.setdefault("HF_HUB_OFFLINE", "1")
 os.environ.setdefault("TOKENIZERS_PARALLELISM", "false")
+THREADS = os.environ.get("MIREAD_BENCH_THREADS")  # e.g. 1 on an oversubscribed machine; default: all cores
+if THREADS:
+    os.environ["OMP_NUM_THREADS"] = THREADS
 
 
 def machine() -> dict[str, Any]:
@@ -37,6 +41,8 @@ def machine() -> dict[str, Any]:
     try:
         import torch
 
+        if THREADS:
+            torch.set_num_threads(int(THREADS))
         info["torch"] = torch.__version__
         info["torch_threads"] = torch.get_num_threads()
     except ImportError:
@@ -105,8 +111,8 @@ def report(name: str, rows: list[dict[str, Any]], extra: dict[str, Any] | None =
               f"{r.get('unit', '')} {r.get('note', '')}".rstrip())
     payload = {"benchmark": name, "machine": machine(), "rows": rows, **(extra or {}),
                "command": " ".join([Path(sys.executable).name] + sys.argv)}
-    OUT.mkdir(parents=True, exist_ok=True)
-    (OUT / f"{name}.json").write_text(json.dumps(payload, indent=2, default=str), encoding="utf-8")
+    RESULTS.mkdir(parents=True, exist_ok=True)
+    (RESULTS / f"{name}.json").write_text(json.dumps(payload, indent=2, default=str), encoding="utf-8")
     return payload
 
 

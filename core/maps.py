@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from .models import ModelSpec, fingerprint, get_model
+from .models import ModelSpec, get_model
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -23,11 +23,13 @@ def map_coordinates(
     progress: Callable[[float, str], None] | None = None, seed: int = 0,
 ) -> tuple[np.ndarray, bool]:
     """(coords [n, 2], was_cached): computed once per corpus version, model, method and parameters."""
+    from .embed import vectors_fingerprint
     from .projection import params_key, project
     from .store import atomic_save_npy
 
     info = store.corpus(corpus)
-    key = f"{fingerprint(spec)}-v{info.version}-{method}-{params_key(method, params)}-s{seed}"
+    fp = vectors_fingerprint(spec)
+    key = f"{fp}-v{info.version}-{method}-{params_key(method, params)}-s{seed}"
     path = store.array_path("maps", corpus, key)
     if path.exists():
         try:
@@ -36,7 +38,7 @@ def map_coordinates(
                 return coords, True
         except (OSError, ValueError):
             path.unlink(missing_ok=True)
-    matrix = store.embeddings(corpus, fingerprint(spec))
+    matrix = store.embeddings(corpus, fp)
     coords = project(np.asarray(matrix), method, params, seed=seed, progress=progress)
     atomic_save_npy(path, coords)
     return coords, False

@@ -62,7 +62,7 @@ def _wrap(text: str, width: int = 60, max_lines: int = 3) -> str:
         lines.append(text[:cut])
         text = text[cut:].lstrip()
     lines.append(text)
-    return "<br>".join(html.escape(line) for line in lines)
+    return "<br>".join(html.escape(line, quote=False) for line in lines)
 
 
 def _hover_texts(
@@ -78,15 +78,15 @@ def _hover_texts(
                 if not _is_missing(value):
                     parts[i].append(f"<b>{_wrap(value)}</b>")
     if labels is not None:
-        name = html.escape(_short(color_name or "label", 40))
+        name = html.escape(_short(color_name or "label", 40), quote=False)
         for i, value in enumerate(labels):
-            parts[i].append(f"{name}: {html.escape(_short(value, 80))}")
+            parts[i].append(f"{name}: {html.escape(_short(value, 80), quote=False)}")
     if hover is not None:
         for col in [c for c in hover.columns if c != title_col][:6]:
-            name = html.escape(_short(col, 40))
+            name = html.escape(_short(col, 40), quote=False)
             for i, value in enumerate(hover[col].tolist()):
                 if not _is_missing(value) and str(value) != "":
-                    parts[i].append(f"{name}: {html.escape(_short(_label_text(value), 80))}")
+                    parts[i].append(f"{name}: {html.escape(_short(_label_text(value), 80), quote=False)}")
     return ["<br>".join(p) for p in parts]
 
 
@@ -137,7 +137,7 @@ def _add_label_traces(
         order.append("other")
     for rank, label in enumerate(order):
         fig.add_trace(_scatter(
-            coords, rows[label_arr[rows] == label], hovertext, name=html.escape(_short(label, 40)),
+            coords, rows[label_arr[rows] == label], hovertext, name=html.escape(_short(label, 40), quote=False),
             legendrank=rank if label != "other" else 10_000, marker=dict(marker, color=colour_of[label]),
         ))
     return np.array([colour_of[label] for label in labels], dtype=object)
@@ -154,9 +154,9 @@ def _add_continuous_traces(
     if len(missing):
         fig.add_trace(_scatter(coords, missing, hovertext, name=NONE_LABEL, marker=dict(marker, color=OTHER_COLOUR)))
     fig.add_trace(_scatter(
-        coords, known, hovertext, name=html.escape(_short(color_name or "value", 40)), showlegend=False,
+        coords, known, hovertext, name=html.escape(_short(color_name or "value", 40), quote=False), showlegend=False,
         marker=dict(marker, color=values[known], colorscale="Viridis", cmin=np.nanmin(values),
-                    cmax=np.nanmax(values), colorbar=dict(title=html.escape(_short(color_name, 30)), x=1.02)),
+                    cmax=np.nanmax(values), colorbar=dict(title=html.escape(_short(color_name, 30), quote=False), x=1.02)),
     ))
     return np.full(len(values), HIGHLIGHT_COLOUR, dtype=object)
 
@@ -166,7 +166,7 @@ def _map_layout(fig: go.Figure, title: str, height: int = 650) -> None:
     hidden = dict(showticklabels=False, ticks="", showgrid=False, zeroline=False, title=None)
     fig.update_layout(
         template=TEMPLATE,
-        title=html.escape(title) if title else None,
+        title=html.escape(title, quote=False) if title else None,
         height=height,
         dragmode="lasso",
         uirevision="map",
@@ -231,7 +231,7 @@ def map_figure(
     if query_points is not None and len(query_points):
         _add_query_trace(fig, np.asarray(query_points, dtype=np.float32), query_labels)
     for text, (x, y) in (cluster_labels or {}).items():
-        fig.add_annotation(x=x, y=y, text=html.escape(_short(text, 60)), showarrow=False,
+        fig.add_annotation(x=x, y=y, text=html.escape(_short(text, 60), quote=False), showarrow=False,
                            font=dict(size=12, color="#111111"), bgcolor="rgba(255,255,255,0.7)")
     _map_layout(fig, title)
     return fig
@@ -245,7 +245,7 @@ def _add_query_trace(fig: go.Figure, points: np.ndarray, labels: Sequence[str] |
     names = list(labels) if labels is not None else ["your paper"] * len(points)
     if len(names) != len(points):
         raise MireadError(f"got {len(names)} query labels for {len(points)} query points")
-    text = [html.escape(_short(t, 60)) for t in names]
+    text = [html.escape(_short(t, 60), quote=False) for t in names]
     fig.add_trace(go.Scattergl(
         x=points[:, 0], y=points[:, 1], mode="markers+text", name="your paper", legendrank=-2,
         text=text, textposition="top center", hovertext=text, hoverinfo="text",
@@ -276,7 +276,7 @@ def _require(df: pd.DataFrame, columns: Sequence[str], what: str) -> None:
 
 def _finish(fig: go.Figure, title: str, **layout: Any) -> go.Figure:
     """Apply the shared template and an escaped title."""
-    fig.update_layout(template=TEMPLATE, title=html.escape(title) if title else None, **layout)
+    fig.update_layout(template=TEMPLATE, title=html.escape(title, quote=False) if title else None, **layout)
     return fig
 
 
@@ -285,7 +285,7 @@ def journal_bar_figure(labels: Sequence[str], probabilities: Sequence[float], ti
     if len(labels) != len(probabilities):
         raise MireadError(f"got {len(labels)} journal labels but {len(probabilities)} probabilities")
     pairs = sorted(zip(labels, (float(p) for p in probabilities)), key=lambda t: -t[1])
-    names = [html.escape(_short(_label_text(label), 60)) for label, _ in pairs]
+    names = [html.escape(_short(_label_text(label), 60, quote=False)) for label, _ in pairs]
     probs = [p for _, p in pairs]
     fig = go.Figure(go.Bar(
         x=probs, y=names, orientation="h", text=[f"{p:.1%}" for p in probs], textposition="outside",
@@ -303,7 +303,7 @@ def prediction_balance_figure(df: pd.DataFrame) -> go.Figure:
     """Grouped bars of predicted vs actual share per label (shows which journal swallows everything)."""
     _require(df, ["label", "predicted_share", "actual_share"], "prediction balance")
     df = df.sort_values("predicted_share", ascending=False)
-    names = [html.escape(_short(_label_text(v), 40)) for v in df["label"]]
+    names = [html.escape(_short(_label_text(v), 40, quote=False)) for v in df["label"]]
     fig = go.Figure([
         go.Bar(x=names, y=df["predicted_share"].to_numpy(float), name="predicted", marker_color=PALETTE[0]),
         go.Bar(x=names, y=df["actual_share"].to_numpy(float), name="actual", marker_color=OTHER_COLOUR),
@@ -320,12 +320,12 @@ def training_curves_figure(metrics: pd.DataFrame, y: str = "loss") -> go.Figure:
     for split in sorted(rows["split"].unique(), key=lambda s: (s != "train", str(s))):
         part = rows[rows["split"] == split]
         fig.add_trace(go.Scatter(
-            x=part["step"].to_numpy(), y=part["value"].to_numpy(float), name=html.escape(str(split)),
+            x=part["step"].to_numpy(), y=part["value"].to_numpy(float), name=html.escape(str(split), quote=False),
             mode="lines" if split == "train" else "lines+markers",
         ))
     if rows.empty:
         fig.add_annotation(text="no metrics yet", showarrow=False, xref="paper", yref="paper", x=0.5, y=0.5)
-    return _finish(fig, "", xaxis=dict(title="step"), yaxis=dict(title=html.escape(y)),
+    return _finish(fig, "", xaxis=dict(title="step"), yaxis=dict(title=html.escape(y, quote=False)),
                    height=350, margin=dict(l=10, r=10, t=30, b=10))
 
 
@@ -335,7 +335,7 @@ def purity_figure(df: pd.DataFrame) -> go.Figure:
     fig = go.Figure()
     for model, part in df.sort_values("k").groupby("model", sort=False):
         fig.add_trace(go.Scatter(x=part["k"].to_numpy(), y=part["purity"].to_numpy(float),
-                                 name=html.escape(str(model)), mode="lines+markers"))
+                                 name=html.escape(str(model), quote=False), mode="lines+markers"))
     ks = df["k"].to_numpy(float)
     log_x = len(ks) > 0 and ks.min() > 0 and ks.max() / ks.min() >= 10
     return _finish(fig, "", xaxis=dict(title="k (number of clusters)", type="log" if log_x else "linear"),
@@ -347,8 +347,8 @@ def robustness_figure(df: pd.DataFrame) -> go.Figure:
     _require(df, ["model", "category", "nn10_ret"], "robustness")
     fig = go.Figure()
     for model, part in df.groupby("model", sort=False):
-        fig.add_trace(go.Bar(x=[html.escape(str(c)) for c in part["category"]],
-                             y=part["nn10_ret"].to_numpy(float), name=html.escape(str(model))))
+        fig.add_trace(go.Bar(x=[html.escape(str(c), quote=False) for c in part["category"]],
+                             y=part["nn10_ret"].to_numpy(float), name=html.escape(str(model), quote=False)))
     return _finish(fig, "", barmode="group", yaxis=dict(title="NN@10 retrieval"), xaxis=dict(title=None))
 
 

@@ -32,17 +32,21 @@ def corpus_index(store: Store, corpus: str, spec: ModelSpec, settings: Settings 
     info = store.corpus(corpus)
     fp = fingerprint(spec)
     key = (str(store.root), corpus, fp, info.version)
-    if key in _INDEXES:
-        return _INDEXES[key]
+    index = _INDEXES.get(key)
+    if index is not None:
+        return index
     with _INDEX_LOCK:
-        if key not in _INDEXES:
+        index = _INDEXES.get(key)
+        if index is None:
             matrix = store.embeddings(corpus, fp)
             path = store.array_path("indexes", corpus, f"{fp}-v{info.version}", ".faiss")
             for stale in path.parent.glob(f"{store.corpus_slug(corpus)}-{fp}-v*.faiss"):
                 if stale != path:
                     stale.unlink(missing_ok=True)
-            _INDEXES[key] = VectorIndex(matrix, exact_limit=settings.exact_search_limit, path=path)
-    return _INDEXES[key]
+            for older in [k for k in _INDEXES if k[:3] == key[:3]]:  # earlier versions of this corpus
+                del _INDEXES[older]
+            index = _INDEXES[key] = VectorIndex(matrix, exact_limit=settings.exact_search_limit, path=path)
+    return index
 
 
 def clip_query(text: str, max_length: int = 512) -> str:
@@ -60,7 +64,7 @@ def query_warning(title: str, abstract: str) -> str | None:
         return None
     if words < SHORT_QUERY_WORDS:
         return (
-            f"Your query has only {words} words. Scientific encoders retrieve poorly from a title or a few "
+            f"Your query has only {words} word{'s' if words != 1 else ''}. Scientific encoders retrieve poorly from a title or a few "
             "words (Singh & Singh, 2022); paste the abstract too for better neighbours."
         )
     return None
@@ -106,8 +110,15 @@ def similar_papers(
     """Nearest corpus papers to a query text or to a paper of the corpus (which is left out of its results)."""
     spec = model if isinstance(model, ModelSpec) else get_model(model, store)
     title, abstract = clip_query(title, spec.max_length), clip_query(abstract, spec.max_length)
-    frame = frame if frame is not None else store.papers_frame(corpus)
+    given = frame
+    frame = given if given is not None else store.papers_frame(corpus)
     index = corpus_index(store, corpus, spec)
+    if len(index.matrix) != len(frame) and given is None:  # an import landed in between: read both again
+        index = corpus_index(store, corpus, spec)
+        frame = store.papers_frame(corpus)
+    if len(index.matrix) != len(frame):
+        raise MireadError(f"corpus {corpus!r} changed during the search ({len(frame)} papers listed, "
+                          f"{len(index.matrix)} indexed); search again")
     mask = filter_mask(frame, filters, year_range)
     if paper_id is not None:
         rows = np.nonzero(frame["id"].astype(str).to_numpy() == str(paper_id))[0]

@@ -405,8 +405,8 @@ class Store:
         self.corpus(name)
         with self.transaction() as conn:
             running = conn.execute(
-                "SELECT id FROM jobs WHERE status IN ('queued', 'running') AND args LIKE ?",
-                (f'%"corpus": {json.dumps(name)}%',),
+                "SELECT id FROM jobs WHERE status IN ('queued', 'running') AND instr(args, ?) > 0",
+                (f'"corpus": {json.dumps(name)}',),
             ).fetchone()
             if running:
                 raise CorpusError(f"corpus {name!r} is in use by job {running['id']}; cancel it first")

@@ -22,6 +22,10 @@ from tests.reliability.support import (FIGURES, TALLY, check_one_sentence, snaps
                                        write_jsonl)
 
 
+BIG_IMPORT = 80_000  # papers: a few seconds of importing, to be killed half-way
+EMBED_PAPERS = 2500  # embedded in chunks of 512 with the tiny model
+
+
 def integrity(store: Store) -> str:
     with store.connect() as conn:
         return conn.execute("PRAGMA integrity_check").fetchone()[0]
@@ -38,11 +42,11 @@ def test_kill_9_during_an_import_keeps_the_corpus_as_it_was_and_shows_the_import
     store = Store(workspace)
     store.import_papers("keep", synthetic_papers(500), source="first.jsonl")
     before = snapshot(store)
-    big = write_jsonl(synthetic_papers(150_000, start=500), tmp_path / "big.jsonl")
+    big = write_jsonl(synthetic_papers(BIG_IMPORT, start=500), tmp_path / "big.jsonl")
     child = start_cli(workspace, "import", str(big), "--corpus", "keep", log=tmp_path / "import.log")
     with store.connect() as conn:
         wait_for(lambda: conn.execute("SELECT 1 FROM imports WHERE status = 'running'").fetchone(), "the import")
-    time.sleep(1.0)
+    time.sleep(0.5)
     kill(child)
     TALLY["faults: kill -9 during import"] += 1
 
@@ -54,14 +58,14 @@ def test_kill_9_during_an_import_keeps_the_corpus_as_it_was_and_shows_the_import
     from core.corpus import read_papers
 
     retry = reopened.import_papers("keep", read_papers(big), source=big.name)
-    assert retry.added == 150_000 and reopened.corpus("keep").papers == 150_500
+    assert retry.added == BIG_IMPORT and reopened.corpus("keep").papers == BIG_IMPORT + 500
     TALLY["faults: survived (store consistent, nothing finished lost)"] += 1
 
 
 @pytest.fixture()
 def embed_workspace(tmp_path, tiny_model_dir):
     store = Store(tmp_path / "ws")
-    store.import_papers("big", synthetic_papers(6000, words=20), source="big.jsonl")
+    store.import_papers("big", synthetic_papers(EMBED_PAPERS, words=6), source="big.jsonl")
     register_tiny(store, tiny_model_dir)
     return store
 
@@ -79,16 +83,17 @@ def test_kill_9_during_embedding_loses_nothing_saved_and_the_next_embed_resumes(
 
     reopened = Store(store.root)
     assert integrity(reopened) == "ok"
-    saved = 6000 - len(reopened.missing_hashes("big", fp))
-    assert 512 <= saved < 6000
+    saved = EMBED_PAPERS - len(reopened.missing_hashes("big", fp))
+    assert 512 <= saved < EMBED_PAPERS
     with pytest.raises(StoreError, match="not embedded"):
         reopened.embeddings("big", fp)
     report = embed_corpus(reopened, "big", "tiny", device="cpu", batch_size=64)
-    assert report.new == 6000 - saved and report.cached == saved
+    assert report.new == EMBED_PAPERS - saved and report.cached == saved
     matrix = reopened.embeddings("big", fp)
     papers = reopened.papers("big")
     fresh = get_encoder(get_model("tiny", reopened), device="cpu").encode(papers[:50] + papers[-50:])
-    np.testing.assert_allclose(matrix[list(range(50)) + list(range(5950, 6000))], fresh, atol=1e-5)
+    np.testing.assert_allclose(matrix[list(range(50)) + list(range(EMBED_PAPERS - 50, EMBED_PAPERS))], fresh,
+                               atol=1e-5)
     FIGURES["kill -9 during embedding: papers saved before the kill / embedded on resume"] = f"{saved} / {report.new}"
     TALLY["faults: survived (store consistent, nothing finished lost)"] += 1
 
