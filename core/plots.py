@@ -285,7 +285,7 @@ def journal_bar_figure(labels: Sequence[str], probabilities: Sequence[float], ti
     if len(labels) != len(probabilities):
         raise MireadError(f"got {len(labels)} journal labels but {len(probabilities)} probabilities")
     pairs = sorted(zip(labels, (float(p) for p in probabilities)), key=lambda t: -t[1])
-    names = [html.escape(_short(_label_text(label), 60, quote=False)) for label, _ in pairs]
+    names = [html.escape(_short(_label_text(label), 60), quote=False) for label, _ in pairs]
     probs = [p for _, p in pairs]
     fig = go.Figure(go.Bar(
         x=probs, y=names, orientation="h", text=[f"{p:.1%}" for p in probs], textposition="outside",
@@ -303,7 +303,7 @@ def prediction_balance_figure(df: pd.DataFrame) -> go.Figure:
     """Grouped bars of predicted vs actual share per label (shows which journal swallows everything)."""
     _require(df, ["label", "predicted_share", "actual_share"], "prediction balance")
     df = df.sort_values("predicted_share", ascending=False)
-    names = [html.escape(_short(_label_text(v), 40, quote=False)) for v in df["label"]]
+    names = [html.escape(_short(_label_text(v), 40), quote=False) for v in df["label"]]
     fig = go.Figure([
         go.Bar(x=names, y=df["predicted_share"].to_numpy(float), name="predicted", marker_color=PALETTE[0]),
         go.Bar(x=names, y=df["actual_share"].to_numpy(float), name="actual", marker_color=OTHER_COLOUR),
