@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import streamlit as st
 
+from core.evaluation import md_escape
+
 from core.journals import prediction_balance, predict_journals
 from core.plots import journal_bar_figure, prediction_balance_figure
 from pages.common import (
@@ -48,9 +50,9 @@ if pred is not None:
     probs = [p["probability"] for p in pred.predictions]
     st.plotly_chart(journal_bar_figure(labels, probs), width="stretch", key="journal_bars")
     for p in pred.predictions:
-        with st.expander(f"{p['label']} — {p['probability']:.1%}", expanded=p is pred.predictions[0]):
+        with st.expander(f"{md_escape(p['label'])} — {p['probability']:.1%}", expanded=p is pred.predictions[0]):
             if p["evidence_papers"]:
-                st.caption(f"The nearest papers of the corpus from {p['label']}:")
+                st.caption(f"The nearest papers of the corpus from {md_escape(p['label'])}:")
                 papers_table(p["evidence_papers"], ["score", "title", "year"])
             else:
                 st.caption("No nearby corpus paper from this journal.")

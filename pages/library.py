@@ -8,6 +8,8 @@ from pathlib import Path
 import pandas as pd
 import streamlit as st
 
+from core.evaluation import md_escape
+
 from core.corpus import columns_of, detect_columns, preview, read_papers
 from core.errors import MireadError
 from core.models import fingerprint, list_models
@@ -53,7 +55,7 @@ else:
             st.error(str(exc))
             columns, head, detected = [], None, None
         if head is not None:
-            st.caption(f"Preview of **{upload.name}** (first rows)")
+            st.caption(f"Preview of **{md_escape(upload.name)}** (first rows)")
             st.dataframe(head, width="stretch", hide_index=True, height=240)
         if columns:
             options = ["(auto)"] + list(columns)

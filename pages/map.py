@@ -5,6 +5,8 @@ from __future__ import annotations
 import numpy as np
 import streamlit as st
 
+from core.evaluation import md_escape
+
 from core.clusters import cluster_centres_2d, cluster_keywords, kmeans
 from core.demo import DEMO_CORPUS
 from core.maps import hover_frame, map_coordinates
@@ -78,7 +80,7 @@ if query.strip():
     needle = query.strip().lower()
     haystack = frame.astype(str).agg(" ".join, axis=1).str.lower()
     highlight = haystack.str.contains(needle, regex=False).to_numpy()
-    st.caption(f"{int(highlight.sum()):,} papers match “{query.strip()}”.")
+    st.caption(f"{int(highlight.sum()):,} papers match “{md_escape(query.strip())}”.")
 
 query_points, query_labels = None, None
 placed = st.session_state.get("map_query")

@@ -5,6 +5,8 @@ from __future__ import annotations
 import pandas as pd
 import streamlit as st
 
+from core.evaluation import md_escape
+
 from core.search import similar_papers
 from pages.common import (
     current_corpus, current_model, encoder, guarded, need_embeddings, papers_frame, papers_table, store,
@@ -64,5 +66,5 @@ if result is not None:
         st.caption("Your query is placed on the **Domain map** among its neighbours (a ★).")
         st.page_link("pages/map.py", label="See it on the map", icon=":material/scatter_plot:")
         for item in result.results:
-            with st.expander(f"{item['rank']}. {item['title']}  ·  {item['score']:.3f}"):
+            with st.expander(f"{item['rank']}. {md_escape(item['title'])}  ·  {item['score']:.3f}"):
                 st.text(item.get("abstract") or "")
