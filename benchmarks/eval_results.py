@@ -50,7 +50,8 @@ def import_sample(store: Store, name: str, path: Path, n: int, seed: int) -> str
     papers = [p for p in read_papers(path) if isinstance(p, Paper)]
     pick = np.sort(np.random.default_rng(seed).choice(len(papers), size=min(n, len(papers)), replace=False))
     report = store.import_papers(name, [papers[i] for i in pick], source=path.name)
-    log(f"{name}: imported {report.added} of {len(papers)} papers from {path.name}")
+    log(f"{name}: {report.added} papers from {len(pick)} sampled of {len(papers)} in {path.name} "
+        f"({report.merged} duplicates merged)")
     return name
 
 

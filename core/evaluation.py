@@ -9,7 +9,6 @@ from __future__ import annotations
 import hashlib
 import json
 import math
-import re
 import time
 import zlib
 from collections.abc import Callable, Sequence
@@ -24,6 +23,7 @@ from .embed import corpus_embeddings, embed_corpus, get_encoder
 from .errors import CorpusError, MireadError
 from .evaluate import TASKS, Result, best_per_column, neighbours_summary, results_table, run_protocols, to_markdown
 from .models import ModelSpec, fingerprint, get_model
+from .records import md_escape
 from .store import Store
 
 Progress = Callable[[int, int], None]
@@ -34,7 +34,6 @@ CACHE_VERSION = 1  # bump when a protocol changes what it computes, so old cache
 TEXT_TASKS = frozenset({"self", "neighbours"})
 ROBUSTNESS_METRICS = ("nn1_ret", "nn10_ret", "aop10")
 METRIC_NAMES = {"nn1_ret": "NN1_Ret", "nn10_ret": "NN10_Ret", "aop10": "AOP-10"}
-_MARKDOWN_SPECIAL = re.compile(r"([\\`*_\[\]{}<>|~#!$])")
 
 
 # ---------------------------------------------------------------- labels and sampling
@@ -109,11 +108,6 @@ def to_json(value: Any) -> Any:
     if isinstance(value, float) and not math.isfinite(value):
         return None
     return value
-
-
-def md_escape(text: Any) -> str:
-    """Untrusted text made safe for one markdown line or table cell (no links, HTML, emphasis or $math$)."""
-    return _MARKDOWN_SPECIAL.sub(r"\\\1", " ".join(str(text).split()))
 
 
 def _fmt(value: Any) -> str:

@@ -9,11 +9,17 @@ from dataclasses import dataclass, field
 from typing import Any
 
 _SPACE = re.compile(r"\s+")
+_MARKDOWN_SPECIAL = re.compile(r"([\\`*_\[\]{}<>|~#!$])")
 
 
 def normalise_text(text: str) -> str:
     """Lower-case and fold white space: the form used to spot duplicate papers."""
     return _SPACE.sub(" ", text or "").strip().lower()
+
+
+def md_escape(text: Any) -> str:
+    """Untrusted text made safe for one markdown line or table cell (no links, HTML, emphasis or $math$)."""
+    return _MARKDOWN_SPECIAL.sub(r"\\\1", " ".join(str(text).split()))
 
 
 def text_hash(title: str, abstract: str) -> str:

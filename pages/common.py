@@ -10,6 +10,7 @@ import streamlit as st
 from core.config import Settings, device_label, resolve_device
 from core.errors import MireadError
 from core.models import ModelSpec, fingerprint, get_model, list_models
+from core.records import md_escape
 from core.store import Store
 
 CORPUS_KEY = "corpus"
@@ -152,7 +153,7 @@ def guarded(fn: Any, *args: Any, **kwargs: Any) -> Any:
     try:
         return fn(*args, **kwargs)
     except MireadError as exc:
-        st.error(str(exc))
+        st.error(md_escape(exc))
         return None
 
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import streamlit as st
 
-from core.evaluation import md_escape
+from core.records import md_escape
 
 from core.journals import prediction_balance, predict_journals
 from core.plots import journal_bar_figure, prediction_balance_figure

@@ -8,7 +8,7 @@ from pathlib import Path
 import pandas as pd
 import streamlit as st
 
-from core.evaluation import md_escape
+from core.records import md_escape
 
 from core.corpus import columns_of, detect_columns, preview, read_papers
 from core.errors import MireadError

@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 import streamlit as st
 
-from core.evaluation import md_escape
+from core.records import md_escape
 
 from core.clusters import cluster_centres_2d, cluster_keywords, kmeans
 from core.demo import DEMO_CORPUS

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pandas as pd
 import streamlit as st
 
-from core.evaluation import md_escape
+from core.records import md_escape
 
 from core.search import similar_papers
 from pages.common import (

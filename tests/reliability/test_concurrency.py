@@ -15,7 +15,7 @@ import pytest
 
 from core.embed import embed_corpus
 from core.errors import CorpusError, StoreError
-from core.models import fingerprint, get_model
+from core.models import fingerprint
 from core.search import similar_papers
 from core.store import Store
 from tests.helpers import make_papers, register_tiny

@@ -18,8 +18,8 @@ from core.models import fingerprint, get_model
 from core.search import similar_papers
 from core.store import Store
 from tests.helpers import make_papers, register_tiny
-from tests.reliability.support import (FIGURES, TALLY, check_one_sentence, snapshot, start_cli, synthetic_papers, wait_for,
-                                       write_jsonl)
+from tests.reliability.support import (FIGURES, TALLY, check_one_sentence, snapshot, start_cli, synthetic_papers,
+                                       wait_for, write_jsonl)
 
 
 BIG_IMPORT = 80_000  # papers: a few seconds of importing, to be killed half-way

@@ -49,7 +49,7 @@ def test_a_long_mixed_workload_loses_nothing(tmp_path, tiny_model_dir):
             while not stop.is_set():
                 corpus = rng.choice(CORPORA)
                 action = rng.random()
-                if action < 0.55:
+                if action < 0.4:
                     papers = new_papers(rng.randint(20, 120))
                     report = store.import_papers(corpus, papers, source="soak.jsonl")
                     assert report.added == len(papers)
@@ -60,7 +60,7 @@ def test_a_long_mixed_workload_loses_nothing(tmp_path, tiny_model_dir):
                     if store.has_corpus(corpus):
                         embed_corpus(store, corpus, spec, device="cpu", batch_size=64)
                         ops["embed"] += 1
-                elif action < 0.92:
+                elif action < 0.9:
                     with lock:
                         if store.has_corpus(corpus):
                             store.delete_corpus(corpus)
@@ -86,8 +86,10 @@ def test_a_long_mixed_workload_loses_nothing(tmp_path, tiny_model_dir):
                         predict_journals(store, spec, title="study of cells", abstract="gene", corpus=corpus)
                         ops["predict"] += 1
                     latencies.append(time.perf_counter() - t0)
-                except MireadError:  # not embedded yet, deleted meanwhile: a clear sentence is the right answer
+                except MireadError as exc:  # not embedded yet, deleted meanwhile: a clear sentence is right
+                    assert "\n" not in str(exc)
                     ops["clear refusal"] += 1
+                    stop.wait(0.05)
                 store.papers_frame(corpus) if store.has_corpus(corpus) else None
         except Exception as exc:  # noqa: BLE001
             errors.append(("reader", exc))

@@ -16,6 +16,7 @@ import pytest
 from core.cli import main
 from core.errors import CorpusError, MireadError
 from core.models import ModelSpec, load_backbone
+from core.records import Paper
 from core.store import Store, check_name
 from tests.helpers import make_papers, register_tiny
 from tests.reliability.support import ROOT, TALLY, check_one_sentence, cli
@@ -222,3 +223,17 @@ def test_uploaded_files_are_only_read_never_imported_or_run():
     assert not names & {"runpy.run_path", "importlib.import_module", "exec", "eval", "subprocess.run",
                         "subprocess.Popen", "os.system"}
     assert "upload.getvalue" in names and "read_papers" in names
+
+
+def test_the_html_map_export_shows_scripts_and_links_in_corpus_text_as_text(store):
+    from core.maps import map_export_html
+
+    evil = {"title": "</script><script>alert(1)</script>", "journal": '<a href="javascript:alert(3)">J</a>',
+            "abstract": "<img src=x onerror=alert(2)>"}
+    store.import_papers("evil", [Paper(f"e{i}", f"{evil['title']} {i}", evil["abstract"], {"journal": evil["journal"]})
+                                 for i in range(3)], source="evil.csv")
+    html = map_export_html(store, "evil", {"coords": np.zeros((3, 2)), "model": "m", "method": "pca"},
+                           color="journal")
+    for active in ("<script>alert", "<img src=x", '<a href="javascript'):
+        assert active not in html
+    TALLY["untrusted files: HTML exports checked for active markup"] += 1
