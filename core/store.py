@@ -183,7 +183,11 @@ class Store:
         with self.connect() as conn:
             conn.executescript(SCHEMA)
             if "pid" not in {r["name"] for r in conn.execute("PRAGMA table_info(imports)")}:
-                conn.execute("ALTER TABLE imports ADD COLUMN pid INTEGER")
+                try:  # a workspace made before imports recorded their process
+                    conn.execute("ALTER TABLE imports ADD COLUMN pid INTEGER")
+                except sqlite3.OperationalError as exc:  # another process added it first
+                    if "duplicate column" not in str(exc):
+                        raise
 
     # -- connections -------------------------------------------------------------------------
     def _connection(self) -> sqlite3.Connection:
@@ -338,10 +342,15 @@ class Store:
         return report
 
     def unfinished_imports(self) -> list[dict[str, Any]]:
-        """Imports that started but whose process died before finishing (killed); none of their rows were kept."""
+        """Imports whose process died before finishing (killed) and that no later import of the file redid.
+
+        None of their rows were kept: importing the file again finishes the work.
+        """
         with self.connect() as conn:
             rows = conn.execute(
-                "SELECT id, corpus, file, started, pid FROM imports WHERE status = 'running' ORDER BY id"
+                "SELECT id, corpus, file, started, pid FROM imports i WHERE status = 'running' AND NOT EXISTS "
+                "(SELECT 1 FROM imports j WHERE j.corpus = i.corpus AND j.file = i.file AND j.id > i.id "
+                "AND j.status = 'completed') ORDER BY id"
             ).fetchall()
         return [dict(r) for r in rows if not _pid_alive(r["pid"])]
 

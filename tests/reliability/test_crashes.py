@@ -59,6 +59,7 @@ def test_kill_9_during_an_import_keeps_the_corpus_as_it_was_and_shows_the_import
 
     retry = reopened.import_papers("keep", read_papers(big), source=big.name)
     assert retry.added == BIG_IMPORT and reopened.corpus("keep").papers == BIG_IMPORT + 500
+    assert reopened.unfinished_imports() == []  # the retry finished what the killed import started
     TALLY["faults: survived (store consistent, nothing finished lost)"] += 1
 
 
@@ -246,3 +247,22 @@ def test_repair_removes_leftovers_of_killed_writes_but_not_fresh_ones(embedded):
     assert report == {"dropped_chunks": 0, "removed_leftovers": 2}
     assert fresh.exists() and not orphan.exists() and not temp.exists()
     assert len(chunk_files(store)) == 2
+
+
+def test_a_workspace_from_before_imports_recorded_their_process_opens_and_reports_stale_imports(tmp_path):
+    import sqlite3
+
+    folder = tmp_path / "old"
+    folder.mkdir()
+    conn = sqlite3.connect(folder / "catalog.sqlite")
+    conn.execute("CREATE TABLE imports (id INTEGER PRIMARY KEY AUTOINCREMENT, corpus TEXT, file TEXT, status TEXT, "
+                 "started REAL, finished REAL, report TEXT)")
+    conn.execute("INSERT INTO imports(corpus, file, status, started) VALUES ('c', 'old.csv', 'running', 1.0)")
+    conn.commit()
+    conn.close()
+    store = Store(folder)
+    assert [(u["corpus"], u["file"]) for u in store.unfinished_imports()] == [("c", "old.csv")]
+    store.import_papers("c", make_papers(1), source="new.csv")
+    assert len(store.unfinished_imports()) == 1 and store.corpus("c").papers == 3
+    store.import_papers("c", make_papers(2), source="old.csv")
+    assert store.unfinished_imports() == []
