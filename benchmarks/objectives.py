@@ -35,7 +35,7 @@ from core.train import TrainConfig  # noqa: E402
 DATA = Path("/work/shared/data") if Path("/work/shared/data").exists() else Path(__file__).parents[2] / "shared/data"
 EVAL_LENGTH = 128
 COMMON = dict(epochs=1.0, batch_size=32, val_fraction=0.05, device="cpu")
-# One line each: what the objective is. "base" is the packaged model without training.
+# Each objective's TrainConfig options; "base" is the packaged model without training, "ce LP-FT" the defaults.
 OBJECTIVES: dict[str, dict] = {
     "base": {},
     "supcon": dict(objective="supcon", lr=5e-5, supcon_weight=1.0, temperature=0.05, classes_per_batch=8),
@@ -44,6 +44,7 @@ OBJECTIVES: dict[str, dict] = {
     "supcon+distill": dict(objective="supcon", lr=5e-5, supcon_weight=1.0, temperature=0.05,
                            classes_per_batch=8, distill_weight=10.0),
     "ce (paper)": dict(objective="ce", lr=5e-5, head_warmup_epochs=0.0),
+    "ce LP-FT": dict(objective="ce", lr=1e-5, head_warmup_epochs=1.0),
 }
 PURITY_KS = (10, 20, 50, 100)
 # The base's cached embeddings cover these full-size eval sets; smaller sets are prefixes of them.
@@ -68,14 +69,15 @@ def build_split(args: argparse.Namespace) -> dict[str, pd.DataFrame]:
         train.append(group.iloc[order[FULL["seen"] :][: args.per_journal]])
     heldout = [g.iloc[rng.permutation(len(g))[: args.eval_per_journal]]
                for _, g in journals[journals["journal"].isin(held)].groupby("journal", sort=True)]
-    categories = read("arxiv_categories.jsonl.gz")
-    medical = read("medical_abstracts.jsonl.gz")
+    categories, medical = read("arxiv_categories.jsonl.gz"), read("medical_abstracts.jsonl.gz")
+    pick = {"categories": np.random.default_rng([args.seed, 1]).permutation(len(categories))[: args.transfer],
+            "medical": np.random.default_rng([args.seed, 2]).permutation(len(medical))[: args.medical]}
     return {
         "train": pd.concat(train),
         "heldout": pd.concat(heldout),
         "seen": pd.concat(seen),
-        "categories": categories.iloc[np.random.default_rng([args.seed, 1]).permutation(len(categories))[: args.transfer]],
-        "medical": medical.iloc[np.random.default_rng([args.seed, 2]).permutation(len(medical))[: args.medical]],
+        "categories": categories.iloc[pick["categories"]],
+        "medical": medical.iloc[pick["medical"]],
     }
 
 
@@ -175,8 +177,8 @@ def table(results: list[dict]) -> str:
     keys = list(results[0]["metrics"])
     lines = ["| objective | budget | " + " | ".join(keys) + " |", "|---|---|" + "---|" * len(keys)]
     for r in results:
-        budget = "no training" if r["objective"] == "base" else (f"{r['train_papers']} papers x 1 epoch x {r['train_length']} tokens, "
-                                                                f"{r['train_minutes']} min")
+        budget = (f"{r['train_papers']} papers x 1 epoch x {r['train_length']} tokens, {r['train_minutes']} min"
+                  if r["objective"] != "base" else "no training")
         cells = []
         for k in keys:
             value = r["metrics"][k]
@@ -205,6 +207,10 @@ def main() -> None:
 
     torch.set_num_threads(args.threads)
     out = Path(args.out) / f"seed{args.seed}"
+    asked = {"heldout": args.eval_per_journal, "seen": args.seen_per_journal, "categories": args.transfer,
+             "medical": args.medical}
+    if any(asked[k] > FULL[k] for k in FULL):
+        raise SystemExit(f"eval sizes are capped at {FULL} (the base model's cached sets)")
     split = build_split(args)
     full = build_split(argparse.Namespace(**{**vars(args), "eval_per_journal": FULL["heldout"],
                                               "seen_per_journal": FULL["seen"], "transfer": FULL["categories"],

@@ -50,9 +50,9 @@ class TrainConfig:
     epochs: float = 1.0
     batch_size: int = 16
     grad_accum: int = 1
-    lr: float = 2e-5
+    lr: float = 1e-5
     head_lr: float = 1e-3
-    head_warmup_epochs: float = 0.0
+    head_warmup_epochs: float = 1.0
     layer_decay: float = 1.0
     warmup_ratio: float = 0.1
     max_length: int = 128

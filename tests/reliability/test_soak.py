@@ -24,12 +24,13 @@ from core.store import Store
 from tests.helpers import register_tiny
 from tests.reliability.support import FIGURES, TALLY, cli, percentile, synthetic_papers, write_jsonl
 
-pytestmark = pytest.mark.slow
+SOAK_S = float(os.environ.get("MIREAD_SOAK_S", "600"))
+pytestmark = [pytest.mark.slow, pytest.mark.timeout(int(SOAK_S) + 900)]
 CORPORA = [f"soak-{i}" for i in range(4)]
 
 
 def test_a_long_mixed_workload_loses_nothing(tmp_path, tiny_model_dir):
-    seconds = float(os.environ.get("MIREAD_SOAK_S", "600"))
+    seconds = SOAK_S
     store = Store(tmp_path / "ws")
     spec = register_tiny(store, tiny_model_dir)
     fp = fingerprint(spec)
