@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import os
 import time
-from collections.abc import Callable, Sequence
-from contextlib import nullcontext
+from collections.abc import Callable, Iterator, Sequence
+from concurrent.futures import ThreadPoolExecutor
+from contextlib import contextmanager, nullcontext
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -64,6 +66,29 @@ def vectors_fingerprint(spec: ModelSpec, fast: bool | None = None, device: str =
     return fast_fingerprint(fingerprint(spec), fast_kind(fast, resolve_device(device)))
 
 
+@contextmanager
+def batch_parallel(device: str, batches: int) -> Iterator[Callable]:
+    """A `map` that runs CPU batches side by side, one core each, instead of splitting every op across cores.
+
+    Per-op threading needs all its threads scheduled at once and waits at every op for the slowest; on a
+    shared or busy CPU that made encoding 1.5x slower (BENCHMARKS.md). One batch per core avoids it. A
+    single batch (one query) keeps per-op threading, which is what lowers its latency.
+    """
+    import torch
+
+    threads = torch.get_num_threads()
+    workers = min(threads, batches, os.cpu_count() or 1)
+    if not device.startswith("cpu") or workers < 2:
+        yield map
+        return
+    pool = ThreadPoolExecutor(workers, thread_name_prefix="encode", initializer=torch.set_num_threads, initargs=(1,))
+    try:
+        yield pool.map
+    finally:
+        pool.shutdown(wait=True, cancel_futures=True)
+        torch.set_num_threads(threads)  # threads started later inherit the last value set
+
+
 class Encoder:
     """One loaded model: `encode()` is its verb; `predict()` uses a trained journal head when present.
 
@@ -101,23 +126,30 @@ class Encoder:
     def dim(self) -> int:
         return int(self.model.config.hidden_size)
 
-    def _pooled_batches(self, first: list[str], second: list[str] | None, progress: Progress | None):
-        """(positions, pooled float32 vectors) per batch of texts of similar token length, longest first."""
+    def _forward(self, batch: dict[str, torch.Tensor]) -> torch.Tensor:
+        """Pooled float32 vectors of one padded batch (safe to call from several threads at once)."""
         import torch
 
+        with torch.inference_mode(), autocast_context(self.device):
+            hidden = self.model(**batch).last_hidden_state.float()
+            return pool(hidden, batch["attention_mask"], self.spec.pooling)
+
+    def _pooled_batches(self, first: list[str], second: list[str] | None, progress: Progress | None):
+        """(positions, pooled float32 vectors) per batch of texts of similar token length, longest first."""
         pairs = [first] if second is None else [first, second]
         truncation = True if second is None else "longest_first"
         encoded = self.tokenizer(*pairs, truncation=truncation, max_length=self.max_length)
         encoded = {k: encoded[k] for k in ("input_ids", "token_type_ids", "attention_mask") if k in encoded}
         order = np.argsort([-len(ids) for ids in encoded["input_ids"]], kind="stable")
+        batches = [order[start : start + self.batch_size] for start in range(0, len(order), self.batch_size)]
         pad_id = self.tokenizer.pad_token_id or 0
+
+        def run(idx: np.ndarray) -> torch.Tensor:
+            return self._forward(collate(encoded, idx, pad_id, self.device))
+
         done = 0
-        with torch.inference_mode(), autocast_context(self.device):
-            for start in range(0, len(order), self.batch_size):
-                idx = order[start : start + self.batch_size]
-                batch = collate(encoded, idx, pad_id, self.device)
-                hidden = self.model(**batch).last_hidden_state.float()
-                pooled = pool(hidden, batch["attention_mask"], self.spec.pooling)
+        with batch_parallel(self.device, len(batches)) as mapper:
+            for idx, pooled in zip(batches, mapper(run, batches)):
                 done += len(idx)
                 if progress:
                     progress(done, len(order))
@@ -128,8 +160,6 @@ class Encoder:
         normalize: bool = True,
     ) -> np.ndarray:
         """Embed papers in input order: float32 [n, d], L2-normalised unless asked otherwise."""
-        import torch
-
         titles, abstracts = pairs_of(items)
         return self._encode(titles, abstracts, progress, normalize)
 

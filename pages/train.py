@@ -132,7 +132,7 @@ base = c3.selectbox("Base model", models, index=models.index("minilm") if "minil
 
 d1, d2, d3, d4 = st.columns(4)
 name = d1.text_input("New model name", placeholder="automatic", help=HELP["name"])
-objective = d2.selectbox("Objective", OBJECTIVES, help=HELP["objective"])
+objective = d2.selectbox("Objective", OBJECTIVES, index=OBJECTIVES.index(DEFAULTS["objective"]), help=HELP["objective"])
 epochs = d3.number_input("Epochs", 0.1, 100.0, float(DEFAULTS["epochs"]), 0.5, help=HELP["epochs"])
 batch_size = d4.number_input("Batch size", 1, 1024, DEFAULTS["batch_size"], help=HELP["batch_size"])
 e1, e2, e3, e4 = st.columns(4)
@@ -159,13 +159,16 @@ with st.expander("More settings"):
     clip = g4.number_input("Gradient clipping", 0.0, 100.0, DEFAULTS["clip"], 0.5, help=HELP["clip"])
     h1, h2, h3, h4 = st.columns(4)
     supcon_weight = h1.number_input("SupCon weight", 0.0, 10.0, DEFAULTS["supcon_weight"], 0.1,
-                                    help=HELP["supcon_weight"], disabled=objective != "ce+supcon")
+                                    help=HELP["supcon_weight"], disabled=objective == "ce")
     temperature = h2.number_input("Temperature", 0.01, 1.0, DEFAULTS["temperature"], 0.01,
-                                  help=HELP["temperature"], disabled=objective != "ce+supcon")
+                                  help=HELP["temperature"], disabled=objective == "ce")
     classes_per_batch = h3.number_input("Classes per batch", 0, 512, DEFAULTS["classes_per_batch"],
-                                        help=HELP["classes_per_batch"], disabled=objective != "ce+supcon")
+                                        help=HELP["classes_per_batch"], disabled=objective == "ce")
     eval_every = h4.number_input("Evaluate every (steps)", 0, 100_000, DEFAULTS["eval_every"], help=HELP["eval_every"])
-    seed = st.number_input("Seed", 0, 2**31 - 1, DEFAULTS["seed"], help=HELP["seed"])
+    i1, i2 = st.columns(2)
+    distill_weight = i1.number_input("Distill weight", 0.0, 100.0, float(DEFAULTS["distill_weight"]), 0.5,
+                                     help=HELP["distill_weight"])
+    seed = i2.number_input("Seed", 0, 2**31 - 1, DEFAULTS["seed"], help=HELP["seed"])
 
 preview = guarded(_preview, str(s.root), corpus, info.version, label, min_per_class, max_per_class)
 if preview is not None:
@@ -185,7 +188,7 @@ if st.button("Start training", type="primary", disabled=preview is None):
         min_per_class=None if min_per_class is None else int(min_per_class),
         max_per_class=None if max_per_class is None else int(max_per_class),
         val_fraction=float(val_fraction), eval_every=int(eval_every),
-        max_papers=None if max_papers is None else int(max_papers), supcon_weight=float(supcon_weight),
+        max_papers=None if max_papers is None else int(max_papers), supcon_weight=float(supcon_weight), distill_weight=float(distill_weight),
         temperature=float(temperature), classes_per_batch=int(classes_per_batch), device=Settings().device,
     )
     job_id = guarded(jobs.launch, s, cfg)
