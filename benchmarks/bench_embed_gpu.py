@@ -3,7 +3,8 @@
 Models: the packaged MiniLM (22.7M parameters) and a BERT-base-sized model (110M, random weights from
 BertConfig(), mean pooling: the throughput of SciBERT/MIReAD-sized encoders without downloading them).
 Inputs: 2,048 real arXiv title/abstract pairs, padded/truncated to exactly 256 tokens so every batch costs
-the same. Contenders alternate batch by batch. Without CUDA it records 'not measured'.
+the same. The two modes alternate round by round. Without CUDA it records 'not measured'; `--smoke` runs
+the same code on the CPU with a few papers, to check the script itself.
 """
 
 from __future__ import annotations
@@ -24,17 +25,21 @@ def main() -> None:
     parser.add_argument("--papers", type=int, default=2048)
     parser.add_argument("--batch", type=int, default=128)
     parser.add_argument("--rounds", type=int, default=3)
+    parser.add_argument("--smoke", action="store_true", help="run on the CPU with 16 papers (checks the script)")
     args = parser.parse_args()
 
     import torch
 
-    if not torch.cuda.is_available():
+    device = "cuda" if torch.cuda.is_available() else "cpu"
+    if args.smoke:
+        device, args.papers, args.batch, args.rounds = "cpu", 16, 8, 1
+    if device == "cpu" and not args.smoke:
         report("embed_gpu", [row("GPU embedding", None, None, "", "not measured: no GPU in this session")],
                {"status": "not measured: no GPU in this session"})
         return
     from transformers import AutoModel, AutoTokenizer, BertConfig, BertModel
 
-    from core.embed import autocast_context, pool
+    from core.embed import pool
     from core.models import get_model
 
     spec = get_model("minilm")
@@ -42,25 +47,26 @@ def main() -> None:
     records = arxiv(args.papers)
     batch = tokenizer([r["title"] for r in records], [r["abstract"] for r in records], truncation="longest_first",
                       max_length=TOKENS, padding="max_length", return_tensors="pt")
-    batch = {k: v.cuda() for k, v in batch.items()}
+    batch = {k: v.to(device) for k, v in batch.items()}
     models = {"packaged MiniLM (22.7M)": AutoModel.from_pretrained(spec.location)}
     with tempfile.TemporaryDirectory() as tmp:
         BertModel(BertConfig(vocab_size=tokenizer.vocab_size)).save_pretrained(Path(tmp))
         models["BERT-base size (110M, random)"] = AutoModel.from_pretrained(tmp)
     rows = []
-    device = "cuda"
+    name_of_device = torch.cuda.get_device_name(0) if device == "cuda" else "CPU (smoke test)"
+    sync = torch.cuda.synchronize if device == "cuda" else (lambda: None)
     for name, model in models.items():
-        model = model.cuda().eval()
-        modes = {"bf16 autocast": lambda: autocast_context(device), "float32": nullcontext}
+        model = model.to(device).eval()
+        modes = {"bf16 autocast": lambda: torch.autocast(device, dtype=torch.bfloat16), "float32": nullcontext}
 
         def run(mode: str) -> float:
-            torch.cuda.synchronize()
+            sync()
             start = time.perf_counter()
             with torch.inference_mode(), modes[mode]():
                 for s in range(0, args.papers, args.batch):
                     part = {k: v[s : s + args.batch] for k, v in batch.items()}
                     pool(model(**part).last_hidden_state.float(), part["attention_mask"], "mean")
-            torch.cuda.synchronize()
+            sync()
             return args.papers / (time.perf_counter() - start)
 
         run("bf16 autocast"), run("float32")
@@ -70,9 +76,10 @@ def main() -> None:
                 rates[mode].append(run(mode))
         rows.append(row(f"{name}: abstracts/s at {TOKENS} tokens", median(rates["bf16 autocast"]),
                         median(rates["float32"]), "/s", f"bf16 autocast vs float32; batch {args.batch}; "
-                        f"{torch.cuda.get_device_name(0)}", higher_is_better=True))
+                        f"{name_of_device}", higher_is_better=True))
         model.cpu()
-    report("embed_gpu", rows, {"device": torch.cuda.get_device_name(0), "batch": args.batch, "tokens": TOKENS})
+    report("embed_gpu_smoke" if args.smoke else "embed_gpu", rows,
+           {"device": name_of_device, "batch": args.batch, "tokens": TOKENS})
 
 
 if __name__ == "__main__":

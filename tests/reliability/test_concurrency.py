@@ -14,7 +14,7 @@ import numpy as np
 import pytest
 
 from core.embed import embed_corpus
-from core.errors import CorpusError, StoreError
+from core.errors import CorpusError, MireadError, StoreError
 from core.models import fingerprint
 from core.search import similar_papers
 from core.store import Store
@@ -217,9 +217,20 @@ def test_a_corpus_recreated_under_the_same_name_is_never_served_from_stale_cache
     TALLY["faults: survived (store consistent, nothing finished lost)"] += 1
 
 
+def test_a_search_with_a_paper_list_from_before_an_import_asks_to_search_again(embedded):
+    store, spec = embedded
+    stale = store.papers_frame("read")
+    store.import_papers("read", synthetic_papers(5), source="more.jsonl")
+    embed_corpus(store, "read", spec, device="cpu")
+    with pytest.raises(MireadError, match="changed during the search") as refused:
+        similar_papers(store, "read", spec, title="gene", frame=stale)
+    check_one_sentence(str(refused.value))
+    assert len(similar_papers(store, "read", spec, title="gene", k=100).results) == 41
+    TALLY["faults: survived (store consistent, nothing finished lost)"] += 1
+
+
 def test_a_training_job_for_a_deleted_corpus_is_refused_before_it_starts(store, tiny_model_dir):
     from core import jobs
-    from core.errors import MireadError
     from core.train import TrainConfig
 
     store.import_papers("gone", make_papers(4), source="g.jsonl")
