@@ -8,7 +8,7 @@ export MIREAD_WORKSPACE ?= $(WORKSPACE)
 export HF_HUB_OFFLINE ?= 1
 export TOKENIZERS_PARALLELISM ?= false
 
-.PHONY: install run demo test test-fast test-e2e test-slow bench chromium clean
+.PHONY: install run demo test test-fast test-e2e test-slow soak bench chromium clean
 
 $(VENV)/.installed: requirements.txt
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
@@ -41,7 +41,10 @@ test-e2e: install chromium
 	$(PY) -m pytest -q -m e2e tests/e2e
 
 test-slow: install chromium
-	$(PY) -m pytest -q -m slow tests
+	$(PY) -m pytest -q -m slow tests --deselect tests/reliability/test_soak.py
+
+soak: install
+	$(PY) -m pytest -q -m slow tests/reliability/test_soak.py
 
 bench: install
 	$(PY) benchmarks/run_all.py

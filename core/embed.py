@@ -14,9 +14,10 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from .config import resolve_device
+from .errors import ModelError
 from .models import HEAD_FILE, ModelSpec, fingerprint, get_model, load_backbone
 from .quantize import fast_fingerprint, fast_kind, fast_setting, make_fast
-from .records import Paper
+from .records import Paper, scrub
 from .train_data import collate
 
 if TYPE_CHECKING:
@@ -26,6 +27,14 @@ if TYPE_CHECKING:
 
 Progress = Callable[[int, int], None]
 CHUNK = 512  # papers embedded between two saves to the cache: an interrupted embed resumes here
+
+
+CHARS_PER_TOKEN_LIMIT = 16  # no token is longer than this many characters: text beyond it is never read
+
+
+def clip_text(text: str, limit: int) -> str:
+    """Text the tokenizer accepts quickly: lone surrogates replaced, clipped to `limit` characters."""
+    return scrub((text or "")[:limit])
 
 
 def pool(hidden: torch.Tensor, attention_mask: torch.Tensor, pooling: str) -> torch.Tensor:
@@ -117,9 +126,12 @@ class Encoder:
         path = Path(self.spec.location) / HEAD_FILE
         if not self.spec.labels or not path.exists():
             return None
-        tensors = load_file(str(path))
-        head = torch.nn.Linear(tensors["weight"].shape[1], tensors["weight"].shape[0])
-        head.load_state_dict(tensors)
+        try:
+            tensors = load_file(str(path))
+            head = torch.nn.Linear(tensors["weight"].shape[1], tensors["weight"].shape[0])
+            head.load_state_dict(tensors)
+        except Exception as exc:  # safetensors raises its own error types for damaged files
+            raise ModelError(f"the journal head {path} of model {self.spec.name!r} is damaged: {exc}") from exc
         return head.to(self.device).eval()
 
     @property
@@ -136,6 +148,9 @@ class Encoder:
 
     def _pooled_batches(self, first: list[str], second: list[str] | None, progress: Progress | None):
         """(positions, pooled float32 vectors) per batch of texts of similar token length, longest first."""
+        limit = CHARS_PER_TOKEN_LIMIT * self.max_length
+        first = [clip_text(t, limit) for t in first]
+        second = None if second is None else [clip_text(t, limit) for t in second]
         pairs = [first] if second is None else [first, second]
         truncation = True if second is None else "longest_first"
         encoded = self.tokenizer(*pairs, truncation=truncation, max_length=self.max_length)

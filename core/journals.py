@@ -11,7 +11,7 @@ import numpy as np
 from .embed import Encoder, get_encoder
 from .errors import MireadError
 from .models import ModelSpec, get_model
-from .search import corpus_index
+from .search import clip_query, corpus_index
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -59,6 +59,7 @@ def predict_journals(
     if not (title or "").strip() and not (abstract or "").strip():
         raise MireadError("the query is empty: paste a title and/or an abstract")
     spec = model if isinstance(model, ModelSpec) else get_model(model, store)
+    title, abstract = clip_query(title, spec.max_length), clip_query(abstract, spec.max_length)
     encoder = encoder or get_encoder(spec)
     vector = encoder.encode([(title, abstract)])[0]
 

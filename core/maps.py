@@ -36,7 +36,7 @@ def map_coordinates(
             coords = np.load(path)
             if coords.shape == (info.papers, 2):
                 return coords, True
-        except (OSError, ValueError):
+        except (OSError, ValueError, EOFError):
             path.unlink(missing_ok=True)
     matrix = store.embeddings(corpus, fp)
     coords = project(np.asarray(matrix), method, params, seed=seed, progress=progress)

@@ -150,7 +150,7 @@ def load_backbone(spec: ModelSpec) -> tuple[Any, Any]:
     try:
         tokenizer = AutoTokenizer.from_pretrained(spec.location, **kwargs)
         model = AutoModel.from_pretrained(spec.location, use_safetensors=True if local else None, **kwargs)
-    except OSError as exc:
+    except Exception as exc:  # OSError, or safetensors' own error for a damaged weights file
         if local:
             raise ModelError(f"model {spec.name!r} could not be loaded from {spec.location}: {exc}") from exc
         raise ModelError(

@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from .config import Settings
-from .embed import Encoder, get_encoder
+from .embed import CHARS_PER_TOKEN_LIMIT, Encoder, clip_text, get_encoder
 from .errors import MireadError
 from .index import VectorIndex
 from .models import ModelSpec, fingerprint, get_model
@@ -21,7 +21,6 @@ if TYPE_CHECKING:
     from .store import Store
 
 SHORT_QUERY_WORDS = 25
-CHARS_PER_TOKEN_CAP = 16  # a query field keeps at most this many characters per model token
 _INDEXES: dict[tuple[str, str, str, int], VectorIndex] = {}
 _INDEX_LOCK = threading.Lock()  # one build per index: concurrent first queries wait for it
 
@@ -54,7 +53,7 @@ def clip_query(text: str, max_length: int = 512) -> str:
 
     The tokenizer's pair truncation is quadratic in the text length (100k characters: minutes).
     """
-    return scrub((text or "")[: CHARS_PER_TOKEN_CAP * max_length])
+    return clip_text(text, CHARS_PER_TOKEN_LIMIT * max_length)
 
 
 def query_warning(title: str, abstract: str) -> str | None:

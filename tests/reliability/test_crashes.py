@@ -223,8 +223,6 @@ def test_damaged_cached_matrices_indexes_and_maps_are_rebuilt_without_an_error(e
     TALLY["faults: survived (store consistent, nothing finished lost)"] += 1
 
 
-@pytest.mark.xfail(strict=True, reason="core/maps.py map_coordinates catches (OSError, ValueError) but numpy "
-                                       "raises EOFError for an empty .npy file")
 def test_an_empty_map_coordinates_file_is_recomputed(embedded):
     spec = get_model("tiny", embedded)
     map_coordinates(embedded, "c", spec, method="pca")

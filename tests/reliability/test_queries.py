@@ -89,8 +89,6 @@ def test_odd_queries_get_journal_suggestions_or_one_clear_sentence(searchable, k
     TALLY["queries: odd journal queries answered"] += 1
 
 
-@pytest.mark.xfail(strict=True, reason="core/journals.py passes lone surrogates to the tokenizer (TypeError); "
-                                       "the CLI scrubs them, the API does not")
 def test_journal_suggestions_accept_lone_surrogates_through_the_api(searchable):
     found = predict_journals(searchable, "tiny", title="\ud800 protein", abstract="\udcff", corpus="q")
     assert found.predictions
@@ -130,19 +128,26 @@ def test_similar_papers_clips_a_100k_character_query_before_the_tokenizer(search
     assert 0 < spy.longest <= 16 * 128
 
 
-@pytest.mark.xfail(strict=True, reason="core/journals.py hands a 100k-character query to the encoder unclipped; "
-                                       "Encoder.tokenize (core/embed.py) should clip texts")
 def test_journal_suggestions_clip_a_100k_character_query_before_the_tokenizer(searchable, spy):
     predict_journals(searchable, "tiny", title=LONG, abstract=LONG, corpus="q", encoder=spy)
     assert 0 < spy.longest <= 16 * 512
 
 
-@pytest.mark.xfail(strict=True, reason="core/embed.py embeds a 100k-character abstract unclipped "
-                                       "(minutes of tokenizer time per paper); Encoder.tokenize should clip texts")
-def test_embedding_clips_a_huge_imported_abstract_before_the_tokenizer(searchable, spy):
+def test_embedding_clips_a_huge_imported_abstract_before_the_tokenizer(searchable, spy, monkeypatch):
+    encoder = spy.encoder
+    longest = []
+    real_tokenizer = encoder.tokenizer
+
+    def recording_tokenizer(*texts, **kwargs):
+        longest.append(max(len(t) for column in texts for t in column))
+        return real_tokenizer(*texts, **kwargs)
+
+    monkeypatch.setattr(encoder, "tokenizer", recording_tokenizer)
+    monkeypatch.setattr(recording_tokenizer, "pad_token_id", real_tokenizer.pad_token_id, raising=False)
     searchable.import_papers("long", [Paper("huge", "Huge abstract", LONG)], source="long.jsonl")
-    embed_corpus(searchable, "long", "tiny", device="cpu", encoder=spy)
-    assert 0 < spy.longest <= 16 * 512
+    report = embed_corpus(searchable, "long", "tiny", device="cpu", encoder=encoder)
+    assert report.new == 1
+    assert 0 < max(longest) <= 16 * 512
 
 
 def test_unusual_k_values_and_unknown_paper_ids_are_handled(searchable):

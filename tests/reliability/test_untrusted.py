@@ -140,8 +140,6 @@ def test_a_checkpoint_asking_for_remote_code_does_not_run_it(tmp_path, tiny_mode
     TALLY["untrusted files: remote-code checkpoints not run"] += 1
 
 
-@pytest.mark.xfail(strict=True, reason="core/models.py load_backbone lets safetensors' SafetensorError escape "
-                                       "for a damaged model.safetensors instead of a ModelError sentence")
 def test_a_damaged_safetensors_file_is_refused_with_one_sentence(tmp_path, tiny_model_dir):
     folder = tmp_path / "damaged"
     shutil.copytree(tiny_model_dir, folder)
@@ -151,8 +149,6 @@ def test_a_damaged_safetensors_file_is_refused_with_one_sentence(tmp_path, tiny_
         load_backbone(ModelSpec("damaged", "checkpoint", str(folder)))
 
 
-@pytest.mark.xfail(strict=True, reason="core/embed.py Encoder._load_head lets SafetensorError escape for a "
-                                       "damaged head.safetensors instead of a ModelError sentence")
 def test_a_damaged_journal_head_is_refused_with_one_sentence(tmp_path, tiny_model_dir):
     from core.embed import Encoder
 
