@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from .errors import MireadError, NotFoundError, TrainingError
+from .store import pid_alive
 from .train import Cancelled, TrainConfig, prepare_config, run_training
 
 if TYPE_CHECKING:
@@ -243,17 +244,7 @@ def _alive(pid: int) -> bool:
             return False
     except ChildProcessError:
         pass
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    except PermissionError:
-        return True
-    try:
-        state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
-    except (OSError, IndexError):
-        return True
-    return state not in ("Z", "X")
+    return pid_alive(pid)
 
 
 def _terminate(pid: int) -> None:

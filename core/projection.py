@@ -95,12 +95,16 @@ def _pca(X: np.ndarray, n_components: int, seed: int | None) -> np.ndarray:
 
 
 def _umap_epochs(n: int) -> int:
-    """Pick an epoch count: more for small maps (cheap), fewer for big ones."""
+    """Pick an epoch count: more for small maps (cheap), fewer for big ones.
+
+    Measured (benchmarks/bench_maps.py): 100 instead of 200 epochs cut UMAP's time by 40-60% at 10k-50k
+    papers with the same trustworthiness (0.945 on real arXiv vectors, 0.988 on 50k synthetic ones).
+    """
     if n <= 2_000:
         return 500
-    if n <= 200_000:
+    if n <= 10_000:
         return 200
-    return 120
+    return 100
 
 
 def _umap(X: np.ndarray, p: dict, seed: int | None, note: Progress) -> np.ndarray:

@@ -148,7 +148,7 @@ def _busy(exc: sqlite3.OperationalError) -> StoreError | None:
     return None
 
 
-def _pid_alive(pid: int | None) -> bool:
+def pid_alive(pid: int | None) -> bool:
     """Whether a process with this id exists on this machine (and is not a zombie)."""
     if not pid:
         return False
@@ -352,7 +352,7 @@ class Store:
                 "(SELECT 1 FROM imports j WHERE j.corpus = i.corpus AND j.file = i.file AND j.id > i.id "
                 "AND j.status = 'completed') ORDER BY id"
             ).fetchall()
-        return [dict(r) for r in rows if not _pid_alive(r["pid"])]
+        return [dict(r) for r in rows if not pid_alive(r["pid"])]
 
     @staticmethod
     def _paper_row(corpus: str, seq: int, record: Paper) -> tuple:
