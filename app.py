@@ -21,7 +21,11 @@ PAGES = [
 
 @st.cache_resource(show_spinner=False)
 def warm_maps_in_background() -> threading.Thread | None:
-    """Compile UMAP's numba kernels once per server in a daemon thread (MIREAD_WARM_NUMBA=0 turns it off)."""
+    """Compile UMAP's numba kernels (~30 s) once per server in a daemon thread (MIREAD_WARM_NUMBA=0: off).
+
+    Started after the first page has rendered: started before, it competed with that page and made the
+    first render 2-3 s slower (benchmarks/bench_cold_start.py).
+    """
     if os.environ.get("MIREAD_WARM_NUMBA", "1") == "0":
         return None
     from core.projection import warm_numba
@@ -31,7 +35,9 @@ def warm_maps_in_background() -> threading.Thread | None:
     return thread
 
 
-warm_maps_in_background()
 page = st.navigation(PAGES)
-sidebar()
-page.run()
+try:
+    sidebar()
+    page.run()
+finally:
+    warm_maps_in_background()
