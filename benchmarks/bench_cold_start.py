@@ -103,7 +103,8 @@ def import_costs() -> tuple[float, list[tuple[str, float]], list[str]]:
 def corpus_workspace(root: Path, papers: int, cache_map: bool) -> Path:
     """A workspace with `papers` real arXiv papers embedded (vectors from the benchmark cache)."""
     from core.maps import map_coordinates
-    from core.models import fingerprint, get_model
+    from core.embed import vectors_fingerprint
+    from core.models import get_model
     from core.records import Paper
     from core.store import Store
     from vectors import real_vectors
@@ -118,7 +119,7 @@ def corpus_workspace(root: Path, papers: int, cache_map: bool) -> Path:
     spec = get_model("minilm")
     vectors = real_vectors(papers)
     hashes = [p.hash for p in store.papers("arxiv")]
-    store.add_embeddings(fingerprint(spec), hashes, vectors)
+    store.add_embeddings(vectors_fingerprint(spec), hashes, vectors)
     if cache_map:
         map_coordinates(store, "arxiv", spec, "umap", {"n_neighbors": 15, "min_dist": 0.1})
     return ws

@@ -71,13 +71,14 @@ def end_to_end(workspace: Path, corpus: str, reps: int, rows: list[dict], extra:
     """similar_papers over a 1M-paper corpus with a pre-encoded query (the page's path after encoding)."""
     from core.config import Settings
     from core.index import exact_topk
-    from core.models import fingerprint, get_model
+    from core.embed import vectors_fingerprint
+    from core.models import get_model
     from core.search import corpus_index, similar_papers
     from core.store import Store
 
     store = Store(workspace)
     spec = get_model("minilm")
-    fp = fingerprint(spec)
+    fp = vectors_fingerprint(spec)
     missing = store.missing_hashes(corpus, fp)
     if missing:
         start = time.perf_counter()

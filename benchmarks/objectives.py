@@ -45,6 +45,9 @@ OBJECTIVES: dict[str, dict] = {
                            classes_per_batch=8, distill_weight=10.0),
     "ce (paper)": dict(objective="ce", lr=5e-5, head_warmup_epochs=0.0),
     "ce LP-FT": dict(objective="ce", lr=1e-5, head_warmup_epochs=1.0),
+    "ce LP-FT 3e-5": dict(objective="ce", lr=3e-5, head_warmup_epochs=20.0),
+    "ce+supcon+distill": dict(objective="ce+supcon", lr=2e-5, head_warmup_epochs=20.0, supcon_weight=0.5,
+                              temperature=0.1, classes_per_batch=8, distill_weight=10.0),
 }
 PURITY_KS = (10, 20, 50, 100)
 # The base's cached embeddings cover these full-size eval sets; smaller sets are prefixes of them.
@@ -147,7 +150,7 @@ def run_one(name: str, args: argparse.Namespace, split: dict[str, pd.DataFrame],
             raise SystemExit(f"{name}: training {job['status']}: {job.get('error')}")
         spec = get_model(job["model"], store)
     trained = time.time()
-    encoder = Encoder(spec, device="cpu", batch_size=32, max_length=EVAL_LENGTH)
+    encoder = Encoder(spec, device="cpu", batch_size=32, max_length=EVAL_LENGTH, fast=False)
     X = embed_sets(encoder, split, out / "base-embeddings" if name == "base" else None, full)
     embedded = time.time()
     result = {

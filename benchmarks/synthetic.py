@@ -2,7 +2,8 @@
 
 Uniform random unit vectors in 384-d have no neighbourhood structure at all (every pair has cosine ~0), which
 no embedding model produces; these have topics, a continuum within topics and a median nearest-neighbour
-cosine of ~0.8 (real MiniLM arXiv vectors: see BENCHMARKS.md), so approximate-index recall means something.
+cosine of ~0.8 (real MiniLM arXiv vectors: 0.63, a harder case; bench_search.py measures both), so
+approximate-index recall means something.
 """
 
 from __future__ import annotations

@@ -67,9 +67,10 @@ def cmd_import(store: Store, args: argparse.Namespace) -> dict[str, Any]:
 
 
 def cmd_corpora(store: Store, args: argparse.Namespace) -> dict[str, Any]:
-    from .models import fingerprint, list_models
+    from .embed import model_names_by_vectors_fingerprint
+    from .models import list_models
 
-    names = {fingerprint(s): s.name for s in list_models(store)}
+    names = model_names_by_vectors_fingerprint(list_models(store))
     items = []
     for c in store.corpora():
         models = [names.get(fp, fp) for fp in store.embedded_models(c.name)]

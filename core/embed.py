@@ -16,7 +16,7 @@ import numpy as np
 from .config import resolve_device
 from .errors import ModelError
 from .models import HEAD_FILE, ModelSpec, fingerprint, get_model, load_backbone
-from .quantize import fast_fingerprint, fast_kind, fast_setting, make_fast
+from .quantize import KINDS, fast_fingerprint, fast_kind, fast_setting, make_fast
 from .records import Paper, scrub
 from .train_data import collate
 
@@ -278,6 +278,16 @@ def _unique_by_hash(papers: list[Paper]) -> list[Paper]:
             seen.add(paper.hash)
             out.append(paper)
     return out
+
+
+def model_names_by_vectors_fingerprint(specs: Sequence[ModelSpec]) -> dict[str, str]:
+    """Model name per vectors fingerprint, the exact one and each fast mode's (named 'model (bf16)')."""
+    names: dict[str, str] = {}
+    for spec in specs:
+        exact = fingerprint(spec)
+        names.update({fast_fingerprint(exact, kind): f"{spec.name} ({kind})" for kind in KINDS})
+        names[exact] = spec.name
+    return names
 
 
 def corpus_embeddings(store: Store, corpus: str, model: str | ModelSpec, fast: bool | None = None) -> np.ndarray:

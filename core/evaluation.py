@@ -19,10 +19,10 @@ import numpy as np
 import pandas as pd
 
 from . import perturb
-from .embed import corpus_embeddings, embed_corpus, get_encoder
+from .embed import corpus_embeddings, embed_corpus, get_encoder, vectors_fingerprint
 from .errors import CorpusError, MireadError
 from .evaluate import TASKS, Result, best_per_column, neighbours_summary, results_table, run_protocols, to_markdown
-from .models import ModelSpec, fingerprint, get_model
+from .models import ModelSpec, get_model
 from .records import md_escape
 from .store import Store
 
@@ -276,7 +276,7 @@ def _evaluate_model(store: Store, drawn: Sample, name: str, tasks: list[str], en
                     step: Callable[[str], None], status: Status | None, device: str, batch_size: int) -> dict:
     """One model's results (cached or computed), task errors and timings; ModelErrors propagate."""
     spec = get_model(name, store)
-    fp = fingerprint(spec)
+    fp = vectors_fingerprint(spec)
     cached = {t: store.cache_get(drawn.key(fp, t)) for t in tasks}
     todo = [t for t in tasks if cached[t] is None]
     out: dict[str, list] = {"results": [], "errors": [], "timings": []}

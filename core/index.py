@@ -1,9 +1,9 @@
 """Nearest-neighbour search over unit vectors: exact when small, faiss HNSW in the middle, IVF when large.
 
-The thresholds come from `benchmarks/bench_search.py` (BENCHMARKS.md, 2 busy cores): exact search takes
-~12 ms at 100k rows but ~160 ms at 1M; HNSW and IVF both answer in under 1 ms, but HNSW took 64 s to build
-at 100k where IVF took 4 s (67 s at 1M), with recall@10 of 0.98-0.99 once `nprobe` is tuned at build time.
-So HNSW only serves corpora between a lowered exact limit and IVF_ABOVE.
+The thresholds come from `benchmarks/bench_search.py` (BENCHMARKS.md, 2 cores): exact search takes ~5 ms
+at 100k rows but 47-160 ms at 1M (quiet vs busy machine); HNSW and IVF both answer in under 1 ms, but HNSW
+took 10 s to build at 100k and 152 s at 1M where IVF took 0.8 s and 10 s, with recall@10 0.98-0.99 once
+`nprobe` is tuned at build time. So HNSW only serves corpora between a lowered exact limit and IVF_ABOVE.
 """
 
 from __future__ import annotations

@@ -20,6 +20,9 @@ PALETTE = qualitative.Plotly + qualitative.D3[2:] + qualitative.Dark24
 QUERY_COLOUR = "#d62728"
 HIGHLIGHT_COLOUR = "#ff7f0e"
 TEMPLATE = "plotly_white"
+# Above this many points a map draws a seeded sample (highlighted papers always kept) and says so: 200k
+# points with hover cards render in ~3 s in headless Chromium and zoom in ~0.3 s (BENCHMARKS.md, browser).
+MAX_MAP_POINTS = 200_000
 
 
 def _is_missing(value: Any) -> bool:
@@ -190,8 +193,13 @@ def map_figure(
     cluster_labels: dict[str, tuple[float, float]] | None = None,
     max_legend: int = 12,
     title: str = "",
+    max_points: int | None = MAX_MAP_POINTS,
 ) -> go.Figure:
-    """Draw a paper map: one trace per frequent label; customdata holds row indices (-1 for query points)."""
+    """Draw a paper map: one trace per frequent label; customdata holds row indices (-1 for query points).
+
+    Above `max_points` papers a seeded sample is drawn (every highlighted paper kept); `layout.meta` holds
+    {"drawn": k, "total": n} so the page can say how many points it shows.
+    """
     coords = np.asarray(coords, dtype=np.float32)
     if coords.ndim != 2 or coords.shape[1] != 2:
         raise MireadError(f"map coordinates must have shape [papers, 2], got {coords.shape}")
@@ -205,6 +213,19 @@ def map_figure(
         mask = np.asarray(highlight, dtype=bool)
         if mask.shape != (n,):
             raise MireadError(f"highlight mask has {mask.size} values for {n} map points")
+    if max_points is not None and n > max_points:
+        drawn = sample_rows(mask, max_points)
+        fig = map_figure(
+            coords[drawn], color=None if color is None else [color[i] for i in drawn], color_name=color_name,
+            hover=None if hover is None else hover.iloc[drawn], highlight=mask[drawn], query_points=query_points,
+            query_labels=query_labels, cluster_labels=cluster_labels, max_legend=max_legend, title=title,
+            max_points=None,
+        )
+        for trace in fig.data:  # back from sample positions to corpus rows
+            ids = np.asarray(trace.customdata)
+            trace.customdata = np.where(ids >= 0, drawn[np.clip(ids, 0, None)], -1)
+        fig.update_layout(meta={"drawn": len(drawn), "total": n})
+        return fig
     size = _marker_size(n)
     opacity = 0.25 if mask.any() else 0.8
     continuous = color is not None and _is_continuous(color, max_legend)
@@ -234,7 +255,17 @@ def map_figure(
         fig.add_annotation(x=x, y=y, text=html.escape(_short(text, 60), quote=False), showarrow=False,
                            font=dict(size=12, color="#111111"), bgcolor="rgba(255,255,255,0.7)")
     _map_layout(fig, title)
+    fig.update_layout(meta={"drawn": n, "total": n})
     return fig
+
+
+def sample_rows(keep: np.ndarray, size: int, seed: int = 0) -> np.ndarray:
+    """Sorted row positions of a seeded sample of `size` rows that includes every row where `keep` is set."""
+    kept = np.flatnonzero(keep)
+    rest = np.flatnonzero(~keep)
+    extra = max(0, size - len(kept))
+    chosen = np.random.default_rng(seed).choice(rest, size=min(extra, len(rest)), replace=False)
+    return np.sort(np.concatenate([kept, chosen]))
 
 
 def _add_query_trace(fig: go.Figure, points: np.ndarray, labels: Sequence[str] | None) -> None:

@@ -266,6 +266,14 @@ class Store:
             raise NotFoundError(f"there is no corpus named {name!r} (corpora: {known})")
         return self._info(row)
 
+    def corpus_version(self, name: str) -> int:
+        """A corpus's version alone: one indexed lookup, without counting its papers like `corpus()` does."""
+        with self.connect() as conn:
+            row = conn.execute("SELECT version FROM corpora WHERE name = ?", (name,)).fetchone()
+        if row is None:
+            return self.corpus(name).version  # raises the NotFoundError naming the known corpora
+        return int(row[0])
+
     def has_corpus(self, name: str) -> bool:
         with self.connect() as conn:
             return conn.execute("SELECT 1 FROM corpora WHERE name = ?", (name,)).fetchone() is not None

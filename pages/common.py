@@ -107,7 +107,9 @@ def current_model() -> ModelSpec:
 
 
 def is_embedded(corpus: str, spec: ModelSpec) -> bool:
-    return not store().missing_hashes(corpus, fingerprint(spec))
+    from core.embed import vectors_fingerprint
+
+    return not store().missing_hashes(corpus, vectors_fingerprint(spec))
 
 
 def embed_with_progress(corpus: str, spec: ModelSpec) -> Any:
@@ -158,7 +160,9 @@ def guarded(fn: Any, *args: Any, **kwargs: Any) -> Any:
 
 
 def embeddings(corpus: str, spec: ModelSpec) -> np.ndarray:
-    return store().embeddings(corpus, fingerprint(spec))
+    from core.embed import vectors_fingerprint
+
+    return store().embeddings(corpus, vectors_fingerprint(spec))
 
 
 def safe_link(doi: Any = None, url: Any = None) -> str | None:

@@ -12,7 +12,8 @@ from core.records import md_escape
 
 from core.corpus import columns_of, detect_columns, preview, read_papers
 from core.errors import MireadError
-from core.models import fingerprint, list_models
+from core.embed import model_names_by_vectors_fingerprint, vectors_fingerprint
+from core.models import list_models
 from pages.common import CORPUS_KEY, current_model, embed_with_progress, guarded, store
 
 st.title("Library")
@@ -103,7 +104,7 @@ if not corpora:
     st.info("No corpus yet. Upload a file above or import the PubMed demo.")
     st.stop()
 
-names_by_fp = {fingerprint(m): m.name for m in list_models(s)}
+names_by_fp = model_names_by_vectors_fingerprint(list_models(s))
 table = pd.DataFrame([
     {"corpus": c.name, "papers": c.papers, "label columns": ", ".join(c.labels),
      "embedded with": ", ".join(names_by_fp.get(fp, fp) for fp in s.embedded_models(c.name)), "source": c.source}
@@ -115,7 +116,7 @@ spec = current_model()
 left, right = st.columns(2)
 with left:
     target = st.selectbox("Corpus to embed", [c.name for c in corpora], key="embed_target")
-    missing = len(s.missing_hashes(target, fingerprint(spec)))
+    missing = len(s.missing_hashes(target, vectors_fingerprint(spec)))
     st.caption(f"{missing:,} papers of **{target}** still need embedding with **{spec.name}**.")
     if st.button(f"Embed with {spec.name}", disabled=missing == 0, type="primary"):
         done = guarded(embed_with_progress, target, spec)

@@ -2,16 +2,17 @@
 
 from __future__ import annotations
 
+import time
+
 import numpy as np
 import streamlit as st
 
-from core.records import md_escape
-
 from core.clusters import cluster_centres_2d, cluster_keywords, kmeans
 from core.demo import DEMO_CORPUS
-from core.maps import hover_frame, map_coordinates
+from core.maps import cached_map, hover_frame, map_coordinates, start_map
 from core.plots import export_html, map_figure, selected_rows
 from core.projection import DEFAULT_PARAMS, place_points
+from core.records import md_escape
 from pages.common import current_corpus, current_model, embeddings, guarded, need_embeddings, papers_frame, store
 
 st.title("Domain map")
@@ -46,14 +47,41 @@ with st.container(border=True):
     query = d3.text_input("Highlight papers matching", placeholder="e.g. malaria, transformer, 10.1103/…",
                           help="Case-insensitive match in title, abstract or any column.")
 
-with st.status(f"Computing the {method.upper()} map…", expanded=False) as status:
-    progress = st.progress(0.0)
-    result = guarded(map_coordinates, store(), corpus, spec, method, params,
-                     lambda f, msg: progress.progress(min(max(f, 0.0), 1.0), text=msg))
+final = guarded(cached_map, store(), corpus, spec, method, params)
+if final is None and method == "pca":
+    with st.spinner("Computing the PCA map…"):
+        final = (guarded(map_coordinates, store(), corpus, spec, "pca", params) or (None,))[0]
+    if final is None:
+        st.stop()
+if final is None:
+    # Preview first: PCA takes under a second even at 200k papers; the real map follows in the background.
+    background = guarded(start_map, store(), corpus, spec, method, params)
+    if background is None:
+        st.stop()
+    if background.done and not background.error:
+        final = guarded(cached_map, store(), corpus, spec, method, params)
+if final is not None:
+    coords = final
+else:
+    with st.spinner("Computing a quick PCA preview…"):
+        result = guarded(map_coordinates, store(), corpus, spec, "pca", {})
     if result is None:
         st.stop()
-    coords, cached = result
-    status.update(label=f"Map of {len(coords):,} papers ({'cached' if cached else 'computed'})", state="complete")
+    coords = result[0]
+
+    @st.fragment(run_every=1.5)
+    def watch_background_map() -> None:
+        """Progress of the background map; swaps it in (full rerun) when it is ready."""
+        if background.error:
+            st.error(f"{md_escape(background.error.rstrip('.'))}. The PCA preview stays on screen.")
+        elif background.done:
+            st.rerun(scope="app")
+        else:
+            elapsed = time.time() - background.started
+            st.progress(background.fraction, text=f"Preview: PCA. Computing the {method.upper()} map in the "
+                                                  f"background ({background.message}, {elapsed:.0f} s)…")
+
+    watch_background_map()
 
 vectors = embeddings(corpus, spec)
 colour_values, cluster_text = None, None
@@ -91,7 +119,15 @@ if placed and placed.get("corpus") == corpus and placed.get("model") == spec.nam
 hover = hover_frame(frame).drop(columns=[colour], errors="ignore")  # the colour label is already on the card
 fig = map_figure(coords, color=colour_values, color_name=colour, hover=hover, highlight=highlight,
                  query_points=query_points, query_labels=query_labels, cluster_labels=cluster_text)
-st.caption(f"Drawing all **{len(coords):,}** papers (WebGL). Drag to lasso-select; double-click to reset the zoom.")
+shown = fig.layout.meta or {"drawn": len(coords), "total": len(coords)}
+kind = "PCA preview" if final is None else method.upper()
+if shown["drawn"] < shown["total"]:
+    st.caption(f"{kind}: drawing **{shown['drawn']:,} of {shown['total']:,}** papers, a random sample (every "
+               f"highlighted paper kept): more points than a browser map stays responsive with. Highlight, "
+               f"search or export to reach the others.")
+else:
+    st.caption(f"{kind}: drawing all **{len(coords):,}** papers (WebGL). Drag to lasso-select; double-click to "
+               f"reset the zoom.")
 event = st.plotly_chart(fig, width="stretch", on_select="rerun", selection_mode=("points", "box", "lasso"),
                         key="corpus_map", config={"toImageButtonOptions": {"format": "png", "filename": f"{corpus}-map",
                                                                            "scale": 2}, "displaylogo": False})

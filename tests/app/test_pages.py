@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import base64
 import json
+import time
 from pathlib import Path
 
 import numpy as np
@@ -12,8 +13,9 @@ import pytest
 from streamlit.runtime.pages_manager import PagesManager
 from streamlit.testing.v1 import AppTest
 
-from core.embed import embed_corpus
-from core.models import fingerprint, get_model
+from core.embed import embed_corpus, vectors_fingerprint
+from core.models import get_model
+from core.quantize import fast_kind
 from core.records import Paper
 from core.store import Store
 from tests.helpers import make_papers, register_tiny
@@ -75,6 +77,12 @@ def decode(values) -> list:
     return list(values)
 
 
+def embedded_as(model: str) -> str:
+    """How the library names a model's vectors: 'tiny', or 'tiny (bf16)' in the default fast CPU mode."""
+    kind = fast_kind(None, "cpu")
+    return f"{model} ({kind})" if kind else model
+
+
 def chart(at: AppTest, index: int = 0) -> dict:
     return json.loads(at.get("plotly_chart")[index].proto.spec)
 
@@ -110,7 +118,7 @@ def test_the_library_lists_the_corpus_with_its_size_labels_and_models(workspace)
     row = table.set_index("corpus").loc["c"]
     assert row["papers"] == len(PAPERS)
     assert row["label columns"].split(", ")[0] == "journal"
-    assert row["embedded with"] == "tiny"
+    assert row["embedded with"] == embedded_as("tiny")
     assert "0 papers of **c** still need embedding with **tiny**." in texts(at.caption)
     assert widget(at.button, "Embed with tiny").disabled
 
@@ -123,10 +131,10 @@ def test_the_library_embeds_a_new_corpus_and_deletes_one_after_confirmation(work
     assert "6 papers of **more** still need embedding with **tiny**." in texts(at.caption)
     widget(at.button, "Embed with tiny").click().run()
     assert not at.exception and not at.error
-    assert not workspace.missing_hashes("more", fingerprint(get_model("tiny", workspace)))
+    assert not workspace.missing_hashes("more", vectors_fingerprint(get_model("tiny", workspace)))
     assert "Embedded 6 new papers of **more** with **tiny**" in texts(at.success)
     assert "0 papers of **more** still need embedding with **tiny**." in texts(at.caption)
-    assert at.dataframe[0].value.set_index("corpus").loc["more", "embedded with"] == "tiny"
+    assert at.dataframe[0].value.set_index("corpus").loc["more", "embedded with"] == embedded_as("tiny")
 
     at.selectbox(key="delete_target").set_value("more").run()
     assert widget(at.button, "Delete corpus").disabled
@@ -140,7 +148,7 @@ def test_the_library_embeds_a_new_corpus_and_deletes_one_after_confirmation(work
 def test_the_map_draws_one_point_per_paper_coloured_by_journal(workspace):
     at = open_app()
     assert [t.value for t in at.title] == ["Domain map"]
-    assert f"Drawing all **{len(PAPERS)}** papers" in texts(at.caption)
+    assert f"PCA: drawing all **{len(PAPERS)}** papers" in texts(at.caption)
     traces = chart(at)["data"]
     assert sum(len(decode(t["x"])) for t in traces) == len(PAPERS)
     assert sorted(t["name"] for t in traces) == ["J. Astro", "J. Bio", "J. Econ"]
@@ -259,3 +267,20 @@ def test_similar_papers_links_dois_and_web_urls_but_not_script_urls(workspace):
     assert links[papers[0].title] == "https://doi.org/10.1000/x1"
     assert pd.isna(links[papers[1].title])
     assert links[papers[2].title] == "https://example.org/p3"
+
+
+def test_the_map_shows_a_pca_preview_while_the_chosen_map_is_computed_in_the_background(workspace):
+    at = open_app()
+    at.selectbox(key="map_method").set_value("tsne").run()
+    assert not at.exception
+    captions = texts(at.caption)
+    assert f"PCA preview: drawing all **{len(PAPERS)}** papers" in captions
+    assert sum(len(decode(t["x"])) for t in chart(at)["data"]) == len(PAPERS)
+    deadline = time.time() + 120
+    while time.time() < deadline:  # the page's fragment polls the same job; here the test does
+        at.run()
+        if "TSNE: drawing all" in texts(at.caption):
+            break
+        time.sleep(0.2)
+    assert f"TSNE: drawing all **{len(PAPERS)}** papers" in texts(at.caption)
+    assert not at.exception and sum(len(decode(t["x"])) for t in chart(at)["data"]) == len(PAPERS)

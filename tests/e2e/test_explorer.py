@@ -9,8 +9,8 @@ from collections.abc import Iterator
 import pytest
 
 from core.corpus import read_papers
-from core.embed import embed_corpus
-from core.models import fingerprint, get_model
+from core.embed import embed_corpus, vectors_fingerprint
+from core.models import get_model
 from core.store import Store
 from core.tiny import build_tiny_model
 from tests.e2e.conftest import FIXTURES, VIEWPORT, Tab
@@ -99,7 +99,7 @@ def test_a_newcomer_uploads_a_csv_embeds_it_and_explores_it(tab: Tab):
     tab.snap("library-embedded")
 
     tab.go("Domain map")
-    tab.see(f"Drawing all {PAPERS} papers", "[data-testid=stCaptionContainer]")
+    tab.see(f"drawing all {PAPERS} papers", "[data-testid=stCaptionContainer]")
     [traces] = tab.charts()
     assert sum(t["n"] for t in traces) == PAPERS
     assert sorted(t["name"] for t in traces) == JOURNALS
@@ -186,11 +186,11 @@ def test_map_hover_cards_show_double_quotes_as_typed(tab: Tab, imported: Store):
 
 def on_map_with_tiny(tab: Tab, store: Store) -> None:
     """Open the map of the corpus embedded with the tiny model."""
-    if store.missing_hashes(CORPUS, fingerprint(get_model("tiny", store))):
+    if store.missing_hashes(CORPUS, vectors_fingerprint(get_model("tiny", store))):
         embed_corpus(store, CORPUS, "tiny")
     tab.go("Domain map")
     tab.choose("Model", "tiny")
-    tab.see(f"Drawing all {PAPERS} papers", "[data-testid=stCaptionContainer]")
+    tab.see(f"drawing all {PAPERS} papers", "[data-testid=stCaptionContainer]")
 
 
 def hover_card(tab: Tab, pid: str) -> str:

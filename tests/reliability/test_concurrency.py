@@ -13,9 +13,8 @@ from concurrent.futures import ThreadPoolExecutor
 import numpy as np
 import pytest
 
-from core.embed import embed_corpus
+from core.embed import embed_corpus, vectors_fingerprint
 from core.errors import CorpusError, MireadError, StoreError
-from core.models import fingerprint
 from core.search import similar_papers
 from core.store import Store
 from tests.helpers import make_papers, register_tiny
@@ -53,7 +52,7 @@ def test_threads_read_and_search_while_another_thread_imports_and_embeds(embedde
                for _ in range(4)]
     for reader in readers:
         reader.start()
-    fp, batches, deadline = fingerprint(spec), 0, time.time() + 120
+    fp, batches, deadline = vectors_fingerprint(spec), 0, time.time() + 120
     try:
         while (batches < 10 or len(counts) < 40) and time.time() < deadline and not errors:
             papers = synthetic_papers(200, start=batches * 200)
@@ -94,7 +93,7 @@ def test_processes_import_and_embed_while_this_process_reads_and_searches(embedd
     assert (importer.returncode, embedder.returncode) == (0, 0), logs
     assert errors == []
     assert store.corpus("incoming").papers == 20_000
-    assert store.missing_hashes("to-embed", fingerprint(spec)) == []
+    assert store.missing_hashes("to-embed", vectors_fingerprint(spec)) == []
     assert store.unfinished_imports() == []
     TALLY["load: reads and searches beside importing and embedding processes"] += len(counts)
 
@@ -129,7 +128,7 @@ def build_big_corpus(store: Store, spec, n: int = 100_000):
     vectors /= np.linalg.norm(vectors, axis=1, keepdims=True)
     hashes = [p.hash for p in papers]
     for start in range(0, n, 20_000):
-        store.add_embeddings(fingerprint(spec), hashes[start:start + 20_000], vectors[start:start + 20_000])
+        store.add_embeddings(vectors_fingerprint(spec), hashes[start:start + 20_000], vectors[start:start + 20_000])
     return time.perf_counter() - started
 
 

@@ -11,10 +11,10 @@ import numpy as np
 import pytest
 
 from core import search
-from core.embed import embed_corpus, get_encoder
+from core.embed import embed_corpus, get_encoder, vectors_fingerprint
 from core.errors import MireadError, StoreError
 from core.maps import map_coordinates
-from core.models import fingerprint, get_model
+from core.models import get_model
 from core.search import similar_papers
 from core.store import Store
 from tests.helpers import make_papers, register_tiny
@@ -73,7 +73,7 @@ def embed_workspace(tmp_path, tiny_model_dir):
 
 def test_kill_9_during_embedding_loses_nothing_saved_and_the_next_embed_resumes(embed_workspace, tmp_path):
     store = embed_workspace
-    fp = fingerprint(get_model("tiny", store))
+    fp = vectors_fingerprint(get_model("tiny", store))
     child = start_cli(store.root, "embed", "--corpus", "big", "--model", "tiny", "--device", "cpu",
                       "--batch-size", "64", log=tmp_path / "embed.log")
     with store.connect() as conn:
@@ -155,7 +155,7 @@ DAMAGE = {
 @pytest.mark.parametrize("damage", sorted(DAMAGE))
 def test_a_damaged_embedding_chunk_is_reported_with_what_to_do_and_repair_recovers(embedded, damage):
     store = embedded
-    fp = fingerprint(get_model("tiny", store))
+    fp = vectors_fingerprint(get_model("tiny", store))
     good = np.array(store.embeddings("c", fp))
     for matrix in (store.arrays / "matrices").glob("*.npy"):
         matrix.unlink()
@@ -178,7 +178,7 @@ def test_a_whole_missing_embeddings_folder_is_reported_and_repaired(embedded):
     import shutil
 
     store = embedded
-    fp = fingerprint(get_model("tiny", store))
+    fp = vectors_fingerprint(get_model("tiny", store))
     shutil.rmtree(store.arrays / "embeddings")
     shutil.rmtree(store.arrays / "matrices", ignore_errors=True)
     search._INDEXES.clear()
@@ -195,7 +195,7 @@ def test_a_whole_missing_embeddings_folder_is_reported_and_repaired(embedded):
 def test_damaged_cached_matrices_indexes_and_maps_are_rebuilt_without_an_error(embedded, damage, monkeypatch):
     store = embedded
     spec = get_model("tiny", store)
-    fp = fingerprint(spec)
+    fp = vectors_fingerprint(spec)
     monkeypatch.setenv("MIREAD_EXACT_SEARCH_LIMIT", "10")  # 36 papers: a persisted faiss HNSW index
     expected = [r["id"] for r in similar_papers(store, "c", "tiny", title="gene protein").results]
     coords, _ = map_coordinates(store, "c", spec, method="pca")

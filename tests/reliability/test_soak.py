@@ -15,10 +15,9 @@ from collections import Counter
 import numpy as np
 import pytest
 
-from core.embed import embed_corpus
+from core.embed import embed_corpus, vectors_fingerprint
 from core.errors import MireadError
 from core.journals import predict_journals
-from core.models import fingerprint
 from core.search import similar_papers
 from core.store import Store
 from tests.helpers import register_tiny
@@ -33,7 +32,7 @@ def test_a_long_mixed_workload_loses_nothing(tmp_path, tiny_model_dir):
     seconds = SOAK_S
     store = Store(tmp_path / "ws")
     spec = register_tiny(store, tiny_model_dir)
-    fp = fingerprint(spec)
+    fp = vectors_fingerprint(spec)
     expected: dict[str, set[str]] = {}  # corpus -> ids that must be there
     lock = threading.Lock()
     ops, errors, latencies = Counter(), [], []

@@ -3,8 +3,8 @@
 import numpy as np
 import pytest
 
-from core.embed import Encoder, embed_corpus, pool
-from core.models import ModelSpec, fingerprint, get_model
+from core.embed import Encoder, embed_corpus, pool, vectors_fingerprint
+from core.models import ModelSpec, get_model
 from core.errors import ModelError
 from tests.helpers import make_papers, register_tiny
 
@@ -55,7 +55,7 @@ def test_embed_corpus_caches_by_model_and_text(store, tiny):
     store.import_papers("c", make_papers(4))
     third = embed_corpus(store, "c", "tiny")
     assert (third.new, third.cached, third.total) == (3, 9, 12)
-    matrix = store.embeddings("c", fingerprint(tiny))
+    matrix = store.embeddings("c", vectors_fingerprint(tiny))
     direct = Encoder(tiny).encode(store.papers("c"))
     np.testing.assert_allclose(matrix, direct, atol=1e-5)
     store.import_papers("other", make_papers(2))

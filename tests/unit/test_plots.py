@@ -207,3 +207,25 @@ def test_export_html_inlines_plotly_and_keeps_titles_escaped():
     decoded = page.replace("\\u003c", "<").replace("\\u003e", ">").replace("\\u0026", "&")
     assert "&lt;script&gt;alert(1)" in decoded
     assert "<script>alert" not in decoded and "<img src=x" not in decoded
+
+
+def test_map_figure_samples_big_maps_keeps_highlighted_papers_and_says_how_many_it_draws():
+    n = 500
+    coords = np.random.default_rng(1).standard_normal((n, 2)).astype(np.float32)
+    highlight = np.zeros(n, dtype=bool)
+    highlight[[3, 499]] = True
+    labels = ["odd" if i % 2 else "even" for i in range(n)]
+    hover = pd.DataFrame({"title": [f"paper {i}" for i in range(n)]})
+    fig = map_figure(coords, color=labels, color_name="parity", hover=hover, highlight=highlight, max_points=50,
+                     query_points=np.zeros((1, 2)))
+    assert fig.layout.meta == {"drawn": 50, "total": n}
+    rows = [r for r in _customdata(fig.to_dict()["data"]) if r >= 0]
+    assert len(rows) == len(set(rows)) == 50 and {3, 499} <= set(rows)
+    for trace in fig.data:  # every drawn point still carries its own corpus row, position and card
+        for row, x, y, card in zip(trace.customdata, trace.x, trace.y, trace.hovertext):
+            if row >= 0:
+                assert (x, y) == tuple(coords[row])
+                assert card.startswith(f"<b>paper {row}</b>") and labels[row] in card
+    assert map_figure(coords, color=labels, max_points=None).layout.meta == {"drawn": n, "total": n}
+    again = map_figure(coords, color=labels, highlight=highlight, max_points=50)
+    assert sorted(_customdata(again.to_dict()["data"])) == sorted(rows)  # seeded: the same sample each time

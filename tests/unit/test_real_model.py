@@ -1,6 +1,5 @@
 """The packaged all-MiniLM-L6-v2: real weights, real semantics."""
 
-import numpy as np
 import pytest
 
 from core.embed import Encoder, embed_corpus
