@@ -11,8 +11,11 @@ from __future__ import annotations
 
 import argparse
 import gc
+import os
 import time
 from pathlib import Path
+
+os.environ.setdefault("MIREAD_FAST_CPU", "0")  # queries are pre-encoded; keep the 1M synthetic vectors under one key
 
 import numpy as np
 
@@ -104,11 +107,12 @@ def end_to_end(workspace: Path, corpus: str, reps: int, rows: list[dict], extra:
             return self.vector[None, :]
 
     encoder = Encoded()
-    ours, base, info = [], [], []
+    ours, base, info, version = [], [], [], []
     for q in range(reps):
         encoder.vector = queries[q]
         cases = {
             "store.corpus": lambda: store.corpus(corpus),
+            "store.corpus_version": lambda: store.corpus_version(corpus),
             "ours": lambda: similar_papers(store, corpus, spec, title="t", abstract="a", k=K, encoder=encoder,
                                            frame=frame),
             "numpy": lambda: exact_topk(index.matrix, queries[q : q + 1], K),
@@ -117,11 +121,13 @@ def end_to_end(workspace: Path, corpus: str, reps: int, rows: list[dict], extra:
         ours += t["ours"]
         base += t["numpy"]
         info += t["store.corpus"]
+        version += t["store.corpus_version"]
     rows.append(row(f"similar_papers end to end, {len(frame):,} papers ({index.kind})", median(ours) * 1000,
                     median(base) * 1000, "ms", f"p95 {percentile(ours, 95) * 1000:.1f} ms; baseline = numpy "
                     f"brute force alone; target < 100 ms; frame load {extra['e2e_frame_load_s']:.0f}s once"))
-    rows.append(row("  of which store.corpus() (COUNT(*) over the papers table)", median(info) * 1000, None, "ms",
-                    f"p95 {percentile(info, 95) * 1000:.1f} ms; called once per query by search.corpus_index"))
+    rows.append(row("  of which store.corpus_version() (the index's freshness check)", median(version) * 1000,
+                    median(info) * 1000, "ms", f"p95 {percentile(version, 95) * 1000:.2f} ms; baseline = store.corpus() "
+                    "(a COUNT(*) over the papers table), which corpus_index called per query before"))
     print(rows[-1], flush=True)
 
 

@@ -3,20 +3,11 @@
 import time
 
 import numpy as np
-import pytest
 
 from core.embed import embed_corpus
 from core.maps import cached_map, map_coordinates, start_map
 from core.models import get_model
-from tests.helpers import make_papers, register_tiny
-
-
-@pytest.fixture()
-def embedded(store, tiny_model_dir):
-    register_tiny(store, tiny_model_dir)
-    store.import_papers("c", make_papers(5))
-    embed_corpus(store, "c", "tiny")
-    return store
+from tests.helpers import make_papers
 
 
 def _wait(job, seconds: float = 120.0):

@@ -3,11 +3,9 @@
 import numpy as np
 import pytest
 
-from core.embed import embed_corpus
 from core.errors import MireadError
 from core.index import VectorIndex, exact_topk
 from core.search import query_warning, similar_papers
-from tests.helpers import make_papers, register_tiny
 
 
 def _unit(n, d, seed=0):
@@ -43,14 +41,6 @@ def test_mask_keeps_only_allowed_rows_in_both_modes():
     for limit in (10_000, 100):
         _, idx = VectorIndex(x, exact_limit=limit).search(q, 5, mask)
         assert mask[idx].all()
-
-
-@pytest.fixture()
-def embedded(store, tiny_model_dir):
-    register_tiny(store, tiny_model_dir)
-    store.import_papers("c", make_papers(5))
-    embed_corpus(store, "c", "tiny")
-    return store
 
 
 def test_query_with_a_papers_own_text_finds_it_first(embedded):
