@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import os
 import time
 from collections.abc import Callable, Iterator, Sequence
@@ -15,7 +16,7 @@ import numpy as np
 
 from .config import resolve_device
 from .errors import ModelError
-from .models import HEAD_FILE, ModelSpec, fingerprint, get_model, load_backbone
+from .models import HEAD_FILE, META_FILE, ModelSpec, fingerprint, get_model, load_backbone
 from .quantize import KINDS, fast_fingerprint, fast_kind, fast_setting, make_fast
 from .records import Paper, scrub
 from .train_data import collate
@@ -117,6 +118,7 @@ class Encoder:
         self.tokenizer, model = load_backbone(spec)
         self.model = make_fast(model, self.fast).to(self.device)
         self.fingerprint = fast_fingerprint(fingerprint(spec), self.fast)
+        self.head_unit_input = False  # a head trained on unit vectors (objective 'cos') gets them at prediction
         self.head: torch.nn.Linear | None = self._load_head()
 
     def _load_head(self) -> torch.nn.Linear | None:
@@ -132,6 +134,7 @@ class Encoder:
             head.load_state_dict(tensors)
         except Exception as exc:  # safetensors raises its own error types for damaged files
             raise ModelError(f"the journal head {path} of model {self.spec.name!r} is damaged: {exc}") from exc
+        self.head_unit_input = _head_input(self.spec.location) == "unit"
         return head.to(self.device).eval()
 
     @property
@@ -205,8 +208,18 @@ class Encoder:
         out = np.zeros((len(titles), len(self.spec.labels)), dtype=np.float32)
         for idx, pooled in self._pooled_batches(titles, abstracts, None):
             with torch.inference_mode():
-                out[idx] = torch.softmax(self.head(pooled), dim=-1).cpu().numpy()
+                if self.head_unit_input:
+                    pooled = torch.nn.functional.normalize(pooled.float(), dim=-1)
+                out[idx] = torch.softmax(self.head(pooled.to(self.head.weight.dtype)), dim=-1).cpu().numpy()
         return out
+
+
+def _head_input(location: str) -> str:
+    """What a checkpoint's head reads: 'pooled' vectors (linear head) or 'unit' vectors (cosine head)."""
+    try:
+        return str(json.loads((Path(location) / META_FILE).read_text(encoding="utf-8")).get("head_input", "pooled"))
+    except (OSError, ValueError, AttributeError):
+        return "pooled"
 
 
 _ENCODERS: dict[tuple, Encoder] = {}

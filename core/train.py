@@ -31,7 +31,8 @@ if TYPE_CHECKING:
 
     from .store import Store
 
-OBJECTIVES = ("ce", "ce+supcon", "supcon")
+OBJECTIVES = ("ce", "cos", "ce+supcon", "supcon")
+COSINE_OBJECTIVES = ("cos",)  # heads over unit vectors: logits = cosine to each class centre / temperature
 
 
 class Cancelled(Exception):
@@ -76,7 +77,9 @@ class TrainConfig:
         "name": "Name of the new model (default: base-label-corpus).",
         "objective": "ce: cross-entropy on the labels (MIReAD); ce+supcon: plus a contrastive term "
                      "pulling papers with the same label together; supcon: the encoder learns from the "
-                     "contrastive term alone and the head is fitted beside it on the (detached) vectors.",
+                     "contrastive term alone and the head is fitted beside it on the (detached) vectors; "
+                     "cos: cross-entropy over cosine similarities to class centres (the unit vectors that "
+                     "search and maps use), divided by the temperature.",
         "epochs": "Passes over the training papers (fractions allowed).",
         "batch_size": "Papers per step; lower it if memory runs out.",
         "grad_accum": "Steps whose gradients are summed before one update (effective batch = batch x this).",
@@ -96,7 +99,7 @@ class TrainConfig:
         "eval_every": "Steps between validations (0 = about 10 over the run).",
         "max_papers": "Cap on the papers used, sampled evenly across classes (empty = all).",
         "supcon_weight": "Weight of the contrastive term (supcon objectives only).",
-        "temperature": "Contrastive temperature (supcon objectives only); lower is sharper.",
+        "temperature": "Temperature of the supcon term and of the cos head's logits; lower is sharper.",
         "classes_per_batch": "Labels per batch for the supcon objectives, P of P x K (0 = batch size / 4).",
         "distill_weight": "Weight of a term keeping each batch's pairwise similarities close to the base "
                           "model's, so it forgets less of its geometry (0 = off).",
@@ -273,13 +276,23 @@ class _Run:
         hidden = (model or self.model)(**batch).last_hidden_state
         return pool(hidden, batch["attention_mask"], self.spec.pooling)
 
+    def logits(self, pooled: torch.Tensor) -> torch.Tensor:
+        """Class logits of pooled vectors: the linear head, or cosines to the class centres / temperature."""
+        import torch
+
+        if self.cfg.objective not in COSINE_OBJECTIVES:
+            return self.head(pooled)
+        unit = torch.nn.functional.normalize(pooled.float(), dim=-1)
+        centres = torch.nn.functional.normalize(self.head.weight.float(), dim=-1)
+        return unit @ centres.T / self.cfg.temperature
+
     def step_loss(self, idx: np.ndarray) -> tuple[torch.Tensor, dict[str, float]]:
         """Loss of one micro-batch and its parts (ce, supcon, accuracy) as floats."""
         import torch
 
         with autocast_context(self.device):
             pooled = self.pooled(idx)
-            logits = self.head(pooled.detach() if self.cfg.objective == "supcon" else pooled).float()
+            logits = self.logits(pooled.detach() if self.cfg.objective == "supcon" else pooled).float()
         target = self.y[torch.as_tensor(idx, device=self.device)]
         ce = torch.nn.functional.cross_entropy(logits, target)
         parts = {"ce_loss": float(ce.detach()), "accuracy": float((logits.argmax(1) == target).float().mean())}
@@ -310,7 +323,7 @@ class _Run:
                     raise Cancelled
                 part = order[start : start + self.cfg.batch_size * 2]
                 with autocast_context(self.device):
-                    logits = self.head(self.pooled(part)).float()
+                    logits = self.logits(self.pooled(part)).float()
                 target = self.y[torch.as_tensor(part, device=self.device)]
                 loss += float(torch.nn.functional.cross_entropy(logits, target, reduction="sum"))
                 correct += float((logits.argmax(1) == target).sum())
@@ -337,6 +350,13 @@ class _Run:
                     features[start : start + len(part)] = self.pooled(part).float()
                 recorder.progress(0.3 * (start + len(part)))
         self.model.train()
+        if cfg.objective in COSINE_OBJECTIVES:  # start each class centre at its papers' mean direction
+            with torch.no_grad():
+                target = self.y[torch.as_tensor(subset, device=self.device)]
+                unit = torch.nn.functional.normalize(features, dim=-1)
+                sums = torch.zeros_like(self.head.weight).index_add_(0, target, unit)
+                seen = sums.norm(dim=1) > 0
+                self.head.weight[seen] = torch.nn.functional.normalize(sums[seen], dim=-1)
         optimizer = torch.optim.AdamW(self.head.parameters(), lr=cfg.head_lr, weight_decay=WEIGHT_DECAY)
         epochs = max(1, int(round(cfg.head_warmup_epochs))) if cfg.head_warmup_epochs >= 1 else 1
         last = 0.0
@@ -344,7 +364,7 @@ class _Run:
             total = 0.0
             for part in np.array_split(rng.permutation(len(subset)), max(1, len(subset) // cfg.batch_size)):
                 target = self.y[torch.as_tensor(subset[part], device=self.device)]
-                loss = torch.nn.functional.cross_entropy(self.head(features[torch.as_tensor(part)]), target)
+                loss = torch.nn.functional.cross_entropy(self.logits(features[torch.as_tensor(part)]), target)
                 optimizer.zero_grad(set_to_none=True)
                 loss.backward()
                 optimizer.step()
@@ -354,6 +374,7 @@ class _Run:
 
     def save(self, store: Store, metrics: dict[str, float]) -> ModelSpec:
         """Write the checkpoint folder (encoder, tokenizer, head, mired.json) and register the model."""
+        import torch
         from safetensors.torch import save_file
 
         cfg = self.cfg
@@ -364,10 +385,15 @@ class _Run:
         shutil.rmtree(tmp, ignore_errors=True)
         self.model.save_pretrained(tmp)
         self.tokenizer.save_pretrained(tmp)
-        head = {"weight": self.head.weight.detach().float().cpu().contiguous(),
-                "bias": self.head.bias.detach().float().cpu().contiguous()}
+        weight, bias = self.head.weight.detach().float().cpu(), self.head.bias.detach().float().cpu()
+        unit_input = cfg.objective in COSINE_OBJECTIVES
+        if unit_input:  # the same logits as a plain linear layer over unit vectors
+            weight = torch.nn.functional.normalize(weight, dim=-1) / cfg.temperature
+            bias = torch.zeros_like(bias)
+        head = {"weight": weight.contiguous(), "bias": bias.contiguous()}
         save_file(head, str(tmp / HEAD_FILE))
         meta = {"labels": self.sel.classes, "label_column": cfg.label, "pooling": self.spec.pooling,
+                "head_input": "unit" if unit_input else "pooled",
                 "base": cfg.base, "max_length": cfg.max_length, "config": cfg.to_dict(), "metrics": metrics,
                 "job": self.job_id, "created": time.time()}
         (tmp / META_FILE).write_text(json.dumps(meta, indent=2), encoding="utf-8")

@@ -159,11 +159,11 @@ with st.expander("More settings"):
     clip = g4.number_input("Gradient clipping", 0.0, 100.0, DEFAULTS["clip"], 0.5, help=HELP["clip"])
     h1, h2, h3, h4 = st.columns(4)
     supcon_weight = h1.number_input("SupCon weight", 0.0, 10.0, DEFAULTS["supcon_weight"], 0.1,
-                                    help=HELP["supcon_weight"], disabled=objective == "ce")
+                                    help=HELP["supcon_weight"], disabled="supcon" not in objective)
     temperature = h2.number_input("Temperature", 0.01, 1.0, DEFAULTS["temperature"], 0.01,
                                   help=HELP["temperature"], disabled=objective == "ce")
     classes_per_batch = h3.number_input("Classes per batch", 0, 512, DEFAULTS["classes_per_batch"],
-                                        help=HELP["classes_per_batch"], disabled=objective == "ce")
+                                        help=HELP["classes_per_batch"], disabled="supcon" not in objective)
     eval_every = h4.number_input("Evaluate every (steps)", 0, 100_000, DEFAULTS["eval_every"], help=HELP["eval_every"])
     i1, i2 = st.columns(2)
     distill_weight = i1.number_input("Distill weight", 0.0, 100.0, float(DEFAULTS["distill_weight"]), 0.5,

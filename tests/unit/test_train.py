@@ -185,3 +185,24 @@ def test_config_round_trips_through_a_dict_and_explains_every_field():
     cfg = TrainConfig(corpus="c", label="journal", epochs=0.5)
     assert TrainConfig.from_dict({**cfg.to_dict(), "unknown": 1}) == cfg
     assert set(TrainConfig.HELP) == set(cfg.to_dict())
+
+
+def test_cosine_head_is_saved_as_unit_centres_and_predicts_like_training_did(store, tiny_base):
+    cfg = tiny_config(tiny_base, objective="cos", temperature=0.05, head_warmup_epochs=1, epochs=1, name="cos-model")
+    job = run_foreground(store, cfg)
+    assert job["status"] == "completed"
+    spec = get_model("cos-model", store)
+    meta = json.loads((Path(spec.location) / META_FILE).read_text())
+    assert meta["head_input"] == "unit"
+    papers = store.papers("toy")
+    encoder = Encoder(spec, device="cpu", fast=False)
+    vectors = encoder.encode(papers)  # unit vectors
+    from safetensors.torch import load_file
+
+    head = load_file(str(Path(spec.location) / HEAD_FILE))
+    centres = head["weight"].numpy() * 0.05  # saved as unit centres / temperature
+    np.testing.assert_allclose(np.linalg.norm(centres, axis=1), 1.0, atol=1e-5)
+    logits = vectors @ centres.T / 0.05
+    expected = np.exp(logits - logits.max(1, keepdims=True))
+    expected /= expected.sum(1, keepdims=True)
+    np.testing.assert_allclose(encoder.predict(papers), expected, atol=1e-4)
