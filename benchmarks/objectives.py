@@ -48,6 +48,8 @@ OBJECTIVES: dict[str, dict] = {
     "ce LP-FT 3e-5": dict(objective="ce", lr=3e-5, head_warmup_epochs=20.0),
     "ce+supcon+distill": dict(objective="ce+supcon", lr=2e-5, head_warmup_epochs=20.0, supcon_weight=0.5,
                               temperature=0.1, classes_per_batch=8, distill_weight=10.0),
+    "supcon+distill 300": dict(objective="supcon", lr=2e-5, head_warmup_epochs=20.0, supcon_weight=1.0,
+                               temperature=0.1, classes_per_batch=8, distill_weight=300.0),
     "cos": dict(objective="cos", lr=2e-5, head_warmup_epochs=20.0, temperature=0.05),
     "cos+distill": dict(objective="cos", lr=2e-5, head_warmup_epochs=20.0, temperature=0.05, distill_weight=300.0),
 }

@@ -21,5 +21,9 @@ class StoreError(MireadError):
     """The workspace is damaged (missing or corrupt array file) or a write was refused."""
 
 
+class NotEmbeddedError(StoreError):
+    """Some papers of a corpus have no vectors for the model asked for yet."""
+
+
 class TrainingError(MireadError):
     """A training configuration is impossible (too few classes, unknown base, ...)."""

@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from .embed import Encoder, get_encoder
-from .errors import MireadError
+from .errors import MireadError, NotEmbeddedError
 from .models import ModelSpec, get_model
 from .search import clip_query, corpus_index
 
@@ -30,10 +30,11 @@ class Prediction:
     label_column: str
     predictions: list[dict[str, Any]] = field(default_factory=list)
     disagreement: str | None = None
+    note: str | None = None  # why evidence papers are missing, when they are
 
     def to_dict(self) -> dict[str, Any]:
         return {"model": self.model, "method": self.method, "label_column": self.label_column,
-                "predictions": self.predictions, "disagreement": self.disagreement}
+                "predictions": self.predictions, "disagreement": self.disagreement, "note": self.note}
 
 
 def knn_vote(scores: np.ndarray, labels: list[Any], temperature: float = 0.05) -> dict[str, float]:
@@ -64,6 +65,7 @@ def predict_journals(
     vector = encoder.encode([(title, abstract)])[0]
 
     neighbours: list[tuple[float, int]] = []
+    note = None
     column = label_column or spec.label_column or ""
     if corpus and store is not None:
         frame = frame if frame is not None else store.papers_frame(corpus)
@@ -73,9 +75,17 @@ def predict_journals(
         if column and column not in frame.columns:
             raise MireadError(f"corpus {corpus!r} has no column {column!r}")
         if column:
-            index = corpus_index(store, corpus, spec)
-            scores, idx = index.search(vector[None, :], min(KNN_NEIGHBOURS, len(frame)))
-            neighbours = [(float(s), int(i)) for s, i in zip(scores[0], idx[0]) if i >= 0]
+            try:
+                index = corpus_index(store, corpus, spec)
+            except NotEmbeddedError:
+                if encoder.head is None:
+                    raise
+                index = None  # the head answers alone; evidence papers need the corpus's vectors
+                note = (f"No evidence papers: corpus {corpus!r} is not embedded with {spec.name!r} yet "
+                        "(embed it on the Library page).")
+            if index is not None:
+                scores, idx = index.search(vector[None, :], min(KNN_NEIGHBOURS, len(frame)))
+                neighbours = [(float(s), int(i)) for s, i in zip(scores[0], idx[0]) if i >= 0]
 
     knn = knn_vote(np.array([s for s, _ in neighbours]), [frame.iloc[i][column] for _, i in neighbours]) if neighbours else {}
     if encoder.head is not None:
@@ -103,7 +113,7 @@ def predict_journals(
         if top_knn != str(ranked[0][0]):
             disagreement = (f"The model's head suggests {ranked[0][0]!s}, but most of the nearest papers "
                             f"in the corpus are from {top_knn}.")
-    return Prediction(spec.name, method, column, predictions, disagreement)
+    return Prediction(spec.name, method, column, predictions, disagreement, note)
 
 
 def _evidence(frame: pd.DataFrame, row: int, score: float) -> dict[str, Any]:

@@ -18,7 +18,7 @@ from typing import Any
 
 import numpy as np
 
-from .errors import CorpusError, NotFoundError, StoreError
+from .errors import CorpusError, NotEmbeddedError, NotFoundError, StoreError
 from .records import Paper, RowError, duplicate_key, scrub, text_hash
 
 SCHEMA = """
@@ -557,7 +557,7 @@ class Store:
             return np.zeros((0, 0), dtype=np.float32)
         if any(r["chunk"] is None for r in rows):
             missing = sum(r["chunk"] is None for r in rows)
-            raise StoreError(f"{missing} papers of corpus {corpus!r} are not embedded with this model yet")
+            raise NotEmbeddedError(f"{missing} papers of corpus {corpus!r} are not embedded with this model yet")
         chunks = {r["chunk"]: r["file"] for r in rows}
         loaded = {cid: self._load_chunk(model_fp, cid, file) for cid, file in chunks.items()}
         dim = rows[0]["dim"]

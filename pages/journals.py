@@ -46,6 +46,8 @@ if pred is not None:
                 f"50 nearest papers' **{pred.label_column}** in **{corpus}**.")
     if pred.disagreement:
         st.warning(pred.disagreement)
+    if pred.note:
+        st.caption(md_escape(pred.note))
     labels = [p["label"] for p in pred.predictions]
     probs = [p["probability"] for p in pred.predictions]
     st.plotly_chart(journal_bar_figure(labels, probs), width="stretch", key="journal_bars")

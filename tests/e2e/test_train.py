@@ -76,6 +76,8 @@ def test_a_job_started_in_the_browser_trains_live_survives_a_reload_and_serves_t
     tab.fill("Abstract", "We measure the star formation history of nearby dwarf galaxies from deep imaging.")
     tab.click("Suggest journals")
     assert f"trained journal head of {MODEL}" in tab.see("trained journal head")
+    tab.see(f"No evidence papers: corpus '{CORPUS}' is not embedded with '{MODEL}' yet",
+            "[data-testid=stCaptionContainer]")
     [bars] = tab.charts()[0]
     assert bars["type"] == "bar" and sum(bars["x"]) == pytest.approx(1.0, abs=0.01)
     tab.snap("journals-fine-tuned")

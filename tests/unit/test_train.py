@@ -206,3 +206,21 @@ def test_cosine_head_is_saved_as_unit_centres_and_predicts_like_training_did(sto
     expected = np.exp(logits - logits.max(1, keepdims=True))
     expected /= expected.sum(1, keepdims=True)
     np.testing.assert_allclose(encoder.predict(papers), expected, atol=1e-4)
+
+
+def test_a_fine_tuned_head_suggests_journals_before_its_corpus_is_embedded_and_adds_evidence_after(store, tiny_base):
+    from core.embed import embed_corpus
+    from core.journals import predict_journals
+
+    job = run_foreground(store, tiny_config(tiny_base, name="head-model", epochs=1))
+    paper = store.papers("toy")[0]
+    first = predict_journals(store, "head-model", title=paper.title, abstract=paper.abstract, corpus="toy",
+                             label_column="journal")
+    assert first.method == "head" and len(first.predictions) == 3
+    assert "not embedded with 'head-model'" in first.note
+    assert all(p["evidence_papers"] == [] for p in first.predictions)
+    embed_corpus(store, "toy", job["model"])
+    second = predict_journals(store, "head-model", title=paper.title, abstract=paper.abstract, corpus="toy",
+                              label_column="journal")
+    assert second.note is None and any(p["evidence_papers"] for p in second.predictions)
+    assert [p["label"] for p in second.predictions] == [p["label"] for p in first.predictions]
