@@ -53,6 +53,8 @@ OBJECTIVES: dict[str, dict] = {
     "cos": dict(objective="cos", lr=2e-5, head_warmup_epochs=20.0, temperature=0.05),
     "cos+distill": dict(objective="cos", lr=2e-5, head_warmup_epochs=20.0, temperature=0.05, distill_weight=300.0),
 }
+# What `objectives.py` runs by default: the rows of the README's table.
+DEFAULT_RUN = ("base", "ce LP-FT 3e-5", "ce+supcon+distill", "cos", "cos+distill")
 PURITY_KS = (10, 20, 50, 100)
 # The base's cached embeddings cover these full-size eval sets; smaller sets are prefixes of them.
 FULL = {"heldout": 40, "seen": 8, "categories": 1500, "medical": 800}
@@ -197,43 +199,74 @@ def table(results: list[dict]) -> str:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--only", default=",".join(OBJECTIVES), help="comma-separated objectives to run")
+    parser.add_argument("--only", default=",".join(DEFAULT_RUN), help="comma-separated objectives to run; all: "
+                        + ", ".join(OBJECTIVES))
     parser.add_argument("--fresh", action="store_true", help="rerun objectives whose results are on disk")
-    parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--seed", default="0,1", help="seeds of the journal split, comma-separated")
     parser.add_argument("--holdout", type=int, default=40, help="journals held out of training")
-    parser.add_argument("--per-journal", type=int, default=10, help="training papers per training journal")
-    parser.add_argument("--train-length", type=int, default=48, help="max tokens per paper in training")
-    parser.add_argument("--eval-per-journal", type=int, default=20, help="eval papers per held-out journal (<= 40)")
-    parser.add_argument("--seen-per-journal", type=int, default=2, help="unseen papers per training journal (<= 8)")
-    parser.add_argument("--transfer", type=int, default=300, help="arxiv_categories papers (<= 1500)")
-    parser.add_argument("--medical", type=int, default=200, help="medical_abstracts papers (<= 800)")
+    parser.add_argument("--per-journal", type=int, default=60, help="training papers per training journal")
+    parser.add_argument("--train-length", type=int, default=96, help="max tokens per paper in training")
+    parser.add_argument("--eval-per-journal", type=int, default=40, help="eval papers per held-out journal (<= 40)")
+    parser.add_argument("--seen-per-journal", type=int, default=8, help="unseen papers per training journal (<= 8)")
+    parser.add_argument("--transfer", type=int, default=800, help="arxiv_categories papers (<= 1500)")
+    parser.add_argument("--medical", type=int, default=800, help="medical_abstracts papers (<= 800)")
     parser.add_argument("--threads", type=int, default=2)
     parser.add_argument("--out", default="/tmp/mired-objectives")
     args = parser.parse_args()
     import torch
 
     torch.set_num_threads(args.threads)
-    out = Path(args.out) / f"seed{args.seed}"
     asked = {"heldout": args.eval_per_journal, "seen": args.seen_per_journal, "categories": args.transfer,
              "medical": args.medical}
     if any(asked[k] > FULL[k] for k in FULL):
         raise SystemExit(f"eval sizes are capped at {FULL} (the base model's cached sets)")
+    names = [n.strip() for n in args.only.split(",") if n.strip()]
+    unknown = [n for n in names if n not in OBJECTIVES]
+    if unknown:
+        raise SystemExit(f"unknown objective {unknown[0]!r}; choose from {', '.join(OBJECTIVES)}")
+    per_seed = {}
+    for seed in [int(x) for x in str(args.seed).split(",") if x.strip()]:
+        per_seed[seed] = run_seed(argparse.Namespace(**{**vars(args), "seed": seed}), names)
+        print(f"\nseed {seed}\n" + table(per_seed[seed]), flush=True)
+    if len(per_seed) > 1:
+        print("\n" + mean_deltas(per_seed))
+
+
+def run_seed(args: argparse.Namespace, names: list[str]) -> list[dict]:
+    """Run the objectives not yet on disk for one split seed; every result found for it (base first)."""
+    out = Path(args.out) / f"seed{args.seed}"
     split = build_split(args)
     full = build_split(argparse.Namespace(**{**vars(args), "eval_per_journal": FULL["heldout"],
                                               "seen_per_journal": FULL["seen"], "transfer": FULL["categories"],
                                               "medical": FULL["medical"]}))
-    print("sizes:", {k: len(v) for k, v in split.items()}, flush=True)
+    print(f"seed {args.seed} sizes:", {k: len(v) for k, v in split.items()}, flush=True)
     sizes = result_suffix(args)
-    for name in [n.strip() for n in args.only.split(",") if n.strip()]:
-        if name not in OBJECTIVES:
-            raise SystemExit(f"unknown objective {name!r}; choose from {', '.join(OBJECTIVES)}")
+    for name in ["base"] + [n for n in names if n != "base"]:  # deltas need the base of the same split
         done = out / "results" / f"{name.replace(' ', '_')}{sizes}.json"
-        if done.exists() and not args.fresh:
+        if done.exists() and not (args.fresh and name in names):
             continue
         result = run_one(name, args, split, full, out)
         print(json.dumps(result), flush=True)
     found = [out / "results" / f"{n.replace(' ', '_')}{sizes}.json" for n in OBJECTIVES]
-    print(table([json.loads(p.read_text()) for p in found if p.exists()]))
+    return [json.loads(p.read_text()) for p in found if p.exists()]
+
+
+def mean_deltas(per_seed: dict[int, list[dict]]) -> str:
+    """Markdown: each objective's change against its seed's base, averaged over the seeds that ran it."""
+    deltas: dict[str, list[dict[str, float]]] = {}
+    for results in per_seed.values():
+        base = next(r for r in results if r["objective"] == "base")
+        for r in results:
+            if r["objective"] != "base":
+                deltas.setdefault(r["objective"], []).append(
+                    {k: v - base["metrics"][k] for k, v in r["metrics"].items()})
+    keys = list(next(iter(per_seed.values()))[0]["metrics"])
+    lines = [f"mean change vs base over seeds {', '.join(map(str, per_seed))}",
+             "| objective | seeds | " + " | ".join(keys) + " |", "|---|---|" + "---|" * len(keys)]
+    for name, rows in deltas.items():
+        cells = [f"{np.mean([row[k] for row in rows]):+.1f}" for k in keys]
+        lines.append(f"| {name} | {len(rows)} | " + " | ".join(cells) + " |")
+    return "\n".join(lines)
 
 
 if __name__ == "__main__":
