@@ -26,7 +26,7 @@ BENCHMARKS: dict[str, tuple[list[str], list[str]]] = {
     "embed_cpu": ([], ["--papers", "200", "--blocks", "2", "--overlap-papers", "1000", "--single-reps", "5"]),
     "embed_gpu": ([], ["--papers", "256", "--rounds", "1"]),
     "import": ([], ["--rows", "20000", "--workspace", "/tmp/miread-bench/ws-quick"]),
-    "search": ([], ["--sizes", "20000", "--queries", "50", "--real", "1000",
+    "search": (["--hnsw-1m"], ["--sizes", "20000", "--queries", "50", "--real", "1000",
                     "--workspace", "/tmp/miread-bench/ws-quick", "--corpus", "csv1m"]),
     "maps": ([], ["--sizes", "5000"]),
     "browser": ([], ["--sizes", "10000", "--reps", "1"]),
