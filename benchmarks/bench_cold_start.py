@@ -178,7 +178,7 @@ def main() -> None:
 VARIANTS = {
     "ours": {},
     "ours, no numba warm-up": {"MIREAD_WARM_NUMBA": "0"},
-    "ours, MIREAD_DEVICE=cpu (no torch import for the device caption)": {"MIREAD_DEVICE": "cpu"},
+    "ours, MIREAD_DEVICE=cpu": {"MIREAD_DEVICE": "cpu"},
 }
 
 
