@@ -136,8 +136,8 @@ def _check_numbers(cfg: TrainConfig) -> None:
         (cfg.supcon_weight >= 0 and cfg.temperature > 0, "supcon weight cannot be negative and temperature "
                                                          "must be above 0"),
         (cfg.distill_weight >= 0, "distill weight cannot be negative"),
-        (cfg.objective == "ce" or cfg.batch_size >= 4, f"{cfg.objective} needs a batch size of at least 4"),
-        (cfg.classes_per_batch >= 0 and (cfg.objective == "ce" or cfg.classes_per_batch <= cfg.batch_size // 2),
+        ("supcon" not in cfg.objective or cfg.batch_size >= 4, f"{cfg.objective} needs a batch size of at least 4"),
+        (cfg.classes_per_batch >= 0 and ("supcon" not in cfg.objective or cfg.classes_per_batch <= cfg.batch_size // 2),
          "classes per batch must leave at least 2 papers per class in a batch"),
         (cfg.device in ("auto", "cpu", "cuda") or cfg.device.startswith("cuda:"), "device must be auto, cpu or cuda"),
     ]

@@ -70,11 +70,17 @@ def test_class_preview_counts_papers_and_marks_used_classes(store):
         ({"name": "../evil"}, "is not allowed"),
         ({"name": "minilm"}, "already exists"),
         ({"objective": "magic"}, "objective must be one of"),
+        ({"objective": "ce+supcon", "batch_size": 2}, "ce\\+supcon needs a batch size of at least 4"),
     ],
 )
 def test_validate_config_refuses_impossible_runs_in_one_sentence(store, tiny_base, overrides, message):
     with pytest.raises(TrainingError, match=message):
         validate_config(store, tiny_config(tiny_base, **overrides))
+
+
+@pytest.mark.parametrize("objective", ["ce", "cos"])
+def test_classifier_objectives_train_with_any_batch_size(store, tiny_base, objective):
+    validate_config(store, tiny_config(tiny_base, objective=objective, batch_size=1))
 
 
 def test_supcon_loss_is_lower_for_clustered_vectors_than_for_random_ones():
