@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 import os
 import time
 from collections.abc import Callable, Iterator, Sequence
@@ -16,7 +15,7 @@ import numpy as np
 
 from .config import resolve_device
 from .errors import ModelError
-from .models import HEAD_FILE, META_FILE, ModelSpec, fingerprint, get_model, load_backbone
+from .models import HEAD_FILE, ModelSpec, fingerprint, get_model, load_backbone, read_checkpoint_meta
 from .quantize import KINDS, fast_fingerprint, fast_kind, fast_setting, make_fast
 from .records import Paper, scrub
 from .train_data import collate
@@ -108,8 +107,6 @@ class Encoder:
 
     def __init__(self, spec: ModelSpec, device: str = "auto", batch_size: int = 32, max_length: int | None = None,
                  fast: bool | None = None):
-        import torch
-
         self.spec = spec
         self.device = resolve_device(device)
         self.batch_size = max(1, batch_size)
@@ -118,8 +115,10 @@ class Encoder:
         self.tokenizer, model = load_backbone(spec)
         self.model = make_fast(model, self.fast).to(self.device)
         self.fingerprint = fast_fingerprint(fingerprint(spec), self.fast)
-        self.head_unit_input = False  # a head trained on unit vectors (objective 'cos') gets them at prediction
         self.head: torch.nn.Linear | None = self._load_head()
+        # a head trained on unit vectors (objective 'cos') gets them at prediction too
+        self.head_unit_input = (self.head is not None
+                                and read_checkpoint_meta(Path(spec.location)).get("head_input") == "unit")
 
     def _load_head(self) -> torch.nn.Linear | None:
         import torch
@@ -134,7 +133,6 @@ class Encoder:
             head.load_state_dict(tensors)
         except Exception as exc:  # safetensors raises its own error types for damaged files
             raise ModelError(f"the journal head {path} of model {self.spec.name!r} is damaged: {exc}") from exc
-        self.head_unit_input = _head_input(self.spec.location) == "unit"
         return head.to(self.device).eval()
 
     @property
@@ -209,17 +207,9 @@ class Encoder:
         for idx, pooled in self._pooled_batches(titles, abstracts, None):
             with torch.inference_mode():
                 if self.head_unit_input:
-                    pooled = torch.nn.functional.normalize(pooled.float(), dim=-1)
-                out[idx] = torch.softmax(self.head(pooled.to(self.head.weight.dtype)), dim=-1).cpu().numpy()
+                    pooled = torch.nn.functional.normalize(pooled, dim=-1)
+                out[idx] = torch.softmax(self.head(pooled), dim=-1).cpu().numpy()
         return out
-
-
-def _head_input(location: str) -> str:
-    """What a checkpoint's head reads: 'pooled' vectors (linear head) or 'unit' vectors (cosine head)."""
-    try:
-        return str(json.loads((Path(location) / META_FILE).read_text(encoding="utf-8")).get("head_input", "pooled"))
-    except (OSError, ValueError, AttributeError):
-        return "pooled"
 
 
 _ENCODERS: dict[tuple, Encoder] = {}

@@ -15,6 +15,8 @@ from .errors import MireadError
 from .models import ModelSpec, get_model
 
 if TYPE_CHECKING:
+    from pathlib import Path
+
     import pandas as pd
 
     from .store import Store
@@ -23,7 +25,7 @@ HOVER_COLUMNS = ("title", "journal", "year", "doi", "url")
 
 
 def _map_file(store: Store, corpus: str, spec: ModelSpec, method: str, params: dict[str, Any] | None,
-              seed: int) -> tuple[Any, int, str]:
+              seed: int) -> tuple[Path, int, str]:
     """(cache path, paper count, vectors fingerprint) of one map."""
     from .embed import vectors_fingerprint
     from .projection import params_key

@@ -48,26 +48,26 @@ with st.container(border=True):
                           help="Case-insensitive match in title, abstract or any column.")
 
 final = guarded(cached_map, store(), corpus, spec, method, params)
-if final is None and method == "pca":
-    with st.spinner("Computing the PCA map…"):
-        final = (guarded(map_coordinates, store(), corpus, spec, "pca", params) or (None,))[0]
-    if final is None:
-        st.stop()
-if final is None:
-    # Preview first: PCA takes under a second even at 200k papers; the real map follows in the background.
+background = None
+if final is None and method != "pca":
+    # Preview first: PCA takes under a second even at 200k papers; the chosen map follows in the background.
     background = guarded(start_map, store(), corpus, spec, method, params)
     if background is None:
         st.stop()
     if background.done and not background.error:
         final = guarded(cached_map, store(), corpus, spec, method, params)
-if final is not None:
-    coords = final
-else:
-    with st.spinner("Computing a quick PCA preview…"):
+if final is None:  # the PCA map itself, or the preview of a map still being computed
+    with st.spinner("Computing the PCA map…"):
         result = guarded(map_coordinates, store(), corpus, spec, "pca", {})
     if result is None:
         st.stop()
     coords = result[0]
+    if method == "pca":
+        final = coords
+else:
+    coords = final
+
+if final is None:
 
     @st.fragment(run_every=1.5)
     def watch_background_map() -> None:
