@@ -111,6 +111,12 @@ def cluster_keywords(
     return result
 
 
+def cluster_names(texts: Sequence[str], labels: np.ndarray, terms: int = 3) -> dict[int, str]:
+    """A readable name per cluster: its number and its most distinctive keywords ("3: malaria, bed nets")."""
+    keywords = cluster_keywords(texts, labels)
+    return {int(c): f"{int(c)}: " + ", ".join(keywords.get(int(c), [])[:terms]) for c in np.unique(labels)}
+
+
 def cluster_centres_2d(coords: np.ndarray, labels: np.ndarray) -> dict[int, tuple[float, float]]:
     """Return the median 2-D position of each cluster (where to draw its label)."""
     coords = np.asarray(coords, dtype=np.float64)

@@ -131,6 +131,21 @@ def corpus_map(
             "seconds": time.perf_counter() - started, "method": method}
 
 
+def highlight_mask(frame: pd.DataFrame, query: str) -> np.ndarray:
+    """Rows whose title, abstract or any other column contains `query` (case-insensitive; missing never matches)."""
+    needle = (query or "").strip()
+    mask = np.zeros(len(frame), dtype=bool)
+    if not needle:
+        return mask
+    for column in frame.columns:
+        values = frame[column]
+        if values.dtype == object:  # lists (authors, MeSH) and mixed cells: one text per cell
+            values = values.map(lambda v: v if isinstance(v, str) else ("" if v is None else str(v)))
+        text = values.astype("string").fillna("")
+        mask |= text.str.contains(needle, case=False, regex=False).to_numpy(dtype=bool, na_value=False)
+    return mask
+
+
 def hover_frame(frame: pd.DataFrame) -> pd.DataFrame:
     """The columns shown in a map's hover card, where the corpus has them."""
     return frame[[c for c in HOVER_COLUMNS if c in frame.columns]]

@@ -159,13 +159,15 @@ def _add_continuous_traces(
     fig.add_trace(_scatter(
         coords, known, hovertext, name=html.escape(_short(color_name or "value", 40), quote=False), showlegend=False,
         marker=dict(marker, color=values[known], colorscale="Viridis", cmin=np.nanmin(values),
-                    cmax=np.nanmax(values), colorbar=dict(title=html.escape(_short(color_name, 30), quote=False), x=1.02)),
+                    cmax=np.nanmax(values), colorbar=dict(title=html.escape(_short(color_name, 30), quote=False),
+                                                          orientation="h", x=0.5, xanchor="center", y=-0.02,
+                                                          yanchor="top", thickness=12, len=0.6)),
     ))
     return np.full(len(values), HIGHLIGHT_COLOUR, dtype=object)
 
 
-def _map_layout(fig: go.Figure, title: str, height: int = 650) -> None:
-    """Clean map layout: no axes, legend on the right, lasso selection, stable UI state."""
+def _map_layout(fig: go.Figure, title: str, height: int = 720) -> None:
+    """Clean map layout: no axes, legend in rows under the map (it never takes a phone's width), lasso, stable UI."""
     hidden = dict(showticklabels=False, ticks="", showgrid=False, zeroline=False, title=None)
     fig.update_layout(
         template=TEMPLATE,
@@ -175,7 +177,8 @@ def _map_layout(fig: go.Figure, title: str, height: int = 650) -> None:
         uirevision="map",
         hovermode="closest",
         margin=dict(l=10, r=10, t=50 if title else 20, b=10),
-        legend=dict(x=1.02, y=1, xanchor="left", yanchor="top", itemsizing="constant"),
+        legend=dict(orientation="h", x=0, y=-0.01, xanchor="left", yanchor="top", itemsizing="constant",
+                    entrywidth=0, font=dict(size=11)),
         xaxis=hidden,
         yaxis=hidden,
     )
@@ -230,7 +233,7 @@ def map_figure(
     opacity = 0.25 if mask.any() else 0.8
     continuous = color is not None and _is_continuous(color, max_legend)
     labels = None if color is None or continuous else top_labels(color, max_legend)
-    shown = labels if not continuous else [_label_text(v) for v in color]
+    shown = None if color is None else [_label_text(v) for v in color]  # the card keeps the real value, never "other"
     hovertext = _hover_texts(n, shown, color_name, hover)
     fig = go.Figure()
     base = np.flatnonzero(~mask)

@@ -15,6 +15,7 @@ from core.store import Store
 
 CORPUS_KEY = "corpus"
 MODEL_KEY = "model"
+PENDING_CORPUS_KEY = "pending_corpus"  # a corpus to select on the next run, before the sidebar's widget exists
 
 
 def _leave_pages_folder_mode() -> None:
@@ -80,7 +81,7 @@ def sidebar() -> None:
         corpora = s.corpora()
         names = [c.name for c in corpora]
         if names:
-            default = st.session_state.get(CORPUS_KEY)
+            default = st.session_state.pop(PENDING_CORPUS_KEY, None) or st.session_state.get(CORPUS_KEY)
             if default not in names:
                 default = Settings().demo_corpus if Settings().demo_corpus in names else names[0]
             st.session_state[CORPUS_KEY] = default
@@ -95,6 +96,21 @@ def sidebar() -> None:
                      help="The encoder used for embeddings, maps, search and journal suggestions.")
         st.caption(f"Device: {device_label(device())}")
         st.caption(f"Workspace: `{s.root}`")
+
+
+def select_corpus(name: str) -> None:
+    """Make `name` the sidebar's corpus from the next run on (the widget's own key cannot change once drawn)."""
+    st.session_state[PENDING_CORPUS_KEY] = name
+
+
+def sticky(key: str) -> str:
+    """A widget key whose value survives a visit to another page (Streamlit forgets widgets it did not draw)."""
+    shadow = f"_kept_{key}"
+    if key in st.session_state:
+        st.session_state[shadow] = st.session_state[key]
+    elif shadow in st.session_state:
+        st.session_state[key] = st.session_state[shadow]
+    return key
 
 
 def current_corpus() -> str | None:
@@ -145,8 +161,8 @@ def need_embeddings(corpus: str | None, spec: ModelSpec) -> bool:
         return True
     st.warning(f"Corpus **{corpus}** is not embedded with model **{spec.name}** yet.")
     if st.button(f"Embed {corpus} with {spec.name}", type="primary"):
-        guarded(embed_with_progress, corpus, spec)
-        st.rerun()
+        if guarded(embed_with_progress, corpus, spec) is not None:
+            st.rerun()  # only on success: a failure stays on screen as its one sentence
     return False
 
 

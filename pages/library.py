@@ -14,7 +14,7 @@ from core.corpus import columns_of, detect_columns, preview, read_papers
 from core.errors import MireadError
 from core.embed import model_names_by_vectors_fingerprint, vectors_fingerprint
 from core.models import list_models
-from pages.common import CORPUS_KEY, current_model, embed_with_progress, guarded, store
+from pages.common import current_model, embed_with_progress, guarded, select_corpus, store
 
 st.title("Library")
 st.caption("Load papers from CSV, TSV, JSONL, Parquet, PubMed XML, BibTeX or RIS; then embed them to explore.")
@@ -83,7 +83,7 @@ else:
                     st.error(str(exc))
                 else:
                     st.session_state["last_report"] = report.to_dict(max_errors=100_000)
-                    st.session_state[CORPUS_KEY] = report.corpus
+                    select_corpus(report.corpus)
                     st.rerun()
 
 report = st.session_state.get("last_report")

@@ -7,9 +7,9 @@ import time
 import numpy as np
 import streamlit as st
 
-from core.clusters import cluster_centres_2d, cluster_keywords, kmeans
+from core.clusters import cluster_centres_2d, cluster_names, kmeans
 from core.demo import DEMO_CORPUS
-from core.maps import cached_map, hover_frame, map_coordinates, start_map
+from core.maps import cached_map, highlight_mask, hover_frame, map_coordinates, start_map
 from core.plots import export_html, map_figure, selected_rows
 from core.projection import DEFAULT_PARAMS, place_points
 from core.records import md_escape
@@ -41,10 +41,13 @@ with st.container(border=True):
         params["perplexity"] = c2.slider("Perplexity", 5, 100, int(DEFAULT_PARAMS["tsne"]["perplexity"]),
                                          help="Roughly the number of neighbours each point pays attention to.")
     colour_options = list(info.labels) + ["k-means cluster", "predicted journal", "(none)"]
-    d1, d2, d3 = st.columns([2, 1, 2])
+    d1, d2, d3, d4 = st.columns([2, 1, 1, 2])
     colour = d1.selectbox("Colour by", colour_options, help="Any label column, clusters, or predicted journal.")
     k = d2.number_input("Clusters (k)", 2, 200, 12, disabled=colour != "k-means cluster")
-    query = d3.text_input("Highlight papers matching", placeholder="e.g. malaria, transformer, 10.1103/…",
+    legend = d3.number_input("Legend entries", 1, 60, 12, key="map_legend",
+                             help="The most frequent labels get their own colour; the rest are drawn grey as "
+                                  "'other' (hover cards always show the real label). Click a legend entry to hide it.")
+    query = d4.text_input("Highlight papers matching", placeholder="e.g. malaria, transformer, 10.1103/…",
                           help="Case-insensitive match in title, abstract or any column.")
 
 final = guarded(cached_map, store(), corpus, spec, method, params)
@@ -87,8 +90,7 @@ vectors = embeddings(corpus, spec)
 colour_values, cluster_text = None, None
 if colour == "k-means cluster":
     labels = kmeans(np.asarray(vectors), int(k))
-    keywords = cluster_keywords((frame["title"] + ". " + frame["abstract"]).tolist(), labels)
-    names = {c: f"{c}: " + ", ".join(keywords.get(c, [])[:3]) for c in np.unique(labels)}
+    names = cluster_names((frame["title"].fillna("") + ". " + frame["abstract"].fillna("")).tolist(), labels)
     colour_values = [names[c] for c in labels]
     cluster_text = {names[c]: xy for c, xy in cluster_centres_2d(coords, labels).items()}
 elif colour == "predicted journal":
@@ -105,9 +107,7 @@ elif colour != "(none)":
 
 highlight = None
 if query.strip():
-    needle = query.strip().lower()
-    haystack = frame.astype(str).agg(" ".join, axis=1).str.lower()
-    highlight = haystack.str.contains(needle, regex=False).to_numpy()
+    highlight = highlight_mask(frame, query)
     st.caption(f"{int(highlight.sum()):,} papers match “{md_escape(query.strip())}”.")
 
 query_points, query_labels = None, None
@@ -118,7 +118,8 @@ if placed and placed.get("corpus") == corpus and placed.get("model") == spec.nam
 
 hover = hover_frame(frame).drop(columns=[colour], errors="ignore")  # the colour label is already on the card
 fig = map_figure(coords, color=colour_values, color_name=colour, hover=hover, highlight=highlight,
-                 query_points=query_points, query_labels=query_labels, cluster_labels=cluster_text)
+                 query_points=query_points, query_labels=query_labels, cluster_labels=cluster_text,
+                 max_legend=int(legend))
 shown = fig.layout.meta or {"drawn": len(coords), "total": len(coords)}
 kind = "PCA preview" if final is None else method.upper()
 if shown["drawn"] < shown["total"]:

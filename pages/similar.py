@@ -6,11 +6,12 @@ import pandas as pd
 import streamlit as st
 
 from core.records import md_escape
-
 from core.search import similar_papers
 from pages.common import (
-    current_corpus, current_model, encoder, guarded, need_embeddings, papers_frame, papers_table, store,
+    current_corpus, current_model, encoder, guarded, need_embeddings, papers_frame, papers_table, sticky, store,
 )
+
+RESULT_KEY = "similar_result"  # {"inputs": what was asked, "result": core's SearchResult}
 
 st.title("Similar papers")
 corpus, spec = current_corpus(), current_model()
@@ -20,43 +21,61 @@ frame = papers_frame(corpus)
 info = store().corpus(corpus)
 
 mode = st.radio("Query", ["Paste a title and abstract", "Pick a paper from the corpus"], horizontal=True,
-                label_visibility="collapsed")
+                label_visibility="collapsed", key=sticky("similar_mode"))
 paper_id = None
 title = abstract = ""
 if mode == "Paste a title and abstract":
-    title = st.text_input("Title", key="similar_title", placeholder="Title of the paper")
-    abstract = st.text_area("Abstract", key="similar_abstract", height=180, placeholder="Paste the abstract here")
+    title = st.text_input("Title", key=sticky("similar_title"), placeholder="Title of the paper")
+    abstract = st.text_area("Abstract", key=sticky("similar_abstract"), height=180,
+                            placeholder="Paste the abstract here")
 else:
+    key = sticky(f"similar_paper_{corpus}")
+    if st.session_state.get(key) not in frame.index:  # a row the corpus no longer has
+        st.session_state.pop(key, None)
     choice = st.selectbox("Paper", frame.index, format_func=lambda i: str(frame.at[i, "title"])[:140],
-                          help="Type to search titles.")
+                          help="Type to search titles.", key=key)
     paper_id = str(frame.at[choice, "id"])
 
 with st.expander("Filters and number of results"):
-    k = st.slider("Results (k)", 1, 100, 10)
+    k = st.slider("Results (k)", 1, 100, 10, key=sticky("similar_k"))
     filters = {}
     for column in info.labels[:3]:
         if column == "year":
             continue
         values = sorted(frame[column].dropna().astype(str).unique().tolist())
-        filters[column] = st.multiselect(f"Only {column}", values, key=f"filter_{column}")
+        key = sticky(f"filter_{corpus}_{column}")
+        if key in st.session_state:  # drop kept choices the corpus no longer has
+            st.session_state[key] = [v for v in st.session_state[key] if v in values]
+        filters[column] = st.multiselect(f"Only {column}", values, key=key)
     year_range = None
     if "year" in frame.columns:
         years = pd.to_numeric(frame["year"], errors="coerce").dropna()
         if len(years) and years.min() < years.max():
             lo, hi = int(years.min()), int(years.max())
-            chosen = st.slider("Years", lo, hi, (lo, hi))
+            key = sticky(f"similar_years_{corpus}")
+            kept_years = st.session_state.get(key)
+            if kept_years is not None and not (lo <= kept_years[0] <= kept_years[1] <= hi):
+                del st.session_state[key]
+            chosen = st.slider("Years", lo, hi, (lo, hi) if key not in st.session_state else None, key=key)
             year_range = chosen if chosen != (lo, hi) else None
 
+# What the results on screen must belong to: a result made from other inputs is never shown.
+inputs = {"corpus": corpus, "model": spec.name, "mode": mode, "title": title, "abstract": abstract,
+          "paper": paper_id, "k": k, "filters": filters, "years": year_range}
 if st.button("Find similar papers", type="primary"):
+    st.session_state.pop(RESULT_KEY, None)
     result = guarded(similar_papers, store(), corpus, spec, title=title, abstract=abstract, paper_id=paper_id, k=k,
                      filters=filters, year_range=year_range, encoder=encoder(spec), frame=frame)
     if result is not None:
-        st.session_state["similar_result"] = result
+        st.session_state[RESULT_KEY] = {"inputs": inputs, "result": result}
         st.session_state["map_query"] = {"corpus": corpus, "model": spec.name, "vector": result.vector.tolist(),
                                          "title": result.query.get("title") or "your paper"}
 
-result = st.session_state.get("similar_result")
-if result is not None:
+kept = st.session_state.get(RESULT_KEY)
+if kept is not None and kept["inputs"] != inputs:
+    st.caption("The query or its settings changed: press **Find similar papers** for new results.")
+elif kept is not None:
+    result = kept["result"]
     if result.warning:
         st.warning(result.warning)
     if not result.results:
