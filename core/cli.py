@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import Any
 
 from .config import Settings
-from .errors import MireadError
+from .errors import MireadError, NotEmbeddedError
 from .store import Store
 
 Handler = Callable[[Store, argparse.Namespace], dict[str, Any]]
@@ -35,10 +35,9 @@ def _progress_bar(label: str, enabled: bool) -> Callable[[int, int], None]:
         if not enabled or total <= 0:
             return
         bar = state.get("bar")
-        if bar is None:
-            bar = state["bar"] = tqdm(total=total, desc=label, unit="paper", file=sys.stderr)
-        bar.n = done
-        bar.refresh()
+        if bar is None:  # the rate counts from here: the first call may already report a finished batch
+            bar = state["bar"] = tqdm(total=total, initial=done, desc=label, unit="paper", file=sys.stderr)
+        bar.update(done - bar.n)
         if done >= total:
             bar.close()
 
@@ -59,9 +58,16 @@ def cmd_import(store: Store, args: argparse.Namespace) -> dict[str, Any]:
     lines = [f"corpus {report.corpus}: imported {report.imported} rows ({report.added} new papers, "
              f"{report.merged} merged duplicates), "
              f"skipped {report.skipped} rows"]
-    lines += [f"  row {e.row}: {e.reason}" for e in report.errors[:20]]
+    lines += [f"  {e.reason if e.reason.startswith(f'row {e.row}') else f'row {e.row}: {e.reason}'}"
+              for e in report.errors[:20]]
     if report.skipped > 20:
         lines.append(f"  ... and {report.skipped - 20} more (use --json for all)")
+    if report.warnings:
+        count = len(report.warnings)
+        lines.append(f"{count} warning{'s' if count != 1 else ''}: fields not read whole (their papers were imported)")
+        lines += [f"  row {w.row}, {w.column}: {w.reason}" for w in report.warnings[:20]]
+        if len(report.warnings) > 20:
+            lines.append(f"  ... and {len(report.warnings) - 20} more (use --json for all)")
     _emit(args, doc, "\n".join(lines))
     return doc
 
@@ -86,8 +92,9 @@ def cmd_corpora(store: Store, args: argparse.Namespace) -> dict[str, Any]:
 def cmd_demo(store: Store, args: argparse.Namespace) -> dict[str, Any]:
     from .demo import prepare_demo
 
-    doc = prepare_demo(store, limit=args.limit, embed=args.embed,
-                       progress=_progress_bar("embedding", not args.json))
+    doc = prepare_demo(store, limit=args.limit, embed=args.embed, progress=_progress_bar("embedding", not args.json),
+                       say=None if args.json else lambda line: print(line, file=sys.stderr, flush=True),
+                       map_method=args.map or None)
     _emit(args, doc, f"demo corpus {doc['corpus']}: {doc['papers']} papers"
           + (" (already present)" if doc.get("already") else "")
           + (f"; embedded {doc['embed']['new']} new" if doc.get("embed") else ""))
@@ -243,6 +250,8 @@ def build_parser() -> argparse.ArgumentParser:
     p = add("demo", cmd_demo, "import the PubMed demo corpus (pubmed-demo)")
     p.add_argument("--limit", type=int, default=3000, help="papers to keep (0 = all ~33k)")
     p.add_argument("--embed", action="store_true", help="also embed it with the default model")
+    p.add_argument("--map", default="", choices=["", "umap", "tsne", "pca"],
+                   help="with --embed: also compute this map (make run: umap, the map page's default)")
 
     def model_args(p: argparse.ArgumentParser) -> None:
         p.add_argument("--model", default=None, help="model name, Hugging Face id or folder (default minilm)")
@@ -316,6 +325,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         store = Store(workspace)
         args.handler(store, args)
+    except NotEmbeddedError as exc:
+        model = f" --model {getattr(args, 'model', None)}" if getattr(args, "model", None) else ""
+        fix = f"python -m core embed --corpus {getattr(args, 'corpus', 'NAME')}{model}"
+        print(f"error: {exc}; run `{fix}` first", file=sys.stderr)
+        return 2
     except MireadError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2

@@ -2,7 +2,9 @@
 
 Every reader streams: a file is never loaded whole, except BibTeX files and ``.json`` arrays, whose
 parsers need the full text. Bad input raises ``CorpusError`` with one sentence; rows that cannot be
-used come out of ``read_papers`` as ``RowError`` with their 1-based row number.
+used come out of ``read_papers`` as ``RowError`` with their 1-based row number; a field that could not be
+read whole (BibTeX LaTeX that does not decode, a repeated field or RIS tag) comes out as ``RowWarning``
+after its row, whose paper is still imported.
 
 What ``export_papers`` -> ``read_papers`` round-trips exactly:
 - JSONL: every JSON value (strings, numbers, booleans, None, lists, dicts); other values become strings.
@@ -17,6 +19,7 @@ from __future__ import annotations
 
 import codecs
 import csv
+import functools
 import gzip
 import io
 import itertools
@@ -82,7 +85,16 @@ _NON_WORD = re.compile(r"[^a-z0-9]+")
 _YEAR = re.compile(r"\b(\d{4})\b")
 
 Row = dict[str, Any]
-NumberedRow = tuple[int, "Row | RowError"]
+NumberedRow = tuple[int, "Row | RowError | RowWarning"]
+
+
+@dataclass
+class RowWarning:
+    """A field of an imported row that could not be read whole: 1-based row number, column and reason."""
+
+    row: int
+    column: str
+    reason: str
 
 
 # ---------------------------------------------------------------------------------------------
@@ -458,8 +470,122 @@ def _split_keywords(value: Any) -> list[str]:
     return [part.strip() for part in re.split(r"[;,]", str(value or "")) if part.strip()]
 
 
-def _bibtex_row(entry: Any) -> Row:
-    fields = {key.strip().lower(): field.value for key, field in entry.fields_dict.items()}
+# BibTeX: bibtexparser splits entries and fields, pylatexenc decodes the LaTeX in the values. Exporters such
+# as EndNote and Scopus write plain text into BibTeX, so a bare "%", "&" or "~" there is that character, not
+# a LaTeX comment, table column or non-breaking space: all three are kept as written.
+
+_LATEX_MARKUP = re.compile(r"[\\{}$]|--|``|''|[!?]`")  # a value without any of these decodes to itself
+_BARE_PERCENT = re.compile(r"(?<!\\)((?:\\\\)*)%")
+_BARE_DOLLAR = re.compile(r"(?<!\\)((?:\\\\)*)\$")
+_SYMBOL_MACROS = {  # what Zotero and JabRef write for characters that pylatexenc does not know
+    "textless": "<", "textgreater": ">", "textbar": "|", "textunderscore": "_", "textasciicircum": "^",
+    "textbraceleft": "{", "textbraceright": "}", "url": "%s",  # \url{x} is x, not <x>
+}
+_ARGUMENT_MACROS = (  # formatting commands whose argument is the text
+    "textsuperscript", "textsubscript", "mkbibemph", "mkbibquote", "mkbibbold", "mkbibitalic", "enquote",
+    "textnormal", "textup", "textsl", "textmd", "mbox", "hbox", "nocase", "NoCaseChange", "ensuremath",
+)
+
+
+@functools.lru_cache(maxsize=1)
+def _latex_context() -> Any:
+    """pylatexenc's LaTeX-to-text rules, with "&" and "~" kept literal and Zotero's symbol commands added."""
+    from pylatexenc import latex2text
+
+    context = latex2text.get_default_latex_context_db()
+    macros = [latex2text.MacroTextSpec(name, simplify_repl=text) for name, text in _SYMBOL_MACROS.items()]
+    macros += [latex2text.MacroTextSpec(name) for name in _ARGUMENT_MACROS if context.get_macro_spec(name) is None]
+    specials = [latex2text.SpecialsTextSpec(char, simplify_repl=char) for char in ("&", "~")]
+    context.add_context_category("miread-plain-text", prepend=True, macros=macros, specials=specials)
+    return context
+
+
+class _LatexText:
+    """Decodes the LaTeX in BibTeX values to text, keeping what it cannot decode and saying so."""
+
+    def __init__(self) -> None:
+        from pylatexenc import latex2text, latexwalker
+
+        class Decoder(latex2text.LatexNodes2Text):
+            """pylatexenc's decoder, writing an unknown command and its braced arguments as they are."""
+
+            unknown: list[str] = []
+            after_unknown = False  # the braced groups right after an unknown command are its arguments
+
+            def node_to_text(self, node: Any, prev_node_hint: Any = None, textcol: int = 0) -> str:
+                if self.after_unknown and node is not None and node.isNodeType(latexwalker.LatexGroupNode):
+                    text = self._groupnodecontents_to_text(node)
+                    self.after_unknown = True
+                    return f"{node.delimiters[0]}{text}{node.delimiters[1]}"
+                self.after_unknown = False
+                return str(super().node_to_text(node, prev_node_hint, textcol))
+
+            def macro_node_to_text(self, node: Any) -> str:
+                if self.latex_context.get_macro_spec(node.macroname) is None:
+                    self.unknown.append(node.macroname)
+                    self.after_unknown = True
+                    return f"\\{node.macroname}"
+                return str(super().macro_node_to_text(node))
+
+        self._decoder = Decoder(latex_context=_latex_context(), math_mode="verbatim")
+
+    def _nodes(self, source: str, tolerant: bool) -> Any:
+        from pylatexenc import latexwalker
+
+        return latexwalker.LatexWalker(source, tolerant_parsing=tolerant).get_latex_nodes()[0]
+
+    def __call__(self, value: str) -> tuple[str, str | None]:
+        """(text, None), or (text read as far as possible, why it is not whole)."""
+        if not _LATEX_MARKUP.search(value):
+            return value, None
+        from pylatexenc import latexwalker
+
+        # pylatexenc always reads "%" as a comment: a bare one is swapped for an unused character meanwhile
+        percent = next(c for c in map(chr, itertools.count(0xE000)) if c not in value)
+        source = _BARE_PERCENT.sub(lambda m: m.group(1) + percent, value)
+        problems: list[str] = []
+        self._decoder.unknown, self._decoder.after_unknown = [], False
+        try:
+            try:
+                nodes = self._nodes(source, tolerant=False)
+            except latexwalker.LatexWalkerError as error:
+                try:  # an unmatched "$" is a dollar sign, not the start of math
+                    nodes = self._nodes(_BARE_DOLLAR.sub(lambda m: m.group(1) + "\\$", source), tolerant=False)
+                except latexwalker.LatexWalkerError:
+                    nodes = self._nodes(source, tolerant=True)
+                    problems.append(f"its LaTeX braces or math are unbalanced ({_shown(str(error).splitlines()[0])}),"
+                                    " so it was read as far as possible")
+            text = str(self._decoder.nodelist_to_text(nodes))
+        except Exception as error:  # noqa: BLE001 - pylatexenc on untrusted text: keep the value, report it
+            return value, f"its LaTeX could not be decoded ({type(error).__name__}), so it is kept as written"
+        if self._decoder.unknown:
+            names = ", ".join(dict.fromkeys("\\" + name for name in self._decoder.unknown))
+            problems.append(f"unknown LaTeX command {_shown(names)} kept as written")
+        return text.replace(percent, "%"), "; ".join(problems) or None
+
+
+def _bibtex_row(entry: Any, number: int, latex: _LatexText) -> tuple[Row, list[RowWarning]]:
+    """One entry as a row: LaTeX decoded; a repeated field kept under a numbered name; warnings per field."""
+    warnings: list[RowWarning] = []
+    fields: Row = {}
+    for field in entry.fields:
+        key = field.key.strip().lower()
+        name, suffix = key, 2
+        while name in fields:
+            name, suffix = f"{key}_{suffix}", suffix + 1
+        if name != key:
+            warnings.append(RowWarning(number, key, f"field '{_shown(key)}' appears more than once in the entry; "
+                                                    f"this value is kept as '{_shown(name)}'"))
+        value, problems = field.value, []
+        if isinstance(value, str):
+            value, problem = latex(value)
+            problems.append(problem)
+        elif isinstance(value, list):  # names split by SeparateCoAuthors
+            decoded = [latex(str(item)) for item in value]
+            value, problems = [text for text, _ in decoded], [problem for _, problem in decoded]
+        for problem in dict.fromkeys(p for p in problems if p):
+            warnings.append(RowWarning(number, name, f"field '{_shown(name)}': {problem}"))
+        fields[name] = value
     authors = fields.pop("author", [])
     row: Row = {
         "key": entry.key,
@@ -473,43 +599,122 @@ def _bibtex_row(entry: Any) -> Row:
         "keywords": _split_keywords(fields.pop("keywords", None)),
     }
     row.update(fields)
-    return row
+    return row, warnings
+
+
+def _bibtex_library(text: str) -> Any:
+    """Parse BibTeX with bibtexparser; an entry with a repeated field is kept (bibtexparser sets it aside)."""
+    import bibtexparser
+    from bibtexparser.middlewares import BlockMiddleware, SeparateCoAuthors, default_parse_stack
+    from bibtexparser.model import DuplicateFieldKeyBlock
+
+    class KeepRepeatedFields(BlockMiddleware):
+        """Turns bibtexparser's DuplicateFieldKeyBlock back into its entry, every field kept."""
+
+        def transform_failed_block(self, failed_block: Any, library: Any) -> Any:
+            if isinstance(failed_block, DuplicateFieldKeyBlock):
+                return failed_block.ignore_error_block
+            return failed_block
+
+    stack = [KeepRepeatedFields(allow_inplace_modification=True), *default_parse_stack(), SeparateCoAuthors()]
+    return bibtexparser.parse_string(text, parse_stack=stack)
+
+
+def _closed_entry(raw: str) -> tuple[Any, str] | None:
+    """An entry that failed because a field's closing brace is missing, closed at its end: (entry, field)."""
+    missing = raw.count("{") - raw.count("}")
+    if not 0 < missing <= 16 or not raw.lstrip().startswith("@"):
+        return None
+    library = _bibtex_library(raw.rstrip() + "}" * missing)
+    if len(library.entries) != 1 or library.failed_blocks or not library.entries[0].fields:
+        return None
+    entry = library.entries[0]
+    return entry, entry.fields[-1].key.strip().lower()
 
 
 def _bibtex_rows(path: Path) -> Iterator[NumberedRow]:
-    import bibtexparser
-    from bibtexparser.middlewares import LatexDecodingMiddleware, SeparateCoAuthors
     from bibtexparser.model import DuplicateBlockKeyBlock, Entry, ParsingFailedBlock
 
     with _open_text(path) as handle:
         text = handle.read()
-    library = bibtexparser.parse_string(text, append_middleware=[LatexDecodingMiddleware(), SeparateCoAuthors()])
+    library = _bibtex_library(text)
+    latex = _LatexText()
     blocks = sorted([*library.entries, *library.failed_blocks], key=lambda block: block.start_line or 0)
     for number, block in enumerate(blocks, start=1):
         line = (block.start_line or 0) + 1
         if isinstance(block, Entry):
-            yield number, _bibtex_row(block)
+            row, warnings = _bibtex_row(block, number, latex)
+            yield number, row
+            yield from ((number, warning) for warning in warnings)
         elif isinstance(block, DuplicateBlockKeyBlock):
             yield number, RowError(number, f"row {number}: duplicate citation key '{block.key}' (line {line})")
         elif isinstance(block, ParsingFailedBlock):
-            yield number, RowError(number, f"row {number}: BibTeX entry at line {line} could not be parsed")
+            closed = _closed_entry(block.raw or "")
+            if closed is None:
+                yield number, RowError(number, f"row {number}: BibTeX entry at line {line} could not be parsed")
+                continue
+            entry, field = closed
+            row, warnings = _bibtex_row(entry, number, latex)
+            yield number, row
+            yield number, RowWarning(number, field, f"field '{_shown(field)}' has no closing brace, so it was "
+                                                    f"read to the end of the entry (line {line})")
+            yield from ((number, warning) for warning in warnings)
 
 
-def _ris_row(record: Row) -> Row:
-    def take(*keys: str) -> Any:
-        values = [record.pop(key, None) for key in keys]
-        return next((value for value in values if value), None)
+def _ris_parser() -> Any:
+    """rispy's parser, except that a repeated tag keeps every value and "AB  -text" keeps its first letter."""
+    import rispy
+
+    class Parser(rispy.RisParser):
+        """rispy's RisParser with the two changes above."""
+
+        def parse_line(self, line: str) -> tuple[str | None, str]:
+            if line[2:5] == "  -" and line[:2].isupper() and line[:1].isalpha():
+                return line[:2], line[5:].strip()
+            return None, line.strip()
+
+        def _add_single_value(self, record: dict, name: str, value: Any, is_multi: bool = False) -> None:
+            current = record.get(name)
+            if is_multi and isinstance(current, list) and current and isinstance(value, str):
+                current[-1] = f"{current[-1]} {value}"  # a wrapped line continues the tag's latest value
+                return
+            super()._add_single_value(record, name, value, is_multi)
+
+    return Parser(enforce_list_tags=False)
+
+
+def _ris_row(record: Row, number: int) -> tuple[Row, list[RowWarning]]:
+    """One record as a row; a value that differs from the one used (TI vs T1, AB vs N2) stays a field."""
+    warnings: list[RowWarning] = []
+
+    def take(role: str, *keys: str, join: bool = False) -> Any:
+        chosen: Any = None
+        for key in keys:
+            value = record.get(key)
+            if not value or value == chosen:
+                record.pop(key, None)
+            elif chosen is None:
+                chosen = record.pop(key)
+        if not isinstance(chosen, list):
+            return chosen
+        if join:  # a repeated title or abstract tag: every line is kept
+            warnings.append(RowWarning(number, role, f"the record has {len(chosen)} {role} tags; they are joined "
+                                                     "into one text, one per line"))
+            return "\n".join(str(value) for value in chosen)
+        record[f"{role}_all"] = chosen
+        return chosen[0]
 
     authors = (record.pop("authors", None) or []) + (record.pop("first_authors", None) or [])
     urls = record.pop("urls", None) or []
     row: Row = {
-        "id": take("id"),
-        "type": take("type_of_reference"),
-        "title": take("title", "primary_title"),
-        "abstract": take("abstract", "notes_abstract"),
-        "journal": take("journal_name", "secondary_title", "alternate_title3", "alternate_title1", "alternate_title2"),
-        "year": _year(take("year", "publication_year", "date")),
-        "doi": take("doi"),
+        "id": take("id", "id"),
+        "type": take("type", "type_of_reference"),
+        "title": take("title", "title", "primary_title", join=True),
+        "abstract": take("abstract", "abstract", "notes_abstract", join=True),
+        "journal": take("journal", "journal_name", "secondary_title", "alternate_title3", "alternate_title1",
+                        "alternate_title2"),
+        "year": _year(take("year", "year", "publication_year", "date")),
+        "doi": take("doi", "doi"),
         "authors": authors,
         "url": urls[0] if urls else None,
         "urls": urls,
@@ -519,13 +724,11 @@ def _ris_row(record: Row) -> Row:
     if "unknown_tag" in record:
         record["unknown_tag"] = dict(record["unknown_tag"])
     row.update(record)
-    return row
+    return row, warnings
 
 
 def _ris_rows(path: Path) -> Iterator[NumberedRow]:
-    import rispy
-
-    parser = rispy.RisParser()
+    parser = _ris_parser()
     number = 0
     chunk: list[str] = []
 
@@ -534,13 +737,15 @@ def _ris_rows(path: Path) -> Iterator[NumberedRow]:
         number += 1
         records = parser.parse_lines(iter([*chunk, "ER  - "]))
         if records:
-            yield number, _ris_row(records[0])
+            row, warnings = _ris_row(records[0], number)
+            yield number, row
+            yield from ((number, warning) for warning in warnings)
         else:
             yield number, RowError(number, f"row {number}: RIS record could not be read")
 
     with _open_text(path) as handle:
         for raw in handle:
-            line = raw.rstrip("\r\n")
+            line = raw.rstrip("\r\n").lstrip("\ufeff")  # a byte order mark also starts files joined together
             if line.startswith("TY  -"):
                 if chunk:
                     yield from flush()
@@ -750,15 +955,15 @@ def read_papers(
     title_column: str | None = None,
     abstract_column: str | None = None,
     id_column: str | None = None,
-) -> Iterator[Paper | RowError]:
-    """Stream validated papers from a file; unusable rows come out as RowError, unusable files raise."""
+) -> Iterator[Paper | RowError | RowWarning]:
+    """Stream validated papers; unusable rows come out as RowError, fields not read whole as RowWarning."""
     columns, rows, file, fmt = _open_rows(path, fmt)
     mapping = detect_columns(
         columns, title=title_column, abstract=abstract_column, id=id_column, source=f"file '{_name(file)}'"
     )
     tabular = fmt in ("csv", "tsv")
     return (
-        row if isinstance(row, RowError) else _paper(number, row, mapping, tabular)
+        row if isinstance(row, (RowError, RowWarning)) else _paper(number, row, mapping, tabular)
         for number, row in rows
     )
 
@@ -834,10 +1039,12 @@ def _write_parquet(records: Iterable[Row], path: Path, kinds: dict[str, set[str]
             writer.write_table(pa.Table.from_pylist(rows, schema=schema))
 
 
-def export_papers(papers: Iterable[Paper | RowError], path: str | Path, fmt: str | None = None) -> int:
+def export_papers(
+    papers: Iterable[Paper | RowError | RowWarning], path: str | Path, fmt: str | None = None
+) -> int:
     """Write papers (id, title, abstract and every field) as CSV, TSV, JSONL or Parquet; returns the count.
 
-    RowError items are skipped. ``fmt`` defaults to the format of the path's extension.
+    RowError and RowWarning items are skipped. ``fmt`` defaults to the format of the path's extension.
     """
     path = Path(path)
     fmt = detect_format(path, fmt)

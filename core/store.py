@@ -18,6 +18,7 @@ from typing import Any
 
 import numpy as np
 
+from .corpus import RowWarning
 from .errors import CorpusError, NotEmbeddedError, NotFoundError, StoreError
 from .records import Paper, RowError, duplicate_key, scrub, text_hash
 
@@ -112,8 +113,10 @@ class ImportReport:
     merged: int = 0  # rows folded into a paper already there (same id, or same normalised title+abstract)
     skipped: int = 0
     errors: list[RowError] = field(default_factory=list)
+    warnings: list[RowWarning] = field(default_factory=list)  # fields not read whole; their papers were imported
 
     def to_dict(self, max_errors: int = 1000) -> dict[str, Any]:
+        """The report as JSON-ready data; at most `max_errors` errors and as many warnings."""
         return {
             "corpus": self.corpus,
             "imported": self.imported,
@@ -121,6 +124,7 @@ class ImportReport:
             "merged": self.merged,
             "skipped": self.skipped,
             "errors": [{"row": e.row, "reason": e.reason} for e in self.errors[:max_errors]],
+            "warnings": [{"row": w.row, "column": w.column, "reason": w.reason} for w in self.warnings[:max_errors]],
         }
 
 
@@ -279,7 +283,7 @@ class Store:
             return conn.execute("SELECT 1 FROM corpora WHERE name = ?", (name,)).fetchone() is not None
 
     def import_papers(
-        self, corpus: str, records: Iterable[Paper | RowError], source: str = ""
+        self, corpus: str, records: Iterable[Paper | RowError | RowWarning], source: str = ""
     ) -> ImportReport:
         """Add papers to a corpus in one transaction; duplicates (same id or same text) are merged.
 
@@ -311,6 +315,9 @@ class Store:
                     if isinstance(record, RowError):
                         report.skipped += 1
                         report.errors.append(record)
+                        continue
+                    if isinstance(record, RowWarning):
+                        report.warnings.append(record)
                         continue
                     batch.append(self._paper_row(corpus, seq, record))
                     seq += 1

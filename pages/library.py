@@ -53,7 +53,7 @@ else:
             head = preview(path, n=10)
             detected = detect_columns(columns, source=upload.name) if columns else None
         except MireadError as exc:
-            st.error(str(exc))
+            st.error(md_escape(exc))
             columns, head, detected = [], None, None
         if head is not None:
             st.caption(f"Preview of **{md_escape(upload.name)}** (first rows)")
@@ -80,7 +80,7 @@ else:
                     with st.spinner("Importing…"):
                         report = s.import_papers(name, records, source=upload.name)
                 except MireadError as exc:
-                    st.error(str(exc))
+                    st.error(md_escape(exc))
                 else:
                     st.session_state["last_report"] = report.to_dict(max_errors=100_000)
                     select_corpus(report.corpus)
@@ -97,6 +97,12 @@ if report:
             st.dataframe(errors, width="stretch", hide_index=True)
         st.download_button("Download the import report (CSV)", errors.to_csv(index=False).encode(),
                            file_name=f"{report['corpus']}-import-report.csv", mime="text/csv")
+    if report.get("warnings"):
+        warnings = pd.DataFrame(report["warnings"])
+        st.warning(f"{len(warnings):,} field{'s' if len(warnings) != 1 else ''} could not be read whole; "
+                   "their papers were imported with the text that could be read.")
+        with st.expander(f"Fields not read whole ({len(warnings):,})"):
+            st.dataframe(warnings, width="stretch", hide_index=True)
 
 # -- corpora ---------------------------------------------------------------------------------
 st.subheader("Corpora")
