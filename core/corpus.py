@@ -24,7 +24,6 @@ import gzip
 import io
 import itertools
 import json
-import math
 import os
 import re
 import tempfile
@@ -35,6 +34,7 @@ from pathlib import Path
 from typing import IO, TYPE_CHECKING, Any
 
 from core.errors import CorpusError
+from core.labels import is_missing
 from core.records import Paper, RowError, duplicate_key
 
 if TYPE_CHECKING:
@@ -878,7 +878,8 @@ def preview(path: str | Path, fmt: str | None = None, n: int = 20) -> pandas.Dat
 
 
 def _missing(value: Any) -> bool:
-    return value is None or (isinstance(value, float) and math.isnan(value))
+    """None or NaN; blank text stays text here (readers decide what an empty cell means)."""
+    return not isinstance(value, str) and is_missing(value)
 
 
 def _text(value: Any) -> str | None:

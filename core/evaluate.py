@@ -25,6 +25,7 @@ import numpy as np
 
 from core import perturb
 from core.errors import CorpusError, MireadError
+from core.labels import is_missing, label_text
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -72,29 +73,21 @@ def _matrix(X: np.ndarray, what: str = "Embeddings") -> np.ndarray:
     return X
 
 
-def _missing(value: object) -> bool:
-    return (
-        value is None
-        or (isinstance(value, float) and math.isnan(value))
-        or (isinstance(value, str) and not value.strip())
-    )
-
-
 def _labels(y: Sequence, n: int) -> tuple[np.ndarray, np.ndarray]:
     """Labels as strings and the indices of papers that have one (missing labels are left out)."""
     if len(y) != n:
         raise CorpusError(f"Got {len(y)} labels for {n} embeddings; they must match one to one.")
-    keep = np.array([i for i, v in enumerate(y) if not _missing(v)], dtype=int)
-    return np.array([str(y[i]) for i in keep], dtype=object), keep
+    keep = np.array([i for i, v in enumerate(y) if not is_missing(v)], dtype=int)
+    return np.array([label_text(y[i]) for i in keep], dtype=object), keep
 
 
 def _as_set(value: object) -> frozenset[str]:
     """A label set: a plain label is a singleton, a missing one is empty."""
-    if _missing(value):
+    if is_missing(value):
         return frozenset()
     if isinstance(value, str) or not isinstance(value, Iterable):
-        return frozenset({str(value)})
-    return frozenset(str(v) for v in value if not _missing(v))
+        return frozenset({label_text(value)})
+    return frozenset(label_text(v) for v in value if not is_missing(v))
 
 
 def _sample(n: int, limit: int, rng: np.random.Generator) -> np.ndarray:
@@ -225,7 +218,7 @@ def clustering_purity(
 
 def purity_sample_size(y: Sequence, max_samples: int = 50000) -> int:
     """How many papers ``clustering_purity`` clusters for these labels."""
-    return min(sum(not _missing(v) for v in y), max_samples)
+    return min(sum(not is_missing(v) for v in y), max_samples)
 
 
 def retrieval_scores(X: np.ndarray, label_sets: Sequence, n_pairs: int = 200_000, seed: int = 0) -> dict:

@@ -22,6 +22,7 @@ from . import perturb
 from .embed import corpus_embeddings, embed_corpus, get_encoder, vectors_fingerprint
 from .errors import CorpusError, MireadError
 from .evaluate import TASKS, Result, best_per_column, neighbours_summary, results_table, run_protocols, to_markdown
+from .labels import is_missing, label_text
 from .models import ModelSpec, get_model
 from .records import md_escape
 from .store import Store
@@ -39,34 +40,20 @@ METRIC_NAMES = {"nn1_ret": "NN1_Ret", "nn10_ret": "NN10_Ret", "aop10": "AOP-10"}
 # ---------------------------------------------------------------- labels and sampling
 
 
-def _missing(value: Any) -> bool:
-    if value is None:
-        return True
-    if isinstance(value, float) and math.isnan(value):
-        return True
-    return isinstance(value, str) and not value.strip()
-
-
-def _label_text(value: Any) -> str:
-    if isinstance(value, (float, np.floating)) and float(value).is_integer():
-        return str(int(value))
-    return str(value).strip()
-
-
 def label_values(values: Sequence) -> tuple[list[str | None], list[frozenset[str]]]:
     """Single labels and label sets of a column: lists and ';'-separated strings are multi-label."""
     singles: list[str | None] = []
     sets: list[frozenset[str]] = []
     for value in values:
         if isinstance(value, (list, tuple, set, frozenset, np.ndarray)):
-            parts = frozenset(_label_text(v) for v in value if not _missing(v))
+            parts = frozenset(label_text(v) for v in value if not is_missing(v))
             singles.append("; ".join(sorted(parts)) or None)
             sets.append(parts)
-        elif _missing(value):
+        elif is_missing(value):
             singles.append(None)
             sets.append(frozenset())
         else:
-            text = _label_text(value)
+            text = label_text(value)
             singles.append(text)
             sets.append(frozenset(p.strip() for p in text.split(";") if p.strip()))
     return singles, sets

@@ -12,6 +12,7 @@ from .config import Settings
 from .embed import CHARS_PER_TOKEN_LIMIT, Encoder, clip_text, get_encoder, vectors_fingerprint
 from .errors import MireadError
 from .index import VectorIndex
+from .labels import plain_value
 from .models import ModelSpec, get_model
 
 if TYPE_CHECKING:
@@ -143,16 +144,10 @@ def similar_papers(
                 "row": int(row), "abstract": record.get("abstract", "")}
         for col in label_cols:
             value = record[col]
-            item[col] = None if _missing(value) else value
+            item[col] = plain_value(value)
         results.append(item)
     return SearchResult(
         query={"title": title, "abstract": abstract, **({"paper_id": paper_id} if paper_id else {})},
         model=spec.name, vector=vector, results=results, warning=query_warning(title, abstract),
     )
 
-
-def _missing(value: Any) -> bool:
-    try:
-        return bool(value is None or (isinstance(value, float) and np.isnan(value)))
-    except TypeError:
-        return False
