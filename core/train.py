@@ -23,8 +23,8 @@ from .objectives import WEIGHT_DECAY, epoch_batches, param_groups, similarity_di
 from .store import check_name
 from .train_data import class_preview, collate, select, select_classes
 
-__all__ = ["OBJECTIVES", "Cancelled", "TrainConfig", "class_preview", "prepare_config", "run_training",
-           "select_classes", "validate_config"]
+__all__ = ["OBJECTIVES", "Cancelled", "TrainConfig", "base_comparison", "class_preview", "prepare_config",
+           "run_training", "select_classes", "validate_config"]
 
 if TYPE_CHECKING:
     import torch
@@ -32,6 +32,8 @@ if TYPE_CHECKING:
     from .store import Store
 
 OBJECTIVES = ("ce", "cos", "ce+supcon", "supcon")
+PROBE_MAX = 1000  # papers in the train-probe sample, at most
+PROBE_SPLIT = "train-probe"  # training papers held out of the head warm-up, scored like validation
 COSINE_OBJECTIVES = ("cos",)  # heads over unit vectors: logits = cosine to each class centre / temperature
 
 
@@ -251,6 +253,9 @@ class _Run:
         self.model.to(self.device)
         self.head.to(self.device)
         self.y = torch.as_tensor(self.sel.y, device=self.device)
+        self.probe = probe_sample(self.sel.train, len(self.sel.val), cfg.seed)
+        self.warm_pool = np.setdiff1d(self.sel.train, self.probe)  # the head warm-up never sees the probe
+        self.warmed_on = np.zeros(0, dtype=np.int64)
 
     def batches(self, rng: np.random.Generator) -> Iterator[tuple[float, np.ndarray]]:
         """Endless micro-batches of training rows with the (fractional) epoch reached after each one."""
@@ -295,7 +300,8 @@ class _Run:
             logits = self.logits(pooled.detach() if self.cfg.objective == "supcon" else pooled).float()
         target = self.y[torch.as_tensor(idx, device=self.device)]
         ce = torch.nn.functional.cross_entropy(logits, target)
-        parts = {"ce_loss": float(ce.detach()), "accuracy": float((logits.argmax(1) == target).float().mean())}
+        parts = {"ce_loss": float(ce.detach()),
+                 "batch_accuracy": float((logits.argmax(1) == target).float().mean())}
         loss = ce
         if "supcon" in self.cfg.objective:
             con = supcon_loss(pooled, target, self.cfg.temperature)
@@ -310,7 +316,7 @@ class _Run:
         return loss, parts
 
     def evaluate(self, idx: np.ndarray) -> dict[str, float]:
-        """Validation loss, accuracy and top-5 accuracy (eval mode, no gradients)."""
+        """Loss, accuracy and top-5 accuracy of the positions `idx` (eval mode, no gradients)."""
         import torch
 
         self.model.eval()
@@ -336,9 +342,10 @@ class _Run:
         """Train the head alone on frozen-encoder features (LP-FT); returns its last epoch's loss."""
         import torch
 
-        cfg, train = self.cfg, self.sel.train
+        cfg, pool = self.cfg, self.warm_pool
         share = min(1.0, cfg.head_warmup_epochs)
-        subset = rng.permutation(train)[: max(1, int(round(share * len(train))))]
+        subset = rng.permutation(pool)[: max(1, int(round(share * len(pool))))]
+        self.warmed_on = np.sort(subset)
         features = torch.zeros(len(subset), self.model.config.hidden_size, device=self.device)
         self.model.eval()
         with torch.no_grad():
@@ -407,6 +414,40 @@ class _Run:
         return spec
 
 
+def probe_sample(train: np.ndarray, n_val: int, seed: int) -> np.ndarray:
+    """A fixed sample of training positions kept out of the head warm-up: train accuracy the head has not memorised."""
+    size = min(n_val, len(train) // 4, PROBE_MAX)
+    if size < 1:
+        return np.zeros(0, dtype=np.int64)
+    return np.sort(np.random.default_rng(seed + 2).choice(train, size=size, replace=False))
+
+
+def _base_metrics(base: dict[str, float], val: dict[str, float]) -> dict[str, Any]:
+    """The base model's validation scores and whether the fine-tuned model beats them (None without a base)."""
+    if not base:
+        return {"base_val_loss": None, "base_val_accuracy": None, "base_val_top5_accuracy": None,
+                "val_accuracy_gain": None, "beats_base": None}
+    gain = val["accuracy"] - base["accuracy"]
+    return {"base_val_loss": base["loss"], "base_val_accuracy": base["accuracy"],
+            "base_val_top5_accuracy": base["top5_accuracy"], "val_accuracy_gain": gain, "beats_base": gain > 0}
+
+
+def base_comparison(metrics: dict[str, Any], base: str = "its base") -> str | None:
+    """One sentence saying whether the fine-tuned model beats its base on validation (None without a base score)."""
+    if metrics.get("base_val_accuracy") is None or metrics.get("val_accuracy") is None:
+        return None
+    points = 100 * (metrics["val_accuracy"] - metrics["base_val_accuracy"])
+    size = f"{abs(points):.1f}" if abs(points) >= 0.1 else f"{abs(points):.2f}"
+    scores = f"validation accuracy {metrics['val_accuracy']:.1%} against {metrics['base_val_accuracy']:.1%}"
+    if points > 0:
+        return f"The new model beats {base} by {size} points ({scores})."
+    if points == 0:
+        return f"The new model is no better than {base} on validation ({scores})."
+    return (f"The new model is {size} points worse than {base} on validation: {scores}. Fine-tuning made "
+            "it worse; try fewer epochs, a lower encoder learning rate, more papers or a distill weight, "
+            f"or keep using {base}.")
+
+
 def _out_of_memory(exc: BaseException) -> bool:
     return isinstance(exc, MemoryError) or (isinstance(exc, RuntimeError) and "out of memory" in str(exc).lower())
 
@@ -439,12 +480,17 @@ def _train(store: Store, cfg: TrainConfig, job_id: str, should_stop: Callable[[]
     stream = run.batches(rng)
     total_steps = max(1, math.ceil(cfg.epochs * run.batches_per_epoch / cfg.grad_accum))
     samples_per_step = cfg.batch_size * cfg.grad_accum
-    warm_units = 0.3 * len(run.sel.train) * min(1.0, cfg.head_warmup_epochs)
+    warm_units = 0.3 * len(run.warm_pool) * min(1.0, cfg.head_warmup_epochs)
     recorder = _Recorder(store, job_id, warm_units + total_steps * samples_per_step)
-    if cfg.head_warmup_epochs > 0:
+    base: dict[str, float] = {}
+    if cfg.head_warmup_epochs > 0:  # the base encoder with a fitted head: the score fine-tuning has to beat
         head_loss = run.warm_up_head(rng, recorder)
         recorder.log(0, 0.0, "train", {"loss": head_loss, "ce_loss": head_loss})
-        recorder.log(0, 0.0, "val", run.evaluate(run.sel.val))
+        base = run.evaluate(run.sel.val)
+        recorder.log(0, 0.0, "val", base)
+        recorder.log(0, 0.0, "base", base)
+        if len(run.probe):
+            recorder.log(0, 0.0, PROBE_SPLIT, run.evaluate(run.probe))
 
     optimizer = torch.optim.AdamW(
         param_groups(run.model, cfg.lr, cfg.layer_decay)
@@ -459,6 +505,7 @@ def _train(store: Store, cfg: TrainConfig, job_id: str, should_stop: Callable[[]
     log_every = max(1, min(10, total_steps // 50))
     window: dict[str, float] = {}
     val: dict[str, float] = {}
+    probe: dict[str, float] = {}
     epoch = 0.0
     run.model.train()
     for step in range(1, total_steps + 1):
@@ -489,11 +536,16 @@ def _train(store: Store, cfg: TrainConfig, job_id: str, should_stop: Callable[[]
         if step % eval_every == 0 or step == total_steps:
             val = run.evaluate(run.sel.val)
             recorder.log(step, epoch, "val", val)
+            if len(run.probe):
+                probe = run.evaluate(run.probe)
+                recorder.log(step, epoch, PROBE_SPLIT, probe)
     metrics = {
         "val_loss": val["loss"], "val_accuracy": val["accuracy"], "val_top5_accuracy": val["top5_accuracy"],
         "steps": total_steps, "epochs": round(epoch, 4), "classes": len(run.sel.classes),
         "train_papers": len(run.sel.train), "val_papers": len(run.sel.val),
         "seconds": round(time.time() - started, 2),
+        "train_probe_accuracy": probe.get("accuracy"), "probe_papers": len(run.probe),
+        **_base_metrics(base, val),
     }
     spec = run.save(store, metrics)
     recorder.progress(recorder.total)

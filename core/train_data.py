@@ -59,17 +59,45 @@ def select_classes(labels: Sequence[Any], min_per_class: int, max_per_class: int
     return kept, np.sort(np.concatenate(rows)) if rows else np.zeros(0, dtype=np.int64)
 
 
+def _quotas(counts: np.ndarray, max_papers: int) -> np.ndarray:
+    """Papers per class summing to `max_papers` (2 per class at least), shared in proportion to the class sizes."""
+    quota = np.minimum(counts, 2)
+    spare = max_papers - int(quota.sum())
+    if spare <= 0:
+        return quota
+    room = counts - quota  # more papers than max_papers in all, so room.sum() > spare
+    share = room * spare / room.sum()
+    extra = np.floor(share).astype(np.int64)
+    order = np.argsort(-(share - extra), kind="stable")
+    extra[order[: spare - int(extra.sum())]] += 1
+    return quota + extra
+
+
 def _cap_papers(rows: np.ndarray, y: np.ndarray, max_papers: int, seed: int) -> np.ndarray:
-    """About `max_papers` rows, each class keeping its share (and at least 2)."""
+    """`max_papers` rows (at least 2 per class), each class keeping its share."""
     if len(rows) <= max_papers:
         return rows
     rng = np.random.default_rng(seed + 1)
-    kept = []
-    for c in np.unique(y):
-        idx = rows[y == c]
-        quota = max(2, int(len(idx) * max_papers / len(rows)))
-        kept.append(rng.choice(idx, size=min(quota, len(idx)), replace=False))
+    classes, counts = np.unique(y, return_counts=True)
+    kept = [rng.choice(rows[y == c], size=int(q), replace=False) for c, q in zip(classes, _quotas(counts, max_papers))]
     return np.sort(np.concatenate(kept))
+
+
+def selected_rows(labels: Sequence[Any], min_per_class: int | None, max_per_class: int | None,
+                  max_papers: int | None, seed: int) -> tuple[list[str], np.ndarray, np.ndarray]:
+    """The classes, frame rows and class index per row that training uses: class limits, then the paper cap."""
+    low, high = class_limits(len(labels), min_per_class, max_per_class)
+    classes, rows = select_classes(labels, low, high, seed)
+    code = {name: i for i, name in enumerate(classes)}
+
+    def codes(chosen: np.ndarray) -> np.ndarray:
+        return np.array([code[label_text(labels[r])] for r in chosen], dtype=np.int64)
+
+    y = codes(rows)
+    if max_papers and len(classes):
+        rows = _cap_papers(rows, y, int(max_papers), seed)
+        y = codes(rows)
+    return classes, rows, y
 
 
 @dataclass
@@ -89,19 +117,14 @@ def select(frame: pd.DataFrame, cfg: TrainConfig) -> Selection:
 
     if cfg.label not in frame.columns:
         raise TrainingError(f"corpus {cfg.corpus!r} has no column {cfg.label!r}")
-    low, high = class_limits(len(frame), cfg.min_per_class, cfg.max_per_class)
     labels = frame[cfg.label].tolist()
-    classes, rows = select_classes(labels, low, high, cfg.seed)
+    classes, rows, y = selected_rows(labels, cfg.min_per_class, cfg.max_per_class, cfg.max_papers, cfg.seed)
     if len(classes) < 2:
+        low = class_limits(len(labels), cfg.min_per_class, cfg.max_per_class)[0]
         raise TrainingError(
             f"column {cfg.label!r} of corpus {cfg.corpus!r} has {len(classes)} class(es) with at least "
             f"{low} papers; training needs 2 or more (lower the minimum papers per class)"
         )
-    code = {name: i for i, name in enumerate(classes)}
-    y = np.array([code[label_text(labels[r])] for r in rows], dtype=np.int64)
-    if cfg.max_papers:
-        rows = _cap_papers(rows, y, int(cfg.max_papers), cfg.seed)
-        y = np.array([code[label_text(labels[r])] for r in rows], dtype=np.int64)
     n_val = max(len(classes), int(round(cfg.val_fraction * len(rows))))
     if len(rows) - n_val < len(classes):
         raise TrainingError(
@@ -113,19 +136,21 @@ def select(frame: pd.DataFrame, cfg: TrainConfig) -> Selection:
 
 
 def class_preview(store: Store, corpus: str, label: str, min_per_class: int | None = None,
-                  max_per_class: int | None = None) -> pd.DataFrame:
-    """Papers per class and whether the class is used (columns label, papers, used, sampled)."""
+                  max_per_class: int | None = None, max_papers: int | None = None, seed: int = 0) -> pd.DataFrame:
+    """Papers per class, whether training uses the class and how many of its papers (label, papers, used, sampled)."""
     import pandas as pd
 
     frame = store.papers_frame(corpus, with_abstract=False)
     if label not in frame.columns:
         raise TrainingError(f"corpus {corpus!r} has no column {label!r}")
-    low, high = class_limits(len(frame), min_per_class, max_per_class)
-    names = pd.Series([label_text(v) for v in frame[label]], dtype=object)
+    labels = frame[label].tolist()
+    classes, _, y = selected_rows(labels, min_per_class, max_per_class, max_papers, seed)
+    used = dict(zip(classes, np.bincount(y, minlength=len(classes)).tolist()))
+    names = pd.Series([label_text(v) for v in labels], dtype=object)
     counts = names[names != ""].value_counts()
     out = pd.DataFrame({"label": counts.index.astype(str), "papers": counts.to_numpy(dtype=int)})
-    out["used"] = out["papers"] >= low
-    out["sampled"] = np.where(out["used"], np.minimum(out["papers"], high), 0)
+    out["used"] = out["label"].isin(used)
+    out["sampled"] = out["label"].map(used).fillna(0).astype(int)
     return out.sort_values(["papers", "label"], ascending=[False, True], ignore_index=True)
 
 

@@ -15,9 +15,9 @@ from core import jobs
 from core.config import Settings
 from core.models import list_models
 from core.plots import training_curves_figure
-from core.train import OBJECTIVES, TrainConfig, class_preview
+from core.train import OBJECTIVES, PROBE_SPLIT, TrainConfig, base_comparison, class_preview
 from core.train_data import class_limits
-from pages.common import current_corpus, guarded, store
+from pages.common import current_corpus, guarded, md_escape, store
 
 HELP = TrainConfig.HELP
 DEFAULTS = {f.name: f.default for f in fields(TrainConfig) if f.name not in ("corpus", "label")}
@@ -25,8 +25,9 @@ JOB_PARAM = "job"
 
 
 @st.cache_data(show_spinner=False, max_entries=16)
-def _preview(workspace: str, corpus: str, version: int, label: str, low: int | None, high: int | None) -> pd.DataFrame:
-    return class_preview(store(), corpus, label, low, high)
+def _preview(workspace: str, corpus: str, version: int, label: str, low: int | None, high: int | None,
+             max_papers: int | None, seed: int) -> pd.DataFrame:
+    return class_preview(store(), corpus, label, low, high, max_papers, seed)
 
 
 def _duration(seconds: float | None) -> str:
@@ -46,46 +47,87 @@ def _status_line(job: dict[str, Any]) -> str:
     return text
 
 
-def _show_job(job_id: str, was_active: bool) -> None:
-    """Progress, Cancel, and the loss and accuracy curves of one job; a full rerun when it finishes."""
+def _base_name(job: dict[str, Any]) -> str:
+    return Path(job["base"]).name if os.sep in job["base"] else job["base"]
+
+
+def _show_verdict(job: dict[str, Any]) -> None:
+    """Whether the finished model beats its base on validation: a green line, or a warning when it is worse."""
+    final = job["metrics"]
+    sentence = base_comparison(final, f"its base {_base_name(job)}")
+    if sentence is None:
+        st.caption("No base reference: with head warm-up off there is no fitted head to score the base model with.")
+    elif final.get("beats_base"):
+        st.success(md_escape(sentence))
+    else:
+        st.warning(md_escape(sentence))
+
+
+def _show_job(job: dict[str, Any], metrics: pd.DataFrame) -> None:
+    """Progress, Cancel, and the loss and accuracy curves of one job."""
     s = store()
-    job = jobs.get_job(s, job_id)
     active = job["status"] in jobs.ACTIVE
     head, button = st.columns([5, 1])
     head.markdown(f"Job `{job['id']}` → model **{job['model']}** ({job['corpus']} / {job['label']}, "
                   f"base {job['base']}) — {_status_line(job)}")
-    if active and button.button("Cancel", key=f"cancel-{job_id}", disabled=job["cancel_requested"]):
-        jobs.cancel(s, job_id)
+    if active and button.button("Cancel", key=f"cancel-{job['id']}", disabled=job["cancel_requested"]):
+        jobs.cancel(s, job["id"])
         st.toast("Cancel requested: the job stops at its next step.")
     if active:
         st.progress(min(max(job["progress"], 0.0), 1.0))
     if job["status"] == "failed":
         st.error(job["error"] or "the job failed")
-    metrics = jobs.metrics_frame(s, job_id)
     left, right = st.columns(2)
-    left.plotly_chart(training_curves_figure(metrics, y="loss"), key=f"loss-{job_id}", width="stretch")
-    right.plotly_chart(training_curves_figure(metrics, y="accuracy"), key=f"accuracy-{job_id}", width="stretch")
+    left.plotly_chart(training_curves_figure(metrics, y="loss"), key=f"loss-{job['id']}", width="stretch")
+    right.plotly_chart(training_curves_figure(metrics, y="accuracy"), key=f"accuracy-{job['id']}", width="stretch")
+    st.caption(f"**train**: the loss of each batch before its update. **{PROBE_SPLIT}**: training papers kept out "
+               "of the head warm-up, so their accuracy is not memorised from the start; the encoder still trains "
+               "on them, and a gap above **val** shows overfitting. **base model** (dashed): the base encoder "
+               "with the warmed-up head on validation, before any encoder step: the score to beat.")
     if job["status"] == "completed":
         final = job["metrics"]
+        gain = final.get("val_accuracy_gain")
         cols = st.columns(4)
-        cols[0].metric("Validation accuracy", f"{final.get('val_accuracy', 0):.1%}")
+        cols[0].metric("Validation accuracy", f"{final.get('val_accuracy', 0):.1%}",
+                       delta=None if gain is None else f"{100 * gain:+.1f} points vs base",
+                       delta_color="normal" if gain else "off")
         cols[1].metric("Top-5 accuracy", f"{final.get('val_top5_accuracy', 0):.1%}")
         cols[2].metric("Classes", final.get("classes", "–"))
         cols[3].metric("Time", _duration(final.get("seconds")))
+        _show_verdict(job)
         st.caption(f"Model **{job['model']}** is now in the sidebar's model list: embed, map, search and "
                    "journal suggestions can use it.")
-    if was_active and not active:
-        st.rerun(scope="app")
 
 
 def _jobs_table(items: list[dict[str, Any]]) -> pd.DataFrame:
     return pd.DataFrame([{
         "job": j["id"], "status": j["status"], "model": j["model"], "corpus": j["corpus"], "label": j["label"],
-        "base": Path(j["base"]).name if os.sep in j["base"] else j["base"], "progress": j["progress"],
+        "base": _base_name(j), "progress": j["progress"],
         "started": time.strftime("%Y-%m-%d %H:%M", time.localtime(j["created"])) if j["created"] else "",
         "val accuracy": j["metrics"].get("val_accuracy"), "top-5": j["metrics"].get("val_top5_accuracy"),
+        "vs base": None if j["metrics"].get("val_accuracy_gain") is None else 100 * j["metrics"]["val_accuracy_gain"],
         "error": j["error"] or "",
     } for j in items])
+
+
+def _show_jobs(chosen: str, was_active: tuple[str, ...]) -> None:
+    """The chosen job and the table of all jobs, from one read of the store; a full rerun when a job ends."""
+    s = store()
+    items = jobs.list_jobs(s)
+    job = next((j for j in items if j["id"] == chosen), None) or jobs.get_job(s, chosen)
+    with st.container(border=True):
+        _show_job(job, jobs.metrics_frame(s, chosen))
+    st.subheader("Jobs")
+    st.dataframe(_jobs_table(items), width="stretch", hide_index=True,
+                 column_config={"progress": st.column_config.ProgressColumn("progress", format="percent",
+                                                                            min_value=0, max_value=1),
+                                "val accuracy": st.column_config.NumberColumn(format="percent"),
+                                "top-5": st.column_config.NumberColumn(format="percent"),
+                                "vs base": st.column_config.NumberColumn(
+                                    format="%+.1f pts", help="Validation accuracy minus the base model's, in "
+                                                             "percentage points")})
+    if any(j["id"] in was_active and j["status"] not in jobs.ACTIVE for j in items):
+        st.rerun(scope="app")
 
 
 st.title("Train")
@@ -106,9 +148,8 @@ if all_jobs:
                           format_func=lambda i: f"{i} · {by_id[i]['model']} · {by_id[i]['status']}",
                           help="Running jobs update every 2 seconds; pick a finished one to see its curves.")
     st.query_params[JOB_PARAM] = chosen
-    running = by_id[chosen]["status"] in jobs.ACTIVE
-    with st.container(border=True):
-        st.fragment(run_every=2 if running else None)(_show_job)(chosen, running)
+    active = tuple(j["id"] for j in all_jobs if j["status"] in jobs.ACTIVE)
+    st.fragment(run_every=2 if active else None)(_show_jobs)(chosen, active)
 
 # -- a new run ---------------------------------------------------------------------------------
 st.subheader("New training run")
@@ -170,11 +211,16 @@ with st.expander("More settings"):
                                      help=HELP["distill_weight"])
     seed = i2.number_input("Seed", 0, 2**31 - 1, DEFAULTS["seed"], help=HELP["seed"])
 
-preview = guarded(_preview, str(s.root), corpus, info.version, label, min_per_class, max_per_class)
+preview = guarded(_preview, str(s.root), corpus, info.version, label, min_per_class, max_per_class, max_papers,
+                  int(seed))
 if preview is not None:
     used = preview[preview["used"]]
+    n_used = int(used["sampled"].sum())
     st.markdown(f"**{len(used):,}** of {len(preview):,} classes of `{label}` will be used, "
-                f"{int(used['sampled'].sum()):,} papers in all (before the validation split).")
+                f"{n_used:,} papers in all (before the validation split).")
+    if max_papers is not None and n_used > max_papers:
+        st.caption(f"Max papers is {int(max_papers):,}, but every class keeps at least 2 papers "
+                   "(one for training, one for validation).")
     st.dataframe(preview, width="stretch", hide_index=True, height=min(240, 35 * (len(preview) + 1) + 3),
                  column_config={"used": st.column_config.CheckboxColumn("used"),
                                 "sampled": st.column_config.NumberColumn("papers used")})
@@ -195,11 +241,3 @@ if st.button("Start training", type="primary", disabled=preview is None):
     if job_id:
         st.query_params[JOB_PARAM] = job_id
         st.rerun()
-
-# -- all jobs ----------------------------------------------------------------------------------
-if all_jobs:
-    st.subheader("Jobs")
-    st.dataframe(_jobs_table(all_jobs), width="stretch", hide_index=True,
-                 column_config={"progress": st.column_config.ProgressColumn("progress", min_value=0, max_value=1),
-                                "val accuracy": st.column_config.NumberColumn(format="percent"),
-                                "top-5": st.column_config.NumberColumn(format="percent")})

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -48,6 +49,23 @@ def wait_until_finished(store: Store, job_id: str, timeout: float = 90) -> dict:
     raise AssertionError(f"job {job_id} did not finish in {timeout} s")
 
 
+def table(at: AppTest, column: str):
+    """The first dataframe on the page that has this column."""
+    return next(d.value for d in at.dataframe if column in d.value.columns)
+
+
+def add_job(store: Store, job_id: str, status: str, progress: float, metrics: dict | None = None) -> None:
+    """A job row as a worker would leave it (this process stands in for a running worker)."""
+    cfg = TrainConfig(corpus="toy", label="journal", base="tiny", name=f"model-{job_id}")
+    result = json.dumps({"model": cfg.name, "metrics": metrics}) if metrics is not None else None
+    now = time.time()
+    with store.connect() as conn:
+        conn.execute("INSERT INTO jobs(id, kind, status, args, pid, created, started, heartbeat, progress, result) "
+                     "VALUES (?, 'train', ?, ?, ?, ?, ?, ?, ?, ?)",
+                     (job_id, status, json.dumps({"config": cfg.to_dict()}), os.getpid(), now, now, now, progress,
+                      result))
+
+
 def chart_traces(at: AppTest) -> list[list[str]]:
     """Trace names of each plotly chart on the page."""
     return [[t.get("name") for t in json.loads(c.proto.spec)["data"]] for c in at.get("plotly_chart")]
@@ -73,9 +91,11 @@ def test_page_previews_classes_and_starts_a_background_job_whose_curves_it_shows
 
     at = open_page()  # a reload: nothing was kept in the session
     assert widget(at.selectbox, "Job").value == job["id"]
-    assert chart_traces(at) == [["train", "val"], ["train", "val"]]
+    assert chart_traces(at) == [["train", "train-probe", "val", "base model"], ["train-probe", "val", "base model"]]
     assert widget(at.metric, "Validation accuracy").value.endswith("%")
-    assert "from-the-page" in at.dataframe[-1].value["model"].tolist()
+    [verdict] = [e.value for e in [*at.success, *at.warning]]
+    assert "beats its base tiny by" in verdict or "than its base tiny on validation" in verdict
+    assert "from-the-page" in table(at, "progress")["model"].tolist()
 
 
 def test_a_fresh_session_reattaches_to_a_running_job_and_can_cancel_it(workspace, tiny_model_dir):
@@ -108,3 +128,44 @@ def test_a_job_whose_process_died_is_shown_failed_with_the_reason(workspace):
     at = open_page()
     assert not at.exception
     assert [e.value for e in at.error] == [jobs.LOST]
+
+
+@pytest.mark.parametrize(("max_papers", "papers"), [(4, 6), (12, 12)])
+def test_the_class_preview_follows_max_papers(workspace, max_papers, papers):
+    at = open_page()
+    assert any("36 papers in all" in m.value for m in at.markdown)
+    widget(at.number_input, "Max papers").set_value(max_papers)
+    at.run()
+    assert any(f"{papers} papers in all" in m.value for m in at.markdown)
+    assert int(table(at, "sampled")["sampled"].sum()) == papers
+
+
+def test_the_jobs_table_shows_the_same_progress_as_the_job_header(workspace, monkeypatch):
+    add_job(workspace, "live-job", "running", 0.0)
+    read = jobs.list_jobs
+
+    def list_then_progress(store):  # the job moves on while the page is being drawn
+        items = read(store)
+        with store.connect() as conn:
+            conn.execute("UPDATE jobs SET progress = 0.17 WHERE id = 'live-job'")
+        return items
+
+    monkeypatch.setattr(jobs, "list_jobs", list_then_progress)
+    at = open_page()
+    assert not at.exception
+    header = next(m.value for m in at.markdown if "live-job" in m.value)
+    shown = table(at, "progress").set_index("job")["progress"]["live-job"]
+    assert f"{shown:.0%}" in header
+
+
+@pytest.mark.parametrize(("val", "kind", "text"), [
+    (0.55, "warning", "The new model is 10.0 points worse than its base tiny on validation: "),
+    (0.7, "success", "The new model beats its base tiny by 5.0 points"),
+])
+def test_a_finished_job_says_whether_it_beats_its_base(workspace, val, kind, text):
+    add_job(workspace, "done-job", "completed", 1.0, {"val_accuracy": val, "val_top5_accuracy": 1.0, "classes": 3,
+                                                       "base_val_accuracy": 0.65, "val_accuracy_gain": val - 0.65,
+                                                       "beats_base": val > 0.65, "seconds": 3})
+    at = open_page()
+    assert [e.value for e in getattr(at, kind)] and getattr(at, kind)[0].value.startswith(text)
+    assert table(at, "vs base").set_index("job")["vs base"]["done-job"] == pytest.approx(100 * (val - 0.65))

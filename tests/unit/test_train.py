@@ -6,6 +6,7 @@ import json
 from pathlib import Path
 
 import numpy as np
+import pandas as pd
 import pytest
 import torch
 
@@ -15,7 +16,10 @@ from core.jobs import metrics_frame, run_foreground
 from core.models import HEAD_FILE, META_FILE, get_model
 from core.objectives import param_groups, pk_batches, similarity_distill_loss, supcon_loss
 from core.models import load_backbone
-from core.train import TrainConfig, class_preview, run_training, select_classes, validate_config
+from core.plots import training_curves_figure
+from core.train import (PROBE_SPLIT, TrainConfig, _Run, base_comparison, class_preview, run_training, select_classes,
+                        validate_config)
+from core.train_data import select
 from tests.unit.train_support import add_corpus, one_torch_thread, tiny_config
 
 
@@ -57,6 +61,16 @@ def test_class_preview_counts_papers_and_marks_used_classes(store):
     assert preview["papers"].tolist() == [12, 12, 12] and not preview["used"].any()
     preview = class_preview(store, "toy", "journal", max_per_class=10)
     assert preview["used"].all() and preview["sampled"].tolist() == [10, 10, 10]
+
+
+@pytest.mark.parametrize(("max_papers", "expected"), [(4, 6), (10, 10), (20, 20), (36, 36), (1000, 36)])
+def test_class_preview_applies_max_papers_exactly_as_the_training_selection_does(store, tiny_base, max_papers,
+                                                                                  expected):
+    preview = class_preview(store, "toy", "journal", max_papers=max_papers, seed=5)
+    sel = select(store.papers_frame("toy", with_abstract=False), tiny_config(tiny_base, max_papers=max_papers, seed=5))
+    assert int(preview["sampled"].sum()) == len(sel.rows) == expected  # 4 asks 2 per class at least: 6
+    per_class = dict(zip(preview["label"], preview["sampled"]))
+    assert [per_class[name] for name in sel.classes] == np.bincount(sel.y).tolist()
 
 
 @pytest.mark.parametrize(
@@ -120,8 +134,10 @@ def test_training_saves_a_checkpoint_that_embeds_and_predicts(store, tiny_base):
     assert job["status"] == "completed" and job["model"] == "toy-model"
     assert set(job["metrics"]) >= {"val_loss", "val_accuracy", "val_top5_accuracy"}
     frame = metrics_frame(store, job["id"])
-    assert {"loss", "lr", "samples_per_s", "accuracy"} <= set(frame[frame.split == "train"].name)
-    assert {"loss", "accuracy", "top5_accuracy"} <= set(frame[frame.split == "val"].name)
+    assert {"loss", "lr", "samples_per_s", "batch_accuracy"} <= set(frame[frame.split == "train"].name)
+    assert "accuracy" not in set(frame[frame.split == "train"].name)  # batches the head warm-up memorised
+    for split in ("val", PROBE_SPLIT, "base"):
+        assert {"loss", "accuracy", "top5_accuracy"} <= set(frame[frame.split == split].name)
     spec = get_model("toy-model", store)
     folder = Path(spec.location)
     meta = json.loads((folder / META_FILE).read_text())
@@ -230,3 +246,63 @@ def test_a_fine_tuned_head_suggests_journals_before_its_corpus_is_embedded_and_a
                               label_column="journal")
     assert second.note is None and any(p["evidence_papers"] for p in second.predictions)
     assert [p["label"] for p in second.predictions] == [p["label"] for p in first.predictions]
+
+
+class _NoRecorder:
+    def progress(self, done_units: float) -> None:
+        pass
+
+
+@pytest.mark.parametrize("warmup", [20.0, 0.5])
+def test_train_probe_papers_are_training_papers_the_head_warm_up_never_sees(store, tiny_base, warmup):
+    run = _Run(store, tiny_config(tiny_base, head_warmup_epochs=warmup), "manual", lambda: False)
+    run.warm_up_head(np.random.default_rng(0), _NoRecorder())
+    probe, warmed = set(run.probe.tolist()), set(run.warmed_on.tolist())
+    assert len(probe) == 6 and probe <= set(run.sel.train.tolist())
+    assert warmed and not probe & warmed and not probe & set(run.sel.val.tolist())
+    if warmup >= 1:
+        assert probe | warmed == set(run.sel.train.tolist())
+
+
+def test_the_base_score_is_logged_before_fine_tuning_and_the_final_metrics_say_whether_the_model_beats_it(
+        store, tiny_base):
+    job = run_foreground(store, tiny_config(tiny_base, seed=1))
+    frame = metrics_frame(store, job["id"])
+    base = frame[frame.split == "base"].set_index("name")["value"]
+    first_val = frame[(frame.split == "val") & (frame.step == 0)].set_index("name")["value"]
+    assert (frame[frame.split == "base"].step == 0).all() and base.to_dict() == first_val.to_dict()
+    assert (frame[(frame.split == PROBE_SPLIT) & (frame.name == "accuracy")].step.min()) == 0
+    final = job["metrics"]
+    assert final["base_val_accuracy"] == base["accuracy"] and final["base_val_loss"] == base["loss"]
+    assert final["val_accuracy_gain"] == pytest.approx(final["val_accuracy"] - final["base_val_accuracy"])
+    assert final["beats_base"] is (final["val_accuracy"] > final["base_val_accuracy"])
+    assert final["probe_papers"] == 6 and 0 <= final["train_probe_accuracy"] <= 1
+
+
+def test_without_head_warm_up_there_is_no_base_score_to_compare_with(store, tiny_base):
+    job = run_foreground(store, tiny_config(tiny_base, head_warmup_epochs=0, epochs=1))
+    assert job["metrics"]["beats_base"] is None and job["metrics"]["base_val_accuracy"] is None
+    assert "base" not in set(metrics_frame(store, job["id"]).split)
+    assert base_comparison(job["metrics"]) is None
+
+
+def test_base_comparison_says_by_how_many_points_the_model_beats_or_trails_its_base():
+    better = base_comparison({"val_accuracy": 0.75, "base_val_accuracy": 0.7}, "its base minilm")
+    assert better.startswith("The new model beats its base minilm by 5.0 points")
+    worse = base_comparison({"val_accuracy": 0.6, "base_val_accuracy": 0.725})
+    assert worse.startswith("The new model is 12.5 points worse than its base on validation: ")
+    assert "no better" in base_comparison({"val_accuracy": 0.5, "base_val_accuracy": 0.5})
+
+
+def test_training_curves_draw_the_base_score_as_a_dashed_line_across_the_run():
+    metrics = pd.DataFrame({
+        "step": [0, 0, 0, 0, 5, 10, 10, 10],
+        "split": ["train", "val", "base", PROBE_SPLIT, "train", "train", "val", PROBE_SPLIT],
+        "name": ["loss", "accuracy", "accuracy", "accuracy", "loss", "loss", "accuracy", "accuracy"],
+        "value": [0.2, 0.6, 0.6, 0.5, 0.4, 0.3, 0.7, 0.9],
+    })
+    data = training_curves_figure(metrics, "accuracy").to_dict()["data"]
+    assert [t["name"] for t in data] == [PROBE_SPLIT, "val", "base model"]
+    base = data[-1]
+    assert list(base["x"]) == [0, 10] and list(base["y"]) == [0.6, 0.6] and base["line"]["dash"] == "dash"
+    assert [t["name"] for t in training_curves_figure(metrics, "loss").to_dict()["data"]] == ["train"]
