@@ -27,28 +27,28 @@ if not need_embeddings(corpus, spec):
 frame = papers_frame(corpus)
 info = store().corpus(corpus)
 
-with st.container(border=True):
-    c1, c2, c3 = st.columns([1, 2, 2])
-    method = c1.selectbox("Method", ["umap", "tsne", "pca"], format_func=str.upper, key="map_method",
+colour_options = list(info.labels) + ["k-means cluster", "predicted journal", "(none)"]
+d1, d2, d3 = st.columns([3, 4, 2], vertical_alignment="bottom")
+colour = d1.selectbox("Colour by", colour_options, help="Any label column, clusters, or predicted journal.")
+query = d2.text_input("Highlight papers matching", placeholder="e.g. malaria, transformer, 10.1103/…",
+                      help="Case-insensitive match in title, abstract or any column.")
+with d3.popover("Map settings", icon=":material/tune:", width="stretch"):
+    method = st.selectbox("Method", ["umap", "tsne", "pca"], format_func=str.upper, key="map_method",
                           help="UMAP keeps local and global structure; t-SNE local only; PCA is instant but coarse.")
     params: dict = {}
     if method == "umap":
-        params["n_neighbors"] = c2.slider("Neighbours", 5, 100, DEFAULT_PARAMS["umap"]["n_neighbors"],
+        params["n_neighbors"] = st.slider("Neighbours", 5, 100, DEFAULT_PARAMS["umap"]["n_neighbors"],
                                           help="Small values show fine local groups, large values the big picture.")
-        params["min_dist"] = c3.slider("Min distance", 0.0, 0.99, float(DEFAULT_PARAMS["umap"]["min_dist"]), 0.05,
+        params["min_dist"] = st.slider("Min distance", 0.0, 0.99, float(DEFAULT_PARAMS["umap"]["min_dist"]), 0.05,
                                        help="How tightly points may pack together.")
     elif method == "tsne":
-        params["perplexity"] = c2.slider("Perplexity", 5, 100, int(DEFAULT_PARAMS["tsne"]["perplexity"]),
+        params["perplexity"] = st.slider("Perplexity", 5, 100, int(DEFAULT_PARAMS["tsne"]["perplexity"]),
                                          help="Roughly the number of neighbours each point pays attention to.")
-    colour_options = list(info.labels) + ["k-means cluster", "predicted journal", "(none)"]
-    d1, d2, d3, d4 = st.columns([2, 1, 1, 2])
-    colour = d1.selectbox("Colour by", colour_options, help="Any label column, clusters, or predicted journal.")
-    k = d2.number_input("Clusters (k)", 2, 200, 12, disabled=colour != "k-means cluster")
-    legend = d3.number_input("Legend entries", 1, 60, 12, key="map_legend",
+    k = st.number_input("Clusters (k)", 2, 200, 12, disabled=colour != "k-means cluster",
+                        help="How many k-means clusters when colouring by cluster.")
+    legend = st.number_input("Legend entries", 1, 60, 12, key="map_legend",
                              help="The most frequent labels get their own colour; the rest are drawn grey as "
                                   "'other' (hover cards always show the real label). Click a legend entry to hide it.")
-    query = d4.text_input("Highlight papers matching", placeholder="e.g. malaria, transformer, 10.1103/…",
-                          help="Case-insensitive match in title, abstract or any column.")
 
 final = guarded(cached_map, store(), corpus, spec, method, params)
 background = None
