@@ -28,7 +28,7 @@ def warm_maps_in_background() -> threading.Thread | None:
     """
     if os.environ.get("MIREAD_WARM_NUMBA", "1") == "0":
         return None
-    from core.projection import warm_numba
+    from core.explore import warm_numba
 
     thread = threading.Thread(target=warm_numba, name="warm-numba", daemon=True)
     thread.start()

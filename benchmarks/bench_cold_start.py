@@ -26,8 +26,9 @@ CHROMIUM_ARGS = ["--headless=new", "--no-sandbox", "--disable-gpu", "--disable-b
                  "--disable-component-update", "--disable-sync", "--no-first-run", "--disable-quic"]
 IDLE = "[data-testid=stApp][data-test-script-state=notRunning]"
 HEAVY = ("torch", "transformers", "umap", "sklearn", "faiss", "numba", "sentence_transformers")
-APP_MODULES = ("pages.common", "core.maps", "core.plots", "core.projection", "core.clusters", "core.search",
-               "core.journals", "core.demo", "core.jobs")
+APP_MODULES = ("pages.common", "core.explore.maps", "core.plots", "core.explore.projection", "core.explore.clusters",
+               "core.explore.search",
+               "core.explore.journals", "core.demo", "core.training.jobs")
 
 
 def free_port() -> int:
@@ -107,9 +108,9 @@ def import_costs() -> tuple[float, list[tuple[str, float]], list[str]]:
 
 def corpus_workspace(root: Path, papers: int, cache_map: bool) -> Path:
     """A workspace with `papers` real arXiv papers embedded (vectors from the benchmark cache)."""
-    from core.maps import map_coordinates
-    from core.embed import vectors_fingerprint
-    from core.models import get_model
+    from core.explore import map_coordinates
+    from core.embedding import vectors_fingerprint
+    from core.embedding import get_model
     from core.records import Paper
     from core.store import Store
     from vectors import real_vectors

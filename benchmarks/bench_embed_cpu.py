@@ -24,7 +24,7 @@ BATCH = 32
 
 def top10(vectors: np.ndarray, k: int = 10) -> np.ndarray:
     """Each row's k nearest other rows by inner product."""
-    from core.index import exact_topk
+    from core.explore import exact_topk
 
     out = []
     for start in range(0, len(vectors), 500):
@@ -45,9 +45,9 @@ def main() -> None:
     import torch
     from sentence_transformers import SentenceTransformer
 
-    from core.embed import Encoder
-    from core.models import get_model
-    from core.quantize import cpu_supports_bf16
+    from core.embedding import Encoder
+    from core.embedding import get_model
+    from core.embedding import cpu_supports_bf16
 
     spec = get_model("minilm")
     records = arxiv(args.papers)

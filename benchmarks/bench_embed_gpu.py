@@ -39,8 +39,8 @@ def main() -> None:
         return
     from transformers import AutoModel, AutoTokenizer, BertConfig, BertModel
 
-    from core.embed import pool
-    from core.models import get_model
+    from core.embedding import pool
+    from core.embedding import get_model
 
     spec = get_model("minilm")
     tokenizer = AutoTokenizer.from_pretrained(spec.location)

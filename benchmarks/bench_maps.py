@@ -53,7 +53,7 @@ def main() -> None:
 
     import umap
 
-    from core.projection import project, warm_numba
+    from core.explore import project, warm_numba
 
     rows: list[dict] = []
     extra: dict = {}

@@ -34,7 +34,7 @@ def measure(label: str, matrix: np.ndarray, queries: np.ndarray, kinds: list[str
     """Build each index kind over `matrix`, then time it against numpy query by query."""
     import faiss
 
-    from core.index import IVF_ABOVE, VectorIndex, exact_topk
+    from core.explore import IVF_ABOVE, VectorIndex, exact_topk
 
     truth = exact_topk(matrix, queries, K)[1]
     limits = {"exact": (len(matrix), IVF_ABOVE), "hnsw": (0, len(matrix)), "ivf": (0, 0)}
@@ -73,10 +73,10 @@ def measure(label: str, matrix: np.ndarray, queries: np.ndarray, kinds: list[str
 def end_to_end(workspace: Path, corpus: str, reps: int, rows: list[dict], extra: dict) -> None:
     """similar_papers over a 1M-paper corpus with a pre-encoded query (the page's path after encoding)."""
     from core.config import Settings
-    from core.index import exact_topk
-    from core.embed import vectors_fingerprint
-    from core.models import get_model
-    from core.search import corpus_index, similar_papers
+    from core.explore import exact_topk
+    from core.embedding import vectors_fingerprint
+    from core.embedding import get_model
+    from core.explore import corpus_index, similar_papers
     from core.store import Store
 
     store = Store(workspace)
@@ -143,7 +143,7 @@ def main() -> None:
 
     import faiss
 
-    from core.index import IVF_ABOVE
+    from core.explore import IVF_ABOVE
 
     faiss.omp_set_num_threads(__import__("os").cpu_count() or 1)
     rows: list[dict] = []

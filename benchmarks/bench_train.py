@@ -38,7 +38,7 @@ def ours(records: list[dict], workdir: Path, steps: int, run: int) -> list[float
     """Per-step samples/s of core's loop, from the metrics it records."""
     from core.records import Paper
     from core.store import Store
-    from core.train import TrainConfig, run_training
+    from core.training import TrainConfig, run_training
 
     store = Store(workdir / f"ws-{run}")
     store.import_papers("train", [Paper(r["id"], r["title"], r["abstract"], {"journal": r["journal"]}) for r in records])
@@ -60,7 +60,7 @@ def hugging_face(records: list[dict], workdir: Path, steps: int) -> list[float]:
     from transformers import (AutoModelForSequenceClassification, AutoTokenizer, DataCollatorWithPadding, Trainer,
                               TrainerCallback, TrainingArguments)
 
-    from core.models import get_model
+    from core.embedding import get_model
 
     spec = get_model("minilm")
     tokenizer = AutoTokenizer.from_pretrained(spec.location)

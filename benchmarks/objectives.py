@@ -24,13 +24,13 @@ import pandas as pd
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from core.embed import Encoder  # noqa: E402
-from core.evaluate import clustering_purity, knn_quality, linear_probe  # noqa: E402
-from core.jobs import run_foreground  # noqa: E402
-from core.models import get_model  # noqa: E402
+from core.embedding import Encoder
+from core.evaluation import clustering_purity, knn_quality, linear_probe
+from core.training import run_foreground
+from core.embedding import get_model
 from core.records import Paper  # noqa: E402
-from core.store import Store  # noqa: E402
-from core.train import TrainConfig  # noqa: E402
+from core.store import Store
+from core.training import TrainConfig
 
 DATA = Path("/work/shared/data") if Path("/work/shared/data").exists() else Path(__file__).parents[2] / "shared/data"
 EVAL_LENGTH = 128

@@ -17,8 +17,8 @@ BLOCK = 1000
 
 def real_vectors(n: int, mode: str = "exact", model: str = "minilm") -> np.ndarray:
     """Vectors [n, d] of the first n arXiv-journals papers (title/abstract pairs); mode 'exact' or a fast kind."""
-    from core.embed import Encoder
-    from core.models import fingerprint, get_model
+    from core.embedding import Encoder
+    from core.embedding import fingerprint, get_model
 
     spec = get_model(model)
     final = OUT / f"vectors-{fingerprint(spec)}-{mode}-{n}.npy"

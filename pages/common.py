@@ -9,7 +9,7 @@ import streamlit as st
 
 from core.config import Settings, device_label, resolve_device
 from core.errors import MireadError
-from core.models import ModelSpec, fingerprint, get_model, list_models
+from core.embedding import ModelSpec, fingerprint, get_model, list_models
 from core.records import md_escape
 from core.store import Store
 
@@ -43,7 +43,7 @@ def store() -> Store:
 
 @st.cache_resource(show_spinner="Loading the model…", max_entries=4)
 def _encoder(name: str, fp: str, location: str, workspace: str) -> Any:
-    from core.embed import Encoder
+    from core.embedding import Encoder
 
     return Encoder(get_model(name, get_store(workspace)), device=Settings().device, batch_size=Settings().batch_size)
 
@@ -123,7 +123,7 @@ def current_model() -> ModelSpec:
 
 
 def is_embedded(corpus: str, spec: ModelSpec) -> bool:
-    from core.embed import vectors_fingerprint
+    from core.embedding import vectors_fingerprint
 
     return not store().missing_hashes(corpus, vectors_fingerprint(spec))
 
@@ -132,7 +132,7 @@ def embed_with_progress(corpus: str, spec: ModelSpec) -> Any:
     """Embed a corpus showing a progress bar with an ETA; return core's EmbedReport."""
     import time
 
-    from core.embed import embed_corpus
+    from core.embedding import embed_corpus
 
     bar = st.progress(0.0, text="Loading the model…")
     started = time.perf_counter()
@@ -176,7 +176,7 @@ def guarded(fn: Any, *args: Any, **kwargs: Any) -> Any:
 
 
 def embeddings(corpus: str, spec: ModelSpec) -> np.ndarray:
-    from core.embed import vectors_fingerprint
+    from core.embedding import vectors_fingerprint
 
     return store().embeddings(corpus, vectors_fingerprint(spec))
 

@@ -6,10 +6,10 @@ import pandas as pd
 import streamlit as st
 
 from core.config import Settings
-from core.evaluate import TASKS
+from core.evaluation import TASKS
 from core.evaluation import METRIC_NAMES, evaluate_models, robustness_for_abstract
 from core.records import md_escape
-from core.models import list_models
+from core.embedding import list_models
 from core.plots import purity_figure, robustness_figure
 from pages.common import (current_corpus, current_model, embeddings, encoder, guarded, need_embeddings, papers_frame,
                           store)

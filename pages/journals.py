@@ -6,7 +6,7 @@ import streamlit as st
 
 from core.records import md_escape
 
-from core.journals import prediction_balance, predict_journals
+from core.explore import prediction_balance, predict_journals
 from core.plots import journal_bar_figure, prediction_balance_figure
 from pages.common import (
     current_corpus, current_model, encoder, guarded, need_embeddings, papers_frame, papers_table, store,

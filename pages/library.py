@@ -10,10 +10,10 @@ import streamlit as st
 
 from core.records import md_escape
 
-from core.corpus import columns_of, detect_columns, preview, read_papers
+from core.io import columns_of, detect_columns, preview, read_papers
 from core.errors import MireadError
-from core.embed import model_names_by_vectors_fingerprint, vectors_fingerprint
-from core.models import list_models
+from core.embedding import model_names_by_vectors_fingerprint, vectors_fingerprint
+from core.embedding import list_models
 from pages.common import current_model, embed_with_progress, guarded, select_corpus, store
 
 st.title("Library")

@@ -7,11 +7,11 @@ import time
 import numpy as np
 import streamlit as st
 
-from core.clusters import cluster_centres_2d, cluster_names, kmeans
+from core.explore import cluster_centres_2d, cluster_names, kmeans
 from core.demo import DEMO_CORPUS
-from core.maps import cached_map, highlight_mask, hover_frame, map_coordinates, start_map
+from core.explore import cached_map, highlight_mask, hover_frame, map_coordinates, start_map
 from core.plots import export_html, map_figure, selected_rows
-from core.projection import DEFAULT_PARAMS, place_points
+from core.explore import DEFAULT_PARAMS, place_points
 from core.records import md_escape
 from pages.common import current_corpus, current_model, embeddings, guarded, need_embeddings, papers_frame, store
 
@@ -94,7 +94,7 @@ if colour == "k-means cluster":
     colour_values = [names[c] for c in labels]
     cluster_text = {names[c]: xy for c, xy in cluster_centres_2d(coords, labels).items()}
 elif colour == "predicted journal":
-    from core.journals import predict_corpus_labels
+    from core.explore import predict_corpus_labels
 
     column = spec.label_column or next((c for c in info.labels if c in ("journal", "venue")), info.labels[0] if info.labels else "")
     if not column and not spec.has_head:

@@ -6,7 +6,7 @@ import pandas as pd
 import streamlit as st
 
 from core.records import md_escape
-from core.search import similar_papers
+from core.explore import similar_papers
 from pages.common import (
     current_corpus, current_model, encoder, guarded, need_embeddings, papers_frame, papers_table, sticky, store,
 )

@@ -11,12 +11,12 @@ from typing import Any
 import pandas as pd
 import streamlit as st
 
-from core import jobs
+from core.training import jobs
 from core.config import Settings
-from core.models import list_models
+from core.embedding import list_models
 from core.plots import training_curves_figure
-from core.train import OBJECTIVES, PROBE_SPLIT, TrainConfig, base_comparison, class_preview
-from core.train_data import class_limits
+from core.training import OBJECTIVES, PROBE_SPLIT, TrainConfig, base_comparison, class_preview
+from core.training import class_limits
 from pages.common import current_corpus, guarded, md_escape, store
 
 HELP = TrainConfig.HELP

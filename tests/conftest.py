@@ -24,7 +24,7 @@ def _few_threads():
 
 @pytest.fixture(scope="session")
 def tiny_model_dir(tmp_path_factory) -> Path:
-    from core.tiny import build_tiny_model
+    from core.embedding import build_tiny_model
 
     return build_tiny_model(tmp_path_factory.mktemp("tiny-bert"))
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from core.models import ModelSpec
+from core.embedding import ModelSpec
 from core.records import Paper
 
 TOPICS = {

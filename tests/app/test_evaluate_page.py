@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 from streamlit.testing.v1 import AppTest
 
-from core.embed import embed_corpus
+from core.embedding import embed_corpus
 from core.store import Store
 from tests.helpers import make_papers, register_tiny
 

@@ -6,8 +6,8 @@ from pathlib import Path
 
 import pytest
 
-from core.embed import embed_corpus
-from core.models import ModelSpec
+from core.embedding import embed_corpus
+from core.embedding import ModelSpec
 from core.records import Paper
 from core.store import Store
 from tests.app.test_pages import chart, open_app, router_mode, texts, widget  # noqa: F401 (autouse fixture)
@@ -48,7 +48,7 @@ def test_importing_a_second_corpus_selects_it_without_an_exception(lived_in: Sto
     upload.write_text("title,abstract,journal\nA new paper,About a new thing entirely,J. New\n"
                       "Another paper,About another thing,J. New\n", encoding="utf-8")
     # AppTest has no file uploader: import through the same code path the button runs, then rerun.
-    from core.corpus import read_papers
+    from core.io import read_papers
     from pages.common import PENDING_CORPUS_KEY
 
     report = lived_in.import_papers("second", read_papers(upload), source="second.csv")

@@ -11,9 +11,9 @@ from pathlib import Path
 import pytest
 from streamlit.testing.v1 import AppTest
 
-from core import jobs
+from core.training import jobs
 from core.store import Store
-from core.train import TrainConfig
+from core.training import TrainConfig
 from tests.helpers import register_tiny
 from tests.unit.train_support import add_corpus, stop_workers, tiny_config
 

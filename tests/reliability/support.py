@@ -13,7 +13,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from core.corpus import read_papers
+from core.io import read_papers
 from core.errors import MireadError
 from core.records import Paper
 from core.store import ImportReport, Store

@@ -13,9 +13,9 @@ from concurrent.futures import ThreadPoolExecutor
 import numpy as np
 import pytest
 
-from core.embed import embed_corpus, vectors_fingerprint
+from core.embedding import embed_corpus, vectors_fingerprint
 from core.errors import CorpusError, MireadError, StoreError
-from core.search import similar_papers
+from core.explore import similar_papers
 from core.store import Store
 from tests.helpers import make_papers, register_tiny
 from tests.reliability.support import (FIGURES, TALLY, check_one_sentence, percentile, snapshot, start_cli,
@@ -161,7 +161,7 @@ def concurrent_queries(store: Store, spec, index: str, queries: int = 50) -> dic
 @pytest.mark.parametrize("index", ["exact", pytest.param("hnsw", marks=pytest.mark.slow)])
 def test_50_concurrent_similar_paper_queries_on_a_100k_corpus_all_complete(tmp_path, tiny_model_dir, index,
                                                                              monkeypatch):
-    from core import search
+    from core.explore import search
 
     monkeypatch.setenv("MIREAD_EXACT_SEARCH_LIMIT", "200000" if index == "exact" else "50000")
     search._INDEXES.clear()
@@ -196,7 +196,7 @@ def test_deleting_a_corpus_that_an_active_job_uses_is_refused(store, status):
 
 
 def test_a_corpus_recreated_under_the_same_name_is_never_served_from_stale_caches(embedded):
-    from core import search
+    from core.explore import search
 
     store, spec = embedded
     store.import_papers("again", make_papers(4), source="first.jsonl")
@@ -229,8 +229,8 @@ def test_a_search_with_a_paper_list_from_before_an_import_asks_to_search_again(e
 
 
 def test_a_training_job_for_a_deleted_corpus_is_refused_before_it_starts(store, tiny_model_dir):
-    from core import jobs
-    from core.train import TrainConfig
+    from core.training import jobs
+    from core.training import TrainConfig
 
     store.import_papers("gone", make_papers(4), source="g.jsonl")
     register_tiny(store, tiny_model_dir)

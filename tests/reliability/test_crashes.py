@@ -10,12 +10,12 @@ import time
 import numpy as np
 import pytest
 
-from core import search
-from core.embed import embed_corpus, get_encoder, vectors_fingerprint
+from core.explore import search
+from core.embedding import embed_corpus, get_encoder, vectors_fingerprint
 from core.errors import MireadError, StoreError
-from core.maps import map_coordinates
-from core.models import get_model
-from core.search import similar_papers
+from core.explore import map_coordinates
+from core.embedding import get_model
+from core.explore import similar_papers
 from core.store import Store
 from tests.helpers import make_papers, register_tiny
 from tests.reliability.support import (FIGURES, TALLY, check_one_sentence, snapshot, start_cli, synthetic_papers,
@@ -55,7 +55,7 @@ def test_kill_9_during_an_import_keeps_the_corpus_as_it_was_and_shows_the_import
     assert snapshot(reopened) == before and reopened.corpus("keep").papers == 500
     unfinished = reopened.unfinished_imports()
     assert [(u["corpus"], u["file"], u["pid"]) for u in unfinished] == [("keep", "big.jsonl", child.pid)]
-    from core.corpus import read_papers
+    from core.io import read_papers
 
     retry = reopened.import_papers("keep", read_papers(big), source=big.name)
     assert retry.added == BIG_IMPORT and reopened.corpus("keep").papers == BIG_IMPORT + 500
@@ -101,7 +101,7 @@ def test_kill_9_during_embedding_loses_nothing_saved_and_the_next_embed_resumes(
 
 def test_kill_9_of_a_training_worker_marks_the_job_failed_and_frees_the_corpus(tmp_path, tiny_model_dir,
                                                                                monkeypatch):
-    from core import jobs
+    from core.training import jobs
     from tests.unit.train_support import add_corpus, stop_workers, tiny_config
 
     monkeypatch.setenv("OMP_NUM_THREADS", "1")

@@ -9,11 +9,11 @@ import numpy as np
 import pytest
 
 from core.cli import main
-from core.embed import embed_corpus
+from core.embedding import embed_corpus
 from core.errors import MireadError
-from core.journals import predict_journals
+from core.explore import predict_journals
 from core.records import Paper
-from core.search import similar_papers
+from core.explore import similar_papers
 from core.store import Store
 from tests.helpers import make_papers, register_tiny
 from tests.reliability.support import TALLY, check_one_sentence, cli
@@ -114,8 +114,8 @@ class SpyEncoder:
 
 @pytest.fixture()
 def spy(searchable):
-    from core.embed import get_encoder
-    from core.models import get_model
+    from core.embedding import get_encoder
+    from core.embedding import get_model
 
     return SpyEncoder(get_encoder(get_model("tiny", searchable)))
 

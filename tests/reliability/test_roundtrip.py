@@ -10,7 +10,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from core.corpus import export_papers, read_papers
+from core.io import export_papers, read_papers
 from core.store import Store
 from tests.reliability.support import FIXTURES, TALLY, papers_of
 

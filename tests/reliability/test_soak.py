@@ -15,10 +15,10 @@ from collections import Counter
 import numpy as np
 import pytest
 
-from core.embed import embed_corpus, vectors_fingerprint
+from core.embedding import embed_corpus, vectors_fingerprint
 from core.errors import MireadError
-from core.journals import predict_journals
-from core.search import similar_papers
+from core.explore import predict_journals
+from core.explore import similar_papers
 from core.store import Store
 from tests.helpers import register_tiny
 from tests.reliability.support import FIGURES, TALLY, cli, percentile, synthetic_papers, write_jsonl

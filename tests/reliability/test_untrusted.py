@@ -15,7 +15,7 @@ import pytest
 
 from core.cli import main
 from core.errors import CorpusError, MireadError
-from core.models import ModelSpec, load_backbone
+from core.embedding import ModelSpec, load_backbone
 from core.records import Paper
 from core.store import Store, check_name
 from tests.helpers import make_papers, register_tiny
@@ -150,7 +150,7 @@ def test_a_damaged_safetensors_file_is_refused_with_one_sentence(tmp_path, tiny_
 
 
 def test_a_damaged_journal_head_is_refused_with_one_sentence(tmp_path, tiny_model_dir):
-    from core.embed import Encoder
+    from core.embedding import Encoder
 
     folder = tmp_path / "head"
     shutil.copytree(tiny_model_dir, folder)
@@ -222,7 +222,7 @@ def test_uploaded_files_are_only_read_never_imported_or_run():
 
 
 def test_the_html_map_export_shows_scripts_and_links_in_corpus_text_as_text(store):
-    from core.maps import map_export_html
+    from core.explore import map_export_html
 
     evil = {"title": "</script><script>alert(1)</script>", "journal": '<a href="javascript:alert(3)">J</a>',
             "abstract": "<img src=x onerror=alert(2)>"}

@@ -2,7 +2,7 @@
 
 import pytest
 
-from core.embed import embed_corpus
+from core.embedding import embed_corpus
 from tests.helpers import make_papers, register_tiny
 
 

@@ -3,7 +3,7 @@
 import numpy as np
 import pytest
 
-from core.clusters import cluster_centres_2d, cluster_keywords, kmeans
+from core.explore import cluster_centres_2d, cluster_keywords, kmeans
 from core.errors import MireadError
 
 
@@ -28,7 +28,7 @@ def test_kmeans_clips_k_to_the_number_of_rows():
 
 
 def test_kmeans_uses_minibatch_for_large_inputs(monkeypatch):
-    import core.clusters as clusters
+    from core.explore import clusters as clusters
 
     monkeypatch.setattr(clusters, "MINIBATCH_ABOVE", 100)
     rng = np.random.default_rng(1)

@@ -11,8 +11,8 @@ from pathlib import Path
 
 import pytest
 
-from core import corpus
-from core.corpus import (
+from core.io import readers as corpus
+from core.io import (
     FORMATS,
     ColumnMap,
     columns_of,

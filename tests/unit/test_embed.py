@@ -3,8 +3,8 @@
 import numpy as np
 import pytest
 
-from core.embed import Encoder, embed_corpus, pool, vectors_fingerprint
-from core.models import ModelSpec, get_model
+from core.embedding import Encoder, embed_corpus, pool, vectors_fingerprint
+from core.embedding import ModelSpec, get_model
 from core.errors import ModelError
 from tests.helpers import make_papers, register_tiny
 

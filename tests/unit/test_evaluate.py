@@ -9,9 +9,9 @@ from sklearn.datasets import make_blobs
 from sklearn.feature_extraction.text import HashingVectorizer
 from sklearn.metrics import average_precision_score, roc_auc_score
 
-from core import evaluate
+from core.evaluation import protocols as evaluate
 from core.errors import CorpusError, MireadError
-from core.evaluate import Result
+from core.evaluation import Result
 
 
 def unit(degrees: float, scale: float = 1.0) -> np.ndarray:

@@ -8,14 +8,15 @@ import math
 import numpy as np
 import pytest
 
-from core import evaluation
+from core.evaluation import runner as evaluation
 from core.cli import main
-from core.embed import corpus_embeddings, embed_corpus, get_encoder
+from core.embedding import corpus_embeddings, embed_corpus, get_encoder
 from core.errors import CorpusError, MireadError
-from core.evaluate import Result
-from core.evaluation import evaluate_models, label_values, md_escape, robustness_for_abstract, sample_rows
-from core.models import get_model
-from core.perturb import FAMILIES
+from core.evaluation import Result
+from core.evaluation import evaluate_models, label_values, robustness_for_abstract, sample_rows
+from core.records import md_escape
+from core.embedding import get_model
+from core.evaluation import FAMILIES
 from tests.helpers import make_papers, register_tiny
 
 ALL_TASKS = ["probe", "purity", "retrieval", "knn", "self", "neighbours"]

@@ -6,9 +6,10 @@ from pathlib import Path
 
 import pytest
 
-from core import cli, demo
-from core.maps import cached_map
-from core.models import get_model
+from core import cli
+from core import demo
+from core.explore import cached_map
+from core.embedding import get_model
 from tests.helpers import register_tiny
 
 PUBMED = Path(__file__).resolve().parents[1] / "fixtures" / "corpus" / "pubmed.xml"

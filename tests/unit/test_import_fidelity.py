@@ -20,7 +20,7 @@ from hypothesis import strategies as st
 from lxml import etree
 
 from core.cli import main
-from core.corpus import RowWarning, read_papers
+from core.io import RowWarning, read_papers
 from core.records import Paper, RowError
 from core.store import ImportReport, Store
 

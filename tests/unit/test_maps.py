@@ -4,9 +4,9 @@ import time
 
 import numpy as np
 
-from core.embed import embed_corpus
-from core.maps import cached_map, map_coordinates, start_map
-from core.models import get_model
+from core.embedding import embed_corpus
+from core.explore import cached_map, map_coordinates, start_map
+from core.embedding import get_model
 from tests.helpers import make_papers
 
 

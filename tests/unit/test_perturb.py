@@ -5,7 +5,7 @@ from collections import Counter
 import numpy as np
 import pytest
 
-from core import perturb
+from core.evaluation import perturb
 from core.errors import MireadError
 
 TITLE = "Deep learning for protein folding in 2021"

@@ -4,7 +4,7 @@ import numpy as np
 import pytest
 
 from core.errors import MireadError
-from core.projection import METHODS, params_key, place_points, project, warm_numba
+from core.explore import METHODS, params_key, place_points, project, warm_numba
 
 
 def _blobs(n: int = 200, d: int = 64, centres: int = 4, seed: int = 0) -> tuple[np.ndarray, np.ndarray]:

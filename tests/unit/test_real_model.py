@@ -2,9 +2,9 @@
 
 import pytest
 
-from core.embed import Encoder, embed_corpus
-from core.models import get_model
-from core.search import similar_papers
+from core.embedding import Encoder, embed_corpus
+from core.embedding import get_model
+from core.explore import similar_papers
 from tests.helpers import make_papers
 
 pytestmark = pytest.mark.realmodel

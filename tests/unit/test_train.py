@@ -10,16 +10,24 @@ import pandas as pd
 import pytest
 import torch
 
-from core.embed import Encoder
+from core.embedding import Encoder
 from core.errors import TrainingError
-from core.jobs import metrics_frame, run_foreground
-from core.models import HEAD_FILE, META_FILE, get_model
-from core.objectives import param_groups, pk_batches, similarity_distill_loss, supcon_loss
-from core.models import load_backbone
+from core.training import metrics_frame, run_foreground
+from core.embedding import HEAD_FILE, META_FILE, get_model
+from core.training import param_groups, pk_batches, similarity_distill_loss, supcon_loss
+from core.embedding import load_backbone
 from core.plots import training_curves_figure
-from core.train import (PROBE_SPLIT, TrainConfig, _Run, base_comparison, class_preview, run_training, select_classes,
-                        validate_config)
-from core.train_data import select
+from core.training import (
+    PROBE_SPLIT,
+    TrainConfig,
+    base_comparison,
+    class_preview,
+    run_training,
+    select_classes,
+    validate_config,
+)
+from core.training.loop import _Run
+from core.training import select
 from tests.unit.train_support import add_corpus, one_torch_thread, tiny_config
 
 
@@ -193,7 +201,7 @@ def test_should_stop_cancels_at_the_next_step_without_a_model(store, tiny_base):
 
 
 def test_a_batch_that_does_not_fit_in_memory_fails_with_one_sentence(store, tiny_base, monkeypatch):
-    from core import train
+    from core.training import loop as train
 
     def out_of_memory(self, idx):
         raise MemoryError
@@ -231,8 +239,8 @@ def test_cosine_head_is_saved_as_unit_centres_and_predicts_like_training_did(sto
 
 
 def test_a_fine_tuned_head_suggests_journals_before_its_corpus_is_embedded_and_adds_evidence_after(store, tiny_base):
-    from core.embed import embed_corpus
-    from core.journals import predict_journals
+    from core.embedding import embed_corpus
+    from core.explore import predict_journals
 
     job = run_foreground(store, tiny_config(tiny_base, name="head-model", epochs=1))
     paper = store.papers("toy")[0]

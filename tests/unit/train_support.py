@@ -8,9 +8,9 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
-from core import jobs
+from core.training import jobs
 from core.store import Store
-from core.train import TrainConfig
+from core.training import TrainConfig
 from tests.helpers import make_papers
 
 

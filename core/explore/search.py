@@ -8,17 +8,17 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from .config import Settings
-from .embed import CHARS_PER_TOKEN_LIMIT, Encoder, clip_text, get_encoder, vectors_fingerprint
-from .errors import MireadError
-from .index import VectorIndex
-from .labels import plain_value
-from .models import ModelSpec, get_model
+from core.config import Settings
+from core.embedding import CHARS_PER_TOKEN_LIMIT, Encoder, clip_text, get_encoder, vectors_fingerprint
+from core.errors import MireadError
+from core.explore import VectorIndex
+from core.labels import plain_value
+from core.embedding import ModelSpec, get_model
 
 if TYPE_CHECKING:
     import pandas as pd
 
-    from .store import Store
+    from core.store import Store
 
 SHORT_QUERY_WORDS = 25
 _INDEXES: dict[tuple[str, str, str, int], VectorIndex] = {}

@@ -6,9 +6,9 @@ import argparse
 import sys
 import traceback
 
-from .errors import MireadError
-from .jobs import execute, get_job
-from .store import Store
+from core.errors import MireadError
+from core.training import execute, get_job
+from core.store import Store
 
 
 def main(argv: list[str] | None = None) -> int:

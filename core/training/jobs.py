@@ -17,14 +17,14 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from .errors import MireadError, NotFoundError, TrainingError
-from .store import pid_alive
-from .train import Cancelled, TrainConfig, prepare_config, run_training
+from core.errors import MireadError, NotFoundError, TrainingError
+from core.store import pid_alive
+from core.training import Cancelled, TrainConfig, prepare_config, run_training
 
 if TYPE_CHECKING:
     import pandas as pd
 
-    from .store import Store
+    from core.store import Store
 
 STATUSES = ("queued", "running", "completed", "failed", "cancelled")
 ACTIVE = ("queued", "running")
@@ -32,7 +32,7 @@ HEARTBEAT_S = 5.0  # how often a job's process says it is alive
 STALE_S = 120.0  # a job silent for this long is considered dead
 CANCEL_GRACE_S = 30.0  # a cancelled job still running after this long gets SIGTERM
 LOST = "the training process stopped unexpectedly (killed?)"
-REPO_ROOT = Path(__file__).resolve().parent.parent
+REPO_ROOT = Path(__file__).resolve().parents[2]
 _CHILDREN: dict[str, subprocess.Popen] = {}
 
 
@@ -115,7 +115,7 @@ def launch(store: Store, cfg: TrainConfig) -> str:
     cfg = prepare_config(store, cfg)
     job_id = _insert(store, cfg, background=True)
     env = dict(os.environ, PYTHONPATH=os.pathsep.join(filter(None, [str(REPO_ROOT), os.environ.get("PYTHONPATH")])))
-    command = [sys.executable, "-m", "core.worker", "--workspace", str(store.root), "--job", job_id]
+    command = [sys.executable, "-m", "core.training.worker", "--workspace", str(store.root), "--job", job_id]
     try:
         with open(log_path(store, job_id), "ab") as log:
             child = subprocess.Popen(command, cwd=REPO_ROOT, env=env, stdin=subprocess.DEVNULL, stdout=log,

@@ -11,15 +11,15 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from .errors import MireadError
-from .models import ModelSpec, get_model
+from core.errors import MireadError
+from core.embedding import ModelSpec, get_model
 
 if TYPE_CHECKING:
     from pathlib import Path
 
     import pandas as pd
 
-    from .store import Store
+    from core.store import Store
 
 HOVER_COLUMNS = ("title", "journal", "year", "doi", "url")
 
@@ -27,8 +27,8 @@ HOVER_COLUMNS = ("title", "journal", "year", "doi", "url")
 def _map_file(store: Store, corpus: str, spec: ModelSpec, method: str, params: dict[str, Any] | None,
               seed: int) -> tuple[Path, int, str]:
     """(cache path, paper count, vectors fingerprint) of one map."""
-    from .embed import vectors_fingerprint
-    from .projection import params_key
+    from core.embedding import vectors_fingerprint
+    from core.explore import params_key
 
     info = store.corpus(corpus)
     fp = vectors_fingerprint(spec)
@@ -56,8 +56,8 @@ def map_coordinates(
     progress: Callable[[float, str], None] | None = None, seed: int = 0,
 ) -> tuple[np.ndarray, bool]:
     """(coords [n, 2], was_cached): computed once per corpus version, model, method and parameters."""
-    from .projection import project
-    from .store import atomic_save_npy
+    from core.explore import project
+    from core.store import atomic_save_npy
 
     coords = cached_map(store, corpus, spec, method, params, seed)
     if coords is not None:
@@ -153,7 +153,7 @@ def hover_frame(frame: pd.DataFrame) -> pd.DataFrame:
 
 def map_export_html(store: Store, corpus: str, result: dict[str, Any], color: str | None = None) -> str:
     """A standalone HTML file of a corpus map coloured by a label column."""
-    from .plots import export_html, map_figure
+    from core.plots import export_html, map_figure
 
     frame = store.papers_frame(corpus, with_abstract=False)
     colour = frame[color].tolist() if color and color in frame.columns else None

@@ -13,17 +13,17 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from .config import resolve_device
-from .errors import ModelError
-from .models import HEAD_FILE, ModelSpec, fingerprint, get_model, load_backbone, read_checkpoint_meta
-from .quantize import KINDS, fast_fingerprint, fast_kind, fast_setting, make_fast
-from .records import Paper, scrub
-from .train_data import collate
+from core.config import resolve_device
+from core.errors import ModelError
+from core.embedding import HEAD_FILE, ModelSpec, fingerprint, get_model, load_backbone, read_checkpoint_meta
+from core.embedding import KINDS, fast_fingerprint, fast_kind, fast_setting, make_fast
+from core.records import Paper, scrub
+from core.training import collate
 
 if TYPE_CHECKING:
     import torch
 
-    from .store import Store
+    from core.store import Store
 
 Progress = Callable[[int, int], None]
 CHUNK = 512  # papers embedded between two saves to the cache: an interrupted embed resumes here

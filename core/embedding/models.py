@@ -9,10 +9,10 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from .errors import ModelError
+from core.errors import ModelError
 
 if TYPE_CHECKING:
-    from .store import Store
+    from core.store import Store
 
 HEAD_FILE = "head.safetensors"
 META_FILE = "mired.json"

@@ -23,7 +23,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from core import perturb
+from core.evaluation import perturb
 from core.errors import CorpusError, MireadError
 from core.labels import is_missing, label_text
 

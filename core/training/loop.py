@@ -15,13 +15,13 @@ from typing import TYPE_CHECKING, Any, ClassVar
 
 import numpy as np
 
-from .config import resolve_device
-from .embed import autocast_context, pool
-from .errors import CorpusError, MireadError, TrainingError
-from .models import HEAD_FILE, META_FILE, PRESETS, ModelSpec, get_model, load_backbone
-from .objectives import WEIGHT_DECAY, epoch_batches, param_groups, similarity_distill_loss, supcon_loss
-from .store import check_name
-from .train_data import class_preview, collate, select, select_classes
+from core.config import resolve_device
+from core.embedding import autocast_context, pool
+from core.errors import CorpusError, MireadError, TrainingError
+from core.embedding import HEAD_FILE, META_FILE, PRESETS, ModelSpec, get_model, load_backbone
+from core.training import WEIGHT_DECAY, epoch_batches, param_groups, similarity_distill_loss, supcon_loss
+from core.store import check_name
+from core.training import class_preview, collate, select, select_classes
 
 __all__ = ["OBJECTIVES", "Cancelled", "TrainConfig", "base_comparison", "class_preview", "prepare_config",
            "run_training", "select_classes", "validate_config"]
@@ -29,7 +29,7 @@ __all__ = ["OBJECTIVES", "Cancelled", "TrainConfig", "base_comparison", "class_p
 if TYPE_CHECKING:
     import torch
 
-    from .store import Store
+    from core.store import Store
 
 OBJECTIVES = ("ce", "cos", "ce+supcon", "supcon")
 PROBE_MAX = 1000  # papers in the train-probe sample, at most

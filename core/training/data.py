@@ -8,14 +8,14 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from .errors import TrainingError
+from core.errors import TrainingError
 
 if TYPE_CHECKING:
     import pandas as pd
     import torch
 
-    from .store import Store
-    from .train import TrainConfig
+    from core.store import Store
+    from core.training import TrainConfig
 
 PAPER_MIN_PER_CLASS = 100  # the MIReAD paper kept journals with at least 100 papers...
 PAPER_MAX_PER_CLASS = 300  # ...and sampled at most 300 of each

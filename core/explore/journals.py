@@ -8,15 +8,15 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from .embed import Encoder, get_encoder
-from .errors import MireadError, NotEmbeddedError
-from .models import ModelSpec, get_model
-from .search import clip_query, corpus_index
+from core.embedding import Encoder, get_encoder
+from core.errors import MireadError, NotEmbeddedError
+from core.embedding import ModelSpec, get_model
+from core.explore import clip_query, corpus_index
 
 if TYPE_CHECKING:
     import pandas as pd
 
-    from .store import Store
+    from core.store import Store
 
 KNN_NEIGHBOURS = 50
 

@@ -18,14 +18,22 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from . import perturb
-from .embed import corpus_embeddings, embed_corpus, get_encoder, vectors_fingerprint
-from .errors import CorpusError, MireadError
-from .evaluate import TASKS, Result, best_per_column, neighbours_summary, results_table, run_protocols, to_markdown
-from .labels import is_missing, label_text
-from .models import ModelSpec, get_model
-from .records import md_escape
-from .store import Store
+from core.evaluation import perturb
+from core.embedding import corpus_embeddings, embed_corpus, get_encoder, vectors_fingerprint
+from core.errors import CorpusError, MireadError
+from core.evaluation import (
+    TASKS,
+    Result,
+    best_per_column,
+    neighbours_summary,
+    results_table,
+    run_protocols,
+    to_markdown,
+)
+from core.labels import is_missing, label_text
+from core.embedding import ModelSpec, get_model
+from core.records import md_escape
+from core.store import Store
 
 Progress = Callable[[int, int], None]
 Status = Callable[[str], None]

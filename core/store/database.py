@@ -18,9 +18,9 @@ from typing import Any
 
 import numpy as np
 
-from .corpus import RowWarning
-from .errors import CorpusError, NotEmbeddedError, NotFoundError, StoreError
-from .records import Paper, RowError, duplicate_key, scrub, text_hash
+from core.io import RowWarning
+from core.errors import CorpusError, NotEmbeddedError, NotFoundError, StoreError
+from core.records import Paper, RowError, duplicate_key, scrub, text_hash
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS corpora (

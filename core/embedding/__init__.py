@@ -1,0 +1,47 @@
+"""Models and vectors: the model registry (packaged, hub, fine-tuned), the checkpoint format, the `Encoder` (pair encoding, pooling, length-sorted batches, the fast CPU modes) and embedding a corpus into the store's cache. Imports `core.store`.
+
+Public names load lazily (PEP 562), so importing the package costs nothing until a name is used.
+"""
+
+from __future__ import annotations
+
+from importlib import import_module
+from typing import Any
+
+_EXPORTS = {
+    "CHARS_PER_TOKEN_LIMIT": "encoder",
+    "Encoder": "encoder",
+    "HEAD_FILE": "models",
+    "KINDS": "quantize",
+    "META_FILE": "models",
+    "ModelSpec": "models",
+    "PRESETS": "models",
+    "autocast_context": "encoder",
+    "build_tiny_model": "tiny",
+    "clip_text": "encoder",
+    "corpus_embeddings": "encoder",
+    "cpu_supports_bf16": "quantize",
+    "embed_corpus": "encoder",
+    "fast_fingerprint": "quantize",
+    "fast_kind": "quantize",
+    "fast_setting": "quantize",
+    "fingerprint": "models",
+    "get_encoder": "encoder",
+    "get_model": "models",
+    "list_models": "models",
+    "load_backbone": "models",
+    "make_fast": "quantize",
+    "model_names_by_vectors_fingerprint": "encoder",
+    "pool": "encoder",
+    "read_checkpoint_meta": "models",
+    "vectors_fingerprint": "encoder",
+}
+__all__ = sorted(_EXPORTS)
+
+
+def __getattr__(name: str) -> Any:
+    if name in _EXPORTS:
+        value = getattr(import_module(f"{__name__}.{_EXPORTS[name]}"), name)
+        globals()[name] = value
+        return value
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -1,0 +1,51 @@
+"""What users do with vectors: nearest-neighbour indexes and similar-paper search, 2-D projections and cached maps, clusters and their keyword names, highlight search, and journal suggestions. Imports `core.embedding` and `core.store`.
+
+Public names load lazily (PEP 562), so importing the package costs nothing until a name is used.
+"""
+
+from __future__ import annotations
+
+from importlib import import_module
+from typing import Any
+
+_EXPORTS = {
+    "DEFAULT_PARAMS": "projection",
+    "IVF_ABOVE": "index",
+    "IVF_NPROBES": "index",
+    "METHODS": "projection",
+    "VectorIndex": "index",
+    "cached_map": "maps",
+    "choose_kind": "index",
+    "clip_query": "search",
+    "cluster_centres_2d": "clusters",
+    "cluster_keywords": "clusters",
+    "cluster_names": "clusters",
+    "corpus_index": "search",
+    "corpus_map": "maps",
+    "exact_topk": "index",
+    "highlight_mask": "maps",
+    "hover_frame": "maps",
+    "kmeans": "clusters",
+    "map_coordinates": "maps",
+    "map_export_html": "maps",
+    "params_key": "projection",
+    "place_points": "projection",
+    "predict_corpus_labels": "journals",
+    "predict_journals": "journals",
+    "prediction_balance": "journals",
+    "project": "projection",
+    "query_warning": "search",
+    "recall_at_k": "index",
+    "similar_papers": "search",
+    "start_map": "maps",
+    "warm_numba": "projection",
+}
+__all__ = sorted(_EXPORTS)
+
+
+def __getattr__(name: str) -> Any:
+    if name in _EXPORTS:
+        value = getattr(import_module(f"{__name__}.{_EXPORTS[name]}"), name)
+        globals()[name] = value
+        return value
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

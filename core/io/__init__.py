@@ -1,0 +1,31 @@
+"""Files in and out: the safety checks every upload passes (size, gzip bombs, encodings, entities), one reader per format (CSV/TSV, JSONL/JSON, Parquet, PubMed XML, BibTeX, RIS), column detection, validation into `Paper` records with per-row errors and warnings, and export. Imports nothing else of `core` but records, labels and errors.
+
+Public names load lazily (PEP 562), so importing the package costs nothing until a name is used.
+"""
+
+from __future__ import annotations
+
+from importlib import import_module
+from typing import Any
+
+_EXPORTS = {
+    "ColumnMap": "readers",
+    "FORMATS": "readers",
+    "RowWarning": "readers",
+    "columns_of": "readers",
+    "detect_columns": "readers",
+    "detect_format": "readers",
+    "export_papers": "readers",
+    "preview": "readers",
+    "read_papers": "readers",
+    "read_rows": "readers",
+}
+__all__ = sorted(_EXPORTS)
+
+
+def __getattr__(name: str) -> Any:
+    if name in _EXPORTS:
+        value = getattr(import_module(f"{__name__}.{_EXPORTS[name]}"), name)
+        globals()[name] = value
+        return value
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -1,0 +1,50 @@
+"""The side loop: training configuration and validation, the class and paper selection, objectives, the fine-tuning loop, and the background jobs that run it in a child process (`python -m core.training.worker`). Imports `core.embedding` and `core.store`.
+
+Public names load lazily (PEP 562), so importing the package costs nothing until a name is used.
+"""
+
+from __future__ import annotations
+
+from importlib import import_module
+from typing import Any
+
+_EXPORTS = {
+    "Cancelled": "loop",
+    "LOST": "jobs",
+    "OBJECTIVES": "loop",
+    "PROBE_SPLIT": "loop",
+    "STALE_S": "jobs",
+    "TrainConfig": "loop",
+    "WEIGHT_DECAY": "objectives",
+    "base_comparison": "loop",
+    "cancel": "jobs",
+    "class_limits": "data",
+    "class_preview": "data",
+    "collate": "data",
+    "epoch_batches": "objectives",
+    "execute": "jobs",
+    "get_job": "jobs",
+    "launch": "jobs",
+    "list_jobs": "jobs",
+    "metrics_frame": "jobs",
+    "param_groups": "objectives",
+    "pk_batches": "objectives",
+    "prepare_config": "loop",
+    "refresh": "jobs",
+    "run_foreground": "jobs",
+    "run_training": "loop",
+    "select": "data",
+    "select_classes": "data",
+    "similarity_distill_loss": "objectives",
+    "supcon_loss": "objectives",
+    "validate_config": "loop",
+}
+__all__ = sorted(_EXPORTS)
+
+
+def __getattr__(name: str) -> Any:
+    if name in _EXPORTS:
+        value = getattr(import_module(f"{__name__}.{_EXPORTS[name]}"), name)
+        globals()[name] = value
+        return value
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
