@@ -133,7 +133,7 @@ def test_map_figure_layout_is_a_clean_lasso_map():
     _, fig = _map(10, cluster_labels={"graphs, networks": (1.0, 2.0)})
     layout = fig.to_dict()["layout"]
     assert layout["dragmode"] == "lasso" and layout["uirevision"] == "map"
-    assert layout["xaxis"]["showticklabels"] is False and layout["height"] == 650
+    assert layout["xaxis"]["showticklabels"] is False and layout["height"] == 720
     assert layout["annotations"][0]["text"] == "graphs, networks"
 
 
