@@ -200,9 +200,9 @@ def test_the_code_never_uses_a_shell_pickle_eval_or_unescaped_html():
 
 
 def test_background_jobs_start_with_an_argument_list_and_no_shell():
-    tree = ast.parse((ROOT / "core" / "jobs.py").read_text(encoding="utf-8"))
+    tree = ast.parse((ROOT / "core" / "training" / "jobs.py").read_text(encoding="utf-8"))
     popen = [(node, kw) for node, name, kw in calls(tree) if name == "subprocess.Popen"]
-    assert popen, "core/jobs.py no longer starts jobs with subprocess.Popen"
+    assert popen, "core/training/jobs.py no longer starts jobs with subprocess.Popen"
     assigned = {t.id: n.value for n in ast.walk(tree) if isinstance(n, ast.Assign)
                 for t in n.targets if isinstance(t, ast.Name)}
     for node, keywords in popen:
