@@ -8,7 +8,7 @@ export MIREAD_WORKSPACE ?= $(WORKSPACE)
 export HF_HUB_OFFLINE ?= 1
 export TOKENIZERS_PARALLELISM ?= false
 
-.PHONY: install run demo test test-fast test-e2e test-slow soak bench chromium clean
+.PHONY: install run demo lint test test-fast test-e2e test-slow soak bench chromium clean
 
 $(VENV)/.installed: requirements.txt
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
@@ -33,7 +33,10 @@ run: demo
 	@echo "[make run] MIReAD Explorer is ready: open http://localhost:$(PORT) (Ctrl+C stops it)"
 	$(PY) -m streamlit run app.py --server.port $(PORT) --server.headless true --server.fileWatcherType none
 
-test: install chromium
+lint: install
+	$(VENV)/bin/ruff check .
+
+test: install chromium lint
 	$(PY) -m pytest -q -m "not slow" tests
 
 test-fast: install

@@ -1,10 +1,10 @@
 """MIReAD Explorer: the router. Pages live in pages/; all logic lives in core/."""
 
-import os
 import threading
 
 import streamlit as st
 
+from core.config import Settings
 from pages.common import sidebar
 
 st.set_page_config(page_title="MIReAD Explorer", page_icon="assets/icon.svg", layout="wide")
@@ -26,7 +26,7 @@ def warm_maps_in_background() -> threading.Thread | None:
     Started after the first page has rendered: started before, it competed with that page and made the
     first render 2-3 s slower (benchmarks/bench_cold_start.py).
     """
-    if os.environ.get("MIREAD_WARM_NUMBA", "1") == "0":
+    if not Settings().warm_numba:
         return None
     from core.explore import warm_numba
 

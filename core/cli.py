@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
 import sys
 import time
 from collections.abc import Callable, Sequence
@@ -320,7 +319,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     """Run one command; user errors print one sentence on stderr and return 2."""
     parser = build_parser()
     args = parser.parse_args(argv)
-    workspace = args.workspace or os.environ.get("MIREAD_WORKSPACE") or "workspace"
+    settings = Settings()
+    workspace = args.workspace or settings.workspace
     started = time.perf_counter()
     try:
         store = Store(workspace)
@@ -337,11 +337,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         print("error: interrupted", file=sys.stderr)
         return 130
     except Exception as exc:  # a bug, not bad input: still no traceback unless asked for
-        if os.environ.get("MIREAD_DEBUG"):
+        if settings.debug:
             raise
         print(f"error: unexpected {exc.__class__.__name__}: {exc} (set MIREAD_DEBUG=1 for details)", file=sys.stderr)
         return 1
     finally:
-        if os.environ.get("MIREAD_TIMING"):
+        if settings.timing:
             print(f"[{time.perf_counter() - started:.2f}s]", file=sys.stderr)
     return 0

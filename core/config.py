@@ -13,6 +13,14 @@ def _env_int(name: str, default: int) -> int:
     return int(value) if value and value.strip().isdigit() else default
 
 
+def _env_flag(name: str, default: bool) -> bool:
+    """A yes/no variable: unset -> default; '0', 'false', 'no', 'off' or empty -> False; anything else -> True."""
+    value = os.environ.get(name)
+    if value is None:
+        return default
+    return value.strip().lower() not in ("0", "false", "no", "off", "")
+
+
 @dataclass
 class Settings:
     """Runtime settings; every field can be overridden by a MIREAD_* environment variable."""
@@ -23,6 +31,16 @@ class Settings:
     batch_size: int = field(default_factory=lambda: _env_int("MIREAD_BATCH_SIZE", 32))
     max_length: int = field(default_factory=lambda: _env_int("MIREAD_MAX_LENGTH", 256))
     exact_search_limit: int = field(default_factory=lambda: _env_int("MIREAD_EXACT_SEARCH_LIMIT", 50_000))
+    # bf16/int8 CPU encoding: 'auto' (where the CPU runs bf16 natively), '1'/'on', '0'/'off'
+    fast_cpu: str = field(default_factory=lambda: os.environ.get("MIREAD_FAST_CPU", "auto").strip().lower())
+    # the most bytes a gzip upload may expand to (gzip-bomb guard)
+    max_expanded_bytes: int = field(default_factory=lambda: _env_int("MIREAD_MAX_EXPANDED_BYTES", 8 * 2**30))
+    # compile UMAP's numba kernels in the background after the first page
+    warm_numba: bool = field(default_factory=lambda: _env_flag("MIREAD_WARM_NUMBA", True))
+    # never download from the Hugging Face hub (transformers' own variable; the Makefile sets it)
+    hub_offline: bool = field(default_factory=lambda: _env_flag("HF_HUB_OFFLINE", False))
+    debug: bool = field(default_factory=lambda: _env_flag("MIREAD_DEBUG", False))  # CLI: tracebacks for bugs
+    timing: bool = field(default_factory=lambda: _env_flag("MIREAD_TIMING", False))  # CLI: print each command's time
     demo_corpus: str = "pubmed-demo"
 
 

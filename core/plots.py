@@ -13,8 +13,8 @@ import plotly.io as pio
 from plotly.colors import qualitative
 
 from core.errors import MireadError
+from core.labels import NONE_LABEL, is_missing, label_text
 
-NONE_LABEL = "(none)"
 OTHER_COLOUR = "#c7c7c7"
 PALETTE = qualitative.Plotly + qualitative.D3[2:] + qualitative.Dark24
 QUERY_COLOUR = "#d62728"
@@ -25,23 +25,14 @@ TEMPLATE = "plotly_white"
 MAX_MAP_POINTS = 200_000
 
 
-def _is_missing(value: Any) -> bool:
-    """True for None, NaN, NaT and pandas NA."""
-    return bool(pd.api.types.is_scalar(value) and pd.isna(value))
-
-
-def _label_text(value: Any) -> str:
-    """Render one label value as text: integers without '.0', missing as '(none)'."""
-    if _is_missing(value):
-        return NONE_LABEL
-    if isinstance(value, (float, np.floating)) and float(value).is_integer():
-        return str(int(value))
-    return str(value)
+def _label(value: Any) -> str:
+    """A label as legends and cards show it: core.labels' text, '(none)' when missing."""
+    return label_text(value, NONE_LABEL)
 
 
 def top_labels(values: Sequence, max_labels: int = 12, other: str = "other") -> list[str]:
     """Keep the max_labels most frequent labels and map the rest to `other`."""
-    labels = [_label_text(v) for v in values]
+    labels = [_label(v) for v in values]
     counts = Counter(labels)
     if len(counts) <= max_labels:
         return labels
@@ -78,7 +69,7 @@ def _hover_texts(
         title_col = next((c for c in columns if str(c).lower() == "title"), None)
         if title_col is not None:
             for i, value in enumerate(hover[title_col].tolist()):
-                if not _is_missing(value):
+                if not is_missing(value):
                     parts[i].append(f"<b>{_wrap(value)}</b>")
     if labels is not None:
         name = html.escape(_short(color_name or "label", 40), quote=False)
@@ -88,8 +79,8 @@ def _hover_texts(
         for col in [c for c in hover.columns if c != title_col][:6]:
             name = html.escape(_short(col, 40), quote=False)
             for i, value in enumerate(hover[col].tolist()):
-                if not _is_missing(value) and str(value) != "":
-                    parts[i].append(f"{name}: {html.escape(_short(_label_text(value), 80), quote=False)}")
+                if not is_missing(value) and str(value) != "":
+                    parts[i].append(f"{name}: {html.escape(_short(_label(value), 80), quote=False)}")
     return ["<br>".join(p) for p in parts]
 
 
@@ -107,7 +98,7 @@ def _marker_size(n: int) -> float:
 def _is_continuous(color: Sequence, max_legend: int) -> bool:
     """True when colour values are numbers with more distinct values than legend entries."""
     arr = np.asarray(color, dtype=object)
-    present = [v for v in arr if not _is_missing(v)]
+    present = [v for v in arr if not is_missing(v)]
     if not present or any(isinstance(v, (bool, np.bool_, str)) for v in present):
         return False
     if not all(isinstance(v, (int, float, np.integer, np.floating)) for v in present):
@@ -151,7 +142,7 @@ def _add_continuous_traces(
     color: Sequence, color_name: str, marker: dict,
 ) -> np.ndarray:
     """Add a colour-scale trace for numeric values (and a grey one for missing); return point colours."""
-    values = np.array([np.nan if _is_missing(v) else float(v) for v in color])
+    values = np.array([np.nan if is_missing(v) else float(v) for v in color])
     known = rows[~np.isnan(values[rows])]
     missing = rows[np.isnan(values[rows])]
     if len(missing):
@@ -233,7 +224,7 @@ def map_figure(
     opacity = 0.25 if mask.any() else 0.8
     continuous = color is not None and _is_continuous(color, max_legend)
     labels = None if color is None or continuous else top_labels(color, max_legend)
-    shown = None if color is None else [_label_text(v) for v in color]  # the card keeps the real value, never "other"
+    shown = None if color is None else [_label(v) for v in color]  # the card keeps the real value, never "other"
     hovertext = _hover_texts(n, shown, color_name, hover)
     fig = go.Figure()
     base = np.flatnonzero(~mask)
@@ -319,7 +310,7 @@ def journal_bar_figure(labels: Sequence[str], probabilities: Sequence[float], ti
     if len(labels) != len(probabilities):
         raise MireadError(f"got {len(labels)} journal labels but {len(probabilities)} probabilities")
     pairs = sorted(zip(labels, (float(p) for p in probabilities)), key=lambda t: -t[1])
-    names = [html.escape(_short(_label_text(label), 60), quote=False) for label, _ in pairs]
+    names = [html.escape(_short(_label(label), 60), quote=False) for label, _ in pairs]
     probs = [p for _, p in pairs]
     fig = go.Figure(go.Bar(
         x=probs, y=names, orientation="h", text=[f"{p:.1%}" for p in probs], textposition="outside",
@@ -337,7 +328,7 @@ def prediction_balance_figure(df: pd.DataFrame) -> go.Figure:
     """Grouped bars of predicted vs actual share per label (shows which journal swallows everything)."""
     _require(df, ["label", "predicted_share", "actual_share"], "prediction balance")
     df = df.sort_values("predicted_share", ascending=False)
-    names = [html.escape(_short(_label_text(v), 40), quote=False) for v in df["label"]]
+    names = [html.escape(_short(_label(v), 40), quote=False) for v in df["label"]]
     fig = go.Figure([
         go.Bar(x=names, y=df["predicted_share"].to_numpy(float), name="predicted", marker_color=PALETTE[0]),
         go.Bar(x=names, y=df["actual_share"].to_numpy(float), name="actual", marker_color=OTHER_COLOUR),

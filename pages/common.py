@@ -12,10 +12,8 @@ from core.errors import MireadError
 from core.embedding import ModelSpec, fingerprint, get_model, list_models
 from core.records import md_escape
 from core.store import Store
+from pages import state
 
-CORPUS_KEY = "corpus"
-MODEL_KEY = "model"
-PENDING_CORPUS_KEY = "pending_corpus"  # a corpus to select on the next run, before the sidebar's widget exists
 
 
 def _leave_pages_folder_mode() -> None:
@@ -81,18 +79,18 @@ def sidebar() -> None:
         corpora = s.corpora()
         names = [c.name for c in corpora]
         if names:
-            default = st.session_state.pop(PENDING_CORPUS_KEY, None) or st.session_state.get(CORPUS_KEY)
+            default = st.session_state.pop(state.PENDING_CORPUS, None) or st.session_state.get(state.CORPUS)
             if default not in names:
                 default = Settings().demo_corpus if Settings().demo_corpus in names else names[0]
-            st.session_state[CORPUS_KEY] = default
-            st.selectbox("Corpus", names, key=CORPUS_KEY,
+            st.session_state[state.CORPUS] = default
+            st.selectbox("Corpus", names, key=state.CORPUS,
                          format_func=lambda n: f"{n} ({next(c.papers for c in corpora if c.name == n):,})")
         else:
             st.info("No corpus yet: import one on the Library page.")
         models = [m.name for m in list_models(s)]
-        if st.session_state.get(MODEL_KEY) not in models:
-            st.session_state[MODEL_KEY] = Settings().default_model
-        st.selectbox("Model", models, key=MODEL_KEY,
+        if st.session_state.get(state.MODEL) not in models:
+            st.session_state[state.MODEL] = Settings().default_model
+        st.selectbox("Model", models, key=state.MODEL,
                      help="The encoder used for embeddings, maps, search and journal suggestions.")
         st.caption(f"Device: {device_label(device())}")
         st.caption(f"Workspace: `{s.root}`")
@@ -100,7 +98,7 @@ def sidebar() -> None:
 
 def select_corpus(name: str) -> None:
     """Make `name` the sidebar's corpus from the next run on (the widget's own key cannot change once drawn)."""
-    st.session_state[PENDING_CORPUS_KEY] = name
+    st.session_state[state.PENDING_CORPUS] = name
 
 
 def sticky(key: str) -> str:
@@ -114,12 +112,12 @@ def sticky(key: str) -> str:
 
 
 def current_corpus() -> str | None:
-    value = st.session_state.get(CORPUS_KEY)
+    value = st.session_state.get(state.CORPUS)
     return value if value and store().has_corpus(value) else None
 
 
 def current_model() -> ModelSpec:
-    return get_model(st.session_state.get(MODEL_KEY) or Settings().default_model, store())
+    return get_model(st.session_state.get(state.MODEL) or Settings().default_model, store())
 
 
 def is_embedded(corpus: str, spec: ModelSpec) -> bool:
@@ -166,12 +164,17 @@ def need_embeddings(corpus: str | None, spec: ModelSpec) -> bool:
     return False
 
 
+def show_error(message: Any) -> None:
+    """The one way a page shows an error: one red sentence, escaped (user text never becomes markdown)."""
+    st.error(md_escape(message))
+
+
 def guarded(fn: Any, *args: Any, **kwargs: Any) -> Any:
     """Run `fn`; show a MireadError as one red sentence instead of a traceback."""
     try:
         return fn(*args, **kwargs)
     except MireadError as exc:
-        st.error(md_escape(exc))
+        show_error(exc)
         return None
 
 

@@ -11,6 +11,7 @@ from core.evaluation import METRIC_NAMES, evaluate_models, robustness_for_abstra
 from core.records import md_escape
 from core.embedding import list_models
 from core.plots import purity_figure, robustness_figure
+from pages import state
 from pages.common import (current_corpus, current_model, embeddings, encoder, guarded, need_embeddings, papers_frame,
                           store)
 
@@ -116,10 +117,10 @@ def compare_tab(corpus: str) -> None:
     if st.button("Run evaluation", type="primary", disabled=not models or not tasks):
         doc = run(corpus, label, models, tasks, int(sample), int(seed))
         if doc is not None:
-            st.session_state["evaluation"] = doc
-    doc = st.session_state.get("evaluation")
-    if doc and doc["corpus"] == corpus:
-        show_results(doc)
+            state.keep(state.EVALUATION, state.Answer(corpus, current, {}, doc))
+    answer = st.session_state.get(state.EVALUATION)
+    if isinstance(answer, state.Answer) and answer.corpus == corpus:  # results name their own models
+        show_results(answer.value)
 
 
 def robustness_tab(corpus: str) -> None:
@@ -136,10 +137,11 @@ def robustness_tab(corpus: str) -> None:
         rows = guarded(robustness_for_abstract, encoder(spec), embeddings(corpus, spec), papers_frame(corpus), title,
                        abstract, k=int(k))
         if rows is not None:
-            st.session_state["robustness"] = {"corpus": corpus, "model": spec.name, "rows": rows}
-    result = st.session_state.get("robustness")
-    if not result or result["corpus"] != corpus or result["model"] != spec.name:
+            state.keep(state.ROBUSTNESS, state.Answer(corpus, spec.name, {}, {"rows": rows}))
+    answer = state.kept(state.ROBUSTNESS, corpus, spec.name)
+    if answer is None:
         return
+    result = answer.value
     summary = pd.DataFrame([{"perturbation": r["family"], "category": r["category"],
                              "should": "keep" if r["expect_keep"] else "lose", "changed": r["changed"],
                              "overlap": r["overlap"]} for r in result["rows"]])

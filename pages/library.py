@@ -14,7 +14,8 @@ from core.io import columns_of, detect_columns, preview, read_papers
 from core.errors import MireadError
 from core.embedding import model_names_by_vectors_fingerprint, vectors_fingerprint
 from core.embedding import list_models
-from pages.common import current_model, embed_with_progress, guarded, select_corpus, store
+from pages import state
+from pages.common import current_model, embed_with_progress, guarded, select_corpus, show_error, store
 
 st.title("Library")
 st.caption("Load papers from CSV, TSV, JSONL, Parquet, PubMed XML, BibTeX or RIS; then embed them to explore.")
@@ -53,7 +54,7 @@ else:
             head = preview(path, n=10)
             detected = detect_columns(columns, source=upload.name) if columns else None
         except MireadError as exc:
-            st.error(md_escape(exc))
+            show_error(exc)
             columns, head, detected = [], None, None
         if head is not None:
             st.caption(f"Preview of **{md_escape(upload.name)}** (first rows)")
@@ -80,14 +81,14 @@ else:
                     with st.spinner("Importing…"):
                         report = s.import_papers(name, records, source=upload.name)
                 except MireadError as exc:
-                    st.error(md_escape(exc))
+                    show_error(exc)
                 else:
-                    st.session_state["last_report"] = report.to_dict(max_errors=100_000)
+                    st.session_state[state.IMPORT_REPORT] = report.to_dict(max_errors=100_000)
                     select_corpus(report.corpus)
-                    st.session_state["embed_target"] = report.corpus  # what a user embeds next
+                    st.session_state[state.EMBED_TARGET] = report.corpus  # what a user embeds next
                     st.rerun()
 
-report = st.session_state.get("last_report")
+report = st.session_state.get(state.IMPORT_REPORT)
 if report:
     st.success(f"Imported **{report['imported']:,}** rows into **{report['corpus']}**: {report['added']:,} new papers · "
                f"{report['merged']:,} merged duplicates · {report['skipped']:,} skipped rows")
@@ -122,22 +123,22 @@ st.dataframe(table, width="stretch", hide_index=True)
 spec = current_model()
 left, right = st.columns(2)
 with left:
-    target = st.selectbox("Corpus to embed", [c.name for c in corpora], key="embed_target")
+    target = st.selectbox("Corpus to embed", [c.name for c in corpora], key=state.EMBED_TARGET)
     missing = len(s.missing_hashes(target, vectors_fingerprint(spec)))
     st.caption(f"{missing:,} papers of **{target}** still need embedding with **{spec.name}**.")
     if st.button(f"Embed with {spec.name}", disabled=missing == 0, type="primary"):
         done = guarded(embed_with_progress, target, spec)
         if done is not None:
-            st.session_state["embed_done"] = (f"Embedded {done.new:,} new papers of **{target}** with "
+            st.session_state[state.EMBED_DONE] = (f"Embedded {done.new:,} new papers of **{target}** with "
                                               f"**{spec.name}** ({done.cached:,} cached) in {done.seconds:.1f}s.")
             st.rerun()
-    if message := st.session_state.pop("embed_done", None):
+    if message := st.session_state.pop(state.EMBED_DONE, None):
         st.success(message)
 with right:
     victim = st.selectbox("Corpus to delete", [c.name for c in corpora], key="delete_target")
     sure = st.checkbox(f"Yes, delete **{victim}** and its papers", key="delete_confirm")
     if st.button("Delete corpus", disabled=not sure):
         if guarded(s.delete_corpus, victim) is None and not s.has_corpus(victim):
-            st.session_state.pop("last_report", None)
+            st.session_state.pop(state.IMPORT_REPORT, None)
             st.toast(f"Deleted {victim}")
             st.rerun()

@@ -13,14 +13,17 @@ from core.explore import cached_map, highlight_mask, hover_frame, map_coordinate
 from core.plots import export_html, map_figure, selected_rows
 from core.explore import DEFAULT_PARAMS, place_points
 from core.records import md_escape
-from pages.common import current_corpus, current_model, embeddings, guarded, need_embeddings, papers_frame, store
+from pages import state
+from pages.common import (
+    current_corpus, current_model, embeddings, guarded, need_embeddings, papers_frame, show_error, store,
+)
 
 st.title("Domain map")
 corpus, spec = current_corpus(), current_model()
-if corpus == DEMO_CORPUS and "seen_demo_note" not in st.session_state:
+if corpus == DEMO_CORPUS and state.SEEN_DEMO_NOTE not in st.session_state:
     st.info(f"You are exploring the demo corpus **{DEMO_CORPUS}** (real PubMed records) with the packaged model "
             f"**{spec.name}**. Load your own papers on the **Library** page.")
-    st.session_state["seen_demo_note"] = True
+    st.session_state[state.SEEN_DEMO_NOTE] = True
 if not need_embeddings(corpus, spec):
     st.stop()
 
@@ -76,7 +79,7 @@ if final is None:
     def watch_background_map() -> None:
         """Progress of the background map; swaps it in (full rerun) when it is ready."""
         if background.error:
-            st.error(f"{md_escape(background.error.rstrip('.'))}. The PCA preview stays on screen.")
+            show_error(f"{background.error.rstrip('.')}. The PCA preview stays on screen.")
         elif background.done:
             st.rerun(scope="app")
         else:
@@ -111,10 +114,10 @@ if query.strip():
     st.caption(f"{int(highlight.sum()):,} papers match “{md_escape(query.strip())}”.")
 
 query_points, query_labels = None, None
-placed = st.session_state.get("map_query")
-if placed and placed.get("corpus") == corpus and placed.get("model") == spec.name:
-    query_points = place_points(coords, np.asarray(vectors), np.asarray([placed["vector"]], dtype=np.float32))
-    query_labels = [placed.get("title") or "your paper"]
+placed = st.session_state.get(state.MAP_QUERY)
+if isinstance(placed, state.MapQuery) and (placed.corpus, placed.model) == (corpus, spec.name):
+    query_points = place_points(coords, np.asarray(vectors), np.asarray([placed.vector], dtype=np.float32))
+    query_labels = [placed.title]
 
 hover = hover_frame(frame).drop(columns=[colour], errors="ignore")  # the colour label is already on the card
 fig = map_figure(coords, color=colour_values, color_name=colour, hover=hover, highlight=highlight,

@@ -7,11 +7,10 @@ import streamlit as st
 
 from core.records import md_escape
 from core.explore import similar_papers
+from pages import state
 from pages.common import (
     current_corpus, current_model, encoder, guarded, need_embeddings, papers_frame, papers_table, sticky, store,
 )
-
-RESULT_KEY = "similar_result"  # {"inputs": what was asked, "result": core's SearchResult}
 
 st.title("Similar papers")
 corpus, spec = current_corpus(), current_model()
@@ -60,22 +59,22 @@ with st.expander("Filters and number of results"):
             year_range = chosen if chosen != (lo, hi) else None
 
 # What the results on screen must belong to: a result made from other inputs is never shown.
-inputs = {"corpus": corpus, "model": spec.name, "mode": mode, "title": title, "abstract": abstract,
-          "paper": paper_id, "k": k, "filters": filters, "years": year_range}
+inputs = {"mode": mode, "title": title, "abstract": abstract, "paper": paper_id, "k": k, "filters": filters,
+          "years": year_range}
 if st.button("Find similar papers", type="primary"):
-    st.session_state.pop(RESULT_KEY, None)
-    result = guarded(similar_papers, store(), corpus, spec, title=title, abstract=abstract, paper_id=paper_id, k=k,
-                     filters=filters, year_range=year_range, encoder=encoder(spec), frame=frame)
-    if result is not None:
-        st.session_state[RESULT_KEY] = {"inputs": inputs, "result": result}
-        st.session_state["map_query"] = {"corpus": corpus, "model": spec.name, "vector": result.vector.tolist(),
-                                         "title": result.query.get("title") or "your paper"}
+    state.forget(state.SIMILAR)
+    found = guarded(similar_papers, store(), corpus, spec, title=title, abstract=abstract, paper_id=paper_id, k=k,
+                    filters=filters, year_range=year_range, encoder=encoder(spec), frame=frame)
+    if found is not None:
+        state.keep(state.SIMILAR, state.Answer(corpus, spec.name, inputs, found))
+        st.session_state[state.MAP_QUERY] = state.MapQuery(corpus, spec.name, found.vector.tolist(),
+                                                           found.query.get("title") or "your paper")
 
-kept = st.session_state.get(RESULT_KEY)
-if kept is not None and kept["inputs"] != inputs:
+answer = state.kept(state.SIMILAR, corpus, spec.name)
+if answer is not None and answer.inputs != inputs:
     st.caption("The query or its settings changed: press **Find similar papers** for new results.")
-elif kept is not None:
-    result = kept["result"]
+elif answer is not None:
+    result = answer.value
     if result.warning:
         st.warning(result.warning)
     if not result.results:

@@ -17,7 +17,8 @@ from core.embedding import list_models
 from core.plots import training_curves_figure
 from core.training import OBJECTIVES, PROBE_SPLIT, TrainConfig, base_comparison, class_preview
 from core.training import class_limits
-from pages.common import current_corpus, guarded, md_escape, store
+from core.records import md_escape
+from pages.common import current_corpus, guarded, show_error, store
 
 HELP = TrainConfig.HELP
 DEFAULTS = {f.name: f.default for f in fields(TrainConfig) if f.name not in ("corpus", "label")}
@@ -76,7 +77,7 @@ def _show_job(job: dict[str, Any], metrics: pd.DataFrame) -> None:
     if active:
         st.progress(min(max(job["progress"], 0.0), 1.0))
     if job["status"] == "failed":
-        st.error(job["error"] or "the job failed")
+        show_error(job["error"] or "the job failed")
     left, right = st.columns(2)
     left.plotly_chart(training_curves_figure(metrics, y="loss"), key=f"loss-{job['id']}", width="stretch")
     right.plotly_chart(training_curves_figure(metrics, y="accuracy"), key=f"accuracy-{job['id']}", width="stretch")
@@ -164,7 +165,7 @@ corpus = c1.selectbox("Corpus", names, index=names.index(default_corpus), help=H
 info = s.corpus(corpus)
 label_options = list(info.labels) or list(info.columns)
 if not label_options:
-    st.warning(f"Corpus **{corpus}** has no column to predict; import papers with a journal or label column.")
+    st.warning(f"Corpus **{md_escape(corpus)}** has no column to predict; import papers with a journal or label column.")
     st.stop()
 label = c2.selectbox("Label column", label_options, help=HELP["label"])
 models = [m.name for m in list_models(s)]

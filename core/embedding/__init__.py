@@ -11,9 +11,9 @@ from typing import Any
 _EXPORTS = {
     "CHARS_PER_TOKEN_LIMIT": "encoder",
     "Encoder": "encoder",
-    "HEAD_FILE": "models",
+    "HEAD_FILE": "checkpoint",
     "KINDS": "quantize",
-    "META_FILE": "models",
+    "META_FILE": "checkpoint",
     "ModelSpec": "models",
     "PRESETS": "models",
     "autocast_context": "encoder",
@@ -33,7 +33,10 @@ _EXPORTS = {
     "make_fast": "quantize",
     "model_names_by_vectors_fingerprint": "encoder",
     "pool": "encoder",
-    "read_checkpoint_meta": "models",
+    "read_checkpoint_meta": "checkpoint",
+    "save_checkpoint": "checkpoint",
+    "load_head": "checkpoint",
+    "collate": "encoder",
     "vectors_fingerprint": "encoder",
 }
 __all__ = sorted(_EXPORTS)

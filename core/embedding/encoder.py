@@ -14,11 +14,10 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from core.config import resolve_device
-from core.errors import ModelError
-from core.embedding import HEAD_FILE, ModelSpec, fingerprint, get_model, load_backbone, read_checkpoint_meta
+from core.embedding.checkpoint import load_head
+from core.embedding.models import ModelSpec, fingerprint, get_model, load_backbone
 from core.embedding import KINDS, fast_fingerprint, fast_kind, fast_setting, make_fast
 from core.records import Paper, scrub
-from core.training import collate
 
 if TYPE_CHECKING:
     import torch
@@ -115,25 +114,9 @@ class Encoder:
         self.tokenizer, model = load_backbone(spec)
         self.model = make_fast(model, self.fast).to(self.device)
         self.fingerprint = fast_fingerprint(fingerprint(spec), self.fast)
-        self.head: torch.nn.Linear | None = self._load_head()
-        # a head trained on unit vectors (objective 'cos') gets them at prediction too
-        self.head_unit_input = (self.head is not None
-                                and read_checkpoint_meta(Path(spec.location)).get("head_input") == "unit")
-
-    def _load_head(self) -> torch.nn.Linear | None:
-        import torch
-        from safetensors.torch import load_file
-
-        path = Path(self.spec.location) / HEAD_FILE
-        if not self.spec.labels or not path.exists():
-            return None
-        try:
-            tensors = load_file(str(path))
-            head = torch.nn.Linear(tensors["weight"].shape[1], tensors["weight"].shape[0])
-            head.load_state_dict(tensors)
-        except Exception as exc:  # safetensors raises its own error types for damaged files
-            raise ModelError(f"the journal head {path} of model {self.spec.name!r} is damaged: {exc}") from exc
-        return head.to(self.device).eval()
+        loaded = load_head(Path(spec.location), spec.name) if spec.labels else None
+        self.head: torch.nn.Linear | None = loaded[0].to(self.device) if loaded else None
+        self.head_unit_input = bool(loaded and loaded[1])  # a head trained on unit vectors ('cos') gets them here too
 
     @property
     def dim(self) -> int:
@@ -297,3 +280,19 @@ def corpus_embeddings(store: Store, corpus: str, model: str | ModelSpec, fast: b
     """The stored embedding matrix of a corpus for a model (corpus order), in the exact or fast mode's cache."""
     spec = model if isinstance(model, ModelSpec) else get_model(model, store)
     return store.embeddings(corpus, vectors_fingerprint(spec, fast))
+
+
+def collate(encoded: dict[str, list], idx: Sequence[int], pad_id: int, device: str) -> dict[str, torch.Tensor]:
+    """Right-pad pre-tokenised examples to the longest in the batch."""
+    import torch
+
+    width = max(len(encoded["input_ids"][i]) for i in idx)
+    batch = {}
+    for key, values in encoded.items():
+        out = torch.full((len(idx), width), pad_id if key == "input_ids" else 0, dtype=torch.long)
+        for row, i in enumerate(idx):
+            out[row, : len(values[i])] = torch.tensor(values[i], dtype=torch.long)
+        batch[key] = out.to(device)
+    return batch
+
+

@@ -3,19 +3,16 @@
 from __future__ import annotations
 
 import hashlib
-import json
-import os
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from core.embedding.checkpoint import HEAD_FILE, read_checkpoint_meta
 from core.errors import ModelError
 
 if TYPE_CHECKING:
     from core.store import Store
 
-HEAD_FILE = "head.safetensors"
-META_FILE = "mired.json"
 
 
 @dataclass
@@ -115,17 +112,6 @@ def get_model(name: str, store: Store | None = None) -> ModelSpec:
     raise ModelError(f"unknown model {name!r}; choose one of: {known}, a Hugging Face id, or a local folder")
 
 
-def read_checkpoint_meta(folder: Path) -> dict[str, Any]:
-    """The MIReAD metadata of a fine-tuned checkpoint folder ({} for a plain model folder)."""
-    meta = folder / META_FILE
-    if not meta.exists():
-        return {}
-    try:
-        return json.loads(meta.read_text(encoding="utf-8"))
-    except (OSError, ValueError) as exc:
-        raise ModelError(f"checkpoint metadata {meta} is unreadable: {exc}") from exc
-
-
 def fingerprint(spec: ModelSpec) -> str:
     """A short id that changes whenever the weights, pooling or max length change."""
     parts = [spec.source, spec.location, spec.pooling, str(spec.max_length)]
@@ -163,4 +149,6 @@ def load_backbone(spec: ModelSpec) -> tuple[Any, Any]:
 
 def hub_offline() -> bool:
     """True when the environment forbids hub downloads."""
-    return os.environ.get("HF_HUB_OFFLINE", "0") not in ("0", "", "false")
+    from core.config import Settings
+
+    return Settings().hub_offline

@@ -4,13 +4,11 @@ from __future__ import annotations
 
 import functools
 import hashlib
-import os
 import warnings
 from pathlib import Path
 from typing import Any
 
-FAST_ENV = "MIREAD_FAST_CPU"
-FAST_DEFAULT = "auto"  # bf16 where the CPU runs it natively: 2.6x exact, top-10 overlap 0.99 (BENCHMARKS.md)
+FAST_ENV = "MIREAD_FAST_CPU"  # read by core.config.Settings.fast_cpu; default auto: bf16 where native (BENCHMARKS.md)
 _ON = {"1", "true", "yes", "on"}
 KINDS = ("bf16", "int8")
 
@@ -36,7 +34,9 @@ def cpu_supports_bf16() -> bool:
 
 def fast_setting() -> str:
     """The MIREAD_FAST_CPU setting normalised to 'on', 'off' or 'auto'."""
-    value = os.environ.get(FAST_ENV, FAST_DEFAULT).strip().lower()
+    from core.config import Settings
+
+    value = Settings().fast_cpu
     if value in _ON:
         return "on"
     return "auto" if value == "auto" else "off"

@@ -9,16 +9,16 @@ from importlib import import_module
 from typing import Any
 
 _EXPORTS = {
-    "ColumnMap": "readers",
-    "FORMATS": "readers",
-    "RowWarning": "readers",
-    "columns_of": "readers",
-    "detect_columns": "readers",
-    "detect_format": "readers",
-    "export_papers": "readers",
-    "preview": "readers",
-    "read_papers": "readers",
-    "read_rows": "readers",
+    "ColumnMap": "columns",
+    "FORMATS": "formats",
+    "RowWarning": "rows",
+    "columns_of": "papers",
+    "detect_columns": "columns",
+    "detect_format": "formats",
+    "export_papers": "export",
+    "preview": "papers",
+    "read_papers": "papers",
+    "read_rows": "papers",
 }
 __all__ = sorted(_EXPORTS)
 

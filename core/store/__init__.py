@@ -1,4 +1,9 @@
-"""The workspace on disk: the SQLite catalog (corpora, papers, embedding keys, models, jobs, metrics) and the array files beside it. It owns all SQL; everything else asks it. Imports `core.io` only for import reports.
+"""The workspace on disk: the SQLite catalog (corpora, papers, embedding keys, models, jobs, metrics) and the
+array files beside it. It owns all SQL; everything else asks it. Imports `core.io` only for import reports.
+
+`Store` (database.py: schema, connections, transactions) is assembled from one mixin per concern: corpora.py
+(corpora and papers), vectors.py (embedding arrays, repair), models.py, cache.py, jobs.py (jobs and metrics);
+files.py holds the helpers (safe names, atomic writes, process liveness).
 
 Public names load lazily (PEP 562), so importing the package costs nothing until a name is used.
 """
@@ -9,11 +14,18 @@ from importlib import import_module
 from typing import Any
 
 _EXPORTS = {
-    "ImportReport": "database",
+    "CacheMixin": "cache",
+    "CorporaMixin": "corpora",
+    "CorpusInfo": "corpora",
+    "ImportReport": "corpora",
+    "JobsMixin": "jobs",
+    "ModelsMixin": "models",
     "Store": "database",
-    "atomic_save_npy": "database",
-    "check_name": "database",
-    "pid_alive": "database",
+    "VectorsMixin": "vectors",
+    "atomic_save_npy": "files",
+    "atomic_write_text": "files",
+    "check_name": "files",
+    "pid_alive": "files",
 }
 __all__ = sorted(_EXPORTS)
 

@@ -11,16 +11,15 @@ from typing import Any
 _EXPORTS = {
     "Cancelled": "loop",
     "LOST": "jobs",
-    "OBJECTIVES": "loop",
+    "OBJECTIVES": "config",
     "PROBE_SPLIT": "loop",
     "STALE_S": "jobs",
-    "TrainConfig": "loop",
+    "TrainConfig": "config",
     "WEIGHT_DECAY": "objectives",
     "base_comparison": "loop",
     "cancel": "jobs",
     "class_limits": "data",
     "class_preview": "data",
-    "collate": "data",
     "epoch_batches": "objectives",
     "execute": "jobs",
     "get_job": "jobs",
@@ -29,7 +28,7 @@ _EXPORTS = {
     "metrics_frame": "jobs",
     "param_groups": "objectives",
     "pk_batches": "objectives",
-    "prepare_config": "loop",
+    "prepare_config": "config",
     "refresh": "jobs",
     "run_foreground": "jobs",
     "run_training": "loop",
@@ -37,7 +36,7 @@ _EXPORTS = {
     "select_classes": "data",
     "similarity_distill_loss": "objectives",
     "supcon_loss": "objectives",
-    "validate_config": "loop",
+    "validate_config": "config",
 }
 __all__ = sorted(_EXPORTS)
 

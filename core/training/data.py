@@ -9,30 +9,16 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from core.errors import TrainingError
+from core.labels import label_text
 
 if TYPE_CHECKING:
     import pandas as pd
-    import torch
 
     from core.store import Store
     from core.training import TrainConfig
 
 PAPER_MIN_PER_CLASS = 100  # the MIReAD paper kept journals with at least 100 papers...
 PAPER_MAX_PER_CLASS = 300  # ...and sampled at most 300 of each
-
-
-def label_text(value: Any) -> str:
-    """A label value as a class name ('' for missing); 2019.0 becomes '2019'."""
-    import pandas as pd
-
-    try:
-        if value is None or pd.isna(value):
-            return ""
-    except (TypeError, ValueError):
-        pass
-    if isinstance(value, float) and value.is_integer():
-        return str(int(value))
-    return str(value).strip()
 
 
 def class_limits(n_papers: int, min_per_class: int | None = None,
@@ -152,19 +138,3 @@ def class_preview(store: Store, corpus: str, label: str, min_per_class: int | No
     out["used"] = out["label"].isin(used)
     out["sampled"] = out["label"].map(used).fillna(0).astype(int)
     return out.sort_values(["papers", "label"], ascending=[False, True], ignore_index=True)
-
-
-def collate(encoded: dict[str, list], idx: Sequence[int], pad_id: int, device: str) -> dict[str, torch.Tensor]:
-    """Right-pad pre-tokenised examples to the longest in the batch."""
-    import torch
-
-    width = max(len(encoded["input_ids"][i]) for i in idx)
-    batch = {}
-    for key, values in encoded.items():
-        out = torch.full((len(idx), width), pad_id if key == "input_ids" else 0, dtype=torch.long)
-        for row, i in enumerate(idx):
-            out[row, : len(values[i])] = torch.tensor(values[i], dtype=torch.long)
-        batch[key] = out.to(device)
-    return batch
-
-

@@ -17,7 +17,7 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from core.errors import MireadError, NotFoundError, TrainingError
+from core.errors import MireadError, TrainingError
 from core.store import pid_alive
 from core.training import Cancelled, TrainConfig, prepare_config, run_training
 
@@ -37,14 +37,6 @@ _CHILDREN: dict[str, subprocess.Popen] = {}
 
 
 # -- reading -----------------------------------------------------------------------------------
-def _row(store: Store, job_id: str) -> sqlite3.Row:
-    with store.connect() as conn:
-        row = conn.execute("SELECT * FROM jobs WHERE id = ?", (job_id,)).fetchone()
-    if row is None:
-        raise NotFoundError(f"there is no job {job_id!r}")
-    return row
-
-
 def log_path(store: Store, job_id: str) -> Path:
     """The job's log file (the child process's stdout and stderr)."""
     return store.jobs_dir / f"{job_id}.log"
@@ -74,15 +66,13 @@ def _as_dict(store: Store, row: sqlite3.Row) -> dict[str, Any]:
 def list_jobs(store: Store) -> list[dict[str, Any]]:
     """All jobs, newest first, after marking dead ones failed."""
     refresh(store)
-    with store.connect() as conn:
-        rows = conn.execute("SELECT * FROM jobs ORDER BY created DESC").fetchall()
-    return [_as_dict(store, r) for r in rows]
+    return [_as_dict(store, r) for r in store.job_rows()]
 
 
 def get_job(store: Store, job_id: str) -> dict[str, Any]:
     """One job (NotFoundError if unknown), after marking dead ones failed."""
     refresh(store)
-    return _as_dict(store, _row(store, job_id))
+    return _as_dict(store, store.job_row(job_id))
 
 
 def metrics_frame(store: Store, job_id: str) -> pd.DataFrame:
@@ -90,23 +80,14 @@ def metrics_frame(store: Store, job_id: str) -> pd.DataFrame:
     import pandas as pd
 
     columns = ["step", "epoch", "split", "name", "value", "ts"]
-    with store.connect() as conn:
-        rows = conn.execute(
-            "SELECT step, epoch, split, name, value, ts FROM metrics WHERE job = ? ORDER BY step, ts, rowid",
-            (job_id,),
-        ).fetchall()
-    return pd.DataFrame([tuple(r) for r in rows], columns=columns)
+    return pd.DataFrame(store.metric_rows(job_id), columns=columns)
 
 
 # -- starting ----------------------------------------------------------------------------------
 def _insert(store: Store, cfg: TrainConfig, background: bool) -> str:
     job_id = f"train-{time.strftime('%Y%m%d-%H%M%S')}-{secrets.token_hex(3)}"
-    with store.connect() as conn:
-        conn.execute(
-            "INSERT INTO jobs(id, kind, status, args, pid, created, progress) VALUES (?, 'train', 'queued', ?, ?, ?, 0)",
-            (job_id, json.dumps({"config": cfg.to_dict(), "background": background}),
-             None if background else os.getpid(), time.time()),
-        )
+    store.insert_job(job_id, "train", {"config": cfg.to_dict(), "background": background},
+                     None if background else os.getpid())
     return job_id
 
 
@@ -124,8 +105,7 @@ def launch(store: Store, cfg: TrainConfig) -> str:
         _finish(store, job_id, "failed", error=f"the training process could not start: {exc}")
         raise TrainingError(f"the training process could not start: {exc}") from exc
     _CHILDREN[job_id] = child
-    with store.connect() as conn:
-        conn.execute("UPDATE jobs SET pid = ? WHERE id = ?", (child.pid, job_id))
+    store.set_job_pid(job_id, child.pid)
     return job_id
 
 
@@ -148,8 +128,7 @@ class _Heartbeat(threading.Thread):
 
     def beat(self) -> None:
         try:
-            with self.store.connect() as conn:
-                conn.execute("UPDATE jobs SET heartbeat = ? WHERE id = ?", (time.time(), self.job_id))
+            self.store.beat_job(self.job_id)
         except sqlite3.Error:
             pass
 
@@ -180,19 +159,14 @@ def _runner_lock(store: Store, should_stop: Callable[[], bool]) -> Iterator[bool
 
 def _finish(store: Store, job_id: str, status: str, error: str | None = None,
             result: dict[str, Any] | None = None) -> None:
-    with store.connect() as conn:
-        conn.execute(
-            "UPDATE jobs SET status = ?, finished = ?, error = ?, result = ?, eta = NULL, "
-            "progress = CASE WHEN ? = 'completed' THEN 1.0 ELSE progress END WHERE id = ?",
-            (status, time.time(), error, json.dumps(result) if result is not None else None, status, job_id),
-        )
+    store.finish_job(job_id, status, error=error, result=result)
     _cancel_flag(store, job_id).unlink(missing_ok=True)
 
 
 def execute(store: Store, job_id: str, should_stop: Callable[[], bool] = lambda: False,
             reraise: bool = False) -> None:
     """Run a queued job: wait for the training slot, train, and record how it ended."""
-    cfg = TrainConfig.from_dict(json.loads(_row(store, job_id)["args"])["config"])
+    cfg = TrainConfig.from_dict(json.loads(store.job_row(job_id)["args"])["config"])
     flag = _cancel_flag(store, job_id)
 
     def stop() -> bool:
@@ -202,11 +176,7 @@ def execute(store: Store, job_id: str, should_stop: Callable[[], bool] = lambda:
     heartbeat.start()
     try:
         with _runner_lock(store, stop) as acquired:
-            with store.connect() as conn:
-                started = acquired and conn.execute(
-                    "UPDATE jobs SET status = 'running', started = ?, pid = ? WHERE id = ? AND status = 'queued'",
-                    (time.time(), os.getpid(), job_id),
-                ).rowcount == 1
+            started = acquired and store.start_job(job_id, os.getpid())
             if started:
                 _run(store, cfg, job_id, stop, reraise)
     except KeyboardInterrupt:
@@ -214,7 +184,7 @@ def execute(store: Store, job_id: str, should_stop: Callable[[], bool] = lambda:
         raise
     finally:
         heartbeat.done.set()
-        if _row(store, job_id)["status"] == "queued":
+        if store.job_row(job_id)["status"] == "queued":
             _finish(store, job_id, "cancelled")
         flag.unlink(missing_ok=True)
 
@@ -261,11 +231,9 @@ def cancel(store: Store, job_id: str, wait: float = 0.0) -> dict[str, Any]:
     if job["status"] not in ACTIVE:
         return job
     _cancel_flag(store, job_id).touch()
-    with store.connect() as conn:
-        conn.execute("UPDATE jobs SET status = 'cancelled', finished = ? WHERE id = ? AND status = 'queued'",
-                     (time.time(), job_id))
+    store.cancel_queued_job(job_id)
     deadline = time.time() + wait
-    while time.time() < deadline and _row(store, job_id)["status"] in ACTIVE:
+    while time.time() < deadline and store.job_row(job_id)["status"] in ACTIVE:
         time.sleep(0.5)
     job = get_job(store, job_id)
     if wait > 0 and job["status"] == "running" and job["background"] and job["pid"]:
@@ -278,8 +246,7 @@ def refresh(store: Store) -> None:
     for job_id, child in list(_CHILDREN.items()):
         if child.poll() is not None:
             del _CHILDREN[job_id]
-    with store.connect() as conn:
-        rows = conn.execute("SELECT * FROM jobs WHERE status IN ('queued', 'running')").fetchall()
+    rows = store.active_job_rows()
     now = time.time()
     for row in rows:
         background = bool(json.loads(row["args"] or "{}").get("background"))
@@ -293,10 +260,5 @@ def refresh(store: Store) -> None:
         if alive and background:
             _terminate(row["pid"])
         status, error = ("cancelled", None) if flag.exists() else ("failed", LOST)
-        with store.connect() as conn:
-            conn.execute(
-                "UPDATE jobs SET status = ?, error = ?, finished = ?, eta = NULL "
-                "WHERE id = ? AND status IN ('queued', 'running')",
-                (status, error, now, row["id"]),
-            )
+        store.end_active_job(row["id"], status, error, now)
         flag.unlink(missing_ok=True)

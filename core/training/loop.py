@@ -3,208 +3,36 @@
 from __future__ import annotations
 
 import copy
-import json
 import math
-import os
-import shutil
 import time
 from collections.abc import Callable, Iterator, Sequence
-from dataclasses import asdict, dataclass, replace
-from pathlib import Path
-from typing import TYPE_CHECKING, Any, ClassVar
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
 from core.config import resolve_device
 from core.embedding import autocast_context, pool
-from core.errors import CorpusError, MireadError, TrainingError
-from core.embedding import HEAD_FILE, META_FILE, PRESETS, ModelSpec, get_model, load_backbone
+from core.errors import TrainingError
+from core.embedding import ModelSpec, collate, load_backbone, save_checkpoint
 from core.training import WEIGHT_DECAY, epoch_batches, param_groups, similarity_distill_loss, supcon_loss
-from core.store import check_name
-from core.training import class_preview, collate, select, select_classes
+from core.training.config import COSINE_OBJECTIVES, TrainConfig, base_spec
+from core.training.data import select
 
-__all__ = ["OBJECTIVES", "Cancelled", "TrainConfig", "base_comparison", "class_preview", "prepare_config",
-           "run_training", "select_classes", "validate_config"]
+__all__ = ["Cancelled", "base_comparison", "run_training"]
 
 if TYPE_CHECKING:
     import torch
 
     from core.store import Store
 
-OBJECTIVES = ("ce", "cos", "ce+supcon", "supcon")
 PROBE_MAX = 1000  # papers in the train-probe sample, at most
 PROBE_SPLIT = "train-probe"  # training papers held out of the head warm-up, scored like validation
-COSINE_OBJECTIVES = ("cos",)  # heads over unit vectors: logits = cosine to each class centre / temperature
 
 
 class Cancelled(Exception):
     """Raised inside the loop when `should_stop()` asks it to stop."""
 
 
-@dataclass
-class TrainConfig:
-    """One fine-tuning run; every field has a default except the corpus and its label column."""
-
-    corpus: str
-    label: str
-    base: str = "minilm"
-    name: str = ""
-    objective: str = "cos"  # best on held-out journals (docs/objectives.md)
-    epochs: float = 1.0
-    batch_size: int = 32
-    grad_accum: int = 1
-    lr: float = 2e-5
-    head_lr: float = 1e-3
-    head_warmup_epochs: float = 20.0  # passes over features computed once: cheap
-    layer_decay: float = 1.0
-    warmup_ratio: float = 0.1
-    max_length: int = 128
-    clip: float = 1.0
-    seed: int = 0
-    min_per_class: int | None = None
-    max_per_class: int | None = None
-    val_fraction: float = 0.1
-    eval_every: int = 0
-    max_papers: int | None = None
-    supcon_weight: float = 0.5
-    temperature: float = 0.05
-    classes_per_batch: int = 0
-    distill_weight: float = 0.0
-    device: str = "auto"
-
-    HELP: ClassVar[dict[str, str]] = {
-        "corpus": "The corpus whose papers are used for training.",
-        "label": "The column to predict; the MIReAD paper used the journal.",
-        "base": "The encoder to start from; the new model keeps its pooling.",
-        "name": "Name of the new model (default: base-label-corpus).",
-        "objective": "ce: cross-entropy on the labels (MIReAD); ce+supcon: plus a contrastive term "
-                     "pulling papers with the same label together; supcon: the encoder learns from the "
-                     "contrastive term alone and the head is fitted beside it on the (detached) vectors; "
-                     "cos: cross-entropy over cosine similarities to class centres (the unit vectors that "
-                     "search and maps use), divided by the temperature.",
-        "epochs": "Passes over the training papers (fractions allowed).",
-        "batch_size": "Papers per step; lower it if memory runs out.",
-        "grad_accum": "Steps whose gradients are summed before one update (effective batch = batch x this).",
-        "lr": "Peak learning rate of the encoder.",
-        "head_lr": "Learning rate of the new classification head.",
-        "head_warmup_epochs": "Epochs training the head alone on frozen-encoder features first (LP-FT); "
-                              "features are computed once, so extra epochs are cheap; 0 = off.",
-        "layer_decay": "Each lower encoder layer learns this many times slower (1.0 = off).",
-        "warmup_ratio": "Share of steps with a rising learning rate before the linear decay.",
-        "max_length": "Tokens per paper (title + abstract); longer papers are truncated.",
-        "clip": "Gradient-norm clipping (0 = off).",
-        "seed": "Random seed: the same seed and settings give the same run on CPU.",
-        "min_per_class": "Classes with fewer papers are left out (default scales with the corpus, "
-                         "100 for large ones as in the paper).",
-        "max_per_class": "At most this many papers are sampled per class (default 300, as in the paper).",
-        "val_fraction": "Share of the papers held out for validation, stratified by class.",
-        "eval_every": "Steps between validations (0 = about 10 over the run).",
-        "max_papers": "Cap on the papers used, sampled evenly across classes (empty = all).",
-        "supcon_weight": "Weight of the contrastive term (supcon objectives only).",
-        "temperature": "Temperature of the supcon term and of the cos head's logits; lower is sharper.",
-        "classes_per_batch": "Labels per batch for the supcon objectives, P of P x K (0 = batch size / 4).",
-        "distill_weight": "Weight of a term keeping each batch's pairwise similarities close to the base "
-                          "model's, so it forgets less of its geometry (0 = off).",
-        "device": "auto uses a GPU when there is one.",
-    }
-
-    def to_dict(self) -> dict[str, Any]:
-        return asdict(self)
-
-    @classmethod
-    def from_dict(cls, data: dict[str, Any]) -> TrainConfig:
-        """A config from a dict, ignoring unknown keys."""
-        return cls(**{k: v for k, v in data.items() if k in cls.__dataclass_fields__})
-
-
-# -- validation --------------------------------------------------------------------------------
-def _check_numbers(cfg: TrainConfig) -> None:
-    rules = [
-        (cfg.objective in OBJECTIVES, f"objective must be one of {', '.join(OBJECTIVES)}"),
-        (cfg.epochs > 0, "epochs must be above 0"),
-        (cfg.batch_size >= 1, "batch size must be at least 1"),
-        (cfg.grad_accum >= 1, "gradient accumulation must be at least 1"),
-        (cfg.lr > 0 and cfg.head_lr > 0, "learning rates must be above 0"),
-        (cfg.head_warmup_epochs >= 0, "head warm-up epochs cannot be negative"),
-        (0 < cfg.layer_decay <= 1, "layer decay must be in (0, 1]"),
-        (0 <= cfg.warmup_ratio < 1, "warmup ratio must be in [0, 1)"),
-        (8 <= cfg.max_length <= 512, "max length must be between 8 and 512 tokens"),
-        (cfg.clip >= 0, "gradient clipping cannot be negative"),
-        (cfg.min_per_class is None or cfg.min_per_class >= 2, "minimum papers per class must be at least 2"),
-        (cfg.max_per_class is None or cfg.max_per_class >= 2, "maximum papers per class must be at least 2"),
-        (0 < cfg.val_fraction <= 0.5, "validation fraction must be in (0, 0.5]"),
-        (cfg.eval_every >= 0, "eval every cannot be negative"),
-        (cfg.max_papers is None or cfg.max_papers >= 4, "max papers must be at least 4"),
-        (cfg.supcon_weight >= 0 and cfg.temperature > 0, "supcon weight cannot be negative and temperature "
-                                                         "must be above 0"),
-        (cfg.distill_weight >= 0, "distill weight cannot be negative"),
-        ("supcon" not in cfg.objective or cfg.batch_size >= 4, f"{cfg.objective} needs a batch size of at least 4"),
-        (cfg.classes_per_batch >= 0 and ("supcon" not in cfg.objective or cfg.classes_per_batch <= cfg.batch_size // 2),
-         "classes per batch must leave at least 2 papers per class in a batch"),
-        (cfg.device in ("auto", "cpu", "cuda") or cfg.device.startswith("cuda:"), "device must be auto, cpu or cuda"),
-    ]
-    rules.append((cfg.min_per_class is None or cfg.max_per_class is None or cfg.max_per_class >= cfg.min_per_class,
-                  "maximum papers per class must not be below the minimum"))
-    for ok, message in rules:
-        if not ok:
-            raise TrainingError(message)
-
-
-def base_spec(store: Store, base: str) -> ModelSpec:
-    """The base model's spec, or TrainingError naming it."""
-    try:
-        return get_model(base, store)
-    except MireadError as exc:
-        raise TrainingError(f"unknown base model {base!r}: {exc}") from exc
-
-
-def taken_names(store: Store) -> set[str]:
-    """Model names already in use: presets, saved models, and the targets of queued or running jobs."""
-    names = set(PRESETS) | {m["name"] for m in store.saved_models()}
-    with store.connect() as conn:
-        rows = conn.execute("SELECT args FROM jobs WHERE status IN ('queued', 'running')").fetchall()
-    for row in rows:
-        names.add(json.loads(row["args"] or "{}").get("config", {}).get("name", ""))
-    return names - {""}
-
-
-def default_name(store: Store, cfg: TrainConfig) -> str:
-    """A free model name like 'minilm-journal-arxiv'."""
-    base = Path(cfg.base).name if os.sep in cfg.base else cfg.base.split("/")[-1]
-    stem = "".join(c if c.isalnum() or c in "._-" else "-" for c in f"{base}-{cfg.label}-{cfg.corpus}")
-    stem = stem.strip("-._")[:56] or "model"
-    taken, name, n = taken_names(store), stem, 1
-    while name in taken:
-        n += 1
-        name = f"{stem}-{n}"
-    return name
-
-
-def validate_config(store: Store, cfg: TrainConfig) -> None:
-    """Refuse an impossible configuration with one TrainingError sentence, before anything runs."""
-    _check_numbers(cfg)
-    if not store.has_corpus(cfg.corpus):
-        known = ", ".join(c.name for c in store.corpora()) or "none yet"
-        raise TrainingError(f"there is no corpus named {cfg.corpus!r} (corpora: {known})")
-    base_spec(store, cfg.base)
-    if cfg.name:
-        try:
-            check_name(cfg.name, "model name")
-        except CorpusError as exc:
-            raise TrainingError(str(exc)) from exc
-        if cfg.name.strip() in taken_names(store):
-            raise TrainingError(f"a model named {cfg.name.strip()!r} already exists; choose another name")
-    select(store.papers_frame(cfg.corpus, with_abstract=False), cfg)
-
-
-def prepare_config(store: Store, cfg: TrainConfig) -> TrainConfig:
-    """The config with its model name filled in, validated."""
-    cfg = replace(cfg, name=cfg.name.strip() or default_name(store, cfg))
-    validate_config(store, cfg)
-    return cfg
-
-
-# -- the loop ----------------------------------------------------------------------------------
 class _Recorder:
     """Writes metric rows and the job's progress and ETA (finish time, unix seconds) to the store."""
 
@@ -213,18 +41,13 @@ class _Recorder:
         self.started = time.time()
 
     def log(self, step: int, epoch: float, split: str, values: dict[str, float]) -> None:
-        now = time.time()
-        rows = [(self.job_id, step, round(epoch, 4), split, k, float(v), now) for k, v in values.items()]
-        with self.store.connect() as conn:
-            conn.executemany("INSERT INTO metrics(job, step, epoch, split, name, value, ts) "
-                             "VALUES (?, ?, ?, ?, ?, ?, ?)", rows)
+        self.store.record_metrics(self.job_id, step, round(epoch, 4), split, values, ts=time.time())
 
     def progress(self, done_units: float) -> None:
         fraction = min(1.0, done_units / self.total)
         elapsed = time.time() - self.started
         eta = time.time() + elapsed * (1 - fraction) / fraction if fraction > 0 else None
-        with self.store.connect() as conn:
-            conn.execute("UPDATE jobs SET progress = ?, eta = ? WHERE id = ?", (fraction, eta, self.job_id))
+        self.store.set_progress(self.job_id, fraction, eta)
 
 
 class _Run:
@@ -382,29 +205,22 @@ class _Run:
     def save(self, store: Store, metrics: dict[str, float]) -> ModelSpec:
         """Write the checkpoint folder (encoder, tokenizer, head, mired.json) and register the model."""
         import torch
-        from safetensors.torch import save_file
 
         cfg = self.cfg
         folder = store.models_dir / store.corpus_slug(cfg.name)
         if folder.exists():
             folder = store.models_dir / f"{store.corpus_slug(cfg.name)}-{self.job_id}"
-        tmp = store.models_dir / f".tmp-{self.job_id}"
-        shutil.rmtree(tmp, ignore_errors=True)
-        self.model.save_pretrained(tmp)
-        self.tokenizer.save_pretrained(tmp)
         weight, bias = self.head.weight.detach().float().cpu(), self.head.bias.detach().float().cpu()
         unit_input = cfg.objective in COSINE_OBJECTIVES
         if unit_input:  # the same logits as a plain linear layer over unit vectors
             weight = torch.nn.functional.normalize(weight, dim=-1) / cfg.temperature
             bias = torch.zeros_like(bias)
-        head = {"weight": weight.contiguous(), "bias": bias.contiguous()}
-        save_file(head, str(tmp / HEAD_FILE))
         meta = {"labels": self.sel.classes, "label_column": cfg.label, "pooling": self.spec.pooling,
                 "head_input": "unit" if unit_input else "pooled",
                 "base": cfg.base, "max_length": cfg.max_length, "config": cfg.to_dict(), "metrics": metrics,
                 "job": self.job_id, "created": time.time()}
-        (tmp / META_FILE).write_text(json.dumps(meta, indent=2), encoding="utf-8")
-        tmp.rename(folder)
+        save_checkpoint(folder, store.models_dir / f".tmp-{self.job_id}", self.model, self.tokenizer, weight, bias,
+                        meta)
         spec = ModelSpec(
             name=cfg.name, source="checkpoint", location=str(folder), pooling=self.spec.pooling,
             max_length=cfg.max_length, labels=list(self.sel.classes), label_column=cfg.label, base=cfg.base,

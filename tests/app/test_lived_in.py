@@ -49,11 +49,11 @@ def test_importing_a_second_corpus_selects_it_without_an_exception(lived_in: Sto
                       "Another paper,About another thing,J. New\n", encoding="utf-8")
     # AppTest has no file uploader: import through the same code path the button runs, then rerun.
     from core.io import read_papers
-    from pages.common import PENDING_CORPUS_KEY
+    from pages import state
 
     report = lived_in.import_papers("second", read_papers(upload), source="second.csv")
-    at.session_state["last_report"] = report.to_dict()
-    at.session_state[PENDING_CORPUS_KEY] = "second"
+    at.session_state[state.IMPORT_REPORT] = report.to_dict()
+    at.session_state[state.PENDING_CORPUS] = "second"
     at.run()
     assert not at.exception
     assert at.selectbox(key="corpus").value == "second"

@@ -15,7 +15,7 @@ from core.training import jobs
 from core.store import Store
 from core.training import TrainConfig
 from tests.helpers import register_tiny
-from tests.unit.train_support import add_corpus, stop_workers, tiny_config
+from tests.unit.training.support import add_corpus, stop_workers, tiny_config
 
 PAGE = str(Path(__file__).resolve().parents[2] / "pages" / "train.py")
 

@@ -16,9 +16,8 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from core.io import readers as corpus
-from core.io import export_papers, read_papers
 from core.errors import CorpusError
+from core.io import export_papers, read_papers, tabular
 from tests.helpers import make_papers
 from tests.reliability.support import FIXTURES, TALLY, check_one_sentence, import_or_refuse, snapshot
 
@@ -170,8 +169,8 @@ def test_fields_and_lines_over_the_size_limits_are_refused_and_big_ones_under_th
     huge_jsonl = _write(fuzz, "huge", ".jsonl", json.dumps({"title": "T", "abstract": big}).encode() + b"\n")
     report = store.import_papers("big-fields", read_papers(huge_csv), source=huge_csv.name)
     assert report.added == 1 and len(store.papers("big-fields")[0].abstract) == 300_000
-    monkeypatch.setattr(corpus, "MAX_FIELD_CHARS", 100_000)
-    monkeypatch.setattr(corpus, "MAX_LINE_CHARS", 200_000)
+    monkeypatch.setattr(tabular, "MAX_FIELD_CHARS", 100_000)
+    monkeypatch.setattr(tabular, "MAX_LINE_CHARS", 200_000)
     for path, pattern in ((huge_csv, "longer than 100,000 characters"), (huge_jsonl, "longer than 200,000")):
         before = snapshot(store)
         with pytest.raises(CorpusError, match=pattern) as refused:

@@ -102,7 +102,7 @@ def test_kill_9_during_embedding_loses_nothing_saved_and_the_next_embed_resumes(
 def test_kill_9_of_a_training_worker_marks_the_job_failed_and_frees_the_corpus(tmp_path, tiny_model_dir,
                                                                                monkeypatch):
     from core.training import jobs
-    from tests.unit.train_support import add_corpus, stop_workers, tiny_config
+    from tests.unit.training.support import add_corpus, stop_workers, tiny_config
 
     monkeypatch.setenv("OMP_NUM_THREADS", "1")
     store = add_corpus(Store(tmp_path / "ws"))

@@ -18,7 +18,7 @@ from core.errors import NotFoundError, TrainingError
 from core.training import LOST, STALE_S, cancel, get_job, launch, list_jobs, metrics_frame, refresh, run_foreground
 from core.embedding import get_model
 from core.training import TrainConfig
-from tests.unit.train_support import add_corpus, one_torch_thread, stop_workers, tiny_config
+from tests.unit.training.support import add_corpus, one_torch_thread, stop_workers, tiny_config
 
 
 @pytest.fixture(autouse=True)

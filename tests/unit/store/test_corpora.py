@@ -1,9 +1,8 @@
-"""The workspace store: imports, duplicates, atomic transactions, embeddings cache."""
+"""The store's corpora: imports, duplicates, atomic transactions, names, deletion."""
 
-import numpy as np
 import pytest
 
-from core.errors import CorpusError, NotFoundError, StoreError
+from core.errors import CorpusError, NotFoundError
 from core.records import Paper, RowError
 from tests.helpers import make_papers
 
@@ -52,31 +51,6 @@ def test_unsafe_names_are_refused(store):
 def test_unknown_corpus_is_a_clear_error(store):
     with pytest.raises(NotFoundError, match="no corpus named 'nope'"):
         store.corpus("nope")
-
-
-def test_embeddings_roundtrip_in_corpus_order_and_missing_detection(store):
-    store.import_papers("c", make_papers(2))
-    hashes = store.paper_hashes("c")
-    assert store.missing_hashes("c", "fp") == hashes
-    vecs = np.arange(len(hashes) * 3, dtype=np.float32).reshape(-1, 3)
-    store.add_embeddings("fp", hashes[::-1], vecs[::-1].copy())
-    assert store.missing_hashes("c", "fp") == []
-    np.testing.assert_array_equal(store.embeddings("c", "fp"), vecs)
-    assert store.embedded_models("c") == ["fp"]
-
-
-def test_missing_embeddings_and_damaged_files_are_reported(store):
-    store.import_papers("c", make_papers(1))
-    hashes = store.paper_hashes("c")
-    with pytest.raises(StoreError, match="not embedded"):
-        store.embeddings("c", "fp")
-    store.add_embeddings("fp", hashes, np.ones((len(hashes), 2), np.float32))
-    for f in (store.arrays / "embeddings" / "fp").glob("*.npy"):
-        f.write_bytes(b"garbage")
-    with pytest.raises(StoreError, match="damaged"):
-        store.embeddings("c", "fp")
-    assert store.repair()["dropped_chunks"] == 1
-    assert len(store.missing_hashes("c", "fp")) == len(hashes)
 
 
 def test_delete_corpus_removes_papers(store):

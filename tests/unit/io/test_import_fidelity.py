@@ -24,8 +24,8 @@ from core.io import RowWarning, read_papers
 from core.records import Paper, RowError
 from core.store import ImportReport, Store
 
-REAL = Path(__file__).resolve().parents[1] / "fixtures" / "real"
-CORPUS = Path(__file__).resolve().parents[1] / "fixtures" / "corpus"
+REAL = Path(__file__).resolve().parents[2] / "fixtures" / "real"
+CORPUS = Path(__file__).resolve().parents[2] / "fixtures" / "corpus"
 
 
 def read_all(path: Path) -> tuple[list[Paper], list[RowError], list[RowWarning]]:

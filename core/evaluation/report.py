@@ -1,0 +1,214 @@
+"""Evaluation results as tables: the Result row, the model x metric table with the best in bold,
+the purity and robustness summaries, strict JSON and the markdown report.
+
+Neighbour scores of destructive (LO-DS) perturbation families are the one place where lower is
+better: a good model should not keep a destroyed paper's neighbours.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from dataclasses import asdict, dataclass
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+
+from core.evaluation import perturb
+from core.records import md_escape
+
+if TYPE_CHECKING:
+    import pandas as pd
+
+ROBUSTNESS_METRICS = ("nn1_ret", "nn10_ret", "aop10")
+METRIC_NAMES = {"nn1_ret": "NN1_Ret", "nn10_ret": "NN10_Ret", "aop10": "AOP-10"}
+
+
+@dataclass
+class Result:
+    """One number of the evaluation table: a model's score on one task's metric."""
+
+    model: str
+    task: str
+    metric: str
+    value: float
+    std: float | None = None
+    n: int | None = None
+    note: str = ""
+
+    def to_dict(self) -> dict:
+        """Plain dict with keys model, task, metric, value, std, n, note."""
+        return asdict(self)
+
+
+def result_from_row(row: dict) -> Result:
+    """A Result from its JSON row (a null value becomes NaN)."""
+    value = row.get("value")
+    return Result(row["model"], row["task"], row["metric"], math.nan if value is None else float(value),
+                  row.get("std"), row.get("n"), row.get("note", ""))
+
+
+# ---------------------------------------------------------------- the main table
+
+
+def results_table(results: Sequence[Result]) -> pd.DataFrame:
+    """A pandas DataFrame with one row per model and one 'task:metric' column per metric."""
+    import pandas as pd
+
+    cells: dict[str, dict[str, float]] = {}
+    for r in results:
+        cells.setdefault(r.model, {})[f"{r.task}:{r.metric}"] = r.value
+    columns = list(dict.fromkeys(f"{r.task}:{r.metric}" for r in results))
+    table = pd.DataFrame.from_dict(cells, orient="index", columns=columns)
+    table.index.name = "model"
+    return table
+
+
+def lower_is_better(column: str) -> bool:
+    """True for neighbour scores of destructive (LO-DS) families, where keeping the neighbours is wrong."""
+    parts = column.split(":")
+    return len(parts) == 3 and parts[0] == "neighbours" and parts[1] in perturb.FAMILIES and not perturb.expect_keep(parts[1])
+
+
+def best_per_column(table: pd.DataFrame) -> dict[str, str]:
+    """The best model for each column (higher is better, except for LO-DS neighbour scores)."""
+    best = {}
+    for column in table.columns:
+        values = table[column].astype(float)
+        if values.notna().any():
+            best[column] = str(values.idxmin() if lower_is_better(column) else values.idxmax())
+    return best
+
+
+def to_markdown(table: pd.DataFrame) -> str:
+    """The table as GitHub markdown, three decimals, the best model of each column in bold."""
+    best = best_per_column(table)
+    lines = [
+        "| model | " + " | ".join(table.columns) + " |",
+        "|---|" + "---:|" * len(table.columns),
+    ]
+    for model, row in table.iterrows():
+        cells = []
+        for column in table.columns:
+            value = row[column]
+            text = "–" if value is None or math.isnan(float(value)) else f"{float(value):.3f}"
+            cells.append(f"**{text}**" if best.get(column) == str(model) and text != "–" else text)
+        lines.append(f"| {model} | " + " | ".join(cells) + " |")
+    return "\n".join(lines)
+
+
+# ---------------------------------------------------------------- summaries of the results
+
+
+def purity_points(results: Sequence[Result]) -> pd.DataFrame:
+    """Columns model, k, purity: one row per model and number of clusters (for the purity chart)."""
+    import pandas as pd
+
+    rows = [{"model": r.model, "k": int(r.metric.split("@", 1)[1]), "purity": r.value}
+            for r in results if r.task == "purity" and r.metric.startswith("purity@")]
+    return pd.DataFrame(rows, columns=["model", "k", "purity"])
+
+
+def neighbour_rows(results: Sequence[Result], model: str) -> list[dict]:
+    """One model's textual-neighbour scores per family, as `core.evaluation.robustness.textual_neighbours` returns them."""
+    rows: dict[str, dict] = {}
+    for r in results:
+        if r.model != model or r.task != "neighbours" or ":" not in r.metric:
+            continue
+        family, metric = r.metric.rsplit(":", 1)
+        if family not in perturb.FAMILIES:
+            continue
+        row = rows.setdefault(family, {"family": family, "category": perturb.FAMILIES[family][0],
+                                       "expect_keep": perturb.expect_keep(family), "n": r.n or 0})
+        row[metric] = r.value
+    return list(rows.values())
+
+
+def family_table(results: Sequence[Result]) -> pd.DataFrame:
+    """Columns model, family, category, should ('keep' or 'lose'), n and the three neighbour metrics."""
+    import pandas as pd
+
+    records = []
+    for model in dict.fromkeys(r.model for r in results if r.task == "neighbours"):
+        for row in neighbour_rows(results, model):
+            records.append({"model": model, "family": row["family"], "category": row["category"],
+                            "should": "keep" if row["expect_keep"] else "lose", "n": row["n"],
+                            **{m: row.get(m, math.nan) for m in ROBUSTNESS_METRICS}})
+    return pd.DataFrame(records, columns=["model", "family", "category", "should", "n", *ROBUSTNESS_METRICS])
+
+
+def robustness_by_category(results: Sequence[Result]) -> pd.DataFrame:
+    """Mean NN1_Ret, NN10_Ret and AOP-10 per model and perturbation category (families left unchanged skipped)."""
+    import pandas as pd
+
+    records = []
+    for model in dict.fromkeys(r.model for r in results if r.task == "neighbours"):
+        frame = pd.DataFrame(neighbour_rows(results, model))
+        if frame.empty:
+            continue
+        frame = frame[frame["n"] > 0]
+        for category in perturb.CATEGORIES:
+            part = frame[frame["category"] == category]
+            if part.empty:
+                continue
+            records.append({"model": model, "category": category, "families": int(len(part)),
+                            "expect_keep": category not in perturb.DESTRUCTIVE,
+                            **{m: float(part[m].astype(float).mean()) for m in ROBUSTNESS_METRICS}})
+    return pd.DataFrame(records, columns=["model", "category", "families", "expect_keep", *ROBUSTNESS_METRICS])
+
+
+# ---------------------------------------------------------------- JSON and markdown
+
+
+def to_json(value: Any) -> Any:
+    """A copy with NaN and infinities as None and numpy scalars as Python numbers (strict JSON)."""
+    if isinstance(value, dict):
+        return {str(k): to_json(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [to_json(v) for v in value]
+    if isinstance(value, np.generic):
+        value = value.item()
+    if isinstance(value, float) and not math.isfinite(value):
+        return None
+    return value
+
+
+def _fmt(value: Any) -> str:
+    return "–" if value is None or (isinstance(value, float) and math.isnan(value)) else f"{float(value):.3f}"
+
+
+def _plain_table(header: Sequence[str], rows: Sequence[Sequence[str]]) -> str:
+    lines = ["| " + " | ".join(header) + " |", "|" + "---|" * len(header)]
+    lines += ["| " + " | ".join(row) + " |" for row in rows]
+    return "\n".join(lines)
+
+
+def markdown_report(doc: dict) -> str:
+    """The evaluation as markdown: the main table (best in bold), robustness tables, notes and errors."""
+    results = [result_from_row(r) for r in doc["results"]]
+    parts = [f"Corpus **{md_escape(doc['corpus'])}**, label **{md_escape(doc['label'])}**: "
+             f"{doc['sample']:,} of {doc['labelled']:,} labelled papers sampled (seed {doc['seed']})."]
+    main = [r for r in results if r.task != "neighbours"]
+    if main:
+        table = results_table(main)
+        table.index = [md_escape(m) for m in table.index]
+        parts.append(to_markdown(table))
+    robustness = robustness_by_category(results)
+    if not robustness.empty:
+        parts.append("Textual neighbours by category (mean over families; LO-DS perturbations destroy the text, "
+                     "so a good model should NOT keep their neighbours: lower is better there).")
+        parts.append(_plain_table(
+            ["model", "category", "families", *METRIC_NAMES.values()],
+            [[md_escape(r.model), r.category, str(r.families), *(_fmt(getattr(r, m)) for m in ROBUSTNESS_METRICS)]
+             for r in robustness.itertuples()]))
+        families = family_table(results)
+        parts.append(_plain_table(
+            ["model", "family", "category", "should", "n", *METRIC_NAMES.values()],
+            [[md_escape(r.model), r.family, r.category, r.should, str(r.n), *(_fmt(getattr(r, m)) for m in ROBUSTNESS_METRICS)]
+             for r in families.itertuples()]))
+    notes = [f"- {md_escape(n['model'])}: {n['text']}" for n in doc.get("notes", [])]
+    notes += [f"- {md_escape(e['model'])}" + (f" ({e['task']})" if e.get("task") else "") + f": {md_escape(e['error'])}"
+              for e in doc.get("errors", [])]
+    if notes:
+        parts.append("\n".join(notes))
+    return "\n\n".join(parts)

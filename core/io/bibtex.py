@@ -1,0 +1,211 @@
+"""The BibTeX reader, with the LaTeX-to-text decoding of its values."""
+
+from __future__ import annotations
+
+import functools
+import itertools
+import re
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+from core.io.rows import NumberedRow, Row, RowWarning, _year
+from core.io.safety import _open_text, _shown
+from core.records import RowError
+
+
+def _split_keywords(value: Any) -> list[str]:
+    if isinstance(value, list):
+        return [str(v).strip() for v in value if str(v).strip()]
+    return [part.strip() for part in re.split(r"[;,]", str(value or "")) if part.strip()]
+
+
+# BibTeX: bibtexparser splits entries and fields, pylatexenc decodes the LaTeX in the values. Exporters such
+# as EndNote and Scopus write plain text into BibTeX, so a bare "%", "&" or "~" there is that character, not
+# a LaTeX comment, table column or non-breaking space: all three are kept as written.
+
+_LATEX_MARKUP = re.compile(r"[\\{}$]|--|``|''|[!?]`")  # a value without any of these decodes to itself
+_BARE_PERCENT = re.compile(r"(?<!\\)((?:\\\\)*)%")
+_BARE_DOLLAR = re.compile(r"(?<!\\)((?:\\\\)*)\$")
+_SYMBOL_MACROS = {  # what Zotero and JabRef write for characters that pylatexenc does not know
+    "textless": "<", "textgreater": ">", "textbar": "|", "textunderscore": "_", "textasciicircum": "^",
+    "textbraceleft": "{", "textbraceright": "}", "url": "%s",  # \url{x} is x, not <x>
+}
+_ARGUMENT_MACROS = (  # formatting commands whose argument is the text
+    "textsuperscript", "textsubscript", "mkbibemph", "mkbibquote", "mkbibbold", "mkbibitalic", "enquote",
+    "textnormal", "textup", "textsl", "textmd", "mbox", "hbox", "nocase", "NoCaseChange", "ensuremath",
+)
+
+
+@functools.lru_cache(maxsize=1)
+def _latex_context() -> Any:
+    """pylatexenc's LaTeX-to-text rules, with "&" and "~" kept literal and Zotero's symbol commands added."""
+    from pylatexenc import latex2text
+
+    context = latex2text.get_default_latex_context_db()
+    macros = [latex2text.MacroTextSpec(name, simplify_repl=text) for name, text in _SYMBOL_MACROS.items()]
+    macros += [latex2text.MacroTextSpec(name) for name in _ARGUMENT_MACROS if context.get_macro_spec(name) is None]
+    specials = [latex2text.SpecialsTextSpec(char, simplify_repl=char) for char in ("&", "~")]
+    context.add_context_category("miread-plain-text", prepend=True, macros=macros, specials=specials)
+    return context
+
+
+class _LatexText:
+    """Decodes the LaTeX in BibTeX values to text, keeping what it cannot decode and saying so."""
+
+    def __init__(self) -> None:
+        from pylatexenc import latex2text, latexwalker
+
+        class Decoder(latex2text.LatexNodes2Text):
+            """pylatexenc's decoder, writing an unknown command and its braced arguments as they are."""
+
+            unknown: list[str] = []
+            after_unknown = False  # the braced groups right after an unknown command are its arguments
+
+            def node_to_text(self, node: Any, prev_node_hint: Any = None, textcol: int = 0) -> str:
+                if self.after_unknown and node is not None and node.isNodeType(latexwalker.LatexGroupNode):
+                    text = self._groupnodecontents_to_text(node)
+                    self.after_unknown = True
+                    return f"{node.delimiters[0]}{text}{node.delimiters[1]}"
+                self.after_unknown = False
+                return str(super().node_to_text(node, prev_node_hint, textcol))
+
+            def macro_node_to_text(self, node: Any) -> str:
+                if self.latex_context.get_macro_spec(node.macroname) is None:
+                    self.unknown.append(node.macroname)
+                    self.after_unknown = True
+                    return f"\\{node.macroname}"
+                return str(super().macro_node_to_text(node))
+
+        self._decoder = Decoder(latex_context=_latex_context(), math_mode="verbatim")
+
+    def _nodes(self, source: str, tolerant: bool) -> Any:
+        from pylatexenc import latexwalker
+
+        return latexwalker.LatexWalker(source, tolerant_parsing=tolerant).get_latex_nodes()[0]
+
+    def __call__(self, value: str) -> tuple[str, str | None]:
+        """(text, None), or (text read as far as possible, why it is not whole)."""
+        if not _LATEX_MARKUP.search(value):
+            return value, None
+        from pylatexenc import latexwalker
+
+        # pylatexenc always reads "%" as a comment: a bare one is swapped for an unused character meanwhile
+        percent = next(c for c in map(chr, itertools.count(0xE000)) if c not in value)
+        source = _BARE_PERCENT.sub(lambda m: m.group(1) + percent, value)
+        problems: list[str] = []
+        self._decoder.unknown, self._decoder.after_unknown = [], False
+        try:
+            try:
+                nodes = self._nodes(source, tolerant=False)
+            except latexwalker.LatexWalkerError as error:
+                try:  # an unmatched "$" is a dollar sign, not the start of math
+                    nodes = self._nodes(_BARE_DOLLAR.sub(lambda m: m.group(1) + "\\$", source), tolerant=False)
+                except latexwalker.LatexWalkerError:
+                    nodes = self._nodes(source, tolerant=True)
+                    problems.append(f"its LaTeX braces or math are unbalanced ({_shown(str(error).splitlines()[0])}),"
+                                    " so it was read as far as possible")
+            text = str(self._decoder.nodelist_to_text(nodes))
+        except Exception as error:  # noqa: BLE001 - pylatexenc on untrusted text: keep the value, report it
+            return value, f"its LaTeX could not be decoded ({type(error).__name__}), so it is kept as written"
+        if self._decoder.unknown:
+            names = ", ".join(dict.fromkeys("\\" + name for name in self._decoder.unknown))
+            problems.append(f"unknown LaTeX command {_shown(names)} kept as written")
+        return text.replace(percent, "%"), "; ".join(problems) or None
+
+
+def _bibtex_row(entry: Any, number: int, latex: _LatexText) -> tuple[Row, list[RowWarning]]:
+    """One entry as a row: LaTeX decoded; a repeated field kept under a numbered name; warnings per field."""
+    warnings: list[RowWarning] = []
+    fields: Row = {}
+    for field in entry.fields:
+        key = field.key.strip().lower()
+        name, suffix = key, 2
+        while name in fields:
+            name, suffix = f"{key}_{suffix}", suffix + 1
+        if name != key:
+            warnings.append(RowWarning(number, key, f"field '{_shown(key)}' appears more than once in the entry; "
+                                                    f"this value is kept as '{_shown(name)}'"))
+        value, problems = field.value, []
+        if isinstance(value, str):
+            value, problem = latex(value)
+            problems.append(problem)
+        elif isinstance(value, list):  # names split by SeparateCoAuthors
+            decoded = [latex(str(item)) for item in value]
+            value, problems = [text for text, _ in decoded], [problem for _, problem in decoded]
+        for problem in dict.fromkeys(p for p in problems if p):
+            warnings.append(RowWarning(number, name, f"field '{_shown(name)}': {problem}"))
+        fields[name] = value
+    authors = fields.pop("author", [])
+    row: Row = {
+        "key": entry.key,
+        "entrytype": entry.entry_type.lower(),
+        "title": fields.pop("title", None),
+        "abstract": fields.pop("abstract", None),
+        "journal": fields.pop("journal", None) or fields.get("booktitle"),
+        "year": _year(fields.pop("year", None)),
+        "doi": fields.pop("doi", None),
+        "authors": authors if isinstance(authors, list) else [authors],
+        "keywords": _split_keywords(fields.pop("keywords", None)),
+    }
+    row.update(fields)
+    return row, warnings
+
+
+def _bibtex_library(text: str) -> Any:
+    """Parse BibTeX with bibtexparser; an entry with a repeated field is kept (bibtexparser sets it aside)."""
+    import bibtexparser
+    from bibtexparser.middlewares import BlockMiddleware, SeparateCoAuthors, default_parse_stack
+    from bibtexparser.model import DuplicateFieldKeyBlock
+
+    class KeepRepeatedFields(BlockMiddleware):
+        """Turns bibtexparser's DuplicateFieldKeyBlock back into its entry, every field kept."""
+
+        def transform_failed_block(self, failed_block: Any, library: Any) -> Any:
+            if isinstance(failed_block, DuplicateFieldKeyBlock):
+                return failed_block.ignore_error_block
+            return failed_block
+
+    stack = [KeepRepeatedFields(allow_inplace_modification=True), *default_parse_stack(), SeparateCoAuthors()]
+    return bibtexparser.parse_string(text, parse_stack=stack)
+
+
+def _closed_entry(raw: str) -> tuple[Any, str] | None:
+    """An entry that failed because a field's closing brace is missing, closed at its end: (entry, field)."""
+    missing = raw.count("{") - raw.count("}")
+    if not 0 < missing <= 16 or not raw.lstrip().startswith("@"):
+        return None
+    library = _bibtex_library(raw.rstrip() + "}" * missing)
+    if len(library.entries) != 1 or library.failed_blocks or not library.entries[0].fields:
+        return None
+    entry = library.entries[0]
+    return entry, entry.fields[-1].key.strip().lower()
+
+
+def _bibtex_rows(path: Path) -> Iterator[NumberedRow]:
+    from bibtexparser.model import DuplicateBlockKeyBlock, Entry, ParsingFailedBlock
+
+    with _open_text(path) as handle:
+        text = handle.read()
+    library = _bibtex_library(text)
+    latex = _LatexText()
+    blocks = sorted([*library.entries, *library.failed_blocks], key=lambda block: block.start_line or 0)
+    for number, block in enumerate(blocks, start=1):
+        line = (block.start_line or 0) + 1
+        if isinstance(block, Entry):
+            row, warnings = _bibtex_row(block, number, latex)
+            yield number, row
+            yield from ((number, warning) for warning in warnings)
+        elif isinstance(block, DuplicateBlockKeyBlock):
+            yield number, RowError(number, f"row {number}: duplicate citation key '{block.key}' (line {line})")
+        elif isinstance(block, ParsingFailedBlock):
+            closed = _closed_entry(block.raw or "")
+            if closed is None:
+                yield number, RowError(number, f"row {number}: BibTeX entry at line {line} could not be parsed")
+                continue
+            entry, field = closed
+            row, warnings = _bibtex_row(entry, number, latex)
+            yield number, row
+            yield number, RowWarning(number, field, f"field '{_shown(field)}' has no closing brace, so it was "
+                                                    f"read to the end of the entry (line {line})")
+            yield from ((number, warning) for warning in warnings)

@@ -1,0 +1,109 @@
+"""The RIS reader: one numbered raw row per TY .. ER record."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+from core.io.rows import NumberedRow, Row, RowWarning, _year
+from core.io.safety import _open_text
+from core.records import RowError
+
+
+def _ris_parser() -> Any:
+    """rispy's parser, except that a repeated tag keeps every value and "AB  -text" keeps its first letter."""
+    import rispy
+
+    class Parser(rispy.RisParser):
+        """rispy's RisParser with the two changes above."""
+
+        def parse_line(self, line: str) -> tuple[str | None, str]:
+            if line[2:5] == "  -" and line[:2].isupper() and line[:1].isalpha():
+                return line[:2], line[5:].strip()
+            return None, line.strip()
+
+        def _add_single_value(self, record: dict, name: str, value: Any, is_multi: bool = False) -> None:
+            current = record.get(name)
+            if is_multi and isinstance(current, list) and current and isinstance(value, str):
+                current[-1] = f"{current[-1]} {value}"  # a wrapped line continues the tag's latest value
+                return
+            super()._add_single_value(record, name, value, is_multi)
+
+    return Parser(enforce_list_tags=False)
+
+
+def _ris_row(record: Row, number: int) -> tuple[Row, list[RowWarning]]:
+    """One record as a row; a value that differs from the one used (TI vs T1, AB vs N2) stays a field."""
+    warnings: list[RowWarning] = []
+
+    def take(role: str, *keys: str, join: bool = False) -> Any:
+        chosen: Any = None
+        for key in keys:
+            value = record.get(key)
+            if not value or value == chosen:
+                record.pop(key, None)
+            elif chosen is None:
+                chosen = record.pop(key)
+        if not isinstance(chosen, list):
+            return chosen
+        if join:  # a repeated title or abstract tag: every line is kept
+            warnings.append(RowWarning(number, role, f"the record has {len(chosen)} {role} tags; they are joined "
+                                                     "into one text, one per line"))
+            return "\n".join(str(value) for value in chosen)
+        record[f"{role}_all"] = chosen
+        return chosen[0]
+
+    authors = (record.pop("authors", None) or []) + (record.pop("first_authors", None) or [])
+    urls = record.pop("urls", None) or []
+    row: Row = {
+        "id": take("id", "id"),
+        "type": take("type", "type_of_reference"),
+        "title": take("title", "title", "primary_title", join=True),
+        "abstract": take("abstract", "abstract", "notes_abstract", join=True),
+        "journal": take("journal", "journal_name", "secondary_title", "alternate_title3", "alternate_title1",
+                        "alternate_title2"),
+        "year": _year(take("year", "year", "publication_year", "date")),
+        "doi": take("doi", "doi"),
+        "authors": authors,
+        "url": urls[0] if urls else None,
+        "urls": urls,
+        "keywords": record.pop("keywords", None) or [],
+    }
+    record.pop("end_of_reference", None)
+    if "unknown_tag" in record:
+        record["unknown_tag"] = dict(record["unknown_tag"])
+    row.update(record)
+    return row, warnings
+
+
+def _ris_rows(path: Path) -> Iterator[NumberedRow]:
+    parser = _ris_parser()
+    number = 0
+    chunk: list[str] = []
+
+    def flush() -> Iterator[NumberedRow]:
+        nonlocal number
+        number += 1
+        records = parser.parse_lines(iter([*chunk, "ER  - "]))
+        if records:
+            row, warnings = _ris_row(records[0], number)
+            yield number, row
+            yield from ((number, warning) for warning in warnings)
+        else:
+            yield number, RowError(number, f"row {number}: RIS record could not be read")
+
+    with _open_text(path) as handle:
+        for raw in handle:
+            line = raw.rstrip("\r\n").lstrip("\ufeff")  # a byte order mark also starts files joined together
+            if line.startswith("TY  -"):
+                if chunk:
+                    yield from flush()
+                chunk = [line]
+            elif chunk and line.startswith("ER  -"):
+                yield from flush()
+                chunk = []
+            elif chunk:
+                chunk.append(line)
+    if chunk:
+        yield from flush()

@@ -1,0 +1,146 @@
+"""Readers of tabular files: CSV/TSV, JSONL and JSON arrays, and Parquet, each yielding numbered raw rows."""
+
+from __future__ import annotations
+
+import csv
+import itertools
+import json
+import tempfile
+from collections.abc import Iterator, Sequence
+from pathlib import Path
+from typing import Any
+
+from core.errors import CorpusError
+from core.io.rows import NumberedRow, Row
+from core.io.safety import _GZIP_MAGIC, _head_text, _name, _open_binary, _open_text
+from core.records import RowError
+
+MAX_FIELD_CHARS = 50 * 2**20
+MAX_LINE_CHARS = 2 * MAX_FIELD_CHARS
+
+_JSON_COLUMNS_KEY = b"miread.json_columns"
+_ABSENT_COLUMN_KEY = b"miread.absent_column"  # a list column naming the fields a row did not have
+
+
+def _unique_header(cells: Sequence[str]) -> list[str]:
+    names: list[str] = []
+    for index, cell in enumerate(cells, start=1):
+        base = cell.strip() or f"column_{index}"
+        name, suffix = base, 2
+        while name in names:
+            name, suffix = f"{base}_{suffix}", suffix + 1
+        names.append(name)
+    return names
+
+
+def _delimited_rows(path: Path, delimiter: str) -> Iterator[NumberedRow]:
+    csv.field_size_limit(MAX_FIELD_CHARS)
+    number = 0
+    with _open_text(path, newline="") as handle:
+        reader = csv.reader(handle, delimiter=delimiter)
+        try:
+            header: list[str] | None = None
+            for cells in reader:
+                if not any(cell.strip() for cell in cells):
+                    continue
+                if header is None:
+                    header = _unique_header(cells)
+                    continue
+                number += 1
+                extra = [cell for cell in cells[len(header):] if cell.strip()]
+                if extra:
+                    yield number, RowError(
+                        number, f"row {number}: has {len(cells)} values but the header has {len(header)} columns"
+                    )
+                    continue
+                yield number, {key: (cells[i] if i < len(cells) else None) for i, key in enumerate(header)}
+        except csv.Error as error:
+            if "field larger than field limit" in str(error):
+                raise CorpusError(
+                    f"file '{_name(path)}' row {number + 1} has a field longer than "
+                    f"{MAX_FIELD_CHARS:,} characters; shorten it and import again"
+                ) from None
+            raise CorpusError(f"file '{_name(path)}' row {number + 1} cannot be read ({error})") from None
+
+
+def _csv_rows(path: Path) -> Iterator[NumberedRow]:
+    return _delimited_rows(path, ",")
+
+
+def _tsv_rows(path: Path) -> Iterator[NumberedRow]:
+    return _delimited_rows(path, "\t")
+
+
+def _json_object(path: Path, value: Any, where: str) -> Row:
+    if not isinstance(value, dict):
+        raise CorpusError(f"file '{_name(path)}' {where} is not a JSON object")
+    return value
+
+
+def _jsonl_rows(path: Path) -> Iterator[NumberedRow]:
+    if _head_text(path).lstrip().startswith("["):
+        yield from _json_array_rows(path)
+        return
+    number = 0
+    with _open_text(path) as handle:
+        for line_number in itertools.count(1):
+            line = handle.readline(MAX_LINE_CHARS + 1)
+            if not line:
+                return
+            if len(line) > MAX_LINE_CHARS:
+                raise CorpusError(
+                    f"file '{_name(path)}' line {line_number} is longer than {MAX_LINE_CHARS:,} characters"
+                )
+            if not line.strip():
+                continue
+            try:
+                value = json.loads(line)
+            except (ValueError, RecursionError):
+                raise CorpusError(f"file '{_name(path)}' line {line_number} is not valid JSON") from None
+            number += 1
+            yield number, _json_object(path, value, f"line {line_number}")
+
+
+def _json_array_rows(path: Path) -> Iterator[NumberedRow]:
+    with _open_text(path) as handle:
+        try:
+            values = json.load(handle)
+        except json.JSONDecodeError as error:
+            raise CorpusError(f"file '{_name(path)}' is not valid JSON (line {error.lineno})") from None
+        except (ValueError, RecursionError):
+            raise CorpusError(f"file '{_name(path)}' is not valid JSON") from None
+    for number, value in enumerate(values, start=1):
+        yield number, _json_object(path, value, f"item {number}")
+
+
+def _parquet_rows(path: Path) -> Iterator[NumberedRow]:
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    with open(path, "rb") as probe:
+        gzipped = probe.read(2) == _GZIP_MAGIC
+    with tempfile.TemporaryFile() as spill:
+        source: Any = path
+        if gzipped:
+            with _open_binary(path) as stream:
+                while chunk := stream.read(2**20):
+                    spill.write(chunk)
+            spill.seek(0)
+            source = spill
+        try:
+            parquet = pq.ParquetFile(source)
+            metadata = parquet.schema_arrow.metadata or {}
+            json_columns = set(json.loads(metadata.get(_JSON_COLUMNS_KEY, b"[]")))
+            absent_column = metadata.get(_ABSENT_COLUMN_KEY, b"").decode()
+            number = 0
+            for batch in parquet.iter_batches(batch_size=2048):
+                for row in batch.to_pylist():
+                    for column in (row.pop(absent_column, None) or []) if absent_column else []:
+                        row.pop(column, None)
+                    for column in json_columns & row.keys():
+                        if isinstance(row[column], str):
+                            row[column] = json.loads(row[column])
+                    number += 1
+                    yield number, row
+        except (pa.ArrowException, OSError, ValueError):
+            raise CorpusError(f"file '{_name(path)}' is not a valid Parquet file") from None

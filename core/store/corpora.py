@@ -1,0 +1,330 @@
+"""Corpora and their papers: importing (one transaction, duplicates merged), listing, reading and deleting."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import re
+import sqlite3
+import time
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from typing import Any
+
+from core.errors import CorpusError, NotFoundError
+from core.io import RowWarning
+from core.records import Paper, RowError, duplicate_key, scrub, text_hash
+from core.store.files import check_name, pid_alive
+
+_LABEL_MAX_DISTINCT = 5000
+_NOT_LABELS = {"issue", "pages", "issn", "pubdate", "pmc", "volume", "number", "month", "journal_abbrev",
+               "doi", "url", "pmid", "language", "key", "entrytype"}
+_BATCH = 2000
+_FINGERPRINT = r"[0-9a-f]{16}"  # models.fingerprint(): every derived array's key starts with it
+
+
+@dataclass
+class ImportReport:
+    """What an import did: counts and the skipped rows with their reasons."""
+
+    corpus: str
+    imported: int = 0  # valid rows read: added + merged
+    added: int = 0  # new papers in the corpus
+    merged: int = 0  # rows folded into a paper already there (same id, or same normalised title+abstract)
+    skipped: int = 0
+    errors: list[RowError] = field(default_factory=list)
+    warnings: list[RowWarning] = field(default_factory=list)  # fields not read whole; their papers were imported
+
+    def to_dict(self, max_errors: int = 1000) -> dict[str, Any]:
+        """The report as JSON-ready data; at most `max_errors` errors and as many warnings."""
+        return {
+            "corpus": self.corpus,
+            "imported": self.imported,
+            "added": self.added,
+            "merged": self.merged,
+            "skipped": self.skipped,
+            "errors": [{"row": e.row, "reason": e.reason} for e in self.errors[:max_errors]],
+            "warnings": [{"row": w.row, "column": w.column, "reason": w.reason} for w in self.warnings[:max_errors]],
+        }
+
+
+@dataclass
+class CorpusInfo:
+    """A corpus as listed: name, size, columns, label columns, version."""
+
+    name: str
+    papers: int
+    columns: list[str]
+    labels: list[str]
+    version: int
+    source: str
+    created: float
+
+
+class CorporaMixin:
+    """The `Store` methods for corpora and papers; they use its `connect()`, `transaction()` and `arrays`."""
+
+    # -- corpora -----------------------------------------------------------------------------
+    def corpora(self) -> list[CorpusInfo]:
+        """All corpora with their sizes, newest first."""
+        with self.connect() as conn:
+            rows = conn.execute(
+                "SELECT c.*, (SELECT COUNT(*) FROM papers p WHERE p.corpus = c.name) AS n "
+                "FROM corpora c ORDER BY created DESC"
+            ).fetchall()
+        return [self._info(r) for r in rows]
+
+    @staticmethod
+    def _info(row: sqlite3.Row) -> CorpusInfo:
+        return CorpusInfo(
+            name=row["name"],
+            papers=row["n"],
+            columns=json.loads(row["columns"] or "[]"),
+            labels=json.loads(row["labels"] or "[]"),
+            version=row["version"],
+            source=row["source"] or "",
+            created=row["created"],
+        )
+
+    def corpus(self, name: str) -> CorpusInfo:
+        """One corpus, or NotFoundError naming it."""
+        with self.connect() as conn:
+            row = conn.execute(
+                "SELECT c.*, (SELECT COUNT(*) FROM papers p WHERE p.corpus = c.name) AS n "
+                "FROM corpora c WHERE name = ?",
+                (name,),
+            ).fetchone()
+        if row is None:
+            known = ", ".join(c.name for c in self.corpora()) or "none yet"
+            raise NotFoundError(f"there is no corpus named {name!r} (corpora: {known})")
+        return self._info(row)
+
+    def corpus_version(self, name: str) -> int:
+        """A corpus's version alone: one indexed lookup, without counting its papers like `corpus()` does."""
+        with self.connect() as conn:
+            row = conn.execute("SELECT version FROM corpora WHERE name = ?", (name,)).fetchone()
+        if row is None:
+            return self.corpus(name).version  # raises the NotFoundError naming the known corpora
+        return int(row[0])
+
+    def has_corpus(self, name: str) -> bool:
+        with self.connect() as conn:
+            return conn.execute("SELECT 1 FROM corpora WHERE name = ?", (name,)).fetchone() is not None
+
+    def import_papers(
+        self, corpus: str, records: Iterable[Paper | RowError | RowWarning], source: str = ""
+    ) -> ImportReport:
+        """Add papers to a corpus in one transaction; duplicates (same id or same text) are merged.
+
+        If reading fails part-way (a CorpusError from the reader), nothing is stored.
+        """
+        corpus = check_name(corpus, "corpus name")
+        source = scrub(source)
+        report = ImportReport(corpus=corpus)
+        started = time.time()
+        with self.connect() as conn:
+            cur = conn.execute(
+                "INSERT INTO imports(corpus, file, status, started, pid) VALUES (?, ?, 'running', ?, ?)",
+                (corpus, source, started, os.getpid()),
+            )
+            import_id = cur.lastrowid
+        try:
+            with self.transaction() as conn:
+                conn.execute(
+                    "INSERT OR IGNORE INTO corpora(name, created, source) VALUES (?, ?, ?)",
+                    (corpus, started, source),
+                )
+                seq = conn.execute(
+                    "SELECT COALESCE(MAX(seq), -1) + 1 FROM papers WHERE corpus = ?", (corpus,)
+                ).fetchone()[0]
+                batch: list[tuple] = []
+                attempted = 0
+                before = conn.total_changes
+                for record in records:
+                    if isinstance(record, RowError):
+                        report.skipped += 1
+                        report.errors.append(record)
+                        continue
+                    if isinstance(record, RowWarning):
+                        report.warnings.append(record)
+                        continue
+                    batch.append(self._paper_row(corpus, seq, record))
+                    seq += 1
+                    attempted += 1
+                    if len(batch) >= _BATCH:
+                        self._insert(conn, batch)
+                        batch = []
+                self._insert(conn, batch)
+                inserted = conn.total_changes - before
+                report.imported = attempted
+                report.added = inserted
+                report.merged = attempted - inserted
+                if attempted == 0 and not self._count(conn, corpus):
+                    raise CorpusError(
+                        f"{source or 'the file'} has no usable papers: every row lacked a title or abstract"
+                        if report.skipped
+                        else f"{source or 'the file'} contains no papers"
+                    )
+                if inserted:  # the version is this import's id: never reused, even by a re-created corpus
+                    columns, labels = self._label_columns(conn, corpus)
+                    conn.execute(
+                        "UPDATE corpora SET version = ?, columns = ?, labels = ? WHERE name = ?",
+                        (import_id, json.dumps(columns), json.dumps(labels), corpus),
+                    )
+        except BaseException as exc:
+            with self.connect() as conn:
+                conn.execute(
+                    "UPDATE imports SET status = 'failed', finished = ?, report = ? WHERE id = ?",
+                    (time.time(), json.dumps({"error": str(exc)}), import_id),
+                )
+            raise
+        with self.connect() as conn:
+            conn.execute(
+                "UPDATE imports SET status = 'completed', finished = ?, report = ? WHERE id = ?",
+                (time.time(), json.dumps(report.to_dict(max_errors=50)), import_id),
+            )
+        return report
+
+    def unfinished_imports(self) -> list[dict[str, Any]]:
+        """Imports whose process died before finishing (killed) and that no later import of the file redid.
+
+        None of their rows were kept: importing the file again finishes the work.
+        """
+        with self.connect() as conn:
+            rows = conn.execute(
+                "SELECT id, corpus, file, started, pid FROM imports i WHERE status = 'running' AND NOT EXISTS "
+                "(SELECT 1 FROM imports j WHERE j.corpus = i.corpus AND j.file = i.file AND j.id > i.id "
+                "AND j.status = 'completed') ORDER BY id"
+            ).fetchall()
+        return [dict(r) for r in rows if not pid_alive(r["pid"])]
+
+    @staticmethod
+    def _paper_row(corpus: str, seq: int, record: Paper) -> tuple:
+        """The papers-table row of a record; NaN/inf in its fields become null (SQLite's JSON has no NaN)."""
+        try:
+            fields = json.dumps(record.fields, ensure_ascii=False, default=str, allow_nan=False)
+        except ValueError:
+            fields = json.dumps(scrub(record.fields), ensure_ascii=False, default=str)
+        return (corpus, record.id, seq, record.title, record.abstract, fields, record.hash,
+                duplicate_key(record.title, record.abstract))
+
+    @staticmethod
+    def _scrubbed_row(row: tuple) -> tuple:
+        """A row whose text had lone surrogates (e.g. from JSON escapes), with them replaced by U+FFFD."""
+        corpus, pid, seq, title, abstract, fields = row[:6]
+        pid, title, abstract, fields = (scrub(v) for v in (pid, title, abstract, fields))
+        return (corpus, pid, seq, title, abstract, fields, text_hash(title, abstract),
+                duplicate_key(title, abstract))
+
+    @staticmethod
+    def _insert(conn: sqlite3.Connection, batch: list[tuple]) -> None:
+        sql = ("INSERT OR IGNORE INTO papers(corpus, pid, seq, title, abstract, fields, hash, dkey) "
+               "VALUES (?, ?, ?, ?, ?, ?, ?, ?)")
+        if batch:
+            try:
+                conn.executemany(sql, batch)
+            except UnicodeEncodeError:  # rows before the bad one are in; re-inserting them is ignored
+                conn.executemany(sql, [CorporaMixin._scrubbed_row(row) for row in batch])
+
+    @staticmethod
+    def _count(conn: sqlite3.Connection, corpus: str) -> int:
+        return conn.execute("SELECT COUNT(*) FROM papers WHERE corpus = ?", (corpus,)).fetchone()[0]
+
+    @staticmethod
+    def _label_columns(conn: sqlite3.Connection, corpus: str) -> tuple[list[str], list[str]]:
+        """All field names, and those that look like labels (2+ repeated scalar values)."""
+        n = CorporaMixin._count(conn, corpus)
+        rows = conn.execute(
+            "SELECT j.key AS key, COUNT(DISTINCT j.value) AS distinct_values, COUNT(j.value) AS filled, "
+            "SUM(j.type IN ('array', 'object')) AS nested "
+            "FROM papers p, json_each(p.fields) j WHERE p.corpus = ? GROUP BY j.key",
+            (corpus,),
+        ).fetchall()
+        columns = sorted(r["key"] for r in rows)
+        labels = [
+            r["key"]
+            for r in sorted(rows, key=lambda r: r["distinct_values"])
+            if not r["nested"]
+            and r["key"].lower() not in _NOT_LABELS
+            and 2 <= r["distinct_values"] <= min(_LABEL_MAX_DISTINCT, max(2, int(0.5 * n)))
+            and r["filled"] >= 0.2 * n
+        ]
+        preferred = ["journal", "venue", "category", "field", "disease", "label", "year"]
+        labels.sort(key=lambda k: (preferred.index(k) if k in preferred else len(preferred), k))
+        return columns, labels
+
+    def delete_corpus(self, name: str) -> None:
+        """Remove a corpus and its papers (cached embeddings stay: they are keyed by text)."""
+        self.corpus(name)
+        with self.transaction() as conn:
+            running = conn.execute(
+                "SELECT id FROM jobs WHERE status IN ('queued', 'running') AND instr(args, ?) > 0",
+                (f'"corpus": {json.dumps(name)}',),
+            ).fetchone()
+            if running:
+                raise CorpusError(f"corpus {name!r} is in use by job {running['id']}; cancel it first")
+            conn.execute("DELETE FROM papers WHERE corpus = ?", (name,))
+            conn.execute("DELETE FROM corpora WHERE name = ?", (name,))
+        own = re.compile(re.escape(self.corpus_slug(name)) + "-" + _FINGERPRINT + r"-v\d+\b")
+        for path in self.arrays.glob("*/*"):
+            if own.match(path.name):
+                path.unlink(missing_ok=True)
+
+    @staticmethod
+    def corpus_slug(name: str) -> str:
+        """A file-name-safe slug for a corpus name, distinct for distinct names ('a b' and 'a_b' differ)."""
+        slug = re.sub(r"[^A-Za-z0-9._-]", "_", name)
+        if slug != name:
+            slug += "~" + hashlib.blake2b(name.encode("utf-8", "surrogatepass"), digest_size=4).hexdigest()
+        return slug
+
+    # -- papers ------------------------------------------------------------------------------
+    def papers_frame(self, corpus: str, with_abstract: bool = True) -> Any:
+        """All papers of a corpus as a pandas DataFrame in corpus order (id, title, abstract, fields...)."""
+        import pandas as pd
+
+        self.corpus(corpus)
+        cols = "pid, title, abstract, fields" if with_abstract else "pid, title, fields"
+        with self.connect() as conn:
+            rows = conn.execute(
+                f"SELECT {cols} FROM papers WHERE corpus = ? ORDER BY seq", (corpus,)
+            ).fetchall()
+        records = []
+        for r in rows:
+            rec = {"id": r["pid"], "title": r["title"]}
+            if with_abstract:
+                rec["abstract"] = r["abstract"]
+            for key, value in json.loads(r["fields"] or "{}").items():
+                if key not in ("id", "title", "abstract"):
+                    rec[key] = value
+            records.append(rec)
+        return pd.DataFrame.from_records(records) if records else pd.DataFrame(columns=["id", "title"])
+
+    def papers(self, corpus: str) -> list[Paper]:
+        """All papers of a corpus as Paper records, in corpus order."""
+        with self.connect() as conn:
+            rows = conn.execute(
+                "SELECT pid, title, abstract, fields FROM papers WHERE corpus = ? ORDER BY seq", (corpus,)
+            ).fetchall()
+        return [Paper(r["pid"], r["title"], r["abstract"], json.loads(r["fields"] or "{}")) for r in rows]
+
+    def paper(self, corpus: str, pid: str) -> Paper:
+        """One paper by id, or NotFoundError."""
+        with self.connect() as conn:
+            r = conn.execute(
+                "SELECT pid, title, abstract, fields FROM papers WHERE corpus = ? AND pid = ?", (corpus, pid)
+            ).fetchone()
+        if r is None:
+            raise NotFoundError(f"corpus {corpus!r} has no paper with id {pid!r}")
+        return Paper(r["pid"], r["title"], r["abstract"], json.loads(r["fields"] or "{}"))
+
+    def paper_hashes(self, corpus: str) -> list[str]:
+        """Text hashes of a corpus's papers, in corpus order."""
+        with self.connect() as conn:
+            return [
+                r[0]
+                for r in conn.execute(
+                    "SELECT hash FROM papers WHERE corpus = ? ORDER BY seq", (corpus,)
+                ).fetchall()
+            ]

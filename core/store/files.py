@@ -1,0 +1,70 @@
+"""Small helpers the workspace builds on: safe names, atomic file writes, and whether a recorded process lives."""
+
+from __future__ import annotations
+
+import os
+import re
+import tempfile
+from pathlib import Path
+
+import numpy as np
+
+from core.errors import CorpusError
+
+_NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._ -]{0,63}$")
+
+
+def check_name(name: str, what: str = "name") -> str:
+    """Return `name` stripped if it is a safe corpus/model/job name, else raise one sentence."""
+    cleaned = (name or "").strip()
+    if not _NAME.match(cleaned) or ".." in cleaned:
+        raise CorpusError(
+            f"{what} {name!r} is not allowed; use 1-64 letters, digits, spaces, '.', '_' or '-', "
+            "starting with a letter or digit"
+        )
+    return cleaned
+
+
+def atomic_save_npy(path: Path, array: np.ndarray) -> None:
+    """Write an .npy file atomically: a temporary file in the same folder, fsync, then rename."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(dir=path.parent, suffix=".tmp")
+    try:
+        with os.fdopen(fd, "wb") as handle:
+            np.save(handle, array)
+            handle.flush()
+            os.fsync(handle.fileno())
+        os.replace(tmp, path)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
+
+
+def atomic_write_text(path: Path, text: str) -> None:
+    """Write a text file atomically (temporary file then rename)."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(dir=path.parent, suffix=".tmp")
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as handle:
+            handle.write(text)
+        os.replace(tmp, path)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
+
+
+def pid_alive(pid: int | None) -> bool:
+    """Whether a process with this id exists on this machine (and is not a zombie)."""
+    if not pid:
+        return False
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    try:
+        state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+    except (OSError, IndexError):
+        return True
+    return state not in ("Z", "X")

@@ -1,0 +1,165 @@
+"""Embedding arrays: chunks of vectors keyed by text hash, the per-corpus matrices, derived array paths, repair."""
+
+from __future__ import annotations
+
+import os
+import time
+from pathlib import Path
+
+import numpy as np
+
+from core.errors import NotEmbeddedError, StoreError
+from core.store.files import atomic_save_npy
+
+_STALE_TEMP_S = 3600.0  # repair() removes leftover temporary/orphan array files older than this
+
+
+class VectorsMixin:
+    """The `Store` methods for embeddings and other arrays; they use its connections, `arrays` and corpora."""
+
+    # -- embeddings --------------------------------------------------------------------------
+    def missing_hashes(self, corpus: str, model_fp: str) -> list[str]:
+        """Text hashes in the corpus that have no cached embedding for this model (corpus order)."""
+        with self.connect() as conn:
+            rows = conn.execute(
+                "SELECT DISTINCT p.hash FROM papers p LEFT JOIN emb_keys k "
+                "ON k.model_fp = ? AND k.hash = p.hash WHERE p.corpus = ? AND k.hash IS NULL ORDER BY p.seq",
+                (model_fp, corpus),
+            ).fetchall()
+        return [r[0] for r in rows]
+
+    def add_embeddings(self, model_fp: str, hashes: list[str], vectors: np.ndarray) -> None:
+        """Store a chunk of embeddings: the array file first (atomic), then its keys in one transaction."""
+        if len(hashes) != len(vectors):
+            raise StoreError("embedding chunk has a different number of vectors and keys")
+        if not hashes:
+            return
+        folder = self.arrays / "embeddings" / model_fp
+        name = f"chunk-{time.time_ns()}-{os.getpid()}.npy"
+        atomic_save_npy(folder / name, np.ascontiguousarray(vectors, dtype=np.float32))
+        with self.transaction() as conn:
+            cur = conn.execute(
+                "INSERT INTO emb_chunks(model_fp, file, n, dim) VALUES (?, ?, ?, ?)",
+                (model_fp, name, len(hashes), int(vectors.shape[1])),
+            )
+            chunk = cur.lastrowid
+            conn.executemany(
+                "INSERT OR REPLACE INTO emb_keys(model_fp, hash, chunk, offset) VALUES (?, ?, ?, ?)",
+                [(model_fp, h, chunk, i) for i, h in enumerate(hashes)],
+            )
+
+    def _load_chunk(self, model_fp: str, chunk_id: int, file: str) -> np.ndarray:
+        path = self.arrays / "embeddings" / model_fp / file
+        try:
+            return np.load(path, mmap_mode="r")
+        except (OSError, ValueError, EOFError) as exc:
+            raise StoreError(
+                f"embedding file {path} is missing or damaged ({exc.__class__.__name__}); "
+                "run `python -m core repair`, then embed the corpus again"
+            ) from exc
+
+    def embeddings(self, corpus: str, model_fp: str) -> np.ndarray:
+        """The corpus's embedding matrix [n, d] in corpus order; StoreError if any paper is not embedded."""
+        info = self.corpus(corpus)
+        cached = self.arrays / "matrices" / f"{self.corpus_slug(corpus)}-{model_fp}-v{info.version}.npy"
+        if cached.exists():
+            try:
+                matrix = np.load(cached, mmap_mode="r")
+                if matrix.shape[0] == info.papers:
+                    return matrix
+            except (OSError, ValueError, EOFError):
+                pass
+            cached.unlink(missing_ok=True)
+        with self.connect() as conn:
+            rows = conn.execute(
+                "SELECT k.chunk, k.offset, c.file, c.dim FROM papers p "
+                "LEFT JOIN emb_keys k ON k.model_fp = ? AND k.hash = p.hash "
+                "LEFT JOIN emb_chunks c ON c.id = k.chunk "
+                "WHERE p.corpus = ? ORDER BY p.seq",
+                (model_fp, corpus),
+            ).fetchall()
+        if not rows:
+            return np.zeros((0, 0), dtype=np.float32)
+        if any(r["chunk"] is None for r in rows):
+            missing = sum(r["chunk"] is None for r in rows)
+            raise NotEmbeddedError(f"{missing} papers of corpus {corpus!r} are not embedded with this model yet")
+        chunks = {r["chunk"]: r["file"] for r in rows}
+        loaded = {cid: self._load_chunk(model_fp, cid, file) for cid, file in chunks.items()}
+        dim = rows[0]["dim"]
+        matrix = np.empty((len(rows), dim), dtype=np.float32)
+        chunk_ids = np.fromiter((r["chunk"] for r in rows), dtype=np.int64, count=len(rows))
+        offsets = np.fromiter((r["offset"] for r in rows), dtype=np.int64, count=len(rows))
+        for cid, arr in loaded.items():
+            where = np.nonzero(chunk_ids == cid)[0]
+            if arr.shape[1:] != (dim,) or offsets[where].max(initial=-1) >= arr.shape[0]:
+                raise StoreError(
+                    f"embedding chunk {chunks[cid]} does not match its catalog (damaged); "
+                    "run `python -m core repair`, then embed the corpus again"
+                )
+            matrix[where] = arr[offsets[where]]
+        for stale in cached.parent.glob(f"{self.corpus_slug(corpus)}-{model_fp}-v*.npy"):
+            stale.unlink(missing_ok=True)
+        atomic_save_npy(cached, matrix)
+        return matrix
+
+    def embedded_models(self, corpus: str) -> list[str]:
+        """Model fingerprints that have embedded every paper of the corpus."""
+        with self.connect() as conn:
+            n = self._count(conn, corpus)
+            rows = conn.execute(
+                "SELECT k.model_fp, COUNT(DISTINCT p.hash) AS n FROM papers p JOIN emb_keys k ON k.hash = p.hash "
+                "WHERE p.corpus = ? GROUP BY k.model_fp",
+                (corpus,),
+            ).fetchall()
+            distinct = conn.execute(
+                "SELECT COUNT(DISTINCT hash) FROM papers WHERE corpus = ?", (corpus,)
+            ).fetchone()[0]
+        return [r["model_fp"] for r in rows if n and r["n"] == distinct]
+
+    def repair(self) -> dict[str, int]:
+        """Drop catalog entries whose array files are missing, unreadable or short; returns counts."""
+        dropped = 0
+        with self.connect() as conn:
+            chunks = conn.execute("SELECT id, model_fp, file, n, dim FROM emb_chunks").fetchall()
+        for chunk in chunks:
+            try:
+                array = self._load_chunk(chunk["model_fp"], chunk["id"], chunk["file"])
+                healthy = array.ndim == 2 and array.shape[0] >= chunk["n"] and array.shape[1] == chunk["dim"]
+            except StoreError:
+                healthy = False
+            if not healthy:
+                with self.transaction() as conn:
+                    conn.execute("DELETE FROM emb_keys WHERE chunk = ?", (chunk["id"],))
+                    conn.execute("DELETE FROM emb_chunks WHERE id = ?", (chunk["id"],))
+                dropped += 1
+        for matrix in (self.arrays / "matrices").glob("*.npy"):
+            try:
+                np.load(matrix, mmap_mode="r")
+            except (OSError, ValueError, EOFError):
+                matrix.unlink(missing_ok=True)
+                dropped += 1
+        return {"dropped_chunks": dropped, "removed_leftovers": self._remove_leftovers()}
+
+    def _remove_leftovers(self) -> int:
+        """Delete old temporary files and chunk files the catalog never recorded (a write killed mid-way)."""
+        with self.connect() as conn:
+            known = {(r["model_fp"], r["file"]) for r in conn.execute("SELECT model_fp, file FROM emb_chunks")}
+        cutoff = time.time() - _STALE_TEMP_S
+        removed = 0
+        for path in self.arrays.rglob("*"):
+            orphan = path.suffix == ".npy" and path.parent.parent.name == "embeddings" and (
+                path.parent.name, path.name) not in known
+            try:
+                old = path.is_file() and path.stat().st_mtime < cutoff
+            except OSError:
+                continue
+            if old and (path.suffix == ".tmp" or orphan):
+                path.unlink(missing_ok=True)
+                removed += 1
+        return removed
+
+    def array_path(self, kind: str, corpus: str, key: str, suffix: str = ".npy") -> Path:
+        """Where a derived array (map coordinates, index) for a corpus lives."""
+        folder = self.arrays / kind
+        folder.mkdir(parents=True, exist_ok=True)
+        return folder / f"{self.corpus_slug(corpus)}-{key}{suffix}"

@@ -1,0 +1,51 @@
+"""Tests for core.io.formats: format detection by extension, explicit format and content."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from core.errors import CorpusError
+from core.io import FORMATS, detect_format
+from tests.unit.io.support import FIXTURES, write
+
+
+@pytest.mark.parametrize(
+    ("name", "expected"),
+    [
+        ("a.csv", "csv"), ("a.CSV", "csv"), ("a.csv.gz", "csv"), ("a.tsv", "tsv"), ("a.tab", "tsv"),
+        ("a.jsonl", "jsonl"), ("a.ndjson.gz", "jsonl"), ("a.json-lines", "jsonl"), ("a.parquet", "parquet"),
+        ("a.xml", "pubmed"), ("pubmed21n1298.xml.gz", "pubmed"), ("a.bib", "bibtex"), ("a.bibtex", "bibtex"),
+        ("a.ris", "ris"),
+    ],
+)
+def test_detect_format_by_extension(name: str, expected: str) -> None:
+    assert detect_format(name) == expected
+    assert expected in FORMATS
+
+
+def test_detect_format_prefers_explicit_format() -> None:
+    assert detect_format("data.txt", "TSV") == "tsv"
+    assert detect_format("data.csv", "xml") == "pubmed"
+
+
+def test_unknown_extension_is_refused_with_the_formats_listed() -> None:
+    with pytest.raises(CorpusError) as error:
+        detect_format("x.docx")
+    assert str(error.value) == (
+        "file 'x.docx' has an unknown format; use CSV, TSV, JSONL, Parquet, PubMed XML, BibTeX or RIS"
+    )
+
+
+def test_unknown_explicit_format_is_refused() -> None:
+    with pytest.raises(CorpusError, match="format 'xlsx' is unknown"):
+        detect_format("a.csv", "xlsx")
+
+
+def test_txt_file_is_ris_only_when_it_starts_with_a_type_tag(tmp_path: Path) -> None:
+    ris = write(tmp_path / "export.txt", (FIXTURES / "refs.ris").read_text())
+    assert detect_format(ris) == "ris"
+    notes = write(tmp_path / "notes.txt", "just some notes\n")
+    with pytest.raises(CorpusError, match="unknown format"):
+        detect_format(notes)
