@@ -7,15 +7,32 @@ import time
 import numpy as np
 import streamlit as st
 
-from core.explore import cluster_centres_2d, cluster_names, kmeans
 from core.demo import DEMO_CORPUS
-from core.explore import cached_map, highlight_mask, hover_frame, map_coordinates, start_map
+from core.explore import (
+    DEFAULT_PARAMS,
+    cached_map,
+    cluster_centres_2d,
+    cluster_names,
+    highlight_mask,
+    hover_frame,
+    kmeans,
+    map_coordinates,
+    place_points,
+    start_map,
+)
+from core.labels import default_label_column
 from core.plots import export_html, map_figure, selected_rows
-from core.explore import DEFAULT_PARAMS, place_points
 from core.records import md_escape
 from pages import state
 from pages.common import (
-    current_corpus, current_model, embeddings, guarded, need_embeddings, papers_frame, show_error, store,
+    current_corpus,
+    current_model,
+    embeddings,
+    guarded,
+    need_embeddings,
+    papers_frame,
+    show_error,
+    store,
 )
 
 st.title("Domain map")
@@ -99,7 +116,7 @@ if colour == "k-means cluster":
 elif colour == "predicted journal":
     from core.explore import predict_corpus_labels
 
-    column = spec.label_column or next((c for c in info.labels if c in ("journal", "venue")), info.labels[0] if info.labels else "")
+    column = spec.label_column or default_label_column(info.labels) or ""
     if not column and not spec.has_head:
         st.warning("This corpus has no label column to vote with, and the model has no journal head.")
     else:

@@ -16,7 +16,7 @@ import numpy as np
 from core.config import resolve_device
 from core.embedding.checkpoint import load_head
 from core.embedding.models import ModelSpec, fingerprint, get_model, load_backbone
-from core.embedding import KINDS, fast_fingerprint, fast_kind, fast_setting, make_fast
+from core.embedding.quantize import KINDS, fast_fingerprint, fast_kind, fast_setting, make_fast
 from core.records import Paper, scrub
 
 if TYPE_CHECKING:

@@ -8,10 +8,9 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from core.embedding import Encoder, get_encoder
+from core.embedding import Encoder, ModelSpec, get_encoder, get_model
 from core.errors import MireadError, NotEmbeddedError
-from core.embedding import ModelSpec, get_model
-from core.explore import clip_query, corpus_index
+from core.explore.search import clip_query, corpus_index
 
 if TYPE_CHECKING:
     import pandas as pd

@@ -11,8 +11,8 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from core.errors import MireadError
 from core.embedding import ModelSpec, get_model
+from core.errors import MireadError
 
 if TYPE_CHECKING:
     from pathlib import Path
@@ -28,7 +28,7 @@ def _map_file(store: Store, corpus: str, spec: ModelSpec, method: str, params: d
               seed: int) -> tuple[Path, int, str]:
     """(cache path, paper count, vectors fingerprint) of one map."""
     from core.embedding import vectors_fingerprint
-    from core.explore import params_key
+    from core.explore.projection import params_key
 
     info = store.corpus(corpus)
     fp = vectors_fingerprint(spec)
@@ -56,7 +56,7 @@ def map_coordinates(
     progress: Callable[[float, str], None] | None = None, seed: int = 0,
 ) -> tuple[np.ndarray, bool]:
     """(coords [n, 2], was_cached): computed once per corpus version, model, method and parameters."""
-    from core.explore import project
+    from core.explore.projection import project
     from core.store import atomic_save_npy
 
     coords = cached_map(store, corpus, spec, method, params, seed)

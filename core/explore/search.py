@@ -9,11 +9,18 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from core.config import Settings
-from core.embedding import CHARS_PER_TOKEN_LIMIT, Encoder, clip_text, get_encoder, vectors_fingerprint
+from core.embedding import (
+    CHARS_PER_TOKEN_LIMIT,
+    Encoder,
+    ModelSpec,
+    clip_text,
+    get_encoder,
+    get_model,
+    vectors_fingerprint,
+)
 from core.errors import MireadError
-from core.explore import VectorIndex
+from core.explore.index import VectorIndex
 from core.labels import plain_value
-from core.embedding import ModelSpec, get_model
 
 if TYPE_CHECKING:
     import pandas as pd
