@@ -1,5 +1,7 @@
 """Measuring embeddings: the MIReAD protocols (linear probe, clustering purity, retrieval), the robustness probes of Singh & Singh (2022) with their text perturbations, the runner that wires them to the store with caching, and the report tables. Imports `core.embedding` and `core.store`.
 
+Modules: `arrays` (input checks, shared helpers), `protocols` (probe, purity, retrieval, kNN, `run_protocols`), `robustness` (alternative self, textual neighbours, one pasted abstract), `perturb` (the text perturbations), `report` (Result, tables, JSON, markdown), `runner` (store wiring, sampling, cache, `evaluate_models`). Dependencies run one way: arrays, perturb <- robustness, report <- protocols <- runner.
+
 Public names load lazily (PEP 562), so importing the package costs nothing until a name is used.
 """
 
@@ -10,21 +12,21 @@ from typing import Any
 
 _EXPORTS = {
     "FAMILIES": "perturb",
-    "METRIC_NAMES": "runner",
-    "Result": "protocols",
+    "METRIC_NAMES": "report",
+    "Result": "report",
     "TASKS": "protocols",
-    "best_per_column": "protocols",
+    "best_per_column": "report",
     "clustering_purity": "protocols",
     "evaluate_models": "runner",
     "knn_quality": "protocols",
     "label_values": "runner",
     "linear_probe": "protocols",
-    "neighbours_summary": "protocols",
-    "results_table": "protocols",
-    "robustness_for_abstract": "runner",
+    "neighbours_summary": "robustness",
+    "results_table": "report",
+    "robustness_for_abstract": "robustness",
     "run_protocols": "protocols",
     "sample_rows": "runner",
-    "to_markdown": "protocols",
+    "to_markdown": "report",
 }
 __all__ = sorted(_EXPORTS)
 

@@ -20,7 +20,17 @@ import numpy as np
 
 from core.errors import CorpusError, MireadError
 from core.evaluation import perturb
-from core.evaluation.arrays import BLOCK, Encode, Progress, as_matrix, as_set, labelled, normalise, sample_indices, top_k
+from core.evaluation.arrays import (
+    BLOCK,
+    Encode,
+    Progress,
+    as_matrix,
+    as_set,
+    labelled,
+    normalise,
+    sample_indices,
+    top_k,
+)
 from core.evaluation.report import Result
 from core.evaluation.robustness import alternative_self, textual_neighbours
 from core.labels import is_missing
@@ -79,7 +89,7 @@ def purity(labels: Sequence, clusters: Sequence) -> float:
     """Share of items whose label is the majority label of their cluster."""
     from sklearn.metrics.cluster import contingency_matrix
 
-    table = contingencyas_matrix(np.asarray(labels, dtype=object).astype(str), np.asarray(clusters))
+    table = contingency_matrix(np.asarray(labels, dtype=object).astype(str), np.asarray(clusters))
     return float(table.max(axis=0).sum() / table.sum())
 
 

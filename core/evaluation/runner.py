@@ -1,16 +1,15 @@
 """Evaluate models on a stored corpus: embed, sample, run the protocols, cache each result, tabulate.
 
 `evaluate_models` is what the Evaluate page and `python -m core evaluate` call; the protocols
-themselves live in `core.evaluate`. `robustness_for_abstract` serves the page's Robustness tab.
+themselves live in `core.evaluation.protocols` and `core.evaluation.robustness`, the tables and the
+markdown in `core.evaluation.report`.
 """
 
 from __future__ import annotations
 
 import hashlib
 import json
-import math
 import time
-import zlib
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -18,21 +17,22 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from core.evaluation import perturb
-from core.embedding import corpus_embeddings, embed_corpus, get_encoder, vectors_fingerprint
+from core.embedding import ModelSpec, corpus_embeddings, embed_corpus, get_encoder, get_model, vectors_fingerprint
 from core.errors import CorpusError, MireadError
-from core.evaluation import (
-    TASKS,
-    Result,
+from core.evaluation.protocols import TASKS, run_protocols
+from core.evaluation.report import (
     best_per_column,
-    neighbours_summary,
+    family_table,
+    markdown_report,
+    neighbour_rows,
+    purity_points,
+    result_from_row,
     results_table,
-    run_protocols,
-    to_markdown,
+    robustness_by_category,
+    to_json,
 )
+from core.evaluation.robustness import neighbours_summary
 from core.labels import is_missing, label_text
-from core.embedding import ModelSpec, get_model
-from core.records import md_escape
 from core.store import Store
 
 Progress = Callable[[int, int], None]
@@ -41,8 +41,6 @@ EncoderFor = Callable[[ModelSpec], Any]
 
 CACHE_VERSION = 1  # bump when a protocol changes what it computes, so old cached numbers are not reused
 TEXT_TASKS = frozenset({"self", "neighbours"})
-ROBUSTNESS_METRICS = ("nn1_ret", "nn10_ret", "aop10")
-METRIC_NAMES = {"nn1_ret": "NN1_Ret", "nn10_ret": "NN10_Ret", "aop10": "AOP-10"}
 
 
 # ---------------------------------------------------------------- labels and sampling
@@ -87,123 +85,6 @@ def cache_key(corpus: str, version: int, model_fp: str, task: str, label: str, s
     if task not in TEXT_TASKS:
         params["label"] = label
     return "evaluation:" + json.dumps(params, sort_keys=True)
-
-
-# ---------------------------------------------------------------- JSON and markdown
-
-
-def to_json(value: Any) -> Any:
-    """A copy with NaN and infinities as None and numpy scalars as Python numbers (strict JSON)."""
-    if isinstance(value, dict):
-        return {str(k): to_json(v) for k, v in value.items()}
-    if isinstance(value, (list, tuple)):
-        return [to_json(v) for v in value]
-    if isinstance(value, np.generic):
-        value = value.item()
-    if isinstance(value, float) and not math.isfinite(value):
-        return None
-    return value
-
-
-def _fmt(value: Any) -> str:
-    return "–" if value is None or (isinstance(value, float) and math.isnan(value)) else f"{float(value):.3f}"
-
-
-def _plain_table(header: Sequence[str], rows: Sequence[Sequence[str]]) -> str:
-    lines = ["| " + " | ".join(header) + " |", "|" + "---|" * len(header)]
-    lines += ["| " + " | ".join(row) + " |" for row in rows]
-    return "\n".join(lines)
-
-
-# ---------------------------------------------------------------- summaries of the results
-
-
-def _result(row: dict) -> Result:
-    value = row.get("value")
-    return Result(row["model"], row["task"], row["metric"], math.nan if value is None else float(value),
-                  row.get("std"), row.get("n"), row.get("note", ""))
-
-
-def purity_points(results: Sequence[Result]) -> pd.DataFrame:
-    """Columns model, k, purity: one row per model and number of clusters (for the purity chart)."""
-    rows = [{"model": r.model, "k": int(r.metric.split("@", 1)[1]), "purity": r.value}
-            for r in results if r.task == "purity" and r.metric.startswith("purity@")]
-    return pd.DataFrame(rows, columns=["model", "k", "purity"])
-
-
-def neighbour_rows(results: Sequence[Result], model: str) -> list[dict]:
-    """One model's textual-neighbour scores per family, as `core.evaluate.textual_neighbours` returns them."""
-    rows: dict[str, dict] = {}
-    for r in results:
-        if r.model != model or r.task != "neighbours" or ":" not in r.metric:
-            continue
-        family, metric = r.metric.rsplit(":", 1)
-        if family not in perturb.FAMILIES:
-            continue
-        row = rows.setdefault(family, {"family": family, "category": perturb.FAMILIES[family][0],
-                                       "expect_keep": perturb.expect_keep(family), "n": r.n or 0})
-        row[metric] = r.value
-    return list(rows.values())
-
-
-def family_table(results: Sequence[Result]) -> pd.DataFrame:
-    """Columns model, family, category, should ('keep' or 'lose'), n and the three neighbour metrics."""
-    records = []
-    for model in dict.fromkeys(r.model for r in results if r.task == "neighbours"):
-        for row in neighbour_rows(results, model):
-            records.append({"model": model, "family": row["family"], "category": row["category"],
-                            "should": "keep" if row["expect_keep"] else "lose", "n": row["n"],
-                            **{m: row.get(m, math.nan) for m in ROBUSTNESS_METRICS}})
-    return pd.DataFrame(records, columns=["model", "family", "category", "should", "n", *ROBUSTNESS_METRICS])
-
-
-def robustness_by_category(results: Sequence[Result]) -> pd.DataFrame:
-    """Mean NN1_Ret, NN10_Ret and AOP-10 per model and perturbation category (families left unchanged skipped)."""
-    records = []
-    for model in dict.fromkeys(r.model for r in results if r.task == "neighbours"):
-        frame = pd.DataFrame(neighbour_rows(results, model))
-        if frame.empty:
-            continue
-        frame = frame[frame["n"] > 0]
-        for category in perturb.CATEGORIES:
-            part = frame[frame["category"] == category]
-            if part.empty:
-                continue
-            records.append({"model": model, "category": category, "families": int(len(part)),
-                            "expect_keep": category not in perturb.DESTRUCTIVE,
-                            **{m: float(part[m].astype(float).mean()) for m in ROBUSTNESS_METRICS}})
-    return pd.DataFrame(records, columns=["model", "category", "families", "expect_keep", *ROBUSTNESS_METRICS])
-
-
-def markdown_report(doc: dict) -> str:
-    """The evaluation as markdown: the main table (best in bold), robustness tables, notes and errors."""
-    results = [_result(r) for r in doc["results"]]
-    parts = [f"Corpus **{md_escape(doc['corpus'])}**, label **{md_escape(doc['label'])}**: "
-             f"{doc['sample']:,} of {doc['labelled']:,} labelled papers sampled (seed {doc['seed']})."]
-    main = [r for r in results if r.task != "neighbours"]
-    if main:
-        table = results_table(main)
-        table.index = [md_escape(m) for m in table.index]
-        parts.append(to_markdown(table))
-    robustness = robustness_by_category(results)
-    if not robustness.empty:
-        parts.append("Textual neighbours by category (mean over families; LO-DS perturbations destroy the text, "
-                     "so a good model should NOT keep their neighbours: lower is better there).")
-        parts.append(_plain_table(
-            ["model", "category", "families", *METRIC_NAMES.values()],
-            [[md_escape(r.model), r.category, str(r.families), *(_fmt(getattr(r, m)) for m in ROBUSTNESS_METRICS)]
-             for r in robustness.itertuples()]))
-        families = family_table(results)
-        parts.append(_plain_table(
-            ["model", "family", "category", "should", "n", *METRIC_NAMES.values()],
-            [[md_escape(r.model), r.family, r.category, r.should, str(r.n), *(_fmt(getattr(r, m)) for m in ROBUSTNESS_METRICS)]
-             for r in families.itertuples()]))
-    notes = [f"- {md_escape(n['model'])}: {n['text']}" for n in doc.get("notes", [])]
-    notes += [f"- {md_escape(e['model'])}" + (f" ({e['task']})" if e.get("task") else "") + f": {md_escape(e['error'])}"
-              for e in doc.get("errors", [])]
-    if notes:
-        parts.append("\n".join(notes))
-    return "\n\n".join(parts)
 
 
 # ---------------------------------------------------------------- the suite
@@ -371,7 +252,7 @@ def _document(drawn: Sample, models: list[str], tasks: list[str], requested: int
               seconds: float) -> dict:
     """The JSON document (NaN as null) with its markdown rendering under "markdown"."""
     results = found["results"]
-    objects = [_result(r) for r in results]
+    objects = [result_from_row(r) for r in results]
     table = results_table(objects) if objects else pd.DataFrame()
     notes = []
     for model in dict.fromkeys(r.model for r in objects if r.task == "neighbours"):
@@ -393,52 +274,3 @@ def _document(drawn: Sample, models: list[str], tasks: list[str], requested: int
     doc = to_json(doc)
     doc["markdown"] = markdown_report(doc)
     return doc
-
-
-# ---------------------------------------------------------------- one pasted abstract
-
-
-def robustness_for_abstract(
-    encoder: Any, corpus_matrix: np.ndarray, frame: pd.DataFrame, title: str, abstract: str, k: int = 10,
-    seed: int = 0,
-) -> list[dict]:
-    """The original's top-k corpus neighbours, then each perturbation family's and their overlap with them.
-
-    The first row is the unperturbed query ("original"); each row has family, category, expect_keep,
-    changed (False when the family leaves this text as it is), title, abstract, overlap (share of the
-    original's top-k kept) and neighbours [{rank, row, id, title, score, shared}].
-    """
-    title, abstract = (title or "").strip(), (abstract or "").strip()
-    if not title and not abstract:
-        raise CorpusError("paste a title or an abstract to probe")
-    matrix = np.asarray(corpus_matrix, dtype=np.float32)
-    if matrix.ndim != 2 or len(matrix) != len(frame) or len(matrix) == 0:
-        raise CorpusError(f"the corpus has {len(frame)} papers but {len(matrix)} embeddings; embed it again")
-    k = max(1, min(int(k), len(matrix)))
-    pool = frame["abstract"].fillna("").astype(str).tolist() if "abstract" in frame.columns else []
-    queries = [("original", "", True, title, abstract)]
-    for name in perturb.FAMILIES:
-        category, function = perturb.resolve(name, pool=pool)
-        rng = np.random.default_rng([seed, zlib.crc32(name.encode())])
-        new_title, new_abstract = function(title, abstract, rng)
-        queries.append((name, category, perturb.expect_keep(name), new_title, new_abstract))
-    vectors = np.asarray(encoder.encode([(q[3], q[4]) for q in queries]), dtype=np.float32)
-    vectors /= np.maximum(np.linalg.norm(vectors, axis=1, keepdims=True), 1e-12)
-    norms = np.maximum(np.linalg.norm(matrix, axis=1), 1e-12)
-    scores = (vectors @ matrix.T) / norms
-    top = np.argsort(-scores, axis=1, kind="stable")[:, :k]
-    original = set(top[0].tolist())
-    ids = frame["id"].astype(str).tolist()
-    titles = frame["title"].fillna("").astype(str).tolist()
-    out = []
-    for (family, category, keep, new_title, new_abstract), best, row_scores in zip(queries, top, scores):
-        changed = family == "original" or (new_title, new_abstract) != (title, abstract)
-        out.append({
-            "family": family, "category": category, "expect_keep": keep, "changed": changed,
-            "title": new_title, "abstract": new_abstract,
-            "overlap": len(original.intersection(best.tolist())) / k,
-            "neighbours": [{"rank": rank, "row": int(i), "id": ids[i], "title": titles[i],
-                            "score": float(row_scores[i]), "shared": int(i) in original}
-                           for rank, i in enumerate(best.tolist(), start=1)],
-        })
-    return out

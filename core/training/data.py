@@ -15,7 +15,7 @@ if TYPE_CHECKING:
     import pandas as pd
 
     from core.store import Store
-    from core.training import TrainConfig
+    from core.training.config import TrainConfig
 
 PAPER_MIN_PER_CLASS = 100  # the MIReAD paper kept journals with at least 100 papers...
 PAPER_MAX_PER_CLASS = 300  # ...and sampled at most 300 of each

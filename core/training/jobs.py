@@ -19,7 +19,8 @@ from typing import TYPE_CHECKING, Any
 
 from core.errors import MireadError, TrainingError
 from core.store import pid_alive
-from core.training import Cancelled, TrainConfig, prepare_config, run_training
+from core.training.config import TrainConfig, prepare_config
+from core.training.loop import Cancelled, run_training
 
 if TYPE_CHECKING:
     import pandas as pd

@@ -11,12 +11,11 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from core.config import resolve_device
-from core.embedding import autocast_context, pool
+from core.embedding import ModelSpec, autocast_context, collate, load_backbone, pool, save_checkpoint
 from core.errors import TrainingError
-from core.embedding import ModelSpec, collate, load_backbone, save_checkpoint
-from core.training import WEIGHT_DECAY, epoch_batches, param_groups, similarity_distill_loss, supcon_loss
 from core.training.config import COSINE_OBJECTIVES, TrainConfig, base_spec
 from core.training.data import select
+from core.training.objectives import WEIGHT_DECAY, epoch_batches, param_groups, similarity_distill_loss, supcon_loss
 
 __all__ = ["Cancelled", "base_comparison", "run_training"]
 

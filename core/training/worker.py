@@ -7,8 +7,8 @@ import sys
 import traceback
 
 from core.errors import MireadError
-from core.training import execute, get_job
 from core.store import Store
+from core.training.jobs import execute, get_job
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -4,9 +4,8 @@ import time
 
 import numpy as np
 
-from core.embedding import embed_corpus
+from core.embedding import embed_corpus, get_model
 from core.explore import cached_map, map_coordinates, start_map
-from core.embedding import get_model
 from tests.helpers import make_papers
 
 

@@ -4,8 +4,7 @@ import numpy as np
 import pytest
 
 from core.errors import MireadError
-from core.explore import VectorIndex, exact_topk
-from core.explore import query_warning, similar_papers
+from core.explore import VectorIndex, exact_topk, query_warning, similar_papers
 
 
 def _unit(n, d, seed=0):

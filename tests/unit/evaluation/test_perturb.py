@@ -5,8 +5,8 @@ from collections import Counter
 import numpy as np
 import pytest
 
-from core.evaluation import perturb
 from core.errors import MireadError
+from core.evaluation import perturb
 
 TITLE = "Deep learning for protein folding in 2021"
 ABSTRACT = (

@@ -13,11 +13,20 @@ from typing import Any
 import numpy as np
 import pytest
 
-from core.embedding import Encoder
+from core.embedding import Encoder, get_model
 from core.errors import NotFoundError, TrainingError
-from core.training import LOST, STALE_S, cancel, get_job, launch, list_jobs, metrics_frame, refresh, run_foreground
-from core.embedding import get_model
-from core.training import TrainConfig
+from core.training import (
+    LOST,
+    STALE_S,
+    TrainConfig,
+    cancel,
+    get_job,
+    launch,
+    list_jobs,
+    metrics_frame,
+    refresh,
+    run_foreground,
+)
 from tests.unit.training.support import add_corpus, one_torch_thread, stop_workers, tiny_config
 
 

@@ -2,8 +2,7 @@
 
 import pytest
 
-from core.embedding import Encoder, embed_corpus
-from core.embedding import get_model
+from core.embedding import Encoder, embed_corpus, get_model
 from core.explore import similar_papers
 from tests.helpers import make_papers
 

@@ -1,46 +1,32 @@
-"""The evaluation suite on a stored corpus: result shape, the cache, strict JSON, errors, CLI, one-abstract robustness."""
+"""The evaluation suite on a stored corpus: result shape, the cache, strict JSON, errors, CLI."""
 
 from __future__ import annotations
 
 import json
 import math
 
-import numpy as np
 import pytest
 
-from core.evaluation import runner as evaluation
 from core.cli import main
-from core.embedding import corpus_embeddings, embed_corpus, get_encoder
 from core.errors import CorpusError, MireadError
-from core.evaluation import Result
-from core.evaluation import evaluate_models, label_values, robustness_for_abstract, sample_rows
+from core.evaluation import FAMILIES, Result, evaluate_models, label_values, runner, sample_rows
 from core.records import md_escape
-from core.embedding import get_model
-from core.evaluation import FAMILIES
 from tests.helpers import make_papers, register_tiny
 
 ALL_TASKS = ["probe", "purity", "retrieval", "knn", "self", "neighbours"]
 
 
 @pytest.fixture()
-def tiny_store(store, tiny_model_dir):
-    """36 papers of three journals, and the tiny random BERT registered as 'tiny'."""
-    register_tiny(store, tiny_model_dir)
-    store.import_papers("c", make_papers(12))
-    return store
-
-
-@pytest.fixture()
 def counted(monkeypatch):
     """Count the protocol runs evaluate_models asks for."""
     calls = []
-    real = evaluation.run_protocols
+    real = runner.run_protocols
 
     def counting(*args, **kwargs):
         calls.append(args[2])
         return real(*args, **kwargs)
 
-    monkeypatch.setattr(evaluation, "run_protocols", counting)
+    monkeypatch.setattr(runner, "run_protocols", counting)
     return calls
 
 
@@ -97,7 +83,7 @@ def test_nan_results_become_null_and_the_document_is_strict_json(tiny_store, mon
     def fake(X, labels, tasks, *, model, **_):
         return [Result(model, tasks[0], "score", math.nan, math.nan, len(labels))]
 
-    monkeypatch.setattr(evaluation, "run_protocols", fake)
+    monkeypatch.setattr(runner, "run_protocols", fake)
     doc = evaluate_models(tiny_store, "c", "journal", ["tiny"], ["knn"], sample=10)
     assert doc["results"][0]["value"] is None and doc["results"][0]["std"] is None
     assert doc["table"] == [{"model": "tiny", "knn:score": None}]
@@ -160,27 +146,3 @@ def test_the_cli_reports_an_unknown_label_as_one_line(tiny_store, capsys):
     argv = ["--workspace", str(tiny_store.root), "evaluate", "--corpus", "c", "--label", "venue", "--models", "tiny"]
     assert main(argv) == 2
     assert capsys.readouterr().err.strip().startswith("error: corpus 'c' has no label column 'venue'")
-
-
-def test_a_pasted_paper_keeps_its_neighbours_under_edits_the_tokenizer_ignores(tiny_store):
-    embed_corpus(tiny_store, "c", "tiny")
-    frame = tiny_store.papers_frame("c")
-    matrix = corpus_embeddings(tiny_store, "c", "tiny")
-    encoder = get_encoder(get_model("tiny", tiny_store))
-    paper = frame.iloc[4]
-    rows = robustness_for_abstract(encoder, matrix, frame, paper["title"], paper["abstract"], k=5)
-    assert [r["family"] for r in rows] == ["original", *FAMILIES]
-    original = rows[0]
-    assert original["overlap"] == 1.0 and original["neighbours"][0]["id"] == paper["id"]
-    assert original["neighbours"][0]["score"] == pytest.approx(1.0, abs=1e-4)
-    assert [n["rank"] for n in original["neighbours"]] == [1, 2, 3, 4, 5]
-    by_family = {r["family"]: r for r in rows}
-    for family in ("lowercase", "uppercase", "whitespace_noise"):  # the uncased tokenizer undoes these
-        assert by_family[family]["changed"] and by_family[family]["overlap"] == 1.0
-    assert by_family["title_only"]["abstract"] == "" and all(0 <= r["overlap"] <= 1 for r in rows)
-
-
-def test_an_empty_pasted_query_is_refused(tiny_store):
-    frame = tiny_store.papers_frame("c")
-    with pytest.raises(CorpusError, match="paste a title or an abstract"):
-        robustness_for_abstract(None, np.zeros((len(frame), 4)), frame, " ", "")

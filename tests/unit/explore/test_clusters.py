@@ -3,8 +3,8 @@
 import numpy as np
 import pytest
 
-from core.explore import cluster_centres_2d, cluster_keywords, kmeans
 from core.errors import MireadError
+from core.explore import cluster_centres_2d, cluster_keywords, kmeans
 
 
 def _purity(labels: np.ndarray, truth: np.ndarray) -> float:
