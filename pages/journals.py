@@ -4,10 +4,9 @@ from __future__ import annotations
 
 import streamlit as st
 
-from core.records import md_escape
-
-from core.explore import prediction_balance, predict_journals
+from core.explore import KNN_PRIOR_STRENGTH, KNN_TEMPERATURE, predict_journals, prediction_balance
 from core.plots import journal_bar_figure, prediction_balance_figure
+from core.records import md_escape
 from pages.common import (
     current_corpus, current_model, encoder, guarded, need_embeddings, papers_frame, papers_table, store,
 )
@@ -39,11 +38,22 @@ if st.button("Suggest journals", type="primary"):
 
 pred = st.session_state.get("journal_prediction")
 if pred is not None:
+    if pred.warning:
+        st.warning(pred.warning)
+    column_name = md_escape(pred.label_column)
     if pred.method == "head":
-        st.info(f"Probabilities from the trained journal head of **{pred.model}**.")
+        st.info(f"Probabilities from the trained journal head of **{md_escape(pred.model)}**.")
+        if pred.nearest:
+            st.caption(f"Beside each journal: how many of the {pred.nearest} nearest corpus papers carry it.")
     else:
-        st.info(f"**{pred.model}** has no trained journal head, so these are a similarity-weighted vote of the "
-                f"50 nearest papers' **{pred.label_column}** in **{corpus}**.")
+        st.info(f"**{md_escape(pred.model)}** has no trained journal head, so these are a similarity-weighted vote "
+                f"of the {pred.nearest} nearest papers' **{column_name}** in **{md_escape(corpus)}**.")
+        st.caption(f"A calibrated vote with a prior: the nearest paper counts as one vote, a paper "
+                   f"{KNN_TEMPERATURE:g} less similar as about a third of one, and {KNN_PRIOR_STRENGTH:g} extra "
+                   f"votes are shared among all values of {column_name} by their size in the corpus, so one paper "
+                   f"alone gives little more than {1 / (1 + KNN_PRIOR_STRENGTH):.0%}. On held-out arXiv papers "
+                   "these probabilities match how often the top journal is right (BENCHMARKS.md, journal "
+                   "calibration).")
     if pred.disagreement:
         st.warning(pred.disagreement)
     if pred.note:
@@ -52,7 +62,10 @@ if pred is not None:
     probs = [p["probability"] for p in pred.predictions]
     st.plotly_chart(journal_bar_figure(labels, probs), width="stretch", key="journal_bars")
     for p in pred.predictions:
-        with st.expander(f"{md_escape(p['label'])} — {p['probability']:.1%}", expanded=p is pred.predictions[0]):
+        evidence = (f" · {p['neighbours']} of {pred.nearest} nearest papers ({p['weight_share']:.0%} of the vote)"
+                    if pred.nearest else "")
+        with st.expander(f"{md_escape(p['label'])} — {p['probability']:.1%}{evidence}",
+                         expanded=p is pred.predictions[0]):
             if p["evidence_papers"]:
                 st.caption(f"The nearest papers of the corpus from {md_escape(p['label'])}:")
                 papers_table(p["evidence_papers"], ["score", "title", "year"])

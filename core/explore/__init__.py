@@ -9,6 +9,11 @@ from importlib import import_module
 from typing import Any
 
 _EXPORTS = {
+    "KNN_NEIGHBOURS": "journals",
+    "KNN_PRIOR_STRENGTH": "journals",
+    "KNN_TEMPERATURE": "journals",
+    "knn_vote": "journals",
+    "knn_vote_details": "journals",
     "DEFAULT_PARAMS": "projection",
     "IVF_ABOVE": "index",
     "IVF_NPROBES": "index",

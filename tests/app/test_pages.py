@@ -241,6 +241,19 @@ def test_journals_shows_knn_probabilities_and_evidence(workspace):
     assert all("%" in e.label for e in at.expander if " — " in e.label)
 
 
+def test_journals_warns_about_a_short_query_and_shows_the_evidence_per_journal(workspace):
+    at = open_app("pages/journals.py")
+    at.text_input(key="journal_title").set_value("galaxy redshift")
+    widget(at.button, "Suggest journals").click().run()
+    assert not at.exception and not at.error
+    assert "retrieve poorly from a title or a few words" in texts(at.warning)
+    assert "calibrated vote with a prior" in texts(at.caption).lower()
+    labels = [e.label for e in at.expander if " — " in e.label]
+    assert labels and all(" of 36 nearest papers (" in label for label in labels)
+    counts = [int(label.split(" · ")[1].split(" of ")[0]) for label in labels]
+    assert sum(counts) == 36  # three journals: every neighbour is counted once
+
+
 def test_journals_corpus_check_compares_predicted_and_true_counts(workspace):
     at = open_app("pages/journals.py")
     widget(at.button, "Run the check").click().run()
