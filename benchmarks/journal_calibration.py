@@ -25,12 +25,16 @@ import json
 import time
 
 import numpy as np
-
 from common import OUT, RESULTS, machine
 from vectors import real_labels, real_vectors
 
 from core.explore.journals import (
-    KNN_NEIGHBOURS, KNN_PRIOR_STRENGTH, KNN_TEMPERATURE, knn_vote, label_codes, vote_matrix,
+    KNN_NEIGHBOURS,
+    KNN_PRIOR_STRENGTH,
+    KNN_TEMPERATURE,
+    knn_vote,
+    label_codes,
+    vote_matrix,
 )
 
 OLD = {"form": "none", "temperature": 0.05, "k": 50, "strength": 0.0}

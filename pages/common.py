@@ -8,12 +8,12 @@ import numpy as np
 import streamlit as st
 
 from core.config import Settings, device_label, resolve_device
-from core.errors import MireadError
 from core.embedding import ModelSpec, fingerprint, get_model, list_models
+from core.errors import MireadError
+from core.labels import is_missing, label_text
 from core.records import md_escape
 from core.store import Store
 from pages import state
-
 
 
 def _leave_pages_folder_mode() -> None:
@@ -198,6 +198,8 @@ def papers_table(rows: list[dict[str, Any]], columns: list[str]) -> None:
     import pandas as pd
 
     table = pd.DataFrame(rows)
+    for column in table.columns.difference(["rank", "score"]):  # labels read as everywhere: 2019, not 2019.0
+        table[column] = [None if is_missing(v) else label_text(v) for v in table[column]]
     table["link"] = [safe_link(r.get("doi"), r.get("url")) for r in rows]
     wanted = dict.fromkeys([*columns, "link"])
     shown = [c for c in wanted if c in table.columns and (c != "link" or table["link"].notna().any())]

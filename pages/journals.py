@@ -5,10 +5,20 @@ from __future__ import annotations
 import streamlit as st
 
 from core.explore import KNN_PRIOR_STRENGTH, KNN_TEMPERATURE, predict_journals, prediction_balance
+from core.labels import default_label_column
 from core.plots import journal_bar_figure, prediction_balance_figure
 from core.records import md_escape
+from pages import state
 from pages.common import (
-    current_corpus, current_model, encoder, guarded, need_embeddings, papers_frame, papers_table, store,
+    current_corpus,
+    current_model,
+    encoder,
+    guarded,
+    need_embeddings,
+    papers_frame,
+    papers_table,
+    sticky,
+    store,
 )
 
 st.title("Journals")
@@ -19,24 +29,30 @@ if not spec.has_head and not need_embeddings(corpus, spec):
 info = store().corpus(corpus) if corpus else None
 
 label_options = list(info.labels) if info else []
-default = spec.label_column if spec.label_column in label_options else next(
-    (c for c in label_options if c in ("journal", "venue")), label_options[0] if label_options else None)
+default = default_label_column(label_options, preferred=spec.label_column)
 c1, c2 = st.columns([3, 1])
 column = c1.selectbox("Label column for the neighbour vote", label_options,
                       index=label_options.index(default) if default in label_options else 0,
                       help="Used when the model has no trained journal head, and for the evidence papers.") if label_options else None
 k = c2.number_input("Suggestions", 1, 20, 5)
 
-title = st.text_input("Title", key="journal_title")
-abstract = st.text_area("Abstract", key="journal_abstract", height=180)
+title = st.text_input("Title", key=sticky("journal_title"))
+abstract = st.text_area("Abstract", key=sticky("journal_abstract"), height=180)
+inputs = {"title": title, "abstract": abstract, "column": column, "k": int(k)}
 if st.button("Suggest journals", type="primary"):
+    state.forget(state.JOURNALS)
     ready = corpus is not None and column is not None
-    pred = guarded(predict_journals, store(), spec, title=title, abstract=abstract, corpus=corpus if ready else None,
+    made = guarded(predict_journals, store(), spec, title=title, abstract=abstract, corpus=corpus if ready else None,
                    label_column=column, k=int(k), encoder=encoder(spec),
                    frame=papers_frame(corpus) if ready else None)
-    st.session_state["journal_prediction"] = pred
+    if made is not None:
+        state.keep(state.JOURNALS, state.Answer(corpus, spec.name, inputs, made))
 
-pred = st.session_state.get("journal_prediction")
+# a suggestion is shown only under the corpus, model and inputs it was made for
+answer = state.kept(state.JOURNALS, corpus, spec.name)
+if answer is not None and answer.inputs != inputs:
+    st.caption("The abstract or the settings changed: press **Suggest journals** for new suggestions.")
+pred = answer.value if answer is not None and answer.inputs == inputs else None
 if pred is not None:
     if pred.warning:
         st.warning(pred.warning)
@@ -81,9 +97,9 @@ if corpus and column:
         with st.spinner("Predicting a sample of the corpus…"):
             table = guarded(prediction_balance, store(), corpus, spec, column)
         if table is not None:
-            st.session_state["balance"] = (corpus, spec.name, column, table)
-    balance = st.session_state.get("balance")
-    if balance and balance[:3] == (corpus, spec.name, column):
-        table = balance[3]
+            state.keep(state.BALANCE, state.Answer(corpus, spec.name, {"column": column}, table))
+    balance = state.kept(state.BALANCE, corpus, spec.name, {"column": column})
+    if balance is not None:
+        table = balance.value
         st.plotly_chart(prediction_balance_figure(table.head(25)), width="stretch", key="balance_chart")
         st.dataframe(table, width="stretch", hide_index=True)

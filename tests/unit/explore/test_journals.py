@@ -9,7 +9,13 @@ import pandas as pd
 import pytest
 
 from core.explore.journals import (
-    KNN_PRIOR_STRENGTH, knn_vote, knn_vote_details, label_prior, predict_journals, prediction_balance, vote_matrix,
+    KNN_PRIOR_STRENGTH,
+    knn_vote,
+    knn_vote_details,
+    label_prior,
+    predict_journals,
+    prediction_balance,
+    vote_matrix,
 )
 
 MANY = {f"J{i}": 1 / 200 for i in range(200)}  # a corpus of 200 equally sized journals

@@ -1,0 +1,81 @@
+"""A year column reads `2019` on every page and in every CLI output, never `2019.0` (issue 13)."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from core import cli
+from core.embedding import embed_corpus
+from core.store import Store
+from tests.app.test_pages import chart, open_app, router_mode, widget  # noqa: F401 (autouse fixture)
+from tests.helpers import make_papers, register_tiny
+
+
+def year_papers():
+    """Papers whose year column has holes, so pandas stores it as floats (2019.0)."""
+    papers = make_papers()
+    for i, paper in enumerate(papers):
+        paper.fields["year"] = None if i % 9 == 4 else (2019 if i % 2 else 2020)
+    return papers
+
+
+@pytest.fixture()
+def years(tmp_path, monkeypatch, tiny_model_dir) -> Store:
+    monkeypatch.setenv("MIREAD_WORKSPACE", str(tmp_path / "ws"))
+    monkeypatch.setenv("MIREAD_WARM_NUMBA", "0")
+    store = Store(tmp_path / "ws")
+    store.import_papers("y", year_papers(), source="years")
+    register_tiny(store, tiny_model_dir)
+    embed_corpus(store, "y", "tiny")
+    assert store.papers_frame("y")["year"].dtype.kind == "f"  # the case that used to print 2019.0
+    return store
+
+
+def test_the_map_legend_and_cards_read_2019(years):
+    at = open_app("pages/map.py")
+    widget(at.selectbox, "Colour by").set_value("year").run()
+    data = chart(at)["data"]
+    names = {t["name"] for t in data}
+    cards = [c for t in data for c in t.get("hovertext") or []]
+    assert {"2019", "2020"} <= names and not any(".0" in n for n in names)
+    assert any("year: 2019" in c for c in cards) and not any("2019.0" in c for c in cards)
+
+
+def test_similar_papers_results_read_2019(years):
+    at = open_app("pages/similar.py")
+    paper = year_papers()[1]
+    at.text_input(key="similar_title").set_value(paper.title)
+    at.text_area(key="similar_abstract").set_value(paper.abstract)
+    widget(at.button, "Find similar papers").click().run()
+    shown = [v for v in at.dataframe[0].value["year"].tolist() if v is not None]
+    assert shown and set(shown) <= {"2019", "2020"}
+
+
+def test_the_journals_vote_over_a_year_column_reads_2019(years):
+    at = open_app("pages/journals.py")
+    widget(at.selectbox, "Label column for the neighbour vote").set_value("year").run()
+    paper = year_papers()[1]
+    at.text_input(key="journal_title").set_value(paper.title)
+    at.text_area(key="journal_abstract").set_value(paper.abstract)
+    widget(at.button, "Suggest journals").click().run()
+    labels = [e.label.split(" — ")[0] for e in at.expander if " — " in e.label]
+    assert labels and set(labels) <= {"2019", "2020"}
+
+
+def test_cli_outputs_read_2019(years, capsys):
+    root = str(years.root)
+    paper = year_papers()[1]
+    assert cli.main(["--workspace", root, "search", "--corpus", "y", "--model", "tiny", "--title", paper.title,
+                     "--abstract", paper.abstract, "--json"]) == 0
+    found = json.loads(capsys.readouterr().out)["results"]
+    assert {r["year"] for r in found if r["year"] is not None} <= {2019, 2020}
+    assert all(type(r["year"]) is int for r in found if r["year"] is not None)
+    assert cli.main(["--workspace", root, "predict", "--corpus", "y", "--label", "year", "--model", "tiny",
+                     "--title", paper.title, "--abstract", paper.abstract, "--json"]) == 0
+    predicted = json.loads(capsys.readouterr().out)["predictions"]
+    assert {p["label"] for p in predicted} <= {"2019", "2020"}
+    assert cli.main(["--workspace", root, "search", "--corpus", "y", "--model", "tiny", "--title", paper.title,
+                     "--abstract", paper.abstract]) == 0
+    assert "2019.0" not in capsys.readouterr().out
