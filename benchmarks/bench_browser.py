@@ -15,7 +15,6 @@ import time
 from pathlib import Path
 
 import numpy as np
-
 from common import arxiv, median, report, row
 
 CHROMIUM = os.environ.get("CHROMIUM", "/usr/bin/chromium")
@@ -24,7 +23,7 @@ CHROMIUM_ARGS = ["--headless=new", "--no-sandbox", "--disable-gpu", "--disable-b
 CALL = "Plotly.newPlot("
 
 
-def map_points(n: int, seed: int = 0) -> tuple[np.ndarray, list[str], "object"]:
+def map_points(n: int, seed: int = 0) -> tuple[np.ndarray, list[str], object]:
     """2-D blobs like a UMAP map, a label per point (40 journals) and a hover frame of real titles."""
     import pandas as pd
 

@@ -108,14 +108,13 @@ def import_costs() -> tuple[float, list[tuple[str, float]], list[str]]:
 
 def corpus_workspace(root: Path, papers: int, cache_map: bool) -> Path:
     """A workspace with `papers` real arXiv papers embedded (vectors from the benchmark cache)."""
-    from core.explore import map_coordinates
-    from core.embedding import vectors_fingerprint
-    from core.embedding import get_model
-    from core.records import Paper
-    from core.store import Store
+    from common import arxiv
     from vectors import real_vectors
 
-    from common import arxiv
+    from core.embedding import get_model, vectors_fingerprint
+    from core.explore import map_coordinates
+    from core.records import Paper
+    from core.store import Store
 
     ws = root / f"ws-{papers}-{'map' if cache_map else 'nomap'}"
     store = Store(ws)

@@ -14,7 +14,6 @@ import argparse
 import time
 
 import numpy as np
-
 from common import arxiv, interleave, median, percentile, report, row
 from vectors import real_vectors
 
@@ -45,9 +44,7 @@ def main() -> None:
     import torch
     from sentence_transformers import SentenceTransformer
 
-    from core.embedding import Encoder
-    from core.embedding import get_model
-    from core.embedding import cpu_supports_bf16
+    from core.embedding import Encoder, cpu_supports_bf16, get_model
 
     spec = get_model("minilm")
     records = arxiv(args.papers)

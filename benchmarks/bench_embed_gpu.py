@@ -39,8 +39,7 @@ def main() -> None:
         return
     from transformers import AutoModel, AutoTokenizer, BertConfig, BertModel
 
-    from core.embedding import pool
-    from core.embedding import get_model
+    from core.embedding import get_model, pool
 
     spec = get_model("minilm")
     tokenizer = AutoTokenizer.from_pretrained(spec.location)

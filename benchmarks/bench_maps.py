@@ -20,7 +20,6 @@ import time
 import warnings
 
 import numpy as np
-
 from common import ROOT, report, row
 from synthetic import clustered_points
 

@@ -18,7 +18,6 @@ from pathlib import Path
 os.environ.setdefault("MIREAD_FAST_CPU", "0")  # queries are pre-encoded; keep the 1M synthetic vectors under one key
 
 import numpy as np
-
 from common import interleave, median, percentile, report, row, rss_mb
 from synthetic import clustered_unit_vectors
 
@@ -52,7 +51,8 @@ def measure(label: str, matrix: np.ndarray, queries: np.ndarray, kinds: list[str
         base: list[float] = []
         for q in range(min(reps, len(queries))):
             one = queries[q : q + 1]
-            cases = {"ours": lambda: index.search(one, K), "numpy": lambda: exact_topk(matrix, one, K)}
+            cases = {"ours": lambda index=index, one=one: index.search(one, K),
+                     "numpy": lambda one=one: exact_topk(matrix, one, K)}
             t = interleave(cases if q % 2 == 0 else dict(reversed(cases.items())), 1)
             ours += t["ours"]
             base += t["numpy"]
@@ -73,10 +73,8 @@ def measure(label: str, matrix: np.ndarray, queries: np.ndarray, kinds: list[str
 def end_to_end(workspace: Path, corpus: str, reps: int, rows: list[dict], extra: dict) -> None:
     """similar_papers over a 1M-paper corpus with a pre-encoded query (the page's path after encoding)."""
     from core.config import Settings
-    from core.explore import exact_topk
-    from core.embedding import vectors_fingerprint
-    from core.embedding import get_model
-    from core.explore import corpus_index, similar_papers
+    from core.embedding import get_model, vectors_fingerprint
+    from core.explore import corpus_index, exact_topk, similar_papers
     from core.store import Store
 
     store = Store(workspace)

@@ -57,8 +57,14 @@ def ours(records: list[dict], workdir: Path, steps: int, run: int) -> list[float
 def hugging_face(records: list[dict], workdir: Path, steps: int) -> list[float]:
     """Per-step samples/s of transformers.Trainer on the same data and settings."""
     import torch
-    from transformers import (AutoModelForSequenceClassification, AutoTokenizer, DataCollatorWithPadding, Trainer,
-                              TrainerCallback, TrainingArguments)
+    from transformers import (
+        AutoModelForSequenceClassification,
+        AutoTokenizer,
+        DataCollatorWithPadding,
+        Trainer,
+        TrainerCallback,
+        TrainingArguments,
+    )
 
     from core.embedding import get_model
 

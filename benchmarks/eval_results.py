@@ -26,10 +26,12 @@ os.environ.setdefault("MIREAD_FAST_CPU", "0")  # the README tables were measured
 
 import numpy as np  # noqa: E402
 
-from core.io import read_papers
 from core.evaluation import evaluate_models
-from core.records import md_escape
-from core.records import Paper  # noqa: E402
+from core.io import read_papers
+from core.records import (
+    Paper,  # noqa: E402
+    md_escape,
+)
 from core.store import Store
 
 DATA = Path(os.environ.get("MIREAD_DATA", ROOT.parent / "shared" / "data"))

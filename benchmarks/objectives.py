@@ -24,13 +24,11 @@ import pandas as pd
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from core.embedding import Encoder
+from core.embedding import Encoder, get_model
 from core.evaluation import clustering_purity, knn_quality, linear_probe
-from core.training import run_foreground
-from core.embedding import get_model
 from core.records import Paper  # noqa: E402
 from core.store import Store
-from core.training import TrainConfig
+from core.training import TrainConfig, run_foreground
 
 DATA = Path("/work/shared/data") if Path("/work/shared/data").exists() else Path(__file__).parents[2] / "shared/data"
 EVAL_LENGTH = 128

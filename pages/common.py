@@ -141,7 +141,8 @@ def embed_with_progress(corpus: str, spec: ModelSpec) -> Any:
         elapsed = time.perf_counter() - started
         rate = done / elapsed if elapsed > 0 else 0
         eta = (total - done) / rate if rate > 0 else 0
-        bar.progress(min(done / total, 1.0), text=f"Embedding {done:,}/{total:,} papers · {rate:.0f}/s · ETA {eta:.0f}s")
+        bar.progress(min(done / total, 1.0),
+                     text=f"Embedding {done:,}/{total:,} papers · {rate:.0f}/s · ETA {eta:.0f}s")
 
     report = embed_corpus(store(), corpus, spec, device=Settings().device, batch_size=Settings().batch_size,
                           progress=update, encoder=encoder(spec))

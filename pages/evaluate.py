@@ -6,14 +6,21 @@ import pandas as pd
 import streamlit as st
 
 from core.config import Settings
-from core.evaluation import TASKS
-from core.evaluation import METRIC_NAMES, evaluate_models, robustness_for_abstract
-from core.records import md_escape
 from core.embedding import list_models
+from core.evaluation import METRIC_NAMES, TASKS, evaluate_models, robustness_for_abstract
 from core.plots import purity_figure, robustness_figure
+from core.records import md_escape
 from pages import state
-from pages.common import (current_corpus, current_model, embeddings, encoder, guarded, need_embeddings, papers_frame,
-                          store)
+from pages.common import (
+    current_corpus,
+    current_model,
+    embeddings,
+    encoder,
+    guarded,
+    need_embeddings,
+    papers_frame,
+    store,
+)
 
 TASK_LABELS = {
     "probe": "Linear probe (macro-F1, accuracy)",

@@ -33,7 +33,8 @@ default = default_label_column(label_options, preferred=spec.label_column)
 c1, c2 = st.columns([3, 1])
 column = c1.selectbox("Label column for the neighbour vote", label_options,
                       index=label_options.index(default) if default in label_options else 0,
-                      help="Used when the model has no trained journal head, and for the evidence papers.") if label_options else None
+                      help="Used when the model has no trained journal head, and for the evidence papers.",
+                      ) if label_options else None
 k = c2.number_input("Suggestions", 1, 20, 5)
 
 title = st.text_input("Title", key=sticky("journal_title"))

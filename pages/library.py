@@ -8,12 +8,10 @@ from pathlib import Path
 import pandas as pd
 import streamlit as st
 
-from core.records import md_escape
-
-from core.io import columns_of, detect_columns, preview, read_papers
+from core.embedding import list_models, model_names_by_vectors_fingerprint, vectors_fingerprint
 from core.errors import MireadError
-from core.embedding import model_names_by_vectors_fingerprint, vectors_fingerprint
-from core.embedding import list_models
+from core.io import columns_of, detect_columns, preview, read_papers
+from core.records import md_escape
 from pages import state
 from pages.common import current_model, embed_with_progress, guarded, select_corpus, show_error, store
 
@@ -90,8 +88,9 @@ else:
 
 report = st.session_state.get(state.IMPORT_REPORT)
 if report:
-    st.success(f"Imported **{report['imported']:,}** rows into **{report['corpus']}**: {report['added']:,} new papers · "
-               f"{report['merged']:,} merged duplicates · {report['skipped']:,} skipped rows")
+    st.success(f"Imported **{report['imported']:,}** rows into **{md_escape(report['corpus'])}**: "
+               f"{report['added']:,} new papers · {report['merged']:,} merged duplicates · "
+               f"{report['skipped']:,} skipped rows")
     if report["errors"]:
         errors = pd.DataFrame(report["errors"])
         with st.expander(f"Skipped rows ({len(errors):,})"):

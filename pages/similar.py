@@ -5,11 +5,19 @@ from __future__ import annotations
 import pandas as pd
 import streamlit as st
 
-from core.records import md_escape
 from core.explore import similar_papers
+from core.records import md_escape
 from pages import state
 from pages.common import (
-    current_corpus, current_model, encoder, guarded, need_embeddings, papers_frame, papers_table, sticky, store,
+    current_corpus,
+    current_model,
+    encoder,
+    guarded,
+    need_embeddings,
+    papers_frame,
+    papers_table,
+    sticky,
+    store,
 )
 
 st.title("Similar papers")

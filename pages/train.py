@@ -11,13 +11,11 @@ from typing import Any
 import pandas as pd
 import streamlit as st
 
-from core.training import jobs
 from core.config import Settings
 from core.embedding import list_models
 from core.plots import training_curves_figure
-from core.training import OBJECTIVES, PROBE_SPLIT, TrainConfig, base_comparison, class_preview
-from core.training import class_limits
 from core.records import md_escape
+from core.training import OBJECTIVES, PROBE_SPLIT, TrainConfig, base_comparison, class_limits, class_preview, jobs
 from pages.common import current_corpus, guarded, show_error, store
 
 HELP = TrainConfig.HELP
@@ -165,7 +163,8 @@ corpus = c1.selectbox("Corpus", names, index=names.index(default_corpus), help=H
 info = s.corpus(corpus)
 label_options = list(info.labels) or list(info.columns)
 if not label_options:
-    st.warning(f"Corpus **{md_escape(corpus)}** has no column to predict; import papers with a journal or label column.")
+    st.warning(f"Corpus **{md_escape(corpus)}** has no column to predict; import papers with a journal or label "
+               "column.")
     st.stop()
 label = c2.selectbox("Label column", label_options, help=HELP["label"])
 models = [m.name for m in list_models(s)]
@@ -235,7 +234,8 @@ if st.button("Start training", type="primary", disabled=preview is None):
         min_per_class=None if min_per_class is None else int(min_per_class),
         max_per_class=None if max_per_class is None else int(max_per_class),
         val_fraction=float(val_fraction), eval_every=int(eval_every),
-        max_papers=None if max_papers is None else int(max_papers), supcon_weight=float(supcon_weight), distill_weight=float(distill_weight),
+        max_papers=None if max_papers is None else int(max_papers), supcon_weight=float(supcon_weight),
+        distill_weight=float(distill_weight),
         temperature=float(temperature), classes_per_batch=int(classes_per_batch), device=Settings().device,
     )
     job_id = guarded(jobs.launch, s, cfg)

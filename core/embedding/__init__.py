@@ -1,4 +1,6 @@
-"""Models and vectors: the model registry (packaged, hub, fine-tuned), the checkpoint format, the `Encoder` (pair encoding, pooling, length-sorted batches, the fast CPU modes) and embedding a corpus into the store's cache. Imports `core.store`.
+"""Models and vectors: the model registry (packaged, hub, fine-tuned), the checkpoint format, the `Encoder` (pair
+encoding, pooling, length-sorted batches, the fast CPU modes) and embedding a corpus into the store's cache. Imports
+`core.store`.
 
 Public names load lazily (PEP 562), so importing the package costs nothing until a name is used.
 """

@@ -162,7 +162,8 @@ class Encoder:
         titles, abstracts = pairs_of(items)
         return self._encode(titles, abstracts, progress, normalize)
 
-    def encode_texts(self, texts: Sequence[str], progress: Progress | None = None, normalize: bool = True) -> np.ndarray:
+    def encode_texts(self, texts: Sequence[str], progress: Progress | None = None,
+                     normalize: bool = True) -> np.ndarray:
         """Embed single texts (no title/abstract pair) in input order, as sentence-transformers does."""
         return self._encode([t or "" for t in texts], None, progress, normalize)
 

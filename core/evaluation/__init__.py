@@ -1,6 +1,11 @@
-"""Measuring embeddings: the MIReAD protocols (linear probe, clustering purity, retrieval), the robustness probes of Singh & Singh (2022) with their text perturbations, the runner that wires them to the store with caching, and the report tables. Imports `core.embedding` and `core.store`.
+"""Measuring embeddings: the MIReAD protocols (linear probe, clustering purity, retrieval), the robustness probes of
+Singh & Singh (2022) with their text perturbations, the runner that wires them to the store with caching, and the
+report tables. Imports `core.embedding` and `core.store`.
 
-Modules: `arrays` (input checks, shared helpers), `protocols` (probe, purity, retrieval, kNN, `run_protocols`), `robustness` (alternative self, textual neighbours, one pasted abstract), `perturb` (the text perturbations), `report` (Result, tables, JSON, markdown), `runner` (store wiring, sampling, cache, `evaluate_models`). Dependencies run one way: arrays, perturb <- robustness, report <- protocols <- runner.
+Modules: `arrays` (input checks, shared helpers), `protocols` (probe, purity, retrieval, kNN, `run_protocols`),
+`robustness` (alternative self, textual neighbours, one pasted abstract), `perturb` (the text perturbations),
+`report` (Result, tables, JSON, markdown), `runner` (store wiring, sampling, cache, `evaluate_models`). Dependencies
+run one way: arrays, perturb <- robustness, report <- protocols <- runner.
 
 Public names load lazily (PEP 562), so importing the package costs nothing until a name is used.
 """

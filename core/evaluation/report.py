@@ -67,7 +67,8 @@ def results_table(results: Sequence[Result]) -> pd.DataFrame:
 def lower_is_better(column: str) -> bool:
     """True for neighbour scores of destructive (LO-DS) families, where keeping the neighbours is wrong."""
     parts = column.split(":")
-    return len(parts) == 3 and parts[0] == "neighbours" and parts[1] in perturb.FAMILIES and not perturb.expect_keep(parts[1])
+    return (len(parts) == 3 and parts[0] == "neighbours" and parts[1] in perturb.FAMILIES
+            and not perturb.expect_keep(parts[1]))
 
 
 def best_per_column(table: pd.DataFrame) -> dict[str, str]:
@@ -110,7 +111,7 @@ def purity_points(results: Sequence[Result]) -> pd.DataFrame:
 
 
 def neighbour_rows(results: Sequence[Result], model: str) -> list[dict]:
-    """One model's textual-neighbour scores per family, as `core.evaluation.robustness.textual_neighbours` returns them."""
+    """One model's textual-neighbour scores per family, as `robustness.textual_neighbours` returns them."""
     rows: dict[str, dict] = {}
     for r in results:
         if r.model != model or r.task != "neighbours" or ":" not in r.metric:
@@ -204,8 +205,8 @@ def markdown_report(doc: dict) -> str:
         families = family_table(results)
         parts.append(_plain_table(
             ["model", "family", "category", "should", "n", *METRIC_NAMES.values()],
-            [[md_escape(r.model), r.family, r.category, r.should, str(r.n), *(_fmt(getattr(r, m)) for m in ROBUSTNESS_METRICS)]
-             for r in families.itertuples()]))
+            [[md_escape(r.model), r.family, r.category, r.should, str(r.n),
+              *(_fmt(getattr(r, m)) for m in ROBUSTNESS_METRICS)] for r in families.itertuples()]))
     notes = [f"- {md_escape(n['model'])}: {n['text']}" for n in doc.get("notes", [])]
     notes += [f"- {md_escape(e['model'])}" + (f" ({e['task']})" if e.get("task") else "") + f": {md_escape(e['error'])}"
               for e in doc.get("errors", [])]

@@ -162,7 +162,8 @@ def neighbours_summary(rows: Sequence[dict]) -> str:
             f"{', '.join(lost)}."
         )
     elif any(r["expect_keep"] and r["n"] for r in rows):
-        sentences.append("Every meaning-preserving perturbation keeps the original paper in the top 10 for most papers.")
+        sentences.append("Every meaning-preserving perturbation keeps the original paper in the top 10 for most "
+                         "papers.")
     for r in rows:
         if r["expect_keep"] or not r["n"]:
             continue

@@ -1,4 +1,6 @@
-"""What users do with vectors: nearest-neighbour indexes and similar-paper search, 2-D projections and cached maps, clusters and their keyword names, highlight search, and journal suggestions. Imports `core.embedding` and `core.store`.
+"""What users do with vectors: nearest-neighbour indexes and similar-paper search, 2-D projections and cached maps,
+clusters and their keyword names, highlight search, and journal suggestions. Imports `core.embedding` and
+`core.store`.
 
 Public names load lazily (PEP 562), so importing the package costs nothing until a name is used.
 """

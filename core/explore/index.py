@@ -25,7 +25,8 @@ IVF_TUNING_QUERIES = 200
 EXACT_FALLBACK_SHARE = 0.05  # a filter keeping fewer rows than this share is searched exactly
 
 
-def exact_topk(matrix: np.ndarray, queries: np.ndarray, k: int, mask: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:
+def exact_topk(matrix: np.ndarray, queries: np.ndarray, k: int,
+               mask: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:
     """Exact top-k by inner product: (scores [q, k], indices [q, k]), best first; `mask` keeps rows."""
     queries = np.atleast_2d(np.asarray(queries, dtype=np.float32))
     scores = queries @ np.asarray(matrix, dtype=np.float32).T

@@ -5,7 +5,7 @@ from __future__ import annotations
 import hashlib
 import json
 import warnings
-from typing import Callable
+from collections.abc import Callable
 
 import numpy as np
 from threadpoolctl import threadpool_limits

@@ -70,8 +70,8 @@ def query_warning(title: str, abstract: str) -> str | None:
         return None
     if words < SHORT_QUERY_WORDS:
         return (
-            f"Your query has only {words} word{'s' if words != 1 else ''}. Scientific encoders retrieve poorly from a title or a few "
-            "words (Singh & Singh, 2022); paste the abstract too for better neighbours."
+            f"Your query has only {words} word{'s' if words != 1 else ''}. Scientific encoders retrieve poorly "
+            "from a title or a few words (Singh & Singh, 2022); paste the abstract too for better neighbours."
         )
     return None
 

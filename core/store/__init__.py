@@ -1,5 +1,5 @@
-"""The workspace on disk: the SQLite catalog (corpora, papers, embedding keys, models, jobs, metrics) and the
-array files beside it. It owns all SQL; everything else asks it. Imports `core.io` only for import reports.
+"""The workspace on disk: the SQLite catalog (corpora, papers, embedding keys, models, jobs, metrics) and the array
+files beside it. It owns all SQL; everything else asks it. Imports `core.io` only for import reports.
 
 `Store` (database.py: schema, connections, transactions) is assembled from one mixin per concern: corpora.py
 (corpora and papers), vectors.py (embedding arrays, repair), models.py, cache.py, jobs.py (jobs and metrics);

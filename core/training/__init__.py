@@ -1,4 +1,6 @@
-"""The side loop: training configuration and validation, the class and paper selection, objectives, the fine-tuning loop, and the background jobs that run it in a child process (`python -m core.training.worker`). Imports `core.embedding` and `core.store`.
+"""The side loop: training configuration and validation, the class and paper selection, objectives, the fine-tuning
+loop, and the background jobs that run it in a child process (`python -m core.training.worker`). Imports
+`core.embedding` and `core.store`.
 
 Public names load lazily (PEP 562), so importing the package costs nothing until a name is used.
 """

@@ -6,8 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from core.embedding import embed_corpus
-from core.embedding import ModelSpec
+from core.embedding import ModelSpec, embed_corpus
 from core.records import Paper
 from core.store import Store
 from tests.app.test_pages import chart, open_app, router_mode, texts, widget  # noqa: F401 (autouse fixture)

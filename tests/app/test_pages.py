@@ -13,9 +13,7 @@ import pytest
 from streamlit.runtime.pages_manager import PagesManager
 from streamlit.testing.v1 import AppTest
 
-from core.embedding import embed_corpus, vectors_fingerprint
-from core.embedding import get_model
-from core.embedding import fast_kind
+from core.embedding import embed_corpus, fast_kind, get_model, vectors_fingerprint
 from core.records import Paper
 from core.store import Store
 from tests.helpers import make_papers, register_tiny

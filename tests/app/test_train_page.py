@@ -11,9 +11,8 @@ from pathlib import Path
 import pytest
 from streamlit.testing.v1 import AppTest
 
-from core.training import jobs
 from core.store import Store
-from core.training import TrainConfig
+from core.training import TrainConfig, jobs
 from tests.helpers import register_tiny
 from tests.unit.training.support import add_corpus, stop_workers, tiny_config
 

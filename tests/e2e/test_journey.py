@@ -13,9 +13,8 @@ from pathlib import Path
 
 import pytest
 
-from core.embedding import embed_corpus
+from core.embedding import build_tiny_model, embed_corpus
 from core.store import Store
-from core.embedding import build_tiny_model
 from tests.app.test_lived_in import holey_papers
 from tests.e2e.conftest import ARTIFACTS, VIEWPORT, Tab
 from tests.e2e.server import streamlit_server

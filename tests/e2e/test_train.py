@@ -6,9 +6,9 @@ from collections.abc import Iterator
 
 import pytest
 
+from core.embedding import build_tiny_model
 from core.io import read_papers
 from core.store import Store
-from core.embedding import build_tiny_model
 from tests.e2e.conftest import FIXTURES, VIEWPORT, Tab
 from tests.e2e.server import streamlit_server
 from tests.helpers import register_tiny

@@ -13,8 +13,8 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from core.io import read_papers
 from core.errors import MireadError
+from core.io import read_papers
 from core.records import Paper
 from core.store import ImportReport, Store
 

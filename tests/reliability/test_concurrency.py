@@ -18,8 +18,16 @@ from core.errors import CorpusError, MireadError, StoreError
 from core.explore import similar_papers
 from core.store import Store
 from tests.helpers import make_papers, register_tiny
-from tests.reliability.support import (FIGURES, TALLY, check_one_sentence, percentile, snapshot, start_cli,
-                                       synthetic_papers, write_jsonl)
+from tests.reliability.support import (
+    FIGURES,
+    TALLY,
+    check_one_sentence,
+    percentile,
+    snapshot,
+    start_cli,
+    synthetic_papers,
+    write_jsonl,
+)
 
 
 def run_readers(store: Store, corpus: str, stop: threading.Event, errors: list, counts: list, spec=None) -> None:
@@ -229,8 +237,7 @@ def test_a_search_with_a_paper_list_from_before_an_import_asks_to_search_again(e
 
 
 def test_a_training_job_for_a_deleted_corpus_is_refused_before_it_starts(store, tiny_model_dir):
-    from core.training import jobs
-    from core.training import TrainConfig
+    from core.training import TrainConfig, jobs
 
     store.import_papers("gone", make_papers(4), source="g.jsonl")
     register_tiny(store, tiny_model_dir)

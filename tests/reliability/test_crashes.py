@@ -10,17 +10,21 @@ import time
 import numpy as np
 import pytest
 
-from core.explore import search
-from core.embedding import embed_corpus, get_encoder, vectors_fingerprint
+from core.embedding import embed_corpus, get_encoder, get_model, vectors_fingerprint
 from core.errors import MireadError, StoreError
-from core.explore import map_coordinates
-from core.embedding import get_model
-from core.explore import similar_papers
+from core.explore import map_coordinates, search, similar_papers
 from core.store import Store
 from tests.helpers import make_papers, register_tiny
-from tests.reliability.support import (FIGURES, TALLY, check_one_sentence, snapshot, start_cli, synthetic_papers,
-                                       wait_for, write_jsonl)
-
+from tests.reliability.support import (
+    FIGURES,
+    TALLY,
+    check_one_sentence,
+    snapshot,
+    start_cli,
+    synthetic_papers,
+    wait_for,
+    write_jsonl,
+)
 
 BIG_IMPORT = 80_000  # papers: a few seconds of importing, to be killed half-way
 EMBED_PAPERS = 2500  # embedded in chunks of 512 with the tiny model

@@ -11,9 +11,8 @@ import pytest
 from core.cli import main
 from core.embedding import embed_corpus
 from core.errors import MireadError
-from core.explore import predict_journals
+from core.explore import predict_journals, similar_papers
 from core.records import Paper
-from core.explore import similar_papers
 from core.store import Store
 from tests.helpers import make_papers, register_tiny
 from tests.reliability.support import TALLY, check_one_sentence, cli
@@ -114,8 +113,7 @@ class SpyEncoder:
 
 @pytest.fixture()
 def spy(searchable):
-    from core.embedding import get_encoder
-    from core.embedding import get_model
+    from core.embedding import get_encoder, get_model
 
     return SpyEncoder(get_encoder(get_model("tiny", searchable)))
 

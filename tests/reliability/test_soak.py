@@ -17,8 +17,7 @@ import pytest
 
 from core.embedding import embed_corpus, vectors_fingerprint
 from core.errors import MireadError
-from core.explore import predict_journals
-from core.explore import similar_papers
+from core.explore import predict_journals, similar_papers
 from core.store import Store
 from tests.helpers import register_tiny
 from tests.reliability.support import FIGURES, TALLY, cli, percentile, synthetic_papers, write_jsonl

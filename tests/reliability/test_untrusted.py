@@ -14,8 +14,8 @@ import numpy as np
 import pytest
 
 from core.cli import main
-from core.errors import CorpusError, MireadError
 from core.embedding import ModelSpec, load_backbone
+from core.errors import CorpusError, MireadError
 from core.records import Paper
 from core.store import Store, check_name
 from tests.helpers import make_papers, register_tiny

@@ -6,10 +6,9 @@ from pathlib import Path
 
 import pytest
 
-from core import cli
-from core import demo
-from core.explore import cached_map
+from core import cli, demo
 from core.embedding import get_model
+from core.explore import cached_map
 from tests.helpers import register_tiny
 
 PUBMED = Path(__file__).resolve().parents[1] / "fixtures" / "corpus" / "pubmed.xml"

@@ -3,8 +3,7 @@
 import numpy as np
 import pytest
 
-from core.embedding import Encoder, embed_corpus, pool, vectors_fingerprint
-from core.embedding import ModelSpec, get_model
+from core.embedding import Encoder, ModelSpec, embed_corpus, get_model, pool, vectors_fingerprint
 from core.errors import ModelError
 from tests.helpers import make_papers, register_tiny
 

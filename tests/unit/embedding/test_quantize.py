@@ -3,10 +3,9 @@
 import numpy as np
 import pytest
 
+from core.embedding import Encoder, embed_corpus, fingerprint, vectors_fingerprint
 from core.embedding import quantize as quantize
-from core.embedding import Encoder, embed_corpus, vectors_fingerprint
 from core.explore import IVF_NPROBES, VectorIndex, choose_kind, exact_topk, recall_at_k
-from core.embedding import fingerprint
 from tests.helpers import make_papers, register_tiny
 
 

@@ -35,7 +35,7 @@ def test_missing_abstract_column_is_refused_before_reading(tmp_path: Path) -> No
 
 
 def test_non_utf8_bytes_are_refused_with_their_position(tmp_path: Path) -> None:
-    path = write(tmp_path / "x.csv", "title,abstract\nCaf".encode() + b"\xe9,text\n")
+    path = write(tmp_path / "x.csv", b"title,abstract\nCaf" + b"\xe9,text\n")
     with pytest.raises(CorpusError) as error:
         read_papers(path)
     assert str(error.value) == (

@@ -8,9 +8,8 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
-from core.training import jobs
 from core.store import Store
-from core.training import TrainConfig
+from core.training import TrainConfig, jobs
 from tests.helpers import make_papers
 
 

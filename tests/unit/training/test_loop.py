@@ -10,24 +10,26 @@ import pandas as pd
 import pytest
 import torch
 
-from core.embedding import Encoder
+from core.embedding import HEAD_FILE, META_FILE, Encoder, get_model, load_backbone
 from core.errors import TrainingError
-from core.training import metrics_frame, run_foreground
-from core.embedding import HEAD_FILE, META_FILE, get_model
-from core.training import param_groups, pk_batches, similarity_distill_loss, supcon_loss
-from core.embedding import load_backbone
 from core.plots import training_curves_figure
 from core.training import (
     PROBE_SPLIT,
     TrainConfig,
     base_comparison,
     class_preview,
+    metrics_frame,
+    param_groups,
+    pk_batches,
+    run_foreground,
     run_training,
+    select,
     select_classes,
+    similarity_distill_loss,
+    supcon_loss,
     validate_config,
 )
 from core.training.loop import _Run
-from core.training import select
 from tests.unit.training.support import add_corpus, one_torch_thread, tiny_config
 
 
