@@ -101,13 +101,19 @@ def select_corpus(name: str) -> None:
     st.session_state[state.PENDING_CORPUS] = name
 
 
-def sticky(key: str) -> str:
-    """A widget key whose value survives a visit to another page (Streamlit forgets widgets it did not draw)."""
+def sticky(key: str, default: Any = None) -> str:
+    """A widget key whose value survives a visit to another page (Streamlit forgets widgets it did not draw).
+
+    Give the widget its starting value here, not as the widget's own default: Streamlit warns when a widget has
+    both a default and a value set through session state.
+    """
     shadow = f"_kept_{key}"
     if key in st.session_state:
         st.session_state[shadow] = st.session_state[key]
     elif shadow in st.session_state:
         st.session_state[key] = st.session_state[shadow]
+    elif default is not None:
+        st.session_state[key] = default
     return key
 
 

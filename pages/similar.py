@@ -44,7 +44,7 @@ else:
     paper_id = str(frame.at[choice, "id"])
 
 with st.expander("Filters and number of results"):
-    k = st.slider("Results (k)", 1, 100, 10, key=sticky("similar_k"))
+    k = st.slider("Results (k)", 1, 100, key=sticky("similar_k", 10))
     filters = {}
     for column in info.labels[:3]:
         if column == "year":

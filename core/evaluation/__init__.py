@@ -12,8 +12,7 @@ Public names load lazily (PEP 562), so importing the package costs nothing until
 
 from __future__ import annotations
 
-from importlib import import_module
-from typing import Any
+from core.lazy import exporter
 
 _EXPORTS = {
     "FAMILIES": "perturb",
@@ -34,11 +33,4 @@ _EXPORTS = {
     "to_markdown": "report",
 }
 __all__ = sorted(_EXPORTS)
-
-
-def __getattr__(name: str) -> Any:
-    if name in _EXPORTS:
-        value = getattr(import_module(f"{__name__}.{_EXPORTS[name]}"), name)
-        globals()[name] = value
-        return value
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+__getattr__ = exporter(__name__, _EXPORTS)

@@ -8,6 +8,7 @@ from collections.abc import Sequence
 import numpy as np
 
 from core.errors import MireadError
+from core.lazy import heavy
 
 MINIBATCH_ABOVE = 20_000
 MAX_DOCS_PER_CLUSTER = 2_000
@@ -17,7 +18,8 @@ TOKEN_PATTERN = r"(?u)\b(?=\w*[^\W\d_])\w\w+\b"
 
 def kmeans(X: np.ndarray, k: int, seed: int = 0) -> np.ndarray:
     """Return int64 cluster labels for the rows of X (k clipped to the number of rows)."""
-    from sklearn.cluster import KMeans, MiniBatchKMeans
+    KMeans = heavy("sklearn.cluster").KMeans
+    MiniBatchKMeans = heavy("sklearn.cluster").MiniBatchKMeans
 
     arr = np.asarray(X, dtype=np.float32)
     if arr.ndim != 2:
@@ -57,7 +59,7 @@ def _class_documents(
 
 def _ctfidf(counts, n_classes: int) -> np.ndarray:
     """BERTopic's class TF-IDF: L1 term frequency per class times log(1 + A / f_t)."""
-    from sklearn.preprocessing import normalize
+    normalize = heavy("sklearn.preprocessing").normalize
 
     counts = counts.astype(np.float64)
     words_per_class = np.asarray(counts.sum(axis=1)).ravel()
@@ -85,7 +87,7 @@ def cluster_keywords(
     texts: Sequence[str], labels: np.ndarray, top_n: int = 4, seed: int = 0
 ) -> dict[int, list[str]]:
     """Return the top_n most distinctive words or bigrams of each cluster (c-TF-IDF)."""
-    from sklearn.feature_extraction.text import CountVectorizer
+    CountVectorizer = heavy("sklearn.feature_extraction.text").CountVectorizer
 
     labels = np.asarray(labels)
     if len(texts) != len(labels):

@@ -11,6 +11,7 @@ import numpy as np
 from threadpoolctl import threadpool_limits
 
 from core.errors import MireadError
+from core.lazy import heavy
 
 METHODS = ("umap", "tsne", "pca")
 
@@ -81,7 +82,7 @@ def _pad2(Y: np.ndarray) -> np.ndarray:
 
 def _pca(X: np.ndarray, n_components: int, seed: int | None) -> np.ndarray:
     """Project X onto its top principal components (fewer when n or d is smaller)."""
-    from sklearn.decomposition import PCA
+    PCA = heavy("sklearn.decomposition").PCA
 
     n, d = X.shape
     k = min(n_components, n, d)
@@ -109,7 +110,7 @@ def _umap_epochs(n: int) -> int:
 
 def _umap(X: np.ndarray, p: dict, seed: int | None, note: Progress) -> np.ndarray:
     """Run UMAP with memory-friendly settings."""
-    import umap
+    umap = heavy("umap")
 
     n = X.shape[0]
     n_neighbors = int(p["n_neighbors"])
@@ -134,7 +135,7 @@ def _umap(X: np.ndarray, p: dict, seed: int | None, note: Progress) -> np.ndarra
 
 def _tsne(X: np.ndarray, p: dict, seed: int | None, note: Progress) -> np.ndarray:
     """Run scikit-learn's Barnes-Hut t-SNE with PCA initialisation."""
-    from sklearn.manifold import TSNE
+    TSNE = heavy("sklearn.manifold").TSNE
 
     n = X.shape[0]
     perplexity = float(p["perplexity"])
@@ -242,7 +243,7 @@ def place_points(
 
 def warm_numba() -> None:
     """Compile UMAP's numba kernels (neighbour search and layout) on a tiny random input."""
-    import umap
+    umap = heavy("umap")
 
     rng = np.random.default_rng(0)
     X = rng.standard_normal((200, PRE_PCA_DIMS)).astype(np.float32)

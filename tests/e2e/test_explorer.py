@@ -118,7 +118,7 @@ def test_a_newcomer_uploads_a_csv_embeds_it_and_explores_it(tab: Tab):
     assert bars["type"] == "bar" and sum(bars["x"]) == pytest.approx(1.0, abs=0.01)
     suggestions = [e for e in tab.expanders() if " — " in e]
     assert sorted(s.split(" — ")[0] for s in suggestions) == JOURNALS
-    assert all(s.endswith("%") for s in suggestions)
+    assert all(re.search(r" — \d+\.\d%( · \d+ of \d+ nearest papers \(\d+% of the vote\))?$", s) for s in suggestions), suggestions
     assert ROWS["econ-04"]["title"] in tab.cells()  # its own paper is evidence for its journal
     tab.snap("journals")
     assert tab.errors == []
