@@ -67,6 +67,17 @@ def cmd_import(store: Store, args: argparse.Namespace) -> dict[str, Any]:
         lines += [f"  row {w.row}, {w.column}: {w.reason}" for w in report.warnings[:20]]
         if len(report.warnings) > 20:
             lines.append(f"  ... and {len(report.warnings) - 20} more (use --json for all)")
+    if report.id_note:
+        lines.append(f"ids: {report.id_note}")
+    elif report.id_column:
+        lines.append(f"ids: column '{report.id_column}'")
+    if report.conflicts:
+        count = len(report.conflicts)
+        lines.append(f"{count} id conflict{'s' if count != 1 else ''}: an id already used by a paper with another "
+                     "title and abstract (each was kept as a separate paper)")
+        lines += [f"  {c['reason']}" for c in report.conflicts[:20]]
+        if count > 20:
+            lines.append(f"  ... and {count - 20} more (use --json for all)")
     _emit(args, doc, "\n".join(lines))
     return doc
 

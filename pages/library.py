@@ -65,8 +65,12 @@ else:
                                       index=options.index(detected.title) if detected else 0),
                 "abstract": c2.selectbox("Abstract column", options,
                                          index=options.index(detected.abstract) if detected else 0),
-                "id": c3.selectbox("Id column", options,
-                                   index=options.index(detected.id) if detected and detected.id else 0),
+                # "(auto)" by default: the reader then checks the detected id column's values and falls back to a
+                # unique id-like column (or generated ids) when they are placeholders or repeat (issue 19)
+                "id": c3.selectbox("Id column", options, index=0,
+                                   help=f"(auto) = {detected.id or 'generated ids'} when its values are unique ids; "
+                                        "else another id-like column with unique values, or generated ids. Papers "
+                                        "are never merged on an id alone." if detected else None),
             }
             name_default = Path(upload.name).name.split(".")[0][:40] or "corpus"
             name = st.text_input("Corpus name", value=name_default,
@@ -103,6 +107,14 @@ if report:
                    "their papers were imported with the text that could be read.")
         with st.expander(f"Fields not read whole ({len(warnings):,})"):
             st.dataframe(warnings, width="stretch", hide_index=True)
+    if report.get("id_note"):
+        st.info(f"Ids: {md_escape(report['id_note'])}")
+    if report.get("conflicts"):
+        conflicts = pd.DataFrame(report["conflicts"])
+        st.warning(f"{len(conflicts):,} row{'s' if len(conflicts) != 1 else ''} reused an id of a paper with another "
+                   "title and abstract; each was kept as a separate paper under a derived id.")
+        with st.expander(f"Id conflicts ({len(conflicts):,})"):
+            st.dataframe(conflicts, width="stretch", hide_index=True)
 
 # -- corpora ---------------------------------------------------------------------------------
 st.subheader("Corpora")

@@ -17,7 +17,7 @@ _ABSTRACT_NAMES = (
 _ID_NAMES = (
     "id", "paper_id", "paperid", "article_id", "doc_id", "document_id", "record_id", "uid", "uuid",
     "pmid", "pubmed_id", "pmcid", "arxiv_id", "corpus_id", "corpusid", "eid", "ut_unique_wos_id",
-    "accession_number", "key", "citation_key",
+    "accession_number", "key", "citation_key", "internal_id", "source_id",
 )
 _NON_WORD = re.compile(r"[^a-z0-9]+")
 
@@ -53,6 +53,14 @@ def _pick(columns: Sequence[str], override: str | None, names: Sequence[str], ro
         if name not in normal or column == name:
             normal[name] = column
     return next((normal[name] for name in names if name in normal), None)
+
+
+def id_like_columns(columns: Sequence[str]) -> list[str]:
+    """Every column whose name is an id spelling, in the order detection prefers them (names only)."""
+    by_name: dict[str, list[str]] = {}
+    for column in (str(c) for c in columns):
+        by_name.setdefault(_normal(column), []).append(column)
+    return [column for name in _ID_NAMES for column in by_name.get(name, [])]
 
 
 def detect_columns(

@@ -5,21 +5,27 @@ parsers need the full text. Bad input raises ``CorpusError`` with one sentence; 
 used come out of ``read_papers`` as ``RowError`` with their 1-based row number; a field that could not be
 read whole (BibTeX LaTeX that does not decode, a repeated field or RIS tag) comes out as ``RowWarning``
 after its row, whose paper is still imported.
+
+Ids: a placeholder (``0``, empty, ``NA``, ``N/A``, ``null``, ``none``, ``-``) is never an id. The id column is
+detected by name, then checked on the first rows: one holding placeholders or mostly repeated values gives way
+to another id-like column whose values are unique, else ids are generated (the DOI, else a hash of the title
+and abstract). ``read_papers`` says which column it used (``id_column``) and why it passed one over (``id_note``).
 """
 
 from __future__ import annotations
 
+import dataclasses
 import itertools
 import json
 import re
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from core.io.columns import ColumnMap, detect_columns
+from core.io.columns import ColumnMap, detect_columns, id_like_columns
 from core.io.formats import _PEEK_ROWS, _open_rows
-from core.io.rows import Row, RowWarning
-from core.io.safety import _name
+from core.io.rows import NumberedRow, Row, RowWarning
+from core.io.safety import _name, _shown
 from core.labels import is_missing
 from core.records import Paper, RowError, duplicate_key
 
@@ -27,6 +33,7 @@ if TYPE_CHECKING:
     import pandas
 
 _SPACE = re.compile(r"\s+")
+PLACEHOLDER_IDS = frozenset(("", "0", "na", "n/a", "nan", "null", "none", "-"))  # compared lower-cased
 
 
 def read_rows(path: str | Path, fmt: str | None = None) -> Iterator[dict[str, Any]]:
@@ -66,11 +73,87 @@ def _text(value: Any) -> str | None:
 
 
 def _id_text(value: Any) -> str | None:
+    """An id cell as stripped text; None when missing or a placeholder (``0``, ``NA``, ``null``, ...)."""
     if _missing(value):
         return None
     if isinstance(value, float) and value.is_integer():
         value = int(value)
-    return str(value).strip() or None
+    text = str(value).strip()
+    return None if text.lower() in PLACEHOLDER_IDS else text
+
+
+@dataclasses.dataclass
+class _IdStats:
+    """How a candidate id column looks on the first rows of a file."""
+
+    column: str
+    rows: int = 0
+    real: int = 0  # rows with a value that is not a placeholder
+    distinct: int = 0
+    placeholder: str | None = None  # the first placeholder value seen, as written
+
+    @property
+    def unique(self) -> bool:  # some ids and none repeated (rows without one get a generated id)
+        return self.real > 0 and self.distinct == self.real
+
+    @property
+    def usable(self) -> bool:  # some ids, mostly not repeated
+        return self.real > 0 and 2 * (self.real - self.distinct) <= self.real
+
+    def problem(self) -> str:
+        if self.real == 0:
+            shown = "empty" if not (self.placeholder or "").strip() else f"'{_shown(str(self.placeholder), 20)}'"
+            return f"the first {self.rows} rows hold no id or a placeholder ({shown})"
+        values = "value" if self.distinct == 1 else "values"
+        return f"its {self.real} ids in the first {self.rows} rows have only {self.distinct} distinct {values}"
+
+
+def _id_stats(column: str, head: Sequence[NumberedRow]) -> _IdStats:
+    stats, seen = _IdStats(column), set()
+    for _, row in head:
+        if not isinstance(row, dict):
+            continue
+        stats.rows += 1
+        value = row.get(column)
+        text = _id_text(value)
+        if text is None:
+            if stats.placeholder is None:
+                stats.placeholder = "" if _missing(value) else str(value).strip()
+            continue
+        stats.real += 1
+        seen.add(text)
+    stats.distinct = len(seen)
+    return stats
+
+
+def _choose_id(
+    columns: Sequence[str], mapping: ColumnMap, head: Sequence[NumberedRow], given: bool
+) -> tuple[str | None, str]:
+    """The id column to use and a note when the detected one was passed over (or, when given, looks wrong).
+
+    The detected column stays unless its ids repeat or are all placeholders; then the other id-like column
+    with unique ids and the most of them wins; failing that it stays if its ids mostly differ, else another
+    mostly-distinct id-like column or none (generated ids).
+    """
+    if mapping.id is None:
+        return None, ""
+    detected = _id_stats(mapping.id, head)
+    if detected.unique:
+        return mapping.id, ""
+    if given:  # the user's choice stands; placeholders still give generated ids, repeats are kept apart
+        return mapping.id, (f"column '{_shown(mapping.id)}' (chosen for the id): {detected.problem()}; rows "
+                            "without an id get a generated one, a repeated id with other text a derived one")
+    others = [_id_stats(column, head) for column in id_like_columns(columns)
+              if column not in (mapping.id, mapping.title, mapping.abstract)]
+    pick = max((o for o in others if o.unique), key=lambda o: o.real, default=None)  # the first of the fullest
+    if pick is None and detected.usable:
+        return mapping.id, ""  # a few repeats: the import keeps repeated ids with different text apart
+    if pick is None:
+        pick = next((o for o in others if o.usable), None)
+    instead = (f"used column '{_shown(pick.column)}' instead" if pick else
+               "ids were generated instead (the DOI, else a hash of the title and abstract)")
+    return (pick.column if pick else None), f"column '{_shown(mapping.id)}' was not used for the ids: " \
+        f"{detected.problem()}; {instead}"
 
 
 def _field_value(value: Any, tabular: bool) -> Any:
@@ -121,6 +204,18 @@ def _paper(number: int, row: Row, columns: ColumnMap, tabular: bool) -> Paper | 
     return Paper(id=paper_id, title=title, abstract=str(abstract), fields=fields)
 
 
+class PaperStream(Iterator["Paper | RowError | RowWarning"]):
+    """The records of a file, streamed, with the id column used (None: generated ids) and a note on it."""
+
+    def __init__(self, items: Iterator[Paper | RowError | RowWarning], id_column: str | None, id_note: str):
+        self._items = items
+        self.id_column = id_column
+        self.id_note = id_note
+
+    def __next__(self) -> Paper | RowError | RowWarning:
+        return next(self._items)
+
+
 def read_papers(
     path: str | Path,
     *,
@@ -128,14 +223,22 @@ def read_papers(
     title_column: str | None = None,
     abstract_column: str | None = None,
     id_column: str | None = None,
-) -> Iterator[Paper | RowError | RowWarning]:
-    """Stream validated papers; unusable rows come out as RowError, fields not read whole as RowWarning."""
+) -> PaperStream:
+    """Stream validated papers; unusable rows come out as RowError, fields not read whole as RowWarning.
+
+    The id column is checked on the first rows (see the module's docstring); the stream's ``id_column`` and
+    ``id_note`` say which one was used and why another was passed over.
+    """
     columns, rows, file, fmt = _open_rows(path, fmt)
     mapping = detect_columns(
         columns, title=title_column, abstract=abstract_column, id=id_column, source=f"file '{_name(file)}'"
     )
+    head = list(itertools.islice(rows, _PEEK_ROWS))
+    chosen, note = _choose_id(columns, mapping, head, given=bool(id_column))
+    mapping = dataclasses.replace(mapping, id=chosen)
     tabular = fmt in ("csv", "tsv")
-    return (
+    items = (
         row if isinstance(row, (RowError, RowWarning)) else _paper(number, row, mapping, tabular)
-        for number, row in rows
+        for number, row in itertools.chain(head, rows)
     )
+    return PaperStream(items, chosen, note)

@@ -8,6 +8,7 @@ import os
 import re
 import sqlite3
 import time
+from array import array
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
@@ -31,13 +32,17 @@ class ImportReport:
     corpus: str
     imported: int = 0  # valid rows read: added + merged
     added: int = 0  # new papers in the corpus
-    merged: int = 0  # rows folded into a paper already there (same id, or same normalised title+abstract)
+    merged: int = 0  # rows folded into a paper already there: same normalised title+abstract
     skipped: int = 0
     errors: list[RowError] = field(default_factory=list)
     warnings: list[RowWarning] = field(default_factory=list)  # fields not read whole; their papers were imported
+    # rows whose id was already another paper's, with a different title+abstract: added under a derived id
+    conflicts: list[dict[str, Any]] = field(default_factory=list)  # {"row", "id", "kept_as", "reason"}
+    id_column: str | None = None  # the file's column used for the ids (None: generated, or not from a file)
+    id_note: str = ""  # why the reader passed over the detected id column, if it did
 
     def to_dict(self, max_errors: int = 1000) -> dict[str, Any]:
-        """The report as JSON-ready data; at most `max_errors` errors and as many warnings."""
+        """The report as JSON-ready data; at most `max_errors` errors and as many warnings and conflicts."""
         return {
             "corpus": self.corpus,
             "imported": self.imported,
@@ -46,6 +51,9 @@ class ImportReport:
             "skipped": self.skipped,
             "errors": [{"row": e.row, "reason": e.reason} for e in self.errors[:max_errors]],
             "warnings": [{"row": w.row, "column": w.column, "reason": w.reason} for w in self.warnings[:max_errors]],
+            "conflicts": [dict(c) for c in self.conflicts[:max_errors]],
+            "id_column": self.id_column,
+            "id_note": self.id_note,
         }
 
 
@@ -115,13 +123,17 @@ class CorporaMixin:
     def import_papers(
         self, corpus: str, records: Iterable[Paper | RowError | RowWarning], source: str = ""
     ) -> ImportReport:
-        """Add papers to a corpus in one transaction; duplicates (same id or same text) are merged.
+        """Add papers to a corpus in one transaction; duplicates (same normalised title+abstract) are merged.
 
+        A row whose id is already another paper's (in the corpus or earlier in this import) but whose text
+        differs is not a duplicate: it is added under the id ``<id>~<row>`` and listed in ``conflicts``.
+        Rows are numbered from 1 as the reader numbers them (its errors and warnings carry the numbers).
         If reading fails part-way (a CorpusError from the reader), nothing is stored.
         """
         corpus = check_name(corpus, "corpus name")
         source = scrub(source)
-        report = ImportReport(corpus=corpus)
+        report = ImportReport(corpus=corpus, id_column=getattr(records, "id_column", None),
+                              id_note=str(getattr(records, "id_note", "") or ""))
         started = time.time()
         with self.connect() as conn:
             cur = conn.execute(
@@ -135,27 +147,29 @@ class CorporaMixin:
                     "INSERT OR IGNORE INTO corpora(name, created, source) VALUES (?, ?, ?)",
                     (corpus, started, source),
                 )
-                seq = conn.execute(
+                first = conn.execute(
                     "SELECT COALESCE(MAX(seq), -1) + 1 FROM papers WHERE corpus = ?", (corpus,)
                 ).fetchone()[0]
-                batch: list[tuple] = []
-                attempted = 0
+                rows = array("q")  # the source row of each paper this import adds, by seq - first
+                pending: list[tuple[int, Paper]] = []
+                attempted = row = 0
                 before = conn.total_changes
                 for record in records:
                     if isinstance(record, RowError):
                         report.skipped += 1
                         report.errors.append(record)
+                        row = max(row, record.row)
                         continue
                     if isinstance(record, RowWarning):
                         report.warnings.append(record)
                         continue
-                    batch.append(self._paper_row(corpus, seq, record))
-                    seq += 1
+                    row += 1
+                    pending.append((row, record))
                     attempted += 1
-                    if len(batch) >= _BATCH:
-                        self._insert(conn, batch)
-                        batch = []
-                self._insert(conn, batch)
+                    if len(pending) >= _BATCH:
+                        self._insert(conn, self._new_rows(conn, corpus, pending, first, rows, report))
+                        pending = []
+                self._insert(conn, self._new_rows(conn, corpus, pending, first, rows, report))
                 inserted = conn.total_changes - before
                 report.imported = attempted
                 report.added = inserted
@@ -198,6 +212,49 @@ class CorporaMixin:
                 "AND j.status = 'completed') ORDER BY id"
             ).fetchall()
         return [dict(r) for r in rows if not pid_alive(r["pid"])]
+
+    @staticmethod
+    def _new_rows(
+        conn: sqlite3.Connection, corpus: str, pending: list[tuple[int, Paper]], first: int, rows: array,
+        report: ImportReport,
+    ) -> list[tuple]:
+        """The papers-table rows of a batch that are new papers; an id already taken by different text is
+        replaced by ``<id>~<row>`` and reported as a conflict. Same normalised text: a duplicate, left out."""
+        def lookup(column: str, values: Iterable[str]) -> dict[str, int]:
+            return dict(conn.execute(
+                f"SELECT {column}, seq FROM papers WHERE corpus = ? AND {column} IN (SELECT value FROM json_each(?))",
+                (corpus, json.dumps(sorted({scrub(v) for v in values}))),
+            ).fetchall())
+
+        prepared = [(row, CorporaMixin._paper_row(corpus, 0, paper)) for row, paper in pending]
+        taken_keys = lookup("dkey", (values[7] for _, values in prepared))
+        taken_ids = lookup("pid", (values[1] for _, values in prepared))
+        out: list[tuple] = []
+        seq = first + len(rows)
+        for row, values in prepared:
+            if values[7] in taken_keys:
+                continue
+            pid = scrub(values[1])
+            holder = taken_ids.get(pid)
+            if holder is not None:
+                new_id, n = f"{pid}~{row}", 2
+                while new_id in taken_ids or lookup("pid", [new_id]):
+                    new_id, n = f"{pid}~{row}~{n}", n + 1
+                where = (f"is also the id of row {rows[holder - first]}" if holder >= first
+                         else f"is already the id of another paper in corpus '{corpus}'")
+                report.conflicts.append({
+                    "row": row, "id": pid, "kept_as": new_id,
+                    "reason": f"row {row}: id '{pid}' {where}, but the title and abstract differ: "
+                              f"kept as a separate paper with id '{new_id}'",
+                })
+                values = values[:1] + (new_id,) + values[2:]
+                pid = new_id
+            values = values[:2] + (seq,) + values[3:]
+            taken_keys[values[7]] = taken_ids[pid] = seq
+            rows.append(row)
+            out.append(values)
+            seq += 1
+        return out
 
     @staticmethod
     def _paper_row(corpus: str, seq: int, record: Paper) -> tuple:

@@ -338,7 +338,9 @@ def test_the_import_report_lists_warnings_and_keeps_its_other_keys(tmp_path: Pat
     report = store.import_papers("scopus", read_papers(REAL / "scopus_3.bib"), source="scopus_3.bib")
     assert (report.imported, report.added, report.skipped, report.errors) == (3, 3, 0, [])
     doc = report.to_dict()
-    assert list(doc) == ["corpus", "imported", "added", "merged", "skipped", "errors", "warnings"]
+    assert list(doc) == ["corpus", "imported", "added", "merged", "skipped", "errors", "warnings", "conflicts",
+                         "id_column", "id_note"]
+    assert doc["conflicts"] == [] and doc["id_note"] == ""
     assert doc["warnings"] == [{"row": 1, "column": "funding_details",
                                 "reason": "field 'funding_details' appears more than once in the entry; this value "
                                           "is kept as 'funding_details_2'"}]
