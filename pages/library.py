@@ -13,7 +13,7 @@ from core.errors import MireadError
 from core.io import columns_of, detect_columns, preview, read_papers
 from core.records import md_escape
 from pages import state
-from pages.common import current_model, embed_with_progress, guarded, select_corpus, show_error, store
+from pages.common import current_model, embed_with_progress, guarded, select_corpus, show_error, sticky, store
 
 st.title("Library")
 st.caption("Load papers from CSV, TSV, JSONL, Parquet, PubMed XML, BibTeX or RIS; then embed them to explore.")
@@ -73,7 +73,8 @@ else:
                                         "are never merged on an id alone." if detected else None),
             }
             name_default = Path(upload.name).name.split(".")[0][:40] or "corpus"
-            name = st.text_input("Corpus name", value=name_default,
+            # one input per uploaded file: a name typed for this file survives reruns and never carries over
+            name = st.text_input("Corpus name", key=sticky(f"corpus_name_{digest}", name_default),
                                  help="Importing into an existing corpus adds papers; duplicates are merged.")
             if st.button("Import", type="primary"):
                 chosen = {k: (None if v == "(auto)" else v) for k, v in pick.items()}
