@@ -45,41 +45,9 @@ def _progress_bar(label: str, enabled: bool) -> Callable[[int, int], None]:
 
 # -- commands ---------------------------------------------------------------------------------
 def cmd_import(store: Store, args: argparse.Namespace) -> dict[str, Any]:
-    from core.io import read_papers
+    from core.import_cli import cmd_import as run_import
 
-    path = Path(args.file)
-    if not path.exists():
-        raise MireadError(f"file {args.file!r} does not exist")
-    records = read_papers(path, fmt=args.format, title_column=args.title_column,
-                          abstract_column=args.abstract_column, id_column=args.id_column)
-    report = store.import_papers(args.corpus, records, source=path.name)
-    doc = report.to_dict()
-    lines = [f"corpus {report.corpus}: imported {report.imported} rows ({report.added} new papers, "
-             f"{report.merged} merged duplicates), "
-             f"skipped {report.skipped} rows"]
-    lines += [f"  {e.reason if e.reason.startswith(f'row {e.row}') else f'row {e.row}: {e.reason}'}"
-              for e in report.errors[:20]]
-    if report.skipped > 20:
-        lines.append(f"  ... and {report.skipped - 20} more (use --json for all)")
-    if report.warnings:
-        count = len(report.warnings)
-        lines.append(f"{count} warning{'s' if count != 1 else ''}: fields not read whole (their papers were imported)")
-        lines += [f"  row {w.row}, {w.column}: {w.reason}" for w in report.warnings[:20]]
-        if len(report.warnings) > 20:
-            lines.append(f"  ... and {len(report.warnings) - 20} more (use --json for all)")
-    if report.id_note:
-        lines.append(f"ids: {report.id_note}")
-    elif report.id_column:
-        lines.append(f"ids: column '{report.id_column}'")
-    if report.conflicts:
-        count = len(report.conflicts)
-        lines.append(f"{count} id conflict{'s' if count != 1 else ''}: an id already used by a paper with another "
-                     "title and abstract (each was kept as a separate paper)")
-        lines += [f"  {c['reason']}" for c in report.conflicts[:20]]
-        if count > 20:
-            lines.append(f"  ... and {count - 20} more (use --json for all)")
-    _emit(args, doc, "\n".join(lines))
-    return doc
+    return run_import(store, args, _emit)
 
 
 def cmd_corpora(store: Store, args: argparse.Namespace) -> dict[str, Any]:
@@ -245,14 +213,9 @@ def build_parser() -> argparse.ArgumentParser:
         p.set_defaults(handler=handler)
         return p
 
-    p = add("import", cmd_import, "import a file of papers into a corpus")
-    p.add_argument("file")
-    p.add_argument("--corpus", required=True)
-    p.add_argument("--format", default=None,
-                   help="csv, tsv, jsonl, parquet, pubmed, bibtex or ris (default: by extension)")
-    p.add_argument("--title-column", default=None)
-    p.add_argument("--abstract-column", default=None)
-    p.add_argument("--id-column", default=None)
+    from core.import_cli import add_import_arguments
+
+    add_import_arguments(add("import", cmd_import, "import a file of papers into a corpus (--dry-run: preview it)"))
 
     add("corpora", cmd_corpora, "list corpora")
     p = add("demo", cmd_demo, "import the PubMed demo corpus (pubmed-demo)")

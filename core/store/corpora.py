@@ -40,6 +40,8 @@ class ImportReport:
     conflicts: list[dict[str, Any]] = field(default_factory=list)  # {"row", "id", "kept_as", "reason"}
     id_column: str | None = None  # the file's column used for the ids (None: generated, or not from a file)
     id_note: str = ""  # why the reader passed over the detected id column, if it did
+    # how the file was read: reader, header_row, separator, sheet, columns (field -> source column), title_only
+    reading: dict[str, Any] = field(default_factory=dict)
 
     def to_dict(self, max_errors: int = 1000) -> dict[str, Any]:
         """The report as JSON-ready data; at most `max_errors` errors and as many warnings and conflicts."""
@@ -54,6 +56,7 @@ class ImportReport:
             "conflicts": [dict(c) for c in self.conflicts[:max_errors]],
             "id_column": self.id_column,
             "id_note": self.id_note,
+            **self.reading,
         }
 
 
@@ -133,7 +136,8 @@ class CorporaMixin:
         corpus = check_name(corpus, "corpus name")
         source = scrub(source)
         report = ImportReport(corpus=corpus, id_column=getattr(records, "id_column", None),
-                              id_note=str(getattr(records, "id_note", "") or ""))
+                              id_note=str(getattr(records, "id_note", "") or ""),
+                              reading=dict(getattr(records, "reading", None) or {}))
         started = time.time()
         with self.connect() as conn:
             cur = conn.execute(
