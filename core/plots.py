@@ -72,12 +72,16 @@ def _hover_texts(
             for i, value in enumerate(hover[title_col].tolist()):
                 if not is_missing(value):
                     parts[i].append(f"<b>{_wrap(value)}</b>")
+        if "title_only" in columns:  # imported without an abstract (issue 19): said on the card
+            for i, value in enumerate(hover["title_only"].tolist()):
+                if value is True or value == 1:
+                    parts[i].append("<i>title only (no abstract)</i>")
     if labels is not None:
         name = html.escape(_short(color_name or "label", 40), quote=False)
         for i, value in enumerate(labels):
             parts[i].append(f"{name}: {html.escape(_short(value, 80), quote=False)}")
     if hover is not None:
-        for col in [c for c in hover.columns if c != title_col][:6]:
+        for col in [c for c in hover.columns if c not in (title_col, "title_only")][:6]:
             name = html.escape(_short(col, 40), quote=False)
             for i, value in enumerate(hover[col].tolist()):
                 if not is_missing(value) and str(value) != "":

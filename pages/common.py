@@ -208,10 +208,14 @@ def papers_table(rows: list[dict[str, Any]], columns: list[str]) -> None:
     for column in table.columns.difference(["rank", "score"]):  # labels read as everywhere: 2019, not 2019.0
         table[column] = [None if is_missing(v) else label_text(v) for v in table[column]]
     table["link"] = [safe_link(r.get("doi"), r.get("url")) for r in rows]
-    wanted = dict.fromkeys([*columns, "link"])
-    shown = [c for c in wanted if c in table.columns and (c != "link" or table["link"].notna().any())]
+    if "title_only" in table.columns:
+        table["title_only"] = ["yes" if r.get("title_only") is True else None for r in rows]
+    wanted = dict.fromkeys([*columns, "title_only", "link"])  # title-only papers (issue 19) are marked
+    shown = [c for c in wanted if c in table.columns
+             and (c not in ("link", "title_only") or table[c].notna().any())]
     st.dataframe(table[shown], width="stretch", hide_index=True, column_config={
         "score": st.column_config.ProgressColumn("similarity", min_value=0.0, max_value=1.0, format="%.3f"),
         "title": st.column_config.TextColumn("title", width="large"),
         "link": st.column_config.LinkColumn("link"),
+        "title_only": st.column_config.TextColumn("title only", help="imported without an abstract"),
     })

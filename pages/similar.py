@@ -93,4 +93,4 @@ elif answer is not None:
         st.page_link("pages/map.py", label="See it on the map", icon=":material/scatter_plot:")
         for item in result.results:
             with st.expander(f"{item['rank']}. {md_escape(item['title'])}  ·  {item['score']:.3f}"):
-                st.text(item.get("abstract") or "")
+                st.text(item.get("abstract") or "(title only: imported without an abstract)")

@@ -30,7 +30,7 @@ _FIELDS = {  # row key -> path under <record>
     "accession_number": "accession-num",
     "language": "language",
     "notes": "notes",
-    "record_number": "rec-number",
+    "id": "rec-number",  # as EndNote's RIS export of the same library numbers its records
 }
 
 
