@@ -124,7 +124,7 @@ def import_preview(path: Path, name: str, digest: str) -> None:
         if plan is not None:
             show_error(exc)
         return
-    st.markdown(f"**Preview of {md_escape(name)}**: nothing is stored until you press Import.")
+    st.caption(f"Preview of **{md_escape(name)}**: nothing is stored until you press Import.")
     _layout_widgets(plan, digest)
     _mapping_widgets(columns, plan, digest)
     st.checkbox("Titles only: also import papers without an abstract", key=sticky(f"import_title_only_{digest}", False),
