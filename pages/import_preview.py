@@ -61,29 +61,28 @@ def _layout_widgets(plan: ImportPlan | None, digest: str) -> None:
     left, middle, right = st.columns(3)
     if plan and plan.sheets:
         left.selectbox("Sheet", [AUTO, *plan.sheets], key=sticky(f"import_sheet_{digest}", AUTO),
-                       format_func=lambda v: f"{AUTO} {plan.sheets[0]}" if v == AUTO else v)
+                       help="(auto) = the first sheet")
     middle.number_input("Header row", min_value=0, max_value=10_000, step=1,
                         key=sticky(f"import_header_{digest}", 0),
                         help=f"0 = found: row {reading['header_row']}, the first row naming a title column. "
                              "Rows above it (a search query, notes) are passed over.")
     if reading.get("reader") in ("csv", "tsv"):
         right.selectbox("Separator", [AUTO, *SEPARATOR_NAMES.values()], key=sticky(f"import_sep_{digest}", AUTO),
-                        format_func=lambda v: f"{AUTO} {reading.get('separator')}" if v == AUTO else v)
+                        help="(auto) = sniffed from the first rows")
 
 
 def _mapping_widgets(columns: list[str], plan: ImportPlan | None, digest: str) -> None:
-    """One choice per field: (auto) shows what detection found, (none) leaves an optional field out."""
-    found = (plan.reading.get("columns") if plan else None) or {}
+    """One choice per field: (auto) takes what detection found (the caption above says what), (none) leaves an
+    optional field out. Options and their labels never change between runs: Streamlit keeps a choice by its label."""
     grid = st.columns(4)
     for i, field in enumerate(FIELDS):
         options = [AUTO, *([] if field == "title" else [NONE]), *columns]
-        auto, key = found.get(field), f"import_col_{field}_{digest}"
+        key = f"import_col_{field}_{digest}"
         for stale in (key, f"_kept_{key}"):  # a column of another sheet or header row is no choice here
             if st.session_state.get(stale, AUTO) not in options:
                 st.session_state[stale] = AUTO
         grid[i % 4].selectbox(
             f"{field.capitalize()} column", options, key=sticky(key, AUTO),
-            format_func=lambda v, auto=auto: (f"{AUTO} {auto}" if auto else f"{AUTO} none") if v == AUTO else v,
         )
 
 
@@ -99,6 +98,9 @@ def _plan_summary(plan: ImportPlan) -> None:
     if plan.tool:
         where.append(f"looks like a **{md_escape(plan.tool)}** export")
     st.caption(" · ".join(where))
+    mapping = reading.get("columns") or {}
+    st.caption("Columns: " + " · ".join(f"{field} ← **{md_escape(str(column))}**" if column else f"{field} ← none"
+                                        for field, column in mapping.items()))
     (st.warning if plan.skipped or not plan.papers else st.success)(plan.summary() + ".")
     if plan.id_note:
         st.info(f"Ids: {md_escape(plan.id_note)}")
