@@ -257,3 +257,54 @@ def test_the_vocabulary_is_one_table_naming_the_tools() -> None:
     for tool in ("RefWorks", "Zotero", "CINAHL", "Web of Science", "Scopus", "Lens", "Dimensions", "Covidence",
                  "Rayyan", "OpenAlex", "MEDLINE"):
         assert tool in tools
+
+
+def _tagged(text: str, separator: str, tag_width: int, indent: str) -> list[dict[str, str]]:
+    """An independent reading of tagged text: records split on ``separator``, each tag's lines joined by a space."""
+    records = []
+    for chunk in text.split(separator):
+        tags: dict[str, str] = {}
+        tag = ""
+        for line in chunk.splitlines():
+            if line.startswith(indent) and tag:
+                tags[tag] += " " + line.strip()
+            elif line.strip():
+                tag = line[:tag_width].strip()
+                tags.setdefault(tag, line[tag_width:].lstrip(" -").strip())
+        if "TI" in tags:
+            records.append(tags)
+    return records
+
+
+def test_a_real_pubmed_format_export_saved_as_txt() -> None:
+    path = REAL / "pubmed_3.txt"
+    expected = _tagged(path.read_text(), "\n\n", 4, "      ")
+    papers, errors = papers_and_errors(path)
+    assert detect_format(path) == "medline" and errors == [] and len(papers) == len(expected) == 3
+    for paper, record in zip(papers, expected, strict=True):
+        assert (paper.id, paper.title, paper.abstract) == (record["PMID"], record["TI"], record["AB"])
+        assert paper.fields["journal"] == record["JT"] and paper.fields["year"] == int(record["DP"][:4])
+    assert papers[0].fields["doi"] == "10.1016/j.scitotenv.2017.04.075"  # from the second LID line
+    assert papers[0].fields["authors"][:2] == ["Neilen AD", "Chen CR"]
+
+
+def test_a_real_web_of_science_plain_text_export() -> None:
+    path = REAL / "wos_3.ciw"
+    expected = _tagged(path.read_text(), "\nER\n", 2, "   ")
+    papers, errors = papers_and_errors(path)
+    assert detect_format(path) == "wos" and errors == [] and len(papers) == len(expected) == 3
+    for paper, record in zip(papers, expected, strict=True):
+        assert (paper.id, paper.title, paper.abstract) == (record["UT"], record["TI"], record["AB"])
+        assert (paper.fields["journal"], paper.fields["year"]) == (record["SO"], int(record["PY"]))
+    assert papers[0].fields["authors"][:3] == ["Li, Wei", "Dou, Zhiguo", "Cui, Lijuan"]
+    assert papers[0].fields["doi"] == "10.1080/20964129.2020.1722034"
+
+
+def test_a_real_ovid_ris_export_with_numbered_records() -> None:
+    path = REAL / "ovid_3.ris"
+    raw = path.read_text()
+    assert raw.startswith("1.\n")  # Ovid numbers its records on a line of their own
+    papers, errors = papers_and_errors(path)
+    titles = [line[6:].strip() for line in raw.splitlines() if line.startswith("T1  - ")]
+    assert errors == [] and [p.title for p in papers] == titles and len(titles) == 3
+    assert papers[0].fields["journal"] == "Open Journal of Forestry" and papers[0].fields["year"] == 2020
