@@ -33,6 +33,8 @@ if TYPE_CHECKING:
     import pandas
 
 _SPACE = re.compile(r"\s+")
+# a citation in a journal column, as Embase writes it: "Endoscopic Ultrasound (2014) 3:3 (152-160). Date of ..."
+_CITATION = re.compile(r"^(?P<journal>[^()]+?)\s+\((?P<year>\d{4})\)\s+\S")
 PLACEHOLDER_IDS = frozenset(("", "0", "na", "n/a", "nan", "null", "none", "-"))  # compared lower-cased
 
 
@@ -216,6 +218,12 @@ def _paper(number: int, row: Row, columns: ColumnMap, tabular: bool, title_only:
         kept = key not in renames or (renames[key] == "year" and _normal(key) != "year")  # a date keeps its text
         if key not in (columns.title, columns.abstract, columns.id) and kept:
             fields[_field_name(key, fields)] = _field_value(value, tabular)
+    citation = _CITATION.match(fields["journal"]) if isinstance(fields.get("journal"), str) else None
+    if citation:  # the journal's name, the year if no column gave one, and the citation kept whole
+        fields["source"] = fields["journal"]
+        fields["journal"] = citation["journal"]
+        if fields.get("year") is None:
+            fields["year"] = int(citation["year"])
     if abstract is None:
         fields["title_only"] = True
     title = _SPACE.sub(" ", str(title))

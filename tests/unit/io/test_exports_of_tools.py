@@ -308,3 +308,45 @@ def test_a_real_ovid_ris_export_with_numbered_records() -> None:
     titles = [line[6:].strip() for line in raw.splitlines() if line.startswith("T1  - ")]
     assert errors == [] and [p.title for p in papers] == titles and len(titles) == 3
     assert papers[0].fields["journal"] == "Open Journal of Forestry" and papers[0].fields["year"] == 2020
+
+
+def test_a_real_embase_csv_export_takes_the_journal_and_year_from_its_source_citation() -> None:
+    import csv
+
+    path = REAL / "embase_3.csv"
+    with open(path, encoding="utf-8", newline="") as handle:
+        expected = list(csv.DictReader(handle))
+    papers, errors = papers_and_errors(path)
+    assert errors == [] and len(papers) == len(expected) == 3
+    for paper, row in zip(papers, expected, strict=True):
+        assert (paper.title, paper.abstract, paper.fields["source"]) == (row["Title"], row["Abstract"], row["Source"])
+        assert row["Source"].startswith(f"{paper.fields['journal']} ({paper.fields['year']}) ")
+        assert paper.fields["authors"] == row["Author Names"]
+    assert (papers[1].fields["journal"], papers[1].fields["year"]) == ("Cancer", 2004)
+
+
+def test_a_real_web_of_science_ris_export() -> None:
+    path = REAL / "wos_3.ris"
+    lines = path.read_text().splitlines()
+    titles = [line[6:].strip() for line in lines if line.startswith("TI  - ")]
+    accession = [line[6:].strip() for line in lines if line.startswith("AN  - ")]
+    papers, errors = papers_and_errors(path)
+    assert errors == [] and [p.title for p in papers] == titles and len(titles) == 3
+    assert [p.id for p in papers] == accession and papers[0].id.startswith("WOS:")
+    assert papers[0].fields["journal"] == "JOURNAL OF APPLIED RESEARCH IN MEMORY AND COGNITION"
+
+
+def test_a_real_workbook_from_a_screening_tool() -> None:
+    openpyxl = pytest.importorskip("openpyxl")
+    path = REAL / "asreview_ace.xlsx"
+    sheet = openpyxl.load_workbook(path, read_only=True).worksheets[0]
+    rows = list(sheet.iter_rows(values_only=True))
+    header, body = list(rows[0]), rows[1:]
+    with_abstract = [r for r in body if r[header.index("abstract")] not in (None, "") and r[1] not in (None, "")]
+    plan = plan_import(path)
+    assert plan.reading["reader"] == "excel" and plan.reading["sheet"] == sheet.title
+    assert (plan.records, plan.papers) == (len(body), len(with_abstract))
+    assert all(s["reason"].endswith("empty abstract") for s in plan.skipped)
+    first = next(read_papers(path))
+    assert (first.id, first.title) == (str(body[0][0]), body[0][1])
+    assert first.fields["keywords"][:2] == [k.strip() for k in body[0][2].split(";")][:2]
