@@ -68,14 +68,11 @@ def _hover_texts(
     if hover is not None:
         columns = list(hover.columns)
         title_col = next((c for c in columns if str(c).lower() == "title"), None)
+        only = hover["title_only"].tolist() if "title_only" in columns else [None] * n  # no abstract (issue 19)
         if title_col is not None:
             for i, value in enumerate(hover[title_col].tolist()):
                 if not is_missing(value):
-                    parts[i].append(f"<b>{_wrap(value)}</b>")
-        if "title_only" in columns:  # imported without an abstract (issue 19): said on the card
-            for i, value in enumerate(hover["title_only"].tolist()):
-                if value is True or value == 1:
-                    parts[i].append("<i>title only (no abstract)</i>")
+                    parts[i].append(f"<b>{_wrap(value)}</b>" + "<br><i>title only, no abstract</i>" * (only[i] is True))
     if labels is not None:
         name = html.escape(_short(color_name or "label", 40), quote=False)
         for i, value in enumerate(labels):

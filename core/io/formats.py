@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import functools
 import itertools
+import json
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -51,6 +52,13 @@ def _unknown(path: Path) -> CorpusError:
     return CorpusError(f"file '{_name(path)}' has an unknown format; use {names}")
 
 
+def _json_object_line(text: str) -> bool:
+    try:
+        return isinstance(json.loads(text.splitlines()[0]), dict)
+    except (ValueError, RecursionError, IndexError):
+        return False
+
+
 def _by_content(path: Path, ext: str) -> str | None:
     """The format a file's first bytes show, when they show one."""
     with _open_binary(path) as stream:
@@ -72,6 +80,8 @@ def _by_content(path: Path, ext: str) -> str | None:
         return "cochrane"
     if text.startswith("TY  -"):
         return "ris"
+    if text.startswith("{") and _json_object_line(text):
+        return "jsonl"  # JSON lines, whatever the file is called
     if text.startswith("<"):
         if looks_like_endnote(text.encode()):
             return "endnote"

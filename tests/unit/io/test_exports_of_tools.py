@@ -29,7 +29,7 @@ TI  - Formulation of Herbal Gel of Antirrhinum majus Extract and Evaluation of i
 LID - 10.4103/abr.abr_87_17 [doi]
 AB  - BACKGROUND: Antirrhinum majus contains aurone with anti-inflammatory effects.
       MATERIALS AND METHODS: Gels were formulated.
-      
+<SIX SPACES>
       RESULTS: The gel was effective.
 FAU - Shahtalebi, Mohammad Ali
 AU  - Shahtalebi MA
@@ -53,7 +53,7 @@ MH  - Acne Vulgaris/*therapy
 MH  - Humans
 TA  - Am J Clin Dermatol
 JT  - American journal of clinical dermatology
-"""
+""".replace("<SIX SPACES>", " " * 6)
 
 
 @pytest.mark.parametrize("name", ["pubmed.nbib", "pubmed.txt", "saved-as.ris", "pubmed.medline"])
