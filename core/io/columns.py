@@ -8,6 +8,7 @@ import is the explicit way past it.
 from __future__ import annotations
 
 import dataclasses
+import functools
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
@@ -36,6 +37,14 @@ class ColumnMap:
         """Field -> source column, in the vocabulary's field order."""
         return {field: getattr(self, field) for field in FIELDS}
 
+    @functools.cached_property
+    def passed_over(self) -> frozenset[str]:
+        """Source columns not copied into a paper's other fields: title, abstract, id and the renamed ones, except
+        a date read as the year, which also keeps its own text ("2019 Mar 5")."""
+        dates = {c for c, field in self.renames.items() if field == "year" and normal(c) != "year"}
+        return frozenset({self.title, self.abstract, self.id, *self.renames} - dates)
+
+    @functools.cached_property
     def renames(self) -> dict[str, str]:
         """Source column -> product field for the fields stored under their product name (not title/abstract/id)."""
         return {column: field for field, column in self.as_dict().items()

@@ -22,7 +22,7 @@ from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from core.io.columns import ColumnMap, _normal, detect_columns, id_like_columns
+from core.io.columns import ColumnMap, detect_columns, id_like_columns
 from core.io.formats import _PEEK_ROWS, ReadOptions, _open_rows
 from core.io.rows import NumberedRow, Row, RowWarning, _year
 from core.io.safety import _name, _shown
@@ -32,7 +32,6 @@ from core.records import Paper, RowError, duplicate_key
 if TYPE_CHECKING:
     import pandas
 
-_SPACE = re.compile(r"\s+")
 # a citation in a journal column, as Embase writes it: "Endoscopic Ultrasound (2014) 3:3 (152-160). Date of ..."
 _CITATION = re.compile(r"^(?P<journal>[^()]+?)\s+\((?P<year>\d{4})\)\s+\S")
 PLACEHOLDER_IDS = frozenset(("", "0", "na", "n/a", "nan", "null", "none", "-"))  # compared lower-cased
@@ -210,13 +209,12 @@ def _paper(number: int, row: Row, columns: ColumnMap, tabular: bool, title_only:
     if empty:
         return RowError(number, f"row {number}: empty {' and '.join(empty)}")
     fields: dict[str, Any] = {}
-    renames = columns.renames()
-    for key, field in renames.items():  # known fields first, under the product's names
+    for key, field in columns.renames.items():  # known fields first, under the product's names
         if key in row:
             fields[field] = _known_value(field, _field_value(row[key], tabular))
+    passed = columns.passed_over
     for key, value in row.items():
-        kept = key not in renames or (renames[key] == "year" and _normal(key) != "year")  # a date keeps its text
-        if key not in (columns.title, columns.abstract, columns.id) and kept:
+        if key not in passed:
             fields[_field_name(key, fields)] = _field_value(value, tabular)
     citation = _CITATION.match(fields["journal"]) if isinstance(fields.get("journal"), str) else None
     if citation:  # the journal's name, the year if no column gave one, and the citation kept whole
@@ -226,7 +224,7 @@ def _paper(number: int, row: Row, columns: ColumnMap, tabular: bool, title_only:
             fields["year"] = int(citation["year"])
     if abstract is None:
         fields["title_only"] = True
-    title = _SPACE.sub(" ", str(title))
+    title = " ".join(str(title).split())  # as the regex \s+ -> " ", faster
     paper_id = (
         (_id_text(row.get(columns.id)) if columns.id else None)
         or _id_text(fields.get("doi"))

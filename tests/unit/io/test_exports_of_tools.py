@@ -350,3 +350,29 @@ def test_a_real_workbook_from_a_screening_tool() -> None:
     first = next(read_papers(path))
     assert (first.id, first.title) == (str(body[0][0]), body[0][1])
     assert first.fields["keywords"][:2] == [k.strip() for k in body[0][2].split(";")][:2]
+
+
+@pytest.mark.parametrize("text", ["  Two\tspaces\u00a0and\u2003em\n\nlines\x1c ", "", "ÉCOLE  Straße", "a\u200bb", "x\x85y"])
+def test_duplicate_keys_are_those_of_the_regex_white_space_fold(text: str) -> None:
+    """normalise_text splits on white space instead of a regex: stored duplicate keys must not change."""
+    import re
+
+    from core.records import normalise_text
+
+    assert normalise_text(text) == re.sub(r"\s+", " ", text).strip().lower()
+
+
+def test_the_white_space_fold_agrees_with_the_regex_on_any_text() -> None:
+    import re
+
+    from hypothesis import given, settings
+    from hypothesis import strategies as st
+
+    from core.records import normalise_text
+
+    @settings(max_examples=300, deadline=None)
+    @given(st.text(alphabet=st.characters(codec="utf-8"), max_size=40))
+    def check(text: str) -> None:
+        assert normalise_text(text) == re.sub(r"\s+", " ", text).strip().lower()
+
+    check()
