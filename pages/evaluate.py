@@ -29,6 +29,7 @@ TASK_LABELS = {
     "knn": "Nearest neighbours (kNN accuracy, precision@10)",
     "self": "Alternative self: find a paper from its title (MRR, T100)",
     "neighbours": "Textual neighbours: perturbation robustness (slow: encodes ~16 variants of 500 papers)",
+    "journals": "Journal finder: is the right journal suggested? (top-1/5/10, mean rank; kNN, BM25, trained head)",
 }
 DEFAULT_TASKS = ["probe", "purity", "retrieval", "knn"]
 
