@@ -33,15 +33,9 @@ def add_import_arguments(p: argparse.ArgumentParser) -> None:
 
 
 def _reading_lines(doc: dict[str, Any]) -> list[str]:
-    from core.io.layout import SEPARATOR_NAMES
+    from core.io.plan import describe_reading
 
-    where = [f"read as {doc['reader']}"]
-    if doc.get("sheet"):
-        where.append(f"sheet '{doc['sheet']}'")
-    if doc.get("header_row"):
-        where.append(f"header on row {doc['header_row']}")
-    if doc.get("separator"):
-        where.append(f"separator {SEPARATOR_NAMES.get(doc['separator'], doc['separator'])}")
+    where = describe_reading(doc, doc.get("tool"))
     mapping = ", ".join(f"{k} <- '{v}'" for k, v in (doc.get("columns") or {}).items() if v)
     return ["; ".join(where), f"columns: {mapping}" + ("; title-only rows kept" if doc.get("title_only") else "")]
 
@@ -60,8 +54,6 @@ def cmd_import(store: Store, args: argparse.Namespace, emit: Any) -> dict[str, A
         plan = plan_import(path, fmt=args.format, columns=columns, options=options, title_only=args.title_only)
         doc = plan.to_dict()
         lines = [f"{plan.file}: {plan.summary()} (nothing stored)", *_reading_lines(doc)]
-        if plan.tool:
-            lines.append(f"looks like an export of {plan.tool}")
         if plan.id_note:
             lines.append(f"ids: {plan.id_note}")
         lines += [f"  {s['reason']}" for s in plan.skipped[:20]]

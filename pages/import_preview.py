@@ -13,7 +13,7 @@ import streamlit as st
 from core.errors import MireadError
 from core.io import FIELDS, ImportPlan, ReadOptions, columns_of, plan_import, preview, read_papers
 from core.io.layout import SEPARATOR_NAMES
-from core.io.plan import PREVIEW_ROWS
+from core.io.plan import PREVIEW_ROWS, describe_reading
 from core.records import md_escape
 from pages import state
 from pages.common import select_corpus, show_error, sticky, store
@@ -88,16 +88,7 @@ def _mapping_widgets(columns: list[str], plan: ImportPlan | None, digest: str) -
 
 def _plan_summary(plan: ImportPlan) -> None:
     reading = plan.reading
-    where = [f"read as **{md_escape(plan.reader_name)}**"]
-    if reading.get("sheet"):
-        where.append(f"sheet **{md_escape(reading['sheet'])}**")
-    if reading.get("header_row"):
-        where.append(f"header on row **{reading['header_row']}**")
-    if reading.get("separator"):
-        where.append(f"separator **{reading['separator']}**")
-    if plan.tool:
-        where.append(f"looks like a **{md_escape(plan.tool)}** export")
-    st.caption(" · ".join(where))
+    st.caption(" · ".join(describe_reading(reading, plan.tool, mark=lambda v: f"**{md_escape(v)}**")))
     mapping = reading.get("columns") or {}
     st.caption("Columns: " + " · ".join(f"{field} ← **{md_escape(str(column))}**" if column else f"{field} ← none"
                                         for field, column in mapping.items()))

@@ -7,6 +7,7 @@ The Library page shows it with the mapping as choices; ``import --dry-run`` prin
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -18,6 +19,24 @@ from core.io.rows import RowWarning
 from core.records import Paper, RowError
 
 PREVIEW_ROWS = 20_000  # rows the page checks; the CLI's --dry-run reads them all
+
+
+def describe_reading(reading: dict[str, Any], tool: str | None = None,
+                     mark: Callable[[str], str] = str) -> list[str]:
+    """How a file is read, as phrases ("read as CSV", "header on row 5", ...); ``mark`` formats each value."""
+    from core.io.layout import SEPARATOR_NAMES
+
+    reader = str(reading.get("reader"))
+    parts = [f"read as {mark(FORMAT_NAMES.get(reader, reader))}"]
+    if reading.get("sheet"):
+        parts.append(f"sheet {mark(str(reading['sheet']))}")
+    if reading.get("header_row"):
+        parts.append(f"header on row {mark(str(reading['header_row']))}")
+    if reading.get("separator"):
+        parts.append(f"separator {mark(SEPARATOR_NAMES.get(reading['separator'], str(reading['separator'])))}")
+    if tool:
+        parts.append(f"looks like a {mark(tool)} export")
+    return parts
 
 
 @dataclass

@@ -33,6 +33,12 @@ _COCHRANE_NAMES = {"ID": "id", "TI": "title", "AB": "abstract", "SO": "journal",
                    "NO": "issue", "PG": "pages", "XR": "embase_id", "US": "url", "CC": "cochrane_groups"}
 
 
+def _with_year(row: Row) -> Row:
+    if "year" in row:
+        row["year"] = _year(row["year"]) or row["year"]
+    return row
+
+
 def looks_like_wos(head: str) -> bool:
     """Web of Science plain text: ``FN`` on the first line, or a record starting ``PT J``."""
     lines = [line for line in head.lstrip("\ufeff").splitlines()[:5] if line.strip()]
@@ -56,9 +62,7 @@ def _wos_row(tags: dict[str, list[str]]) -> Row:
         else:
             value = " ".join(values).strip()
         row[name] = value
-    if "year" in row:
-        row["year"] = _year(row["year"]) or row["year"]
-    return row
+    return _with_year(row)
 
 
 def _wos_rows(path: Path) -> Iterator[NumberedRow]:
@@ -96,9 +100,7 @@ def _cochrane_row(fields: dict[str, list[str]]) -> Row:
             row[name] = [v.strip() for v in "; ".join(values).split(";") if v.strip()]
         else:
             row[name] = " ".join(values).strip()
-    if "year" in row:
-        row["year"] = _year(row["year"]) or row["year"]
-    return row
+    return _with_year(row)
 
 
 def _cochrane_rows(path: Path) -> Iterator[NumberedRow]:
