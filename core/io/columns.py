@@ -41,8 +41,12 @@ class ColumnMap:
     def passed_over(self) -> frozenset[str]:
         """Source columns not copied into a paper's other fields: title, abstract, id and the renamed ones, except
         a date read as the year, which also keeps its own text ("2019 Mar 5")."""
-        dates = {c for c, field in self.renames.items() if field == "year" and normal(c) != "year"}
-        return frozenset({self.title, self.abstract, self.id, *self.renames} - dates)
+        return frozenset({self.title, self.abstract, self.id, *self.renames} - self.dates)
+
+    @functools.cached_property
+    def dates(self) -> frozenset[str]:
+        """A column read as the year under another name ("Date", "DP"): its text is kept unless it is the year."""
+        return frozenset(c for c, field in self.renames.items() if field == "year" and normal(c) != "year")
 
     @functools.cached_property
     def renames(self) -> dict[str, str]:

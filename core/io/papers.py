@@ -212,9 +212,9 @@ def _paper(number: int, row: Row, columns: ColumnMap, tabular: bool, title_only:
     for key, field in columns.renames.items():  # known fields first, under the product's names
         if key in row:
             fields[field] = _known_value(field, _field_value(row[key], tabular))
-    passed = columns.passed_over
+    passed, dates = columns.passed_over, columns.dates
     for key, value in row.items():
-        if key not in passed:
+        if key not in passed and not (key in dates and str(value).strip() == str(fields.get("year"))):
             fields[_field_name(key, fields)] = _field_value(value, tabular)
     citation = _CITATION.match(fields["journal"]) if isinstance(fields.get("journal"), str) else None
     if citation:  # the journal's name, the year if no column gave one, and the citation kept whole

@@ -376,3 +376,20 @@ def test_the_white_space_fold_agrees_with_the_regex_on_any_text() -> None:
         assert normalise_text(text) == re.sub(r"\s+", " ", text).strip().lower()
 
     check()
+
+
+def test_dimensions_and_lens_csv_headers(tmp_path: Path) -> None:
+    dimensions = ('"About the data: Exported on Jan 04, 2021. Criteria: \'asthma\' in title and abstract."\n'
+                  '"Rank","Publication ID","DOI","PMID","Title","Abstract","Source title","PubYear","Authors"\n'
+                  '"1","pub.1000001","10.1/d1","","Dimensions paper","Its abstract.","Thorax","2020","Roe, R; Poe, P"\n')
+    stream = read_papers(write(tmp_path / "Dimensions-Publication-2021.csv", dimensions))
+    (paper,) = list(stream)
+    assert stream.reading["header_row"] == 2 and stream.reading["columns"]["id"] == "Publication ID"
+    assert (paper.id, paper.fields["journal"], paper.fields["year"], paper.fields["authors"]) == (
+        "pub.1000001", "Thorax", 2020, ["Roe, R", "Poe, P"])
+    lens = ("Lens ID,Title,Date Published,Publication Year,Source Title,Abstract,Author/s,DOI\n"
+            "000-111-222-333-444,Lens paper,2019-05-01,2019,Chest,Lens abstract.,Doe J; Moe K,10.1/l1\n")
+    (paper,) = list(read_papers(write(tmp_path / "lens-export.csv", lens)))
+    assert (paper.id, paper.fields["journal"], paper.fields["year"]) == ("000-111-222-333-444", "Chest", 2019)
+    assert paper.fields["authors"] == ["Doe J", "Moe K"] and paper.fields["date published"] == "2019-05-01"
+    assert "publication year" not in paper.fields  # the year column's text is the year: kept once
