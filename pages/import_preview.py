@@ -58,16 +58,16 @@ def _layout_widgets(plan: ImportPlan | None, digest: str) -> None:
     reading = plan.reading if plan else {}
     if not reading.get("header_row"):
         return
-    left, middle, right = st.columns(3)
+    slots = iter(st.columns(3))
     if plan and plan.sheets:
-        left.selectbox("Sheet", [AUTO, *plan.sheets], key=sticky(f"import_sheet_{digest}", AUTO),
+        next(slots).selectbox("Sheet", [AUTO, *plan.sheets], key=sticky(f"import_sheet_{digest}", AUTO),
                        help="(auto) = the first sheet")
-    middle.number_input("Header row", min_value=0, max_value=10_000, step=1,
+    next(slots).number_input("Header row", min_value=0, max_value=10_000, step=1,
                         key=sticky(f"import_header_{digest}", 0),
                         help=f"0 = found: row {reading['header_row']}, the first row naming a title column. "
                              "Rows above it (a search query, notes) are passed over.")
     if reading.get("reader") in ("csv", "tsv"):
-        right.selectbox("Separator", [AUTO, *SEPARATOR_NAMES.values()], key=sticky(f"import_sep_{digest}", AUTO),
+        next(slots).selectbox("Separator", [AUTO, *SEPARATOR_NAMES.values()], key=sticky(f"import_sep_{digest}", AUTO),
                         help="(auto) = sniffed from the first rows")
 
 
