@@ -138,6 +138,15 @@ def cmd_map(store: Store, args: argparse.Namespace) -> dict[str, Any]:
 def cmd_models(store: Store, args: argparse.Namespace) -> dict[str, Any]:
     from core.embedding import list_models
 
+    if args.action == "install":
+        from core.embedding.install import install_model
+
+        report = _progress_bar("installing", not args.json)
+        folder = install_model(args.name or "", store.root,
+                               progress=lambda message, fraction: report(int(fraction * 100), 100))
+        doc = {"installed": args.name, "location": str(folder)}
+        _emit(args, doc, f"{args.name} installed in {folder}")
+        return doc
     items = [{"name": s.name, "source": s.source, "location": s.location, "pooling": s.pooling,
               "labels": len(s.labels), "label_column": s.label_column, "base": s.base,
               "description": s.description} for s in list_models(store)]
@@ -274,7 +283,9 @@ def build_parser() -> argparse.ArgumentParser:
     add("jobs", cmd_jobs, "list background jobs")
     p = add("cancel", cmd_cancel, "cancel a background job")
     p.add_argument("job")
-    add("models", cmd_models, "list models")
+    p = add("models", cmd_models, "list models; `models install mpnet` installs an installable one")
+    p.add_argument("action", nargs="?", default="list", choices=["list", "install"])
+    p.add_argument("name", nargs="?", default=None, help="with install: the model (mpnet)")
 
     p = add("evaluate", cmd_evaluate, "evaluation suite")
     p.add_argument("--corpus", required=True)

