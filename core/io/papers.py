@@ -162,6 +162,8 @@ def _field_value(value: Any, tabular: bool) -> Any:
     if _missing(value):
         return None
     if tabular and isinstance(value, str):
+        if value.startswith('="') and value.endswith('"'):  # an Excel formula cell (CINAHL): ="Jun2023"
+            value = value[2:-1]
         if value == "":
             return None
         if value[:1] in "[{":

@@ -8,7 +8,7 @@ from typing import Any
 
 from core.records import RowError
 
-_YEAR = re.compile(r"\b(\d{4})\b")
+_YEAR = re.compile(r"(?<!\d)(\d{4})(?!\d)")  # also in "Jun2023" (CINAHL)
 
 Row = dict[str, Any]
 NumberedRow = tuple[int, "Row | RowError | RowWarning"]
