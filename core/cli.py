@@ -45,18 +45,26 @@ def _progress_bar(label: str, enabled: bool) -> Callable[[int, int], None]:
 
 # -- commands ---------------------------------------------------------------------------------
 def cmd_import(store: Store, args: argparse.Namespace) -> dict[str, Any]:
-    from core.io import read_papers
+    import tempfile
 
-    path = Path(args.file)
-    if not path.exists():
-        raise MireadError(f"file {args.file!r} does not exist")
-    records = read_papers(path, fmt=args.format, title_column=args.title_column,
-                          abstract_column=args.abstract_column, id_column=args.id_column)
-    report = store.import_papers(args.corpus, records, source=path.name)
+    from core.io import FigureCollector, bundle_files, read_papers
+
+    files = [args.file] if isinstance(args.file, str) else list(args.file)
+    for name in files:
+        if not Path(name).exists():
+            raise MireadError(f"file {name!r} does not exist")
+    with tempfile.TemporaryDirectory() as folder:
+        path = Path(files[0]) if len(files) == 1 else bundle_files([Path(f) for f in files], Path(folder))
+        records = FigureCollector(read_papers(path, fmt=args.format, title_column=args.title_column,
+                                              abstract_column=args.abstract_column, id_column=args.id_column))
+        report = store.import_papers(args.corpus, records, source=", ".join(Path(f).name for f in files))
     doc = report.to_dict()
+    if records.full_text:
+        doc["figures"] = store.save_figures(report.corpus, records.by_paper)
     lines = [f"corpus {report.corpus}: imported {report.imported} rows ({report.added} new papers, "
              f"{report.merged} merged duplicates), "
-             f"skipped {report.skipped} rows"]
+             f"skipped {report.skipped} rows"
+             + (f"; {doc['figures']} figures" if "figures" in doc else "")]
     lines += [f"  {e.reason if e.reason.startswith(f'row {e.row}') else f'row {e.row}: {e.reason}'}"
               for e in report.errors[:20]]
     if report.skipped > 20:
@@ -246,10 +254,10 @@ def build_parser() -> argparse.ArgumentParser:
         return p
 
     p = add("import", cmd_import, "import a file of papers into a corpus")
-    p.add_argument("file")
+    p.add_argument("file", nargs="+", help="a file; several JATS .xml/.nxml files (and their images) at once")
     p.add_argument("--corpus", required=True)
     p.add_argument("--format", default=None,
-                   help="csv, tsv, jsonl, parquet, pubmed, bibtex or ris (default: by extension)")
+                   help="csv, tsv, jsonl, parquet, pubmed, jats, bibtex or ris (default: by extension)")
     p.add_argument("--title-column", default=None)
     p.add_argument("--abstract-column", default=None)
     p.add_argument("--id-column", default=None)

@@ -1,5 +1,5 @@
 """Files in and out: the safety checks every upload passes (size, gzip bombs, encodings, entities), one reader per
-format (CSV/TSV, JSONL/JSON, Parquet, PubMed XML, BibTeX, RIS), column detection, validation into `Paper` records
+format (CSV/TSV, JSONL/JSON, Parquet, PubMed XML, JATS full text with figures, BibTeX, RIS), column detection, validation into `Paper` records
 with per-row errors and warnings, and export. Imports nothing else of `core` but records, labels and errors.
 
 Public names load lazily (PEP 562), so importing the package costs nothing until a name is used.
@@ -12,6 +12,11 @@ from core.lazy import exporter
 _EXPORTS = {
     "ColumnMap": "columns",
     "FORMATS": "formats",
+    "Figure": "jats",
+    "FigureCollector": "jats",
+    "bundle_files": "jats",
+    "parse_article": "jats",
+    "split_sentences": "jats",
     "RowWarning": "rows",
     "columns_of": "papers",
     "detect_columns": "columns",

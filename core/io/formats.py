@@ -8,15 +8,16 @@ from pathlib import Path
 
 from core.errors import CorpusError
 from core.io.bibtex import _bibtex_rows
+from core.io.jats import _jats_rows, is_jats
 from core.io.pubmed import _pubmed_rows
 from core.io.ris import _ris_rows
 from core.io.rows import NumberedRow
 from core.io.safety import _check_file, _decoding, _head_text, _name
 from core.io.tabular import _csv_rows, _jsonl_rows, _parquet_rows, _tsv_rows
 
-FORMATS: tuple[str, ...] = ("csv", "tsv", "jsonl", "parquet", "pubmed", "bibtex", "ris")
+FORMATS: tuple[str, ...] = ("csv", "tsv", "jsonl", "parquet", "pubmed", "jats", "bibtex", "ris")
 
-_FORMAT_NAMES = "CSV, TSV, JSONL, Parquet, PubMed XML, BibTeX or RIS"
+_FORMAT_NAMES = "CSV, TSV, JSONL, Parquet, PubMed XML, JATS XML (.xml, .nxml, .tar.gz), BibTeX or RIS"
 _EXTENSIONS = {
     ".csv": "csv",
     ".tsv": "tsv",
@@ -28,11 +29,14 @@ _EXTENSIONS = {
     ".parquet": "parquet",
     ".pq": "parquet",
     ".xml": "pubmed",
+    ".nxml": "jats",
+    ".tar": "jats",
+    ".tgz": "jats",
     ".bib": "bibtex",
     ".bibtex": "bibtex",
     ".ris": "ris",
 }
-_ALIASES = {"xml": "pubmed", "medline": "pubmed", "bib": "bibtex", "ndjson": "jsonl", "json": "jsonl"}
+_ALIASES = {"xml": "pubmed", "pmc": "jats", "nxml": "jats", "medline": "pubmed", "bib": "bibtex", "ndjson": "jsonl", "json": "jsonl"}
 _PEEK_ROWS = 100
 
 
@@ -52,6 +56,8 @@ def detect_format(path: str | Path, fmt: str | None = None) -> str:
     if suffixes and suffixes[-1] == ".gz":
         suffixes.pop()
     ext = suffixes[-1] if suffixes else ""
+    if ext == ".xml" and path.is_file() and is_jats(_head_text(path)):
+        return "jats"
     if ext in _EXTENSIONS:
         return _EXTENSIONS[ext]
     if ext == ".txt" and path.is_file() and _head_text(path).lstrip().startswith("TY  -"):
@@ -73,6 +79,8 @@ def _numbered_rows(path: Path, fmt: str) -> Iterator[NumberedRow]:
         return _parquet_rows(path)
     if fmt == "pubmed":
         return _pubmed_rows(path)
+    if fmt == "jats":
+        return _jats_rows(path)
     return _decoding(path, _TEXT_READERS[fmt])
 
 
