@@ -323,9 +323,9 @@ def build_parser() -> argparse.ArgumentParser:
 
     p = add("evaluate", cmd_evaluate, "evaluation suite")
     p.add_argument("--corpus", required=True)
-    p.add_argument("--label", required=True)
+    p.add_argument("--label", default="", help="label column (not needed for the figures task alone)")
     p.add_argument("--models", default="minilm")
-    p.add_argument("--tasks", default="probe,purity,retrieval,knn")
+    p.add_argument("--tasks", default="probe,purity,retrieval,knn", help="also: self, neighbours, figures")
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("--sample", type=int, default=5000, help="papers sampled from large corpora")
     add("repair", cmd_repair, "drop damaged array files from the catalog")

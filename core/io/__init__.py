@@ -1,6 +1,7 @@
 """Files in and out: the safety checks every upload passes (size, gzip bombs, encodings, entities), one reader per
-format (CSV/TSV, JSONL/JSON, Parquet, PubMed XML, JATS full text with figures, BibTeX, RIS), column detection, validation into `Paper` records
-with per-row errors and warnings, and export. Imports nothing else of `core` but records, labels and errors.
+format (CSV/TSV, JSONL/JSON, Parquet, PubMed XML, JATS full text with figures, BibTeX, RIS), column detection,
+validation into `Paper` records with per-row errors and warnings, and export. Imports nothing else of `core` but
+records, labels and errors.
 
 Public names load lazily (PEP 562), so importing the package costs nothing until a name is used.
 """

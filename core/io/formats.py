@@ -36,7 +36,8 @@ _EXTENSIONS = {
     ".bibtex": "bibtex",
     ".ris": "ris",
 }
-_ALIASES = {"xml": "pubmed", "pmc": "jats", "nxml": "jats", "medline": "pubmed", "bib": "bibtex", "ndjson": "jsonl", "json": "jsonl"}
+_ALIASES = {"xml": "pubmed", "pmc": "jats", "nxml": "jats", "medline": "pubmed",
+            "bib": "bibtex", "ndjson": "jsonl", "json": "jsonl"}
 _PEEK_ROWS = 100
 
 
