@@ -88,9 +88,9 @@ def _split_note(store: Store, name: str, seed: int) -> str:
 
 
 def figures_task(store: Store, corpus: str, models: Sequence[str], encoder_for: EncoderFor, seed: int = 0,
-                 step: Callable[[str], None] | None = None) -> list[Result]:
+                 step: Callable[[str], None] | None = None, fraction: float = HELD_OUT) -> list[Result]:
     """The figures task for each model plus random and pick-first; cached per (corpus version, model, seed)."""
-    papers = held_out_papers(store, corpus, seed)
+    papers = held_out_papers(store, corpus, seed, fraction)
     pairs = sum(len(p.pairs) for p in papers)
     sizes = [len(p.captions) for p in papers for _ in p.pairs]
     version = store.corpus_version(corpus)
@@ -100,7 +100,7 @@ def figures_task(store: Store, corpus: str, models: Sequence[str], encoder_for: 
     for name in models:
         spec = get_model(name, store)
         key = "figures-task:" + json.dumps({"corpus": corpus, "v": version, "model": vectors_fingerprint(spec),
-                                            "seed": seed, "fraction": HELD_OUT}, sort_keys=True)
+                                            "seed": seed, "fraction": fraction}, sort_keys=True)
         cached = store.cache_get(key)
         if cached is None:
             encoder = encoder_for(spec)

@@ -48,8 +48,9 @@ class FigureTrainConfig:
     temperature: float = 0.05
     batch_papers: int = 4
     sentences_per_paper: int = 6
-    caption_length: int = 128
-    sentence_length: int = 64
+    caption_length: int = 96
+    sentence_length: int = 48
+    frozen_layers: int = 3  # the embeddings and this many lowest layers stay fixed (fewer gradients on a CPU)
     split_seed: int = 0
     held_out: float = 0.3
     val_fraction: float = 0.1
@@ -80,8 +81,8 @@ def prepare_figure_config(store: Store, cfg: FigureTrainConfig) -> FigureTrainCo
         raise TrainingError("epochs, learning rate, temperature and papers per batch must be positive")
     if not 0 <= cfg.held_out < 1:
         raise TrainingError(f"the held-out fraction must be in [0, 1); got {cfg.held_out}")
-    if len(training_papers(store, cfg)) < 4:
-        raise TrainingError(f"corpus {cfg.corpus!r} has fewer than 4 training papers with two captioned figures and "
+    if len(training_papers(store, cfg)) < 3:
+        raise TrainingError(f"corpus {cfg.corpus!r} has fewer than 3 training papers with two captioned figures and "
                             "a referencing sentence; import JATS full text (with figures) first")
     taken = taken_names(store)
     name = cfg.name.strip() or f"{cfg.base.rsplit('/', 1)[-1]}-figures-{cfg.corpus}"
@@ -102,6 +103,17 @@ class _Scorer:
         self.spec, self.device = spec, device
         self.tokenizer, self.model = load_backbone(spec)
         self.model.to(device)
+
+    def freeze(self, layers: int) -> None:
+        """Keep the embeddings and the lowest ``layers`` transformer layers fixed (the top layer always trains)."""
+        layers = min(layers, int(getattr(self.model.config, "num_hidden_layers", 1)) - 1)
+        if layers <= 0:
+            return
+        for name, param in self.model.named_parameters():
+            parts = name.split(".")
+            low = "layer" in parts and int(parts[parts.index("layer") + 1]) < layers
+            if name.startswith("embeddings.") or low:
+                param.requires_grad_(False)
 
     def vectors(self, texts: Sequence[str], max_length: int) -> Any:
         import torch
@@ -196,15 +208,17 @@ def run_figure_training(store: Store, cfg: FigureTrainConfig, job_id: str,
     rng = np.random.default_rng(cfg.seed)
     papers = training_papers(store, cfg)
     order = rng.permutation(len(papers))
-    n_val = max(2, int(round(len(papers) * cfg.val_fraction)))
+    n_val = max(1, int(round(len(papers) * cfg.val_fraction)))
     val = [papers[i] for i in order[:n_val]]
     train = [papers[i] for i in order[n_val:]]
     if not train:
         raise TrainingError(f"corpus {cfg.corpus!r} has too few figure papers to train on")
     scorer = _Scorer(base_spec(store, cfg.base), resolve_device(cfg.device))
+    scorer.freeze(cfg.frozen_layers)
     steps_per_epoch = math.ceil(len(train) / cfg.batch_papers)
     total = max(1, math.ceil(cfg.epochs * steps_per_epoch))
-    optimizer = torch.optim.AdamW(scorer.model.parameters(), lr=cfg.lr, weight_decay=0.01)
+    trainable = [p for p in scorer.model.parameters() if p.requires_grad]
+    optimizer = torch.optim.AdamW(trainable, lr=cfg.lr, weight_decay=0.01)
     warmup = max(1, total // 10)
     schedule = torch.optim.lr_scheduler.LambdaLR(
         optimizer, lambda s: min((s + 1) / warmup, max(0.0, (total - s) / max(1, total - warmup))))
@@ -228,7 +242,7 @@ def run_figure_training(store: Store, cfg: FigureTrainConfig, job_id: str,
             loss = scorer.paper_losses(batch, cfg)
             optimizer.zero_grad(set_to_none=True)
             loss.backward()
-            torch.nn.utils.clip_grad_norm_(scorer.model.parameters(), 1.0)
+            torch.nn.utils.clip_grad_norm_(trainable, 1.0)
             optimizer.step()
             schedule.step()
             step += 1
