@@ -10,7 +10,7 @@ import streamlit as st
 
 from core.embedding import list_models, model_names_by_vectors_fingerprint, vectors_fingerprint
 from core.errors import MireadError
-from core.io import columns_of, detect_columns, preview, read_papers
+from core.io import FigureCollector, columns_of, detect_columns, preview, read_papers
 from core.records import md_escape
 from pages import state
 from pages.common import current_model, embed_with_progress, guarded, select_corpus, show_error, sticky, store
@@ -36,7 +36,8 @@ if source == "PubMed demo corpus":
 else:
     upload = st.file_uploader(
         "Drop a file of papers",
-        type=["csv", "tsv", "tab", "jsonl", "ndjson", "json", "parquet", "xml", "bib", "bibtex", "ris", "gz", "txt"],
+        type=["csv", "tsv", "tab", "jsonl", "ndjson", "json", "parquet", "xml", "nxml", "tgz", "tar", "bib", "bibtex",
+              "ris", "gz", "txt"],
         help="Each row needs a title and an abstract; every other column (journal, year, doi, labels…) is kept.",
     )
     if upload is not None:
@@ -79,14 +80,16 @@ else:
             if st.button("Import", type="primary"):
                 chosen = {k: (None if v == "(auto)" else v) for k, v in pick.items()}
                 try:
-                    records = read_papers(path, title_column=chosen["title"], abstract_column=chosen["abstract"],
-                                          id_column=chosen["id"])
+                    records = FigureCollector(read_papers(path, title_column=chosen["title"],
+                                                          abstract_column=chosen["abstract"], id_column=chosen["id"]))
                     with st.spinner("Importing…"):
                         report = s.import_papers(name, records, source=upload.name)
+                        figures = s.save_figures(report.corpus, records.by_paper) if records.full_text else None
                 except MireadError as exc:
                     show_error(exc)
                 else:
-                    st.session_state[state.IMPORT_REPORT] = report.to_dict(max_errors=100_000)
+                    done = report.to_dict(max_errors=100_000)
+                    st.session_state[state.IMPORT_REPORT] = done if figures is None else dict(done, figures=figures)
                     select_corpus(report.corpus)
                     st.session_state[state.EMBED_TARGET] = report.corpus  # what a user embeds next
                     st.rerun()
@@ -95,7 +98,8 @@ report = st.session_state.get(state.IMPORT_REPORT)
 if report:
     st.success(f"Imported **{report['imported']:,}** rows into **{md_escape(report['corpus'])}**: "
                f"{report['added']:,} new papers · {report['merged']:,} merged duplicates · "
-               f"{report['skipped']:,} skipped rows")
+               f"{report['skipped']:,} skipped rows"
+               + (f" · {report['figures']:,} figures" if "figures" in report else ""))
     if report["errors"]:
         errors = pd.DataFrame(report["errors"])
         with st.expander(f"Skipped rows ({len(errors):,})"):
