@@ -39,6 +39,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--epochs", type=float, default=0.5)
     parser.add_argument("--lr", type=float, default=3e-5)
     parser.add_argument("--frozen-layers", type=int, default=3)
+    parser.add_argument("--sentences", type=int, default=6, help="referencing sentences per paper and step")
+    parser.add_argument("--caption-length", type=int, default=96, help="caption tokens in training")
     parser.add_argument("--workspace", default=None, help="default: a fresh temporary folder")
     parser.add_argument("--out", default=None, help="also write the results as JSON here")
     args = parser.parse_args(argv)
@@ -53,11 +55,13 @@ def main(argv: list[str] | None = None) -> int:
           file=sys.stderr)
     runs = []
     for seed in (int(s) for s in args.seeds.split(",")):
-        name = f"figures-bench-s{seed}-e{args.epochs:g}"
+        name = (f"figures-bench-s{seed}-e{args.epochs:g}-lr{args.lr:g}-f{args.frozen_layers}-k{args.sentences}"
+                f"-c{args.caption_length}")
         t0 = time.perf_counter()
         if name not in {m["name"] for m in store.saved_models()}:
             cfg = FigureTrainConfig(corpus="pmc400", name=name, epochs=args.epochs, lr=args.lr, split_seed=seed,
-                                    seed=seed, frozen_layers=args.frozen_layers, eval_every=10**6)
+                                    seed=seed, frozen_layers=args.frozen_layers, eval_every=10**6,
+                                    sentences_per_paper=args.sentences, caption_length=args.caption_length)
             job = run_foreground(store, cfg)
             if job["status"] != "completed":
                 raise SystemExit(f"training failed: {job['error']}")
@@ -80,7 +84,9 @@ def main(argv: list[str] | None = None) -> int:
 
 def table(runs: list[dict], args: argparse.Namespace) -> str:
     """Mean ± std over seeds of each method's metrics, and the trained scorer's gain over zero-shot."""
-    lines = [f"figures task, held-out 30% of papers, seeds {args.seeds}, epochs {args.epochs:g}, "
+    lines = [f"figures task, held-out 30% of papers, seeds {args.seeds}, epochs {args.epochs:g}, lr {args.lr:g}, "
+             f"frozen layers {args.frozen_layers}, sentences/paper {args.sentences}, caption tokens "
+             f"{args.caption_length}, "
              f"held-out pairs per seed {[r['pairs'] for r in runs]}", "",
              "| method | acc@1 | acc@3 | MRR |", "|---|---:|---:|---:|"]
     for kind in KINDS:

@@ -10,6 +10,7 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
+from core.cli_figures import add_figure_commands
 from core.config import Settings
 from core.errors import MireadError, NotEmbeddedError
 from core.store import Store
@@ -234,24 +235,6 @@ def cmd_evaluate(store: Store, args: argparse.Namespace) -> dict[str, Any]:
     return doc
 
 
-def cmd_figures(store: Store, args: argparse.Namespace) -> dict[str, Any]:
-    from core.explore import figures_document
-
-    store.corpus(args.corpus)
-    if args.paper:
-        store.paper(args.corpus, args.paper)
-    doc = figures_document(store, args.corpus, args.model or Settings().default_model,
-                           [args.paper] if args.paper else None)
-    if args.paper and not doc["papers"]:
-        raise MireadError(f"paper {args.paper!r} of corpus {args.corpus!r} has no figures with captions")
-    lines = []
-    for paper in doc["papers"][: None if args.paper else args.limit]:
-        lines.append(f"{paper['id']}  {paper['title']}")
-        lines += [f"  {f['rank']:>2}. {f['score']:.3f}  {f['label']} — {f['caption'][:100]}" for f in paper["figures"]]
-    _emit(args, doc, "\n".join(lines) or f"corpus {args.corpus!r} has no figures; import JATS full text first")
-    return doc
-
-
 def cmd_repair(store: Store, args: argparse.Namespace) -> dict[str, Any]:
     doc = store.repair()
     _emit(args, doc, f"dropped {doc['dropped_chunks']} damaged array files and removed "
@@ -346,12 +329,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--tasks", default="probe,purity,retrieval,knn", help="also: self, neighbours, figures")
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("--sample", type=int, default=5000, help="papers sampled from large corpora")
-    p = add("figures", cmd_figures, "each paper's figures ranked by how well the caption fits its abstract")
-    p.add_argument("--corpus", required=True)
-    p.add_argument("--paper", default=None, help="id of one paper (default: every paper with figures)")
-    model_args(p)
-    p.add_argument("--limit", type=int, default=20, help="papers shown in the text output")
     add("repair", cmd_repair, "drop damaged array files from the catalog")
+    add_figure_commands(add, model_args)
     return parser
 
 

@@ -34,7 +34,8 @@ def test_unknown_extension_is_refused_with_the_formats_listed() -> None:
     with pytest.raises(CorpusError) as error:
         detect_format("x.docx")
     assert str(error.value) == (
-        "file 'x.docx' has an unknown format; use CSV, TSV, JSONL, Parquet, PubMed XML, BibTeX or RIS"
+        "file 'x.docx' has an unknown format; use CSV, TSV, JSONL, Parquet, PubMed XML, JATS XML (.xml, .nxml, "
+        ".tar.gz), BibTeX or RIS"
     )
 
 
