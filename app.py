@@ -6,6 +6,7 @@ import streamlit as st
 
 from core.config import Settings
 from pages.common import sidebar
+from pages.shared_view import apply_link
 
 st.set_page_config(page_title="MIReAD Explorer", page_icon="assets/icon.svg", layout="wide")
 
@@ -37,6 +38,7 @@ def warm_maps_in_background() -> threading.Thread | None:
 
 page = st.navigation(PAGES)
 try:
+    apply_link()  # a shared link's view, once per session, before the sidebar's widgets exist
     sidebar()
     page.run()
 finally:

@@ -39,13 +39,13 @@ def make_csv(path: Path, rows: int) -> None:
     tmp.replace(path)
 
 
-def measured(cmd: list[str]) -> dict[str, float]:
-    """Wall seconds and peak RSS (MiB) of one child process."""
+def measured(cmd: list[str], cwd: Path = ROOT) -> dict[str, float]:
+    """Wall seconds and peak RSS (MiB) of one child process (run in ``cwd``, which is also its PYTHONPATH)."""
     import tempfile
 
     with tempfile.TemporaryFile() as out, tempfile.TemporaryFile() as err:
         start = time.perf_counter()
-        proc = subprocess.Popen(cmd, cwd=ROOT, env={**os.environ, "PYTHONPATH": str(ROOT)}, stdout=out, stderr=err)
+        proc = subprocess.Popen(cmd, cwd=cwd, env={**os.environ, "PYTHONPATH": str(cwd)}, stdout=out, stderr=err)
         _, status, usage = os.wait4(proc.pid, 0)
         seconds = time.perf_counter() - start
         proc.returncode = os.waitstatus_to_exitcode(status)
@@ -60,6 +60,8 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--rows", type=int, default=1_000_000)
     parser.add_argument("--workspace", type=Path, default=BENCH_DIR / "ws-1m")
+    parser.add_argument("--before", default=None,
+                        help="also time the import of this git revision (a worktree under the bench folder)")
     args = parser.parse_args()
 
     path = BENCH_DIR / f"papers-{args.rows}.csv"
@@ -70,6 +72,16 @@ def main() -> None:
     shutil.rmtree(args.workspace, ignore_errors=True)
     ours = measured([sys.executable, "-m", "core", "--workspace", str(args.workspace), "import", str(path),
                      "--corpus", "csv1m", "--json"])
+    before = None
+    if args.before:
+        tree = BENCH_DIR / f"before-{args.before}"
+        if not tree.exists():
+            subprocess.run(["git", "worktree", "add", "--detach", str(tree), args.before], cwd=ROOT, check=True)
+        old_ws = BENCH_DIR / "ws-before"
+        shutil.rmtree(old_ws, ignore_errors=True)
+        before = measured([sys.executable, "-m", "core", "--workspace", str(old_ws), "import", str(path),
+                           "--corpus", "before", "--json"], cwd=tree)
+        shutil.rmtree(old_ws, ignore_errors=True)
     db = args.workspace / "catalog.sqlite"
     size = path.stat().st_size / 2**20
     rows = [
@@ -79,8 +91,12 @@ def main() -> None:
             f"{args.rows / ours['seconds']:,.0f} rows/s into SQLite ({db.stat().st_size / 2**20:.0f} MiB catalog); "
             "baseline only parses into memory"),
     ]
+    if before:
+        rows.append(row(f"import {args.rows:,}-row CSV: time, this revision vs {args.before}", ours["seconds"],
+                        before["seconds"], "s", f"{args.before}: {args.rows / before['seconds']:,.0f} rows/s, peak "
+                        f"{before['peak_rss_mib']:.0f} MiB"))
     report("import", rows, {"csv": str(path), "csv_mib": size, "csv_generation_s": made, "ours": ours,
-                            "baseline": baseline})
+                            "baseline": baseline, "before": before})
 
 
 if __name__ == "__main__":

@@ -46,49 +46,9 @@ def _progress_bar(label: str, enabled: bool) -> Callable[[int, int], None]:
 
 # -- commands ---------------------------------------------------------------------------------
 def cmd_import(store: Store, args: argparse.Namespace) -> dict[str, Any]:
-    import tempfile
+    from core.import_cli import cmd_import as run_import
 
-    from core.io import FigureCollector, bundle_files, read_papers
-
-    files = [args.file] if isinstance(args.file, str) else list(args.file)
-    for name in files:
-        if not Path(name).exists():
-            raise MireadError(f"file {name!r} does not exist")
-    with tempfile.TemporaryDirectory() as folder:
-        path = Path(files[0]) if len(files) == 1 else bundle_files([Path(f) for f in files], Path(folder))
-        records = FigureCollector(read_papers(path, fmt=args.format, title_column=args.title_column,
-                                              abstract_column=args.abstract_column, id_column=args.id_column))
-        report = store.import_papers(args.corpus, records, source=", ".join(Path(f).name for f in files))
-    doc = report.to_dict()
-    if records.full_text:
-        doc["figures"] = store.save_figures(report.corpus, records.by_paper)
-    lines = [f"corpus {report.corpus}: imported {report.imported} rows ({report.added} new papers, "
-             f"{report.merged} merged duplicates), "
-             f"skipped {report.skipped} rows"
-             + (f"; {doc['figures']} figures" if "figures" in doc else "")]
-    lines += [f"  {e.reason if e.reason.startswith(f'row {e.row}') else f'row {e.row}: {e.reason}'}"
-              for e in report.errors[:20]]
-    if report.skipped > 20:
-        lines.append(f"  ... and {report.skipped - 20} more (use --json for all)")
-    if report.warnings:
-        count = len(report.warnings)
-        lines.append(f"{count} warning{'s' if count != 1 else ''}: fields not read whole (their papers were imported)")
-        lines += [f"  row {w.row}, {w.column}: {w.reason}" for w in report.warnings[:20]]
-        if len(report.warnings) > 20:
-            lines.append(f"  ... and {len(report.warnings) - 20} more (use --json for all)")
-    if report.id_note:
-        lines.append(f"ids: {report.id_note}")
-    elif report.id_column:
-        lines.append(f"ids: column '{report.id_column}'")
-    if report.conflicts:
-        count = len(report.conflicts)
-        lines.append(f"{count} id conflict{'s' if count != 1 else ''}: an id already used by a paper with another "
-                     "title and abstract (each was kept as a separate paper)")
-        lines += [f"  {c['reason']}" for c in report.conflicts[:20]]
-        if count > 20:
-            lines.append(f"  ... and {count - 20} more (use --json for all)")
-    _emit(args, doc, "\n".join(lines))
-    return doc
+    return run_import(store, args, _emit)
 
 
 def cmd_corpora(store: Store, args: argparse.Namespace) -> dict[str, Any]:
@@ -179,6 +139,15 @@ def cmd_map(store: Store, args: argparse.Namespace) -> dict[str, Any]:
 def cmd_models(store: Store, args: argparse.Namespace) -> dict[str, Any]:
     from core.embedding import list_models
 
+    if args.action == "install":
+        from core.embedding.install import install_model
+
+        report = _progress_bar("installing", not args.json)
+        folder = install_model(args.name or "", store.root,
+                               progress=lambda message, fraction: report(int(fraction * 100), 100))
+        doc = {"installed": args.name, "location": str(folder)}
+        _emit(args, doc, f"{args.name} installed in {folder}")
+        return doc
     items = [{"name": s.name, "source": s.source, "location": s.location, "pooling": s.pooling,
               "labels": len(s.labels), "label_column": s.label_column, "base": s.base,
               "description": s.description} for s in list_models(store)]
@@ -254,14 +223,9 @@ def build_parser() -> argparse.ArgumentParser:
         p.set_defaults(handler=handler)
         return p
 
-    p = add("import", cmd_import, "import a file of papers into a corpus")
-    p.add_argument("file", nargs="+", help="a file; several JATS .xml/.nxml files (and their images) at once")
-    p.add_argument("--corpus", required=True)
-    p.add_argument("--format", default=None,
-                   help="csv, tsv, jsonl, parquet, pubmed, jats, bibtex or ris (default: by extension)")
-    p.add_argument("--title-column", default=None)
-    p.add_argument("--abstract-column", default=None)
-    p.add_argument("--id-column", default=None)
+    from core.import_cli import add_import_arguments
+
+    add_import_arguments(add("import", cmd_import, "import a file of papers into a corpus (--dry-run: preview it)"))
 
     add("corpora", cmd_corpora, "list corpora")
     p = add("demo", cmd_demo, "import the PubMed demo corpus (pubmed-demo)")
@@ -320,7 +284,9 @@ def build_parser() -> argparse.ArgumentParser:
     add("jobs", cmd_jobs, "list background jobs")
     p = add("cancel", cmd_cancel, "cancel a background job")
     p.add_argument("job")
-    add("models", cmd_models, "list models")
+    p = add("models", cmd_models, "list models; `models install mpnet` installs an installable one")
+    p.add_argument("action", nargs="?", default="list", choices=["list", "install"])
+    p.add_argument("name", nargs="?", default=None, help="with install: the model (mpnet)")
 
     p = add("evaluate", cmd_evaluate, "evaluation suite")
     p.add_argument("--corpus", required=True)

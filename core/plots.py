@@ -68,16 +68,17 @@ def _hover_texts(
     if hover is not None:
         columns = list(hover.columns)
         title_col = next((c for c in columns if str(c).lower() == "title"), None)
+        only = hover["title_only"].tolist() if "title_only" in columns else [None] * n  # no abstract (issue 19)
         if title_col is not None:
             for i, value in enumerate(hover[title_col].tolist()):
                 if not is_missing(value):
-                    parts[i].append(f"<b>{_wrap(value)}</b>")
+                    parts[i].append(f"<b>{_wrap(value)}</b>" + "<br><i>title only, no abstract</i>" * (only[i] is True))
     if labels is not None:
         name = html.escape(_short(color_name or "label", 40), quote=False)
         for i, value in enumerate(labels):
             parts[i].append(f"{name}: {html.escape(_short(value, 80), quote=False)}")
     if hover is not None:
-        for col in [c for c in hover.columns if c != title_col][:6]:
+        for col in [c for c in hover.columns if c not in (title_col, "title_only")][:6]:
             name = html.escape(_short(col, 40), quote=False)
             for i, value in enumerate(hover[col].tolist()):
                 if not is_missing(value) and str(value) != "":

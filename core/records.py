@@ -8,13 +8,16 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
-_SPACE = re.compile(r"\s+")
 _MARKDOWN_SPECIAL = re.compile(r"([\\`*_\[\]{}<>|~#!$])")
 
 
 def normalise_text(text: str) -> str:
-    """Lower-case and fold white space: the form used to spot duplicate papers."""
-    return _SPACE.sub(" ", text or "").strip().lower()
+    """Lower-case and fold white space: the form used to spot duplicate papers.
+
+    ``str.split()`` splits on the same characters as the regex ``\\s+`` (both use Python's Unicode white space)
+    and is several times faster on abstracts; keys stored by either are equal.
+    """
+    return " ".join((text or "").split()).lower()
 
 
 def md_escape(text: Any) -> str:

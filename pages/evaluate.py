@@ -30,6 +30,7 @@ TASK_LABELS = {
     "self": "Alternative self: find a paper from its title (MRR, T100)",
     "neighbours": "Textual neighbours: perturbation robustness (slow: encodes ~16 variants of 500 papers)",
     "figures": "Figures: the caption a referencing sentence points to (acc@1, acc@3, MRR on held-out papers)",
+    "journals": "Journal finder: is the right journal suggested? (top-1/5/10, mean rank; kNN, BM25, trained head)",
 }
 DEFAULT_TASKS = ["probe", "purity", "retrieval", "knn"]
 

@@ -9,14 +9,15 @@ import pandas as pd
 import streamlit as st
 
 from core.embedding import list_models, model_names_by_vectors_fingerprint, vectors_fingerprint
-from core.errors import MireadError
-from core.io import FigureCollector, columns_of, detect_columns, preview, read_papers
 from core.records import md_escape
 from pages import state
-from pages.common import current_model, embed_with_progress, guarded, select_corpus, show_error, sticky, store
+from pages.common import current_model, embed_with_progress, guarded, store
+from pages.import_preview import import_preview
 
 st.title("Library")
-st.caption("Load papers from CSV, TSV, JSONL, Parquet, PubMed XML, BibTeX or RIS; then embed them to explore.")
+st.caption("Load papers from CSV, TSV, Excel, JSON/JSONL, Parquet, PubMed XML or PubMed format, JATS / PMC full "
+           "text with figures (.xml, .nxml, .tar.gz), BibTeX, RIS, "
+           "EndNote XML, Web of Science or Cochrane exports; check the preview, import, then embed them to explore.")
 s = store()
 
 # -- import ----------------------------------------------------------------------------------
@@ -36,9 +37,10 @@ if source == "PubMed demo corpus":
 else:
     upload = st.file_uploader(
         "Drop a file of papers",
-        type=["csv", "tsv", "tab", "jsonl", "ndjson", "json", "parquet", "xml", "nxml", "tgz", "tar", "bib", "bibtex",
-              "ris", "gz", "txt"],
-        help="Each row needs a title and an abstract; every other column (journal, year, doi, labels…) is kept.",
+        type=["csv", "tsv", "tab", "jsonl", "ndjson", "json", "parquet", "xml", "bib", "bibtex", "ris", "nbib",
+              "medline", "xlsx", "xlsm", "xls", "ciw", "nxml", "tgz", "tar", "gz", "txt"],
+        help="Exports of PubMed (XML or PubMed format), Scopus, Web of Science, Embase, EndNote, Zotero, RefWorks, "
+             "Cochrane… Each paper needs a title and an abstract; every other column is kept.",
     )
     if upload is not None:
         data = upload.getvalue()
@@ -48,51 +50,7 @@ else:
         path = folder / f"{digest}-{Path(upload.name).name.replace('/', '_')}"
         if not path.exists():
             path.write_bytes(data)
-        try:
-            columns = columns_of(path)
-            head = preview(path, n=10)
-            detected = detect_columns(columns, source=upload.name) if columns else None
-        except MireadError as exc:
-            show_error(exc)
-            columns, head, detected = [], None, None
-        if head is not None:
-            st.caption(f"Preview of **{md_escape(upload.name)}** (first rows)")
-            st.dataframe(head, width="stretch", hide_index=True, height=240)
-        if columns:
-            options = ["(auto)"] + list(columns)
-            c1, c2, c3 = st.columns(3)
-            pick = {
-                "title": c1.selectbox("Title column", options,
-                                      index=options.index(detected.title) if detected else 0),
-                "abstract": c2.selectbox("Abstract column", options,
-                                         index=options.index(detected.abstract) if detected else 0),
-                # "(auto)" by default: the reader then checks the detected id column's values and falls back to a
-                # unique id-like column (or generated ids) when they are placeholders or repeat (issue 19)
-                "id": c3.selectbox("Id column", options, index=0,
-                                   help=f"(auto) = {detected.id or 'generated ids'} when its values are unique ids; "
-                                        "else another id-like column with unique values, or generated ids. Papers "
-                                        "are never merged on an id alone." if detected else None),
-            }
-            name_default = Path(upload.name).name.split(".")[0][:40] or "corpus"
-            # one input per uploaded file: a name typed for this file survives reruns and never carries over
-            name = st.text_input("Corpus name", key=sticky(f"corpus_name_{digest}", name_default),
-                                 help="Importing into an existing corpus adds papers; duplicates are merged.")
-            if st.button("Import", type="primary"):
-                chosen = {k: (None if v == "(auto)" else v) for k, v in pick.items()}
-                try:
-                    records = FigureCollector(read_papers(path, title_column=chosen["title"],
-                                                          abstract_column=chosen["abstract"], id_column=chosen["id"]))
-                    with st.spinner("Importing…"):
-                        report = s.import_papers(name, records, source=upload.name)
-                        figures = s.save_figures(report.corpus, records.by_paper) if records.full_text else None
-                except MireadError as exc:
-                    show_error(exc)
-                else:
-                    done = report.to_dict(max_errors=100_000)
-                    st.session_state[state.IMPORT_REPORT] = done if figures is None else dict(done, figures=figures)
-                    select_corpus(report.corpus)
-                    st.session_state[state.EMBED_TARGET] = report.corpus  # what a user embeds next
-                    st.rerun()
+        import_preview(path, upload.name, digest)
 
 report = st.session_state.get(state.IMPORT_REPORT)
 if report:

@@ -20,6 +20,7 @@ from core.explore import (
     place_points,
     start_map,
 )
+from core.explore.views import clamp_years, year_bounds, year_mask
 from core.labels import default_label_column
 from core.plots import export_html, map_figure, selected_rows
 from core.records import md_escape
@@ -35,8 +36,11 @@ from pages.common import (
     store,
 )
 from pages.figures_view import ranked_figures, summaries
+from pages.shared_view import link_problems, write_link
 
 st.title("Domain map")
+for problem in link_problems():
+    st.warning(problem)
 corpus, spec = current_corpus(), current_model()
 if corpus == DEMO_CORPUS and state.SEEN_DEMO_NOTE not in st.session_state:
     st.info(f"You are exploring the demo corpus **{DEMO_CORPUS}** (real PubMed records) with the packaged model "
@@ -49,23 +53,30 @@ frame = papers_frame(corpus)
 info = store().corpus(corpus)
 
 colour_options = list(info.labels) + ["k-means cluster", "predicted journal", "(none)"]
+if st.session_state.get("map_colour") not in colour_options:  # a column of another corpus: back to the first
+    st.session_state.pop("map_colour", None)
+for key, default in (("map_n_neighbors", DEFAULT_PARAMS["umap"]["n_neighbors"]),
+                     ("map_min_dist", float(DEFAULT_PARAMS["umap"]["min_dist"])),
+                     ("map_perplexity", int(DEFAULT_PARAMS["tsne"]["perplexity"])), ("map_k", 12)):
+    st.session_state.setdefault(key, default)  # widget defaults set here, so a shared link can set them too
 d1, d2, d3 = st.columns([3, 4, 2], vertical_alignment="bottom")
-colour = d1.selectbox("Colour by", colour_options, help="Any label column, clusters, or predicted journal.")
+colour = d1.selectbox("Colour by", colour_options, key="map_colour",
+                      help="Any label column, clusters, or predicted journal.")
 query = d2.text_input("Highlight papers matching", placeholder="e.g. malaria, transformer, 10.1103/…",
-                      help="Case-insensitive match in title, abstract or any column.")
+                      key="map_highlight", help="Case-insensitive match in title, abstract or any column.")
 with d3.popover("Map settings", icon=":material/tune:", width="stretch"):
     method = st.selectbox("Method", ["umap", "tsne", "pca"], format_func=str.upper, key="map_method",
                           help="UMAP keeps local and global structure; t-SNE local only; PCA is instant but coarse.")
     params: dict = {}
     if method == "umap":
-        params["n_neighbors"] = st.slider("Neighbours", 5, 100, DEFAULT_PARAMS["umap"]["n_neighbors"],
+        params["n_neighbors"] = st.slider("Neighbours", 5, 100, key="map_n_neighbors",
                                           help="Small values show fine local groups, large values the big picture.")
-        params["min_dist"] = st.slider("Min distance", 0.0, 0.99, float(DEFAULT_PARAMS["umap"]["min_dist"]), 0.05,
+        params["min_dist"] = st.slider("Min distance", 0.0, 0.99, step=0.05, key="map_min_dist",
                                        help="How tightly points may pack together.")
     elif method == "tsne":
-        params["perplexity"] = st.slider("Perplexity", 5, 100, int(DEFAULT_PARAMS["tsne"]["perplexity"]),
+        params["perplexity"] = st.slider("Perplexity", 5, 100, key="map_perplexity",
                                          help="Roughly the number of neighbours each point pays attention to.")
-    k = st.number_input("Clusters (k)", 2, 200, 12, disabled=colour != "k-means cluster",
+    k = st.number_input("Clusters (k)", 2, 200, key="map_k", disabled=colour != "k-means cluster",
                         help="How many k-means clusters when colouring by cluster.")
     legend = st.number_input("Legend entries", 1, 60, 12, key="map_legend",
                              help="The most frequent labels get their own colour; the rest are drawn grey as "
@@ -108,6 +119,19 @@ if final is None:
     watch_background_map()
 
 vectors = embeddings(corpus, spec)
+
+
+def year_window(papers) -> tuple[int, int] | None:
+    """The Years slider (corpora with a year column); None while it spans every year."""
+    bounds = year_bounds(papers)
+    if bounds is None:
+        return None
+    st.session_state["map_years"] = clamp_years(st.session_state.get("map_years", bounds), bounds)
+    chosen = tuple(st.slider("Years", bounds[0], bounds[1], key="map_years",
+                             help="Papers of these years are drawn in front, the others faded; the map stays put."))
+    return None if chosen == bounds else chosen
+
+
 colour_values, cluster_text = None, None
 if colour == "k-means cluster":
     labels = kmeans(np.asarray(vectors), int(k))
@@ -130,13 +154,24 @@ highlight = None
 if query.strip():
     highlight = highlight_mask(frame, query)
     st.caption(f"{int(highlight.sum()):,} papers match “{md_escape(query.strip())}”.")
+years = year_window(frame)
+if years is not None:
+    window = year_mask(frame, years)
+    highlight = window if highlight is None else highlight & window
+    st.caption(f"{int(highlight.sum()):,} papers from {years[0]}–{years[1]} drawn in front; the others are faded.")
 
 query_points, query_labels = None, None
+paper = st.session_state.get("map_paper")
+rows = np.flatnonzero(frame["id"].astype(str).to_numpy() == str(paper)) if paper else np.array([], dtype=int)
+if len(rows):  # a paper named by a shared link: marked with a star
+    query_points, query_labels = coords[rows[:1]], [f"{frame['title'].iloc[rows[0]]}"]
 placed = st.session_state.get(state.MAP_QUERY)
 if isinstance(placed, state.MapQuery) and (placed.corpus, placed.model) == (corpus, spec.name):
     query_points = place_points(coords, np.asarray(vectors), np.asarray([placed.vector], dtype=np.float32))
     query_labels = [placed.title]
 
+write_link(corpus=corpus, model=spec.name, method=method, colour=colour, highlight=query.strip(), years=years,
+           paper=str(paper) if len(rows) else None, params=params, k=int(k))
 hover = hover_frame(frame).drop(columns=[colour], errors="ignore")  # the colour label is already on the card
 ranked = ranked_figures(corpus, spec)
 if ranked:  # each paper's visual summary on its hover card

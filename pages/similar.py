@@ -98,4 +98,4 @@ elif answer is not None:
         for item in result.results:
             with st.expander(f"{item['rank']}. {md_escape(item['title'])}  ·  {item['score']:.3f}"):
                 show_figures(ranked.get(str(item["id"])))
-                st.text(item.get("abstract") or "")
+                st.text(item.get("abstract") or "(title only: imported without an abstract)")

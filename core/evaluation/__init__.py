@@ -4,7 +4,8 @@ report tables. Imports `core.embedding` and `core.store`.
 
 Modules: `arrays` (input checks, shared helpers), `protocols` (probe, purity, retrieval, kNN, `run_protocols`),
 `robustness` (alternative self, textual neighbours, one pasted abstract), `perturb` (the text perturbations),
-`report` (Result, tables, JSON, markdown), `runner` (store wiring, sampling, cache, `evaluate_models`). Dependencies
+`report` (Result, tables, JSON, markdown), `runner` (store wiring, sampling, cache, `evaluate_models`),
+`journal_finder` (the journals task: how often kNN, BM25 and a trained head name the right journal). Dependencies
 run one way: arrays, perturb <- robustness, report <- protocols <- runner.
 
 Public names load lazily (PEP 562), so importing the package costs nothing until a name is used.
@@ -25,6 +26,8 @@ _EXPORTS = {
     "figures_task": "figures",
     "random_metrics": "figures",
     "rank_metrics": "figures",
+    "journal_accuracy": "runner",
+    "journal_finder": "journal_finder",
     "knn_quality": "protocols",
     "label_values": "runner",
     "linear_probe": "protocols",

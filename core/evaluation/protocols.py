@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import warnings
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 import numpy as np
 
@@ -35,7 +35,7 @@ from core.evaluation.report import Result
 from core.evaluation.robustness import alternative_self, textual_neighbours
 from core.labels import is_missing
 
-TASKS = ("probe", "purity", "retrieval", "knn", "self", "neighbours")
+TASKS = ("probe", "purity", "retrieval", "knn", "self", "neighbours", "journals")
 
 
 # ---------------------------------------------------------------- MIReAD protocols
@@ -214,8 +214,11 @@ def run_protocols(
     label_sets: Sequence | None = None,
     seed: int = 0,
     progress: Progress | None = None,
+    predict: Callable[[list[tuple[str, str]]], np.ndarray] | None = None,
+    head_labels: Sequence[str] = (),
 ) -> list[Result]:
-    """Run the chosen tasks for one model's embeddings X and flatten them into Result rows."""
+    """Run the chosen tasks for one model's embeddings X and flatten them into Result rows (``predict`` and
+    ``head_labels``: the model's trained journal head, for the journals task)."""
     unknown = [t for t in tasks if t not in TASKS]
     if unknown:
         raise MireadError(f"Unknown evaluation task '{unknown[0]}'; choose from {', '.join(TASKS)}.")
@@ -256,6 +259,13 @@ def run_protocols(
                     note += ". " + perturb.pos_note()
                 for metric in ("nn1_ret", "nn10_ret", "aop10"):
                     results.append(Result(model, task, f"{row['family']}:{metric}", row[metric], None, row["n"], note))
+        elif task == "journals":
+            from core.evaluation.journal_finder import journal_finder
+
+            if titles is None or abstracts is None:
+                raise MireadError("The 'journals' task needs the papers' titles and abstracts.")
+            results += journal_finder(X, labels, titles, abstracts, model=model, seed=seed,
+                                      predict=predict, head_labels=head_labels)
     if progress:
         progress(1.0, f"{model}: done")
     return results

@@ -35,17 +35,26 @@ class Result:
     std: float | None = None
     n: int | None = None
     note: str = ""
+    method: str | None = None  # the journals task's method (head, knn, bm25); None elsewhere
 
     def to_dict(self) -> dict:
-        """Plain dict with keys model, task, metric, value, std, n, note."""
-        return asdict(self)
+        """Plain dict with keys model, task, metric, value, std, n, note (and method, where there is one)."""
+        out = asdict(self)
+        if out["method"] is None:
+            del out["method"]
+        return out
+
+    @property
+    def column(self) -> str:
+        """Its column in the results table: 'task:metric', or 'task:method:metric'."""
+        return f"{self.task}:{self.method}:{self.metric}" if self.method else f"{self.task}:{self.metric}"
 
 
 def result_from_row(row: dict) -> Result:
     """A Result from its JSON row (a null value becomes NaN)."""
     value = row.get("value")
     return Result(row["model"], row["task"], row["metric"], math.nan if value is None else float(value),
-                  row.get("std"), row.get("n"), row.get("note", ""))
+                  row.get("std"), row.get("n"), row.get("note", ""), row.get("method"))
 
 
 # ---------------------------------------------------------------- the main table
@@ -57,8 +66,8 @@ def results_table(results: Sequence[Result]) -> pd.DataFrame:
 
     cells: dict[str, dict[str, float]] = {}
     for r in results:
-        cells.setdefault(r.model, {})[f"{r.task}:{r.metric}"] = r.value
-    columns = list(dict.fromkeys(f"{r.task}:{r.metric}" for r in results))
+        cells.setdefault(r.model, {})[r.column] = r.value
+    columns = list(dict.fromkeys(r.column for r in results))
     table = pd.DataFrame.from_dict(cells, orient="index", columns=columns)
     table.index.name = "model"
     return table
@@ -67,6 +76,8 @@ def results_table(results: Sequence[Result]) -> pd.DataFrame:
 def lower_is_better(column: str) -> bool:
     """True for neighbour scores of destructive (LO-DS) families, where keeping the neighbours is wrong."""
     parts = column.split(":")
+    if column.endswith("mean rank"):  # the journals task: the true journal's rank
+        return True
     return (len(parts) == 3 and parts[0] == "neighbours" and parts[1] in perturb.FAMILIES
             and not perturb.expect_keep(parts[1]))
 

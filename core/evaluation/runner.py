@@ -169,7 +169,8 @@ def _evaluate_model(store: Store, drawn: Sample, name: str, tasks: list[str], en
     if todo:
         if status:
             status(f"{name}: embedding the corpus")
-        if store.missing_hashes(drawn.corpus, fp) or TEXT_TASKS.intersection(todo):
+        if (store.missing_hashes(drawn.corpus, fp) or TEXT_TASKS.intersection(todo)
+                or ("journals" in todo and spec.has_head)):  # the journals task also scores a trained head
             encoder = encoder_of(spec)
 
         def embedding(n: int, of: int) -> None:
@@ -188,6 +189,8 @@ def _evaluate_model(store: Store, drawn: Sample, name: str, tasks: list[str], en
                     X, drawn.labels, [task], model=name, label_sets=drawn.label_sets, seed=drawn.seed,
                     encode=(lambda pairs: encoder.encode(pairs)) if encoder else None,
                     titles=drawn.titles, abstracts=drawn.abstracts,
+                    predict=encoder.predict if encoder is not None and encoder.head is not None else None,
+                    head_labels=spec.labels,
                 )
             except MireadError as exc:
                 out["errors"].append({"model": name, "task": task, "error": str(exc)})
@@ -293,3 +296,23 @@ def _document(drawn: Sample, models: list[str], tasks: list[str], requested: int
     doc = to_json(doc)
     doc["markdown"] = markdown_report(doc)
     return doc
+
+
+def journal_accuracy(store: Store, corpus: str, model: str, column: str, method: str,
+                     sample: int = 2000) -> dict | None:
+    """The measured top-5 accuracy of a journal-suggesting method (and of BM25) on held-out papers of a corpus,
+    from the ``journals`` task (cached like every evaluation); None when it cannot be measured there."""
+    if method not in ("head", "knn") or not store.has_corpus(corpus):
+        return None
+    spec = get_model(model, store)
+    if store.missing_hashes(corpus, vectors_fingerprint(spec)):
+        return None  # measuring would embed the corpus: the page never starts that on its own
+    try:
+        doc = evaluate_models(store, corpus, column, [model], ["journals"], sample=sample)
+    except MireadError:
+        return None
+    top5 = {r["method"]: r for r in doc["results"] if r["task"] == "journals" and r["metric"] == "top-5"}
+    if method not in top5:
+        return None
+    return {"method": method, "top5": top5[method]["value"], "bm25": top5.get("bm25", {}).get("value"),
+            "papers": top5[method]["n"]}

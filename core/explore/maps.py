@@ -21,7 +21,7 @@ if TYPE_CHECKING:
 
     from core.store import Store
 
-HOVER_COLUMNS = ("title", "journal", "year", "doi", "url")
+HOVER_COLUMNS = ("title", "title_only", "journal", "year", "doi", "url")
 
 
 def _map_file(store: Store, corpus: str, spec: ModelSpec, method: str, params: dict[str, Any] | None,

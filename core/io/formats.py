@@ -1,52 +1,107 @@
-"""Format detection and the dispatch from a file and its format to that format's reader."""
+"""Format detection (by content first, then extension) and the dispatch from a file to its format's reader.
+
+Content wins where a format has a signature: MEDLINE text saved as ``.ris`` or ``.txt`` is MEDLINE, an RIS file
+saved as ``.txt`` is RIS, ``.xml`` is PubMed or EndNote XML by its elements. Tables (CSV, TSV, Excel) are read
+with a ``Layout``: the header row found under any preamble, the separator sniffed, the sheet chosen.
+"""
 
 from __future__ import annotations
 
+import functools
 import itertools
+import json
 from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from core.errors import CorpusError
 from core.io.bibtex import _bibtex_rows
+from core.io.csl import csl_row, looks_like_csl
+from core.io.endnote import _endnote_rows, looks_like_endnote
+from core.io.excel import _excel_rows, excel_layout
 from core.io.jats import _jats_rows, is_jats
+from core.io.layout import Layout, separator_of, sniff_text
+from core.io.medline import _medline_rows, looks_like_medline
 from core.io.pubmed import _pubmed_rows
 from core.io.ris import _ris_rows
 from core.io.rows import NumberedRow
-from core.io.safety import _check_file, _decoding, _head_text, _name
-from core.io.tabular import _csv_rows, _jsonl_rows, _parquet_rows, _tsv_rows
+from core.io.safety import _check_file, _decoding, _head_text, _name, _open_binary
+from core.io.tabular import _delimited_rows, _jsonl_rows, _parquet_rows
+from core.io.tagged import _cochrane_rows, _wos_rows, looks_like_cochrane, looks_like_wos
 
-FORMATS: tuple[str, ...] = ("csv", "tsv", "jsonl", "parquet", "pubmed", "jats", "bibtex", "ris")
-
-_FORMAT_NAMES = "CSV, TSV, JSONL, Parquet, PubMed XML, JATS XML (.xml, .nxml, .tar.gz), BibTeX or RIS"
+FORMATS: tuple[str, ...] = ("csv", "tsv", "excel", "jsonl", "parquet", "pubmed", "jats", "medline", "bibtex", "ris",
+                            "endnote", "wos", "cochrane")
+FORMAT_NAMES = {"csv": "CSV", "tsv": "TSV", "excel": "Excel (.xlsx)", "jsonl": "JSONL/JSON (incl. CSL JSON)",
+                "parquet": "Parquet", "pubmed": "PubMed XML",
+                "jats": "JATS / PMC full text (.xml, .nxml, .tar.gz)", "medline": "MEDLINE / PubMed format (.nbib)",
+                "bibtex": "BibTeX", "ris": "RIS", "endnote": "EndNote XML", "wos": "Web of Science plain text",
+                "cochrane": "Cochrane CENTRAL text"}
 _EXTENSIONS = {
-    ".csv": "csv",
-    ".tsv": "tsv",
-    ".tab": "tsv",
-    ".jsonl": "jsonl",
-    ".ndjson": "jsonl",
-    ".json-lines": "jsonl",
-    ".json": "jsonl",
-    ".parquet": "parquet",
-    ".pq": "parquet",
-    ".xml": "pubmed",
-    ".nxml": "jats",
-    ".tar": "jats",
-    ".tgz": "jats",
-    ".bib": "bibtex",
-    ".bibtex": "bibtex",
-    ".ris": "ris",
+    ".csv": "csv", ".tsv": "tsv", ".tab": "tsv", ".jsonl": "jsonl", ".ndjson": "jsonl", ".json-lines": "jsonl",
+    ".json": "jsonl", ".parquet": "parquet", ".pq": "parquet", ".xml": "pubmed", ".bib": "bibtex",
+    ".bibtex": "bibtex", ".ris": "ris", ".nbib": "medline", ".medline": "medline", ".xlsx": "excel",
+    ".xlsm": "excel", ".xls": "excel", ".ciw": "wos", ".nxml": "jats", ".tar": "jats", ".tgz": "jats",
 }
-_ALIASES = {"xml": "pubmed", "pmc": "jats", "nxml": "jats", "medline": "pubmed",
-            "bib": "bibtex", "ndjson": "jsonl", "json": "jsonl"}
+_ALIASES = {"pmc": "jats", "nxml": "jats",
+            "xml": "pubmed", "pubmed-xml": "pubmed", "nbib": "medline", "pubmed-text": "medline", "bib": "bibtex",
+            "ndjson": "jsonl", "json": "jsonl", "csl": "jsonl", "xlsx": "excel", "endnote-xml": "endnote",
+            "web-of-science": "wos", "isi": "wos"}
+_TEXT_TABLE_EXTENSIONS = (".txt", "")  # tables saved as .txt (RefWorks, Web of Science tab-delimited)
 _PEEK_ROWS = 100
 
 
 def _unknown(path: Path) -> CorpusError:
-    return CorpusError(f"file '{_name(path)}' has an unknown format; use {_FORMAT_NAMES}")
+    names = ", ".join(FORMAT_NAMES[f] for f in FORMATS)
+    return CorpusError(f"file '{_name(path)}' has an unknown format; use {names}")
+
+
+def _json_object_line(text: str) -> bool:
+    try:
+        return isinstance(json.loads(text.splitlines()[0]), dict)
+    except (ValueError, RecursionError, IndexError):
+        return False
+
+
+def _by_content(path: Path, ext: str) -> str | None:
+    """The format a file's first bytes show, when they show one."""
+    with _open_binary(path) as stream:
+        magic = stream.read(8)
+    if magic.startswith(b"PK\x03\x04") or magic.startswith(b"\xd0\xcf\x11\xe0"):
+        return "excel" if ext in (".xlsx", ".xlsm", ".xls", ".txt", "") else None
+    if magic.startswith(b"PAR1"):
+        return "parquet"
+    try:
+        head = _head_text(path)
+    except CorpusError:
+        return None  # the reader chosen by extension says what is wrong with the text
+    text = head.lstrip()
+    if looks_like_medline(text):
+        return "medline"
+    if looks_like_wos(text):
+        return "wos"
+    if looks_like_cochrane(text):
+        return "cochrane"
+    if text.startswith("TY  -"):
+        return "ris"
+    if text.startswith("{") and _json_object_line(text):
+        return "jsonl"  # JSON lines, whatever the file is called
+    if text.startswith("<"):
+        if looks_like_endnote(text.encode()):
+            return "endnote"
+        if "<PubmedArticle" in text[:20000] or "<MedlineCitation" in text[:20000]:
+            return "pubmed"
+        return "jats" if is_jats(text[:20000]) else None
+    if ext in _TEXT_TABLE_EXTENSIONS:
+        first = next((line for line in text.splitlines() if line.strip()), "")
+        if first.count("\t") >= 2:
+            return "tsv"
+        if first.count(",") >= 2 or first.count(";") >= 2:
+            return "csv"
+    return None
 
 
 def detect_format(path: str | Path, fmt: str | None = None) -> str:
-    """The format of a file: ``fmt`` when given, else from its extension (``.gz`` allowed)."""
+    """The format of a file: ``fmt`` when given, else from its content, else from its extension (``.gz`` allowed)."""
     path = Path(path)
     if fmt:
         key = _ALIASES.get(fmt.strip().lower(), fmt.strip().lower())
@@ -57,46 +112,79 @@ def detect_format(path: str | Path, fmt: str | None = None) -> str:
     if suffixes and suffixes[-1] == ".gz":
         suffixes.pop()
     ext = suffixes[-1] if suffixes else ""
-    if ext == ".xml" and path.is_file() and is_jats(_head_text(path)):
-        return "jats"
+    by_content = _by_content(path, ext) if path.is_file() and ext not in (".tar", ".tgz") else None
+    if by_content:
+        return by_content
     if ext in _EXTENSIONS:
         return _EXTENSIONS[ext]
-    if ext == ".txt" and path.is_file() and _head_text(path).lstrip().startswith("TY  -"):
-        return "ris"
     raise _unknown(path)
 
 
+@dataclass
+class ReadOptions:
+    """A user's choices about how a file is read: the sheet, the header row, the separator."""
+
+    sheet: str | None = None
+    header_row: int | None = None
+    separator: str | None = None
+
+
+@dataclass
+class Opened:
+    """A file opened for reading: its columns, all its rows (the first ones already peeked), its format, layout."""
+
+    columns: list[str]
+    rows: Iterator[NumberedRow]
+    path: Path
+    fmt: str
+    layout: Layout = field(default_factory=Layout)
+
+
+def _csl_rows(rows: Iterator[NumberedRow]) -> Iterator[NumberedRow]:
+    for number, row in rows:
+        yield number, (csl_row(row) if isinstance(row, dict) and looks_like_csl(row) else row)
+
+
 _TEXT_READERS: dict[str, Callable[[Path], Iterator[NumberedRow]]] = {
-    "csv": _csv_rows,
-    "tsv": _tsv_rows,
-    "jsonl": _jsonl_rows,
-    "bibtex": _bibtex_rows,
-    "ris": _ris_rows,
+    "bibtex": _bibtex_rows, "ris": _ris_rows, "medline": _medline_rows, "wos": _wos_rows, "cochrane": _cochrane_rows,
 }
 
 
-def _numbered_rows(path: Path, fmt: str) -> Iterator[NumberedRow]:
+def _numbered_rows(path: Path, fmt: str, options: ReadOptions) -> tuple[Iterator[NumberedRow], Layout]:
     if fmt == "parquet":
-        return _parquet_rows(path)
+        return _parquet_rows(path), Layout()
     if fmt == "pubmed":
-        return _pubmed_rows(path)
+        return _pubmed_rows(path), Layout()
     if fmt == "jats":
-        return _jats_rows(path)
-    return _decoding(path, _TEXT_READERS[fmt])
+        return _jats_rows(path), Layout()
+    if fmt == "endnote":
+        return _endnote_rows(path), Layout()
+    if fmt == "excel":
+        layout = excel_layout(path, options.sheet, options.header_row)
+        return _excel_rows(path, layout), layout
+    if fmt in ("csv", "tsv"):
+        default = "\t" if fmt == "tsv" else ","
+        layout = sniff_text(_head_text(path), default, options.header_row, separator_of(options.separator))
+        reader = functools.partial(_delimited_rows, delimiter=layout.separator or default,
+                                   header_row=layout.header_row)
+        return _decoding(path, reader), layout
+    if fmt == "jsonl":
+        return _csl_rows(_decoding(path, _jsonl_rows)), Layout()
+    return _decoding(path, _TEXT_READERS[fmt]), Layout()
 
 
-def _open_rows(path: str | Path, fmt: str | None) -> tuple[list[str], Iterator[NumberedRow], Path, str]:
-    """Open a file eagerly: check it, peek its first rows; return (columns, all rows, path, format)."""
+def _open_rows(path: str | Path, fmt: str | None, options: ReadOptions | None = None) -> Opened:
+    """Open a file eagerly: check it, peek its first rows; return its columns, all its rows, format and layout."""
     path = Path(path)
     _check_file(path)
     fmt = detect_format(path, fmt)
-    rows = _numbered_rows(path, fmt)
+    rows, layout = _numbered_rows(path, fmt, options or ReadOptions())
     head = list(itertools.islice(rows, _PEEK_ROWS))
     columns: dict[str, None] = {}
     for _, row in head:
         if isinstance(row, dict):
             columns.update(dict.fromkeys(row))
     if not columns:
-        kind = "rows" if fmt in ("csv", "tsv", "parquet") else "records"
+        kind = "rows" if fmt in ("csv", "tsv", "parquet", "excel") else "records"
         raise CorpusError(f"file '{_name(path)}' has no {kind}")
-    return list(columns), itertools.chain(head, rows), path, fmt
+    return Opened(list(columns), itertools.chain(head, rows), path, fmt, layout)

@@ -23,8 +23,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from core.io.columns import ColumnMap, detect_columns, id_like_columns
-from core.io.formats import _PEEK_ROWS, _open_rows
-from core.io.rows import NumberedRow, Row, RowWarning
+from core.io.formats import _PEEK_ROWS, ReadOptions, _open_rows
+from core.io.rows import NumberedRow, Row, RowWarning, _year
 from core.io.safety import _name, _shown
 from core.labels import is_missing
 from core.records import Paper, RowError, duplicate_key
@@ -32,28 +32,30 @@ from core.records import Paper, RowError, duplicate_key
 if TYPE_CHECKING:
     import pandas
 
-_SPACE = re.compile(r"\s+")
+# a citation in a journal column, as Embase writes it: "Endoscopic Ultrasound (2014) 3:3 (152-160). Date of ..."
+_CITATION = re.compile(r"^(?P<journal>[^()]+?)\s+\((?P<year>\d{4})\)\s+\S")
 PLACEHOLDER_IDS = frozenset(("", "0", "na", "n/a", "nan", "null", "none", "-"))  # compared lower-cased
 
 
-def read_rows(path: str | Path, fmt: str | None = None) -> Iterator[dict[str, Any]]:
+def read_rows(path: str | Path, fmt: str | None = None, options: ReadOptions | None = None) -> Iterator[dict[str, Any]]:
     """Stream a file's raw rows as dicts with every column; unreadable rows are left out."""
-    rows = _open_rows(path, fmt)[1]
+    rows = _open_rows(path, fmt, options).rows
     return (row for _, row in rows if isinstance(row, dict))
 
 
-def columns_of(path: str | Path, fmt: str | None = None) -> list[str]:
+def columns_of(path: str | Path, fmt: str | None = None, options: ReadOptions | None = None) -> list[str]:
     """The column names of a file: its header, or the keys of its first rows."""
-    return _open_rows(path, fmt)[0]
+    return _open_rows(path, fmt, options).columns
 
 
-def preview(path: str | Path, fmt: str | None = None, n: int = 20) -> pandas.DataFrame:
+def preview(path: str | Path, fmt: str | None = None, n: int = 20,
+            options: ReadOptions | None = None) -> pandas.DataFrame:
     """The first ``n`` raw rows of a file as a DataFrame, with every column."""
     import pandas
 
-    columns, rows, _, _ = _open_rows(path, fmt)
-    head = [row for _, row in itertools.islice(rows, n * 2 + _PEEK_ROWS) if isinstance(row, dict)][:n]
-    return pandas.DataFrame(head, columns=columns)
+    opened = _open_rows(path, fmt, options)
+    head = [row for _, row in itertools.islice(opened.rows, n * 2 + _PEEK_ROWS) if isinstance(row, dict)][:n]
+    return pandas.DataFrame(head, columns=opened.columns)
 
 
 def _missing(value: Any) -> bool:
@@ -183,34 +185,64 @@ def _field_name(name: Any, taken: dict[str, Any]) -> str:
     return key
 
 
-def _paper(number: int, row: Row, columns: ColumnMap, tabular: bool) -> Paper | RowError:
+def _known_value(field: str, value: Any) -> Any:
+    """A value of a known field as the product keeps it: years as numbers, authors and keywords as lists."""
+    if value is None:
+        return None
+    if field == "year" and not isinstance(value, int):
+        return _year(value) or value
+    if field in ("authors", "keywords") and isinstance(value, str):
+        parts = [part.strip() for part in value.split(";")]
+        return [part for part in parts if part] if len(parts) > 1 else value
+    return value
+
+
+def _paper(number: int, row: Row, columns: ColumnMap, tabular: bool, title_only: bool = False) -> Paper | RowError:
     try:
-        title, abstract = _text(row.get(columns.title)), _text(row.get(columns.abstract))
+        title = _text(row.get(columns.title))
+        abstract = _text(row.get(columns.abstract)) if columns.abstract else None
     except ValueError:
         return RowError(number, f"row {number}: title or abstract is not text")
     empty = [name for name, value in (("title", title), ("abstract", abstract)) if value is None]
+    if title_only and empty == ["abstract"]:
+        empty = []
     if empty:
         return RowError(number, f"row {number}: empty {' and '.join(empty)}")
     fields: dict[str, Any] = {}
+    for key, field in columns.renames.items():  # known fields first, under the product's names
+        if key in row:
+            fields[field] = _known_value(field, _field_value(row[key], tabular))
+    passed, dates = columns.passed_over, columns.dates
     for key, value in row.items():
-        if key not in (columns.title, columns.abstract, columns.id):
+        if key not in passed and not (key in dates and str(value).strip() == str(fields.get("year"))):
             fields[_field_name(key, fields)] = _field_value(value, tabular)
-    title = _SPACE.sub(" ", str(title))
+    citation = _CITATION.match(fields["journal"]) if isinstance(fields.get("journal"), str) else None
+    if citation:  # the journal's name, the year if no column gave one, and the citation kept whole
+        fields["source"] = fields["journal"]
+        fields["journal"] = citation["journal"]
+        if fields.get("year") is None:
+            fields["year"] = int(citation["year"])
+    if abstract is None:
+        fields["title_only"] = True
+    title = " ".join(str(title).split())  # as the regex \s+ -> " ", faster
     paper_id = (
         (_id_text(row.get(columns.id)) if columns.id else None)
         or _id_text(fields.get("doi"))
-        or duplicate_key(title, str(abstract))[:16]
+        or duplicate_key(title, abstract or "")[:16]
     )
-    return Paper(id=paper_id, title=title, abstract=str(abstract), fields=fields)
+    return Paper(id=paper_id, title=title, abstract=abstract or "", fields=fields)
 
 
 class PaperStream(Iterator["Paper | RowError | RowWarning"]):
-    """The records of a file, streamed, with the id column used (None: generated ids) and a note on it."""
+    """The records of a file, streamed, with how they were read: the id column used (None: generated ids), a note
+    on it, and ``reading`` (reader, header row, separator, sheet, column mapping, title-only)."""
 
-    def __init__(self, items: Iterator[Paper | RowError | RowWarning], id_column: str | None, id_note: str):
+    def __init__(self, items: Iterator[Paper | RowError | RowWarning], id_column: str | None, id_note: str,
+                 reading: dict[str, Any] | None = None):
         self._items = items
         self.id_column = id_column
         self.id_note = id_note
+        self.reading = reading or {}
 
     def __next__(self) -> Paper | RowError | RowWarning:
         return next(self._items)
@@ -223,22 +255,31 @@ def read_papers(
     title_column: str | None = None,
     abstract_column: str | None = None,
     id_column: str | None = None,
+    columns: dict[str, str | None] | None = None,
+    options: ReadOptions | None = None,
+    title_only: bool = False,
 ) -> PaperStream:
     """Stream validated papers; unusable rows come out as RowError, fields not read whole as RowWarning.
 
-    The id column is checked on the first rows (see the module's docstring); the stream's ``id_column`` and
-    ``id_note`` say which one was used and why another was passed over.
+    ``columns`` chooses the source column of any field (title, abstract, id, journal, year, doi, authors,
+    keywords; ``""`` for none); ``options`` the sheet, header row and separator; ``title_only`` imports rows
+    without an abstract, marked ``title_only``. The id column is checked on the first rows (see the module's
+    docstring); the stream's ``id_column``, ``id_note`` and ``reading`` say how the file was read.
     """
-    columns, rows, file, fmt = _open_rows(path, fmt)
+    opened = _open_rows(path, fmt, options)
     mapping = detect_columns(
-        columns, title=title_column, abstract=abstract_column, id=id_column, source=f"file '{_name(file)}'"
+        opened.columns, title=title_column, abstract=abstract_column, id=id_column, fields=columns,
+        source=f"file '{_name(opened.path)}'", title_only=title_only,
     )
-    head = list(itertools.islice(rows, _PEEK_ROWS))
-    chosen, note = _choose_id(columns, mapping, head, given=bool(id_column))
+    head = list(itertools.islice(opened.rows, _PEEK_ROWS))
+    given_id = bool(id_column or (columns or {}).get("id"))
+    chosen, note = _choose_id(opened.columns, mapping, head, given=given_id)
     mapping = dataclasses.replace(mapping, id=chosen)
-    tabular = fmt in ("csv", "tsv")
+    tabular = opened.fmt in ("csv", "tsv")
     items = (
-        row if isinstance(row, (RowError, RowWarning)) else _paper(number, row, mapping, tabular)
-        for number, row in itertools.chain(head, rows)
+        row if isinstance(row, (RowError, RowWarning)) else _paper(number, row, mapping, tabular, title_only)
+        for number, row in itertools.chain(head, opened.rows)
     )
-    return PaperStream(items, chosen, note)
+    reading = {"reader": opened.fmt, **opened.layout.to_dict(), "columns": mapping.as_dict(),
+               "title_only": title_only}
+    return PaperStream(items, chosen, note, reading)

@@ -33,14 +33,19 @@ def _unique_header(cells: Sequence[str]) -> list[str]:
     return names
 
 
-def _delimited_rows(path: Path, delimiter: str) -> Iterator[NumberedRow]:
+def _delimited_rows(path: Path, delimiter: str, header_row: int = 1) -> Iterator[NumberedRow]:
+    """Rows of a delimited text whose header is the record starting on line ``header_row`` (or the next one)."""
     csv.field_size_limit(MAX_FIELD_CHARS)
     number = 0
     with _open_text(path, newline="") as handle:
         reader = csv.reader(handle, delimiter=delimiter)
         try:
             header: list[str] | None = None
+            ended = 0  # the line the previous record ended on: a preamble before the header is passed over
             for cells in reader:
+                started, ended = ended + 1, reader.line_num
+                if header is None and started < header_row:
+                    continue
                 if not any(cell.strip() for cell in cells):
                     continue
                 if header is None:
@@ -61,14 +66,6 @@ def _delimited_rows(path: Path, delimiter: str) -> Iterator[NumberedRow]:
                     f"{MAX_FIELD_CHARS:,} characters; shorten it and import again"
                 ) from None
             raise CorpusError(f"file '{_name(path)}' row {number + 1} cannot be read ({error})") from None
-
-
-def _csv_rows(path: Path) -> Iterator[NumberedRow]:
-    return _delimited_rows(path, ",")
-
-
-def _tsv_rows(path: Path) -> Iterator[NumberedRow]:
-    return _delimited_rows(path, "\t")
 
 
 def _json_object(path: Path, value: Any, where: str) -> Row:

@@ -15,7 +15,8 @@ from typing import Any
 
 from core.errors import CorpusError, NotFoundError
 from core.io import RowWarning
-from core.records import Paper, RowError, duplicate_key, scrub, text_hash
+from core.records import Paper, RowError, scrub
+from core.store.batches import add_batch, paper_row
 from core.store.files import check_name, pid_alive
 
 _LABEL_MAX_DISTINCT = 5000
@@ -40,6 +41,8 @@ class ImportReport:
     conflicts: list[dict[str, Any]] = field(default_factory=list)  # {"row", "id", "kept_as", "reason"}
     id_column: str | None = None  # the file's column used for the ids (None: generated, or not from a file)
     id_note: str = ""  # why the reader passed over the detected id column, if it did
+    # how the file was read: reader, header_row, separator, sheet, columns (field -> source column), title_only
+    reading: dict[str, Any] = field(default_factory=dict)
 
     def to_dict(self, max_errors: int = 1000) -> dict[str, Any]:
         """The report as JSON-ready data; at most `max_errors` errors and as many warnings and conflicts."""
@@ -54,6 +57,7 @@ class ImportReport:
             "conflicts": [dict(c) for c in self.conflicts[:max_errors]],
             "id_column": self.id_column,
             "id_note": self.id_note,
+            **self.reading,
         }
 
 
@@ -133,7 +137,8 @@ class CorporaMixin:
         corpus = check_name(corpus, "corpus name")
         source = scrub(source)
         report = ImportReport(corpus=corpus, id_column=getattr(records, "id_column", None),
-                              id_note=str(getattr(records, "id_note", "") or ""))
+                              id_note=str(getattr(records, "id_note", "") or ""),
+                              reading=dict(getattr(records, "reading", None) or {}))
         started = time.time()
         with self.connect() as conn:
             cur = conn.execute(
@@ -151,9 +156,9 @@ class CorporaMixin:
                     "SELECT COALESCE(MAX(seq), -1) + 1 FROM papers WHERE corpus = ?", (corpus,)
                 ).fetchone()[0]
                 rows = array("q")  # the source row of each paper this import adds, by seq - first
-                pending: list[tuple[int, Paper]] = []
+                pending: list[tuple[int, tuple]] = []
                 attempted = row = 0
-                before = conn.total_changes
+                inserted = 0
                 for record in records:
                     if isinstance(record, RowError):
                         report.skipped += 1
@@ -164,13 +169,12 @@ class CorporaMixin:
                         report.warnings.append(record)
                         continue
                     row += 1
-                    pending.append((row, record))
+                    pending.append((row, paper_row(corpus, 0, record)))
                     attempted += 1
                     if len(pending) >= _BATCH:
-                        self._insert(conn, self._new_rows(conn, corpus, pending, first, rows, report))
+                        inserted += add_batch(conn, corpus, pending, first, rows, report.conflicts)
                         pending = []
-                self._insert(conn, self._new_rows(conn, corpus, pending, first, rows, report))
-                inserted = conn.total_changes - before
+                inserted += add_batch(conn, corpus, pending, first, rows, report.conflicts)
                 report.imported = attempted
                 report.added = inserted
                 report.merged = attempted - inserted
@@ -212,77 +216,6 @@ class CorporaMixin:
                 "AND j.status = 'completed') ORDER BY id"
             ).fetchall()
         return [dict(r) for r in rows if not pid_alive(r["pid"])]
-
-    @staticmethod
-    def _new_rows(
-        conn: sqlite3.Connection, corpus: str, pending: list[tuple[int, Paper]], first: int, rows: array,
-        report: ImportReport,
-    ) -> list[tuple]:
-        """The papers-table rows of a batch that are new papers; an id already taken by different text is
-        replaced by ``<id>~<row>`` and reported as a conflict. Same normalised text: a duplicate, left out."""
-        def lookup(column: str, values: Iterable[str]) -> dict[str, int]:
-            return dict(conn.execute(
-                f"SELECT {column}, seq FROM papers WHERE corpus = ? AND {column} IN (SELECT value FROM json_each(?))",
-                (corpus, json.dumps(sorted({scrub(v) for v in values}))),
-            ).fetchall())
-
-        prepared = [(row, CorporaMixin._paper_row(corpus, 0, paper)) for row, paper in pending]
-        taken_keys = lookup("dkey", (values[7] for _, values in prepared))
-        taken_ids = lookup("pid", (values[1] for _, values in prepared))
-        out: list[tuple] = []
-        seq = first + len(rows)
-        for row, values in prepared:
-            if values[7] in taken_keys:
-                continue
-            pid = scrub(values[1])
-            holder = taken_ids.get(pid)
-            if holder is not None:
-                new_id, n = f"{pid}~{row}", 2
-                while new_id in taken_ids or lookup("pid", [new_id]):
-                    new_id, n = f"{pid}~{row}~{n}", n + 1
-                where = (f"is also the id of row {rows[holder - first]}" if holder >= first
-                         else f"is already the id of another paper in corpus '{corpus}'")
-                report.conflicts.append({
-                    "row": row, "id": pid, "kept_as": new_id,
-                    "reason": f"row {row}: id '{pid}' {where}, but the title and abstract differ: "
-                              f"kept as a separate paper with id '{new_id}'",
-                })
-                values = values[:1] + (new_id,) + values[2:]
-                pid = new_id
-            values = values[:2] + (seq,) + values[3:]
-            taken_keys[values[7]] = taken_ids[pid] = seq
-            rows.append(row)
-            out.append(values)
-            seq += 1
-        return out
-
-    @staticmethod
-    def _paper_row(corpus: str, seq: int, record: Paper) -> tuple:
-        """The papers-table row of a record; NaN/inf in its fields become null (SQLite's JSON has no NaN)."""
-        try:
-            fields = json.dumps(record.fields, ensure_ascii=False, default=str, allow_nan=False)
-        except ValueError:
-            fields = json.dumps(scrub(record.fields), ensure_ascii=False, default=str)
-        return (corpus, record.id, seq, record.title, record.abstract, fields, record.hash,
-                duplicate_key(record.title, record.abstract))
-
-    @staticmethod
-    def _scrubbed_row(row: tuple) -> tuple:
-        """A row whose text had lone surrogates (e.g. from JSON escapes), with them replaced by U+FFFD."""
-        corpus, pid, seq, title, abstract, fields = row[:6]
-        pid, title, abstract, fields = (scrub(v) for v in (pid, title, abstract, fields))
-        return (corpus, pid, seq, title, abstract, fields, text_hash(title, abstract),
-                duplicate_key(title, abstract))
-
-    @staticmethod
-    def _insert(conn: sqlite3.Connection, batch: list[tuple]) -> None:
-        sql = ("INSERT OR IGNORE INTO papers(corpus, pid, seq, title, abstract, fields, hash, dkey) "
-               "VALUES (?, ?, ?, ?, ?, ?, ?, ?)")
-        if batch:
-            try:
-                conn.executemany(sql, batch)
-            except UnicodeEncodeError:  # rows before the bad one are in; re-inserting them is ignored
-                conn.executemany(sql, [CorporaMixin._scrubbed_row(row) for row in batch])
 
     @staticmethod
     def _count(conn: sqlite3.Connection, corpus: str) -> int:

@@ -57,6 +57,18 @@ def test_comparing_models_shows_the_table_charts_and_the_model_that_could_not_lo
     assert list(at.dataframe[0].value.index) == ["tiny"]
 
 
+def test_the_journals_task_shows_each_method_and_marks_the_lowest_mean_rank(workspace):
+    at = open_evaluate_page()
+    at.multiselect(key="eval_tasks").set_value(["journals"])
+    next(b for b in at.button if b.label == "Run evaluation").click()
+    at.run()
+    assert not at.exception and not at.error
+    table = at.dataframe[0].value
+    assert {f"journals:{m}:{k}" for m in ("knn", "bm25") for k in ("top-1", "top-5", "top-10", "mean rank")} <= set(
+        table.columns)
+    assert 1 <= table.loc["tiny", "journals:knn:mean rank"] <= 3  # three journals
+
+
 def test_the_robustness_tab_lists_each_perturbation_and_its_overlap(workspace):
     at = open_evaluate_page()
     paper = workspace.papers("c")[3]

@@ -191,6 +191,77 @@ def test_a_day_in_the_library(tab: Tab, workspace: Store):
     calm(tab)
 
 
+def test_the_import_preview_shows_the_reading_and_imports_titles_only_on_request(
+    tab: Tab, workspace: Store, tmp_path: Path
+):
+    """Issue 19: an Embase-style CSV (query preamble, semicolons) and a PubMed CSV without abstracts."""
+    tab.go("Library")
+    embase = tmp_path / "embase-export.csv"
+    embase.write_text("'asthma'/exp AND 'child'/exp\n------\n\n\nTITLE;ABSTRACT;SOURCE;PUBLICATION YEAR\n"
+                      "Asthma in children;We studied asthma.;Thorax;2019\nInhalers;Inhalers work.;Chest;2020\n")
+    tab.page.locator("[data-testid=stFileUploader] input[type=file]").set_input_files(str(embase))
+    tab.see("header on row 5", "[data-testid=stCaptionContainer]")
+    tab.see("separator semicolon", "[data-testid=stCaptionContainer]")
+    tab.see("2 papers, 2 with an abstract; 0 rows will be skipped")
+    calm(tab)
+    tab.snap("journey-import-preview-preamble")
+
+    pubmed = tmp_path / "csv-asthma-set.csv"
+    pubmed.write_text("PMID,Title,Authors,Citation,First Author,Journal/Book,Publication Year,Create Date,PMCID,"
+                      "NIHMS ID,DOI\n111,First title-only paper,Smith J,Nature. 2020,Smith J,Nature,2020,2020/01/01,,,"
+                      "10.1/p1\n222,Second title-only paper,Doe A,BMJ. 2021,Doe A,BMJ,2021,2021/01/01,,,10.1/p2\n")
+    tab.page.locator("[data-testid=stFileUploader] input[type=file]").set_input_files(str(pubmed))
+    tab.see("PubMed's CSV has no abstracts: save in PubMed format (.nbib) or as XML instead")
+    tab.idle()  # the previous file's preview is gone once the run is over
+    assert tab.page.get_by_role("button", name="Import", exact=True).is_disabled()
+    tab.page.locator("[data-testid=stCheckbox]").filter(has_text="Titles only").first.click()
+    tab.idle()
+    tab.see("2 papers (2 title-only), 0 with an abstract; 0 rows will be skipped")
+    calm(tab)
+    tab.snap("journey-import-preview-title-only")
+    tab.fill("Corpus name", "titles")
+    tab.click("Import")
+    tab.see(re.compile(r"Imported 2 rows into titles"))
+    calm(tab)
+    papers = workspace.papers_frame("titles")
+    assert sorted(papers["title"]) == ["First title-only paper", "Second title-only paper"]
+    assert list(papers["title_only"]) == [True, True] and sorted(papers["journal"]) == ["BMJ", "Nature"]
+
+
+def test_a_shared_link_reproduces_the_map_view_in_another_browser(browser, server: str, workspace: Store):
+    """Issue 17: the address bar carries the view; a second browser opening it sees the same map."""
+    first_context = browser.new_context(viewport=VIEWPORT)
+    first = Tab(first_context.new_page(), server).open()
+    second_context = browser.new_context(viewport=VIEWPORT)
+    try:
+        choose_corpus(first, "old")
+        first.go("Domain map")
+        first.choose("Colour by", "journal")
+        first.fill("Highlight papers matching", "Rare Journal")
+        first.see(re.compile(r"\d+ papers match"), "[data-testid=stCaptionContainer]")
+        first.eventually(lambda: _equal("highlight=Rare+Journal" in first.page.url, True))
+        url = first.page.url
+        assert "corpus=old" in url and "colour=journal" in url and "method=umap" in url
+
+        second = Tab(second_context.new_page(), url + "&years=2001-2003").open()
+        calm(second)
+        assert "old" in sidebar_corpus(second)
+        assert second.page.get_by_role("combobox", name="Colour by", exact=True).input_value() == "journal" or \
+            "journal" in second.page.locator("[data-testid=stSelectbox]").filter(has_text="Colour by").inner_text()
+        highlight = second.page.locator("[data-testid=stTextInput] input[aria-label='Highlight papers matching']")
+        assert highlight.first.input_value() == "Rare Journal"
+        second.see(re.compile(r"\d+ papers from 2001–2003 drawn in front"), "[data-testid=stCaptionContainer]")
+        second.snap("journey-shared-link")
+
+        stale = Tab(second_context.new_page(), server + "/?corpus=gone&colour=nope&years=soon").open()
+        stale.see("The link names corpus 'gone', which is not in this workspace")
+        stale.see("are not a range like 1995-2005")
+        calm(stale)
+    finally:
+        first_context.close()
+        second_context.close()
+
+
 def test_the_map_and_search_are_usable_on_a_phone(browser, server: str, workspace: Store):
     context = browser.new_context(viewport=PHONE, is_mobile=True, has_touch=True, device_scale_factor=2)
     phone = Tab(context.new_page(), server).open()

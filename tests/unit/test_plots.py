@@ -229,3 +229,11 @@ def test_map_figure_samples_big_maps_keeps_highlighted_papers_and_says_how_many_
     assert map_figure(coords, color=labels, max_points=None).layout.meta == {"drawn": n, "total": n}
     again = map_figure(coords, color=labels, highlight=highlight, max_points=50)
     assert sorted(_customdata(again.to_dict()["data"])) == sorted(rows)  # seeded: the same sample each time
+
+
+def test_a_title_only_paper_says_so_on_its_hover_card() -> None:
+    hover = pd.DataFrame({"title": ["With abstract", "Without"], "title_only": [None, True], "journal": ["J", "K"]})
+    fig = map_figure(np.zeros((2, 2)), hover=hover)
+    cards = [text for trace in fig.data for text in trace.hovertext]
+    assert "title only, no abstract" not in cards[0] and "title only, no abstract" in cards[1]
+    assert all("title_only" not in card for card in cards)  # the marker, not the raw column

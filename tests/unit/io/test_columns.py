@@ -9,7 +9,7 @@ from core.io import ColumnMap, detect_columns
 
 
 def test_detect_columns_finds_common_spellings_case_insensitively() -> None:
-    assert detect_columns(["ID", "Title", "Abstract", "Journal"]) == ColumnMap("Title", "Abstract", "ID")
+    assert detect_columns(["ID", "Title", "Abstract", "Journal"]) == ColumnMap("Title", "Abstract", "ID", journal="Journal")
     assert detect_columns(["pmid", "Paper Title", "summary"]) == ColumnMap("Paper Title", "summary", "pmid")
     assert detect_columns(["TI", "AB"]) == ColumnMap("TI", "AB", None)
     assert detect_columns(["Article Title", "Abstract Note", "arxiv_id"]).abstract == "Abstract Note"
@@ -23,8 +23,8 @@ def test_missing_abstract_column_is_named_with_the_columns_found() -> None:
     with pytest.raises(CorpusError) as error:
         detect_columns(["id", "title", "journal"], source="file 'x.csv'")
     message = str(error.value)
-    assert message.startswith("file 'x.csv' has no abstract column (looked for abstract,")
-    assert "summary" in message and message.endswith("found: id, title, journal)")
+    assert message == ("file 'x.csv' has no abstract column (found: id, title, journal); choose the abstract "
+                       "column, or import titles only (--title-only in the CLI, 'Titles only' on the Library page)")
 
 
 def test_missing_title_column_is_named() -> None:

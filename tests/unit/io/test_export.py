@@ -36,7 +36,7 @@ def test_export_csv_round_trips_text_lists_and_dicts(tmp_path: Path, suffix: str
     export_papers(sample_papers(), path)
     back = list(read_papers(path))
     assert [(p.id, p.title, p.abstract) for p in back] == [(p.id, p.title, p.abstract) for p in sample_papers()]
-    assert back[0].fields == {"journal": "Nature", "year": "2020", "tags": ["x", "y"], "meta": {"k": [1, 2]},
+    assert back[0].fields == {"journal": "Nature", "year": 2020, "tags": ["x", "y"], "meta": {"k": [1, 2]},
                               "note": None, "flag": "True", "score": "0.25"}
     assert back[1].fields["tags"] == [] and back[1].fields["meta"] is None
 

@@ -34,14 +34,15 @@ def test_unknown_extension_is_refused_with_the_formats_listed() -> None:
     with pytest.raises(CorpusError) as error:
         detect_format("x.docx")
     assert str(error.value) == (
-        "file 'x.docx' has an unknown format; use CSV, TSV, JSONL, Parquet, PubMed XML, JATS XML (.xml, .nxml, "
-        ".tar.gz), BibTeX or RIS"
+        "file 'x.docx' has an unknown format; use CSV, TSV, Excel (.xlsx), JSONL/JSON (incl. CSL JSON), Parquet, "
+        "PubMed XML, JATS / PMC full text (.xml, .nxml, .tar.gz), MEDLINE / PubMed format (.nbib), BibTeX, RIS, "
+        "EndNote XML, Web of Science plain text, Cochrane CENTRAL text"
     )
 
 
 def test_unknown_explicit_format_is_refused() -> None:
-    with pytest.raises(CorpusError, match="format 'xlsx' is unknown"):
-        detect_format("a.csv", "xlsx")
+    with pytest.raises(CorpusError, match="format 'docx' is unknown"):
+        detect_format("a.csv", "docx")
 
 
 def test_txt_file_is_ris_only_when_it_starts_with_a_type_tag(tmp_path: Path) -> None:

@@ -339,7 +339,10 @@ def test_the_import_report_lists_warnings_and_keeps_its_other_keys(tmp_path: Pat
     assert (report.imported, report.added, report.skipped, report.errors) == (3, 3, 0, [])
     doc = report.to_dict()
     assert list(doc) == ["corpus", "imported", "added", "merged", "skipped", "errors", "warnings", "conflicts",
-                         "id_column", "id_note"]
+                         "id_column", "id_note", "reader", "header_row", "separator", "sheet", "columns",
+                         "title_only"]
+    assert (doc["reader"], doc["header_row"], doc["title_only"]) == ("bibtex", None, False)
+    assert doc["columns"]["title"] == "title" and doc["columns"]["journal"] == "journal"
     assert doc["conflicts"] == [] and doc["id_note"] == ""
     assert doc["warnings"] == [{"row": 1, "column": "funding_details",
                                 "reason": "field 'funding_details' appears more than once in the entry; this value "

@@ -23,7 +23,7 @@ def test_csv_reader_validates_rows_and_derives_ids() -> None:
         "Paper with a hashed id", "Neither an id nor a DOI is given here.")[:16]]
     first, second = papers[0], papers[1]
     assert first.title == "Deep learning for cells"
-    assert first.fields == {"journal": "Nature", "year": "2020", "doi": "10.1000/a"}
+    assert first.fields == {"journal": "Nature", "year": 2020, "doi": "10.1000/a"}
     assert second.title == "Quoted, title"
     assert second.abstract == "First line of the abstract.\nSecond line, with a comma."
     assert second.fields["doi"] is None
@@ -49,7 +49,7 @@ def test_jsonl_reader_keeps_nested_values_and_normalises_names() -> None:
         "score": None,
     }
     assert bert.abstract == "Pre-training of deep bidirectional transformers."
-    assert bert.fields["venue"] == "NAACL"
+    assert bert.fields["journal"] == "NAACL"  # the vocabulary reads "venue" as the journal
     assert errors == [RowError(2, "row 2: empty title")]
 
 

@@ -1,0 +1,133 @@
+"""The ``journals`` task: how often a journal finder's suggestion is right, on held-out papers of known journals.
+
+The labelled sample is split by paper (seeded): 80 % are the reference papers whose journals can be suggested,
+20 % the queries; a query whose journal has no reference paper is left out (a finder cannot name a journal it has
+never seen). Each method ranks every reference journal for each query:
+
+- ``knn``: the product's calibrated vote over the query's nearest reference papers (``core.explore.journals``);
+- ``bm25``: the text baseline of JANE-style finders: the query's 50 best BM25 matches among the reference
+  abstracts (the ``bm25s`` package), each journal scored by the summed scores of its papers there;
+- ``head``: the model's trained journal head, when it has one (its classes; a journal outside them is a miss).
+
+Metrics: top-1, top-5, top-10 accuracy (in %) and the mean rank of the true journal (ties share their ranks).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+
+import numpy as np
+
+from core.errors import MireadError
+from core.evaluation.report import Result
+
+JOURNAL_METHODS: tuple[str, ...] = ("head", "knn", "bm25")
+JOURNAL_METRICS: tuple[str, ...] = ("top-1", "top-5", "top-10", "mean rank")
+TEST_SHARE = 0.2
+NEIGHBOURS = 50
+
+Predict = Callable[[list[tuple[str, str]]], np.ndarray]
+
+
+def true_ranks(scores: np.ndarray, truth: np.ndarray) -> np.ndarray:
+    """1-based rank of each row's true column among its scores, ties sharing their ranks (mid-rank)."""
+    scores = np.asarray(scores, dtype=np.float64)
+    own = scores[np.arange(len(truth)), truth][:, None]
+    higher = (scores > own).sum(axis=1)
+    tied = (scores == own).sum(axis=1) - 1
+    return 1.0 + higher + tied / 2.0
+
+
+def rank_metrics(ranks: np.ndarray) -> dict[str, float]:
+    """Top-1/5/10 accuracy in % and the mean rank, from 1-based ranks."""
+    ranks = np.asarray(ranks, dtype=np.float64)
+    return {"top-1": float(np.mean(ranks <= 1) * 100), "top-5": float(np.mean(ranks <= 5) * 100),
+            "top-10": float(np.mean(ranks <= 10) * 100), "mean rank": float(ranks.mean())}
+
+
+def split_queries(labels: Sequence[str | None], seed: int, test_share: float = TEST_SHARE) -> tuple[np.ndarray, ...]:
+    """(reference rows, query rows): a seeded split by paper; queries keep only journals the reference has."""
+    labelled = np.array([i for i, v in enumerate(labels) if v is not None])
+    if len(labelled) < 10:
+        raise MireadError("the journals task needs at least 10 papers with a journal")
+    order = np.random.default_rng(seed).permutation(labelled)
+    cut = max(1, int(round(len(order) * test_share)))
+    queries, reference = order[:cut], order[cut:]
+    known = {labels[i] for i in reference}
+    queries = np.array([i for i in queries if labels[i] in known], dtype=np.int64)
+    if len(queries) == 0:
+        raise MireadError("no held-out paper has a journal that the other papers have; use a larger sample")
+    return np.sort(reference), np.sort(queries)
+
+
+def knn_scores(X: np.ndarray, reference: np.ndarray, queries: np.ndarray, codes: np.ndarray, n_journals: int,
+               k: int = NEIGHBOURS) -> np.ndarray:
+    """[queries, journals] probabilities of the product's calibrated neighbour vote (cosine on unit vectors)."""
+    from core.explore.journals import vote_matrix
+
+    ref = X[reference] / np.maximum(np.linalg.norm(X[reference], axis=1, keepdims=True), 1e-12)
+    qry = X[queries] / np.maximum(np.linalg.norm(X[queries], axis=1, keepdims=True), 1e-12)
+    sims = qry @ ref.T
+    k = min(k, len(reference))
+    top = np.argpartition(-sims, k - 1, axis=1)[:, :k]
+    top_scores = np.take_along_axis(sims, top, axis=1)
+    shares = np.bincount(codes, minlength=n_journals) / len(codes)
+    probs, _, _ = vote_matrix(top_scores, codes[top], n_journals, prior=shares)
+    return probs
+
+
+def bm25_scores(texts: Sequence[str], reference: np.ndarray, queries: np.ndarray, codes: np.ndarray,
+                n_journals: int, k: int = NEIGHBOURS) -> np.ndarray:
+    """[queries, journals] summed BM25 scores of each journal's papers among a query's ``k`` best matches."""
+    import bm25s
+
+    retriever = bm25s.BM25()
+    retriever.index(bm25s.tokenize([texts[i] for i in reference], stopwords="en", show_progress=False),
+                    show_progress=False)
+    k = min(k, len(reference))
+    docs, scores = retriever.retrieve(bm25s.tokenize([texts[i] for i in queries], stopwords="en",
+                                                     show_progress=False), k=k, show_progress=False, n_threads=1)
+    out = np.zeros((len(queries), n_journals))
+    np.add.at(out, (np.repeat(np.arange(len(queries)), k), codes[np.asarray(docs).ravel()]),
+              np.asarray(scores).ravel())
+    return out
+
+
+def head_ranks(predict: Predict, head_labels: Sequence[str], pairs: list[tuple[str, str]],
+               truth: Sequence[str]) -> np.ndarray:
+    """Ranks of the true journals under a trained head; a journal the head does not know ranks last + 1."""
+    probs = np.asarray(predict(pairs), dtype=np.float64)
+    column = {label: j for j, label in enumerate(head_labels)}
+    ranks = np.full(len(truth), float(len(head_labels) + 1))
+    known = np.array([label in column for label in truth])
+    if known.any():
+        idx = np.array([column[label] for label, ok in zip(truth, known) if ok])
+        ranks[known] = true_ranks(probs[known], idx)
+    return ranks
+
+
+def journal_finder(
+    X: np.ndarray, labels: Sequence[str | None], titles: Sequence[str], abstracts: Sequence[str], *, model: str,
+    seed: int = 0, predict: Predict | None = None, head_labels: Sequence[str] = (),
+) -> list[Result]:
+    """The ``journals`` task's rows for one model: each method's top-1/5/10 and mean rank on held-out papers."""
+    reference, queries = split_queries(labels, seed)
+    journals = sorted({labels[i] for i in reference})
+    code = {j: c for c, j in enumerate(journals)}
+    codes = np.array([code[labels[i]] for i in reference])
+    truth = np.array([code[labels[i]] for i in queries])
+    texts = [f"{t} {a}" for t, a in zip(titles, abstracts)]
+    note = f"{len(queries)} held-out papers, {len(reference)} reference papers, {len(journals)} journals"
+    ranked = {"knn": true_ranks(knn_scores(X, reference, queries, codes, len(journals)), truth),
+              "bm25": true_ranks(bm25_scores(texts, reference, queries, codes, len(journals)), truth)}
+    if predict is not None and head_labels:
+        pairs = [(titles[i], abstracts[i]) for i in queries]
+        ranked["head"] = head_ranks(predict, head_labels, pairs, [labels[i] for i in queries])
+    results = []
+    for method in JOURNAL_METHODS:
+        if method not in ranked:
+            continue
+        extra = "; the text baseline: the same for every model" if method == "bm25" else ""
+        for metric, value in rank_metrics(ranked[method]).items():
+            results.append(Result(model, "journals", metric, value, None, len(queries), note + extra, method))
+    return results

@@ -1,0 +1,107 @@
+"""The ``import`` command: its arguments (format, sheet, header row, separator, a column for every field,
+title-only, dry run) and its handler, which prints the import report or, with ``--dry-run``, the import preview."""
+
+from __future__ import annotations
+
+import argparse
+import tempfile
+from pathlib import Path
+from typing import Any
+
+from core.errors import MireadError
+from core.store import Store
+
+_FIELD_FLAGS = ("title", "abstract", "id", "journal", "year", "doi", "authors", "keywords")
+
+
+def add_import_arguments(p: argparse.ArgumentParser) -> None:
+    """The import command's arguments."""
+    p.add_argument("file", nargs="+", help="a file; or several JATS .xml/.nxml articles (and their images) at once")
+    p.add_argument("--corpus", required=False, default=None, help="corpus to import into (not needed with --dry-run)")
+    p.add_argument("--format", default=None,
+                   help="csv, tsv, excel, jsonl, parquet, pubmed, jats, medline, bibtex, ris, endnote, wos or cochrane "
+                        "(default: by content, then extension)")
+    for name in _FIELD_FLAGS:
+        p.add_argument(f"--{name}-column", default=None,
+                       help=f"the column holding the {name} (default: found by name; '' for none)")
+    p.add_argument("--sheet", default=None, help="Excel: the sheet to read, by name or number (default: the first)")
+    p.add_argument("--header-row", type=int, default=None,
+                   help="tables: the 1-based row of the header (default: the first row naming a title column)")
+    p.add_argument("--separator", default=None, help="CSV: comma, semicolon, tab or pipe (default: sniffed)")
+    p.add_argument("--title-only", action="store_true",
+                   help="also import rows without an abstract (marked title-only)")
+    p.add_argument("--dry-run", action="store_true", help="show how the file would be imported; store nothing")
+
+
+def _reading_lines(doc: dict[str, Any]) -> list[str]:
+    from core.io.plan import describe_reading
+
+    where = describe_reading(doc, doc.get("tool"))
+    mapping = ", ".join(f"{k} <- '{v}'" for k, v in (doc.get("columns") or {}).items() if v)
+    return ["; ".join(where), f"columns: {mapping}" + ("; title-only rows kept" if doc.get("title_only") else "")]
+
+
+def cmd_import(store: Store, args: argparse.Namespace, emit: Any) -> dict[str, Any]:
+    """Import a file (or, with --dry-run, preview it) and print what happened; several JATS files import as one."""
+    files = [args.file] if isinstance(args.file, str) else list(args.file)
+    for name in files:
+        if not Path(name).exists():
+            raise MireadError(f"file {name!r} does not exist")
+    with tempfile.TemporaryDirectory() as folder:
+        from core.io import bundle_files
+
+        path = Path(files[0]) if len(files) == 1 else bundle_files([Path(f) for f in files], Path(folder))
+        return _import(store, args, emit, path, ", ".join(Path(f).name for f in files))
+
+
+def _import(store: Store, args: argparse.Namespace, emit: Any, path: Path, source: str) -> dict[str, Any]:
+    from core.io import FigureCollector, ReadOptions, plan_import, read_papers
+
+    columns = {name: getattr(args, f"{name}_column") for name in _FIELD_FLAGS
+               if getattr(args, f"{name}_column") is not None}
+    options = ReadOptions(sheet=args.sheet, header_row=args.header_row, separator=args.separator)
+    if args.dry_run:
+        plan = plan_import(path, fmt=args.format, columns=columns, options=options, title_only=args.title_only)
+        doc = plan.to_dict()
+        lines = [f"{plan.file}: {plan.summary()} (nothing stored)", *_reading_lines(doc)]
+        if plan.id_note:
+            lines.append(f"ids: {plan.id_note}")
+        lines += [f"  {s['reason']}" for s in plan.skipped[:20]]
+        if len(plan.skipped) > 20:
+            lines.append(f"  ... and {len(plan.skipped) - 20} more (use --json for all)")
+        emit(args, doc, "\n".join(lines))
+        return doc
+    if not args.corpus:
+        raise MireadError("import needs --corpus NAME (or --dry-run to preview the file)")
+    records = FigureCollector(read_papers(path, fmt=args.format, columns=columns, options=options,
+                                          title_only=args.title_only))
+    report = store.import_papers(args.corpus, records, source=source)
+    doc = report.to_dict()
+    if records.full_text:  # JATS full text: each paper's figures into the figures table
+        doc["figures"] = store.save_figures(report.corpus, records.by_paper)
+    lines = [f"corpus {report.corpus}: imported {report.imported} rows ({report.added} new papers, "
+             f"{report.merged} merged duplicates), skipped {report.skipped} rows"
+             + (f"; {doc['figures']} figures" if "figures" in doc else ""), *_reading_lines(doc)]
+    lines += [f"  {e.reason if e.reason.startswith(f'row {e.row}') else f'row {e.row}: {e.reason}'}"
+              for e in report.errors[:20]]
+    if report.skipped > 20:
+        lines.append(f"  ... and {report.skipped - 20} more (use --json for all)")
+    if report.warnings:
+        count = len(report.warnings)
+        lines.append(f"{count} warning{'s' if count != 1 else ''}: fields not read whole (their papers were imported)")
+        lines += [f"  row {w.row}, {w.column}: {w.reason}" for w in report.warnings[:20]]
+        if len(report.warnings) > 20:
+            lines.append(f"  ... and {len(report.warnings) - 20} more (use --json for all)")
+    if report.id_note:
+        lines.append(f"ids: {report.id_note}")
+    elif report.id_column:
+        lines.append(f"ids: column '{report.id_column}'")
+    if report.conflicts:
+        count = len(report.conflicts)
+        lines.append(f"{count} id conflict{'s' if count != 1 else ''}: an id already used by a paper with another "
+                     "title and abstract (each was kept as a separate paper)")
+        lines += [f"  {c['reason']}" for c in report.conflicts[:20]]
+        if count > 20:
+            lines.append(f"  ... and {count - 20} more (use --json for all)")
+    emit(args, doc, "\n".join(lines))
+    return doc

@@ -1,0 +1,101 @@
+"""The Excel reader: ``.xlsx`` workbooks (Scopus, Embase, Dimensions, EPPI-Reviewer, screening tools) via openpyxl.
+
+The first sheet is read unless one is chosen; the header is found as in text tables (``layout.py``), so a
+search-query preamble above it is passed over. Cells come out as text, numbers, or ISO dates.
+"""
+
+from __future__ import annotations
+
+import datetime
+import zipfile
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+from core.errors import CorpusError
+from core.io.layout import HEADER_SEARCH_ROWS, Layout, header_index
+from core.io.rows import NumberedRow
+from core.io.safety import _name, _shown
+from core.io.tabular import _unique_header
+from core.records import RowError
+
+
+def _workbook(path: Path) -> Any:
+    import openpyxl
+    from openpyxl.utils.exceptions import InvalidFileException
+
+    with open(path, "rb") as probe:
+        magic = probe.read(8)
+    if magic.startswith(b"\xd0\xcf\x11\xe0"):
+        raise CorpusError(f"file '{_name(path)}' is an old Excel 97-2003 workbook (.xls); "
+                          "save it as .xlsx or CSV and import again")
+    try:
+        return openpyxl.load_workbook(path, read_only=True, data_only=True)
+    except (InvalidFileException, zipfile.BadZipFile, KeyError, OSError, ValueError):
+        raise CorpusError(f"file '{_name(path)}' is not a valid Excel workbook (.xlsx)") from None
+
+
+def _sheet(book: Any, path: Path, sheet: str | None) -> Any:
+    if not sheet:
+        return book.worksheets[0]
+    if sheet in book.sheetnames:
+        return book[sheet]
+    if sheet.isdigit() and 1 <= int(sheet) <= len(book.sheetnames):
+        return book.worksheets[int(sheet) - 1]
+    raise CorpusError(f"file '{_name(path)}' has no sheet '{_shown(sheet)}' (sheets: {', '.join(book.sheetnames)})")
+
+
+def _cell(value: Any) -> Any:
+    if isinstance(value, (datetime.datetime, datetime.date)):
+        return value.isoformat()
+    if isinstance(value, float) and value.is_integer():
+        return int(value)
+    if isinstance(value, str):
+        return value.strip("\ufeff")
+    return value
+
+
+def excel_layout(path: Path, sheet: str | None = None, header_row: int | None = None) -> Layout:
+    """Which sheet is read and which of its rows is the header (1-based)."""
+    book = _workbook(path)
+    try:
+        chosen = _sheet(book, path, sheet)
+        if header_row:
+            return Layout(header_row=header_row, sheet=chosen.title, sheets=list(book.sheetnames))
+        head = [list(r) for _, r in zip(range(HEADER_SEARCH_ROWS * 3), chosen.iter_rows(values_only=True))]
+        index = header_index(head)
+        if index is None:
+            index = next((i for i, r in enumerate(head) if any(c not in (None, "") for c in r)), 0)
+        return Layout(header_row=index + 1, sheet=chosen.title, sheets=list(book.sheetnames),
+                      found_by_title=names_found(head, index))
+    finally:
+        book.close()
+
+
+def names_found(head: list[list[Any]], index: int) -> bool:
+    """Whether row ``index`` of a sheet's head names a title column."""
+    return index < len(head) and header_index([head[index]]) == 0
+
+
+def _excel_rows(path: Path, layout: Layout) -> Iterator[NumberedRow]:
+    book = _workbook(path)
+    try:
+        rows = _sheet(book, path, layout.sheet).iter_rows(values_only=True, min_row=layout.header_row)
+        header: list[str] | None = None
+        number = 0
+        for cells in rows:
+            values = [_cell(c) for c in cells]
+            if not any(v not in (None, "") for v in values):
+                continue
+            if header is None:
+                header = _unique_header(["" if v is None else str(v) for v in values])
+                continue
+            number += 1
+            extra = [v for v in values[len(header):] if v not in (None, "")]
+            if extra:
+                yield number, RowError(number, f"row {number}: has {len(values)} values but the header has "
+                                               f"{len(header)} columns")
+                continue
+            yield number, {key: (values[i] if i < len(values) else None) for i, key in enumerate(header)}
+    finally:
+        book.close()

@@ -1,0 +1,41 @@
+"""What the exports of known tools look like, to name the fix when one lacks what an import needs.
+
+Each entry: a tool's export, the normalised column names that identify it, and the sentence that tells a user
+what to do instead. Data, not logic: add a tool by adding an entry.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from core.io.vocabulary import normal
+
+_TITLE_ONLY = "or import titles only (--title-only in the CLI, 'Titles only' on the Library page)"
+
+KNOWN_EXPORTS: tuple[tuple[str, frozenset[str], str], ...] = (
+    ("PubMed CSV", frozenset({"pmid", "citation", "create_date"}),
+     "PubMed's CSV has no abstracts: save in PubMed format (.nbib) or as XML instead"),
+    ("Google Scholar", frozenset({"cites", "articleurl"}),
+     "Google Scholar (Publish or Perish) exports have no abstracts: export from a database that has them"),
+    ("Google Scholar", frozenset({"cites", "article_url"}),
+     "Google Scholar exports have no abstracts: export from a database that has them"),
+    ("Scopus CSV", frozenset({"eid", "source_title"}),
+     "this Scopus CSV was exported without abstracts: tick 'Abstract' under 'Abstract & keywords' and export again"),
+    ("Web of Science", frozenset({"pt", "ut"}),
+     "this Web of Science export has no abstracts: choose 'Full Record' as the record content and export again"),
+)
+
+
+def known_export(columns: Sequence[str]) -> str | None:
+    """The name of the tool whose export these columns look like, if any."""
+    names = {normal(c) for c in columns}
+    return next((tool for tool, signature, _ in KNOWN_EXPORTS if signature <= names), None)
+
+
+def missing_abstract_fix(columns: Sequence[str]) -> str:
+    """The sentence's second half for a file without an abstract column: the fix, then the title-only way."""
+    names = {normal(c) for c in columns}
+    fix = next((fix for _, signature, fix in KNOWN_EXPORTS if signature <= names), None)
+    if fix:
+        return f"{fix}, {_TITLE_ONLY}"
+    return f"choose the abstract column, {_TITLE_ONLY}"

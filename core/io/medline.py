@@ -1,0 +1,97 @@
+"""The MEDLINE reader: PubMed's "PubMed format" (``.nbib``/``.txt``, tagged text) via Biopython's ``Bio.Medline``.
+
+Records start with ``PMID- ``; tags are up to four characters padded to ``TAG - ``; continuation lines are
+indented by six spaces (Biopython joins them). Rows carry the same keys as the PubMed XML reader, so one search
+saved both ways gives the same papers.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+from core.errors import CorpusError
+from core.io.rows import NumberedRow, Row, _year
+from core.io.safety import _name, _open_text
+from core.records import RowError
+
+SIGNATURE = re.compile(r"^PMID- ?\d", re.MULTILINE)
+_TAGGED = re.compile(r"^[A-Z][A-Z0-9]{1,3} {0,3}- ")
+
+
+def looks_like_medline(head: str) -> bool:
+    """Whether a text's first lines are MEDLINE tagged records (a ``PMID- `` line among tagged lines)."""
+    lines = [line for line in head.lstrip("\ufeff").splitlines()[:40] if line.strip()]
+    return bool(lines) and bool(SIGNATURE.search("\n".join(lines))) and _TAGGED.match(lines[0]) is not None
+
+
+def _listed(record: dict[str, Any], tag: str) -> list[str]:
+    value = record.get(tag)
+    if value is None:
+        return []
+    return [str(v).strip() for v in (value if isinstance(value, list) else [value]) if str(v).strip()]
+
+
+def _doi(record: dict[str, Any]) -> str | None:
+    for value in _listed(record, "AID") + _listed(record, "LID"):
+        for part in re.split(r"(?<=\])\s+", value):
+            if part.endswith("[doi]"):
+                return part[: -len("[doi]")].strip()
+    return None
+
+
+def _text(record: dict[str, Any], *tags: str) -> str | None:
+    for tag in tags:
+        value = record.get(tag)
+        if isinstance(value, list):
+            value = " ".join(value)
+        if value and str(value).strip():
+            return re.sub(r"[ \t]+", " ", str(value)).strip()
+    return None
+
+
+def medline_row(record: dict[str, Any]) -> Row:
+    """One MEDLINE record as a row with the PubMed XML reader's keys."""
+    return {
+        "pmid": _text(record, "PMID"),
+        "title": _text(record, "TI", "BTI", "TT"),
+        "abstract": _text(record, "AB"),
+        "journal": _text(record, "JT", "TA"),
+        "journal_abbrev": _text(record, "TA"),
+        "year": _year(_text(record, "DP")),
+        "pubdate": _text(record, "DP"),
+        "doi": _doi(record),
+        "authors": _listed(record, "AU") or _listed(record, "FAU"),
+        "mesh": _listed(record, "MH"),
+        "keywords": _listed(record, "OT"),
+        "publication_types": _listed(record, "PT"),
+        "language": _text(record, "LA"),
+        "issue": _text(record, "IP"),
+        "pages": _text(record, "PG"),
+        "issn": _text(record, "IS"),
+        "pmc": _text(record, "PMC"),
+    }
+
+
+def _medline_rows(path: Path) -> Iterator[NumberedRow]:
+    from Bio import Medline
+
+    number = 0
+    with _open_text(path) as handle:
+        lines = (line.lstrip("\ufeff") for line in handle)
+        records = Medline.parse(lines)
+        while True:
+            try:
+                record = next(records)
+            except StopIteration:
+                return
+            except (KeyError, IndexError, ValueError):
+                raise CorpusError(f"file '{_name(path)}' record {number + 1} is not valid MEDLINE text "
+                                  "(a continuation line before any tag)") from None
+            number += 1
+            if not record.get("PMID") and not record.get("TI"):
+                yield number, RowError(number, f"row {number}: MEDLINE record has neither PMID nor TI")
+                continue
+            yield number, medline_row(record)

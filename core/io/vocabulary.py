@@ -1,0 +1,63 @@
+"""The column vocabulary of reference managers and databases: which column names mean which product field.
+
+The table itself is data (``vocabulary.csv`` beside this module: field, column spelling, tools that write it), so
+a new tool's export is supported by adding rows, not code. Spellings are compared normalised: lower case, every run
+of other characters than letters and digits as one ``_`` (``Authors, Primary`` -> ``authors_primary``).
+"""
+
+from __future__ import annotations
+
+import csv
+import functools
+import re
+from collections.abc import Sequence
+from pathlib import Path
+
+FIELDS: tuple[str, ...] = ("title", "abstract", "id", "journal", "year", "doi", "authors", "keywords")
+REQUIRED: tuple[str, ...] = ("title", "abstract")
+_NON_WORD = re.compile(r"[^a-z0-9]+")
+_TABLE = Path(__file__).with_name("vocabulary.csv")
+
+
+def normal(name: object) -> str:
+    """A column name as compared with the vocabulary: lower case, other characters folded into ``_``."""
+    return _NON_WORD.sub("_", str(name).strip().lower()).strip("_")
+
+
+@functools.cache
+def vocabulary() -> dict[str, tuple[str, ...]]:
+    """Field -> normalised column spellings, most preferred first (the table's order)."""
+    table: dict[str, list[str]] = {field: [] for field in FIELDS}
+    with open(_TABLE, encoding="utf-8", newline="") as handle:
+        for row in csv.DictReader(handle):
+            spelling = normal(row["column"])
+            if spelling not in table[row["field"]]:
+                table[row["field"]].append(spelling)
+    return {field: tuple(names) for field, names in table.items()}
+
+
+@functools.cache
+def tools_table() -> list[dict[str, str]]:
+    """The table's rows as written (field, column, tools): for the README and the import preview."""
+    with open(_TABLE, encoding="utf-8", newline="") as handle:
+        return list(csv.DictReader(handle))
+
+
+def is_web_of_science(columns: Sequence[str]) -> bool:
+    """A Web of Science tab-delimited export: its two-letter tags, where ``ID`` is Keywords Plus, not an id."""
+    names = {normal(c) for c in columns}
+    return {"pt", "ut", "ti"} <= names
+
+
+def spellings(field: str, columns: Sequence[str]) -> tuple[str, ...]:
+    """The spellings of a field to look for among ``columns`` (Web of Science's ``ID`` is not an id)."""
+    names = vocabulary()[field]
+    if field == "id" and is_web_of_science(columns):
+        names = tuple(name for name in names if name != "id")
+    return names
+
+
+def field_of(column: str) -> str | None:
+    """The product field a column name means, if the vocabulary knows it (first field wins)."""
+    name = normal(column)
+    return next((field for field, names in vocabulary().items() if name in names), None)

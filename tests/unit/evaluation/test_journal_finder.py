@@ -1,0 +1,77 @@
+"""The journals task (issue 17): ranks, metrics, the held-out split, and the three methods on known cases."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from core.errors import MireadError
+from core.evaluation.journal_finder import head_ranks, journal_finder, rank_metrics, split_queries, true_ranks
+
+
+def test_ranks_by_hand_with_ties_sharing_their_ranks() -> None:
+    scores = np.array([[0.9, 0.5, 0.1, 0.0],    # true 0: first
+                       [0.2, 0.2, 0.2, 0.9],    # true 1: behind one, tied with two others -> 2 + 1 = 3
+                       [0.0, 0.0, 0.0, 0.0]])   # true 3: all tied -> (1 + 4) / 2 = 2.5
+    assert true_ranks(scores, np.array([0, 1, 3])).tolist() == [1.0, 3.0, 2.5]
+    assert rank_metrics(np.array([1, 3, 6, 12])) == {"top-1": 25.0, "top-5": 50.0, "top-10": 75.0, "mean rank": 5.5}
+
+
+def test_the_split_is_by_paper_seeded_and_keeps_only_journals_the_reference_has() -> None:
+    labels = [f"J{i % 7}" for i in range(60)] + ["Lonely", None, None]
+    reference, queries = split_queries(labels, seed=3)
+    again = split_queries(labels, seed=3)
+    assert reference.tolist() == again[0].tolist() and queries.tolist() == again[1].tolist()
+    assert not set(reference) & set(queries)
+    assert {labels[i] for i in queries} <= {labels[i] for i in reference}
+    assert 60 not in queries.tolist() or "Lonely" in {labels[i] for i in reference}
+    assert 61 not in set(reference) | set(queries)  # no journal: in neither
+    with pytest.raises(MireadError, match="at least 10 papers"):
+        split_queries(["A"] * 5, seed=0)
+
+
+def test_on_separable_papers_the_vote_and_bm25_find_the_journal_and_a_head_is_scored() -> None:
+    rng = np.random.default_rng(0)
+    journals = ["Cell", "Nature Physics", "Journal of Algebra"]
+    words = {"Cell": "protein gene cell enzyme", "Nature Physics": "quantum photon laser spin",
+             "Journal of Algebra": "group ring module ideal"}
+    labels, titles, abstracts, vectors = [], [], [], []
+    for i in range(90):
+        journal = journals[i % 3]
+        labels.append(journal)
+        titles.append(f"On {words[journal].split()[i % 4]} {i}")
+        abstracts.append(f"We study {words[journal]} and more {words[journal]} {i}.")
+        centre = np.eye(3)[i % 3] * 5
+        vectors.append(np.concatenate([centre, rng.normal(size=5)]))
+    X = np.array(vectors)
+
+    def predict(pairs):  # a head that always says Cell
+        return np.tile([0.8, 0.15, 0.05], (len(pairs), 1))
+
+    results = journal_finder(X, labels, titles, abstracts, model="m", seed=1, predict=predict, head_labels=journals)
+    values = {(r.method, r.metric): r.value for r in results}
+    assert values[("knn", "top-1")] == 100.0 and values[("bm25", "top-1")] == 100.0
+    assert values[("knn", "mean rank")] == 1.0
+    share_of_cell = np.mean([labels[i] == "Cell" for i in split_queries(labels, 1)[1]]) * 100
+    assert values[("head", "top-1")] == pytest.approx(share_of_cell)
+    assert {r.task for r in results} == {"journals"} and {r.method for r in results} == {"head", "knn", "bm25"}
+    assert results[0].to_dict()["method"] == "head" and "18 held-out papers" in results[0].note
+
+
+def test_a_journal_the_head_never_learnt_ranks_last() -> None:
+    ranks = head_ranks(lambda pairs: np.array([[0.6, 0.4]] * len(pairs)), ["A", "B"], [("t", "a")] * 3,
+                       ["B", "Unknown", "A"])
+    assert ranks.tolist() == [2.0, 3.0, 1.0]
+
+
+def test_evaluate_journals_from_the_cli_gives_method_rows_and_a_table(tiny_store, capsys) -> None:
+    from core.cli import main
+
+    assert main(["--workspace", str(tiny_store.root), "evaluate", "--corpus", "c", "--label", "journal",
+                 "--models", "tiny", "--tasks", "journals", "--json"]) == 0
+    doc = __import__("json").loads(capsys.readouterr().out)
+    rows = [r for r in doc["results"] if r["task"] == "journals"]
+    assert {(r["method"], r["metric"]) for r in rows} == {
+        (m, k) for m in ("knn", "bm25") for k in ("top-1", "top-5", "top-10", "mean rank")}
+    assert all(0 <= r["value"] <= 100 for r in rows if r["metric"] != "mean rank")
+    assert "journals:knn:top-5" in doc["table"][0] and doc["best"].get("journals:knn:mean rank") == "tiny"

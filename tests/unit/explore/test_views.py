@@ -1,0 +1,56 @@
+"""Shareable views (issue 17): a link's parameters checked against the workspace, and a view written back."""
+
+from __future__ import annotations
+
+import pandas as pd
+
+from core.explore.views import clamp_years, parse_view, view_query, year_bounds, year_mask
+
+WORKSPACE = {"corpora": ["med", "arxiv"], "models": ["minilm", "med-ft"],
+             "columns": lambda c: {"med": ["journal", "year"], "arxiv": ["category"]}[c],
+             "papers": lambda c: ["p1", "p2"], "default_corpus": "med"}
+
+
+def test_a_good_link_is_read_whole() -> None:
+    view = parse_view({"corpus": "arxiv", "model": "med-ft", "method": "TSNE", "colour": "category",
+                       "highlight": "quantum", "years": "1995-2005", "paper": "p2", "perplexity": "40"}, **WORKSPACE)
+    assert (view.corpus, view.model, view.method, view.colour, view.highlight) == (
+        "arxiv", "med-ft", "tsne", "category", "quantum")
+    assert view.years == (1995, 2005) and view.paper == "p2" and view.numbers == {"perplexity": 40}
+    assert view.problems == []
+
+
+def test_each_stale_or_malformed_value_is_one_sentence_and_left_out() -> None:
+    view = parse_view({"corpus": "gone", "model": "bert", "method": "mds", "colour": "field", "years": "2005-1995",
+                       "paper": "p9", "n_neighbors": "7000", "zoom": "3"}, **WORKSPACE)
+    assert (view.corpus, view.model, view.method, view.colour, view.years, view.paper) == (None,) * 6
+    assert view.numbers == {}
+    assert view.problems == [
+        "The link has parameters this app does not know (zoom); they were ignored.",
+        "The link names corpus 'gone', which is not in this workspace; showing 'med' instead.",
+        "The link names model 'bert' (model), which is not registered here; using the current model instead.",
+        "The link's map method 'mds' is not one of umap, tsne, pca; using UMAP.",
+        "Corpus 'med' has no column 'field' to colour by; using its first label column.",
+        "The link's years '2005-1995' are not a range like 1995-2005; showing all years.",
+        "Corpus 'med' has no paper with id 'p9'; no paper is selected.",
+        "The link's n_neighbors '7000' is not a number from 5 to 100; using the default.",
+    ]
+    assert all(p.count(".") >= 1 and "\n" not in p for p in view.problems)
+
+
+def test_a_view_written_then_read_is_the_same_view() -> None:
+    query = view_query(corpus="med", model="minilm", method="umap", colour="k-means cluster", highlight="malaria",
+                       years=(2001, 2010), params={"n_neighbors": 30, "min_dist": 0.25, "perplexity": 10}, k=8)
+    assert query == {"corpus": "med", "model": "minilm", "method": "umap", "colour": "k-means cluster",
+                     "highlight": "malaria", "years": "2001-2010", "n_neighbors": "30", "min_dist": "0.25", "k": "8"}
+    view = parse_view(query, **WORKSPACE)
+    assert view.problems == [] and view.years == (2001, 2010) and view.numbers == {"n_neighbors": 30,
+                                                                                    "min_dist": 0.25, "k": 8}
+
+
+def test_years_of_a_corpus() -> None:
+    frame = pd.DataFrame({"year": [1999, "2003", None, 2010.0, "n.d."]})
+    assert year_bounds(frame) == (1999, 2010) and year_bounds(pd.DataFrame({"x": [1]})) is None
+    assert year_mask(frame, (2000, 2010)).tolist() == [False, True, False, True, False]
+    assert clamp_years((1990, 2005), (1999, 2010)) == (1999, 2005)
+    assert clamp_years((2020, 2030), (1999, 2010)) == (1999, 2010)
