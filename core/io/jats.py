@@ -313,15 +313,18 @@ def is_jats(head: str) -> bool:
 class FigureCollector(Iterator[Any]):
     """Pass a record stream through, taking each paper's 'figures' field out into ``by_paper`` (id -> figures).
 
-    Keeps the stream's ``id_column`` and ``id_note``; after the import, ``store.save_figures(corpus, by_paper)``.
+    Answers for the stream's attributes (``id_column``, ``id_note``, ...); after the import, ``store.save_figures(corpus, by_paper)``.
     """
 
     def __init__(self, records: Iterator[Any]):
         self._records = records
-        self.id_column = getattr(records, "id_column", None)
-        self.id_note = getattr(records, "id_note", "")
         self.by_paper: dict[str, list[Figure]] = {}
         self.full_text = False
+
+    def __getattr__(self, name: str) -> Any:  # the stream's own attributes (id_column, id_note, columns, ...)
+        if name.startswith("__") or name == "_records":
+            raise AttributeError(name)
+        return getattr(self._records, name)
 
     def __next__(self) -> Any:
         record = next(self._records)
