@@ -32,10 +32,10 @@ def figure_scorer_form(s: Store) -> str | None:
     models = [m.name for m in list_models(s)]
     base = c2.selectbox("Base model", models, index=models.index("minilm") if "minilm" in models else 0,
                         key="fig_base")
-    epochs = c3.number_input("Epochs", 0.1, 20.0, 1.0, 0.5, key="fig_epochs", help=HELP["epochs"])
+    epochs = c3.number_input("Epochs", 0.1, 20.0, 1.5, 0.5, key="fig_epochs", help=HELP["epochs"])
     name = c4.text_input("New model name", placeholder="automatic", key="fig_name")
     d1, d2, d3 = st.columns(3)
-    lr = d1.number_input("Learning rate", 1e-7, 1e-2, 3e-5, 1e-5, format="%.1e", key="fig_lr")
+    lr = d1.number_input("Learning rate", 1e-7, 1e-2, 6e-5, 1e-5, format="%.1e", key="fig_lr")
     frozen = d2.number_input("Frozen layers", 0, 48, 3, key="fig_frozen", help=HELP["frozen"])
     seed = d3.number_input("Split seed", 0, 1_000_000, 0, key="fig_seed",
                            help="Which papers are held out; evaluate with the same seed.")

@@ -313,7 +313,8 @@ def is_jats(head: str) -> bool:
 class FigureCollector(Iterator[Any]):
     """Pass a record stream through, taking each paper's 'figures' field out into ``by_paper`` (id -> figures).
 
-    Answers for the stream's attributes (``id_column``, ``id_note``, ...); after the import, ``store.save_figures(corpus, by_paper)``.
+    Answers for the stream's attributes (``id_column``, ``id_note``, ...); after the import,
+    ``store.save_figures(corpus, by_paper)``.
     """
 
     def __init__(self, records: Iterator[Any]):

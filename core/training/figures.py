@@ -43,12 +43,12 @@ class FigureTrainConfig:
     corpus: str
     base: str = "minilm"
     name: str = ""
-    epochs: float = 2.0
-    lr: float = 3e-5
+    epochs: float = 1.5
+    lr: float = 6e-5
     temperature: float = 0.05
     batch_papers: int = 4
-    sentences_per_paper: int = 6
-    caption_length: int = 96
+    sentences_per_paper: int = 16
+    caption_length: int = 64
     sentence_length: int = 48
     frozen_layers: int = 3  # the embeddings and this many lowest layers stay fixed (fewer gradients on a CPU)
     split_seed: int = 0
