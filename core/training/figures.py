@@ -149,8 +149,9 @@ def _paper_batch(paper: FigurePaper, k: int, rng: np.random.Generator) -> tuple[
     """Up to k sentences of a paper and its captions (at most MAX_CAPTIONS, the referenced ones kept)."""
     pick = rng.choice(len(paper.pairs), size=min(k, len(paper.pairs)), replace=False)
     pairs = [paper.pairs[i] for i in pick]
-    keep = sorted({i for _, i in pairs} | set(rng.permutation(len(paper.captions))[:MAX_CAPTIONS].tolist()))
-    keep = keep[:max(MAX_CAPTIONS, len({i for _, i in pairs}))]
+    referenced = {i for _, i in pairs}
+    others = [i for i in rng.permutation(len(paper.captions)).tolist() if i not in referenced]
+    keep = sorted(referenced | set(others[:max(0, MAX_CAPTIONS - len(referenced))]))
     where = {old: new for new, old in enumerate(keep)}
     return [paper.captions[i] for i in keep], [s for s, _ in pairs], [where[i] for _, i in pairs]
 
@@ -232,13 +233,14 @@ def run_figure_training(store: Store, cfg: FigureTrainConfig, job_id: str,
     scorer.model.train()
     step, seen = 0, 0
     while step < total:
+        order = rng.permutation(len(train))  # one pass over the training papers
         for start in range(0, len(train), cfg.batch_papers):
             if step >= total:
                 break
             if should_stop():
                 raise FigureCancelled()
             batch = [_paper_batch(train[i], cfg.sentences_per_paper, rng)
-                     for i in rng.permutation(len(train))[start:start + cfg.batch_papers]]
+                     for i in order[start:start + cfg.batch_papers]]
             loss = scorer.paper_losses(batch, cfg)
             optimizer.zero_grad(set_to_none=True)
             loss.backward()

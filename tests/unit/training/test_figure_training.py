@@ -63,3 +63,18 @@ def test_a_background_figure_job_runs_in_the_worker_from_this_checkout(jats_stor
     job = jobs.get_job(jats_store, job_id)
     assert job["status"] == "completed", Path(job["log"]).read_text()
     assert json.loads(json.dumps(job["metrics"]))["steps"] >= 1
+
+
+def test_a_training_step_keeps_every_referenced_caption_of_a_paper_with_many_figures():
+    import numpy as np
+
+    from core.store import FigurePaper
+    from core.training.figures import MAX_CAPTIONS, _paper_batch
+
+    captions = [f"caption {i}" for i in range(MAX_CAPTIONS + 9)]
+    paper = FigurePaper("p", [f"Fig {i}" for i in range(len(captions))], captions,
+                        [(f"sentence about {i}", i) for i in range(len(captions) - 5, len(captions))])
+    for seed in range(20):
+        kept, sentences, targets = _paper_batch(paper, 16, np.random.default_rng(seed))
+        assert len(kept) == MAX_CAPTIONS and len(sentences) == 5
+        assert [kept[t] for t in targets] == [f"caption {s.split()[-1]}" for s in sentences]
