@@ -10,6 +10,7 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
+from core.cli_figures import add_figure_commands
 from core.config import Settings
 from core.errors import MireadError, NotEmbeddedError
 from core.store import Store
@@ -289,12 +290,13 @@ def build_parser() -> argparse.ArgumentParser:
 
     p = add("evaluate", cmd_evaluate, "evaluation suite")
     p.add_argument("--corpus", required=True)
-    p.add_argument("--label", required=True)
+    p.add_argument("--label", default="", help="label column (not needed for the figures task alone)")
     p.add_argument("--models", default="minilm")
-    p.add_argument("--tasks", default="probe,purity,retrieval,knn")
+    p.add_argument("--tasks", default="probe,purity,retrieval,knn", help="also: self, neighbours, figures")
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("--sample", type=int, default=5000, help="papers sampled from large corpora")
     add("repair", cmd_repair, "drop damaged array files from the catalog")
+    add_figure_commands(add, model_args)
     return parser
 
 

@@ -4,6 +4,7 @@ title-only, dry run) and its handler, which prints the import report or, with ``
 from __future__ import annotations
 
 import argparse
+import tempfile
 from pathlib import Path
 from typing import Any
 
@@ -15,10 +16,10 @@ _FIELD_FLAGS = ("title", "abstract", "id", "journal", "year", "doi", "authors", 
 
 def add_import_arguments(p: argparse.ArgumentParser) -> None:
     """The import command's arguments."""
-    p.add_argument("file")
+    p.add_argument("file", nargs="+", help="a file; or several JATS .xml/.nxml articles (and their images) at once")
     p.add_argument("--corpus", required=False, default=None, help="corpus to import into (not needed with --dry-run)")
     p.add_argument("--format", default=None,
-                   help="csv, tsv, excel, jsonl, parquet, pubmed, medline, bibtex, ris, endnote, wos or cochrane "
+                   help="csv, tsv, excel, jsonl, parquet, pubmed, jats, medline, bibtex, ris, endnote, wos or cochrane "
                         "(default: by content, then extension)")
     for name in _FIELD_FLAGS:
         p.add_argument(f"--{name}-column", default=None,
@@ -41,12 +42,21 @@ def _reading_lines(doc: dict[str, Any]) -> list[str]:
 
 
 def cmd_import(store: Store, args: argparse.Namespace, emit: Any) -> dict[str, Any]:
-    """Import a file (or, with --dry-run, preview it) and print what happened."""
-    from core.io import ReadOptions, plan_import, read_papers
+    """Import a file (or, with --dry-run, preview it) and print what happened; several JATS files import as one."""
+    files = [args.file] if isinstance(args.file, str) else list(args.file)
+    for name in files:
+        if not Path(name).exists():
+            raise MireadError(f"file {name!r} does not exist")
+    with tempfile.TemporaryDirectory() as folder:
+        from core.io import bundle_files
 
-    path = Path(args.file)
-    if not path.exists():
-        raise MireadError(f"file {args.file!r} does not exist")
+        path = Path(files[0]) if len(files) == 1 else bundle_files([Path(f) for f in files], Path(folder))
+        return _import(store, args, emit, path, ", ".join(Path(f).name for f in files))
+
+
+def _import(store: Store, args: argparse.Namespace, emit: Any, path: Path, source: str) -> dict[str, Any]:
+    from core.io import FigureCollector, ReadOptions, plan_import, read_papers
+
     columns = {name: getattr(args, f"{name}_column") for name in _FIELD_FLAGS
                if getattr(args, f"{name}_column") is not None}
     options = ReadOptions(sheet=args.sheet, header_row=args.header_row, separator=args.separator)
@@ -63,11 +73,15 @@ def cmd_import(store: Store, args: argparse.Namespace, emit: Any) -> dict[str, A
         return doc
     if not args.corpus:
         raise MireadError("import needs --corpus NAME (or --dry-run to preview the file)")
-    records = read_papers(path, fmt=args.format, columns=columns, options=options, title_only=args.title_only)
-    report = store.import_papers(args.corpus, records, source=path.name)
+    records = FigureCollector(read_papers(path, fmt=args.format, columns=columns, options=options,
+                                          title_only=args.title_only))
+    report = store.import_papers(args.corpus, records, source=source)
     doc = report.to_dict()
+    if records.full_text:  # JATS full text: each paper's figures into the figures table
+        doc["figures"] = store.save_figures(report.corpus, records.by_paper)
     lines = [f"corpus {report.corpus}: imported {report.imported} rows ({report.added} new papers, "
-             f"{report.merged} merged duplicates), skipped {report.skipped} rows", *_reading_lines(doc)]
+             f"{report.merged} merged duplicates), skipped {report.skipped} rows"
+             + (f"; {doc['figures']} figures" if "figures" in doc else ""), *_reading_lines(doc)]
     lines += [f"  {e.reason if e.reason.startswith(f'row {e.row}') else f'row {e.row}: {e.reason}'}"
               for e in report.errors[:20]]
     if report.skipped > 20:

@@ -29,6 +29,7 @@ TASK_LABELS = {
     "knn": "Nearest neighbours (kNN accuracy, precision@10)",
     "self": "Alternative self: find a paper from its title (MRR, T100)",
     "neighbours": "Textual neighbours: perturbation robustness (slow: encodes ~16 variants of 500 papers)",
+    "figures": "Figures: the caption a referencing sentence points to (acc@1, acc@3, MRR on held-out papers)",
     "journals": "Journal finder: is the right journal suggested? (top-1/5/10, mean rank; kNN, BM25, trained head)",
 }
 DEFAULT_TASKS = ["probe", "purity", "retrieval", "knn"]
@@ -63,8 +64,14 @@ def run(corpus: str, label: str, models: list[str], tasks: list[str], sample: in
 
 def show_results(doc: dict) -> None:
     """Errors, the table with the best in bold, charts, notes and exports of one evaluation."""
-    st.caption(f"{doc['sample']:,} of {doc['labelled']:,} labelled papers sampled (seed {doc['seed']}); "
-               f"{doc['cached']} of {len(doc['timings'])} results from the cache; {doc['seconds']:.1f} s.")
+    st.caption((f"{doc['sample']:,} of {doc['labelled']:,} labelled papers sampled (seed {doc['seed']}); "
+                if doc["sample"] else f"Seed {doc['seed']}; ")
+               + f"{doc['cached']} of {len(doc['timings'])} results from the cache; {doc['seconds']:.1f} s.")
+    if "figures" in doc["tasks"]:
+        st.caption("**figures**: on held-out papers (30%, split by paper with the seed), each referencing sentence "
+                   "(its figure mention masked) ranks its paper's captions; the (baseline) rows are the floors: "
+                   "random (expected value) and pick-first (figures in article order). *top figure = …*: how often "
+                   "a model picks the same top figure for the abstract as the first model.")
     for error in doc["errors"]:
         where = f" ({error['task']})" if error.get("task") else ""
         st.warning(f"**{md_escape(error['model'])}**{where}: {md_escape(error['error'])}")
@@ -106,16 +113,18 @@ def show_results(doc: dict) -> None:
 def compare_tab(corpus: str) -> None:
     """Pick label, models, protocols and sample; run; show the last results for this corpus."""
     info = store().corpus(corpus)
-    if not info.labels:
+    figures = ["figures"] if store().figure_count(corpus) else []
+    if not info.labels and not figures:
         st.warning("This corpus has no label column (journal, category, …) to evaluate against.")
         return
     c1, c2 = st.columns(2)
-    label = c1.selectbox("Label column", info.labels, key="eval_label")
+    label = c1.selectbox("Label column", info.labels, key="eval_label") or ""
     names = [m.name for m in list_models(store())]
     current = current_model().name
     models = c2.multiselect("Models", names, default=[current] if current in names else None, key="eval_models",
                             help="Models that cannot be loaded here (hub models offline) are reported and skipped.")
-    tasks = st.multiselect("Protocols", list(TASKS), default=DEFAULT_TASKS, format_func=TASK_LABELS.get,
+    tasks = st.multiselect("Protocols", [*TASKS, *figures], default=DEFAULT_TASKS if info.labels else figures,
+                           format_func=TASK_LABELS.get,
                            key="eval_tasks")
     d1, d2 = st.columns(2)
     sample = d1.number_input("Sample size (papers)", min_value=2, max_value=max(2, info.papers),

@@ -11,7 +11,7 @@ import pandas as pd
 import streamlit as st
 
 from core.errors import MireadError
-from core.io import FIELDS, ImportPlan, ReadOptions, columns_of, plan_import, preview, read_papers
+from core.io import FIELDS, FigureCollector, ImportPlan, ReadOptions, columns_of, plan_import, preview, read_papers
 from core.io.layout import SEPARATOR_NAMES
 from core.io.plan import PREVIEW_ROWS, describe_reading
 from core.records import md_escape
@@ -132,13 +132,15 @@ def import_preview(path: Path, name: str, digest: str) -> None:
                            help="Importing into an existing corpus adds papers; duplicates are merged.")
     if st.button("Import", type="primary", disabled=plan is None or not plan.papers):
         try:
-            records = read_papers(path, columns=chosen, options=options, title_only=title_only)
+            records = FigureCollector(read_papers(path, columns=chosen, options=options, title_only=title_only))
             with st.spinner("Importing…"):
                 report = store().import_papers(corpus, records, source=name)
+                figures = store().save_figures(report.corpus, records.by_paper) if records.full_text else None
         except MireadError as exc:
             show_error(exc)
         else:
-            st.session_state[state.IMPORT_REPORT] = report.to_dict(max_errors=100_000)
+            done = report.to_dict(max_errors=100_000)
+            st.session_state[state.IMPORT_REPORT] = done if figures is None else dict(done, figures=figures)
             select_corpus(report.corpus)
             st.session_state[state.EMBED_TARGET] = report.corpus  # what a user embeds next
             st.rerun()

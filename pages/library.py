@@ -15,7 +15,8 @@ from pages.common import current_model, embed_with_progress, guarded, store
 from pages.import_preview import import_preview
 
 st.title("Library")
-st.caption("Load papers from CSV, TSV, Excel, JSON/JSONL, Parquet, PubMed XML or PubMed format, BibTeX, RIS, "
+st.caption("Load papers from CSV, TSV, Excel, JSON/JSONL, Parquet, PubMed XML or PubMed format, JATS / PMC full "
+           "text with figures (.xml, .nxml, .tar.gz), BibTeX, RIS, "
            "EndNote XML, Web of Science or Cochrane exports; check the preview, import, then embed them to explore.")
 s = store()
 
@@ -37,7 +38,7 @@ else:
     upload = st.file_uploader(
         "Drop a file of papers",
         type=["csv", "tsv", "tab", "jsonl", "ndjson", "json", "parquet", "xml", "bib", "bibtex", "ris", "nbib",
-              "medline", "xlsx", "xlsm", "xls", "ciw", "gz", "txt"],
+              "medline", "xlsx", "xlsm", "xls", "ciw", "nxml", "tgz", "tar", "gz", "txt"],
         help="Exports of PubMed (XML or PubMed format), Scopus, Web of Science, Embase, EndNote, Zotero, RefWorks, "
              "Cochrane… Each paper needs a title and an abstract; every other column is kept.",
     )
@@ -55,7 +56,8 @@ report = st.session_state.get(state.IMPORT_REPORT)
 if report:
     st.success(f"Imported **{report['imported']:,}** rows into **{md_escape(report['corpus'])}**: "
                f"{report['added']:,} new papers · {report['merged']:,} merged duplicates · "
-               f"{report['skipped']:,} skipped rows")
+               f"{report['skipped']:,} skipped rows"
+               + (f" · {report['figures']:,} figures" if "figures" in report else ""))
     if report["errors"]:
         errors = pd.DataFrame(report["errors"])
         with st.expander(f"Skipped rows ({len(errors):,})"):

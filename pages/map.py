@@ -35,6 +35,7 @@ from pages.common import (
     show_error,
     store,
 )
+from pages.figures_view import ranked_figures, summaries
 from pages.shared_view import link_problems, write_link
 
 st.title("Domain map")
@@ -172,6 +173,9 @@ if isinstance(placed, state.MapQuery) and (placed.corpus, placed.model) == (corp
 write_link(corpus=corpus, model=spec.name, method=method, colour=colour, highlight=query.strip(), years=years,
            paper=str(paper) if len(rows) else None, params=params, k=int(k))
 hover = hover_frame(frame).drop(columns=[colour], errors="ignore")  # the colour label is already on the card
+ranked = ranked_figures(corpus, spec)
+if ranked:  # each paper's visual summary on its hover card
+    hover = hover.assign(figure=summaries(ranked, frame["id"].astype(str).tolist(), limit=90))
 fig = map_figure(coords, color=colour_values, color_name=colour, hover=hover, highlight=highlight,
                  query_points=query_points, query_labels=query_labels, cluster_labels=cluster_text,
                  max_legend=int(legend))
@@ -196,6 +200,9 @@ if len(selected):
     chosen = frame.iloc[selected].copy()
     chosen.insert(0, "x", coords[chosen.index, 0])
     chosen.insert(1, "y", coords[chosen.index, 1])
+    if ranked:
+        at = chosen.columns.get_loc("title") + 1 if "title" in chosen.columns else len(chosen.columns)
+        chosen.insert(at, "figure", summaries(ranked, chosen["id"].astype(str).tolist()))
     st.subheader(f"{len(chosen):,} selected papers")
     st.dataframe(chosen.drop(columns=["abstract"]), width="stretch", hide_index=True)
     c2.download_button("Export selection (CSV)", chosen.to_csv(index=False).encode("utf-8"),

@@ -19,6 +19,7 @@ from pages.common import (
     sticky,
     store,
 )
+from pages.figures_view import ranked_figures, show_figures, summaries
 
 st.title("Similar papers")
 corpus, spec = current_corpus(), current_model()
@@ -88,9 +89,13 @@ elif answer is not None:
     if not result.results:
         st.info("No paper passes the filters.")
     else:
-        papers_table(result.results, ["rank", "score", "title", "journal", *info.labels[:3], "year"])
+        ranked = ranked_figures(corpus, spec, [str(r["id"]) for r in result.results])
+        rows = [dict(r, figure=f) for r, f in zip(result.results, summaries(ranked, [r["id"] for r in result.results]))]
+        papers_table(rows, ["rank", "score", "title", *(["figure"] if ranked else []), "journal", *info.labels[:3],
+                            "year"])
         st.caption("Your query is placed on the **Domain map** among its neighbours (a ★).")
         st.page_link("pages/map.py", label="See it on the map", icon=":material/scatter_plot:")
         for item in result.results:
             with st.expander(f"{item['rank']}. {md_escape(item['title'])}  ·  {item['score']:.3f}"):
+                show_figures(ranked.get(str(item["id"])))
                 st.text(item.get("abstract") or "(title only: imported without an abstract)")

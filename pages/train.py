@@ -17,6 +17,7 @@ from core.plots import training_curves_figure
 from core.records import md_escape
 from core.training import OBJECTIVES, PROBE_SPLIT, TrainConfig, base_comparison, class_limits, class_preview, jobs
 from pages.common import current_corpus, guarded, show_error, store
+from pages.figures_train import figure_scorer_form
 
 HELP = TrainConfig.HELP
 DEFAULTS = {f.name: f.default for f in fields(TrainConfig) if f.name not in ("corpus", "label")}
@@ -79,10 +80,15 @@ def _show_job(job: dict[str, Any], metrics: pd.DataFrame) -> None:
     left, right = st.columns(2)
     left.plotly_chart(training_curves_figure(metrics, y="loss"), key=f"loss-{job['id']}", width="stretch")
     right.plotly_chart(training_curves_figure(metrics, y="accuracy"), key=f"accuracy-{job['id']}", width="stretch")
-    st.caption(f"**train**: the loss of each batch before its update. **{PROBE_SPLIT}**: training papers kept out "
-               "of the head warm-up, so their accuracy is not memorised from the start; the encoder still trains "
-               "on them, and a gap above **val** shows overfitting. **base model** (dashed): the base encoder "
-               "with the warmed-up head on validation, before any encoder step: the score to beat.")
+    if job["kind"] == "figures":
+        st.caption("**train**: the in-paper contrastive loss of each batch. **val**: loss and accuracy@1 (the "
+                   "referenced caption ranked first among its paper's captions) on a few training-split papers "
+                   "kept out of the steps. **base model** (dashed): the base encoder on the same pairs.")
+    else:
+        st.caption(f"**train**: the loss of each batch before its update. **{PROBE_SPLIT}**: training papers kept "
+                   "out of the head warm-up, so their accuracy is not memorised from the start; the encoder still "
+                   "trains on them, and a gap above **val** shows overfitting. **base model** (dashed): the base "
+                   "encoder with the warmed-up head on validation, before any encoder step: the score to beat.")
     if job["status"] == "completed":
         final = job["metrics"]
         gain = final.get("val_accuracy_gain")
@@ -90,8 +96,12 @@ def _show_job(job: dict[str, Any], metrics: pd.DataFrame) -> None:
         cols[0].metric("Validation accuracy", f"{final.get('val_accuracy', 0):.1%}",
                        delta=None if gain is None else f"{100 * gain:+.1f} points vs base",
                        delta_color="normal" if gain else "off")
-        cols[1].metric("Top-5 accuracy", f"{final.get('val_top5_accuracy', 0):.1%}")
-        cols[2].metric("Classes", final.get("classes", "–"))
+        if job["kind"] == "figures":
+            cols[1].metric("Base accuracy@1", f"{final.get('base_val_accuracy', 0):.1%}")
+            cols[2].metric("Training pairs seen", f"{final.get('pairs', 0):,}")
+        else:
+            cols[1].metric("Top-5 accuracy", f"{final.get('val_top5_accuracy', 0):.1%}")
+            cols[2].metric("Classes", final.get("classes", "–"))
         cols[3].metric("Time", _duration(final.get("seconds")))
         _show_verdict(job)
         st.caption(f"Model **{job['model']}** is now in the sidebar's model list: embed, map, search and "
@@ -149,6 +159,12 @@ if all_jobs:
     st.query_params[JOB_PARAM] = chosen
     active = tuple(j["id"] for j in all_jobs if j["status"] in jobs.ACTIVE)
     st.fragment(run_every=2 if active else None)(_show_jobs)(chosen, active)
+
+with st.expander("Figure scorer: visual summaries from full-text articles"):
+    figure_job = figure_scorer_form(s)
+if figure_job:
+    st.query_params[JOB_PARAM] = figure_job
+    st.rerun()
 
 # -- a new run ---------------------------------------------------------------------------------
 st.subheader("New training run")

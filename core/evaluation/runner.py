@@ -19,6 +19,7 @@ import pandas as pd
 
 from core.embedding import ModelSpec, corpus_embeddings, embed_corpus, get_encoder, get_model, vectors_fingerprint
 from core.errors import CorpusError, MireadError
+from core.evaluation.figures import figures_task
 from core.evaluation.protocols import TASKS, run_protocols
 from core.evaluation.report import (
     best_per_column,
@@ -41,6 +42,7 @@ EncoderFor = Callable[[ModelSpec], Any]
 
 CACHE_VERSION = 1  # bump when a protocol changes what it computes, so old cached numbers are not reused
 TEXT_TASKS = frozenset({"self", "neighbours"})
+FIGURES = "figures"  # needs no label column: see core.evaluation.figures
 
 
 # ---------------------------------------------------------------- labels and sampling
@@ -93,14 +95,14 @@ def cache_key(corpus: str, version: int, model_fp: str, task: str, label: str, s
 def _check_request(store: Store, corpus: str, models: Sequence[str], tasks: Sequence[str],
                    sample: int) -> tuple[list[str], list[str]]:
     store.corpus(corpus)
-    unknown = [t for t in tasks if t not in TASKS]
+    unknown = [t for t in tasks if t not in TASKS and t != FIGURES]
     if unknown:
-        raise MireadError(f"unknown evaluation task {unknown[0]!r}; choose from {', '.join(TASKS)}")
+        raise MireadError(f"unknown evaluation task {unknown[0]!r}; choose from {', '.join(TASKS)}, {FIGURES}")
     models = list(dict.fromkeys(m.strip() for m in models if m and m.strip()))
     if not models:
         raise MireadError("choose at least one model to evaluate")
     if not tasks:
-        raise MireadError(f"choose at least one evaluation task ({', '.join(TASKS)})")
+        raise MireadError(f"choose at least one evaluation task ({', '.join(TASKS)}, {FIGURES})")
     if sample < 2:
         raise CorpusError(f"the sample size must be at least 2 papers; got {sample}")
     return models, list(dict.fromkeys(tasks))
@@ -146,6 +148,13 @@ def draw_sample(store: Store, corpus: str, label: str, sample: int, seed: int) -
         abstracts=frame["abstract"].fillna("").astype(str).iloc[rows].tolist(),
         labelled=sum(v is not None for v in singles), papers=info.papers,
     )
+
+
+def _no_sample(store: Store, corpus: str, label: str, seed: int) -> Sample:
+    """The empty sample of a run with only the figures task (which needs no label column)."""
+    info = store.corpus(corpus)
+    return Sample(corpus=corpus, version=info.version, label=label or "", seed=seed, rows=np.zeros(0, dtype=int),
+                  digest="", labels=[], label_sets=[], titles=[], abstracts=[], labelled=0, papers=info.papers)
 
 
 def _evaluate_model(store: Store, drawn: Sample, name: str, tasks: list[str], encoder_of: EncoderFor,
@@ -221,8 +230,10 @@ def evaluate_models(
     """
     started = time.perf_counter()
     models, tasks = _check_request(store, corpus, models, tasks, sample)
-    drawn = draw_sample(store, corpus, label, sample, seed)
-    total, done = len(models) * (len(tasks) + 1), 0
+    figures = FIGURES in tasks
+    tasks = [t for t in tasks if t != FIGURES]
+    drawn = draw_sample(store, corpus, label, sample, seed) if tasks else _no_sample(store, corpus, label, seed)
+    total, done = len(models) * ((len(tasks) + 1 if tasks else 0) + figures), 0
     found: dict[str, list] = {"results": [], "errors": [], "timings": []}
 
     def step(message: str) -> None:
@@ -236,7 +247,15 @@ def evaluate_models(
     def encoder_of(spec: ModelSpec) -> Any:
         return encoder_for(spec) if encoder_for else get_encoder(spec, device=device, batch_size=batch_size)
 
-    for name in models:
+    if figures:
+        try:
+            found["results"] += [r.to_dict() for r in figures_task(store, corpus, models, encoder_of, seed, step)]
+        except MireadError as exc:
+            found["errors"].append({"model": None, "task": FIGURES, "error": str(exc)})
+        tasks_run = [*tasks, FIGURES]
+    else:
+        tasks_run = tasks
+    for name in models if tasks else []:
         finished_before = done
         try:
             part = _evaluate_model(store, drawn, name, tasks, encoder_of, step, status, device, batch_size)
@@ -248,7 +267,7 @@ def evaluate_models(
             found[key] += items
     if not found["results"] and found["errors"]:
         raise MireadError(found["errors"][0]["error"])
-    return _document(drawn, models, tasks, sample, found, time.perf_counter() - started)
+    return _document(drawn, models, tasks_run, sample, found, time.perf_counter() - started)
 
 
 def _document(drawn: Sample, models: list[str], tasks: list[str], requested: int, found: dict[str, list],

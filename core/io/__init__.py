@@ -1,7 +1,7 @@
 """Files in and out: the safety checks every upload passes (size, gzip bombs, encodings, entities), one reader per
 format (CSV/TSV with preambles and any separator, Excel, JSONL/JSON incl. CSL JSON, Parquet, PubMed XML, MEDLINE
-text, BibTeX, RIS, EndNote XML, Web of Science and Cochrane text), column detection by a vocabulary of the common
-tools' column names, the import preview, validation into `Paper` records
+text, JATS / PMC full text with figures, BibTeX, RIS, EndNote XML, Web of Science and Cochrane text), column
+detection by a vocabulary of the common tools' column names, the import preview, validation into `Paper` records
 with per-row errors and warnings, and export. Imports nothing else of `core` but records, labels and errors.
 
 Public names load lazily (PEP 562), so importing the package costs nothing until a name is used.
@@ -15,6 +15,11 @@ _EXPORTS = {
     "ColumnMap": "columns",
     "FIELDS": "vocabulary",
     "FORMATS": "formats",
+    "Figure": "jats",
+    "FigureCollector": "jats",
+    "bundle_files": "jats",
+    "parse_article": "jats",
+    "split_sentences": "jats",
     "FORMAT_NAMES": "formats",
     "ImportPlan": "plan",
     "ReadOptions": "formats",

@@ -19,6 +19,7 @@ from core.io.bibtex import _bibtex_rows
 from core.io.csl import csl_row, looks_like_csl
 from core.io.endnote import _endnote_rows, looks_like_endnote
 from core.io.excel import _excel_rows, excel_layout
+from core.io.jats import _jats_rows, is_jats
 from core.io.layout import Layout, separator_of, sniff_text
 from core.io.medline import _medline_rows, looks_like_medline
 from core.io.pubmed import _pubmed_rows
@@ -28,19 +29,21 @@ from core.io.safety import _check_file, _decoding, _head_text, _name, _open_bina
 from core.io.tabular import _delimited_rows, _jsonl_rows, _parquet_rows
 from core.io.tagged import _cochrane_rows, _wos_rows, looks_like_cochrane, looks_like_wos
 
-FORMATS: tuple[str, ...] = ("csv", "tsv", "excel", "jsonl", "parquet", "pubmed", "medline", "bibtex", "ris",
+FORMATS: tuple[str, ...] = ("csv", "tsv", "excel", "jsonl", "parquet", "pubmed", "jats", "medline", "bibtex", "ris",
                             "endnote", "wos", "cochrane")
 FORMAT_NAMES = {"csv": "CSV", "tsv": "TSV", "excel": "Excel (.xlsx)", "jsonl": "JSONL/JSON (incl. CSL JSON)",
-                "parquet": "Parquet", "pubmed": "PubMed XML", "medline": "MEDLINE / PubMed format (.nbib)",
+                "parquet": "Parquet", "pubmed": "PubMed XML",
+                "jats": "JATS / PMC full text (.xml, .nxml, .tar.gz)", "medline": "MEDLINE / PubMed format (.nbib)",
                 "bibtex": "BibTeX", "ris": "RIS", "endnote": "EndNote XML", "wos": "Web of Science plain text",
                 "cochrane": "Cochrane CENTRAL text"}
 _EXTENSIONS = {
     ".csv": "csv", ".tsv": "tsv", ".tab": "tsv", ".jsonl": "jsonl", ".ndjson": "jsonl", ".json-lines": "jsonl",
     ".json": "jsonl", ".parquet": "parquet", ".pq": "parquet", ".xml": "pubmed", ".bib": "bibtex",
     ".bibtex": "bibtex", ".ris": "ris", ".nbib": "medline", ".medline": "medline", ".xlsx": "excel",
-    ".xlsm": "excel", ".xls": "excel", ".ciw": "wos",
+    ".xlsm": "excel", ".xls": "excel", ".ciw": "wos", ".nxml": "jats", ".tar": "jats", ".tgz": "jats",
 }
-_ALIASES = {"xml": "pubmed", "pubmed-xml": "pubmed", "nbib": "medline", "pubmed-text": "medline", "bib": "bibtex",
+_ALIASES = {"pmc": "jats", "nxml": "jats",
+            "xml": "pubmed", "pubmed-xml": "pubmed", "nbib": "medline", "pubmed-text": "medline", "bib": "bibtex",
             "ndjson": "jsonl", "json": "jsonl", "csl": "jsonl", "xlsx": "excel", "endnote-xml": "endnote",
             "web-of-science": "wos", "isi": "wos"}
 _TEXT_TABLE_EXTENSIONS = (".txt", "")  # tables saved as .txt (RefWorks, Web of Science tab-delimited)
@@ -87,7 +90,7 @@ def _by_content(path: Path, ext: str) -> str | None:
             return "endnote"
         if "<PubmedArticle" in text[:20000] or "<MedlineCitation" in text[:20000]:
             return "pubmed"
-        return None
+        return "jats" if is_jats(text[:20000]) else None
     if ext in _TEXT_TABLE_EXTENSIONS:
         first = next((line for line in text.splitlines() if line.strip()), "")
         if first.count("\t") >= 2:
@@ -109,7 +112,7 @@ def detect_format(path: str | Path, fmt: str | None = None) -> str:
     if suffixes and suffixes[-1] == ".gz":
         suffixes.pop()
     ext = suffixes[-1] if suffixes else ""
-    by_content = _by_content(path, ext) if path.is_file() else None
+    by_content = _by_content(path, ext) if path.is_file() and ext not in (".tar", ".tgz") else None
     if by_content:
         return by_content
     if ext in _EXTENSIONS:
@@ -152,6 +155,8 @@ def _numbered_rows(path: Path, fmt: str, options: ReadOptions) -> tuple[Iterator
         return _parquet_rows(path), Layout()
     if fmt == "pubmed":
         return _pubmed_rows(path), Layout()
+    if fmt == "jats":
+        return _jats_rows(path), Layout()
     if fmt == "endnote":
         return _endnote_rows(path), Layout()
     if fmt == "excel":

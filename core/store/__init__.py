@@ -16,6 +16,8 @@ _EXPORTS = {
     "CacheMixin": "cache",
     "CorporaMixin": "corpora",
     "CorpusInfo": "corpora",
+    "FigurePaper": "figures",
+    "FiguresMixin": "figures",
     "ImportReport": "corpora",
     "JobsMixin": "jobs",
     "ModelsMixin": "models",
@@ -24,6 +26,7 @@ _EXPORTS = {
     "atomic_save_npy": "files",
     "atomic_write_text": "files",
     "check_name": "files",
+    "is_held_out": "figures",
     "pid_alive": "files",
 }
 __all__ = sorted(_EXPORTS)

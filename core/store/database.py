@@ -16,6 +16,8 @@ from pathlib import Path
 from core.errors import StoreError
 from core.store.cache import CacheMixin
 from core.store.corpora import CorporaMixin
+from core.store.figures import SCHEMA as FIGURES_SCHEMA
+from core.store.figures import FiguresMixin
 from core.store.jobs import JobsMixin
 from core.store.models import ModelsMixin
 from core.store.vectors import VectorsMixin
@@ -65,7 +67,7 @@ def _busy(exc: sqlite3.OperationalError) -> StoreError | None:
     return None
 
 
-class Store(CorporaMixin, VectorsMixin, ModelsMixin, CacheMixin, JobsMixin):
+class Store(CorporaMixin, VectorsMixin, ModelsMixin, CacheMixin, JobsMixin, FiguresMixin):
     """A workspace folder: `catalog.sqlite` plus `arrays/` (embeddings, indexes, maps) and `models/`."""
 
     BUSY_TIMEOUT_S = 60.0  # how long a write waits for another process's write before StoreError
@@ -81,7 +83,7 @@ class Store(CorporaMixin, VectorsMixin, ModelsMixin, CacheMixin, JobsMixin):
         self.db_path = self.root / "catalog.sqlite"
         self._local = threading.local()
         with self.connect() as conn:
-            conn.executescript(SCHEMA)
+            conn.executescript(SCHEMA + FIGURES_SCHEMA)
             if "pid" not in {r["name"] for r in conn.execute("PRAGMA table_info(imports)")}:
                 try:  # a workspace made before imports recorded their process
                     conn.execute("ALTER TABLE imports ADD COLUMN pid INTEGER")

@@ -11,6 +11,10 @@ from core.lazy import exporter
 
 _EXPORTS = {
     "Cancelled": "loop",
+    "FigureTrainConfig": "figures",
+    "prepare_figure_config": "figures",
+    "run_figure_training": "figures",
+    "training_papers": "figures",
     "LOST": "jobs",
     "OBJECTIVES": "config",
     "PROBE_SPLIT": "loop",

@@ -20,6 +20,13 @@ from typing import TYPE_CHECKING, Any
 from core.errors import MireadError, TrainingError
 from core.store import pid_alive
 from core.training.config import TrainConfig, prepare_config
+from core.training.figures import (
+    FIGURES_KIND,
+    FigureCancelled,
+    FigureTrainConfig,
+    prepare_figure_config,
+    run_figure_training,
+)
 from core.training.loop import Cancelled, run_training
 
 if TYPE_CHECKING:
@@ -85,16 +92,24 @@ def metrics_frame(store: Store, job_id: str) -> pd.DataFrame:
 
 
 # -- starting ----------------------------------------------------------------------------------
-def _insert(store: Store, cfg: TrainConfig, background: bool) -> str:
-    job_id = f"train-{time.strftime('%Y%m%d-%H%M%S')}-{secrets.token_hex(3)}"
-    store.insert_job(job_id, "train", {"config": cfg.to_dict(), "background": background},
+Config = TrainConfig | FigureTrainConfig
+
+
+def _prepare(store: Store, cfg: Config) -> Config:
+    return prepare_figure_config(store, cfg) if isinstance(cfg, FigureTrainConfig) else prepare_config(store, cfg)
+
+
+def _insert(store: Store, cfg: Config, background: bool) -> str:
+    kind = FIGURES_KIND if isinstance(cfg, FigureTrainConfig) else "train"
+    job_id = f"{kind}-{time.strftime('%Y%m%d-%H%M%S')}-{secrets.token_hex(3)}"
+    store.insert_job(job_id, kind, {"config": cfg.to_dict(), "background": background},
                      None if background else os.getpid())
     return job_id
 
 
-def launch(store: Store, cfg: TrainConfig) -> str:
-    """Validate, queue the job and start its worker process; returns the job id."""
-    cfg = prepare_config(store, cfg)
+def launch(store: Store, cfg: Config) -> str:
+    """Validate, queue the job (MIReAD or figure-scorer training) and start its worker process; the job id."""
+    cfg = _prepare(store, cfg)
     job_id = _insert(store, cfg, background=True)
     env = dict(os.environ, PYTHONPATH=os.pathsep.join(filter(None, [str(REPO_ROOT), os.environ.get("PYTHONPATH")])))
     command = [sys.executable, "-m", "core.training.worker", "--workspace", str(store.root), "--job", job_id]
@@ -110,10 +125,10 @@ def launch(store: Store, cfg: TrainConfig) -> str:
     return job_id
 
 
-def run_foreground(store: Store, cfg: TrainConfig,
+def run_foreground(store: Store, cfg: Config,
                    should_stop: Callable[[], bool] = lambda: False) -> dict[str, Any]:
     """Validate, queue and run the job in this process (waiting for any running job first); the job."""
-    cfg = prepare_config(store, cfg)
+    cfg = _prepare(store, cfg)
     job_id = _insert(store, cfg, background=False)
     execute(store, job_id, should_stop, reraise=True)
     return get_job(store, job_id)
@@ -167,7 +182,9 @@ def _finish(store: Store, job_id: str, status: str, error: str | None = None,
 def execute(store: Store, job_id: str, should_stop: Callable[[], bool] = lambda: False,
             reraise: bool = False) -> None:
     """Run a queued job: wait for the training slot, train, and record how it ended."""
-    cfg = TrainConfig.from_dict(json.loads(store.job_row(job_id)["args"])["config"])
+    row = store.job_row(job_id)
+    config = json.loads(row["args"])["config"]
+    cfg = FigureTrainConfig.from_dict(config) if row["kind"] == FIGURES_KIND else TrainConfig.from_dict(config)
     flag = _cancel_flag(store, job_id)
 
     def stop() -> bool:
@@ -190,10 +207,13 @@ def execute(store: Store, job_id: str, should_stop: Callable[[], bool] = lambda:
         flag.unlink(missing_ok=True)
 
 
-def _run(store: Store, cfg: TrainConfig, job_id: str, stop: Callable[[], bool], reraise: bool) -> None:
+def _run(store: Store, cfg: Config, job_id: str, stop: Callable[[], bool], reraise: bool) -> None:
     try:
-        result = run_training(store, cfg, job_id, stop)
-    except Cancelled:
+        if isinstance(cfg, FigureTrainConfig):
+            result = run_figure_training(store, cfg, job_id, stop)
+        else:
+            result = run_training(store, cfg, job_id, stop)
+    except (Cancelled, FigureCancelled):
         _finish(store, job_id, "cancelled")
     except MireadError as exc:
         _finish(store, job_id, "failed", error=str(exc))

@@ -1,0 +1,122 @@
+"""The `figures` task: on held-out papers, pick the caption a referencing sentence points to among the paper's
+captions (Yamamoto et al. 2021's self-supervision signal, used as a test).
+
+Metrics: accuracy@1, accuracy@3 and MRR over (masked sentence, caption) pairs, for each model (sentence vs caption
+cosine) beside the random (expected values) and pick-first baselines; and how often each model's top figure for
+the abstract agrees with the first model's.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from core.embedding import get_model, read_checkpoint_meta, vectors_fingerprint
+from core.errors import CorpusError
+from core.evaluation.report import Result
+from core.explore.figures import abstract_text, ranks_of, score_captions
+from core.store import FigurePaper, Store, is_held_out
+
+HELD_OUT = 0.3
+METRICS = ("acc@1", "acc@3", "mrr")
+EncoderFor = Callable[[Any], Any]
+
+
+def rank_metrics(ranks: Sequence[int]) -> dict[str, float]:
+    """accuracy@1, accuracy@3 and mean reciprocal rank of 1-based ranks of the right caption."""
+    ranks = np.asarray(ranks, dtype=float)
+    if not len(ranks):
+        return {m: float("nan") for m in METRICS}
+    return {"acc@1": float(np.mean(ranks <= 1)), "acc@3": float(np.mean(ranks <= 3)), "mrr": float(np.mean(1 / ranks))}
+
+
+def random_metrics(sizes: Sequence[int]) -> dict[str, float]:
+    """The expected metrics of a uniformly random ranking, per pair with ``sizes`` captions to choose from."""
+    n = np.asarray(sizes, dtype=float)
+    harmonic = np.array([np.sum(1 / np.arange(1, k + 1)) for k in sizes])
+    return {"acc@1": float(np.mean(1 / n)), "acc@3": float(np.mean(np.minimum(3, n) / n)),
+            "mrr": float(np.mean(harmonic / n))}
+
+
+def first_ranks(papers: Sequence[FigurePaper]) -> list[int]:
+    """Ranks under pick-first (figures in their order in the article): the caption's position + 1."""
+    return [index + 1 for paper in papers for _, index in paper.pairs]
+
+
+def model_ranks(encoder: Any, papers: Sequence[FigurePaper]) -> list[int]:
+    """Ranks of the right caption when each masked sentence's paper captions are sorted by cosine."""
+    queries = [s for paper in papers for s, _ in paper.pairs]
+    groups = [paper.captions for paper in papers for _ in paper.pairs]
+    targets = [index for paper in papers for _, index in paper.pairs]
+    scored = _score_unique(encoder, queries, groups)
+    return [int(ranks_of(scores)[target]) for scores, target in zip(scored, targets)]
+
+
+def _score_unique(encoder: Any, queries: list[str], groups: list[list[str]]) -> list[np.ndarray]:
+    """score_captions, encoding each distinct caption once (papers repeat their captions per sentence)."""
+    captions = list(dict.fromkeys(c for group in groups for c in group))
+    index = {c: i for i, c in enumerate(captions)}
+    q = encoder.encode_texts(queries) if queries else np.zeros((0, 1), np.float32)
+    c = encoder.encode_texts(captions) if captions else np.zeros((0, q.shape[1]), np.float32)
+    return [c[[index[x] for x in group]] @ vector for vector, group in zip(q, groups)]
+
+
+def held_out_papers(store: Store, corpus: str, seed: int, fraction: float = HELD_OUT) -> list[FigurePaper]:
+    """The corpus's figure papers in the held-out part of the seeded split by paper."""
+    papers = [p for p in store.figure_papers(corpus) if is_held_out(p.pid, seed, fraction)]
+    if not papers:
+        raise CorpusError(f"corpus {corpus!r} has no held-out papers with two captioned figures and a referencing "
+                          "sentence; import JATS full text (with figures) first")
+    return papers
+
+
+def _results(model: str, metrics: dict[str, float], n: int, note: str = "") -> list[Result]:
+    return [Result(model, "figures", m, round(metrics[m], 4), None, n, note) for m in METRICS]
+
+
+def _split_note(store: Store, name: str, seed: int) -> str:
+    spec = get_model(name, store)
+    meta = read_checkpoint_meta(Path(spec.location)) if spec.source == "checkpoint" else {}
+    split = (meta.get("config") or {}).get("split_seed") if meta.get("task") == "figures" else None
+    if split is not None and int(split) != seed:
+        return f"trained on the split of seed {split}: some evaluation papers were training papers"
+    return ""
+
+
+def figures_task(store: Store, corpus: str, models: Sequence[str], encoder_for: EncoderFor, seed: int = 0,
+                 step: Callable[[str], None] | None = None, fraction: float = HELD_OUT) -> list[Result]:
+    """The figures task for each model plus random and pick-first; cached per (corpus version, model, seed)."""
+    papers = held_out_papers(store, corpus, seed, fraction)
+    pairs = sum(len(p.pairs) for p in papers)
+    sizes = [len(p.captions) for p in papers for _ in p.pairs]
+    version = store.corpus_version(corpus)
+    results = _results("random (baseline)", random_metrics(sizes), pairs, "expected value")
+    results += _results("pick-first (baseline)", rank_metrics(first_ranks(papers)), pairs)
+    tops: dict[str, list[int]] = {}
+    for name in models:
+        spec = get_model(name, store)
+        key = "figures-task:" + json.dumps({"corpus": corpus, "v": version, "model": vectors_fingerprint(spec),
+                                            "seed": seed, "fraction": fraction}, sort_keys=True)
+        cached = store.cache_get(key)
+        if cached is None:
+            encoder = encoder_for(spec)
+            ranks = model_ranks(encoder, papers)
+            abstracts = [store.paper(corpus, p.pid) for p in papers]
+            scored = score_captions(encoder, [abstract_text(a.title, a.abstract) for a in abstracts],
+                                    [p.captions for p in papers])
+            cached = {"metrics": rank_metrics(ranks), "tops": [int(np.argmax(s)) for s in scored]}
+            store.cache_put(key, cached)
+        results += _results(name, cached["metrics"], pairs, _split_note(store, name, seed))
+        tops[name] = cached["tops"]
+        if step:
+            step(f"{name}: figures done")
+    first = next(iter(tops), None)
+    for name in list(tops)[1:]:
+        agree = float(np.mean(np.asarray(tops[name]) == np.asarray(tops[first])))
+        results.append(Result(name, "figures", f"top figure = {first}", round(agree, 4), None, len(papers),
+                               "share of held-out papers whose abstract picks the same top figure"))
+    return results

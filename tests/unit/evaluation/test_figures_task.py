@@ -1,0 +1,111 @@
+"""The figures task: its metrics on hand-computed cases, the pair-building heuristic, and the task end to end."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from core.cli import main
+from core.evaluation.figures import figures_task, first_ranks, model_ranks, random_metrics, rank_metrics
+from core.store import FigurePaper, Store, is_held_out
+from tests.helpers import register_tiny
+
+REAL = Path(__file__).resolve().parents[2] / "fixtures" / "real" / "jats"
+
+
+def test_rank_metrics_on_a_hand_computed_case():
+    # ranks 1, 2, 4: acc@1 = 1/3, acc@3 = 2/3, MRR = (1 + 1/2 + 1/4) / 3 = 0.58333
+    got = rank_metrics([1, 2, 4])
+    assert got["acc@1"] == pytest.approx(1 / 3) and got["acc@3"] == pytest.approx(2 / 3)
+    assert got["mrr"] == pytest.approx(0.583333, abs=1e-6)
+
+
+def test_random_baseline_is_the_expected_value():
+    # 2 captions: acc@1 1/2, acc@3 1, MRR (1 + 1/2)/2 = .75; 4 captions: 1/4, 3/4, (1 + 1/2 + 1/3 + 1/4)/4 = .520833
+    got = random_metrics([2, 4])
+    assert got["acc@1"] == pytest.approx(0.375) and got["acc@3"] == pytest.approx(0.875)
+    assert got["mrr"] == pytest.approx((0.75 + 0.5208333) / 2, abs=1e-6)
+
+
+class KeywordEncoder:
+    """Unit vectors from keyword counts: a stand-in model whose rankings can be worked out by hand."""
+
+    WORDS = ("root", "leaf", "seed")
+
+    def encode_texts(self, texts):
+        vectors = np.array([[t.count(w) + 1e-3 for w in self.WORDS] for t in texts], dtype=np.float32)
+        return vectors / np.linalg.norm(vectors, axis=1, keepdims=True)
+
+
+def test_pick_first_and_model_ranks():
+    paper = FigurePaper("p", ["Fig 1", "Fig 2", "Fig 3"], ["root growth", "leaf area", "seed weight"],
+                        [("the root grew [FIG]", 0), ("seed data [FIG]", 2), ("leaf and leaf and root [FIG]", 0)])
+    assert first_ranks([paper]) == [1, 3, 1]
+    assert model_ranks(KeywordEncoder(), [paper]) == [1, 1, 2]
+
+
+def test_pairs_leave_out_sentences_that_reference_several_figures(store):
+    class Fig:
+        def __init__(self, fid, position, masked):
+            self.id, self.position, self.label, self.caption = fid, position, f"Figure {position + 1}", f"cap {fid}"
+            self.references, self.masked, self.mentions, self.image = masked, masked, len(masked), None
+
+    store.save_figures("c", {"p1": [Fig("a", 0, ["only a [FIG]", "a and b [FIG] [FIG]"]),
+                                    Fig("b", 1, ["a and b [FIG] [FIG]", "b alone [FIG]"])],
+                             "p2": [Fig("x", 0, ["single figure [FIG]"])]})
+    papers = store.figure_papers("c")
+    assert [p.pid for p in papers] == ["p1"]
+    assert papers[0].pairs == [("only a [FIG]", 0), ("b alone [FIG]", 1)]
+
+
+def test_the_split_by_paper_is_seeded_and_stable():
+    ids = [f"PMC{i}" for i in range(2000)]
+    held = [i for i in ids if is_held_out(i, seed=0)]
+    assert 0.25 < len(held) / len(ids) < 0.35
+    assert held == [i for i in ids if is_held_out(i, seed=0)] != [i for i in ids if is_held_out(i, seed=1)]
+
+
+@pytest.fixture()
+def jats_store(tmp_path, tiny_model_dir, capsys):
+    workspace = tmp_path / "ws"
+    assert main(["--workspace", str(workspace), "import", *map(str, sorted(REAL.glob("*.xml"))),
+                 "--corpus", "pmc", "--json"]) == 0
+    capsys.readouterr()
+    store = Store(workspace)
+    register_tiny(store, tiny_model_dir)
+    return store
+
+
+def test_figures_task_reports_models_beside_both_baselines(jats_store):
+    from core.embedding import get_encoder, get_model
+
+    register_tiny(jats_store, get_model("tiny", jats_store).location, name="tiny-2")
+    results = figures_task(jats_store, "pmc", ["tiny", "tiny-2"], lambda spec: get_encoder(spec), fraction=1.0)
+    table = {(r.model, r.metric): r.value for r in results}
+    for model in ("random (baseline)", "pick-first (baseline)", "tiny", "tiny-2"):
+        for metric in ("acc@1", "acc@3", "mrr"):
+            assert 0 <= table[(model, metric)] <= 1
+    assert table[("tiny-2", "top figure = tiny")] == 1.0  # the same weights pick the same top figure
+    pairs = sum(len(p.pairs) for p in jats_store.figure_papers("pmc"))
+    assert {r.n for r in results if r.metric == "acc@1"} == {pairs}
+    assert table[("tiny", "acc@1")] == table[("tiny-2", "acc@1")]
+    assert table[("pick-first (baseline)", "acc@1")] == pytest.approx(
+        np.mean([i == 0 for p in jats_store.figure_papers("pmc") for _, i in p.pairs]))
+
+
+def test_figures_cli_prints_each_papers_ranked_figures(jats_store, capsys):
+    code = main(["--workspace", str(jats_store.root), "figures", "--corpus", "pmc", "--paper", "PMC6137811",
+                 "--model", "tiny", "--json"])
+    doc = json.loads(capsys.readouterr().out)
+    assert code == 0 and doc["corpus"] == "pmc" and doc["model"] == "tiny"
+    (paper,) = doc["papers"]
+    assert paper["id"] == "PMC6137811" and paper["title"].startswith("Does Late Maturity")
+    assert sorted(f["rank"] for f in paper["figures"]) == [1, 2, 3]
+    assert [f["rank"] for f in paper["figures"]] == [1, 2, 3]
+    assert paper["figures"][0]["score"] >= paper["figures"][-1]["score"]
+    assert all(f["label"] and f["caption"] for f in paper["figures"])
+    assert main(["--workspace", str(jats_store.root), "figures", "--corpus", "pmc", "--paper", "nope"]) == 2
+    assert "no paper" in capsys.readouterr().err
