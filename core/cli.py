@@ -111,10 +111,15 @@ def cmd_demo(store: Store, args: argparse.Namespace) -> dict[str, Any]:
 
 
 def cmd_embed(store: Store, args: argparse.Namespace) -> dict[str, Any]:
-    from core.embedding import embed_corpus
+    from core.embedding import RayOptions, embed_corpus, embed_corpus_ray
 
-    report = embed_corpus(store, args.corpus, args.model or Settings().default_model, device=args.device,
-                          batch_size=args.batch_size, progress=_progress_bar("embedding", not args.json))
+    model, bar = args.model or Settings().default_model, _progress_bar("embedding", not args.json)
+    if args.engine == "ray":
+        options = RayOptions(address=args.address, workers=args.workers, gpus_per_worker=args.gpus_per_worker,
+                             batch_size=args.batch_size)
+        report = embed_corpus_ray(store, args.corpus, model, options, progress=bar)
+    else:
+        report = embed_corpus(store, args.corpus, model, device=args.device, batch_size=args.batch_size, progress=bar)
     doc = report.to_dict()
     _emit(args, doc, f"{report.corpus} with {report.model}: {report.new} new, {report.cached} cached, "
           f"{report.total} total in {report.seconds:.1f}s")
@@ -269,6 +274,11 @@ def build_parser() -> argparse.ArgumentParser:
     model_args(p)
     p.add_argument("--device", default="auto")
     p.add_argument("--batch-size", type=int, default=32)
+    p.add_argument("--engine", default="local", choices=["local", "ray"], help="ray: an actor pool on a Ray cluster")
+    p.add_argument("--address", default=None, help="with --engine ray: auto or ray://HOST:PORT (default: local)")
+    p.add_argument("--workers", type=int, default=None,
+                   help="with --engine ray: encoder actors (default: as many as the cluster's CPUs or GPUs fit)")
+    p.add_argument("--gpus-per-worker", type=float, default=0.0, help="with --engine ray: GPUs per actor")
 
     p = add("search", cmd_search, "nearest papers to a title + abstract or to a paper id")
     p.add_argument("--corpus", required=True)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import time
+from collections.abc import Iterator
 from pathlib import Path
 
 import numpy as np
@@ -27,6 +28,26 @@ class VectorsMixin:
                 (model_fp, corpus),
             ).fetchall()
         return [r[0] for r in rows]
+
+    def iter_missing_papers(self, corpus: str, model_fp: str,
+                            size: int = 50_000) -> Iterator[list[tuple[str, str, str]]]:
+        """(hash, title, abstract) of papers without a vector for this model, in slices of `size`, corpus order.
+
+        The rows are read into memory slice by slice (a cluster job streams millions); a hash repeated by
+        duplicate papers comes once.
+        """
+        seen: set[str] = set()
+        with self.connect() as conn:
+            cursor = conn.execute(
+                "SELECT p.hash, p.title, p.abstract FROM papers p LEFT JOIN emb_keys k "
+                "ON k.model_fp = ? AND k.hash = p.hash WHERE p.corpus = ? AND k.hash IS NULL ORDER BY p.seq",
+                (model_fp, corpus),
+            )
+            while rows := cursor.fetchmany(size):
+                fresh = [(r[0], r[1] or "", r[2] or "") for r in rows if r[0] not in seen]
+                seen.update(r[0] for r in fresh)
+                if fresh:
+                    yield fresh
 
     def add_embeddings(self, model_fp: str, hashes: list[str], vectors: np.ndarray) -> None:
         """Store a chunk of embeddings: the array file first (atomic), then its keys in one transaction."""
