@@ -45,11 +45,14 @@ def _progress_bar(label: str, enabled: bool) -> Callable[[int, int], None]:
 
 # -- commands ---------------------------------------------------------------------------------
 def cmd_import(store: Store, args: argparse.Namespace) -> dict[str, Any]:
+    from core.cli_exchange import cmd_import_vectors, is_vectors_export
     from core.io import read_papers
 
     path = Path(args.file)
     if not path.exists():
         raise MireadError(f"file {args.file!r} does not exist")
+    if is_vectors_export(path):
+        return cmd_import_vectors(store, args)
     records = read_papers(path, fmt=args.format, title_column=args.title_column,
                           abstract_column=args.abstract_column, id_column=args.id_column)
     report = store.import_papers(args.corpus, records, source=path.name)
@@ -258,6 +261,14 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--title-column", default=None)
     p.add_argument("--abstract-column", default=None)
     p.add_argument("--id-column", default=None)
+    p.add_argument("--model", default=None, help="for a Parquet export with vectors: file them under this model")
+
+    from core.cli_exchange import cmd_export
+
+    p = add("export", cmd_export, "write a corpus and its vectors as a Parquet dataset (import reads it back)")
+    p.add_argument("--corpus", required=True)
+    p.add_argument("--model", default=None, help="whose vectors (default minilm)")
+    p.add_argument("--out", required=True, help="folder for the part-*.parquet files")
 
     add("corpora", cmd_corpora, "list corpora")
     p = add("demo", cmd_demo, "import the PubMed demo corpus (pubmed-demo)")
