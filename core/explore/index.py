@@ -1,4 +1,5 @@
-"""Nearest-neighbour search over unit vectors: exact when small, faiss HNSW in the middle, IVF when large.
+"""Nearest-neighbour search over unit vectors: exact when small, faiss HNSW in the middle, IVF when large, and
+IVF-PQ with exact re-ranking past `Settings.compressed_search_above` (core/explore/compressed.py).
 
 The thresholds come from `benchmarks/bench_search.py` (BENCHMARKS.md, 2 cores): exact search takes ~5 ms
 at 100k rows but 47-160 ms at 1M (quiet vs busy machine); HNSW and IVF both answer in under 1 ms, but HNSW
@@ -43,10 +44,12 @@ def exact_topk(matrix: np.ndarray, queries: np.ndarray, k: int,
     return out_scores, idx
 
 
-def choose_kind(rows: int, exact_limit: int, ivf_above: int = IVF_ABOVE) -> str:
-    """'exact', 'hnsw' or 'ivf' for a corpus of `rows` vectors."""
+def choose_kind(rows: int, exact_limit: int, ivf_above: int = IVF_ABOVE, compressed_above: int | None = None) -> str:
+    """'exact', 'hnsw', 'ivf' or 'ivfpq' (compressed, core/explore/compressed.py) for `rows` vectors."""
     if rows <= exact_limit:
         return "exact"
+    if compressed_above is not None and rows > compressed_above:
+        return "ivfpq"
     return "ivf" if rows > ivf_above else "hnsw"
 
 
@@ -65,12 +68,18 @@ class VectorIndex:
     """Search over one corpus's matrix, by the kind `choose_kind` picks; faiss indexes persist at `path`."""
 
     def __init__(self, matrix: np.ndarray, exact_limit: int = 50_000, path: Path | None = None,
-                 ivf_above: int = IVF_ABOVE):
+                 ivf_above: int = IVF_ABOVE, compressed_above: int | None = None, opq: bool = False):
         self.matrix = matrix
-        self.kind = choose_kind(len(matrix), exact_limit, ivf_above)
+        self.kind = choose_kind(len(matrix), exact_limit, ivf_above, compressed_above)
+        self.opq = opq
         self.faiss_index: Any = None
+        self.compressed: Any = None  # CompressedSearch over the faiss index when kind == 'ivfpq'
         if self.kind != "exact":
             self.faiss_index = self._load(path) or self._build(path)
+        if self.kind == "ivfpq":
+            from core.explore.compressed import CompressedSearch
+
+            self.compressed = CompressedSearch(self.faiss_index, matrix)
 
     def _load(self, path: Path | None) -> Any:
         import faiss
@@ -82,7 +91,8 @@ class VectorIndex:
         except RuntimeError:
             path.unlink(missing_ok=True)
             return None
-        wanted = faiss.IndexIVFFlat if self.kind == "ivf" else faiss.IndexHNSWFlat
+        wanted = {"ivf": faiss.IndexIVFFlat, "hnsw": faiss.IndexHNSWFlat,
+                  "ivfpq": faiss.IndexPreTransform if self.opq else faiss.IndexIVFPQ}[self.kind]
         if not isinstance(index, wanted) or index.ntotal != len(self.matrix):
             return None
         if self.kind == "hnsw":
@@ -92,8 +102,14 @@ class VectorIndex:
     def _build(self, path: Path | None) -> Any:
         import faiss
 
-        data = np.ascontiguousarray(self.matrix, dtype=np.float32)
-        index = self._build_ivf(data) if self.kind == "ivf" else self._build_hnsw(data)
+        if self.kind == "ivfpq":  # from the memory-mapped matrix in chunks: never all of it in RAM
+            from core.explore.compressed import CompressedSearch, build_ivfpq
+
+            index = build_ivfpq(self.matrix, opq=self.opq)
+            CompressedSearch(index, self.matrix).tune()
+        else:
+            data = np.ascontiguousarray(self.matrix, dtype=np.float32)
+            index = self._build_ivf(data) if self.kind == "ivf" else self._build_hnsw(data)
         if path is not None:
             tmp = path.with_suffix(".tmp")
             faiss.write_index(index, str(tmp))
@@ -136,6 +152,8 @@ class VectorIndex:
             rows = np.nonzero(mask)[0]
             scores, idx = exact_topk(self.matrix[rows], queries, k)
             return _padded(scores, rows[idx], k)
+        if self.compressed is not None:
+            return self.compressed.search(queries, k, mask)
         params = None
         if mask is not None:
             selector = faiss.IDSelectorBitmap(np.packbits(np.asarray(mask, dtype=bool), bitorder="little"))

@@ -51,7 +51,9 @@ def corpus_index(store: Store, corpus: str, spec: ModelSpec, settings: Settings 
                     stale.unlink(missing_ok=True)
             for older in [k for k in _INDEXES if k[:3] == key[:3]]:  # earlier versions of this corpus
                 del _INDEXES[older]
-            index = _INDEXES[key] = VectorIndex(matrix, exact_limit=settings.exact_search_limit, path=path)
+            index = _INDEXES[key] = VectorIndex(matrix, exact_limit=settings.exact_search_limit, path=path,
+                                                compressed_above=settings.compressed_search_above,
+                                                opq=settings.compressed_opq)
     return index
 
 
