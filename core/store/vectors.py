@@ -107,21 +107,33 @@ class VectorsMixin:
         chunks = {r["chunk"]: r["file"] for r in rows}
         loaded = {cid: self._load_chunk(model_fp, cid, file) for cid, file in chunks.items()}
         dim = rows[0]["dim"]
-        matrix = np.empty((len(rows), dim), dtype=np.float32)
+        cached.parent.mkdir(parents=True, exist_ok=True)
+        tmp = cached.with_name(f"{cached.stem}-{os.getpid()}-{time.time_ns()}.npy.tmp")
+        # assembled in a file, not in RAM: a matrix of millions of vectors may not fit (compressed search mmaps it)
+        matrix = np.lib.format.open_memmap(tmp, mode="w+", dtype=np.float32, shape=(len(rows), dim))
         chunk_ids = np.fromiter((r["chunk"] for r in rows), dtype=np.int64, count=len(rows))
         offsets = np.fromiter((r["offset"] for r in rows), dtype=np.int64, count=len(rows))
-        for cid, arr in loaded.items():
-            where = np.nonzero(chunk_ids == cid)[0]
-            if arr.shape[1:] != (dim,) or offsets[where].max(initial=-1) >= arr.shape[0]:
-                raise StoreError(
-                    f"embedding chunk {chunks[cid]} does not match its catalog (damaged); "
-                    "run `python -m core repair`, then embed the corpus again"
-                )
-            matrix[where] = arr[offsets[where]]
+        order = np.argsort(chunk_ids, kind="stable")  # rows grouped by chunk: one pass, not one scan per chunk
+        ids, starts = np.unique(chunk_ids[order], return_index=True)
+        try:
+            for cid, where in zip(ids.tolist(), np.split(order, starts[1:])):
+                arr = loaded[cid]
+                if arr.shape[1:] != (dim,) or offsets[where].max(initial=-1) >= arr.shape[0]:
+                    raise StoreError(
+                        f"embedding chunk {chunks[cid]} does not match its catalog (damaged); "
+                        "run `python -m core repair`, then embed the corpus again"
+                    )
+                matrix[where] = arr[offsets[where]]
+        except BaseException:
+            del matrix
+            tmp.unlink(missing_ok=True)
+            raise
+        matrix.flush()
+        del matrix
         for stale in cached.parent.glob(f"{self.corpus_slug(corpus)}-{model_fp}-v*.npy"):
             stale.unlink(missing_ok=True)
-        atomic_save_npy(cached, matrix)
-        return matrix
+        os.replace(tmp, cached)
+        return np.load(cached, mmap_mode="r")
 
     def embedded_models(self, corpus: str) -> list[str]:
         """Model fingerprints that have embedded every paper of the corpus."""
