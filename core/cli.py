@@ -166,11 +166,13 @@ def cmd_map(store: Store, args: argparse.Namespace) -> dict[str, Any]:
     result = corpus_map(store, args.corpus, args.model or Settings().default_model, method=args.method,
                         color=args.color)
     doc = {"corpus": args.corpus, "model": result["model"], "method": args.method, "points": result["points"],
-           "seconds": result["seconds"], "cached": result["cached"]}
+           "seconds": result["seconds"], "cached": result["cached"], "fitted": result["fitted"],
+           "placed": result["placed"]}
     if args.out:
         Path(args.out).write_text(map_export_html(store, args.corpus, result, color=args.color), encoding="utf-8")
         doc["out"] = args.out
     _emit(args, doc, f"map of {doc['points']} papers ({args.method}) in {doc['seconds']:.1f}s"
+          + (f"; fitted on {doc['fitted']}, {doc['placed']} placed from neighbours" if doc["placed"] else "")
           + (f"; written to {args.out}" if args.out else ""))
     return doc
 
