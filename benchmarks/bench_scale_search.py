@@ -101,7 +101,8 @@ def main() -> None:
             results[label] = {"build_s": round(build, 1), "bytes_per_vector": round(size / n, 1),
                               "rss_growth_mb": round(rss_mb() - before), "recall": round(recall_at_k(found, truth), 4),
                               "p50_ms": round(percentile(times, 50), 2), "p95_ms": round(percentile(times, 95), 2),
-                              "nprobe": int(index.compressed.nprobe if index.compressed else index.faiss_index.nprobe)}
+                              "nprobe": int(index.compressed.nprobe if index.compressed else index.faiss_index.nprobe),
+                              "rerank": index.rerank}
             print(n, label, results[label], flush=True)
             del index
         extra[f"results_{n}"] = results

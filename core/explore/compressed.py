@@ -19,8 +19,9 @@ from core.explore.index import IVF_NPROBES, exact_topk, ivf_lists, recall_at_k
 PQ_MAX_BYTES = 48  # sub-quantizers of 8 bits: 48 bytes for a 384-d vector (x32 smaller than float32)
 TRAIN_ROWS = (40, 256)  # training rows per inverted list, per PQ centroid (faiss warns below ~39 each)
 ADD_CHUNK = 100_000  # rows read from the matrix file and added at a time
-RERANK = 100  # candidates re-ranked exactly per query (at least 10 x k)
-TARGET_RECALL = 0.95  # recall@10 after re-ranking that nprobe tuning aims for
+RERANK = 100  # candidates re-ranked exactly per query (at least 10 x k) until tuning picks a depth
+RERANKS = (100, 200, 400, 800, 1600)  # depths tuning tries: PQ's error grows on harder (less clustered) data
+TARGET_RECALL = 0.95  # recall@10 after re-ranking that tuning of (nprobe, depth) aims for
 TUNING_QUERIES = 200
 
 
@@ -94,29 +95,43 @@ class CompressedSearch:
         out_s = np.full((len(queries), k), -np.inf, np.float32)
         out_i = np.full((len(queries), k), -1, np.int64)
         for q, found in enumerate(candidates):
-            rows = np.unique(found[found >= 0])  # sorted: the file is read front to back
-            if not len(rows):
-                continue
-            scores = np.asarray(self.matrix[rows], np.float32) @ queries[q]
-            top = np.argsort(-scores, kind="stable")[:k]
-            out_s[q, : len(top)], out_i[q, : len(top)] = scores[top], rows[top]
+            out_s[q], out_i[q] = self._rerank_one(queries[q], found, k)
         return out_s, out_i
 
-    def tune(self, k: int = 10, target: float = TARGET_RECALL, seed: int = 1) -> int:
-        """Set the smallest nprobe whose re-ranked recall@k on sampled rows (self left out) reaches `target`."""
+    def _rerank_one(self, query: np.ndarray, found: np.ndarray, k: int) -> tuple[np.ndarray, np.ndarray]:
+        """Exact top-k of one query among its candidates, read from the matrix (padded with -inf / -1)."""
+        scores_out = np.full(k, -np.inf, np.float32)
+        rows_out = np.full(k, -1, np.int64)
+        rows = np.unique(found[found >= 0])  # sorted: the file is read front to back
+        if len(rows):
+            scores = np.asarray(self.matrix[rows], np.float32) @ query
+            top = np.argsort(-scores, kind="stable")[:k]
+            scores_out[: len(top)], rows_out[: len(top)] = scores[top], rows[top]
+        return scores_out, rows_out
+
+    def tune(self, k: int = 10, target: float = TARGET_RECALL, seed: int = 1) -> tuple[int, int]:
+        """Set the smallest nprobe, then the smallest re-rank depth, whose recall@k on sampled rows (self left out)
+        reaches `target`; returns (nprobe, depth). One candidate search per nprobe serves every depth (prefixes)."""
         rows = np.sort(np.random.default_rng(seed).choice(len(self.matrix), min(len(self.matrix), TUNING_QUERIES),
                                                           replace=False))
         queries = np.asarray(self.matrix[rows], np.float32)
         truth = _without_self(chunked_topk(self.matrix, queries, k + 1), rows, k)
-        for nprobe in IVF_NPROBES:
-            if nprobe > self.ivf.nlist:
+        chosen = None
+        for nprobe in [p for p in IVF_NPROBES if p <= self.ivf.nlist] or [self.ivf.nlist]:
+            params, _keep = self._params(nprobe, None)
+            _, candidates = self.index.search(queries, min(len(self.matrix), RERANKS[-1]), params=params)
+            for depth in RERANKS:
+                self.rerank = depth
+                found = np.stack([self._rerank_one(queries[q], candidates[q, :depth], k + 1)[1]
+                                  for q in range(len(queries))])
+                if recall_at_k(_without_self(found, rows, k), truth) >= target:
+                    chosen = (nprobe, depth)
+                    break
+            if chosen:
                 break
-            self.ivf.nprobe = nprobe
-            if recall_at_k(_without_self(self.search(queries, k + 1)[1], rows, k), truth) >= target:
-                return nprobe
-        self.ivf.nprobe = min(self.ivf.nlist, IVF_NPROBES[-1])
-        return self.nprobe
-
+        nprobe, self.rerank = chosen or (min(self.ivf.nlist, IVF_NPROBES[-1]), RERANKS[-1])
+        self.ivf.nprobe = nprobe
+        return nprobe, self.rerank
 
 def _without_self(idx: np.ndarray, rows: np.ndarray, k: int) -> np.ndarray:
     return np.stack([[j for j in found if j != row][:k] for found, row in zip(idx, rows)])

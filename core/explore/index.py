@@ -9,6 +9,7 @@ took 10 s to build at 100k and 152 s at 1M where IVF took 0.8 s and 10 s, with r
 
 from __future__ import annotations
 
+import json
 import math
 from pathlib import Path
 from typing import Any
@@ -74,12 +75,13 @@ class VectorIndex:
         self.opq = opq
         self.faiss_index: Any = None
         self.compressed: Any = None  # CompressedSearch over the faiss index when kind == 'ivfpq'
+        self.rerank = 0  # its tuned re-rank depth, kept beside the index file
         if self.kind != "exact":
             self.faiss_index = self._load(path) or self._build(path)
         if self.kind == "ivfpq":
             from core.explore.compressed import CompressedSearch
 
-            self.compressed = CompressedSearch(self.faiss_index, matrix)
+            self.compressed = CompressedSearch(self.faiss_index, matrix, rerank=self.rerank)
 
     def _load(self, path: Path | None) -> Any:
         import faiss
@@ -95,6 +97,11 @@ class VectorIndex:
                   "ivfpq": faiss.IndexPreTransform if self.opq else faiss.IndexIVFPQ}[self.kind]
         if not isinstance(index, wanted) or index.ntotal != len(self.matrix):
             return None
+        if self.kind == "ivfpq":
+            try:
+                self.rerank = int(json.loads(_sidecar(path).read_text())["rerank"])
+            except (OSError, ValueError, KeyError, TypeError):
+                return None
         if self.kind == "hnsw":
             index.hnsw.efSearch = HNSW_EF_SEARCH
         return index
@@ -106,7 +113,9 @@ class VectorIndex:
             from core.explore.compressed import CompressedSearch, build_ivfpq
 
             index = build_ivfpq(self.matrix, opq=self.opq)
-            CompressedSearch(index, self.matrix).tune()
+            self.rerank = CompressedSearch(index, self.matrix).tune()[1]
+            if path is not None:
+                _sidecar(path).write_text(json.dumps({"rerank": self.rerank}))
         else:
             data = np.ascontiguousarray(self.matrix, dtype=np.float32)
             index = self._build_ivf(data) if self.kind == "ivf" else self._build_hnsw(data)
@@ -163,6 +172,11 @@ class VectorIndex:
         scores, idx = self.faiss_index.search(np.ascontiguousarray(queries), k_found, params=params)
         scores = np.where(idx >= 0, scores, -np.inf).astype(np.float32)
         return _padded(scores, idx.astype(np.int64), k)
+
+
+def _sidecar(path: Path) -> Path:
+    """The settings file beside a compressed index (its tuned re-rank depth)."""
+    return path.with_name(path.name + ".json")
 
 
 def _padded(scores: np.ndarray, idx: np.ndarray, k: int) -> tuple[np.ndarray, np.ndarray]:
