@@ -21,7 +21,7 @@ TRAIN_ROWS = (40, 256)  # training rows per inverted list, per PQ centroid (fais
 ADD_CHUNK = 100_000  # rows read from the matrix file and added at a time
 RERANK = 100  # candidates re-ranked exactly per query (at least 10 x k) until tuning picks a depth
 RERANKS = (100, 200, 400, 800, 1600)  # depths tuning tries: PQ's error grows on harder (less clustered) data
-TARGET_RECALL = 0.95  # recall@10 after re-ranking that tuning of (nprobe, depth) aims for
+TARGET_RECALL = 0.97  # recall@10 after re-ranking that tuning aims for (the bar is 0.95; held-out queries score lower)
 TUNING_QUERIES = 200
 
 
