@@ -80,11 +80,12 @@ def _check_reachable(address: str, timeout: float = 3.0) -> None:
 def runtime_env(remote: bool) -> dict[str, Any]:
     """The workers' environment: this checkout's `core` (shipped to a remote cluster, on PYTHONPATH locally)."""
     root = Path(__file__).resolve().parents[2]
-    env = {k: os.environ[k] for k in _PASSED_ENV if k in os.environ}
+    current = dict(os.environ)  # passed on to the workers, as the job launcher does for its children
+    env = {k: current[k] for k in _PASSED_ENV if k in current}
     env.setdefault("TOKENIZERS_PARALLELISM", "false")
     if remote:
         return {"py_modules": [str(root / "core")], "env_vars": env}
-    path = os.pathsep.join(p for p in (str(root), os.environ.get("PYTHONPATH", "")) if p)
+    path = os.pathsep.join(p for p in (str(root), current.get("PYTHONPATH", "")) if p)
     return {"env_vars": {**env, "PYTHONPATH": path}}
 
 
