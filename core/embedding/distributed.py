@@ -13,7 +13,7 @@ import os
 import socket
 import time
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 from urllib.parse import urlsplit
@@ -21,7 +21,7 @@ from urllib.parse import urlsplit
 import numpy as np
 
 from core.embedding.encoder import CHUNK, EmbedReport, Encoder, Progress, vectors_fingerprint
-from core.embedding.models import ModelSpec, get_model
+from core.embedding.models import ModelSpec, get_model, packaged_model_path
 from core.embedding.quantize import fast_kind
 from core.errors import MireadError
 
@@ -113,13 +113,15 @@ class EmbedActor:
         import torch
 
         torch.set_num_threads(max(1, threads))
+        if spec.source == "packaged":  # this node's install of the packaged model, wherever its venv is
+            spec = replace(spec, location=packaged_model_path())
         self.encoder = Encoder(spec, device=device, batch_size=batch_size, fast=fast)
 
     def __call__(self, batch: dict[str, np.ndarray]) -> dict[str, np.ndarray]:
         pairs = list(zip(batch["title"].tolist(), batch["abstract"].tolist()))
         vectors = self.encoder.encode(pairs)
         return {"hash": batch["hash"], "vector": vectors,
-                "fingerprint": np.full(len(pairs), self.encoder.fingerprint)}
+                "mode": np.full(len(pairs), self.encoder.fast or "exact")}
 
 
 def _dataset(ray: Any, slices: Iterator[list[tuple[str, str, str]]], block: int) -> tuple[Any, int]:
@@ -168,11 +170,11 @@ def embed_corpus_ray(
     device = "cuda" if options.gpus_per_worker > 0 else "cpu"
     fp = vectors_fingerprint(spec, fast, device)
     kind = fast_kind(fast, device)
-    if not store.missing_hashes(corpus, fp):
+    missing = len(store.missing_hashes(corpus, fp))
+    if not missing:
         if progress:
             progress(0, 0)
         return EmbedReport(corpus, spec.name, 0, total, total, time.perf_counter() - started)
-    missing = len(store.missing_hashes(corpus, fp))
     ray = connect(options.address)
     _quiet(ray)
     workers = options.workers or _fitting_workers(ray, options)
@@ -188,10 +190,10 @@ def embed_corpus_ray(
     if progress:
         progress(0, todo)
     for batch in vectors.iter_batches(batch_size=options.save_every, batch_format="numpy"):
-        made = set(batch["fingerprint"].tolist())
-        if made != {fp}:
-            raise MireadError(f"a Ray worker embedded in another mode than this machine expects ({sorted(made)} vs "
-                              f"{fp}): give every node the same CPU features or set MIREAD_FAST_CPU=0")
+        made = set(batch["mode"].tolist())
+        if made != {kind or "exact"}:  # e.g. a worker CPU without bf16 falls back to int8: other vectors
+            raise MireadError(f"a Ray worker embedded in mode {sorted(made)} where this machine expects "
+                              f"{kind or 'exact'}: give every node the same CPU features or set MIREAD_FAST_CPU=0")
         store.add_embeddings(fp, [str(h) for h in batch["hash"]], np.asarray(batch["vector"], dtype=np.float32))
         done += len(batch["hash"])
         if on_saved:
