@@ -46,8 +46,13 @@ def _progress_bar(label: str, enabled: bool) -> Callable[[int, int], None]:
 
 # -- commands ---------------------------------------------------------------------------------
 def cmd_import(store: Store, args: argparse.Namespace) -> dict[str, Any]:
+    from core.cli_exchange import cmd_import_vectors, is_vectors_export
     from core.import_cli import cmd_import as run_import
 
+    if Path(args.file).exists() and is_vectors_export(Path(args.file)):
+        if not args.corpus:
+            raise MireadError("import needs --corpus NAME")
+        return cmd_import_vectors(store, args)
     return run_import(store, args, _emit)
 
 
@@ -80,10 +85,15 @@ def cmd_demo(store: Store, args: argparse.Namespace) -> dict[str, Any]:
 
 
 def cmd_embed(store: Store, args: argparse.Namespace) -> dict[str, Any]:
-    from core.embedding import embed_corpus
+    from core.embedding import RayOptions, embed_corpus, embed_corpus_ray
 
-    report = embed_corpus(store, args.corpus, args.model or Settings().default_model, device=args.device,
-                          batch_size=args.batch_size, progress=_progress_bar("embedding", not args.json))
+    model, bar = args.model or Settings().default_model, _progress_bar("embedding", not args.json)
+    if args.engine == "ray":
+        options = RayOptions(address=args.address, workers=args.workers, gpus_per_worker=args.gpus_per_worker,
+                             batch_size=args.batch_size)
+        report = embed_corpus_ray(store, args.corpus, model, options, progress=bar)
+    else:
+        report = embed_corpus(store, args.corpus, model, device=args.device, batch_size=args.batch_size, progress=bar)
     doc = report.to_dict()
     _emit(args, doc, f"{report.corpus} with {report.model}: {report.new} new, {report.cached} cached, "
           f"{report.total} total in {report.seconds:.1f}s")
@@ -127,11 +137,13 @@ def cmd_map(store: Store, args: argparse.Namespace) -> dict[str, Any]:
     result = corpus_map(store, args.corpus, args.model or Settings().default_model, method=args.method,
                         color=args.color)
     doc = {"corpus": args.corpus, "model": result["model"], "method": args.method, "points": result["points"],
-           "seconds": result["seconds"], "cached": result["cached"]}
+           "seconds": result["seconds"], "cached": result["cached"], "fitted": result["fitted"],
+           "placed": result["placed"]}
     if args.out:
         Path(args.out).write_text(map_export_html(store, args.corpus, result, color=args.color), encoding="utf-8")
         doc["out"] = args.out
     _emit(args, doc, f"map of {doc['points']} papers ({args.method}) in {doc['seconds']:.1f}s"
+          + (f"; fitted on {doc['fitted']}, {doc['placed']} placed from neighbours" if doc["placed"] else "")
           + (f"; written to {args.out}" if args.out else ""))
     return doc
 
@@ -223,9 +235,17 @@ def build_parser() -> argparse.ArgumentParser:
         p.set_defaults(handler=handler)
         return p
 
+    from core.cli_exchange import cmd_export
     from core.import_cli import add_import_arguments
 
-    add_import_arguments(add("import", cmd_import, "import a file of papers into a corpus (--dry-run: preview it)"))
+    p = add("import", cmd_import, "import a file of papers into a corpus (--dry-run: preview it)")
+    add_import_arguments(p)
+    p.add_argument("--model", default=None, help="for a Parquet export with vectors: file them under this model")
+
+    p = add("export", cmd_export, "write a corpus and its vectors as a Parquet dataset (import reads it back)")
+    p.add_argument("--corpus", required=True)
+    p.add_argument("--model", default=None, help="whose vectors (default minilm)")
+    p.add_argument("--out", required=True, help="folder for the part-*.parquet files")
 
     add("corpora", cmd_corpora, "list corpora")
     p = add("demo", cmd_demo, "import the PubMed demo corpus (pubmed-demo)")
@@ -242,6 +262,11 @@ def build_parser() -> argparse.ArgumentParser:
     model_args(p)
     p.add_argument("--device", default="auto")
     p.add_argument("--batch-size", type=int, default=32)
+    p.add_argument("--engine", default="local", choices=["local", "ray"], help="ray: an actor pool on a Ray cluster")
+    p.add_argument("--address", default=None, help="with --engine ray: auto or ray://HOST:PORT (default: local)")
+    p.add_argument("--workers", type=int, default=None,
+                   help="with --engine ray: encoder actors (default: as many as the cluster's CPUs or GPUs fit)")
+    p.add_argument("--gpus-per-worker", type=float, default=0.0, help="with --engine ray: GPUs per actor")
 
     p = add("search", cmd_search, "nearest papers to a title + abstract or to a paper id")
     p.add_argument("--corpus", required=True)

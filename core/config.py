@@ -31,6 +31,11 @@ class Settings:
     batch_size: int = field(default_factory=lambda: _env_int("MIREAD_BATCH_SIZE", 32))
     max_length: int = field(default_factory=lambda: _env_int("MIREAD_MAX_LENGTH", 256))
     exact_search_limit: int = field(default_factory=lambda: _env_int("MIREAD_EXACT_SEARCH_LIMIT", 50_000))
+    # above this many vectors search uses compressed IVF-PQ codes + exact re-ranking from the matrix file on disk
+    compressed_search_above: int = field(default_factory=lambda: _env_int("MIREAD_COMPRESSED_SEARCH_ABOVE", 2_000_000))
+    # UMAP/t-SNE maps of bigger corpora are fitted on a seeded sample this size, the rest placed from neighbours
+    map_fit_sample: int = field(default_factory=lambda: _env_int("MIREAD_MAP_FIT_SAMPLE", 200_000))
+    compressed_opq: bool = field(default_factory=lambda: _env_flag("MIREAD_COMPRESSED_OPQ", False))  # OPQ rotation
     # bf16/int8 CPU encoding: 'auto' (where the CPU runs bf16 natively), '1'/'on', '0'/'off'
     fast_cpu: str = field(default_factory=lambda: os.environ.get("MIREAD_FAST_CPU", "auto").strip().lower())
     # the most bytes a gzip upload may expand to (gzip-bomb guard)

@@ -17,6 +17,7 @@ from core.explore import (
     hover_frame,
     kmeans,
     map_coordinates,
+    map_fitted,
     place_points,
     start_map,
 )
@@ -188,6 +189,11 @@ if shown["drawn"] < shown["total"]:
 else:
     st.caption(f"{kind}: drawing all **{len(coords):,}** papers (WebGL). Drag to lasso-select; double-click to "
                f"reset the zoom.")
+fitted = guarded(map_fitted, store(), corpus, spec, method, params) if final is not None else None
+if fitted is not None:
+    st.caption(f"{method.upper()} fitted on a seeded sample of **{int(fitted.sum()):,}** papers; the other "
+               f"**{int((~fitted).sum()):,}** were placed at the weighted mean of their 10 most similar fitted "
+               f"papers, as a pasted paper (★) is.")
 event = st.plotly_chart(fig, width="stretch", on_select="rerun", selection_mode=("points", "box", "lasso"),
                         key="corpus_map", config={"toImageButtonOptions": {"format": "png", "filename": f"{corpus}-map",
                                                                            "scale": 2}, "displaylogo": False})

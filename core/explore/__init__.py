@@ -37,6 +37,8 @@ _EXPORTS = {
     "kmeans": "clusters",
     "map_coordinates": "maps",
     "map_export_html": "maps",
+    "map_fitted": "maps",
+    "sampled_projection": "big_maps",
     "params_key": "projection",
     "place_points": "projection",
     "predict_corpus_labels": "journals",

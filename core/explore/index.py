@@ -1,4 +1,5 @@
-"""Nearest-neighbour search over unit vectors: exact when small, faiss HNSW in the middle, IVF when large.
+"""Nearest-neighbour search over unit vectors: exact when small, faiss HNSW in the middle, IVF when large, and
+IVF-PQ with exact re-ranking past `Settings.compressed_search_above` (core/explore/compressed.py).
 
 The thresholds come from `benchmarks/bench_search.py` (BENCHMARKS.md, 2 cores): exact search takes ~5 ms
 at 100k rows but 47-160 ms at 1M (quiet vs busy machine); HNSW and IVF both answer in under 1 ms, but HNSW
@@ -8,6 +9,7 @@ took 10 s to build at 100k and 152 s at 1M where IVF took 0.8 s and 10 s, with r
 
 from __future__ import annotations
 
+import json
 import math
 from pathlib import Path
 from typing import Any
@@ -43,10 +45,12 @@ def exact_topk(matrix: np.ndarray, queries: np.ndarray, k: int,
     return out_scores, idx
 
 
-def choose_kind(rows: int, exact_limit: int, ivf_above: int = IVF_ABOVE) -> str:
-    """'exact', 'hnsw' or 'ivf' for a corpus of `rows` vectors."""
+def choose_kind(rows: int, exact_limit: int, ivf_above: int = IVF_ABOVE, compressed_above: int | None = None) -> str:
+    """'exact', 'hnsw', 'ivf' or 'ivfpq' (compressed, core/explore/compressed.py) for `rows` vectors."""
     if rows <= exact_limit:
         return "exact"
+    if compressed_above is not None and rows > compressed_above:
+        return "ivfpq"
     return "ivf" if rows > ivf_above else "hnsw"
 
 
@@ -65,12 +69,19 @@ class VectorIndex:
     """Search over one corpus's matrix, by the kind `choose_kind` picks; faiss indexes persist at `path`."""
 
     def __init__(self, matrix: np.ndarray, exact_limit: int = 50_000, path: Path | None = None,
-                 ivf_above: int = IVF_ABOVE):
+                 ivf_above: int = IVF_ABOVE, compressed_above: int | None = None, opq: bool = False):
         self.matrix = matrix
-        self.kind = choose_kind(len(matrix), exact_limit, ivf_above)
+        self.kind = choose_kind(len(matrix), exact_limit, ivf_above, compressed_above)
+        self.opq = opq
         self.faiss_index: Any = None
+        self.compressed: Any = None  # CompressedSearch over the faiss index when kind == 'ivfpq'
+        self.rerank = 0  # its tuned re-rank depth, kept beside the index file
         if self.kind != "exact":
             self.faiss_index = self._load(path) or self._build(path)
+        if self.kind == "ivfpq":
+            from core.explore.compressed import CompressedSearch
+
+            self.compressed = CompressedSearch(self.faiss_index, matrix, rerank=self.rerank)
 
     def _load(self, path: Path | None) -> Any:
         import faiss
@@ -82,9 +93,15 @@ class VectorIndex:
         except RuntimeError:
             path.unlink(missing_ok=True)
             return None
-        wanted = faiss.IndexIVFFlat if self.kind == "ivf" else faiss.IndexHNSWFlat
+        wanted = {"ivf": faiss.IndexIVFFlat, "hnsw": faiss.IndexHNSWFlat,
+                  "ivfpq": faiss.IndexPreTransform if self.opq else faiss.IndexIVFPQ}[self.kind]
         if not isinstance(index, wanted) or index.ntotal != len(self.matrix):
             return None
+        if self.kind == "ivfpq":
+            try:
+                self.rerank = int(json.loads(_sidecar(path).read_text())["rerank"])
+            except (OSError, ValueError, KeyError, TypeError):
+                return None
         if self.kind == "hnsw":
             index.hnsw.efSearch = HNSW_EF_SEARCH
         return index
@@ -92,8 +109,16 @@ class VectorIndex:
     def _build(self, path: Path | None) -> Any:
         import faiss
 
-        data = np.ascontiguousarray(self.matrix, dtype=np.float32)
-        index = self._build_ivf(data) if self.kind == "ivf" else self._build_hnsw(data)
+        if self.kind == "ivfpq":  # from the memory-mapped matrix in chunks: never all of it in RAM
+            from core.explore.compressed import CompressedSearch, build_ivfpq
+
+            index = build_ivfpq(self.matrix, opq=self.opq)
+            self.rerank = CompressedSearch(index, self.matrix).tune()[1]
+            if path is not None:
+                _sidecar(path).write_text(json.dumps({"rerank": self.rerank}))
+        else:
+            data = np.ascontiguousarray(self.matrix, dtype=np.float32)
+            index = self._build_ivf(data) if self.kind == "ivf" else self._build_hnsw(data)
         if path is not None:
             tmp = path.with_suffix(".tmp")
             faiss.write_index(index, str(tmp))
@@ -136,6 +161,8 @@ class VectorIndex:
             rows = np.nonzero(mask)[0]
             scores, idx = exact_topk(self.matrix[rows], queries, k)
             return _padded(scores, rows[idx], k)
+        if self.compressed is not None:
+            return self.compressed.search(queries, k, mask)
         params = None
         if mask is not None:
             selector = faiss.IDSelectorBitmap(np.packbits(np.asarray(mask, dtype=bool), bitorder="little"))
@@ -145,6 +172,11 @@ class VectorIndex:
         scores, idx = self.faiss_index.search(np.ascontiguousarray(queries), k_found, params=params)
         scores = np.where(idx >= 0, scores, -np.inf).astype(np.float32)
         return _padded(scores, idx.astype(np.int64), k)
+
+
+def _sidecar(path: Path) -> Path:
+    """The settings file beside a compressed index (its tuned re-rank depth)."""
+    return path.with_name(path.name + ".json")
 
 
 def _padded(scores: np.ndarray, idx: np.ndarray, k: int) -> tuple[np.ndarray, np.ndarray]:

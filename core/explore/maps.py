@@ -33,7 +33,29 @@ def _map_file(store: Store, corpus: str, spec: ModelSpec, method: str, params: d
     info = store.corpus(corpus)
     fp = vectors_fingerprint(spec)
     key = f"{fp}-v{info.version}-{method}-{params_key(method, params)}-s{seed}"
+    sample = _fit_sample(method, info.papers)
+    if sample:  # fitted on a sample, the rest placed (core/explore/big_maps.py): another map, another file
+        key += f"-fit{sample}"
     return store.array_path("maps", corpus, key), info.papers, fp
+
+
+def _fit_sample(method: str, papers: int) -> int:
+    """How many papers a UMAP/t-SNE map is fitted on when the corpus is larger than that; 0 = all of them."""
+    from core.config import Settings
+
+    sample = Settings().map_fit_sample
+    return sample if method != "pca" and 0 < sample < papers else 0
+
+
+def map_fitted(store: Store, corpus: str, spec: ModelSpec | str, method: str = "umap",
+               params: dict[str, Any] | None = None, seed: int = 0) -> np.ndarray | None:
+    """Which papers of a sampled map were fitted (True) and which placed from neighbours; None: all fitted."""
+    spec = spec if isinstance(spec, ModelSpec) else get_model(spec, store)
+    path, papers, _ = _map_file(store, corpus, spec, method, params, seed)
+    mask_path = path.with_name(f"{path.stem}-fitted.npy")
+    if not mask_path.exists():
+        return None
+    return np.unpackbits(np.load(mask_path), count=papers).astype(bool)
 
 
 def cached_map(store: Store, corpus: str, spec: ModelSpec, method: str = "umap",
@@ -62,9 +84,16 @@ def map_coordinates(
     coords = cached_map(store, corpus, spec, method, params, seed)
     if coords is not None:
         return coords, True
-    path, _, fp = _map_file(store, corpus, spec, method, params, seed)
+    path, papers, fp = _map_file(store, corpus, spec, method, params, seed)
     matrix = store.embeddings(corpus, fp)
-    coords = project(np.asarray(matrix), method, params, seed=seed, progress=progress)
+    sample = _fit_sample(method, papers)
+    if sample:
+        from core.explore.big_maps import sampled_projection
+
+        coords, fitted = sampled_projection(matrix, method, params, seed=seed, sample=sample, progress=progress)
+        atomic_save_npy(path.with_name(f"{path.stem}-fitted.npy"), np.packbits(fitted))
+    else:
+        coords = project(np.asarray(matrix), method, params, seed=seed, progress=progress)
     atomic_save_npy(path, coords)
     return coords, False
 
@@ -127,8 +156,11 @@ def corpus_map(
     spec = model if isinstance(model, ModelSpec) else get_model(model, store)
     started = time.perf_counter()
     coords, cached = map_coordinates(store, corpus, spec, method, params, progress)
+    fitted = map_fitted(store, corpus, spec, method, params)
+    placed = 0 if fitted is None else int((~fitted).sum())
     return {"model": spec.name, "coords": coords, "points": len(coords), "cached": cached,
-            "seconds": time.perf_counter() - started, "method": method}
+            "seconds": time.perf_counter() - started, "method": method, "fitted": len(coords) - placed,
+            "placed": placed}
 
 
 def highlight_mask(frame: pd.DataFrame, query: str) -> np.ndarray:

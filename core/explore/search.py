@@ -46,12 +46,14 @@ def corpus_index(store: Store, corpus: str, spec: ModelSpec, settings: Settings 
         if index is None:
             matrix = store.embeddings(corpus, fp)
             path = store.array_path("indexes", corpus, f"{fp}-v{version}", ".faiss")
-            for stale in path.parent.glob(f"{store.corpus_slug(corpus)}-{fp}-v*.faiss"):
-                if stale != path:
+            for stale in path.parent.glob(f"{store.corpus_slug(corpus)}-{fp}-v*.faiss*"):  # + compressed's .json
+                if not stale.name.startswith(path.name):
                     stale.unlink(missing_ok=True)
             for older in [k for k in _INDEXES if k[:3] == key[:3]]:  # earlier versions of this corpus
                 del _INDEXES[older]
-            index = _INDEXES[key] = VectorIndex(matrix, exact_limit=settings.exact_search_limit, path=path)
+            index = _INDEXES[key] = VectorIndex(matrix, exact_limit=settings.exact_search_limit, path=path,
+                                                compressed_above=settings.compressed_search_above,
+                                                opq=settings.compressed_opq)
     return index
 
 

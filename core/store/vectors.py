@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import time
+from collections.abc import Iterator
 from pathlib import Path
 
 import numpy as np
@@ -27,6 +28,26 @@ class VectorsMixin:
                 (model_fp, corpus),
             ).fetchall()
         return [r[0] for r in rows]
+
+    def iter_missing_papers(self, corpus: str, model_fp: str,
+                            size: int = 50_000) -> Iterator[list[tuple[str, str, str]]]:
+        """(hash, title, abstract) of papers without a vector for this model, in slices of `size`, corpus order.
+
+        The rows are read into memory slice by slice (a cluster job streams millions); a hash repeated by
+        duplicate papers comes once.
+        """
+        seen: set[str] = set()
+        with self.connect() as conn:
+            cursor = conn.execute(
+                "SELECT p.hash, p.title, p.abstract FROM papers p LEFT JOIN emb_keys k "
+                "ON k.model_fp = ? AND k.hash = p.hash WHERE p.corpus = ? AND k.hash IS NULL ORDER BY p.seq",
+                (model_fp, corpus),
+            )
+            while rows := cursor.fetchmany(size):
+                fresh = [(r[0], r[1] or "", r[2] or "") for r in rows if r[0] not in seen]
+                seen.update(r[0] for r in fresh)
+                if fresh:
+                    yield fresh
 
     def add_embeddings(self, model_fp: str, hashes: list[str], vectors: np.ndarray) -> None:
         """Store a chunk of embeddings: the array file first (atomic), then its keys in one transaction."""
@@ -86,21 +107,33 @@ class VectorsMixin:
         chunks = {r["chunk"]: r["file"] for r in rows}
         loaded = {cid: self._load_chunk(model_fp, cid, file) for cid, file in chunks.items()}
         dim = rows[0]["dim"]
-        matrix = np.empty((len(rows), dim), dtype=np.float32)
+        cached.parent.mkdir(parents=True, exist_ok=True)
+        tmp = cached.with_name(f"{cached.stem}-{os.getpid()}-{time.time_ns()}.npy.tmp")
+        # assembled in a file, not in RAM: a matrix of millions of vectors may not fit (compressed search mmaps it)
+        matrix = np.lib.format.open_memmap(tmp, mode="w+", dtype=np.float32, shape=(len(rows), dim))
         chunk_ids = np.fromiter((r["chunk"] for r in rows), dtype=np.int64, count=len(rows))
         offsets = np.fromiter((r["offset"] for r in rows), dtype=np.int64, count=len(rows))
-        for cid, arr in loaded.items():
-            where = np.nonzero(chunk_ids == cid)[0]
-            if arr.shape[1:] != (dim,) or offsets[where].max(initial=-1) >= arr.shape[0]:
-                raise StoreError(
-                    f"embedding chunk {chunks[cid]} does not match its catalog (damaged); "
-                    "run `python -m core repair`, then embed the corpus again"
-                )
-            matrix[where] = arr[offsets[where]]
+        order = np.argsort(chunk_ids, kind="stable")  # rows grouped by chunk: one pass, not one scan per chunk
+        ids, starts = np.unique(chunk_ids[order], return_index=True)
+        try:
+            for cid, where in zip(ids.tolist(), np.split(order, starts[1:])):
+                arr = loaded[cid]
+                if arr.shape[1:] != (dim,) or offsets[where].max(initial=-1) >= arr.shape[0]:
+                    raise StoreError(
+                        f"embedding chunk {chunks[cid]} does not match its catalog (damaged); "
+                        "run `python -m core repair`, then embed the corpus again"
+                    )
+                matrix[where] = arr[offsets[where]]
+        except BaseException:
+            del matrix
+            tmp.unlink(missing_ok=True)
+            raise
+        matrix.flush()
+        del matrix
         for stale in cached.parent.glob(f"{self.corpus_slug(corpus)}-{model_fp}-v*.npy"):
             stale.unlink(missing_ok=True)
-        atomic_save_npy(cached, matrix)
-        return matrix
+        os.replace(tmp, cached)
+        return np.load(cached, mmap_mode="r")
 
     def embedded_models(self, corpus: str) -> list[str]:
         """Model fingerprints that have embedded every paper of the corpus."""

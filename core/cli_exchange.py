@@ -1,0 +1,44 @@
+"""The `export` command and `import` of a Parquet export with vectors (kept out of cli.py, which is shared)."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+from typing import Any
+
+from core.config import Settings
+from core.store import Store
+
+
+def _emit(args: argparse.Namespace, document: dict[str, Any], text: str) -> None:
+    from core.cli import _emit as emit
+
+    emit(args, document, text)
+
+
+def is_vectors_export(path: Path) -> bool:
+    from core.io.vectors_parquet import vectors_meta
+
+    return (path.is_dir() or path.suffix.lower() == ".parquet") and vectors_meta(path) is not None
+
+
+def cmd_import_vectors(store: Store, args: argparse.Namespace) -> dict[str, Any]:
+    """`import DIR`: a Parquet export with vectors; the vectors go into the cache, nothing is re-embedded."""
+    from core.embedding.exchange import import_corpus
+
+    doc = import_corpus(store, args.file, args.corpus, model=getattr(args, "model", None))
+    if doc.get("warning"):
+        print(f"warning: {doc['warning']}", file=sys.stderr)
+    _emit(args, doc, f"corpus {doc['corpus']}: imported {doc['imported']} rows ({doc['merged']} merged), skipped "
+          f"{doc['skipped']}; {doc['vectors']} vectors of {doc['model']} filed, nothing re-embedded")
+    return doc
+
+
+def cmd_export(store: Store, args: argparse.Namespace) -> dict[str, Any]:
+    from core.embedding.exchange import export_corpus
+
+    doc = export_corpus(store, args.corpus, args.model or Settings().default_model, args.out)
+    _emit(args, doc, f"{doc['papers']} papers with {doc['model']} vectors ({doc['dim']}-d) written to {doc['out']} "
+          f"in {len(doc['files'])} Parquet file(s)")
+    return doc
