@@ -49,9 +49,11 @@ def cmd_import(store: Store, args: argparse.Namespace) -> dict[str, Any]:
     from core.cli_exchange import cmd_import_vectors, is_vectors_export
     from core.import_cli import cmd_import as run_import
 
-    if Path(args.file).exists() and is_vectors_export(Path(args.file)):
+    files = [args.file] if isinstance(args.file, str) else list(args.file)
+    if len(files) == 1 and Path(files[0]).exists() and is_vectors_export(Path(files[0])):
         if not args.corpus:
             raise MireadError("import needs --corpus NAME")
+        args.file = files[0]
         return cmd_import_vectors(store, args)
     return run_import(store, args, _emit)
 
