@@ -92,7 +92,8 @@ def test_an_imported_pmc_package_shows_visual_summaries(tab: Tab, workspace: Sto
     captions = {f["caption"] for figs in workspace.figures("pmc").values() for f in figs}
     cells = tab.cells()
     assert any(" — " in c and c.lower().startswith("fig") for c in cells), cells
-    tab.page.locator("[data-testid=stExpander] summary").filter(has_text=re.compile(r"^\s*1\.")).first.click()
+    first_title = tab.results()[0].split(". ", 1)[1].rsplit(" · ", 1)[0]
+    tab.page.locator("[data-testid=stExpander] summary").filter(has_text=first_title).first.click()
     tab.see("Visual summary", "[data-testid=stMarkdownContainer]")
     shown = " ".join(" ".join(t.split()) for t in tab.page.locator("[data-testid=stCaptionContainer]").all_inner_texts())
     assert any(" ".join(c.split())[:60] in shown for c in captions)
