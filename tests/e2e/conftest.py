@@ -5,12 +5,16 @@ from __future__ import annotations
 import re
 import time
 from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from pathlib import Path
-from typing import TypeVar
+from typing import TYPE_CHECKING, TypeVar
 
 import pytest
 
-from tests.e2e.server import CHROMIUM, CHROMIUM_ARGS, ROOT, wait_idle
+from tests.e2e.server import CHROMIUM, CHROMIUM_ARGS, ROOT, streamlit_server, wait_idle
+
+if TYPE_CHECKING:
+    from core.store import Store
 
 ARTIFACTS = ROOT / "test-artifacts"
 FIXTURES = ROOT / "tests" / "fixtures" / "e2e"
@@ -129,3 +133,25 @@ class Tab:
         self.page.screenshot(path=str(path))
         self.page.set_viewport_size(VIEWPORT)
         return path
+
+
+def tiny_store(tmp_path_factory: pytest.TempPathFactory, name: str) -> Store:
+    """An empty workspace that knows the tiny random model as 'tiny'."""
+    from core.embedding import build_tiny_model
+    from core.store import Store
+    from tests.helpers import register_tiny
+
+    root = tmp_path_factory.mktemp(name)
+    store = Store(root / "ws")
+    register_tiny(store, build_tiny_model(root / "tiny-model"))
+    return store
+
+
+@contextmanager
+def app_tab(browser, store: Store, env: dict[str, str] | None = None) -> Iterator[Tab]:
+    """One app server on `store` (background UMAP warm-up off: the flows reach the map seconds after start, where it
+    would compile beside the map's own compile on two cores) and one browser tab on it."""
+    with streamlit_server(store.root, env={"MIREAD_WARM_NUMBA": "0", **(env or {})}, timeout=240) as url:
+        context = browser.new_context(viewport=VIEWPORT)
+        yield Tab(context.new_page(), url).open()
+        context.close()

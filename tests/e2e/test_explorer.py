@@ -8,12 +8,10 @@ from collections.abc import Iterator
 
 import pytest
 
-from core.embedding import build_tiny_model, embed_corpus, get_model, vectors_fingerprint
+from core.embedding import embed_corpus, get_model, vectors_fingerprint
 from core.io import read_papers
 from core.store import Store
-from tests.e2e.conftest import FIXTURES, VIEWPORT, Tab
-from tests.e2e.server import streamlit_server
-from tests.helpers import register_tiny
+from tests.e2e.conftest import FIXTURES, Tab, app_tab, tiny_store
 
 pytestmark = pytest.mark.e2e
 
@@ -29,23 +27,14 @@ UNTRUSTED = ["astro-06", "bio-03", "econ-09"]  # titles carrying <img onerror>, 
 @pytest.fixture(scope="module")
 def workspace(tmp_path_factory: pytest.TempPathFactory) -> Store:
     """An empty workspace that knows the tiny random model as 'tiny'."""
-    root = tmp_path_factory.mktemp("e2e")
-    store = Store(root / "ws")
-    register_tiny(store, build_tiny_model(root / "tiny-model"))
-    return store
+    return tiny_store(tmp_path_factory, "e2e")
 
 
 @pytest.fixture(scope="module")
 def tab(browser, workspace: Store) -> Iterator[Tab]:
-    """One app server and one browser tab for the whole module.
-
-    The server's background UMAP warm-up is off: these flows reach the map seconds after start, where it would
-    compile beside the map's own compile on the same two cores (measured: first map 176 s with it, 87 s without).
-    """
-    with streamlit_server(workspace.root, env={"MIREAD_WARM_NUMBA": "0"}, timeout=240) as url:
-        context = browser.new_context(viewport=VIEWPORT)
-        yield Tab(context.new_page(), url).open()
-        context.close()
+    """One app server and one browser tab for the whole module."""
+    with app_tab(browser, workspace) as tab:
+        yield tab
 
 
 @pytest.fixture()

@@ -11,12 +11,9 @@ from pathlib import Path
 
 import pytest
 
-from core.embedding import build_tiny_model
 from core.store import Store
-from tests.e2e.conftest import VIEWPORT, Tab
-from tests.e2e.server import streamlit_server
+from tests.e2e.conftest import Tab, app_tab, tiny_store
 from tests.e2e.test_journey import calm, lasso_everything, upload
-from tests.helpers import register_tiny
 
 pytestmark = pytest.mark.e2e
 
@@ -48,24 +45,13 @@ def package(folder: Path) -> Path:
 
 @pytest.fixture(scope="module")
 def workspace(tmp_path_factory: pytest.TempPathFactory) -> Store:
-    root = tmp_path_factory.mktemp("figures")
-    store = Store(root / "ws")
-    register_tiny(store, build_tiny_model(root / "tiny-model"))
-    return store
+    return tiny_store(tmp_path_factory, "figures")
 
 
 @pytest.fixture(scope="module")
-def server(workspace: Store) -> Iterator[str]:
-    env = {"MIREAD_WARM_NUMBA": "0", "MIREAD_DEVICE": "cpu", "MIREAD_MODEL": "tiny"}
-    with streamlit_server(workspace.root, env=env, timeout=240) as url:
-        yield url
-
-
-@pytest.fixture(scope="module")
-def tab(browser, server: str) -> Iterator[Tab]:
-    context = browser.new_context(viewport=VIEWPORT)
-    yield Tab(context.new_page(), server).open()
-    context.close()
+def tab(browser, workspace: Store) -> Iterator[Tab]:
+    with app_tab(browser, workspace, {"MIREAD_DEVICE": "cpu", "MIREAD_MODEL": "tiny"}) as tab:
+        yield tab
 
 
 def shot(tab: Tab, name: str) -> None:

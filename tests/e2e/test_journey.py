@@ -13,13 +13,13 @@ from pathlib import Path
 
 import pytest
 
-from core.embedding import build_tiny_model, embed_corpus
+from core.embedding import embed_corpus
 from core.store import Store
 from tests.app.test_lived_in import holey_papers
-from tests.e2e.conftest import ARTIFACTS, VIEWPORT, Tab
+from tests.e2e.conftest import ARTIFACTS, VIEWPORT, Tab, tiny_store
 from tests.e2e.server import streamlit_server
 from tests.e2e.test_train import set_number
-from tests.helpers import make_papers, register_tiny
+from tests.helpers import make_papers
 
 pytestmark = pytest.mark.e2e
 
@@ -36,9 +36,7 @@ def export_file(kind: str) -> Path:
 
 @pytest.fixture(scope="module")
 def workspace(tmp_path_factory: pytest.TempPathFactory) -> Store:
-    root = tmp_path_factory.mktemp("journey")
-    store = Store(root / "ws")
-    register_tiny(store, build_tiny_model(root / "tiny-model"))
+    store = tiny_store(tmp_path_factory, "journey")
     store.import_papers("old", holey_papers(), source="holey")
     embed_corpus(store, "old", "tiny")
     return store

@@ -6,12 +6,8 @@ from collections.abc import Iterator
 
 import pytest
 
-from core.embedding import build_tiny_model
 from core.io import read_papers
-from core.store import Store
-from tests.e2e.conftest import FIXTURES, VIEWPORT, Tab
-from tests.e2e.server import streamlit_server
-from tests.helpers import register_tiny
+from tests.e2e.conftest import FIXTURES, Tab, app_tab, tiny_store
 
 pytestmark = pytest.mark.e2e
 
@@ -22,14 +18,10 @@ MODEL = "tiny-journals"
 @pytest.fixture(scope="module")
 def tab(browser, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Tab]:
     """An app on a workspace holding the e2e CSV's 30 papers (3 journals) and the tiny random model."""
-    root = tmp_path_factory.mktemp("e2e-train")
-    store = Store(root / "ws")
-    register_tiny(store, build_tiny_model(root / "tiny-model"))
+    store = tiny_store(tmp_path_factory, "e2e-train")
     store.import_papers(CORPUS, read_papers(FIXTURES / "papers.csv"), source="papers.csv")
-    with streamlit_server(store.root, env={"MIREAD_WARM_NUMBA": "0", "MIREAD_DEVICE": "cpu"}, timeout=240) as url:
-        context = browser.new_context(viewport=VIEWPORT)
-        yield Tab(context.new_page(), url).open()
-        context.close()
+    with app_tab(browser, store, {"MIREAD_DEVICE": "cpu"}) as tab:
+        yield tab
 
 
 def set_number(tab: Tab, label: str, value: float) -> None:
