@@ -65,9 +65,9 @@ def cmd_corpora(store: Store, args: argparse.Namespace) -> dict[str, Any]:
     items = []
     for c in store.corpora():
         models = [names.get(fp, fp) for fp in store.embedded_models(c.name)]
-        items.append({"name": c.name, "papers": c.papers, "labels": c.labels, "columns": c.columns,
-                      "models": models, "source": c.source})
-    text = "\n".join(f"{c['name']}: {c['papers']} papers; labels: {', '.join(c['labels']) or '-'}; "
+        items.append({"name": c.name, "papers": c.papers, "links": c.links, "labels": c.labels,
+                      "columns": c.columns, "models": models, "source": c.source})
+    text = "\n".join(f"{c['name']}: {c['papers']} papers, {c['links']} links; labels: {', '.join(c['labels']) or '-'}; "
                      f"embedded with: {', '.join(c['models']) or '-'}" for c in items) or "no corpora yet"
     doc = {"corpora": items}
     _emit(args, doc, text)
@@ -319,7 +319,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--corpus", required=True)
     p.add_argument("--label", default="", help="label column (not needed for the figures task alone)")
     p.add_argument("--models", default="minilm")
-    p.add_argument("--tasks", default="probe,purity,retrieval,knn", help="also: self, neighbours, figures")
+    p.add_argument("--tasks", default="probe,purity,retrieval,knn", help="also: self, neighbours, journals, figures, "
+                   "cite, cocite (the cite tasks need citation links)")
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("--sample", type=int, default=5000, help="papers sampled from large corpora")
     add("repair", cmd_repair, "drop damaged array files from the catalog")
