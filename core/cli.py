@@ -298,13 +298,15 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--label", required=True)
     p.add_argument("--base", default=None)
     p.add_argument("--name", default=None)
-    p.add_argument("--objective", default=None, choices=["ce", "ce+supcon", "supcon"])
+    p.add_argument("--objective", default=None, choices=["cos", "ce", "ce+supcon", "supcon", "specter", "cos+specter"],
+                   help="cos (default); specter and cos+specter learn from citation links (the corpus needs them)")
     for flag, typ in (("epochs", float), ("batch-size", int), ("grad-accum", int), ("lr", float),
                       ("head-lr", float), ("head-warmup-epochs", float), ("layer-decay", float),
                       ("warmup-ratio", float), ("max-length", int), ("clip", float), ("seed", int),
                       ("min-per-class", int), ("max-per-class", int), ("val-fraction", float),
                       ("max-papers", int), ("supcon-weight", float), ("temperature", float), ("device", str),
-                      ("distill-weight", float), ("classes-per-batch", int), ("eval-every", int)):
+                      ("distill-weight", float), ("classes-per-batch", int), ("eval-every", int),
+                      ("cite-weight", float), ("hard-ratio", float), ("cite-held-out", float)):
         p.add_argument(f"--{flag}", type=typ, default=None)
     p.add_argument("--background", action="store_true", help="run as a background job")
 
