@@ -65,9 +65,9 @@ def cmd_corpora(store: Store, args: argparse.Namespace) -> dict[str, Any]:
     items = []
     for c in store.corpora():
         models = [names.get(fp, fp) for fp in store.embedded_models(c.name)]
-        items.append({"name": c.name, "papers": c.papers, "labels": c.labels, "columns": c.columns,
-                      "models": models, "source": c.source})
-    text = "\n".join(f"{c['name']}: {c['papers']} papers; labels: {', '.join(c['labels']) or '-'}; "
+        items.append({"name": c.name, "papers": c.papers, "links": c.links, "labels": c.labels,
+                      "columns": c.columns, "models": models, "source": c.source})
+    text = "\n".join(f"{c['name']}: {c['papers']} papers, {c['links']} links; labels: {', '.join(c['labels']) or '-'}; "
                      f"embedded with: {', '.join(c['models']) or '-'}" for c in items) or "no corpora yet"
     doc = {"corpora": items}
     _emit(args, doc, text)
@@ -298,13 +298,15 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--label", required=True)
     p.add_argument("--base", default=None)
     p.add_argument("--name", default=None)
-    p.add_argument("--objective", default=None, choices=["ce", "ce+supcon", "supcon"])
+    p.add_argument("--objective", default=None, choices=["cos", "ce", "ce+supcon", "supcon", "specter", "cos+specter"],
+                   help="cos (default); specter and cos+specter learn from citation links (the corpus needs them)")
     for flag, typ in (("epochs", float), ("batch-size", int), ("grad-accum", int), ("lr", float),
                       ("head-lr", float), ("head-warmup-epochs", float), ("layer-decay", float),
                       ("warmup-ratio", float), ("max-length", int), ("clip", float), ("seed", int),
                       ("min-per-class", int), ("max-per-class", int), ("val-fraction", float),
                       ("max-papers", int), ("supcon-weight", float), ("temperature", float), ("device", str),
-                      ("distill-weight", float), ("classes-per-batch", int), ("eval-every", int)):
+                      ("distill-weight", float), ("classes-per-batch", int), ("eval-every", int),
+                      ("cite-weight", float), ("hard-ratio", float), ("cite-held-out", float)):
         p.add_argument(f"--{flag}", type=typ, default=None)
     p.add_argument("--background", action="store_true", help="run as a background job")
 
@@ -319,7 +321,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--corpus", required=True)
     p.add_argument("--label", default="", help="label column (not needed for the figures task alone)")
     p.add_argument("--models", default="minilm")
-    p.add_argument("--tasks", default="probe,purity,retrieval,knn", help="also: self, neighbours, figures")
+    p.add_argument("--tasks", default="probe,purity,retrieval,knn", help="also: self, neighbours, journals, figures, "
+                   "cite, cocite (the cite tasks need citation links)")
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("--sample", type=int, default=5000, help="papers sampled from large corpora")
     add("repair", cmd_repair, "drop damaged array files from the catalog")

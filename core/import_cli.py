@@ -92,6 +92,14 @@ def _import(store: Store, args: argparse.Namespace, emit: Any, path: Path, sourc
         lines += [f"  row {w.row}, {w.column}: {w.reason}" for w in report.warnings[:20]]
         if len(report.warnings) > 20:
             lines.append(f"  ... and {len(report.warnings) - 20} more (use --json for all)")
+    links = report.links
+    if links.get("read"):
+        reasons = ", ".join(f"{n} {r}" for r, n in (links.get("reasons") or {}).items() if n)
+        lines.append(f"links: read {links['read']}, kept {links['kept']}, dropped {links['dropped']}"
+                     + (f" ({reasons})" if reasons else ""))
+        lines += [f"  {r['reason']}" for r in report.link_rows[:10]]
+        if len(report.link_rows) > 10:
+            lines.append(f"  ... and {len(report.link_rows) - 10} more rows with dropped links (use --json for all)")
     if report.id_note:
         lines.append(f"ids: {report.id_note}")
     elif report.id_column:

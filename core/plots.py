@@ -371,6 +371,24 @@ def training_curves_figure(metrics: pd.DataFrame, y: str = "loss") -> go.Figure:
                    height=350, margin=dict(l=10, r=10, t=30, b=10))
 
 
+def add_citation_lines(fig: go.Figure, coords: np.ndarray, row: int, citations: dict) -> go.Figure:
+    """Lines from a paper to its references (solid) and from the papers citing it (dotted) on a map figure."""
+    coords = np.asarray(coords, dtype=np.float32)
+    x0, y0 = (float(v) for v in coords[row])
+    for rows, name, dash in (([r["row"] for r in citations["references"]], "references", "solid"),
+                             ([r["row"] for r in citations["cited_by"]], "cited by", "dot")):
+        if not rows:
+            continue
+        xs: list[float | None] = []
+        ys: list[float | None] = []
+        for r in rows:
+            xs += [x0, float(coords[r, 0]), None]
+            ys += [y0, float(coords[r, 1]), None]
+        fig.add_trace(go.Scattergl(x=xs, y=ys, mode="lines", name=f"{name} ({len(rows)})", hoverinfo="skip",
+                                   line=dict(color="#222222", width=1, dash=dash), opacity=0.6))
+    return fig
+
+
 def purity_figure(df: pd.DataFrame) -> go.Figure:
     """Clustering purity against k, one line per model."""
     _require(df, ["model", "k", "purity"], "purity")

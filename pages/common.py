@@ -242,3 +242,19 @@ def papers_table(rows: list[dict[str, Any]], columns: list[str]) -> None:
         "link": st.column_config.LinkColumn("link"),
         "title_only": st.column_config.TextColumn("title only", help="imported without an abstract"),
     })
+
+
+def show_citations(citations: dict[str, Any]) -> None:
+    """A paper's references and citing papers (from `core.explore.paper_citations`) as two short tables."""
+    import pandas as pd
+
+    refs, citers = citations["references"], citations["cited_by"]
+    st.markdown(f"**Citations inside the corpus**: {len(refs):,} references · {len(citers):,} citing papers")
+    left, right = st.columns(2)
+    for column, rows, name in ((left, refs, "References (papers it cites)"), (right, citers, "Cited by")):
+        column.caption(name)
+        if rows:
+            column.dataframe(pd.DataFrame(rows)[["title", "year", "id"]], hide_index=True, width="stretch",
+                             key=f"citations-{name}-{citations['id']}")
+        else:
+            column.caption("none in this corpus")

@@ -8,6 +8,7 @@ import streamlit as st
 from core.config import Settings
 from core.embedding import list_models
 from core.evaluation import METRIC_NAMES, TASKS, evaluate_models, robustness_for_abstract
+from core.evaluation.report import CITE_NOTE
 from core.plots import purity_figure, robustness_figure
 from core.records import md_escape
 from pages import state
@@ -30,6 +31,8 @@ TASK_LABELS = {
     "self": "Alternative self: find a paper from its title (MRR, T100)",
     "neighbours": "Textual neighbours: perturbation robustness (slow: encodes ~16 variants of 500 papers)",
     "figures": "Figures: the caption a referencing sentence points to (acc@1, acc@3, MRR on held-out papers)",
+    "cite": "Citations: rank a held-out paper's cited papers (MAP, nDCG; recall@10, nDCG@10 over the corpus)",
+    "cocite": "Co-citations: rank papers cited together with a held-out paper (MAP, nDCG, recall@10, nDCG@10)",
     "journals": "Journal finder: is the right journal suggested? (top-1/5/10, mean rank; kNN, BM25, trained head)",
 }
 DEFAULT_TASKS = ["probe", "purity", "retrieval", "knn"]
@@ -72,6 +75,8 @@ def show_results(doc: dict) -> None:
                    "(its figure mention masked) ranks its paper's captions; the (baseline) rows are the floors: "
                    "random (expected value) and pick-first (figures in article order). *top figure = …*: how often "
                    "a model picks the same top figure for the abstract as the first model.")
+    if {"cite", "cocite"} & set(doc["tasks"]):
+        st.caption(CITE_NOTE)
     for error in doc["errors"]:
         where = f" ({error['task']})" if error.get("task") else ""
         st.warning(f"**{md_escape(error['model'])}**{where}: {md_escape(error['error'])}")
@@ -114,8 +119,10 @@ def compare_tab(corpus: str) -> None:
     """Pick label, models, protocols and sample; run; show the last results for this corpus."""
     info = store().corpus(corpus)
     figures = ["figures"] if store().figure_count(corpus) else []
-    if not info.labels and not figures:
-        st.warning("This corpus has no label column (journal, category, …) to evaluate against.")
+    cites = ["cite", "cocite"] if info.links else []
+    if not info.labels and not figures and not cites:
+        st.warning("This corpus has no label column (journal, category, …) and no citation links to evaluate "
+                   "against.")
         return
     c1, c2 = st.columns(2)
     label = c1.selectbox("Label column", info.labels, key="eval_label") or ""
@@ -123,7 +130,8 @@ def compare_tab(corpus: str) -> None:
     current = current_model().name
     models = c2.multiselect("Models", names, default=[current] if current in names else None, key="eval_models",
                             help="Models that cannot be loaded here (hub models offline) are reported and skipped.")
-    tasks = st.multiselect("Protocols", [*TASKS, *figures], default=DEFAULT_TASKS if info.labels else figures,
+    tasks = st.multiselect("Protocols", [*TASKS, *figures, *cites],
+                           default=DEFAULT_TASKS if info.labels else [*figures, *cites],
                            format_func=TASK_LABELS.get,
                            key="eval_tasks")
     d1, d2 = st.columns(2)

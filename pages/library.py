@@ -70,6 +70,14 @@ if report:
                    "their papers were imported with the text that could be read.")
         with st.expander(f"Fields not read whole ({len(warnings):,})"):
             st.dataframe(warnings, width="stretch", hide_index=True)
+    links = report.get("links") or {}
+    if links.get("read"):
+        reasons = ", ".join(f"{n:,} {r}" for r, n in (links.get("reasons") or {}).items() if n)
+        st.info(f"Citation links: {links['read']:,} read, **{links['kept']:,} kept** (both papers in the corpus), "
+                f"{links['dropped']:,} dropped" + (f" ({reasons})" if reasons else "") + ".")
+        if links.get("rows"):
+            with st.expander(f"Rows with dropped links ({len(links['rows']):,})"):
+                st.dataframe(pd.DataFrame(links["rows"]), width="stretch", hide_index=True)
     if report.get("id_note"):
         st.info(f"Ids: {md_escape(report['id_note'])}")
     if report.get("conflicts"):
@@ -88,7 +96,7 @@ if not corpora:
 
 names_by_fp = model_names_by_vectors_fingerprint(list_models(s))
 table = pd.DataFrame([
-    {"corpus": c.name, "papers": c.papers, "label columns": ", ".join(c.labels),
+    {"corpus": c.name, "papers": c.papers, "links": c.links, "label columns": ", ".join(c.labels),
      "embedded with": ", ".join(names_by_fp.get(fp, fp) for fp in s.embedded_models(c.name)), "source": c.source}
     for c in corpora
 ])

@@ -18,12 +18,13 @@ from core.explore import (
     kmeans,
     map_coordinates,
     map_fitted,
+    paper_citations,
     place_points,
     start_map,
 )
 from core.explore.views import clamp_years, year_bounds, year_mask
 from core.labels import default_label_column
-from core.plots import export_html, map_figure, selected_rows
+from core.plots import add_citation_lines, export_html, map_figure, selected_rows
 from core.records import md_escape
 from pages import state
 from pages.common import (
@@ -33,6 +34,7 @@ from pages.common import (
     guarded,
     need_embeddings,
     papers_frame,
+    show_citations,
     show_error,
     store,
 )
@@ -166,6 +168,25 @@ paper = st.session_state.get("map_paper")
 rows = np.flatnonzero(frame["id"].astype(str).to_numpy() == str(paper)) if paper else np.array([], dtype=int)
 if len(rows):  # a paper named by a shared link: marked with a star
     query_points, query_labels = coords[rows[:1]], [f"{frame['title'].iloc[rows[0]]}"]
+citations = None
+if info.links:  # a paper's references and citing papers drawn in front, joined to it by lines
+    options = [None, *range(len(frame))]
+    key = f"map_cite_{corpus}"
+    if st.session_state.get(key) not in options:
+        st.session_state.pop(key, None)
+    cite_row = st.selectbox("Show the citations of", options, key=key, placeholder="a paper (type to search titles)",
+                            format_func=lambda i: "(none)" if i is None else str(frame["title"].iloc[i])[:140],
+                            help="Its references and the papers citing it are drawn in front and joined to it by "
+                                 "lines; the lists follow under the map.")
+    if cite_row is not None:
+        citations = paper_citations(store(), corpus, str(frame["id"].iloc[cite_row]), frame)
+        mask = np.zeros(len(frame), dtype=bool)
+        mask[citations["rows"]] = True
+        mask[cite_row] = True
+        highlight = mask if highlight is None else highlight | mask
+        query_points, query_labels = coords[[cite_row]], [f"{frame['title'].iloc[cite_row]}"]
+        st.caption(f"{len(citations['references']):,} references and {len(citations['cited_by']):,} citing papers "
+                   "drawn in front (lines: to its references solid, from citing papers dotted).")
 placed = st.session_state.get(state.MAP_QUERY)
 if isinstance(placed, state.MapQuery) and (placed.corpus, placed.model) == (corpus, spec.name):
     query_points = place_points(coords, np.asarray(vectors), np.asarray([placed.vector], dtype=np.float32))
@@ -180,6 +201,8 @@ if ranked:  # each paper's visual summary on its hover card
 fig = map_figure(coords, color=colour_values, color_name=colour, hover=hover, highlight=highlight,
                  query_points=query_points, query_labels=query_labels, cluster_labels=cluster_text,
                  max_legend=int(legend))
+if citations is not None:
+    add_citation_lines(fig, coords, cite_row, citations)
 shown = fig.layout.meta or {"drawn": len(coords), "total": len(coords)}
 kind = "PCA preview" if final is None else method.upper()
 if shown["drawn"] < shown["total"]:
@@ -215,3 +238,7 @@ if len(selected):
                        file_name=f"{corpus}-selection.csv", mime="text/csv")
 else:
     st.caption("Select points with the lasso or box tool to list them here.")
+if citations is None and len(selected) == 1 and info.links:
+    citations = paper_citations(store(), corpus, str(frame["id"].iloc[selected[0]]), frame)
+if citations is not None:
+    show_citations(citations)

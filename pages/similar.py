@@ -5,7 +5,7 @@ from __future__ import annotations
 import pandas as pd
 import streamlit as st
 
-from core.explore import similar_papers
+from core.explore import citation_relation, paper_citations, similar_papers
 from core.records import md_escape
 from pages import state
 from pages.common import (
@@ -16,6 +16,7 @@ from pages.common import (
     need_embeddings,
     papers_frame,
     papers_table,
+    show_citations,
     sticky,
     store,
 )
@@ -43,6 +44,9 @@ else:
     choice = st.selectbox("Paper", frame.index, format_func=lambda i: str(frame.at[i, "title"])[:140],
                           help="Type to search titles.", key=key)
     paper_id = str(frame.at[choice, "id"])
+    if info.links:
+        with st.expander("Its citations in this corpus"):
+            show_citations(paper_citations(store(), corpus, paper_id, frame))
 
 with st.expander("Filters and number of results"):
     k = st.slider("Results (k)", 1, 100, key=sticky("similar_k", 10))
@@ -91,8 +95,13 @@ elif answer is not None:
     else:
         ranked = ranked_figures(corpus, spec, [str(r["id"]) for r in result.results])
         rows = [dict(r, figure=f) for r, f in zip(result.results, summaries(ranked, [r["id"] for r in result.results]))]
-        papers_table(rows, ["rank", "score", "title", *(["figure"] if ranked else []), "journal", *info.labels[:3],
-                            "year"])
+        tie = []
+        if info.links and answer.inputs.get("paper"):  # does each result cite the query paper, or is it cited by it?
+            ties = citation_relation(store(), corpus, answer.inputs["paper"], [str(r["id"]) for r in rows])
+            rows = [dict(r, citation=t) for r, t in zip(rows, ties)]
+            tie = ["citation"]
+        papers_table(rows, ["rank", "score", "title", *tie, *(["figure"] if ranked else []), "journal",
+                            *info.labels[:3], "year"])
         st.caption("Your query is placed on the **Domain map** among its neighbours (a ★).")
         st.page_link("pages/map.py", label="See it on the map", icon=":material/scatter_plot:")
         for item in result.results:

@@ -15,7 +15,16 @@ from core.config import Settings
 from core.embedding import list_models
 from core.plots import training_curves_figure
 from core.records import md_escape
-from core.training import OBJECTIVES, PROBE_SPLIT, TrainConfig, base_comparison, class_limits, class_preview, jobs
+from core.training import (
+    CITATION_OBJECTIVES,
+    OBJECTIVES,
+    PROBE_SPLIT,
+    TrainConfig,
+    base_comparison,
+    class_limits,
+    class_preview,
+    jobs,
+)
 from pages.common import current_corpus, guarded, show_error, store
 from pages.figures_train import figure_scorer_form
 
@@ -80,6 +89,13 @@ def _show_job(job: dict[str, Any], metrics: pd.DataFrame) -> None:
     left, right = st.columns(2)
     left.plotly_chart(training_curves_figure(metrics, y="loss"), key=f"loss-{job['id']}", width="stretch")
     right.plotly_chart(training_curves_figure(metrics, y="accuracy"), key=f"accuracy-{job['id']}", width="stretch")
+    if not metrics.empty and (metrics["name"] == "cite_map").any():
+        left.plotly_chart(training_curves_figure(metrics, y="cite_map"), key=f"cite-{job['id']}", width="stretch")
+        right.plotly_chart(training_curves_figure(metrics, y="triplet_loss"), key=f"triplet-{job['id']}",
+                           width="stretch")
+        st.caption("**cite_map**: on held-out query papers (their links never make training triplets), each one's "
+                   "cited papers (up to 5) ranked among 25 random others: mean average precision; rising means the "
+                   "model learns to place papers near what they cite. **triplet_loss**: the SPECTER margin loss.")
     if job["kind"] == "figures":
         st.caption("**train**: the in-paper contrastive loss of each batch. **val**: loss and accuracy@1 (the "
                    "referenced caption ranked first among its paper's captions) on a few training-split papers "
@@ -189,7 +205,14 @@ base = c3.selectbox("Base model", models, index=models.index("minilm") if "minil
 
 d1, d2, d3, d4 = st.columns(4)
 name = d1.text_input("New model name", placeholder="automatic", help=HELP["name"])
-objective = d2.selectbox("Objective", OBJECTIVES, index=OBJECTIVES.index(DEFAULTS["objective"]), help=HELP["objective"])
+objectives = [o for o in OBJECTIVES if info.links or o not in CITATION_OBJECTIVES]
+objective = d2.selectbox("Objective", objectives, index=objectives.index(DEFAULTS["objective"]), help=HELP["objective"])
+if not info.links:
+    st.caption(f"The citation objectives ({', '.join(CITATION_OBJECTIVES)}) need citation links, and "
+               f"**{md_escape(corpus)}** has none: import a file with a references column to use them.")
+else:
+    st.caption(f"**{md_escape(corpus)}** has {info.links:,} citation links: the objectives specter and cos+specter "
+               "learn from them; the live plot then shows cite MAP on held-out query papers.")
 epochs = d3.number_input("Epochs", 0.1, 100.0, float(DEFAULTS["epochs"]), 0.5, help=HELP["epochs"])
 batch_size = d4.number_input("Batch size", 1, 1024, DEFAULTS["batch_size"], help=HELP["batch_size"])
 e1, e2, e3, e4 = st.columns(4)
@@ -222,6 +245,13 @@ with st.expander("More settings"):
     classes_per_batch = h3.number_input("Classes per batch", 0, 512, DEFAULTS["classes_per_batch"],
                                         help=HELP["classes_per_batch"], disabled="supcon" not in objective)
     eval_every = h4.number_input("Evaluate every (steps)", 0, 100_000, DEFAULTS["eval_every"], help=HELP["eval_every"])
+    k1, k2, k3 = st.columns(3)
+    cite_weight = k1.number_input("Cite weight", 0.0, 100.0, float(DEFAULTS["cite_weight"]), 0.1,
+                                  help=HELP["cite_weight"], disabled=objective != "cos+specter")
+    hard_ratio = k2.number_input("Hard negative share", 0.0, 1.0, float(DEFAULTS["hard_ratio"]), 0.1,
+                                 help=HELP["hard_ratio"], disabled=objective not in CITATION_OBJECTIVES)
+    cite_held_out = k3.number_input("Held-out citing papers", 0.05, 0.9, float(DEFAULTS["cite_held_out"]), 0.05,
+                                    help=HELP["cite_held_out"], disabled=objective not in CITATION_OBJECTIVES)
     i1, i2 = st.columns(2)
     distill_weight = i1.number_input("Distill weight", 0.0, 100.0, float(DEFAULTS["distill_weight"]), 0.5,
                                      help=HELP["distill_weight"])
@@ -251,7 +281,8 @@ if st.button("Start training", type="primary", disabled=preview is None):
         max_per_class=None if max_per_class is None else int(max_per_class),
         val_fraction=float(val_fraction), eval_every=int(eval_every),
         max_papers=None if max_papers is None else int(max_papers), supcon_weight=float(supcon_weight),
-        distill_weight=float(distill_weight),
+        distill_weight=float(distill_weight), cite_weight=float(cite_weight), hard_ratio=float(hard_ratio),
+        cite_held_out=float(cite_held_out),
         temperature=float(temperature), classes_per_batch=int(classes_per_batch), device=Settings().device,
     )
     job_id = guarded(jobs.launch, s, cfg)

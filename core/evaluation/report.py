@@ -195,6 +195,12 @@ def _plain_table(header: Sequence[str], rows: Sequence[Sequence[str]]) -> str:
     return "\n".join(lines)
 
 
+CITE_NOTE = ("cite / cocite: held-out query papers (20% of the citing papers, split by paper with the seed; `train` "
+             "keeps their links out of its triplets when its seed is the same); MAP and nDCG rank a query's cited "
+             "(cocite: co-cited) papers, up to 5, among 25 random others; recall@10 and nDCG@10 retrieve them from "
+             "the whole corpus; random (baseline) scores random vectors.")
+
+
 def markdown_report(doc: dict) -> str:
     """The evaluation as markdown: the main table (best in bold), robustness tables, notes and errors."""
     results = [result_from_row(r) for r in doc["results"]]
@@ -204,6 +210,8 @@ def markdown_report(doc: dict) -> str:
     if "figures" in doc.get("tasks", []):
         parts.append("figures: held-out papers (30%, split by paper with the seed); the rows marked (baseline) are "
                      "the floors: random (expected value) and pick-first (figures in article order).")
+    if {"cite", "cocite"} & set(doc.get("tasks", [])):
+        parts.append(CITE_NOTE)
     main = [r for r in results if r.task != "neighbours"]
     if main:
         table = results_table(main)

@@ -19,6 +19,7 @@ import pandas as pd
 
 from core.embedding import ModelSpec, corpus_embeddings, embed_corpus, get_encoder, get_model, vectors_fingerprint
 from core.errors import CorpusError, MireadError
+from core.evaluation.citations import CITE_TASKS, citation_tasks
 from core.evaluation.figures import figures_task
 from core.evaluation.protocols import TASKS, run_protocols
 from core.evaluation.report import (
@@ -95,9 +96,10 @@ def cache_key(corpus: str, version: int, model_fp: str, task: str, label: str, s
 def _check_request(store: Store, corpus: str, models: Sequence[str], tasks: Sequence[str],
                    sample: int) -> tuple[list[str], list[str]]:
     store.corpus(corpus)
-    unknown = [t for t in tasks if t not in TASKS and t != FIGURES]
+    unknown = [t for t in tasks if t not in TASKS and t != FIGURES and t not in CITE_TASKS]
     if unknown:
-        raise MireadError(f"unknown evaluation task {unknown[0]!r}; choose from {', '.join(TASKS)}, {FIGURES}")
+        raise MireadError(f"unknown evaluation task {unknown[0]!r}; choose from {', '.join(TASKS)}, {FIGURES}, "
+                          f"{', '.join(CITE_TASKS)}")
     models = list(dict.fromkeys(m.strip() for m in models if m and m.strip()))
     if not models:
         raise MireadError("choose at least one model to evaluate")
@@ -231,9 +233,10 @@ def evaluate_models(
     started = time.perf_counter()
     models, tasks = _check_request(store, corpus, models, tasks, sample)
     figures = FIGURES in tasks
-    tasks = [t for t in tasks if t != FIGURES]
+    cite = [t for t in tasks if t in CITE_TASKS]
+    tasks = [t for t in tasks if t != FIGURES and t not in CITE_TASKS]
     drawn = draw_sample(store, corpus, label, sample, seed) if tasks else _no_sample(store, corpus, label, seed)
-    total, done = len(models) * ((len(tasks) + 1 if tasks else 0) + figures), 0
+    total, done = len(models) * ((len(tasks) + 1 if tasks else 0) + figures + bool(cite)), 0
     found: dict[str, list] = {"results": [], "errors": [], "timings": []}
 
     def step(message: str) -> None:
@@ -254,7 +257,14 @@ def evaluate_models(
             found["errors"].append({"model": None, "task": FIGURES, "error": str(exc)})
         tasks_run = [*tasks, FIGURES]
     else:
-        tasks_run = tasks
+        tasks_run = list(tasks)
+    if cite:
+        try:
+            found["results"] += [r.to_dict() for r in citation_tasks(
+                store, corpus, models, cite, encoder_of, seed, step, device=device, batch_size=batch_size)]
+        except MireadError as exc:
+            found["errors"].append({"model": None, "task": ", ".join(cite), "error": str(exc)})
+        tasks_run += cite
     for name in models if tasks else []:
         finished_before = done
         try:

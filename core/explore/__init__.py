@@ -21,6 +21,8 @@ _EXPORTS = {
     "METHODS": "projection",
     "VectorIndex": "index",
     "cached_map": "maps",
+    "citation_relation": "citations",
+    "paper_citations": "citations",
     "choose_kind": "index",
     "clip_query": "search",
     "cluster_centres_2d": "clusters",

@@ -187,6 +187,20 @@ def _authors(meta: Any) -> list[str]:
     return [n for n in names if n]
 
 
+def _reference_list(root: Any) -> list[dict[str, str]]:
+    """Each ``<ref>`` of the article's ``<ref-list>`` as its DOI / PMID / PMCID (or its text when it has none)."""
+    refs = []
+    for ref in root.xpath("./*[local-name()='back']//*[local-name()='ref-list']//*[local-name()='ref']"):
+        ids: dict[str, str] = {}
+        for pub_id in ref.xpath(".//*[local-name()='pub-id']"):
+            kind = (pub_id.get("pub-id-type") or "").lower()
+            kind = {"pmc": "pmcid", "pmcid": "pmcid", "doi": "doi", "pmid": "pmid"}.get(kind, "")
+            if kind and _text(pub_id) and kind not in ids:
+                ids[kind] = _text(pub_id)
+        refs.append(ids or {"text": _text(ref)[:80]})
+    return refs
+
+
 def parse_article(data: bytes, source: str) -> tuple[Row, FigureList]:
     """One JATS article (bytes) as a raw row with a 'figures' FigureList; CorpusError names ``source``."""
     from lxml import etree
@@ -220,6 +234,9 @@ def parse_article(data: bytes, source: str) -> tuple[Row, FigureList]:
         "keywords": [_text(k) for k in meta.xpath(".//*[local-name()='kwd']") if _text(k)],
         "source_file": source,
     }
+    references = _reference_list(root)
+    if references:
+        row["references"] = references
     listed = FigureList(sorted(figures.values(), key=lambda f: f.position))
     row["figures"] = listed
     return row, listed

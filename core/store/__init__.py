@@ -20,6 +20,8 @@ _EXPORTS = {
     "FiguresMixin": "figures",
     "ImportReport": "corpora",
     "JobsMixin": "jobs",
+    "LinksMixin": "links",
+    "parse_references": "links",
     "ModelsMixin": "models",
     "Store": "database",
     "VectorsMixin": "vectors",

@@ -18,6 +18,7 @@ from core.io import RowWarning
 from core.records import Paper, RowError, scrub
 from core.store.batches import add_batch, paper_row
 from core.store.files import check_name, pid_alive
+from core.store.links import link_import, take_references
 
 _LABEL_MAX_DISTINCT = 5000
 _NOT_LABELS = {"issue", "pages", "issn", "pubdate", "pmc", "volume", "number", "month", "journal_abbrev",
@@ -43,6 +44,9 @@ class ImportReport:
     id_note: str = ""  # why the reader passed over the detected id column, if it did
     # how the file was read: reader, header_row, separator, sheet, columns (field -> source column), title_only
     reading: dict[str, Any] = field(default_factory=dict)
+    # citation links: read, kept, dropped (with reasons), and per-row reasons for the dropped ones
+    links: dict[str, Any] = field(default_factory=lambda: {"read": 0, "kept": 0, "dropped": 0})
+    link_rows: list[dict[str, Any]] = field(default_factory=list)  # {"row", "reason"}
 
     def to_dict(self, max_errors: int = 1000) -> dict[str, Any]:
         """The report as JSON-ready data; at most `max_errors` errors and as many warnings and conflicts."""
@@ -58,6 +62,7 @@ class ImportReport:
             "id_column": self.id_column,
             "id_note": self.id_note,
             **self.reading,
+            "links": {**self.links, "rows": [dict(r) for r in self.link_rows[:max_errors]]},
         }
 
 
@@ -72,6 +77,7 @@ class CorpusInfo:
     version: int
     source: str
     created: float
+    links: int = 0
 
 
 class CorporaMixin:
@@ -82,7 +88,8 @@ class CorporaMixin:
         """All corpora with their sizes, newest first."""
         with self.connect() as conn:
             rows = conn.execute(
-                "SELECT c.*, (SELECT COUNT(*) FROM papers p WHERE p.corpus = c.name) AS n "
+                "SELECT c.*, (SELECT COUNT(*) FROM papers p WHERE p.corpus = c.name) AS n, "
+                "(SELECT COUNT(*) FROM links l WHERE l.corpus = c.name) AS n_links "
                 "FROM corpora c ORDER BY created DESC"
             ).fetchall()
         return [self._info(r) for r in rows]
@@ -97,13 +104,15 @@ class CorporaMixin:
             version=row["version"],
             source=row["source"] or "",
             created=row["created"],
+            links=row["n_links"] if "n_links" in row.keys() else 0,
         )
 
     def corpus(self, name: str) -> CorpusInfo:
         """One corpus, or NotFoundError naming it."""
         with self.connect() as conn:
             row = conn.execute(
-                "SELECT c.*, (SELECT COUNT(*) FROM papers p WHERE p.corpus = c.name) AS n "
+                "SELECT c.*, (SELECT COUNT(*) FROM papers p WHERE p.corpus = c.name) AS n, "
+                "(SELECT COUNT(*) FROM links l WHERE l.corpus = c.name) AS n_links "
                 "FROM corpora c WHERE name = ?",
                 (name,),
             ).fetchone()
@@ -157,6 +166,7 @@ class CorporaMixin:
                 ).fetchone()[0]
                 rows = array("q")  # the source row of each paper this import adds, by seq - first
                 pending: list[tuple[int, tuple]] = []
+                cites: list[tuple[int, str, list, list[str]]] = []  # rows with a reference list
                 attempted = row = 0
                 inserted = 0
                 for record in records:
@@ -169,12 +179,20 @@ class CorporaMixin:
                         report.warnings.append(record)
                         continue
                     row += 1
-                    pending.append((row, paper_row(corpus, 0, record)))
+                    had, refs, bad = take_references(record.fields)
+                    values = paper_row(corpus, 0, record)
+                    if had:
+                        cites.append((row, values[7], refs, bad))
+                    pending.append((row, values))
                     attempted += 1
                     if len(pending) >= _BATCH:
                         inserted += add_batch(conn, corpus, pending, first, rows, report.conflicts)
                         pending = []
                 inserted += add_batch(conn, corpus, pending, first, rows, report.conflicts)
+                changes = conn.total_changes
+                linked = link_import(conn, corpus, cites)
+                report.links = {**linked.to_dict(), "new": conn.total_changes - changes}
+                report.link_rows = [{"row": r, "reason": f"row {r}: {reason}"} for r, reason in linked.rows]
                 report.imported = attempted
                 report.added = inserted
                 report.merged = attempted - inserted
@@ -256,6 +274,7 @@ class CorporaMixin:
                 raise CorpusError(f"corpus {name!r} is in use by job {running['id']}; cancel it first")
             conn.execute("DELETE FROM papers WHERE corpus = ?", (name,))
             conn.execute("DELETE FROM figures WHERE corpus = ?", (name,))
+            conn.execute("DELETE FROM links WHERE corpus = ?", (name,))
             conn.execute("DELETE FROM corpora WHERE name = ?", (name,))
         own = re.compile(re.escape(self.corpus_slug(name)) + "-" + _FINGERPRINT + r"-v\d+\b")
         for path in self.arrays.glob("*/*"):

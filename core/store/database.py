@@ -19,6 +19,8 @@ from core.store.corpora import CorporaMixin
 from core.store.figures import SCHEMA as FIGURES_SCHEMA
 from core.store.figures import FiguresMixin
 from core.store.jobs import JobsMixin
+from core.store.links import SCHEMA as LINKS_SCHEMA
+from core.store.links import LinksMixin
 from core.store.models import ModelsMixin
 from core.store.vectors import VectorsMixin
 
@@ -67,7 +69,7 @@ def _busy(exc: sqlite3.OperationalError) -> StoreError | None:
     return None
 
 
-class Store(CorporaMixin, VectorsMixin, ModelsMixin, CacheMixin, JobsMixin, FiguresMixin):
+class Store(CorporaMixin, VectorsMixin, ModelsMixin, CacheMixin, JobsMixin, FiguresMixin, LinksMixin):
     """A workspace folder: `catalog.sqlite` plus `arrays/` (embeddings, indexes, maps) and `models/`."""
 
     BUSY_TIMEOUT_S = 60.0  # how long a write waits for another process's write before StoreError
@@ -83,7 +85,7 @@ class Store(CorporaMixin, VectorsMixin, ModelsMixin, CacheMixin, JobsMixin, Figu
         self.db_path = self.root / "catalog.sqlite"
         self._local = threading.local()
         with self.connect() as conn:
-            conn.executescript(SCHEMA + FIGURES_SCHEMA)
+            conn.executescript(SCHEMA + FIGURES_SCHEMA + LINKS_SCHEMA)
             if "pid" not in {r["name"] for r in conn.execute("PRAGMA table_info(imports)")}:
                 try:  # a workspace made before imports recorded their process
                     conn.execute("ALTER TABLE imports ADD COLUMN pid INTEGER")

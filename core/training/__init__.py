@@ -10,6 +10,7 @@ from __future__ import annotations
 from core.lazy import exporter
 
 _EXPORTS = {
+    "CITATION_OBJECTIVES": "config",
     "Cancelled": "loop",
     "FigureTrainConfig": "figures",
     "prepare_figure_config": "figures",

@@ -16,8 +16,9 @@ from core.training.data import select
 if TYPE_CHECKING:
     from core.store import Store
 
-OBJECTIVES = ("ce", "cos", "ce+supcon", "supcon")
-COSINE_OBJECTIVES = ("cos",)  # heads over unit vectors: logits = cosine to each class centre / temperature
+OBJECTIVES = ("ce", "cos", "ce+supcon", "supcon", "specter", "cos+specter")
+COSINE_OBJECTIVES = ("cos", "cos+specter")  # heads over unit vectors: logits = cosine to class centres / temperature
+CITATION_OBJECTIVES = ("specter", "cos+specter")  # need citation links in the corpus
 
 
 @dataclass
@@ -49,6 +50,9 @@ class TrainConfig:
     temperature: float = 0.05
     classes_per_batch: int = 0
     distill_weight: float = 0.0
+    cite_weight: float = 1.0
+    hard_ratio: float = 0.4  # SPECTER's 2 hard : 3 easy negatives
+    cite_held_out: float = 0.2  # share of citing papers held out as query papers (never triplets)
     device: str = "auto"
 
     HELP: ClassVar[dict[str, str]] = {
@@ -60,7 +64,10 @@ class TrainConfig:
                      "pulling papers with the same label together; supcon: the encoder learns from the "
                      "contrastive term alone and the head is fitted beside it on the (detached) vectors; "
                      "cos: cross-entropy over cosine similarities to class centres (the unit vectors that "
-                     "search and maps use), divided by the temperature.",
+                     "search and maps use), divided by the temperature; specter: citation triplets (a paper, a "
+                     "paper it cites, one it does not) with a triplet margin loss, the head fitted beside it; "
+                     "cos+specter: cos plus the citation term times the cite weight. The specter objectives need "
+                     "a corpus with citation links.",
         "epochs": "Passes over the training papers (fractions allowed).",
         "batch_size": "Papers per step; lower it if memory runs out.",
         "grad_accum": "Steps whose gradients are summed before one update (effective batch = batch x this).",
@@ -84,6 +91,11 @@ class TrainConfig:
         "classes_per_batch": "Labels per batch for the supcon objectives, P of P x K (0 = batch size / 4).",
         "distill_weight": "Weight of a term keeping each batch's pairwise similarities close to the base "
                           "model's, so it forgets less of its geometry (0 = off).",
+        "cite_weight": "Weight of the citation triplet term in cos+specter.",
+        "hard_ratio": "Share of hard negatives (cited by a paper the query cites, not by the query) among the "
+                      "triplets' negatives; the rest are random papers (SPECTER: 0.4, i.e. 2 hard : 3 easy).",
+        "cite_held_out": "Share of citing papers held out as evaluation queries, split by paper with the seed: "
+                         "their links never make triplets (the cite task uses the same split for the same seed).",
         "device": "auto uses a GPU when there is one.",
     }
 
@@ -117,6 +129,9 @@ def _check_numbers(cfg: TrainConfig) -> None:
         (cfg.supcon_weight >= 0 and cfg.temperature > 0, "supcon weight cannot be negative and temperature "
                                                          "must be above 0"),
         (cfg.distill_weight >= 0, "distill weight cannot be negative"),
+        (cfg.cite_weight >= 0, "cite weight cannot be negative"),
+        (0 <= cfg.hard_ratio <= 1, "hard ratio must be between 0 and 1"),
+        (0 < cfg.cite_held_out < 1, "the held-out share of citing papers must be between 0 and 1"),
         ("supcon" not in cfg.objective or cfg.batch_size >= 4, f"{cfg.objective} needs a batch size of at least 4"),
         (cfg.classes_per_batch >= 0 and ("supcon" not in cfg.objective or cfg.classes_per_batch <= cfg.batch_size // 2),
          "classes per batch must leave at least 2 papers per class in a batch"),
@@ -171,7 +186,24 @@ def validate_config(store: Store, cfg: TrainConfig) -> None:
             raise TrainingError(str(exc)) from exc
         if cfg.name.strip() in taken_names(store):
             raise TrainingError(f"a model named {cfg.name.strip()!r} already exists; choose another name")
-    select(store.papers_frame(cfg.corpus, with_abstract=False), cfg)
+    frame = store.papers_frame(cfg.corpus, with_abstract=False)
+    select(frame, cfg)
+    if cfg.objective in CITATION_OBJECTIVES:
+        check_citations(store, cfg, frame["id"].astype(str).tolist())
+
+
+def check_citations(store: Store, cfg: TrainConfig, ids: list[str]) -> None:
+    """One sentence when a citation objective cannot run on the corpus: no links, or no training triplets."""
+    from core.training.citations import CitationData
+
+    pairs = store.links(cfg.corpus)
+    if not pairs:
+        raise TrainingError(f"objective {cfg.objective} needs citation links, and corpus {cfg.corpus!r} has none: "
+                            "import a file with a references column (or JATS reference lists), or choose cos")
+    data = CitationData.build(ids, pairs, cfg.seed, cfg.cite_held_out)
+    if not data.train:
+        raise TrainingError(f"corpus {cfg.corpus!r} has {len(pairs)} citation links, but all its citing papers are "
+                            "held out for evaluation; lower the held-out share or add papers with references")
 
 
 def prepare_config(store: Store, cfg: TrainConfig) -> TrainConfig:

@@ -13,7 +13,8 @@ import numpy as np
 from core.config import resolve_device
 from core.embedding import ModelSpec, autocast_context, collate, load_backbone, pool, save_checkpoint
 from core.errors import TrainingError
-from core.training.config import COSINE_OBJECTIVES, TrainConfig, base_spec
+from core.training.citations import CitationData, triplet_margin_loss
+from core.training.config import CITATION_OBJECTIVES, COSINE_OBJECTIVES, TrainConfig, base_spec
 from core.training.data import select
 from core.training.objectives import WEIGHT_DECAY, epoch_batches, param_groups, similarity_distill_loss, supcon_loss
 
@@ -78,6 +79,17 @@ class _Run:
         self.probe = probe_sample(self.sel.train, len(self.sel.val), cfg.seed)
         self.warm_pool = np.setdiff1d(self.sel.train, self.probe)  # the head warm-up never sees the probe
         self.warmed_on = np.zeros(0, dtype=np.int64)
+        self.cite: CitationData | None = None
+        self.triplets: Iterator[tuple[float, np.ndarray]] | None = None
+        if cfg.objective in CITATION_OBJECTIVES:
+            ids = frame["id"].astype(str).tolist()
+            self.cite = CitationData.build(ids, store.links(cfg.corpus), cfg.seed, cfg.cite_held_out)
+            everything = self.tokenizer(frame["title"].fillna("").astype(str).tolist(),
+                                        frame["abstract"].fillna("").astype(str).tolist(),
+                                        truncation="longest_first", max_length=cfg.max_length)
+            self.cite_encoded = {k: everything[k] for k in self.encoded}
+            self.triplet_batch = cfg.batch_size if cfg.objective == "specter" else max(2, cfg.batch_size // 2)
+            self.cite_val = self.cite.val_sets(cfg.seed)
 
     def batches(self, rng: np.random.Generator) -> Iterator[tuple[float, np.ndarray]]:
         """Endless micro-batches of training rows with the (fractional) epoch reached after each one."""
@@ -103,6 +115,49 @@ class _Run:
         hidden = (model or self.model)(**batch).last_hidden_state
         return pool(hidden, batch["attention_mask"], self.spec.pooling)
 
+    def start_triplets(self, rng: np.random.Generator) -> None:
+        """The endless stream of triplet batches (a fresh seeded draw each triplet epoch)."""
+        if self.cite is not None:
+            self.triplets = self.cite.stream(rng, self.cfg.hard_ratio, self.triplet_batch)
+
+    def pooled_papers(self, rows: Sequence[int]) -> torch.Tensor:
+        """Pooled, un-normalised vectors of corpus frame rows (any paper, for the citation term)."""
+        batch = collate(self.cite_encoded, rows, self.pad_id, self.device)
+        hidden = self.model(**batch).last_hidden_state
+        return pool(hidden, batch["attention_mask"], self.spec.pooling)
+
+    def triplet_loss(self, triplets: np.ndarray) -> torch.Tensor:
+        """SPECTER's triplet margin loss (margin 1, L2 distance) of a batch of (query, cited, negative) rows."""
+        with autocast_context(self.device):
+            pooled = self.pooled_papers(triplets.T.reshape(-1).tolist())
+        q, p, n = pooled.float().chunk(3)
+        return triplet_margin_loss(q, p, n, margin=1.0)
+
+    def cite_metrics(self) -> dict[str, float]:
+        """cite MAP and nDCG on the fixed held-out query sets (eval mode, no gradients)."""
+        import torch
+
+        from core.evaluation.citations import ranking_metrics
+
+        if self.cite is None or not self.cite_val:
+            return {}
+        rows = sorted({int(r) for q, cand, _ in self.cite_val for r in (q, *cand.tolist())})
+        where = {r: i for i, r in enumerate(rows)}
+        vectors = np.zeros((len(rows), self.model.config.hidden_size), dtype=np.float32)
+        self.model.eval()
+        with torch.inference_mode():
+            for start in range(0, len(rows), self.cfg.batch_size * 2):
+                if self.should_stop():
+                    raise Cancelled
+                part = rows[start:start + self.cfg.batch_size * 2]
+                with autocast_context(self.device):
+                    vectors[start:start + len(part)] = self.pooled_papers(part).float().cpu().numpy()
+        self.model.train()
+        vectors /= np.maximum(np.linalg.norm(vectors, axis=1, keepdims=True), 1e-12)
+        sets = [(where[q], np.array([where[int(c)] for c in cand]), rel) for q, cand, rel in self.cite_val]
+        scores = ranking_metrics(vectors, sets)
+        return {"cite_map": float(np.mean(scores["MAP"])), "cite_ndcg": float(np.mean(scores["nDCG"]))}
+
     def logits(self, pooled: torch.Tensor) -> torch.Tensor:
         """Class logits of pooled vectors: the linear head, or cosines to the class centres / temperature."""
         import torch
@@ -113,8 +168,19 @@ class _Run:
         centres = torch.nn.functional.normalize(self.head.weight.float(), dim=-1)
         return unit @ centres.T / self.cfg.temperature
 
-    def step_loss(self, idx: np.ndarray) -> tuple[torch.Tensor, dict[str, float]]:
-        """Loss of one micro-batch and its parts (ce, supcon, accuracy) as floats."""
+    def step_loss(self, idx: np.ndarray, triplets: np.ndarray | None = None) -> tuple[torch.Tensor, dict[str, float]]:
+        """Loss of one micro-batch and its parts (ce, supcon, triplet, accuracy) as floats."""
+        if self.cfg.objective == "specter":  # the encoder learns from the triplets alone; the head is refitted after
+            loss = self.triplet_loss(triplets)
+            return loss, {"triplet_loss": float(loss.detach())}
+        loss, parts = self._label_loss(idx)
+        if triplets is not None:
+            term = self.triplet_loss(triplets)
+            parts["triplet_loss"] = float(term.detach())
+            loss = loss + self.cfg.cite_weight * term
+        return loss, parts
+
+    def _label_loss(self, idx: np.ndarray) -> tuple[torch.Tensor, dict[str, float]]:
         import torch
 
         with autocast_context(self.device):
@@ -210,13 +276,17 @@ class _Run:
         if folder.exists():
             folder = store.models_dir / f"{store.corpus_slug(cfg.name)}-{self.job_id}"
         weight, bias = self.head.weight.detach().float().cpu(), self.head.bias.detach().float().cpu()
+        config = cfg.to_dict()
+        if self.cite is not None:  # the split the cite task must use to keep the training links out of its queries
+            config.update(cite_split_seed=cfg.seed, cite_held_out_queries=len(self.cite.held_out),
+                          cite_train_queries=len(self.cite.train))
         unit_input = cfg.objective in COSINE_OBJECTIVES
         if unit_input:  # the same logits as a plain linear layer over unit vectors
             weight = torch.nn.functional.normalize(weight, dim=-1) / cfg.temperature
             bias = torch.zeros_like(bias)
         meta = {"labels": self.sel.classes, "label_column": cfg.label, "pooling": self.spec.pooling,
                 "head_input": "unit" if unit_input else "pooled",
-                "base": cfg.base, "max_length": cfg.max_length, "config": cfg.to_dict(), "metrics": metrics,
+                "base": cfg.base, "max_length": cfg.max_length, "config": config, "metrics": metrics,
                 "job": self.job_id, "created": time.time()}
         save_checkpoint(folder, store.models_dir / f".tmp-{self.job_id}", self.model, self.tokenizer, weight, bias,
                         meta)
@@ -229,6 +299,13 @@ class _Run:
         return spec
 
 
+class _Quiet:
+    """A recorder stand-in whose progress calls do nothing (the head refit after specter steps)."""
+
+    def progress(self, done_units: float) -> None:
+        pass
+
+
 def probe_sample(train: np.ndarray, n_val: int, seed: int) -> np.ndarray:
     """A fixed sample of training positions kept out of the head warm-up: train accuracy the head has not memorised."""
     size = min(n_val, len(train) // 4, PROBE_MAX)
@@ -239,7 +316,7 @@ def probe_sample(train: np.ndarray, n_val: int, seed: int) -> np.ndarray:
 
 def _base_metrics(base: dict[str, float], val: dict[str, float]) -> dict[str, Any]:
     """The base model's validation scores and whether the fine-tuned model beats them (None without a base)."""
-    if not base:
+    if not base or "accuracy" not in base:
         return {"base_val_loss": None, "base_val_accuracy": None, "base_val_top5_accuracy": None,
                 "val_accuracy_gain": None, "beats_base": None}
     gain = val["accuracy"] - base["accuracy"]
@@ -293,7 +370,9 @@ def _train(store: Store, cfg: TrainConfig, job_id: str, should_stop: Callable[[]
     run = _Run(store, cfg, job_id, should_stop)
     rng = np.random.default_rng(cfg.seed)
     stream = run.batches(rng)
-    total_steps = max(1, math.ceil(cfg.epochs * run.batches_per_epoch / cfg.grad_accum))
+    run.start_triplets(rng)
+    per_epoch = run.cite.batches_per_epoch(run.triplet_batch) if cfg.objective == "specter" else run.batches_per_epoch
+    total_steps = max(1, math.ceil(cfg.epochs * per_epoch / cfg.grad_accum))
     samples_per_step = cfg.batch_size * cfg.grad_accum
     warm_units = 0.3 * len(run.warm_pool) * min(1.0, cfg.head_warmup_epochs)
     recorder = _Recorder(store, job_id, warm_units + total_steps * samples_per_step)
@@ -301,11 +380,15 @@ def _train(store: Store, cfg: TrainConfig, job_id: str, should_stop: Callable[[]
     if cfg.head_warmup_epochs > 0:  # the base encoder with a fitted head: the score fine-tuning has to beat
         head_loss = run.warm_up_head(rng, recorder)
         recorder.log(0, 0.0, "train", {"loss": head_loss, "ce_loss": head_loss})
-        base = run.evaluate(run.sel.val)
+        base = {**run.evaluate(run.sel.val), **run.cite_metrics()}
         recorder.log(0, 0.0, "val", base)
         recorder.log(0, 0.0, "base", base)
         if len(run.probe):
             recorder.log(0, 0.0, PROBE_SPLIT, run.evaluate(run.probe))
+    elif run.cite is not None:
+        base = run.cite_metrics()
+        recorder.log(0, 0.0, "val", base)
+        recorder.log(0, 0.0, "base", base)
 
     optimizer = torch.optim.AdamW(
         param_groups(run.model, cfg.lr, cfg.layer_decay)
@@ -328,8 +411,13 @@ def _train(store: Store, cfg: TrainConfig, job_id: str, should_stop: Callable[[]
         for _ in range(cfg.grad_accum):
             if should_stop():
                 raise Cancelled
-            epoch, idx = next(stream)
-            loss, parts = run.step_loss(idx)
+            epoch, idx = next(stream) if cfg.objective != "specter" else (epoch, np.zeros(0, dtype=np.int64))
+            triplets = None
+            if run.triplets is not None:
+                triplet_epoch, triplets = next(run.triplets)
+                if cfg.objective == "specter":
+                    epoch, idx = triplet_epoch, triplets[:, 0]
+            loss, parts = run.step_loss(idx, triplets) if triplets is not None else run.step_loss(idx)
             scaler.scale(loss / cfg.grad_accum).backward()
             for key, value in {"loss": float(loss.detach()), **parts, "papers": 1.0}.items():
                 window[key] = window.get(key, 0.0) + value * len(idx)
@@ -349,7 +437,9 @@ def _train(store: Store, cfg: TrainConfig, job_id: str, should_stop: Callable[[]
             recorder.progress(warm_units + step * samples_per_step)
             window = {}
         if step % eval_every == 0 or step == total_steps:
-            val = run.evaluate(run.sel.val)
+            if step == total_steps and cfg.objective == "specter" and cfg.head_warmup_epochs > 0:
+                run.warm_up_head(rng, _Quiet())  # the head, untouched by the triplet steps, refitted on the new vectors
+            val = {**run.evaluate(run.sel.val), **run.cite_metrics()}
             recorder.log(step, epoch, "val", val)
             if len(run.probe):
                 probe = run.evaluate(run.probe)
@@ -362,6 +452,11 @@ def _train(store: Store, cfg: TrainConfig, job_id: str, should_stop: Callable[[]
         "train_probe_accuracy": probe.get("accuracy"), "probe_papers": len(run.probe),
         **_base_metrics(base, val),
     }
+    if run.cite is not None:
+        metrics.update(val_cite_map=val.get("cite_map"), val_cite_ndcg=val.get("cite_ndcg"),
+                       base_val_cite_map=base.get("cite_map"), cite_split_seed=cfg.seed,
+                       cite_train_queries=len(run.cite.train), cite_held_out_queries=len(run.cite.held_out),
+                       cite_val_queries=len(run.cite_val), triplet_batch=run.triplet_batch)
     spec = run.save(store, metrics)
     recorder.progress(recorder.total)
     return {"model": spec.name, "location": spec.location, "metrics": metrics}

@@ -88,3 +88,24 @@ def test_an_empty_query_is_one_sentence(workspace):
     at.button(key="robust_run").click()
     at.run()
     assert [e.value for e in at.error] == ["paste a title or an abstract to probe"]
+
+
+def test_the_cite_task_ranks_cited_papers_of_held_out_queries(tmp_path, monkeypatch, tiny_model_dir):
+    from core.io import read_papers
+
+    monkeypatch.setenv("MIREAD_WORKSPACE", str(tmp_path / "ws"))
+    store = Store(tmp_path / "ws")
+    register_tiny(store, tiny_model_dir)
+    fixture = Path(__file__).resolve().parents[1] / "fixtures" / "citations" / "arxiv_150.jsonl"
+    store.import_papers("c", read_papers(fixture))
+    at = open_evaluate_page()
+    assert not at.exception
+    assert any(o.startswith("Citations") for o in at.multiselect(key="eval_tasks").options)
+    at.multiselect(key="eval_tasks").set_value(["cite"])
+    next(b for b in at.button if b.label == "Run evaluation").click()
+    at.run()
+    assert not at.exception and not at.error
+    table = at.dataframe[0].value
+    assert {"cite:MAP", "cite:nDCG", "cite:recall@10", "cite:nDCG@10"} <= set(table.columns)
+    assert {"tiny", "random (baseline)"} <= set(table.index)
+    assert any("held-out query papers" in c.value for c in at.caption)

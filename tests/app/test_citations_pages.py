@@ -1,0 +1,64 @@
+"""Citations on the map and in Similar papers: a paper's references and citing papers, listed and drawn."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from core.embedding import embed_corpus
+from core.io import read_papers
+from core.store import Store
+from tests.app.test_pages import chart, open_app, router_mode, texts, widget  # noqa: F401 (router_mode: autouse)
+from tests.helpers import register_tiny
+
+FIXTURE = Path(__file__).resolve().parents[1] / "fixtures" / "citations" / "arxiv_150.jsonl"
+
+
+@pytest.fixture()
+def cited(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, tiny_model_dir: Path) -> Store:
+    monkeypatch.setenv("MIREAD_WORKSPACE", str(tmp_path / "ws"))
+    monkeypatch.setenv("MIREAD_WARM_NUMBA", "0")
+    store = Store(tmp_path / "ws")
+    store.import_papers("c", read_papers(FIXTURE), source=FIXTURE.name)
+    register_tiny(store, tiny_model_dir)
+    embed_corpus(store, "c", "tiny")
+    return store
+
+
+def _busiest(store: Store) -> tuple[int, str]:
+    frame = store.papers_frame("c", with_abstract=False)
+    ids = frame["id"].astype(str).tolist()
+    pid = max(ids, key=lambda p: (len(store.references_of("c", p)) > 0) * (len(store.cited_by("c", p)) > 0)
+              * (len(store.references_of("c", p)) + len(store.cited_by("c", p))))
+    return ids.index(pid), pid
+
+
+def test_the_map_draws_and_lists_a_papers_references_and_citing_papers(cited):
+    row, pid = _busiest(cited)
+    at = open_app("pages/map.py")
+    at.selectbox(key="map_cite_c").set_value(row).run()
+    assert not at.exception and not at.error
+    refs, citers = cited.references_of("c", pid), cited.cited_by("c", pid)
+    names = {t["name"] for t in chart(at)["data"]}
+    assert f"references ({len(refs)})" in names and f"cited by ({len(citers)})" in names
+    assert f"{len(refs):,} references and {len(citers):,} citing papers" in texts(at.caption)
+    frame = cited.papers_frame("c", with_abstract=False).set_index("id")
+    listed = [d.value for d in at.dataframe if "year" in d.value.columns and "id" in d.value.columns]
+    assert set(listed[0]["id"]) == set(refs) and set(listed[1]["id"]) == set(citers)
+    assert set(listed[0]["title"]) == set(frame.loc[refs, "title"])
+
+
+def test_similar_papers_lists_the_citations_of_a_picked_paper_and_marks_ties(cited):
+    row, pid = _busiest(cited)
+    at = open_app("pages/similar.py")
+    at.radio[0].set_value("Pick a paper from the corpus").run()
+    widget(at.selectbox, "Paper").set_value(row).run()
+    assert not at.exception
+    assert any(e.label == "Its citations in this corpus" for e in at.expander)
+    assert f"{len(cited.references_of('c', pid)):,} references" in texts(at.markdown)
+    widget(at.button, "Find similar papers").click().run()
+    assert not at.exception and not at.error
+    results = next(d.value for d in at.dataframe if "rank" in d.value.columns)
+    assert "citation" in results.columns
+    assert set(results["citation"].dropna()) <= {"", "cites it", "cited by it", "both ways"}
