@@ -201,7 +201,7 @@ with panel:
 shown = int(mask.sum()) if mask is not None else 0
 if shown:
     c1, c2 = st.columns([5, 1], vertical_alignment="center")
-    c1.caption(f"{kind} · **{shown:,}** selected papers highlighted in both maps.")
+    c1.caption(f"{kind} · **{shown:,}** selected paper{'s' * (shown != 1)} highlighted in both maps.")
     if c2.button("Clear selection", width="stretch"):
         st.session_state[SELECTED] = []
         st.session_state[TABLE_ROUND] = st.session_state.get(TABLE_ROUND, 0) + 1
