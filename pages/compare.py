@@ -20,7 +20,9 @@ from core.explore.compare import (
     evaluation_figures,
     map_or_preview,
     moved_papers,
+    neighbour_ranks,
     neighbourhood_scores,
+    paper_neighbours,
     usable,
 )
 from core.explore.views import METHODS
@@ -161,10 +163,20 @@ hover = hover_frame(frame).drop(columns=[colour], errors="ignore").assign(
     **{"neighbours changed": [f"{v:.0%}" for v in scores]})
 kind = method.upper() if all(m.final for m in maps) else "PCA preview"
 
+one = np.flatnonzero(mask) if mask is not None and mask.sum() == 1 else []
+near = [guarded(paper_neighbours, s, corpus, spec, int(one[0])) for spec in (spec_a, spec_b)] if len(one) else []
 left, right, panel = st.columns([4, 4, 3])
-for column, coords, name, tag in ((left, maps[0].coords, name_a, "a"), (right, aligned.coords, name_b, "b")):
-    fig = map_figure(coords, color=colour_values, color_name=colour, hover=hover, highlight=mask,
+for i, (column, coords, name, tag) in enumerate(((left, maps[0].coords, name_a, "a"),
+                                                 (right, aligned.coords, name_b, "b"))):
+    marks = mask
+    if len(one) and near[i] is not None:  # one paper: a star, and its neighbours under this map's model
+        marks = np.zeros(len(ids), dtype=bool)
+        marks[near[i]] = True
+    fig = map_figure(coords, color=colour_values, color_name=colour, hover=hover, highlight=marks,
+                     query_points=coords[one] if len(one) else None,
+                     query_labels=[str(frame["title"].iloc[one[0]])] if len(one) else None,
                      title=f"{tag.upper()}: {name}", max_legend=10)
+    fig.update_traces(name="chosen paper", selector={"name": "your paper"})
     fig.update_layout(height=560)
     column.plotly_chart(fig, width="stretch", on_select=partial(pick_from_map, f"compare_map_{tag}", ids),
                         selection_mode=("points", "box", "lasso"), key=f"compare_map_{tag}",
@@ -199,6 +211,11 @@ with panel:
                 quick_evaluation(corpus, label, model)
 
 shown = int(mask.sum()) if mask is not None else 0
+if len(one) and all(n is not None for n in near):
+    st.markdown(f"**{md_escape(frame['title'].iloc[one[0]])}** (★): its {NEIGHBOURS} nearest papers under each "
+                f"model, highlighted in that model's map; {len(set(near[0]) & set(near[1]))} of {NEIGHBOURS} shared.")
+    st.dataframe(neighbour_ranks(frame, near[0], near[1]), width="stretch", hide_index=True,
+                 column_config={"title": st.column_config.TextColumn("title", width="large")})
 if shown:
     c1, c2 = st.columns([5, 1], vertical_alignment="center")
     c1.caption(f"{kind} · **{shown:,}** selected paper{'s' * (shown != 1)} highlighted in both maps.")

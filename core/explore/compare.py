@@ -65,15 +65,18 @@ def align_maps(reference: np.ndarray, moving: np.ndarray) -> Alignment:
 # ---------------------------------------------------------------- neighbourhoods
 
 
-def nearest_rows(search: Callable[[np.ndarray, int], np.ndarray], vectors: np.ndarray, k: int) -> np.ndarray:
-    """Each row's k nearest other rows [n, k] (-1 where fewer exist), from `search(queries, k) -> indices`."""
+def nearest_rows(search: Callable[[np.ndarray, int], np.ndarray], vectors: np.ndarray, k: int,
+                 rows: np.ndarray | None = None) -> np.ndarray:
+    """Each vector's k nearest other rows [n, k] (-1 where fewer exist), from `search(queries, k) -> indices`;
+    `rows`: the vectors' own rows in the searched corpus (default: vector i is row i)."""
     n = len(vectors)
+    own = np.arange(n) if rows is None else np.asarray(rows)
     out = np.full((n, k), -1, dtype=np.int64)
     step = max(1, QUERY_CELLS // max(n, 1))
     for start in range(0, n, step):
-        rows = np.arange(start, min(start + step, n))
-        found = np.asarray(search(np.asarray(vectors[rows], dtype=np.float32), k + 1))
-        keep = (found != rows[:, None]) & (found >= 0)
+        part = np.arange(start, min(start + step, n))
+        found = np.asarray(search(np.asarray(vectors[part], dtype=np.float32), k + 1))
+        keep = (found != own[part][:, None]) & (found >= 0)
         for i, (hits, ok) in enumerate(zip(found, keep)):  # drop the row itself wherever it ranks (duplicates)
             others = hits[ok][:k]
             out[start + i, : len(others)] = others
@@ -137,6 +140,30 @@ def neighbourhood_scores(store: Store, corpus: str, spec_a: ModelSpec, spec_b: M
     scores = neighbourhood_change(*lists)
     atomic_save_npy(path, scores)
     return scores
+
+
+def paper_neighbours(store: Store, corpus: str, spec: ModelSpec, row: int, k: int = NEIGHBOURS) -> np.ndarray:
+    """The corpus rows of one paper's k nearest other papers under a model, nearest first."""
+    from core.embedding import vectors_fingerprint
+    from core.explore.search import corpus_index
+
+    vectors = store.embeddings(corpus, vectors_fingerprint(spec))
+    index = corpus_index(store, corpus, spec)
+    found = nearest_rows(lambda q, kk: index.search(q, kk)[1], vectors[row : row + 1], k, rows=np.array([row]))[0]
+    return found[found >= 0]
+
+
+def neighbour_ranks(frame: pd.DataFrame, near_a: np.ndarray, near_b: np.ndarray) -> pd.DataFrame:
+    """One paper's neighbours under either model: id, title and its rank under A and under B (blank: not one)."""
+    import pandas as pd
+
+    rows = list(dict.fromkeys([*near_a.tolist(), *near_b.tolist()]))
+    rank_a = {r: i + 1 for i, r in enumerate(near_a.tolist())}
+    rank_b = {r: i + 1 for i, r in enumerate(near_b.tolist())}
+    table = frame.iloc[rows][[c for c in ("id", "title") if c in frame.columns]].reset_index(drop=True)
+    table["rank under A"] = pd.array([rank_a.get(r) for r in rows], dtype="Int64")
+    table["rank under B"] = pd.array([rank_b.get(r) for r in rows], dtype="Int64")
+    return table.sort_values(["rank under A", "rank under B"], na_position="last", kind="stable").reset_index(drop=True)
 
 
 def change_summary(scores: np.ndarray, k: int = NEIGHBOURS) -> dict[str, float | int]:

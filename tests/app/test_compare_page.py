@@ -10,7 +10,8 @@ import numpy as np
 import pytest
 from streamlit.testing.v1 import AppTest
 
-from core.embedding import build_tiny_model, embed_corpus
+from core.embedding import build_tiny_model, embed_corpus, get_model
+from core.explore.compare import paper_neighbours
 from core.store import Store
 from tests.app.test_pages import APP, decode, router_mode, texts  # noqa: F401 - router_mode is an autouse fixture
 from tests.helpers import make_papers, register_tiny
@@ -81,6 +82,22 @@ def test_papers_picked_in_one_view_are_highlighted_in_both_maps(workspace):
     assert "**2** selected papers highlighted in both maps" in texts(at.caption)
     next(b for b in at.button if b.label == "Clear selection").click().run()
     assert all(highlighted(f) == [] for f in maps(at))
+
+
+def test_one_chosen_paper_is_starred_in_both_maps_with_its_neighbours_under_each_model(workspace):
+    at = open_compare()
+    at.session_state["compare_selected"] = ["bio-3"]
+    at.run()
+    frame = workspace.papers_frame("c")
+    row = int(np.flatnonzero(frame["id"] == "bio-3")[0])
+    near = [paper_neighbours(workspace, "c", get_model(m, workspace), row) for m in ("tiny", "tiny-ft")]
+    for figure, rows in zip(maps(at), near):
+        assert highlighted(figure) == sorted(rows.tolist())
+        [star] = [t for t in figure["data"] if t.get("name") == "chosen paper"]
+        assert star["text"] == [frame["title"][row]]
+    ranks = next(d.value for d in at.dataframe if "rank under A" in d.value.columns)
+    assert ranks["rank under A"].dropna().tolist() == list(range(1, 11))
+    assert f"{len(set(near[0]) & set(near[1]))} of 10 shared" in texts(at.markdown)
 
 
 def test_a_model_without_vectors_is_one_sentence_with_an_embed_button(workspace):

@@ -14,8 +14,10 @@ from core.explore.compare import (
     exact_neighbours,
     map_or_preview,
     moved_papers,
+    neighbour_ranks,
     neighbourhood_change,
     neighbourhood_scores,
+    paper_neighbours,
 )
 from tests.helpers import register_tiny
 
@@ -156,3 +158,15 @@ def test_evaluation_figures_are_read_from_stored_results_only(two_models):
     table, missing = evaluation_figures(two_models, "c", "journal", ["tiny", "tiny2"])
     assert missing == ["tiny"] and list(table.columns) == ["tiny2"]
     assert {i.split(":")[0] for i in table.index} == {"probe", "purity", "retrieval", "knn"}
+
+
+def test_one_papers_neighbours_under_each_model_with_their_ranks(two_models):
+    a, b = get_model("tiny", two_models), get_model("tiny2", two_models)
+    vectors = two_models.embeddings("c", vectors_fingerprint(a))
+    near_a = paper_neighbours(two_models, "c", a, 7, k=4)
+    assert near_a.tolist() == exact_neighbours(vectors, 4)[7].tolist() and 7 not in near_a
+    near_b = paper_neighbours(two_models, "c", b, 7, k=4)
+    table = neighbour_ranks(two_models.papers_frame("c"), near_a, near_b)
+    assert table["rank under A"].dropna().tolist() == [1, 2, 3, 4]
+    assert table["rank under B"].notna().sum() == 4
+    assert len(table) == len(set(near_a) | set(near_b))
