@@ -1,5 +1,6 @@
 """Comparing two models in Chromium (issue 17): a shared link opens the compare view; a lasso in one map highlights
-the same papers in the other; a paper ticked in the moved-papers table is highlighted in both maps."""
+the same papers in the other; a paper ticked in the moved-papers table is starred in both maps, beside its
+neighbours under each model."""
 
 from __future__ import annotations
 
@@ -7,7 +8,8 @@ from collections.abc import Iterator
 
 import pytest
 
-from core.embedding import build_tiny_model, embed_corpus
+from core.embedding import build_tiny_model, embed_corpus, get_model
+from core.explore.compare import paper_neighbours
 from core.store import Store
 from tests.e2e.conftest import VIEWPORT, Tab
 from tests.e2e.server import streamlit_server
@@ -44,6 +46,12 @@ def highlighted(tab: Tab) -> list[list[int]]:
     return tab.page.evaluate("""() => [...document.querySelectorAll('[data-testid=stPlotlyChart] .js-plotly-plot')]
         .map(gd => (gd._fullData || []).filter(t => t.name === 'highlighted')
                    .flatMap(t => Array.from(t.customdata || [])).map(Number).sort((a, b) => a - b))""")
+
+
+def stars(tab: Tab) -> list[list[str]]:
+    """Per map, the label of the starred 'chosen paper'."""
+    return tab.page.evaluate("""() => [...document.querySelectorAll('[data-testid=stPlotlyChart] .js-plotly-plot')]
+        .map(gd => (gd._fullData || []).filter(t => t.name === 'chosen paper').flatMap(t => Array.from(t.text)))""")
 
 
 def lasso_left_half(tab: Tab) -> None:
@@ -90,8 +98,12 @@ def test_a_link_opens_the_compare_view_and_selections_are_linked(tab: Tab, works
     assert box
     tab.page.mouse.click(box["x"] + 14, box["y"] + 52)  # its tick box, in the grid's first column
     tab.idle()
-    row = workspace.papers_frame("c")["id"].tolist().index(top_id)
-    tab.eventually(lambda: _equal(highlighted(tab), [[row], [row]]))
+    frame = workspace.papers_frame("c")
+    row = frame["id"].tolist().index(top_id)
+    near = [sorted(paper_neighbours(workspace, "c", get_model(m, workspace), row).tolist()) for m in ("tiny", "tiny-ft")]
+    tab.eventually(lambda: _equal(highlighted(tab), near))  # each map: the paper's neighbours under its model
+    assert stars(tab) == [[frame["title"][row]]] * 2  # and the paper itself starred in both
+    tab.see(f"{len(set(near[0]) & set(near[1]))} of 10 shared", "[data-testid=stMarkdownContainer]")
     tab.snap("compare-table-pick")
     assert tab.page.locator("[data-testid=stException]").count() == 0 and tab.errors == []
 
