@@ -211,14 +211,10 @@ with panel:
                 quick_evaluation(corpus, label, model)
 
 shown = int(mask.sum()) if mask is not None else 0
-if len(one) and all(n is not None for n in near):
-    st.markdown(f"**{md_escape(frame['title'].iloc[one[0]])}** (★): its {NEIGHBOURS} nearest papers under each "
-                f"model, highlighted in that model's map; {len(set(near[0]) & set(near[1]))} of {NEIGHBOURS} shared.")
-    st.dataframe(neighbour_ranks(frame, near[0], near[1]), width="stretch", hide_index=True,
-                 column_config={"title": st.column_config.TextColumn("title", width="large")})
 if shown:
     c1, c2 = st.columns([5, 1], vertical_alignment="center")
-    c1.caption(f"{kind} · **{shown:,}** selected paper{'s' * (shown != 1)} highlighted in both maps.")
+    c1.caption(f"{kind} · **{shown:,}** selected paper{'s' * (shown != 1)} highlighted in both maps." if shown > 1
+               else f"{kind} · the chosen paper is starred (★) in both maps.")
     if c2.button("Clear selection", width="stretch"):
         st.session_state[SELECTED] = []
         st.session_state[TABLE_ROUND] = st.session_state.get(TABLE_ROUND, 0) + 1
@@ -226,6 +222,14 @@ if shown:
 else:
     st.caption(f"{kind} · B is turned, mirrored and scaled onto A (Procrustes). Select papers with the box or lasso "
                "in either map, or tick them in the table, to highlight them in both.")
+if len(one) and all(n is not None for n in near):
+    st.markdown(f"**{md_escape(frame['title'].iloc[one[0]])}**: its {NEIGHBOURS} nearest papers under each model, "
+                f"highlighted in that model's map; {len(set(near[0]) & set(near[1]))} of {NEIGHBOURS} shared.")
+    ranks = neighbour_ranks(frame, near[0], near[1])
+    for column in ("rank under A", "rank under B"):  # blank where the paper is not a neighbour under that model
+        ranks[column] = ranks[column].astype("string").fillna("")
+    st.dataframe(ranks, width="stretch", hide_index=True,
+                 column_config={"title": st.column_config.TextColumn("title", width="large")})
 
 st.subheader("Papers whose neighbourhood changed most")
 moved = moved_papers(frame, scores, [c for c in info.labels if c in frame.columns][:2], top=MAX_TABLE)

@@ -96,7 +96,7 @@ def test_one_chosen_paper_is_starred_in_both_maps_with_its_neighbours_under_each
         [star] = [t for t in figure["data"] if t.get("name") == "chosen paper"]
         assert star["text"] == [frame["title"][row]]
     ranks = next(d.value for d in at.dataframe if "rank under A" in d.value.columns)
-    assert ranks["rank under A"].dropna().tolist() == list(range(1, 11))
+    assert ranks["rank under A"].tolist()[:10] == [str(i) for i in range(1, 11)]
     assert f"{len(set(near[0]) & set(near[1]))} of 10 shared" in texts(at.markdown)
 
 
