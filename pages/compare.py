@@ -42,24 +42,25 @@ from pages.common import (
 from pages.shared_view import link_problems, write_link
 
 SELECTED = "compare_selected"  # ids of the papers highlighted in both maps
+SELECTED_IN = "compare_selected_corpus"  # the corpus those ids belong to
 TABLE_ROUND = "compare_table_round"  # bumped to clear the table's own check marks when a map selection takes over
 SIDEBAR_SEEN = "_compare_sidebar_model"
 MAX_TABLE = 1000
 
 
-def pick_from_map(key: str, ids: list[str]) -> None:
+def pick_from_map(key: str, corpus: str, ids: list[str]) -> None:
     """A box/lasso selection in one map becomes the highlight of both."""
     event = st.session_state.get(key)
     rows = selected_rows(event.selection) if event and event.get("selection") else np.array([], dtype=int)
-    st.session_state[SELECTED] = [ids[i] for i in rows if i < len(ids)]
+    st.session_state[SELECTED], st.session_state[SELECTED_IN] = [ids[i] for i in rows if i < len(ids)], corpus
     st.session_state[TABLE_ROUND] = st.session_state.get(TABLE_ROUND, 0) + 1
 
 
-def pick_from_table(key: str, ids: list[str]) -> None:
+def pick_from_table(key: str, corpus: str, ids: list[str]) -> None:
     """Rows checked in the moved-papers table become the highlight of both maps."""
     event = st.session_state.get(key)
     rows = event.selection.rows if event and event.get("selection") else []
-    st.session_state[SELECTED] = [ids[i] for i in rows if i < len(ids)]
+    st.session_state[SELECTED], st.session_state[SELECTED_IN] = [ids[i] for i in rows if i < len(ids)], corpus
 
 
 def quick_evaluation(corpus: str, label: str, model: str) -> None:
@@ -156,7 +157,7 @@ if waiting:
 frame = papers_frame(corpus)
 ids = frame["id"].astype(str).tolist()
 aligned = align_maps(maps[0].coords, maps[1].coords)
-selected = set(st.session_state.get(SELECTED, []))
+selected = set(st.session_state.get(SELECTED, [])) if st.session_state.get(SELECTED_IN, corpus) == corpus else set()
 mask = np.fromiter((i in selected for i in ids), dtype=bool, count=len(ids)) if selected else None
 colour_values = frame[colour].tolist() if colour != "(none)" else None
 hover = hover_frame(frame).drop(columns=[colour], errors="ignore").assign(
@@ -178,7 +179,7 @@ for i, (column, coords, name, tag) in enumerate(((left, maps[0].coords, name_a, 
                      title=f"{tag.upper()}: {name}", max_legend=10)
     fig.update_traces(name="chosen paper", selector={"name": "your paper"})
     fig.update_layout(height=560)
-    column.plotly_chart(fig, width="stretch", on_select=partial(pick_from_map, f"compare_map_{tag}", ids),
+    column.plotly_chart(fig, width="stretch", on_select=partial(pick_from_map, f"compare_map_{tag}", corpus, ids),
                         selection_mode=("points", "box", "lasso"), key=f"compare_map_{tag}",
                         config={"displaylogo": False})
 
@@ -237,7 +238,7 @@ if len(frame) > MAX_TABLE:
     st.caption(f"The {MAX_TABLE:,} of {len(frame):,} papers that moved most.")
 table_key = f"compare_table_{st.session_state.get(TABLE_ROUND, 0)}"
 st.dataframe(moved.drop(columns=["row"]), width="stretch", hide_index=True, key=table_key,
-             on_select=partial(pick_from_table, table_key, moved["id"].astype(str).tolist()),
+             on_select=partial(pick_from_table, table_key, corpus, moved["id"].astype(str).tolist()),
              selection_mode="multi-row", column_config={
                  "changed": st.column_config.ProgressColumn(
                      "neighbourhood changed", min_value=0.0, max_value=1.0, format="%.1f",

@@ -92,15 +92,16 @@ def exact_neighbours(vectors: np.ndarray, k: int = NEIGHBOURS) -> np.ndarray:
 
 
 def neighbourhood_change(neighbours_a: np.ndarray, neighbours_b: np.ndarray) -> np.ndarray:
-    """Per row, 1 − |kNN_A ∩ kNN_B| / k: 0 when both models give a paper the same k neighbours, 1 when none."""
+    """Per row, 1 − |kNN_A ∩ kNN_B| / k: 0 when both models give a paper the same k neighbours, 1 when none
+    (-1 marks an empty slot; a corpus of k papers or fewer divides by the neighbours there are)."""
     a, b = np.asarray(neighbours_a), np.asarray(neighbours_b)
     if a.shape != b.shape or a.ndim != 2:
         raise MireadError(f"neighbour lists must have the same shape; got {a.shape} and {b.shape}")
-    k = a.shape[1]
-    if k == 0:
+    if a.shape[1] == 0:
         return np.zeros(len(a), dtype=np.float32)
     shared = ((a[:, :, None] == b[:, None, :]) & (a[:, :, None] >= 0)).any(axis=2).sum(axis=1)
-    return (1.0 - shared / k).astype(np.float32)
+    found = np.maximum((a >= 0).sum(axis=1), (b >= 0).sum(axis=1))  # k, or fewer in a corpus of <= k papers
+    return np.where(found > 0, 1.0 - shared / np.maximum(found, 1), 0.0).astype(np.float32)
 
 
 def _score_path(store: Store, corpus: str, fp_a: str, fp_b: str, k: int) -> Any:

@@ -86,7 +86,14 @@ def test_shuffled_vectors_change_almost_every_neighbourhood():
 def test_the_score_counts_shared_neighbours_and_ignores_empty_slots():
     a = np.array([[1, 2, 3, 4], [0, 2, -1, -1]])
     b = np.array([[4, 3, 9, 8], [0, 3, -1, -1]])
-    assert neighbourhood_change(a, b).tolist() == [0.5, 0.75]
+    assert neighbourhood_change(a, b).tolist() == [0.5, 0.5]
+
+
+def test_a_corpus_smaller_than_k_scores_identical_models_as_unchanged():
+    vectors = unit_rows(4, 8)
+    neighbours = exact_neighbours(vectors, 10)
+    assert (neighbours[:, 3:] == -1).all()
+    assert neighbourhood_change(neighbours, neighbours).tolist() == [0, 0, 0, 0]
 
 
 def test_duplicate_papers_are_each_others_neighbours_not_their_own():
