@@ -92,7 +92,10 @@ if len(names) < 2:
 for key in ("compare_a", "compare_b", "compare_method", "compare_colour"):
     sticky(key)
 if st.session_state.get(SIDEBAR_SEEN) not in (None, current) or st.session_state.get("compare_a") not in names:
+    before = st.session_state.get("compare_a")
     st.session_state["compare_a"] = current if current in names else names[0]  # A follows the sidebar's model
+    if st.session_state.get("compare_b") == st.session_state["compare_a"] and before in names:
+        st.session_state["compare_b"] = before  # the sidebar chose B's model: the two swap
 st.session_state[SIDEBAR_SEEN] = current
 if st.session_state.get("compare_b") not in names:
     embedded = set(s.embedded_models(corpus))

@@ -121,7 +121,7 @@ def neighbourhood_scores(store: Store, corpus: str, spec_a: ModelSpec, spec_b: M
     from core.store import atomic_save_npy
 
     fp_a, fp_b = vectors_fingerprint(spec_a), vectors_fingerprint(spec_b)
-    path = _score_path(store, corpus, fp_a, fp_b, k)
+    path = _score_path(store, corpus, *sorted((fp_a, fp_b)), k)  # the score is symmetric: one file per pair
     papers = store.corpus(corpus).papers
     if path.exists():
         try:

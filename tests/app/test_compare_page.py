@@ -128,6 +128,13 @@ def test_a_shared_link_with_compare_opens_the_compare_view(workspace):
     assert len(at.get("plotly_chart")) == 2
 
 
+def test_choosing_model_b_in_the_sidebar_swaps_the_two(workspace):
+    at = open_compare()
+    at.sidebar.selectbox(key="model").set_value("tiny-ft").run()
+    assert (at.selectbox(key="compare_a").value, at.selectbox(key="compare_b").value) == ("tiny-ft", "tiny")
+    assert len(at.get("plotly_chart")) == 2
+
+
 def test_choosing_the_same_model_twice_asks_for_two(workspace):
     at = open_compare()
     at.selectbox(key="compare_b").set_value("tiny").run()

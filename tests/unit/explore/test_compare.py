@@ -130,6 +130,8 @@ def test_scores_of_a_stored_corpus_are_cached_per_model_pair(two_models):
     assert np.array_equal(neighbourhood_scores(two_models, "c", a, a), np.zeros(15))
     cached = list((two_models.arrays / "compare").glob("*.npy"))
     assert len(cached) == 2
+    assert np.array_equal(neighbourhood_scores(two_models, "c", b, a), scores)  # symmetric: the same file
+    assert len(list((two_models.arrays / "compare").glob("*.npy"))) == 2
     assert np.array_equal(neighbourhood_scores(two_models, "c", a, b), scores)
 
 
