@@ -17,6 +17,7 @@ PAGES = [
     st.Page("pages/library.py", title="Library", icon=":material/library_books:"),
     st.Page("pages/train.py", title="Train", icon=":material/model_training:"),
     st.Page("pages/evaluate.py", title="Evaluate", icon=":material/analytics:"),
+    st.Page("pages/compare.py", title="Compare models", icon=":material/compare:", url_path="compare"),
 ]
 
 
@@ -38,7 +39,8 @@ def warm_maps_in_background() -> threading.Thread | None:
 
 page = st.navigation(PAGES)
 try:
-    apply_link()  # a shared link's view, once per session, before the sidebar's widgets exist
+    if apply_link() and page.url_path != "compare":  # a shared link's view, once per session, before the sidebar
+        st.switch_page("pages/compare.py", query_params=st.query_params.to_dict())  # ?compare=B: the compare view
     sidebar()
     page.run()
 finally:

@@ -32,6 +32,7 @@ BENCHMARKS: dict[str, tuple[list[str], list[str]]] = {
     "browser": ([], ["--sizes", "10000", "--reps", "1"]),
     "cold_start": ([], ["--reps", "1", "--papers", "500"]),
     "train": ([], ["--steps", "4", "--reps", "1"]),
+    "compare": ([], ["--papers", "1000", "--reps", "1"]),
 }
 SCRIPTS = {"vectors": "vectors.py", **{name: f"bench_{name}.py" for name in BENCHMARKS if name != "vectors"}}
 

@@ -17,14 +17,19 @@ MAP_KEYS = {"method": "map_method", "colour": "map_colour", "highlight": "map_hi
             "perplexity": "map_perplexity", "k": "map_k"}
 
 
-def apply_link() -> None:
-    """Once per session, before the sidebar is drawn: the view in the URL becomes the session's choices."""
+COMPARE_KEYS = {"model": "compare_a", "compare": "compare_b", "method": "compare_method", "colour": "compare_colour"}
+
+
+def apply_link() -> bool:
+    """Once per session, before the sidebar is drawn: the view in the URL becomes the session's choices.
+
+    True when the link asks for the compare view (``compare``: a second model)."""
     if st.session_state.get(APPLIED):
-        return
+        return False
     st.session_state[APPLIED] = True
     query = st.query_params.to_dict()
     if not query:
-        return
+        return False
     s = store()
     names = [c.name for c in s.corpora()]
     current = st.session_state.get(state.CORPUS) if st.session_state.get(state.CORPUS) in names else None
@@ -41,9 +46,13 @@ def apply_link() -> None:
     for name, value in values.items():
         if value is not None:
             st.session_state[MAP_KEYS[name]] = value
-    if view.compare:
-        view.problems.append("Comparing two maps side by side is not available yet; showing one map.")
+    if view.compare:  # the compare page's own choices (it checks them against its options)
+        for name, key in COMPARE_KEYS.items():
+            value = getattr(view, name)
+            if value is not None:
+                st.session_state[key] = value
     st.session_state[PROBLEMS] = view.problems
+    return view.compare is not None
 
 
 def link_problems() -> list[str]:

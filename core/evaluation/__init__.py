@@ -18,6 +18,8 @@ from core.lazy import exporter
 _EXPORTS = {
     "FAMILIES": "perturb",
     "METRIC_NAMES": "report",
+    "QUICK_SAMPLE": "runner",
+    "QUICK_TASKS": "runner",
     "Result": "report",
     "TASKS": "protocols",
     "best_per_column": "report",
@@ -36,6 +38,7 @@ _EXPORTS = {
     "robustness_for_abstract": "robustness",
     "run_protocols": "protocols",
     "sample_rows": "runner",
+    "stored_results": "runner",
     "to_markdown": "report",
 }
 __all__ = sorted(_EXPORTS)

@@ -326,3 +326,21 @@ def journal_accuracy(store: Store, corpus: str, model: str, column: str, method:
         return None
     return {"method": method, "top5": top5[method]["value"], "bm25": top5.get("bm25", {}).get("value"),
             "papers": top5[method]["n"]}
+
+
+QUICK_TASKS = ("probe", "purity", "retrieval", "knn")  # the Evaluate page's default protocols
+QUICK_SAMPLE = 2000  # the Evaluate page's default sample (the CLI's is 5000: both are looked up)
+
+
+def stored_results(store: Store, corpus: str, label: str, model: str, tasks: Sequence[str] = QUICK_TASKS,
+                   samples: Sequence[int] = (QUICK_SAMPLE, 5000), seed: int = 0) -> list[dict] | None:
+    """A model's cached results of `tasks` on the corpus (from an earlier run of the Evaluate page or the CLI with
+    one of these sample sizes and `seed`); None when some task has not been run. Computes nothing."""
+    spec = get_model(model, store)
+    fp = vectors_fingerprint(spec)
+    for sample in samples:
+        drawn = draw_sample(store, corpus, label, sample, seed)
+        rows = [store.cache_get(drawn.key(fp, task)) for task in tasks]
+        if all(r is not None for r in rows):
+            return [dict(row, model=model) for part in rows for row in part]
+    return None

@@ -1,0 +1,142 @@
+"""The Compare models page through the router: two models of a small corpus, linked highlights, the moved-papers
+table, evaluation figures, a model without vectors, and a shared link that opens the view."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import numpy as np
+import pytest
+from streamlit.testing.v1 import AppTest
+
+from core.embedding import build_tiny_model, embed_corpus, get_model
+from core.explore.compare import paper_neighbours
+from core.store import Store
+from tests.app.test_pages import APP, decode, router_mode, texts  # noqa: F401 - router_mode is an autouse fixture
+from tests.helpers import make_papers, register_tiny
+
+PAPERS = make_papers(10)  # 30 papers of three journals
+
+
+@pytest.fixture()
+def workspace(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, tiny_model_dir: Path) -> Store:
+    """Corpus 'c' embedded with 'tiny' and with 'tiny-ft' (another tiny model, registered as fine-tuned from it)."""
+    monkeypatch.setenv("MIREAD_WORKSPACE", str(tmp_path / "ws"))
+    monkeypatch.setenv("MIREAD_WARM_NUMBA", "0")
+    store = Store(tmp_path / "ws")
+    store.import_papers("c", PAPERS, source="make_papers")
+    register_tiny(store, tiny_model_dir)
+    spec = register_tiny(store, build_tiny_model(tmp_path / "tiny-ft", seed=7), name="tiny-ft")
+    store.save_model("tiny-ft", {**spec.to_dict(), "base": "tiny"})
+    embed_corpus(store, "c", "tiny")
+    embed_corpus(store, "c", "tiny-ft")
+    return store
+
+
+def open_compare(query: dict[str, str] | None = None, page: bool = True) -> AppTest:
+    """The router on the compare page (PCA maps: no UMAP compile), sidebar model 'tiny'."""
+    at = AppTest.from_file(APP, default_timeout=90)
+    at.session_state["model"] = "tiny"
+    at.session_state["compare_method"] = "pca"
+    for key, value in (query or {}).items():
+        at.query_params[key] = value
+    at.run()
+    if page:
+        at.switch_page("pages/compare.py").run()
+    assert not at.exception, at.exception
+    return at
+
+
+def maps(at: AppTest) -> list[dict]:
+    return [json.loads(c.proto.spec) for c in at.get("plotly_chart")]
+
+
+def highlighted(figure: dict) -> list[int]:
+    return sorted(int(i) for t in figure["data"] if t.get("name") == "highlighted" for i in decode(t["customdata"]))
+
+
+def test_two_models_side_by_side_with_b_aligned_and_the_moved_papers_listed(workspace):
+    at = open_compare()
+    assert at.selectbox(key="compare_a").value == "tiny"
+    assert at.selectbox(key="compare_b").value == "tiny-ft"  # the model fine-tuned from A
+    a, b = maps(at)
+    assert a["layout"]["title"]["text"] == "A: tiny" and b["layout"]["title"]["text"] == "B: tiny-ft"
+    assert [t["name"] for t in a["data"]] == [t["name"] for t in b["data"]] == ["J. Astro", "J. Bio", "J. Econ"]
+    assert sum(len(decode(t["customdata"])) for t in b["data"]) == len(PAPERS)
+    table = at.dataframe[-1].value
+    assert len(table) == len(PAPERS) and list(table.columns[:2]) == ["id", "title"]
+    assert list(table["changed"]) == sorted(table["changed"], reverse=True)
+    assert {m.label for m in at.metric} == {"Mean overlap", "Unchanged", "All changed", "Map residual"}
+    assert at.query_params["compare"] == "tiny-ft" and at.query_params["model"] == "tiny"
+    assert not at.error
+
+
+def test_papers_picked_in_one_view_are_highlighted_in_both_maps(workspace):
+    at = open_compare()
+    at.session_state["compare_selected"] = ["bio-3", "econ-0"]  # what a map's lasso or the table's ticks leave
+    at.run()
+    rows = sorted(int(np.flatnonzero(workspace.papers_frame("c")["id"] == pid)[0]) for pid in ("bio-3", "econ-0"))
+    a, b = maps(at)
+    assert highlighted(a) == highlighted(b) == rows
+    assert "**2** selected papers highlighted in both maps" in texts(at.caption)
+    next(b for b in at.button if b.label == "Clear selection").click().run()
+    assert all(highlighted(f) == [] for f in maps(at))
+
+
+def test_one_chosen_paper_is_starred_in_both_maps_with_its_neighbours_under_each_model(workspace):
+    at = open_compare()
+    at.session_state["compare_selected"] = ["bio-3"]
+    at.run()
+    frame = workspace.papers_frame("c")
+    row = int(np.flatnonzero(frame["id"] == "bio-3")[0])
+    near = [paper_neighbours(workspace, "c", get_model(m, workspace), row) for m in ("tiny", "tiny-ft")]
+    for figure, rows in zip(maps(at), near):
+        assert highlighted(figure) == sorted(rows.tolist())
+        [star] = [t for t in figure["data"] if t.get("name") == "chosen paper"]
+        assert star["text"] == [frame["title"][row]]
+    ranks = next(d.value for d in at.dataframe if "rank under A" in d.value.columns)
+    assert ranks["rank under A"].tolist()[:10] == [str(i) for i in range(1, 11)]
+    assert f"{len(set(near[0]) & set(near[1]))} of 10 shared" in texts(at.markdown)
+
+
+def test_a_model_without_vectors_is_one_sentence_with_an_embed_button(workspace):
+    tiny3 = register_tiny(workspace, build_tiny_model(workspace.root.parent / "tiny3", seed=3), name="tiny3")
+    at = open_compare()
+    at.selectbox(key="compare_b").set_value(tiny3.name).run()
+    assert [w.value for w in at.warning] == ["Corpus **c** is not embedded with model **tiny3** yet."]
+    assert [b.label for b in at.button] == ["Embed c with tiny3"]
+    assert not at.get("plotly_chart")
+    at.button[0].click().run()
+    assert not at.exception and len(at.get("plotly_chart")) == 2
+
+
+def test_stored_evaluations_are_shown_and_a_missing_one_runs_from_a_button(workspace):
+    at = open_compare()
+    assert {b.label for b in at.button} == {"Evaluate tiny", "Evaluate tiny-ft"}
+    next(b for b in at.button if b.label == "Evaluate tiny-ft").click().run()
+    assert not at.exception and not at.error
+    figures = next(d.value for d in at.dataframe if d.value.index.name == "metric")
+    assert list(figures.columns) == ["tiny-ft"] and "probe:macro_f1" in figures.index
+    assert [b.label for b in at.button] == ["Evaluate tiny"]
+
+
+def test_a_shared_link_with_compare_opens_the_compare_view(workspace):
+    at = open_compare({"corpus": "c", "model": "tiny", "compare": "tiny-ft", "method": "pca"}, page=False)
+    assert at.title[0].value == "Compare models"
+    assert at.selectbox(key="compare_b").value == "tiny-ft"
+    assert len(at.get("plotly_chart")) == 2
+
+
+def test_choosing_model_b_in_the_sidebar_swaps_the_two(workspace):
+    at = open_compare()
+    at.sidebar.selectbox(key="model").set_value("tiny-ft").run()
+    assert (at.selectbox(key="compare_a").value, at.selectbox(key="compare_b").value) == ("tiny-ft", "tiny")
+    assert len(at.get("plotly_chart")) == 2
+
+
+def test_choosing_the_same_model_twice_asks_for_two(workspace):
+    at = open_compare()
+    at.selectbox(key="compare_b").set_value("tiny").run()
+    assert "Choose two different models to compare." in texts(at.info)
+    assert not at.get("plotly_chart")
