@@ -22,6 +22,7 @@ _EXPORTS = {
     "JobsMixin": "jobs",
     "ModelsMixin": "models",
     "Store": "database",
+    "TopicsMixin": "topics",
     "VectorsMixin": "vectors",
     "atomic_save_npy": "files",
     "atomic_write_text": "files",
