@@ -51,6 +51,9 @@ _EXPORTS = {
     "recall_at_k": "index",
     "similar_papers": "search",
     "start_map": "maps",
+    "Topics": "topics",
+    "topic_hierarchy": "topics",
+    "topic_names": "topics",
     "warm_numba": "projection",
 }
 __all__ = sorted(_EXPORTS)

@@ -12,8 +12,6 @@ from core.lazy import heavy
 
 MINIBATCH_ABOVE = 20_000
 MAX_DOCS_PER_CLUSTER = 2_000
-# Words of two or more characters with at least one letter (drops bare numbers).
-TOKEN_PATTERN = r"(?u)\b(?=\w*[^\W\d_])\w\w+\b"
 
 
 def kmeans(X: np.ndarray, k: int, seed: int = 0) -> np.ndarray:
@@ -43,74 +41,29 @@ def kmeans(X: np.ndarray, k: int, seed: int = 0) -> np.ndarray:
         return model.fit_predict(arr).astype(np.int64)
 
 
-def _class_documents(
-    texts: Sequence[str], labels: np.ndarray, classes: np.ndarray, seed: int
-) -> list[str]:
-    """Concatenate (a sample of at most MAX_DOCS_PER_CLUSTER) texts per class."""
+def sample_rows(labels: np.ndarray, per_class: int = MAX_DOCS_PER_CLUSTER, seed: int = 0) -> np.ndarray:
+    """Sorted rows of a seeded sample of at most ``per_class`` papers of each class (keywords read these)."""
     rng = np.random.default_rng(seed)
-    docs = []
-    for c in classes:
+    keep = []
+    for c in np.unique(labels):
         rows = np.flatnonzero(labels == c)
-        if len(rows) > MAX_DOCS_PER_CLUSTER:
-            rows = np.sort(rng.choice(rows, MAX_DOCS_PER_CLUSTER, replace=False))
-        docs.append(" ".join(str(texts[i]) for i in rows if texts[i] is not None))
-    return docs
-
-
-def _ctfidf(counts, n_classes: int) -> np.ndarray:
-    """BERTopic's class TF-IDF: L1 term frequency per class times log(1 + A / f_t)."""
-    normalize = heavy("sklearn.preprocessing").normalize
-
-    counts = counts.astype(np.float64)
-    words_per_class = np.asarray(counts.sum(axis=1)).ravel()
-    term_freq = np.asarray(counts.sum(axis=0)).ravel()
-    avg_words = words_per_class.sum() / max(n_classes, 1)
-    idf = np.log(1 + avg_words / np.maximum(term_freq, 1))
-    return normalize(counts, norm="l1", axis=1).multiply(idf).toarray()
-
-
-def _pick_terms(ranked: Sequence[str], top_n: int) -> list[str]:
-    """Take the best terms, skipping ones whose words are all already shown."""
-    chosen: list[str] = []
-    for term in ranked:
-        words = set(term.split())
-        if words <= {w for t in chosen for w in t.split()}:
-            continue
-        chosen = [t for t in chosen if not set(t.split()) <= words]
-        chosen.append(term)
-        if len(chosen) == top_n:
-            break
-    return chosen
+        if len(rows) > per_class:
+            rows = rng.choice(rows, per_class, replace=False)
+        keep.append(rows)
+    return np.sort(np.concatenate(keep)) if keep else np.zeros(0, dtype=np.int64)
 
 
 def cluster_keywords(
     texts: Sequence[str], labels: np.ndarray, top_n: int = 4, seed: int = 0
 ) -> dict[int, list[str]]:
-    """Return the top_n most distinctive words or bigrams of each cluster (c-TF-IDF)."""
-    CountVectorizer = heavy("sklearn.feature_extraction.text").CountVectorizer
+    """Return the top_n most distinctive lemmatised words or bigrams of each cluster (c-TF-IDF, keywords.py)."""
+    from core.explore.keywords import class_keywords, term_matrix
 
     labels = np.asarray(labels)
     if len(texts) != len(labels):
         raise MireadError(f"got {len(texts)} texts but {len(labels)} cluster labels")
-    classes = np.unique(labels)
-    if len(classes) == 0:
-        return {}
-    docs = _class_documents(texts, labels, classes, seed)
-    vectorizer = CountVectorizer(
-        stop_words="english", ngram_range=(1, 2), min_df=1, token_pattern=TOKEN_PATTERN
-    )
-    try:
-        counts = vectorizer.fit_transform(docs)
-    except ValueError:
-        return {int(c): [] for c in classes}
-    scores = _ctfidf(counts, len(classes))
-    vocab = vectorizer.get_feature_names_out()
-    result: dict[int, list[str]] = {}
-    for row, c in enumerate(classes):
-        order = np.argsort(-scores[row], kind="stable")
-        ranked = [vocab[j] for j in order[: top_n * 5] if scores[row, j] > 0]
-        result[int(c)] = _pick_terms(ranked, top_n)
-    return result
+    rows = sample_rows(labels, seed=seed)
+    return class_keywords(term_matrix([texts[i] for i in rows]), labels[rows], top_n)
 
 
 def cluster_names(texts: Sequence[str], labels: np.ndarray, terms: int = 3) -> dict[int, str]:

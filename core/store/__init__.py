@@ -24,6 +24,7 @@ _EXPORTS = {
     "parse_references": "links",
     "ModelsMixin": "models",
     "Store": "database",
+    "TopicsMixin": "topics",
     "VectorsMixin": "vectors",
     "atomic_save_npy": "files",
     "atomic_write_text": "files",

@@ -275,6 +275,7 @@ class CorporaMixin:
             conn.execute("DELETE FROM papers WHERE corpus = ?", (name,))
             conn.execute("DELETE FROM figures WHERE corpus = ?", (name,))
             conn.execute("DELETE FROM links WHERE corpus = ?", (name,))
+            conn.execute("DELETE FROM topic_names WHERE corpus = ?", (name,))
             conn.execute("DELETE FROM corpora WHERE name = ?", (name,))
         own = re.compile(re.escape(self.corpus_slug(name)) + "-" + _FINGERPRINT + r"-v\d+\b")
         for path in self.arrays.glob("*/*"):

@@ -2,7 +2,8 @@
 
 This module holds the schema, the connections and transactions; `Store` is assembled from one mixin per
 concern: corpora and papers (`core.store.corpora`), embedding arrays (`core.store.vectors`), saved models
-(`core.store.models`), the key/value cache (`core.store.cache`), and jobs and their metrics (`core.store.jobs`).
+(`core.store.models`), the key/value cache (`core.store.cache`), jobs and their metrics (`core.store.jobs`), and
+topic names (`core.store.topics`).
 """
 
 from __future__ import annotations
@@ -22,6 +23,8 @@ from core.store.jobs import JobsMixin
 from core.store.links import SCHEMA as LINKS_SCHEMA
 from core.store.links import LinksMixin
 from core.store.models import ModelsMixin
+from core.store.topics import SCHEMA as TOPICS_SCHEMA
+from core.store.topics import TopicsMixin
 from core.store.vectors import VectorsMixin
 
 SCHEMA = """
@@ -69,7 +72,8 @@ def _busy(exc: sqlite3.OperationalError) -> StoreError | None:
     return None
 
 
-class Store(CorporaMixin, VectorsMixin, ModelsMixin, CacheMixin, JobsMixin, FiguresMixin, LinksMixin):
+class Store(CorporaMixin, VectorsMixin, ModelsMixin, CacheMixin, JobsMixin, FiguresMixin, LinksMixin,
+            TopicsMixin):
     """A workspace folder: `catalog.sqlite` plus `arrays/` (embeddings, indexes, maps) and `models/`."""
 
     BUSY_TIMEOUT_S = 60.0  # how long a write waits for another process's write before StoreError
@@ -85,7 +89,7 @@ class Store(CorporaMixin, VectorsMixin, ModelsMixin, CacheMixin, JobsMixin, Figu
         self.db_path = self.root / "catalog.sqlite"
         self._local = threading.local()
         with self.connect() as conn:
-            conn.executescript(SCHEMA + FIGURES_SCHEMA + LINKS_SCHEMA)
+            conn.executescript(SCHEMA + FIGURES_SCHEMA + LINKS_SCHEMA + TOPICS_SCHEMA)
             if "pid" not in {r["name"] for r in conn.execute("PRAGMA table_info(imports)")}:
                 try:  # a workspace made before imports recorded their process
                     conn.execute("ALTER TABLE imports ADD COLUMN pid INTEGER")
