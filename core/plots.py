@@ -398,7 +398,8 @@ def purity_figure(df: pd.DataFrame) -> go.Figure:
                                  name=html.escape(str(model), quote=False), mode="lines+markers"))
     ks = df["k"].to_numpy(float)
     log_x = len(ks) > 0 and ks.min() > 0 and ks.max() / ks.min() >= 10
-    return _finish(fig, "", xaxis=dict(title="k (number of clusters)", type="log" if log_x else "linear"),
+    return _finish(fig, "", xaxis=dict(title="k (number of clusters)", type="log" if log_x else "linear",
+                                         tickvals=sorted({int(k) for k in ks})),
                    yaxis=dict(title="purity", tickformat=".0%"))
 
 

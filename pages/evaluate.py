@@ -82,7 +82,7 @@ def show_results(doc: dict) -> None:
         st.warning(f"**{md_escape(error['model'])}**{where}: {md_escape(error['error'])}")
     if not doc["table"]:
         return
-    table = pd.DataFrame(doc["table"]).set_index("model")
+    table = pd.DataFrame(doc["table"]).set_index("model").apply(pd.to_numeric, errors="coerce")  # None: not measured
     main = table[[c for c in table.columns if not c.startswith("neighbours:")]]
     if not main.empty and len(main.columns):
         st.subheader("Results")
