@@ -121,6 +121,23 @@ class Tab:
             .map(gd => (gd._fullData || []).map(t => ({name: t.name, type: t.type, n: t.x ? t.x.length : 0,
                                                        x: t.type === 'bar' ? Array.from(t.x) : null})))""")
 
+    def lasso(self, left: float = 0.0, top: float = 0.0, right: float = 1.0, bottom: float = 1.0) -> None:
+        """Draw a lasso over a part of the first map (fractions of its plot area; the maps' drag mode is lasso)."""
+        plot = self.page.locator("[data-testid=stPlotlyChart] .nsewdrag").first
+        plot.scroll_into_view_if_needed()
+        box = plot.bounding_box()
+        assert box
+        width, height = box["width"] - 6, box["height"] - 6
+        x0, y0 = box["x"] + 3 + left * width, box["y"] + 3 + top * height
+        x1, y1 = box["x"] + 3 + right * width, box["y"] + 3 + bottom * height
+        mouse = self.page.mouse
+        mouse.move(x0, y0)
+        mouse.down()
+        for x, y in ((x1, y0), (x1, y1), (x0, y1), (x0, y0 + 2)):
+            mouse.move(x, y, steps=8)
+        mouse.up()
+        self.idle()
+
     def snap(self, name: str) -> Path:
         """Screenshot the whole app (the viewport grows to the page's height) into test-artifacts/."""
         ARTIFACTS.mkdir(exist_ok=True)

@@ -54,22 +54,6 @@ def stars(tab: Tab) -> list[list[str]]:
         .map(gd => (gd._fullData || []).filter(t => t.name === 'chosen paper').flatMap(t => Array.from(t.text)))""")
 
 
-def lasso_left_half(tab: Tab) -> None:
-    """Draw a lasso over the left half of map A (the maps' drag mode is lasso)."""
-    plot = tab.page.locator("[data-testid=stPlotlyChart] .nsewdrag").first
-    plot.scroll_into_view_if_needed()
-    box = plot.bounding_box()
-    assert box
-    x0, y0 = box["x"] + 3, box["y"] + 3
-    x1, y1 = box["x"] + box["width"] / 2, box["y"] + box["height"] - 3
-    mouse = tab.page.mouse
-    mouse.move(x0, y0)
-    mouse.down()
-    for x, y in ((x1, y0), (x1, y1), (x0, y1), (x0, y0 + 2)):
-        mouse.move(x, y, steps=8)
-    mouse.up()
-    tab.idle()
-
 
 def test_a_link_opens_the_compare_view_and_selections_are_linked(tab: Tab, workspace: Store):
     assert "/compare?" in tab.page.url and "compare=tiny-ft" in tab.page.url
@@ -77,7 +61,7 @@ def test_a_link_opens_the_compare_view_and_selections_are_linked(tab: Tab, works
     assert tab.page.locator("[data-testid=stPlotlyChart]").count() == 2
     assert highlighted(tab) == [[], []]
 
-    lasso_left_half(tab)
+    tab.lasso(right=0.5)  # the left half of map A
 
     def linked() -> list[int]:
         a, b = highlighted(tab)

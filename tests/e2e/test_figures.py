@@ -13,7 +13,7 @@ import pytest
 
 from core.store import Store
 from tests.e2e.conftest import Tab, app_tab, tiny_store
-from tests.e2e.test_journey import calm, lasso_everything, upload
+from tests.e2e.test_journey import calm, upload
 
 pytestmark = pytest.mark.e2e
 
@@ -89,7 +89,7 @@ def test_an_imported_pmc_package_shows_visual_summaries(tab: Tab, workspace: Sto
 
     tab.go("Domain map")
     calm(tab)
-    lasso_everything(tab)
+    tab.lasso()
     tab.page.get_by_role("heading", name=re.compile(r"\d+ selected papers")).wait_for()
     assert any(" — " in c and c.lower().startswith("fig") for c in tab.cells())
     calm(tab)

@@ -86,20 +86,6 @@ def upload(tab: Tab, path: Path, corpus: str) -> str:
     return tab.see(re.compile(rf"Imported \d+ rows into {re.escape(corpus)}"))
 
 
-def lasso_everything(tab: Tab) -> None:
-    """Draw a lasso around the whole map (the map's drag mode is lasso)."""
-    plot = tab.page.locator("[data-testid=stPlotlyChart] .nsewdrag").first
-    box = plot.bounding_box()
-    assert box
-    x0, y0, x1, y1 = box["x"] + 3, box["y"] + 3, box["x"] + box["width"] - 3, box["y"] + box["height"] - 3
-    mouse = tab.page.mouse
-    mouse.move(x0, y0)
-    mouse.down()
-    for x, y in ((x1, y0), (x1, y1), (x0, y1), (x0, y0 + 2)):
-        mouse.move(x, y, steps=8)
-    mouse.up()
-    tab.idle()
-
 
 def test_a_day_in_the_library(tab: Tab, workspace: Store):
     tab.choose("Model", "tiny")
@@ -129,7 +115,7 @@ def test_a_day_in_the_library(tab: Tab, workspace: Store):
     expected = sum(1 for p in holey_papers() if str(p.fields.get("journal") or "").startswith("Rare Journal"))
     tab.see(f"{expected} papers match", "[data-testid=stCaptionContainer]")
     calm(tab)
-    lasso_everything(tab)
+    tab.lasso()
     tab.page.get_by_role("heading", name=re.compile(r"\d+ selected papers")).wait_for()
     calm(tab)
     tab.snap("journey-map-selected")

@@ -3,17 +3,14 @@
 from __future__ import annotations
 
 import json
-from pathlib import Path
 
 import numpy as np
 import pytest
 
 from core.cli import main
 from core.evaluation.figures import figures_task, first_ranks, model_ranks, random_metrics, rank_metrics
-from core.store import FigurePaper, Store, is_held_out
+from core.store import FigurePaper, is_held_out
 from tests.helpers import register_tiny
-
-REAL = Path(__file__).resolve().parents[2] / "fixtures" / "real" / "jats"
 
 
 def test_rank_metrics_on_a_hand_computed_case():
@@ -68,15 +65,6 @@ def test_the_split_by_paper_is_seeded_and_stable():
     assert held == [i for i in ids if is_held_out(i, seed=0)] != [i for i in ids if is_held_out(i, seed=1)]
 
 
-@pytest.fixture()
-def jats_store(tmp_path, tiny_model_dir, capsys):
-    workspace = tmp_path / "ws"
-    assert main(["--workspace", str(workspace), "import", *map(str, sorted(REAL.glob("*.xml"))),
-                 "--corpus", "pmc", "--json"]) == 0
-    capsys.readouterr()
-    store = Store(workspace)
-    register_tiny(store, tiny_model_dir)
-    return store
 
 
 def test_figures_task_reports_models_beside_both_baselines(jats_store):

@@ -7,25 +7,9 @@ from pathlib import Path
 
 import pytest
 
-from core.cli import main
 from core.embedding import get_model, read_checkpoint_meta
 from core.errors import TrainingError
-from core.store import Store
 from core.training import FigureTrainConfig, jobs
-from tests.helpers import register_tiny
-
-REAL = Path(__file__).resolve().parents[2] / "fixtures" / "real" / "jats"
-
-
-@pytest.fixture()
-def jats_store(tmp_path, tiny_model_dir, capsys):
-    workspace = tmp_path / "ws"
-    assert main(["--workspace", str(workspace), "import", *map(str, sorted(REAL.glob("*.xml"))),
-                 "--corpus", "pmc", "--json"]) == 0
-    capsys.readouterr()
-    store = Store(workspace)
-    register_tiny(store, tiny_model_dir)
-    return store
 
 
 def test_a_figure_job_trains_records_curves_and_saves_a_selectable_model(jats_store):
