@@ -14,7 +14,7 @@ from core.explore.clusters import cluster_centres_2d
 from core.explore.topics import Topics
 
 MAX_FINE_LABELS = 40  # beyond this many fine topics only the largest are labelled (all stay in legend and cards)
-LABEL_CHARS = 42
+LABEL_CHARS = 40  # as the legend shortens its entries
 
 
 def _short(text: str, limit: int = LABEL_CHARS) -> str:
