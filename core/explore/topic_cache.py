@@ -8,7 +8,9 @@ hierarchy survives server restarts, is shared by every browser session, and is w
 
 from __future__ import annotations
 
+import hashlib
 import json
+from functools import lru_cache
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -20,6 +22,16 @@ if TYPE_CHECKING:
     from core.embedding import ModelSpec
     from core.store import Store
 
+FORMAT = 1  # bump when topic_hierarchy or the keywords change; an edited stop word list is noticed by itself
+
+
+@lru_cache(maxsize=1)
+def labelling_key() -> str:
+    """Names how the keywords are made: the format and a digest of the stop word list."""
+    from core.explore.keywords import STOP_FILE
+
+    return f"t{FORMAT}{hashlib.sha1(STOP_FILE.read_bytes()).hexdigest()[:6]}"
+
 
 def topics_files(store: Store, corpus: str, spec: ModelSpec, fine_k: int, seed: int = 0) -> tuple[Path, Path, str]:
     """(fine labels .npy, parents and keywords .json, clustering key) of one hierarchy."""
@@ -27,7 +39,7 @@ def topics_files(store: Store, corpus: str, spec: ModelSpec, fine_k: int, seed: 
 
     version = store.corpus_version(corpus)
     key = clustering_key(version, fine_k, coarse_count(fine_k), seed)
-    stem = f"{vectors_fingerprint(spec)}-{key}"
+    stem = f"{vectors_fingerprint(spec)}-{key}-{labelling_key()}"
     return (store.array_path("topics", corpus, stem), store.array_path("topics", corpus, stem, ".json"), key)
 
 

@@ -107,3 +107,44 @@ def test_the_fine_level_draws_fine_labels_under_the_coarse_ones():
     assert min(coarse_sizes) > max(fine_sizes)
     assert "B: cosmology › B1: galaxy, lensing" in [a.hovertext for a in fine_fig.layout.annotations]
     assert len(add_topic_labels(go.Figure(), coords, topics, "fine", names, max_fine=1)) == 3
+
+
+def test_fine_legend_entries_are_grouped_under_their_coarse_topic_in_tag_order():
+    from core.plots import map_figure
+
+    topics = small_topics()
+    names = nested_names(topics)
+    coords = np.random.default_rng(0).standard_normal((10, 2))
+    fig = map_figure(coords, color=paper_labels(topics, "fine", names), color_name="topics")
+    add_topic_labels(fig, coords, topics, "fine", names)
+    legend = sorted((t.legendrank, t.legendgroup, t.name) for t in fig.data)
+    assert [(group, name.split(":")[0]) for _, group, name in legend] == [
+        ("A", "A1"), ("A", "A2"), ("B", "B1"), ("B", "B2")]
+    assert {t.legendgrouptitle.text for t in fig.data if t.legendgroup == "B"} == {"<b>B: cosmology</b>"}
+
+
+def test_labels_that_would_overlap_are_nudged_apart():
+    topics = small_topics()
+    coords = np.zeros((10, 2))  # every topic's centre at the same place
+    fig = go.Figure()
+    add_topic_labels(fig, coords, topics, "fine", nested_names(topics))
+    assert len({a.yshift for a in fig.layout.annotations}) == len(fig.layout.annotations)
+
+
+def test_an_edited_stop_word_list_recomputes_the_keywords(embedded, counted, monkeypatch, tmp_path):
+    from core.explore import keywords
+
+    store, spec = embedded
+    topic_cache.corpus_topics(store, "c", spec, 6)
+    edited = tmp_path / "stopwords.txt"
+    edited.write_text(keywords.STOP_FILE.read_text(encoding="utf-8") + "galaxy\n", encoding="utf-8")
+    monkeypatch.setattr(keywords, "STOP_FILE", edited)
+    topic_cache.labelling_key.cache_clear()
+    keywords.stop_words.cache_clear()
+    try:
+        topics, _ = topic_cache.corpus_topics(store, "c", spec, 6)
+    finally:
+        topic_cache.labelling_key.cache_clear()
+        keywords.stop_words.cache_clear()
+    assert counted == [6, 6]
+    assert not any("galaxy" in w for words in topics.keywords["fine"].values() for w in words)
