@@ -19,6 +19,7 @@ from core.explore.topic_cache import corpus_topics
 from core.explore.topic_labels import nested_names, paper_labels
 from core.explore.topics import LEVELS, Topics
 from core.plot_labels import add_topic_labels
+from core.records import md_escape
 from pages.common import guarded, show_error, store
 
 LEVEL_KEY = "map_level"
@@ -66,19 +67,24 @@ def topic_colours(corpus: str, spec: ModelSpec, k: int) -> TopicMap | None:
     if found is None:
         return None
     topics, clustering = found
-    c1, c2 = st.columns([3, 2], vertical_alignment="center")
+    c1, c2, _ = st.columns([3, 2, 4], vertical_alignment="center")
     level = c1.radio("Topic level", LEVELS, key=LEVEL_KEY, horizontal=True, format_func=LEVEL_TEXT.get,
+                     label_visibility="collapsed",
                      help="Coarse topics group the fine ones (Ward clustering of their centres); a fine topic's tag "
                           "starts with its coarse topic's letter.")
     renamed = {lv: store().topic_names(corpus, spec.name, clustering, lv) for lv in LEVELS}
     names = nested_names(topics, renamed)
     with c2.popover("Rename a topic", icon=":material/edit:", width="stretch"):
-        options = sorted(names[level], key=lambda c: names[level][c])
+        keywords = nested_names(topics)[level]  # the choices read by tag and keywords, which a rename never changes
+        options = sorted(keywords, key=keywords.get)
         if st.session_state.get(TOPIC_KEY) not in options:
             st.session_state.pop(TOPIC_KEY, None)
-        st.selectbox(f"Topic ({LEVEL_TEXT[level]})", options, key=TOPIC_KEY, format_func=names[level].get)
-        st.text_input("New name", key=NAME_KEY, max_chars=80, placeholder="e.g. Protein folding",
+        chosen = st.selectbox(f"Topic ({LEVEL_TEXT[level]})", options, key=TOPIC_KEY, format_func=keywords.get)
+        given = renamed[level].get(chosen) if chosen is not None else None
+        st.text_input("New name", key=NAME_KEY, max_chars=80, placeholder=given or "e.g. Protein folding",
                       help="Saved for this corpus and model; leave it empty and save to show the keywords again.")
+        if given:
+            st.caption(f"Now named “{md_escape(given)}”.")
         st.button("Save name", on_click=_save_name, args=(corpus, spec.name, clustering, level), type="primary")
     message = st.session_state.pop(MESSAGE_KEY, None)
     if message:

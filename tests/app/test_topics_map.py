@@ -44,10 +44,14 @@ def test_the_level_switch_changes_the_labels_and_fine_ones_nest_in_coarse(worksp
     assert at.query_params["level"] == "fine" and at.query_params["colour"] == "topics"
 
 
+def pick(at, label_start: str) -> None:
+    box = at.selectbox(key="map_topic_pick")
+    shown = box.format_func  # options are cluster numbers shown by their tag and keywords
+    box.set_value(next(c for c in range(200) if str(shown(c) or "").startswith(label_start))).run()
+
+
 def rename(at, label_start: str, name: str) -> None:
-    pick = at.selectbox(key="map_topic_pick")
-    shown = pick.format_func  # options are cluster numbers shown by their labels
-    pick.set_value(next(c for c in range(200) if str(shown(c) or "").startswith(label_start)))
+    pick(at, label_start)
     at.text_input(key="map_topic_name").set_value(name)
     widget(at.button, "Save name").click().run()
     assert not at.exception and not at.error
@@ -63,5 +67,7 @@ def test_a_renamed_topic_shows_on_the_map_persists_and_an_empty_name_resets(work
 
     fresh = topic_map()  # a new browser session on the same workspace
     assert "B: Economics and trade" in labels(fresh)
+    pick(fresh, "B:")
+    assert "Now named “Economics and trade”." in [c.value for c in fresh.caption]
     rename(fresh, "B:", "")
     assert labels(fresh) == before
