@@ -12,7 +12,7 @@ import numpy as np
 import plotly.graph_objects as go
 
 from core.explore.clusters import cluster_centres_2d
-from core.explore.topic_labels import topic_tags
+from core.explore.topic_labels import tag_order, topic_tags
 from core.explore.topics import Topics
 
 MAX_FINE_LABELS = 40  # beyond this many fine topics only the largest are labelled (all stay in legend and cards)
@@ -88,7 +88,7 @@ def add_topic_labels(fig: go.Figure, coords: np.ndarray, topics: Topics, level: 
 def _order_legend(fig: go.Figure, topics: Topics, level: str, names: Mapping[str, Mapping[int, str]]) -> None:
     """Legend entries in tag order (A, B, … or A1, A2, B1, …); fine ones grouped under their coarse topic's name."""
     tags = topic_tags(topics)
-    order = sorted(tags[level], key=lambda c: _tag_order(tags[level][c]))
+    order = sorted(tags[level], key=lambda c: tag_order(tags[level][c]))
     rank = {_short(names[level][c]): (i, c) for i, c in enumerate(order)}
     for trace in fig.data:
         if trace.name in rank:
@@ -98,9 +98,3 @@ def _order_legend(fig: go.Figure, topics: Topics, level: str, names: Mapping[str
                 parent = int(topics.parent[c])
                 trace.legendgroup = tags["coarse"][parent]
                 trace.legendgrouptitle = dict(text=f"<b>{_short(names['coarse'][parent])}</b>")
-
-
-def _tag_order(tag: str) -> tuple[int, str, int]:
-    """Sort key of a tag: A < B < … < Z < AA, then A1 < A2 < … < A10."""
-    letters = tag.rstrip("0123456789")
-    return len(letters), letters, int(tag[len(letters):] or 0)

@@ -16,7 +16,7 @@ import streamlit as st
 from core.embedding import ModelSpec
 from core.errors import MireadError
 from core.explore.topic_cache import corpus_topics
-from core.explore.topic_labels import nested_names, paper_labels
+from core.explore.topic_labels import nested_names, paper_labels, tag_order, topic_tags
 from core.explore.topics import LEVELS, Topics
 from core.plot_labels import add_topic_labels
 from core.records import md_escape
@@ -54,7 +54,7 @@ def _save_name(corpus: str, model: str, clustering: str, level: str) -> None:
         st.session_state[MESSAGE_KEY] = ("error", str(exc))
         return
     st.session_state[NAME_KEY] = ""
-    st.session_state[MESSAGE_KEY] = ("ok", f"Topic renamed to “{name}”." if name else
+    st.session_state[MESSAGE_KEY] = ("ok", f"Topic renamed to “{md_escape(name)}”." if name else
                                      "Name removed: the topic shows its keywords again.")
 
 
@@ -76,7 +76,8 @@ def topic_colours(corpus: str, spec: ModelSpec, k: int) -> TopicMap | None:
     names = nested_names(topics, renamed)
     with c2.popover("Rename a topic", icon=":material/edit:", width="stretch"):
         keywords = nested_names(topics)[level]  # the choices read by tag and keywords, which a rename never changes
-        options = sorted(keywords, key=keywords.get)
+        tags = topic_tags(topics)[level]
+        options = sorted(keywords, key=lambda c: tag_order(tags[c]))
         if st.session_state.get(TOPIC_KEY) not in options:
             st.session_state.pop(TOPIC_KEY, None)
         chosen = st.selectbox(f"Topic ({LEVEL_TEXT[level]})", options, key=TOPIC_KEY, format_func=keywords.get)

@@ -24,6 +24,12 @@ def letter_tag(index: int) -> str:
             return tag
 
 
+def tag_order(tag: str) -> tuple[int, str, int]:
+    """Sort key of a tag: A < B < … < Z < AA, and A1 < A2 < … < A10."""
+    letters = tag.rstrip("0123456789")
+    return len(letters), letters, int(tag[len(letters):] or 0)
+
+
 def topic_tags(topics: Topics) -> dict[str, dict[int, str]]:
     """Per level, each cluster's tag: the coarse topic's letter; for a fine cluster that letter and its rank by size
     inside the coarse topic (1 = largest)."""

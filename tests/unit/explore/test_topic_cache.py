@@ -9,7 +9,7 @@ import pytest
 
 from core.embedding import embed_corpus
 from core.explore import topic_cache
-from core.explore.topic_labels import letter_tag, nested_names, paper_labels, topic_tags
+from core.explore.topic_labels import letter_tag, nested_names, paper_labels, tag_order, topic_tags
 from core.explore.topics import Topics
 from core.plot_labels import add_topic_labels
 from core.records import Paper
@@ -80,6 +80,7 @@ def small_topics() -> Topics:
 
 def test_fine_tags_carry_their_coarse_letter_ranked_by_size():
     assert [letter_tag(i) for i in (0, 1, 25, 26, 27)] == ["A", "B", "Z", "AA", "AB"]
+    assert sorted(["A10", "B1", "A2", "AA1", "Z3"], key=tag_order) == ["A2", "A10", "B1", "Z3", "AA1"]
     tags = topic_tags(small_topics())
     assert tags["coarse"] == {0: "A", 1: "B"}
     assert tags["fine"] == {2: "B1", 0: "B2", 1: "A1", 3: "A2"}
