@@ -4,7 +4,10 @@ from __future__ import annotations
 
 import re
 
+from streamlit.testing.v1 import AppTest
+
 from tests.app.test_pages import (  # noqa: F401 (fixtures)
+    APP,
     chart,
     empty_workspace,
     open_app,
@@ -71,3 +74,17 @@ def test_a_renamed_topic_shows_on_the_map_persists_and_an_empty_name_resets(work
     assert "Now named “Economics and trade”." in [c.value for c in fresh.caption]
     rename(fresh, "B:", "")
     assert labels(fresh) == before
+
+
+def test_an_old_cluster_link_opens_the_topic_map_and_an_unknown_level_is_one_sentence(workspace):  # noqa: F811
+    at = AppTest.from_file(APP, default_timeout=90)
+    for key, value in {"corpus": "c", "model": "tiny", "method": "pca", "colour": "k-means cluster", "k": "8",
+                       "level": "medium"}.items():
+        at.query_params[key] = value
+    at.run()
+    assert not at.exception
+    assert widget(at.selectbox, "Colour by").value == "topics"
+    assert at.radio(key="map_level").value == "coarse" and len(labels(at)) == 2
+    assert [w.value for w in at.warning] == [
+        "The link's topic level 'medium' is not one of coarse, fine; showing coarse topics."]
+    assert at.query_params["colour"] == "topics" and at.query_params["k"] == "8"
