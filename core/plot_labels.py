@@ -1,7 +1,8 @@
 """Topic labels on a paper map (a plotly figure from core.plots.map_figure), drawn so two levels read as nested:
 coarse topics in large bold type; at the fine level the fine topics in small type at their own centres, with the
 coarse names still on top, larger, and the legend grouped under the coarse names. Labels that would overlap are
-nudged up or down; all label text is escaped."""
+nudged up or down; a fine label with no free place is left out (its topic stays in the legend and on the hover
+cards). All label text is escaped."""
 
 from __future__ import annotations
 
@@ -17,7 +18,7 @@ from core.explore.topics import Topics
 
 MAX_FINE_LABELS = 40  # beyond this many fine topics only the largest are labelled (all stay in legend and cards)
 LABEL_CHARS = 40  # as the legend shortens its entries
-PLOT_PX = (1000.0, 700.0)  # the map's drawing area as assumed for overlap checks (it stretches to the page)
+PLOT_PX = (870.0, 600.0)  # the map's drawing area at a 1400-px-wide window, as assumed for overlap checks
 SHIFTS = (0, 24, -24, 48, -48, 72, -72)  # vertical nudges tried, in pixels
 
 
@@ -34,7 +35,8 @@ class _Placer:
         self.low, self.span = low, np.where(high > low, high - low, 1.0)
         self.boxes: list[tuple[float, float, float, float]] = []
 
-    def place(self, x: float, y: float, text: str, size: int) -> int:
+    def place(self, x: float, y: float, text: str, size: int, required: bool = True) -> int | None:
+        """The vertical nudge in pixels; None when nothing is free and the label is not required."""
         px = (x - self.low[0]) / self.span[0] * PLOT_PX[0]
         py = (y - self.low[1]) / self.span[1] * PLOT_PX[1]
         half_w, half_h = 0.3 * size * len(text) + 4, 0.6 * size + 2
@@ -43,6 +45,8 @@ class _Placer:
             if not any(box[0] < b[2] and b[0] < box[2] and box[1] < b[3] and b[1] < box[3] for b in self.boxes):
                 self.boxes.append(box)
                 return shift
+        if not required:
+            return None
         self.boxes.append((px - half_w, py - half_h, px + half_w, py + half_h))
         return 0
 
@@ -72,13 +76,14 @@ def add_topic_labels(fig: go.Figure, coords: np.ndarray, topics: Topics, level: 
         drawn.append(text)
     if fine_level:
         sizes = np.bincount(topics.fine, minlength=len(topics.parent))
-        keep = set(np.argsort(-sizes, kind="stable")[:max_fine].tolist())
-        for f, (x, y) in cluster_centres_2d(coords, topics.fine).items():
-            if f in keep:
-                text = names["fine"][f]
+        centres = cluster_centres_2d(coords, topics.fine)
+        for f in sorted(centres, key=lambda f: (-sizes[f], f))[:max_fine]:  # the largest topics get a place first
+            (x, y), text = centres[f], names["fine"][f]
+            shift = placer.place(x, y, _short(text), 11, required=False)
+            if shift is not None:
                 fig.add_annotation(x=x, y=y, text=_short(text), showarrow=False, name=f"fine-{f}",
                                    font=dict(size=11, color="#111111"), bgcolor="rgba(255,255,255,0.72)",
-                                   borderpad=2, yshift=placer.place(x, y, _short(text), 11),
+                                   borderpad=2, yshift=shift,
                                    hovertext=_short(f"{names['coarse'][int(topics.parent[f])]} › {text}", 120))
                 drawn.append(text)
     _order_legend(fig, topics, level, names)

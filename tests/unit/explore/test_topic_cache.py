@@ -149,3 +149,15 @@ def test_an_edited_stop_word_list_recomputes_the_keywords(embedded, counted, mon
         keywords.stop_words.cache_clear()
     assert counted == [6, 6]
     assert not any("galaxy" in w for words in topics.keywords["fine"].values() for w in words)
+
+
+def test_fine_labels_with_no_free_place_are_left_out_largest_first():
+    fine = np.repeat(np.arange(12), np.arange(12, 0, -1))  # fine topic 0 largest
+    parent = np.arange(12) % 2
+    topics = Topics(fine=fine, coarse=parent[fine], parent=parent,
+                    keywords={"fine": {f: [f"word{f}"] for f in range(12)}, "coarse": {0: ["even"], 1: ["odd"]}})
+    names = nested_names(topics)
+    drawn = add_topic_labels(go.Figure(), np.zeros((len(fine), 2)), topics, "fine", names)
+    assert drawn[:2] == [names["coarse"][0], names["coarse"][1]]
+    assert drawn[2:] == [names["fine"][f] for f in range(len(drawn) - 2)]  # the largest ones kept
+    assert 2 < len(drawn) < 2 + 12
