@@ -11,18 +11,15 @@ from core.demo import DEMO_CORPUS
 from core.explore import (
     DEFAULT_PARAMS,
     cached_map,
-    cluster_centres_2d,
-    cluster_names,
     highlight_mask,
     hover_frame,
-    kmeans,
     map_coordinates,
     map_fitted,
     paper_citations,
     place_points,
     start_map,
 )
-from core.explore.views import clamp_years, year_bounds, year_mask
+from core.explore.views import TOPICS, clamp_years, year_bounds, year_mask
 from core.labels import default_label_column
 from core.plots import add_citation_lines, export_html, map_figure, selected_rows
 from core.records import md_escape
@@ -39,6 +36,7 @@ from pages.common import (
     store,
 )
 from pages.figures_view import ranked_figures, summaries
+from pages.map_topics import topic_colours
 from pages.shared_view import link_problems, write_link
 
 st.title("Domain map")
@@ -55,7 +53,7 @@ if not need_embeddings(corpus, spec):
 frame = papers_frame(corpus)
 info = store().corpus(corpus)
 
-colour_options = list(info.labels) + ["k-means cluster", "predicted journal", "(none)"]
+colour_options = list(info.labels) + [TOPICS, "predicted journal", "(none)"]
 if st.session_state.get("map_colour") not in colour_options:  # a column of another corpus: back to the first
     st.session_state.pop("map_colour", None)
 for key, default in (("map_n_neighbors", DEFAULT_PARAMS["umap"]["n_neighbors"]),
@@ -64,7 +62,7 @@ for key, default in (("map_n_neighbors", DEFAULT_PARAMS["umap"]["n_neighbors"]),
     st.session_state.setdefault(key, default)  # widget defaults set here, so a shared link can set them too
 d1, d2, d3 = st.columns([3, 4, 2], vertical_alignment="bottom")
 colour = d1.selectbox("Colour by", colour_options, key="map_colour",
-                      help="Any label column, clusters, or predicted journal.")
+                      help="Any label column, topics (clusters, two levels), or predicted journal.")
 query = d2.text_input("Highlight papers matching", placeholder="e.g. malaria, transformer, 10.1103/…",
                       key="map_highlight", help="Case-insensitive match in title, abstract or any column.")
 with d3.popover("Map settings", icon=":material/tune:", width="stretch"):
@@ -79,8 +77,9 @@ with d3.popover("Map settings", icon=":material/tune:", width="stretch"):
     elif method == "tsne":
         params["perplexity"] = st.slider("Perplexity", 5, 100, key="map_perplexity",
                                          help="Roughly the number of neighbours each point pays attention to.")
-    k = st.number_input("Clusters (k)", 2, 200, key="map_k", disabled=colour != "k-means cluster",
-                        help="How many k-means clusters when colouring by cluster.")
+    k = st.number_input("Clusters (k)", 2, 200, key="map_k", disabled=colour != TOPICS,
+                        help="How many fine topics (k-means clusters) when colouring by topics; the coarse "
+                             "topics group them, about a quarter as many.")
     legend = st.number_input("Legend entries", 1, 60, 12, key="map_legend",
                              help="The most frequent labels get their own colour; the rest are drawn grey as "
                                   "'other' (hover cards always show the real label). Click a legend entry to hide it.")
@@ -135,12 +134,10 @@ def year_window(papers) -> tuple[int, int] | None:
     return None if chosen == bounds else chosen
 
 
-colour_values, cluster_text = None, None
-if colour == "k-means cluster":
-    labels = kmeans(np.asarray(vectors), int(k))
-    names = cluster_names((frame["title"].fillna("") + ". " + frame["abstract"].fillna("")).tolist(), labels)
-    colour_values = [names[c] for c in labels]
-    cluster_text = {names[c]: xy for c, xy in cluster_centres_2d(coords, labels).items()}
+colour_values, cluster_text, topic_map = None, None, None
+if colour == TOPICS:
+    topic_map = topic_colours(corpus, spec, int(k))
+    colour_values = topic_map.colour_values if topic_map else None
 elif colour == "predicted journal":
     from core.explore import predict_corpus_labels
 
@@ -193,7 +190,8 @@ if isinstance(placed, state.MapQuery) and (placed.corpus, placed.model) == (corp
     query_labels = [placed.title]
 
 write_link(corpus=corpus, model=spec.name, method=method, colour=colour, highlight=query.strip(), years=years,
-           paper=str(paper) if len(rows) else None, params=params, k=int(k))
+           paper=str(paper) if len(rows) else None, params=params, k=int(k),
+           level=topic_map.level if topic_map else None)
 hover = hover_frame(frame).drop(columns=[colour], errors="ignore")  # the colour label is already on the card
 ranked = ranked_figures(corpus, spec)
 if ranked:  # each paper's visual summary on its hover card
@@ -203,6 +201,8 @@ fig = map_figure(coords, color=colour_values, color_name=colour, hover=hover, hi
                  max_legend=int(legend))
 if citations is not None:
     add_citation_lines(fig, coords, cite_row, citations)
+if topic_map is not None:
+    topic_map.draw(fig, coords)
 shown = fig.layout.meta or {"drawn": len(coords), "total": len(coords)}
 kind = "PCA preview" if final is None else method.upper()
 if shown["drawn"] < shown["total"]:

@@ -20,7 +20,7 @@ import numpy as np
 
 from core.lazy import heavy
 
-_STOP_FILE = Path(__file__).with_name("stopwords.txt")
+STOP_FILE = Path(__file__).with_name("stopwords.txt")
 _ACCENT = re.compile(r"""\\[`'"^~=.]\{?([A-Za-z])\}?""")  # Schr\"odinger -> Schrodinger
 _LATEX = re.compile(r"\\[A-Za-z]+|\$[^$]*\$")  # commands and inline maths say nothing about a topic
 _CLAUSES = re.compile(r"[.,;:!?()\[\]{}\"“”]|\s-\s|\s–\s")
@@ -46,7 +46,7 @@ _KEEP_ENDINGS = ("ss", "us", "is", "ics", "ous")
 def stop_words() -> frozenset[str]:
     """scikit-learn's English stop words plus the scientific list in stopwords.txt."""
     english = heavy("sklearn.feature_extraction.text").ENGLISH_STOP_WORDS
-    own = {line.strip() for line in _STOP_FILE.read_text(encoding="utf-8").splitlines()}
+    own = {line.strip() for line in STOP_FILE.read_text(encoding="utf-8").splitlines()}
     own = {w for w in own if w and not w.startswith("#")}
     return frozenset(english) | frozenset(own) | frozenset(lemma(w) for w in own)
 

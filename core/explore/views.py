@@ -1,7 +1,8 @@
 """Shareable map views: the URL's query parameters read into a checked view, and a view written back as parameters.
 
 Parameters: ``corpus``, ``model``, ``method`` (umap, tsne, pca), ``colour``, ``highlight``, ``years`` (``1995-2005``),
-``paper`` (an id), ``compare`` (a second model), ``k`` (clusters) and the method's own (``n_neighbors``, ``min_dist``,
+``paper`` (an id), ``compare`` (a second model), ``k`` (fine topics), ``level`` (``coarse`` or ``fine`` topics) and
+the method's own (``n_neighbors``, ``min_dist``,
 ``perplexity``). Each value is checked against the workspace; one that does not fit (an unknown corpus, a column
 the corpus lacks, a malformed range) is dropped with one sentence saying what was wrong and what is shown instead.
 Pure functions: the pages read and write ``st.query_params`` and apply the result.
@@ -14,13 +15,17 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from core.explore.topics import LEVELS
+
 METHODS = ("umap", "tsne", "pca")
-SPECIAL_COLOURS = ("k-means cluster", "predicted journal", "(none)")
+TOPICS = "topics"
+SPECIAL_COLOURS = (TOPICS, "predicted journal", "(none)")
+OLD_COLOURS = {"k-means cluster": TOPICS}  # links shared before the topic hierarchy still open its map
 _NUMBERS: dict[str, tuple[type, float, float, str | None]] = {  # name -> (type, low, high, method it belongs to)
     "n_neighbors": (int, 5, 100, "umap"), "min_dist": (float, 0.0, 0.99, "umap"),
     "perplexity": (int, 5, 100, "tsne"), "k": (int, 2, 200, None),
 }
-KNOWN = ("corpus", "model", "method", "colour", "highlight", "years", "paper", "compare", *_NUMBERS)
+KNOWN = ("corpus", "model", "method", "colour", "highlight", "years", "paper", "compare", "level", *_NUMBERS)
 _YEARS = re.compile(r"^\s*(\d{4})\s*[-–:]\s*(\d{4})\s*$")
 
 
@@ -36,6 +41,7 @@ class View:
     years: tuple[int, int] | None = None
     paper: str | None = None
     compare: str | None = None
+    level: str | None = None
     numbers: dict[str, float] = field(default_factory=dict)
     problems: list[str] = field(default_factory=list)
 
@@ -88,6 +94,8 @@ def parse_view(
     colour = query.get("colour")
     if colour is not None:
         choices = [*(columns(shown) if shown else []), *SPECIAL_COLOURS]
+        if colour not in choices:
+            colour = OLD_COLOURS.get(colour, colour)
         if colour in choices:
             view.colour = colour
         else:
@@ -102,6 +110,13 @@ def parse_view(
             view.years = (int(match[1]), int(match[2]))
         else:
             view.problems.append(f"The link's years '{years}' are not a range like 1995-2005; showing all years.")
+    level = query.get("level")
+    if level is not None:
+        if level.lower() in LEVELS:
+            view.level = level.lower()
+        else:
+            view.problems.append(f"The link's topic level '{level}' is not one of {', '.join(LEVELS)}; showing "
+                                 "coarse topics.")
     paper = query.get("paper")
     if paper is not None:
         if papers is None or (shown and paper in set(papers(shown))):
@@ -122,7 +137,8 @@ def parse_view(
 
 def view_query(*, corpus: str | None, model: str | None, method: str, colour: str | None, highlight: str = "",
                years: tuple[int, int] | None = None, paper: str | None = None, compare: str | None = None,
-               params: Mapping[str, Any] | None = None, k: int | None = None) -> dict[str, str]:
+               params: Mapping[str, Any] | None = None, k: int | None = None,
+               level: str | None = None) -> dict[str, str]:
     """The query parameters of a view, for the page's URL (empty and default-free values left out)."""
     out: dict[str, str] = {}
     for key, value in (("corpus", corpus), ("model", model), ("method", method), ("colour", colour),
@@ -134,8 +150,11 @@ def view_query(*, corpus: str | None, model: str | None, method: str, colour: st
     for name, value in (params or {}).items():
         if name in _NUMBERS and _NUMBERS[name][3] == method:
             out[name] = f"{value:g}" if isinstance(value, float) else str(value)
-    if k is not None and colour == "k-means cluster":
-        out["k"] = str(k)
+    if colour == TOPICS:
+        if k is not None:
+            out["k"] = str(k)
+        if level in LEVELS:
+            out["level"] = level
     return out
 
 

@@ -164,12 +164,12 @@ def test_the_map_highlights_matching_papers_and_labels_clusters(workspace):
     highlighted = [t for t in chart(at)["data"] if t["name"] == "highlighted"]
     assert len(decode(highlighted[0]["x"])) == matching
 
-    widget(at.selectbox, "Colour by").set_value("k-means cluster").run()
-    widget(at.number_input, "Clusters (k)").set_value(3).run()
+    widget(at.selectbox, "Colour by").set_value("topics").run()
+    widget(at.number_input, "Clusters (k)").set_value(4).run()
     assert not at.exception
     spec = chart(at)
     assert sum(len(decode(t["x"])) for t in spec["data"]) == len(PAPERS)
-    assert len(spec["layout"]["annotations"]) == 3
+    assert len(spec["layout"]["annotations"]) == 2  # coarse topics: a quarter of k, at least 2
 
 
 def test_the_map_can_colour_papers_by_their_predicted_journal(workspace):

@@ -39,13 +39,24 @@ def test_each_stale_or_malformed_value_is_one_sentence_and_left_out() -> None:
 
 
 def test_a_view_written_then_read_is_the_same_view() -> None:
-    query = view_query(corpus="med", model="minilm", method="umap", colour="k-means cluster", highlight="malaria",
-                       years=(2001, 2010), params={"n_neighbors": 30, "min_dist": 0.25, "perplexity": 10}, k=8)
-    assert query == {"corpus": "med", "model": "minilm", "method": "umap", "colour": "k-means cluster",
-                     "highlight": "malaria", "years": "2001-2010", "n_neighbors": "30", "min_dist": "0.25", "k": "8"}
+    query = view_query(corpus="med", model="minilm", method="umap", colour="topics", highlight="malaria",
+                       years=(2001, 2010), params={"n_neighbors": 30, "min_dist": 0.25, "perplexity": 10}, k=8,
+                       level="fine")
+    assert query == {"corpus": "med", "model": "minilm", "method": "umap", "colour": "topics",
+                     "highlight": "malaria", "years": "2001-2010", "n_neighbors": "30", "min_dist": "0.25", "k": "8",
+                     "level": "fine"}
     view = parse_view(query, **WORKSPACE)
     assert view.problems == [] and view.years == (2001, 2010) and view.numbers == {"n_neighbors": 30,
                                                                                     "min_dist": 0.25, "k": 8}
+    assert view.colour == "topics" and view.level == "fine"
+    assert "level" not in view_query(corpus="med", model="m", method="pca", colour="journal", k=8, level="fine")
+
+
+def test_old_cluster_links_open_the_topic_map_and_an_unknown_level_is_one_sentence() -> None:
+    view = parse_view({"colour": "k-means cluster", "k": "20", "level": "medium"}, **WORKSPACE)
+    assert view.colour == "topics" and view.numbers == {"k": 20} and view.level is None
+    assert view.problems == ["The link's topic level 'medium' is not one of coarse, fine; showing coarse topics."]
+    assert parse_view({"colour": "topics", "level": "Coarse"}, **WORKSPACE).level == "coarse"
 
 
 def test_years_of_a_corpus() -> None:

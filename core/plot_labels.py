@@ -1,0 +1,105 @@
+"""Topic labels on a paper map (a plotly figure from core.plots.map_figure), drawn so two levels read as nested:
+coarse topics in large bold type; at the fine level the fine topics in small type at their own centres, with the
+coarse names still on top, larger, and the legend grouped under the coarse names. Labels that would overlap are
+nudged up or down; a fine label with no free place is left out (its topic stays in the legend and on the hover
+cards). All label text is escaped."""
+
+from __future__ import annotations
+
+import html
+from collections.abc import Mapping
+
+import numpy as np
+import plotly.graph_objects as go
+
+from core.explore.clusters import cluster_centres_2d
+from core.explore.topic_labels import tag_order, topic_tags
+from core.explore.topics import Topics
+
+MAX_FINE_LABELS = 40  # beyond this many fine topics only the largest are labelled (all stay in legend and cards)
+LABEL_CHARS = 40  # as the legend shortens its entries
+PLOT_PX = (870.0, 600.0)  # the map's drawing area at a 1400-px-wide window, as assumed for overlap checks
+SHIFTS = (0, 24, -24, 48, -48, 72, -72)  # vertical nudges tried, in pixels
+
+
+def _short(text: str, limit: int = LABEL_CHARS) -> str:
+    text = " ".join(str(text).split())
+    return html.escape(text if len(text) <= limit else text[: limit - 1].rstrip() + "…", quote=False)
+
+
+class _Placer:
+    """Greedy label placement: each label takes the first vertical nudge where its box overlaps no earlier one."""
+
+    def __init__(self, coords: np.ndarray):
+        low, high = coords.min(axis=0), coords.max(axis=0)
+        self.low, self.span = low, np.where(high > low, high - low, 1.0)
+        self.boxes: list[tuple[float, float, float, float]] = []
+
+    def place(self, x: float, y: float, text: str, size: int, required: bool = True) -> int | None:
+        """The vertical nudge in pixels; None when nothing is free and the label is not required."""
+        px = (x - self.low[0]) / self.span[0] * PLOT_PX[0]
+        py = (y - self.low[1]) / self.span[1] * PLOT_PX[1]
+        half_w, half_h = 0.3 * size * len(text) + 4, 0.6 * size + 2
+        for shift in SHIFTS:
+            box = (px - half_w, py + shift - half_h, px + half_w, py + shift + half_h)
+            if not any(box[0] < b[2] and b[0] < box[2] and box[1] < b[3] and b[1] < box[3] for b in self.boxes):
+                self.boxes.append(box)
+                return shift
+        if not required:
+            return None
+        self.boxes.append((px - half_w, py - half_h, px + half_w, py + half_h))
+        return 0
+
+
+def add_topic_labels(fig: go.Figure, coords: np.ndarray, topics: Topics, level: str,
+                     names: Mapping[str, Mapping[int, str]], max_fine: int = MAX_FINE_LABELS) -> list[str]:
+    """Label each topic of the level at the median position of its papers and order (at the fine level: group) the
+    legend by topic; the texts drawn, coarse first."""
+    coords = np.asarray(coords, dtype=np.float64)
+    if not len(coords):
+        return []
+    placer, fine_level = _Placer(coords), level == "fine"
+    drawn: list[str] = []
+    children: dict[int, list[str]] = {}
+    for f, c in enumerate(topics.parent):
+        children.setdefault(int(c), []).append(names["fine"].get(f, ""))
+    for c, (x, y) in cluster_centres_2d(coords, topics.coarse).items():
+        text, size = names["coarse"][c], 16 if fine_level else 14
+        inside = "<br>".join(_short(n, 60) for n in sorted(children.get(c, [])))
+        fig.add_annotation(
+            x=x, y=y, text=f"<b>{_short(text)}</b>", showarrow=False, name=f"coarse-{c}",
+            font=dict(size=size, color="#111111"), borderpad=3, yshift=placer.place(x, y, _short(text), size),
+            bgcolor="rgba(255,255,255,0.62)" if fine_level else "rgba(255,255,255,0.78)",
+            bordercolor="rgba(17,17,17,0.35)" if fine_level else None,
+            hovertext=f"<b>{_short(text, 80)}</b><br>{inside}",
+        )
+        drawn.append(text)
+    if fine_level:
+        sizes = np.bincount(topics.fine, minlength=len(topics.parent))
+        centres = cluster_centres_2d(coords, topics.fine)
+        for f in sorted(centres, key=lambda f: (-sizes[f], f))[:max_fine]:  # the largest topics get a place first
+            (x, y), text = centres[f], names["fine"][f]
+            shift = placer.place(x, y, _short(text), 11, required=False)
+            if shift is not None:
+                fig.add_annotation(x=x, y=y, text=_short(text), showarrow=False, name=f"fine-{f}",
+                                   font=dict(size=11, color="#111111"), bgcolor="rgba(255,255,255,0.72)",
+                                   borderpad=2, yshift=shift,
+                                   hovertext=_short(f"{names['coarse'][int(topics.parent[f])]} › {text}", 120))
+                drawn.append(text)
+    _order_legend(fig, topics, level, names)
+    return drawn
+
+
+def _order_legend(fig: go.Figure, topics: Topics, level: str, names: Mapping[str, Mapping[int, str]]) -> None:
+    """Legend entries in tag order (A, B, … or A1, A2, B1, …); fine ones grouped under their coarse topic's name."""
+    tags = topic_tags(topics)
+    order = sorted(tags[level], key=lambda c: tag_order(tags[level][c]))
+    rank = {_short(names[level][c]): (i, c) for i, c in enumerate(order)}
+    for trace in fig.data:
+        if trace.name in rank:
+            i, c = rank[trace.name]
+            trace.legendrank = 100 + i
+            if level == "fine":
+                parent = int(topics.parent[c])
+                trace.legendgroup = tags["coarse"][parent]
+                trace.legendgrouptitle = dict(text=f"<b>{_short(names['coarse'][parent])}</b>")
