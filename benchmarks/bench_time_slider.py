@@ -90,7 +90,7 @@ def animate_times(browser, path: Path, names: list[str]) -> list[float]:
         const out = []; for (const name of names) { const t = performance.now();
           await Plotly.animate(gd, [name], {frame: {duration: 0, redraw: true}, transition: {duration: 0},
                                             mode: 'immediate'});
-          %s out.push(performance.now() - t); } return out; }""" % PAINTED, names)
+          PAINTED out.push(performance.now() - t); } return out; }""".replace("PAINTED", PAINTED), names)
     tab.close()
     return times
 
@@ -105,7 +105,7 @@ def react_times(browser, path: Path, figures: list[str]) -> list[float]:
         tab.evaluate("text => { window.__next = text; }", text)
         times.append(tab.evaluate("""async () => { const gd = document.getElementById('map');
             const t = performance.now(); const fig = JSON.parse(window.__next);
-            await Plotly.react(gd, fig.data, fig.layout); %s return performance.now() - t; }""" % PAINTED))
+            await Plotly.react(gd, fig.data, fig.layout); PAINTED return performance.now() - t; }""".replace("PAINTED", PAINTED)))
     tab.close()
     return times
 

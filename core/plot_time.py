@@ -1,4 +1,5 @@
-"""Time on the map: a play button and a slider that move a window of years over a fixed map, in the browser.
+"""Time on the map: a play button and a slider that move a window of years over a fixed map, in the browser;
+and the topics-over-time chart under it.
 
 The map's own traces stay put and are faded; one overlay trace per year holds that year's papers (in their map
 colours) and each animation frame only switches which overlay traces are visible. A frame therefore carries a few
@@ -7,9 +8,11 @@ booleans, not coordinates, and Plotly.animate never re-sends the points (BENCHMA
 
 from __future__ import annotations
 
+import html
 from collections.abc import Sequence
 
 import numpy as np
+import pandas as pd
 import plotly.graph_objects as go
 
 from core.errors import MireadError
@@ -133,3 +136,23 @@ def overlay_visible_rows(fig: go.Figure, window: tuple[int, int]) -> np.ndarray:
     traces = [fig.data[i] for i in frame.traces]
     shown = [np.asarray(t.customdata) for t, f in zip(traces, frame.data) if f.visible]
     return np.sort(np.concatenate(shown)) if shown else np.array([], dtype=np.int64)
+
+
+def topics_over_time_figure(table: pd.DataFrame, group_name: str = "") -> go.Figure:
+    """Stacked bars of papers per year per group (core.explore.timeline.papers_per_year), 'other' grey on top."""
+    from core.plots import OTHER_COLOUR, PALETTE, TEMPLATE
+
+    fig = go.Figure()
+    for rank, group in enumerate(table.columns):
+        colour = OTHER_COLOUR if group == "other" else PALETTE[rank % len(PALETTE)]
+        name = html.escape(str(group)[:60], quote=False)
+        fig.add_trace(go.Bar(x=table.index.to_numpy(), y=table[group].to_numpy(), name=name, marker_color=colour,
+                             hovertemplate=f"{name}<br>%{{x}}: %{{y}} papers<extra></extra>"))
+    fig.update_layout(
+        template=TEMPLATE, barmode="stack", height=320, bargap=0.1, margin=dict(l=10, r=10, t=30, b=10),
+        title=dict(text=f"Papers per year by {html.escape(group_name, quote=False)}" if group_name else None,
+                   font=dict(size=14)),
+        xaxis=dict(title=None, dtick=1 if len(table) <= 15 else None), yaxis=dict(title="papers"),
+        legend=dict(orientation="h", x=0, y=-0.12, xanchor="left", yanchor="top", font=dict(size=11)),
+    )
+    return fig
