@@ -146,7 +146,7 @@ def topics_over_time_figure(table: pd.DataFrame, group_name: str = "") -> go.Fig
     for rank, group in enumerate(table.columns):
         colour = OTHER_COLOUR if group == "other" else PALETTE[rank % len(PALETTE)]
         name = html.escape(str(group)[:60], quote=False)
-        fig.add_trace(go.Bar(x=table.index.to_numpy(), y=table[group].to_numpy(), name=name, marker_color=colour,
+        fig.add_trace(go.Bar(x=table.index.tolist(), y=table[group].tolist(), name=name, marker_color=colour,
                              hovertemplate=f"{name}<br>%{{x}}: %{{y}} papers<extra></extra>"))
     fig.update_layout(
         template=TEMPLATE, barmode="stack", height=320, bargap=0.1, margin=dict(l=10, r=10, t=30, b=10),

@@ -22,7 +22,7 @@ from core.explore import (
     place_points,
     start_map,
 )
-from core.explore.views import clamp_years, year_bounds, year_mask
+from core.explore.views import year_mask
 from core.labels import default_label_column
 from core.plots import add_citation_lines, export_html, map_figure, selected_rows
 from core.records import md_escape
@@ -39,6 +39,7 @@ from pages.common import (
     store,
 )
 from pages.figures_view import ranked_figures, summaries
+from pages.map_time import animate, topics_over_time, year_controls
 from pages.shared_view import link_problems, write_link
 
 st.title("Domain map")
@@ -124,17 +125,6 @@ if final is None:
 vectors = embeddings(corpus, spec)
 
 
-def year_window(papers) -> tuple[int, int] | None:
-    """The Years slider (corpora with a year column); None while it spans every year."""
-    bounds = year_bounds(papers)
-    if bounds is None:
-        return None
-    st.session_state["map_years"] = clamp_years(st.session_state.get("map_years", bounds), bounds)
-    chosen = tuple(st.slider("Years", bounds[0], bounds[1], key="map_years",
-                             help="Papers of these years are drawn in front, the others faded; the map stays put."))
-    return None if chosen == bounds else chosen
-
-
 colour_values, cluster_text = None, None
 if colour == "k-means cluster":
     labels = kmeans(np.asarray(vectors), int(k))
@@ -157,8 +147,8 @@ highlight = None
 if query.strip():
     highlight = highlight_mask(frame, query)
     st.caption(f"{int(highlight.sum()):,} papers match “{md_escape(query.strip())}”.")
-years = year_window(frame)
-if years is not None:
+years, play = year_controls(frame)
+if years is not None and play == "off":  # while playing, the animation draws the window in front
     window = year_mask(frame, years)
     highlight = window if highlight is None else highlight & window
     st.caption(f"{int(highlight.sum()):,} papers from {years[0]}–{years[1]} drawn in front; the others are faded.")
@@ -203,6 +193,7 @@ fig = map_figure(coords, color=colour_values, color_name=colour, hover=hover, hi
                  max_legend=int(legend))
 if citations is not None:
     add_citation_lines(fig, coords, cite_row, citations)
+fig = animate(fig, frame, coords, years, play)
 shown = fig.layout.meta or {"drawn": len(coords), "total": len(coords)}
 kind = "PCA preview" if final is None else method.upper()
 if shown["drawn"] < shown["total"]:
@@ -242,3 +233,4 @@ if citations is None and len(selected) == 1 and info.links:
     citations = paper_citations(store(), corpus, str(frame["id"].iloc[selected[0]]), frame)
 if citations is not None:
     show_citations(citations)
+topics_over_time(frame, colour_values, colour)
