@@ -39,7 +39,7 @@ from pages.common import (
     store,
 )
 from pages.figures_view import ranked_figures, summaries
-from pages.map_time import animate, topics_over_time, year_controls
+from pages.map_time import animate, fill_screen, topics_over_time, year_controls
 from pages.shared_view import link_problems, write_link
 
 st.title("Domain map")
@@ -193,7 +193,7 @@ fig = map_figure(coords, color=colour_values, color_name=colour, hover=hover, hi
                  max_legend=int(legend))
 if citations is not None:
     add_citation_lines(fig, coords, cite_row, citations)
-fig = animate(fig, frame, coords, years, play)
+fig = fill_screen(animate(fig, frame, coords, years, play))
 shown = fig.layout.meta or {"drawn": len(coords), "total": len(coords)}
 kind = "PCA preview" if final is None else method.upper()
 if shown["drawn"] < shown["total"]:
@@ -210,7 +210,8 @@ if fitted is not None:
                f"papers, as a pasted paper (★) is.")
 event = st.plotly_chart(fig, width="stretch", on_select="rerun", selection_mode=("points", "box", "lasso"),
                         key="corpus_map", config={"toImageButtonOptions": {"format": "png", "filename": f"{corpus}-map",
-                                                                           "scale": 2}, "displaylogo": False})
+                                                                           "scale": 2}, "displaylogo": False,
+                                "responsive": True})
 
 selected = selected_rows(event.selection) if event and event.selection else np.array([], dtype=int)
 c1, c2 = st.columns(2)

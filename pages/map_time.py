@@ -64,3 +64,17 @@ def topics_over_time(papers: pd.DataFrame, groups: Sequence | None, group_name: 
                     config={"displaylogo": False})
     st.caption(f"{int(table.to_numpy().sum()):,} papers with a year, by {group_name}: the {TOP_GROUPS} largest "
                "groups and 'other'. Click a legend entry to hide it.")
+
+
+FILL = """<style>
+[data-testid=stMainBlockContainer] { padding-top: 2.5rem; }
+.st-key-corpus_map [data-testid=stPlotlyChart], .st-key-corpus_map .js-plotly-plot {
+  height: max(420px, calc(100vh - 150px)) !important; }
+</style>"""
+
+
+def fill_screen(fig: go.Figure) -> go.Figure:
+    """Let the map take the window's height (CSS on its element, Plotly autosized and responsive)."""
+    st.html(FILL)
+    fig.update_layout(height=None, autosize=True)
+    return fig
