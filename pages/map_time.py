@@ -68,6 +68,7 @@ def topics_over_time(papers: pd.DataFrame, groups: Sequence | None, group_name: 
 
 FILL = """<style>
 [data-testid=stMainBlockContainer] { padding-top: 2.5rem; }
+.st-key-corpus_map { flex: 0 0 auto !important; height: auto !important; }
 .st-key-corpus_map [data-testid=stPlotlyChart], .st-key-corpus_map .js-plotly-plot {
   height: max(420px, calc(100vh - 150px)) !important; }
 </style>"""
