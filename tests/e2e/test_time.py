@@ -107,6 +107,14 @@ def test_the_map_fills_the_screen_and_fits_a_phone(tab: Tab):
     box = plot.bounding_box()
     assert box and box["height"] > 0.6 * VIEWPORT["height"] and box["width"] > 0.6 * VIEWPORT["width"], box
     tab.page.screenshot(path=str(ARTIFACTS / "time-map-1400.png"))
+    tab.page.locator("[data-testid=stPlotlyChart]").first.hover()
+    tab.page.locator(".st-key-corpus_map").get_by_role("button", name="Fullscreen").click()  # element toolbar
+    tab.page.wait_for_timeout(800)
+    tab.page.screenshot(path=str(ARTIFACTS / "time-map-fullscreen.png"))
+    full = plot.bounding_box()
+    assert full and full["width"] > 0.9 * VIEWPORT["width"] and full["height"] > 0.7 * VIEWPORT["height"], full
+    tab.page.locator(".st-key-corpus_map").get_by_role("button", name="Close fullscreen").click()
+    tab.page.wait_for_timeout(500)
     tab.page.set_viewport_size(PHONE)
     tab.page.wait_for_timeout(800)
     box = plot.bounding_box()
