@@ -54,7 +54,7 @@ def animate(fig: go.Figure, papers: pd.DataFrame, coords: np.ndarray, years: tup
 
 def topics_over_time(papers: pd.DataFrame, groups: Sequence | None, group_name: str) -> None:
     """Under the map: papers per year per group (the map's colour), the largest groups and 'other'."""
-    if groups is None or year_bounds(papers) is None:
+    if groups is None or group_name == "year" or year_bounds(papers) is None:
         return
     table = guarded(papers_per_year, papers["year"].tolist(), list(groups), TOP_GROUPS)
     if table is None:
