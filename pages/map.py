@@ -19,7 +19,7 @@ from core.explore import (
     place_points,
     start_map,
 )
-from core.explore.views import TOPICS, clamp_years, year_bounds, year_mask
+from core.explore.views import TOPICS, year_mask
 from core.labels import default_label_column
 from core.plots import add_citation_lines, export_html, map_figure, selected_rows
 from core.records import md_escape
@@ -36,6 +36,7 @@ from pages.common import (
     store,
 )
 from pages.figures_view import ranked_figures, summaries
+from pages.map_time import animate, fill_screen, topics_over_time, year_controls
 from pages.map_topics import topic_colours
 from pages.shared_view import link_problems, write_link
 
@@ -122,18 +123,6 @@ if final is None:
 
 vectors = embeddings(corpus, spec)
 
-
-def year_window(papers) -> tuple[int, int] | None:
-    """The Years slider (corpora with a year column); None while it spans every year."""
-    bounds = year_bounds(papers)
-    if bounds is None:
-        return None
-    st.session_state["map_years"] = clamp_years(st.session_state.get("map_years", bounds), bounds)
-    chosen = tuple(st.slider("Years", bounds[0], bounds[1], key="map_years",
-                             help="Papers of these years are drawn in front, the others faded; the map stays put."))
-    return None if chosen == bounds else chosen
-
-
 colour_values, cluster_text, topic_map = None, None, None
 if colour == TOPICS:
     topic_map = topic_colours(corpus, spec, int(k))
@@ -154,8 +143,8 @@ highlight = None
 if query.strip():
     highlight = highlight_mask(frame, query)
     st.caption(f"{int(highlight.sum()):,} papers match “{md_escape(query.strip())}”.")
-years = year_window(frame)
-if years is not None:
+years, play = year_controls(frame)
+if years is not None and play == "off":  # while playing, the animation draws the window in front
     window = year_mask(frame, years)
     highlight = window if highlight is None else highlight & window
     st.caption(f"{int(highlight.sum()):,} papers from {years[0]}–{years[1]} drawn in front; the others are faded.")
@@ -203,6 +192,7 @@ if citations is not None:
     add_citation_lines(fig, coords, cite_row, citations)
 if topic_map is not None:
     topic_map.draw(fig, coords)
+fig = fill_screen(animate(fig, frame, coords, years, play))
 shown = fig.layout.meta or {"drawn": len(coords), "total": len(coords)}
 kind = "PCA preview" if final is None else method.upper()
 if shown["drawn"] < shown["total"]:
@@ -219,7 +209,8 @@ if fitted is not None:
                f"papers, as a pasted paper (★) is.")
 event = st.plotly_chart(fig, width="stretch", on_select="rerun", selection_mode=("points", "box", "lasso"),
                         key="corpus_map", config={"toImageButtonOptions": {"format": "png", "filename": f"{corpus}-map",
-                                                                           "scale": 2}, "displaylogo": False})
+                                                                           "scale": 2}, "displaylogo": False,
+                                "responsive": True})
 
 selected = selected_rows(event.selection) if event and event.selection else np.array([], dtype=int)
 c1, c2 = st.columns(2)
@@ -242,3 +233,4 @@ if citations is None and len(selected) == 1 and info.links:
     citations = paper_citations(store(), corpus, str(frame["id"].iloc[selected[0]]), frame)
 if citations is not None:
     show_citations(citations)
+topics_over_time(frame, colour_values, colour)

@@ -1,0 +1,81 @@
+"""Time on the map page: the Years slider and the Play choice in one row, the animation, topics over time."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import numpy as np
+import pandas as pd
+import plotly.graph_objects as go
+import streamlit as st
+
+from core.explore.timeline import papers_per_year
+from core.explore.views import clamp_years, year_bounds
+from core.plot_time import add_year_animation, topics_over_time_figure
+from pages.common import guarded
+
+PLAY = {"off": 0, "1-year window": 1, "2-year window": 2, "3-year window": 3, "5-year window": 5, "cumulative": None}
+TOP_GROUPS = 8
+
+
+def year_controls(papers: pd.DataFrame) -> tuple[tuple[int, int] | None, str]:
+    """The Years slider and the Play choice (corpora with a year column): the window (None while it spans every
+    year) and the play mode ('off' without years)."""
+    bounds = year_bounds(papers)
+    if bounds is None:
+        return None, "off"
+    st.session_state["map_years"] = clamp_years(st.session_state.get("map_years", bounds), bounds)
+    if st.session_state.get("map_play") not in PLAY:
+        st.session_state["map_play"] = "off"
+    left, right = st.columns([4, 1], vertical_alignment="bottom")
+    chosen = tuple(left.slider("Years", bounds[0], bounds[1], key="map_years",
+                               help="Papers of these years are drawn in front, the others faded; the map stays put. "
+                                    "While playing, the animation runs through these years."))
+    play = right.selectbox("Play through years", list(PLAY), key="map_play",
+                           help="Adds ▶ Play and a year slider to the map: a window of years (or all years so far) "
+                                "moves over the fixed map in your browser, the other papers faded.")
+    return (None if chosen == bounds else chosen), play
+
+
+def animate(fig: go.Figure, papers: pd.DataFrame, coords: np.ndarray, years: tuple[int, int] | None,
+            play: str) -> go.Figure:
+    """The map with the play button and year slider when play is on (within the chosen years)."""
+    if play not in PLAY or play == "off":
+        return fig
+    values = np.array(pd.to_numeric(papers["year"], errors="coerce"), dtype=float)  # a writable copy
+    if years is not None:
+        values[(values < years[0]) | (values > years[1])] = np.nan
+    animated = guarded(add_year_animation, fig, coords, values, width=PLAY[play])
+    if animated is not None:
+        st.caption("Press **▶ Play** above the map, or drag its year slider: the papers of each window are drawn "
+                   "in front in their colours, the others faded; the map stays put.")
+    return animated if animated is not None else fig
+
+
+def topics_over_time(papers: pd.DataFrame, groups: Sequence | None, group_name: str) -> None:
+    """Under the map: papers per year per group (the map's colour), the largest groups and 'other'."""
+    if groups is None or group_name == "year" or year_bounds(papers) is None:
+        return
+    table = guarded(papers_per_year, papers["year"].tolist(), list(groups), TOP_GROUPS)
+    if table is None:
+        return
+    st.subheader("Topics over time")
+    st.plotly_chart(topics_over_time_figure(table, group_name), width="stretch", key="topics_over_time",
+                    config={"displaylogo": False})
+    st.caption(f"{int(table.to_numpy().sum()):,} papers with a year, by {group_name}: the {TOP_GROUPS} largest "
+               "groups and 'other'. Click a legend entry to hide it.")
+
+
+FILL = """<style>
+[data-testid=stMainBlockContainer] { padding-top: 2.5rem; }
+.st-key-corpus_map { flex: 0 0 auto !important; height: auto !important; }
+.st-key-corpus_map [data-testid=stPlotlyChart], .st-key-corpus_map .js-plotly-plot {
+  height: max(420px, calc(100vh - 150px)) !important; }
+</style>"""
+
+
+def fill_screen(fig: go.Figure) -> go.Figure:
+    """Let the map take the window's height (CSS on its element, Plotly autosized and responsive)."""
+    st.html(FILL)
+    fig.update_layout(height=None, autosize=True)
+    return fig

@@ -1,0 +1,77 @@
+"""The map's time controls (issue 17): Play appears only with years; topics over time counts every dated paper."""
+
+from __future__ import annotations
+
+import pytest
+
+from core.embedding import embed_corpus
+from core.store import Store
+from tests.app.test_pages import chart, open_app, router_mode, widget  # noqa: F401 (autouse fixture)
+from tests.helpers import make_papers, register_tiny
+
+
+def workspace(tmp_path, monkeypatch, tiny_model_dir, dated: bool) -> Store:
+    monkeypatch.setenv("MIREAD_WORKSPACE", str(tmp_path / "ws"))
+    monkeypatch.setenv("MIREAD_WARM_NUMBA", "0")
+    papers = make_papers()  # years 2000-2004
+    for i, paper in enumerate(papers):
+        if not dated:
+            paper.fields.pop("year")
+        elif i % 7 == 3:
+            paper.fields["year"] = None  # a paper without a year
+    store = Store(tmp_path / "ws")
+    store.import_papers("c", papers, source="test")
+    register_tiny(store, tiny_model_dir)
+    embed_corpus(store, "c", "tiny")
+    return store
+
+
+@pytest.fixture()
+def dated(tmp_path, monkeypatch, tiny_model_dir) -> Store:
+    return workspace(tmp_path, monkeypatch, tiny_model_dir, dated=True)
+
+
+@pytest.fixture()
+def undated(tmp_path, monkeypatch, tiny_model_dir) -> Store:
+    return workspace(tmp_path, monkeypatch, tiny_model_dir, dated=False)
+
+
+def test_play_adds_frames_a_play_button_and_a_year_slider_to_the_map(dated: Store):
+    at = open_app("pages/map.py")
+    assert "frames" not in chart(at) or not chart(at)["frames"]  # off by default: the plain map
+    widget(at.selectbox, "Play through years").set_value("2-year window").run()
+    assert not at.exception and not at.error
+    spec = chart(at)
+    assert [f["name"] for f in spec["frames"]] == ["2000–2001", "2001–2002", "2002–2003", "2003–2004"]
+    layout = spec["layout"]
+    assert [b["label"] for b in layout["updatemenus"][0]["buttons"]] == ["▶ Play", "❚❚ Pause"]
+    assert [s["label"] for s in layout["sliders"][0]["steps"]] == [f["name"] for f in spec["frames"]]
+    overlay = [t for t in spec["data"] if t.get("legendgroup") == "years"]
+    assert [t["name"] for t in overlay] == ["2000", "2001", "2002", "2003", "2004"]
+
+
+def test_play_runs_inside_the_chosen_years(dated: Store):
+    at = open_app("pages/map.py")
+    widget(at.slider, "Years").set_value((2001, 2003)).run()
+    widget(at.selectbox, "Play through years").set_value("cumulative").run()
+    assert [f["name"] for f in chart(at)["frames"]] == ["2001", "2001–2002", "2001–2003"]
+
+
+def test_no_year_column_no_play_and_no_timeline(undated: Store):
+    at = open_app("pages/map.py")
+    assert not at.exception and not at.error
+    labels = [w.label for w in [*at.selectbox, *at.slider]]
+    assert "Play through years" not in labels and "Years" not in labels
+    assert len(at.get("plotly_chart")) == 1 and not chart(at).get("frames")
+    assert "Topics over time" not in [h.value for h in at.subheader]
+
+
+def test_topics_over_time_counts_every_dated_paper(dated: Store):
+    at = open_app("pages/map.py")
+    assert "Topics over time" in [h.value for h in at.subheader]
+    bars = chart(at, 1)["data"]
+    assert {t["type"] for t in bars} == {"bar"}
+    papers = dated.papers_frame("c")
+    total = sum(int(v) for t in bars for v in t["y"])
+    assert total == int(papers["year"].notna().sum()) and total < len(papers)
+    assert {t["name"] for t in bars} == set(papers["journal"])  # coloured by journal: one bar series each

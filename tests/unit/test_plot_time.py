@@ -1,0 +1,79 @@
+"""Time on the map: the play frames cover every year, each draws exactly its window's papers; topics over time."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from core.errors import MireadError
+from core.explore.timeline import papers_per_year
+from core.plot_time import add_year_animation, overlay_visible_rows, topics_over_time_figure, year_windows
+from core.plots import map_figure
+
+
+def corpus(n: int = 300, seed: int = 0):
+    rng = np.random.default_rng(seed)
+    coords = rng.standard_normal((n, 2)).astype(np.float32)
+    years = rng.integers(2000, 2011, n).astype(float)
+    years[::17] = np.nan  # papers without a year
+    labels = [f"journal {k}" for k in rng.integers(0, 20, n)]
+    return coords, years, labels
+
+
+def test_windows_move_one_year_at_a_time_or_grow():
+    assert year_windows((2000, 2004), 2) == [(2000, 2001), (2001, 2002), (2002, 2003), (2003, 2004)]
+    assert year_windows((2000, 2002), None) == [(2000, 2000), (2000, 2001), (2000, 2002)]
+    assert year_windows((2000, 2001), 5) == [(2000, 2001)]  # wider than the span: one window of it all
+    with pytest.raises(MireadError):
+        year_windows((2000, 2001), 0)
+
+
+@pytest.mark.parametrize("width", [1, 3, None])
+def test_each_frame_draws_exactly_the_papers_of_its_window(width):
+    coords, years, labels = corpus()
+    fig = add_year_animation(map_figure(coords, color=labels, color_name="journal"), coords, years, width=width)
+    windows = [tuple(w) for w in fig.layout.meta["windows"]]
+    assert [f.name for f in fig.frames] == [s.label for s in fig.layout.sliders[0].steps]
+    covered = {y for low, high in windows for y in range(low, high + 1)}
+    assert covered == set(range(2000, 2011))  # every year is in some frame
+    for window in windows:
+        expected = np.flatnonzero((years >= window[0]) & (years <= window[1]))
+        assert np.array_equal(overlay_visible_rows(fig, window), expected)
+    for frame in fig.frames:  # a frame switches visibility only: it never carries points
+        assert all(d.x is None and d.y is None for d in frame.data)
+    assert [b.label for b in fig.layout.updatemenus[0].buttons] == ["▶ Play", "❚❚ Pause"]
+
+
+def test_the_map_stays_put_faded_and_overlay_points_keep_their_colours():
+    coords, years, labels = corpus()
+    plain = map_figure(coords, color=labels, color_name="journal")
+    fig = add_year_animation(map_figure(coords, color=labels, color_name="journal"), coords, years, width=2)
+    base = [t for t in fig.data if t.legendgroup != "years"]
+    assert len(base) == len(plain.data)
+    for before, after in zip(plain.data, base):
+        assert np.array_equal(np.asarray(before.x), np.asarray(after.x)) and after.marker.opacity < 0.2
+    colour_of = {int(r): t.marker.color for t in plain.data for r in t.customdata}
+    for trace in fig.data[len(base):]:
+        assert [colour_of[int(r)] for r in trace.customdata] == list(trace.marker.color)
+        assert np.allclose(np.asarray(trace.x), coords[np.asarray(trace.customdata), 0])
+
+
+def test_a_sampled_map_animates_only_the_drawn_papers():
+    coords, years, labels = corpus(500)
+    fig = add_year_animation(map_figure(coords, color=labels, max_points=200), coords, years, width=1)
+    drawn = {int(r) for t in fig.data if t.legendgroup != "years" for r in t.customdata}
+    overlay = [int(r) for t in fig.data if t.legendgroup == "years" for r in t.customdata]
+    assert len(drawn) == 200 and set(overlay) <= drawn and len(overlay) == len(set(overlay))
+
+
+def test_no_years_is_one_sentence():
+    coords, _, labels = corpus(20)
+    with pytest.raises(MireadError, match="no paper has a year"):
+        add_year_animation(map_figure(coords), coords, np.full(20, np.nan))
+
+
+def test_topics_over_time_figure_stacks_one_bar_trace_per_group():
+    table = papers_per_year([2001, 2002, 2002], ["<b>x</b>", "y", "y"])
+    fig = topics_over_time_figure(table, "journal")
+    assert fig.layout.barmode == "stack" and [t.name for t in fig.data] == ["y", "&lt;b&gt;x&lt;/b&gt;"]
+    assert sum(int(v) for t in fig.data for v in t.y) == 3
