@@ -185,10 +185,18 @@ def hover_card(tab: Tab, pid: str) -> str:
     needle = ROWS[pid]["title"].split("<")[0].strip()
     xy = tab.page.evaluate("""needle => {
         const gd = document.querySelector('[data-testid=stPlotlyChart] .js-plotly-plot');
-        const xa = gd._fullLayout.xaxis, ya = gd._fullLayout.yaxis, box = gd.getBoundingClientRect();
+        const xa = gd._fullLayout.xaxis, ya = gd._fullLayout.yaxis;
         for (const t of gd._fullData) {
             const i = (t.hovertext || []).findIndex(h => String(h).includes(needle));
-            if (i >= 0) return [box.left + xa._offset + xa.d2p(t.x[i]), box.top + ya._offset + ya.d2p(t.y[i])];
+            if (i < 0) continue;
+            const x = xa._offset + xa.d2p(t.x[i]), y = ya._offset + ya.d2p(t.y[i]);
+            const mark = document.createElement('div');  // the map is taller than the window: scroll the point in
+            mark.style.cssText = `position:absolute;left:${x}px;top:${y}px;width:1px;height:1px`;
+            gd.appendChild(mark);
+            mark.scrollIntoView({block: 'center', inline: 'center'});
+            mark.remove();
+            const now = gd.getBoundingClientRect();
+            return [now.left + x, now.top + y];
         }
         return null; }""", needle)
     assert xy, f"no map point for {pid}"
