@@ -22,7 +22,7 @@ _EXPORTS = {
     "STALE_S": "jobs",
     "TrainConfig": "config",
     "WEIGHT_DECAY": "objectives",
-    "base_comparison": "loop",
+    "base_comparison": "comparison",
     "cancel": "jobs",
     "class_limits": "data",
     "class_preview": "data",

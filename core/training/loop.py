@@ -14,11 +14,12 @@ from core.config import resolve_device
 from core.embedding import ModelSpec, autocast_context, collate, load_backbone, pool, save_checkpoint
 from core.errors import TrainingError
 from core.training.citations import CitationData, triplet_margin_loss
+from core.training.comparison import base_comparison, base_metrics
 from core.training.config import CITATION_OBJECTIVES, COSINE_OBJECTIVES, TrainConfig, base_spec
 from core.training.data import select
 from core.training.objectives import WEIGHT_DECAY, epoch_batches, param_groups, similarity_distill_loss, supcon_loss
 
-__all__ = ["Cancelled", "base_comparison", "run_training"]
+__all__ = ["Cancelled", "base_comparison", "run_training"]  # base_comparison lives in comparison.py
 
 if TYPE_CHECKING:
     import torch
@@ -314,32 +315,6 @@ def probe_sample(train: np.ndarray, n_val: int, seed: int) -> np.ndarray:
     return np.sort(np.random.default_rng(seed + 2).choice(train, size=size, replace=False))
 
 
-def _base_metrics(base: dict[str, float], val: dict[str, float]) -> dict[str, Any]:
-    """The base model's validation scores and whether the fine-tuned model beats them (None without a base)."""
-    if not base or "accuracy" not in base:
-        return {"base_val_loss": None, "base_val_accuracy": None, "base_val_top5_accuracy": None,
-                "val_accuracy_gain": None, "beats_base": None}
-    gain = val["accuracy"] - base["accuracy"]
-    return {"base_val_loss": base["loss"], "base_val_accuracy": base["accuracy"],
-            "base_val_top5_accuracy": base["top5_accuracy"], "val_accuracy_gain": gain, "beats_base": gain > 0}
-
-
-def base_comparison(metrics: dict[str, Any], base: str = "its base") -> str | None:
-    """One sentence saying whether the fine-tuned model beats its base on validation (None without a base score)."""
-    if metrics.get("base_val_accuracy") is None or metrics.get("val_accuracy") is None:
-        return None
-    points = 100 * (metrics["val_accuracy"] - metrics["base_val_accuracy"])
-    size = f"{abs(points):.1f}" if abs(points) >= 0.1 else f"{abs(points):.2f}"
-    scores = f"validation accuracy {metrics['val_accuracy']:.1%} against {metrics['base_val_accuracy']:.1%}"
-    if points > 0:
-        return f"The new model beats {base} by {size} points ({scores})."
-    if points == 0:
-        return f"The new model is no better than {base} on validation ({scores})."
-    return (f"The new model is {size} points worse than {base} on validation: {scores}. Fine-tuning made "
-            "it worse; try fewer epochs, a lower encoder learning rate, more papers or a distill weight, "
-            f"or keep using {base}.")
-
-
 def _out_of_memory(exc: BaseException) -> bool:
     return isinstance(exc, MemoryError) or (isinstance(exc, RuntimeError) and "out of memory" in str(exc).lower())
 
@@ -450,7 +425,7 @@ def _train(store: Store, cfg: TrainConfig, job_id: str, should_stop: Callable[[]
         "train_papers": len(run.sel.train), "val_papers": len(run.sel.val),
         "seconds": round(time.time() - started, 2),
         "train_probe_accuracy": probe.get("accuracy"), "probe_papers": len(run.probe),
-        **_base_metrics(base, val),
+        **base_metrics(base, val),
     }
     if run.cite is not None:
         metrics.update(val_cite_map=val.get("cite_map"), val_cite_ndcg=val.get("cite_ndcg"),
