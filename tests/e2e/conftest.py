@@ -164,6 +164,17 @@ def tiny_store(tmp_path_factory: pytest.TempPathFactory, name: str) -> Store:
     return store
 
 
+def embedded_store(tmp_path_factory: pytest.TempPathFactory, name: str, corpus: str, papers: list,
+                   source: str) -> Store:
+    """A tiny_store holding `papers` as `corpus`, embedded with the tiny model."""
+    from core.embedding import embed_corpus
+
+    store = tiny_store(tmp_path_factory, name)
+    store.import_papers(corpus, papers, source=source)
+    embed_corpus(store, corpus, "tiny")
+    return store
+
+
 @contextmanager
 def app_tab(browser, store: Store, env: dict[str, str] | None = None) -> Iterator[Tab]:
     """One app server on `store` (background UMAP warm-up off: the flows reach the map seconds after start, where it

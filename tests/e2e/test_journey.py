@@ -13,10 +13,9 @@ from pathlib import Path
 
 import pytest
 
-from core.embedding import embed_corpus
 from core.store import Store
 from tests.app.test_lived_in import holey_papers
-from tests.e2e.conftest import ARTIFACTS, VIEWPORT, Tab, tiny_store
+from tests.e2e.conftest import ARTIFACTS, VIEWPORT, Tab, embedded_store
 from tests.e2e.server import streamlit_server
 from tests.e2e.test_train import set_number
 from tests.helpers import make_papers
@@ -36,10 +35,7 @@ def export_file(kind: str) -> Path:
 
 @pytest.fixture(scope="module")
 def workspace(tmp_path_factory: pytest.TempPathFactory) -> Store:
-    store = tiny_store(tmp_path_factory, "journey")
-    store.import_papers("old", holey_papers(), source="holey")
-    embed_corpus(store, "old", "tiny")
-    return store
+    return embedded_store(tmp_path_factory, "journey", "old", holey_papers(), "holey")
 
 
 @pytest.fixture(scope="module")

@@ -8,9 +8,8 @@ from collections.abc import Iterator
 
 import pytest
 
-from core.embedding import embed_corpus
 from core.store import Store
-from tests.e2e.conftest import ARTIFACTS, VIEWPORT, Tab, tiny_store
+from tests.e2e.conftest import ARTIFACTS, VIEWPORT, Tab, embedded_store
 from tests.e2e.server import streamlit_server
 from tests.helpers import make_papers
 
@@ -21,10 +20,7 @@ PHONE = {"width": 390, "height": 844}
 @pytest.fixture(scope="module")
 def workspace(tmp_path_factory: pytest.TempPathFactory) -> Store:
     """Corpus 'c': 60 papers of three journals, years 2000-2004, embedded with 'tiny'."""
-    store = tiny_store(tmp_path_factory, "time")
-    store.import_papers("c", make_papers(20), source="make_papers")
-    embed_corpus(store, "c", "tiny")
-    return store
+    return embedded_store(tmp_path_factory, "time", "c", make_papers(20), "make_papers")
 
 
 @pytest.fixture(scope="module")

@@ -8,9 +8,8 @@ from collections.abc import Iterator
 
 import pytest
 
-from core.embedding import embed_corpus
 from core.store import Store
-from tests.e2e.conftest import Tab, app_tab, tiny_store
+from tests.e2e.conftest import Tab, app_tab, embedded_store
 from tests.helpers import make_papers
 
 pytestmark = pytest.mark.e2e
@@ -19,10 +18,7 @@ pytestmark = pytest.mark.e2e
 @pytest.fixture(scope="module")
 def workspace(tmp_path_factory: pytest.TempPathFactory) -> Store:
     """Corpus 'c' (36 papers of three fields) embedded with the tiny model."""
-    store = tiny_store(tmp_path_factory, "topics")
-    store.import_papers("c", make_papers(), source="make_papers")
-    embed_corpus(store, "c", "tiny")
-    return store
+    return embedded_store(tmp_path_factory, "topics", "c", make_papers(), "make_papers")
 
 
 @pytest.fixture(scope="module")
