@@ -10,14 +10,13 @@ import numpy as np
 import streamlit as st
 
 from core.embedding import get_model, list_models, vectors_fingerprint
-from core.evaluation import QUICK_SAMPLE, QUICK_TASKS, evaluate_models
+from core.evaluation import QUICK_SAMPLE, QUICK_TASKS, evaluate_models, evaluation_figures
 from core.explore import DEFAULT_PARAMS, hover_frame
 from core.explore.compare import (
     NEIGHBOURS,
     align_maps,
     change_summary,
     default_partner,
-    evaluation_figures,
     map_or_preview,
     moved_papers,
     neighbour_ranks,

@@ -9,7 +9,7 @@ from core.config import Settings
 from core.embedding import list_models
 from core.evaluation import METRIC_NAMES, TASKS, evaluate_models, robustness_for_abstract
 from core.evaluation.report import CITE_NOTE
-from core.plots import purity_figure, robustness_figure
+from core.plot_evaluation import purity_figure, robustness_figure
 from core.records import md_escape
 from pages import state
 from pages.common import (

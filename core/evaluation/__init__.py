@@ -39,6 +39,7 @@ _EXPORTS = {
     "run_protocols": "protocols",
     "sample_rows": "runner",
     "stored_results": "runner",
+    "evaluation_figures": "runner",
     "to_markdown": "report",
 }
 __all__ = sorted(_EXPORTS)

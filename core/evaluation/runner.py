@@ -344,3 +344,20 @@ def stored_results(store: Store, corpus: str, label: str, model: str, tasks: Seq
         if all(r is not None for r in rows):
             return [dict(row, model=model) for part in rows for row in part]
     return None
+
+
+def evaluation_figures(store: Store, corpus: str, label: str, models: Sequence[str]) -> tuple[pd.DataFrame, list[str]]:
+    """The Evaluate page's quick figures (stored results only) as a metric x model table, and the models that
+    have none yet."""
+    rows, missing = [], []
+    for model in dict.fromkeys(models):
+        found = stored_results(store, corpus, label, model)
+        if found is None:
+            missing.append(model)
+        else:
+            rows += found
+    if not rows:
+        return pd.DataFrame(), missing
+    table = results_table([result_from_row(r) for r in rows]).T
+    table.index.name = "metric"
+    return table[[m for m in dict.fromkeys(models) if m in table.columns]], missing

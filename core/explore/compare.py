@@ -239,25 +239,3 @@ def default_partner(specs: Sequence[ModelSpec], current: str, embedded: Callable
             return ready[0].name
     local = [s for s in family + others if s.source != "hub"]
     return local[0].name if local else None
-
-
-def evaluation_figures(store: Store, corpus: str, label: str, models: Sequence[str]) -> tuple[pd.DataFrame, list[str]]:
-    """The Evaluate page's quick figures (stored results only) as a metric x model table, and the models that
-    have none yet."""
-    import pandas as pd
-
-    from core.evaluation.report import result_from_row, results_table
-    from core.evaluation.runner import stored_results
-
-    rows, missing = [], []
-    for model in dict.fromkeys(models):
-        found = stored_results(store, corpus, label, model)
-        if found is None:
-            missing.append(model)
-        else:
-            rows += found
-    if not rows:
-        return pd.DataFrame(), missing
-    table = results_table([result_from_row(r) for r in rows]).T
-    table.index.name = "metric"
-    return table[[m for m in dict.fromkeys(models) if m in table.columns]], missing

@@ -18,7 +18,7 @@ _EXPORTS = {
     "training_papers": "figures",
     "LOST": "jobs",
     "OBJECTIVES": "config",
-    "PROBE_SPLIT": "loop",
+    "PROBE_SPLIT": "data",
     "STALE_S": "jobs",
     "TrainConfig": "config",
     "WEIGHT_DECAY": "objectives",

@@ -138,3 +138,15 @@ def class_preview(store: Store, corpus: str, label: str, min_per_class: int | No
     out["used"] = out["label"].isin(used)
     out["sampled"] = out["label"].map(used).fillna(0).astype(int)
     return out.sort_values(["papers", "label"], ascending=[False, True], ignore_index=True)
+
+
+PROBE_MAX = 1000  # papers in the train-probe sample, at most
+PROBE_SPLIT = "train-probe"  # training papers held out of the head warm-up, scored like validation
+
+
+def probe_sample(train: np.ndarray, n_val: int, seed: int) -> np.ndarray:
+    """A fixed sample of training positions kept out of the head warm-up: train accuracy the head has not memorised."""
+    size = min(n_val, len(train) // 4, PROBE_MAX)
+    if size < 1:
+        return np.zeros(0, dtype=np.int64)
+    return np.sort(np.random.default_rng(seed + 2).choice(train, size=size, replace=False))

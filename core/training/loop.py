@@ -16,8 +16,9 @@ from core.errors import TrainingError
 from core.training.citations import CitationData, triplet_margin_loss
 from core.training.comparison import base_comparison, base_metrics
 from core.training.config import CITATION_OBJECTIVES, COSINE_OBJECTIVES, TrainConfig, base_spec
-from core.training.data import select
+from core.training.data import PROBE_SPLIT, probe_sample, select
 from core.training.objectives import WEIGHT_DECAY, epoch_batches, param_groups, similarity_distill_loss, supcon_loss
+from core.training.recording import QuietRecorder, Recorder, out_of_memory
 
 __all__ = ["Cancelled", "base_comparison", "run_training"]  # base_comparison lives in comparison.py
 
@@ -26,29 +27,8 @@ if TYPE_CHECKING:
 
     from core.store import Store
 
-PROBE_MAX = 1000  # papers in the train-probe sample, at most
-PROBE_SPLIT = "train-probe"  # training papers held out of the head warm-up, scored like validation
-
-
 class Cancelled(Exception):
     """Raised inside the loop when `should_stop()` asks it to stop."""
-
-
-class _Recorder:
-    """Writes metric rows and the job's progress and ETA (finish time, unix seconds) to the store."""
-
-    def __init__(self, store: Store, job_id: str, total_units: float):
-        self.store, self.job_id, self.total = store, job_id, max(total_units, 1e-9)
-        self.started = time.time()
-
-    def log(self, step: int, epoch: float, split: str, values: dict[str, float]) -> None:
-        self.store.record_metrics(self.job_id, step, round(epoch, 4), split, values, ts=time.time())
-
-    def progress(self, done_units: float) -> None:
-        fraction = min(1.0, done_units / self.total)
-        elapsed = time.time() - self.started
-        eta = time.time() + elapsed * (1 - fraction) / fraction if fraction > 0 else None
-        self.store.set_progress(self.job_id, fraction, eta)
 
 
 class _Run:
@@ -227,7 +207,7 @@ class _Run:
         n = max(1, len(order))
         return {"loss": loss / n, "accuracy": correct / n, "top5_accuracy": top / n}
 
-    def warm_up_head(self, rng: np.random.Generator, recorder: _Recorder) -> float:
+    def warm_up_head(self, rng: np.random.Generator, recorder: Recorder) -> float:
         """Train the head alone on frozen-encoder features (LP-FT); returns its last epoch's loss."""
         import torch
 
@@ -300,25 +280,6 @@ class _Run:
         return spec
 
 
-class _Quiet:
-    """A recorder stand-in whose progress calls do nothing (the head refit after specter steps)."""
-
-    def progress(self, done_units: float) -> None:
-        pass
-
-
-def probe_sample(train: np.ndarray, n_val: int, seed: int) -> np.ndarray:
-    """A fixed sample of training positions kept out of the head warm-up: train accuracy the head has not memorised."""
-    size = min(n_val, len(train) // 4, PROBE_MAX)
-    if size < 1:
-        return np.zeros(0, dtype=np.int64)
-    return np.sort(np.random.default_rng(seed + 2).choice(train, size=size, replace=False))
-
-
-def _out_of_memory(exc: BaseException) -> bool:
-    return isinstance(exc, MemoryError) or (isinstance(exc, RuntimeError) and "out of memory" in str(exc).lower())
-
-
 def run_training(store: Store, cfg: TrainConfig, job_id: str,
                  should_stop: Callable[[], bool] = lambda: False) -> dict[str, Any]:
     """Fine-tune, recording metrics and progress as it goes; save and register the model; final metrics."""
@@ -329,7 +290,7 @@ def run_training(store: Store, cfg: TrainConfig, job_id: str,
         torch.use_deterministic_algorithms(resolve_device(cfg.device) == "cpu", warn_only=True)
         return _train(store, cfg, job_id, should_stop)
     except (RuntimeError, MemoryError) as exc:
-        if _out_of_memory(exc):
+        if out_of_memory(exc):
             raise TrainingError(f"batch size {cfg.batch_size} does not fit in memory; "
                                 "try a smaller batch or max length") from exc
         raise
@@ -350,7 +311,7 @@ def _train(store: Store, cfg: TrainConfig, job_id: str, should_stop: Callable[[]
     total_steps = max(1, math.ceil(cfg.epochs * per_epoch / cfg.grad_accum))
     samples_per_step = cfg.batch_size * cfg.grad_accum
     warm_units = 0.3 * len(run.warm_pool) * min(1.0, cfg.head_warmup_epochs)
-    recorder = _Recorder(store, job_id, warm_units + total_steps * samples_per_step)
+    recorder = Recorder(store, job_id, warm_units + total_steps * samples_per_step)
     base: dict[str, float] = {}
     if cfg.head_warmup_epochs > 0:  # the base encoder with a fitted head: the score fine-tuning has to beat
         head_loss = run.warm_up_head(rng, recorder)
@@ -413,7 +374,7 @@ def _train(store: Store, cfg: TrainConfig, job_id: str, should_stop: Callable[[]
             window = {}
         if step % eval_every == 0 or step == total_steps:
             if step == total_steps and cfg.objective == "specter" and cfg.head_warmup_epochs > 0:
-                run.warm_up_head(rng, _Quiet())  # the head, untouched by the triplet steps, refitted on the new vectors
+                run.warm_up_head(rng, QuietRecorder())  # the head (untouched by triplet steps) refitted
             val = {**run.evaluate(run.sel.val), **run.cite_metrics()}
             recorder.log(step, epoch, "val", val)
             if len(run.probe):

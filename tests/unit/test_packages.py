@@ -17,7 +17,7 @@ ALLOWED = {
     "store": {"io"},
     "embedding": {"store", "io"},
     "explore": {"embedding", "store", "io"},
-    "training": {"embedding", "store", "io"},
+    "training": {"embedding", "store", "io", "evaluation"},  # validation uses the evaluation metrics
     "evaluation": {"embedding", "explore", "store", "io"},
 }
 

@@ -8,13 +8,12 @@ import pandas as pd
 import pytest
 
 from core.errors import MireadError
+from core.plot_evaluation import purity_figure, robustness_figure
 from core.plots import (
     export_html,
     journal_bar_figure,
     map_figure,
     prediction_balance_figure,
-    purity_figure,
-    robustness_figure,
     selected_rows,
     top_labels,
     training_curves_figure,

@@ -5,12 +5,11 @@ import pytest
 
 from core.embedding import build_tiny_model, embed_corpus, get_model, list_models, vectors_fingerprint
 from core.errors import MireadError
-from core.evaluation import evaluate_models
+from core.evaluation import evaluate_models, evaluation_figures
 from core.explore.compare import (
     align_maps,
     change_summary,
     default_partner,
-    evaluation_figures,
     exact_neighbours,
     map_or_preview,
     moved_papers,
