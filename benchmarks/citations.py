@@ -3,6 +3,7 @@
     .venv/bin/python benchmarks/citations.py                          # base, specter, cos+specter, cos; seed 0
     .venv/bin/python benchmarks/citations.py --seeds 0,1 --only base,specter
     .venv/bin/python benchmarks/citations.py --hard-ratios 0,0.4,1 --only specter   # choose the hard:easy ratio
+    .venv/bin/python benchmarks/citations.py --seeds 0,1 --only base,specter --lr 1e-5   # another learning rate
 
 A snowball sample (seeded) of ``--papers`` papers of arxiv_citations with the links inside it is imported into a
 workspace; each split seed holds out 20% of the citing papers as query papers (their links never make training
@@ -163,6 +164,7 @@ def main() -> None:
     parser.add_argument("--max-length", type=int, default=128)
     parser.add_argument("--max-per-class", type=int, default=150)
     parser.add_argument("--eval-every", type=int, default=40)
+    parser.add_argument("--lr", type=float, default=None, help="learning rate of the trained runs (named in the label)")
     args = parser.parse_args()
     out = Path(args.out)
     (out / "results").mkdir(parents=True, exist_ok=True)
@@ -172,9 +174,12 @@ def main() -> None:
     plan = [(run, {}) for run in args.only.split(",") if run]
     if args.hard_ratios:
         plan = [(f"specter hard {r}", {"hard_ratio": float(r)}) for r in args.hard_ratios.split(",")]
+    if args.lr is not None:
+        plan = [(label if label == "base" else f"{label} lr {args.lr:g}", {**extra, "lr": args.lr})
+                for label, extra in plan]
     for seed in [int(s) for s in args.seeds.split(",")]:
         for label, extra in plan:
-            run = "specter" if label.startswith("specter hard") else label
+            run = label.split(" ")[0]
             path = out / "results" / f"{label.replace(' ', '_')}-p{args.papers}-e{args.epochs}-s{seed}.json"
             if path.exists():
                 continue

@@ -57,6 +57,8 @@ class Paper:
     title: str
     abstract: str
     fields: dict[str, Any] = field(default_factory=dict)
+    # what the importer stores of this paper besides its text, when a reading process computed it (core.io.background)
+    prepared: tuple | None = field(default=None, repr=False, compare=False)
 
     @property
     def hash(self) -> str:

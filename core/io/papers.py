@@ -18,10 +18,11 @@ import dataclasses
 import itertools
 import json
 import re
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from core.io.background import background_worthwhile, read_in_background
 from core.io.columns import ColumnMap, detect_columns, id_like_columns
 from core.io.formats import _PEEK_ROWS, ReadOptions, _open_rows
 from core.io.rows import NumberedRow, Row, RowWarning, _year
@@ -65,6 +66,8 @@ def _missing(value: Any) -> bool:
 
 def _text(value: Any) -> str | None:
     """A title/abstract cell as stripped text; None when missing or empty; ValueError when not text."""
+    if type(value) is str:  # noqa: E721 - the common case first
+        return value.strip() or None
     if _missing(value):
         return None
     if isinstance(value, (int, float)) and not isinstance(value, bool):
@@ -159,9 +162,9 @@ def _choose_id(
 
 
 def _field_value(value: Any, tabular: bool) -> Any:
-    if _missing(value):
+    if type(value) is not str and _missing(value):  # noqa: E721 - a str is never missing: skip the check
         return None
-    if tabular and isinstance(value, str):
+    if tabular and type(value) is str:  # noqa: E721
         if value.startswith('="') and value.endswith('"'):  # an Excel formula cell (CINAHL): ="Jun2023"
             value = value[2:-1]
         if value == "":
@@ -205,10 +208,8 @@ def _paper(number: int, row: Row, columns: ColumnMap, tabular: bool, title_only:
         abstract = _text(row.get(columns.abstract)) if columns.abstract else None
     except ValueError:
         return RowError(number, f"row {number}: title or abstract is not text")
-    empty = [name for name, value in (("title", title), ("abstract", abstract)) if value is None]
-    if title_only and empty == ["abstract"]:
-        empty = []
-    if empty:
+    if title is None or (abstract is None and not title_only):
+        empty = [name for name, value in (("title", title), ("abstract", abstract)) if value is None]
         return RowError(number, f"row {number}: empty {' and '.join(empty)}")
     fields: dict[str, Any] = {}
     for key, field in columns.renames.items():  # known fields first, under the product's names
@@ -240,11 +241,17 @@ class PaperStream(Iterator["Paper | RowError | RowWarning"]):
     on it, and ``reading`` (reader, header row, separator, sheet, column mapping, title-only)."""
 
     def __init__(self, items: Iterator[Paper | RowError | RowWarning], id_column: str | None, id_note: str,
-                 reading: dict[str, Any] | None = None):
+                 reading: dict[str, Any] | None = None, hooks: dict[str, Any] | None = None):
         self._items = items
         self.id_column = id_column
         self.id_note = id_note
         self.reading = reading or {}
+        self._hooks = hooks if hooks is not None else {}
+
+    def prepare_with(self, prepare: Callable[[Paper], tuple]) -> None:
+        """Let a reading process (large files) also compute each paper's stored form with ``prepare`` (a
+        module-level function) when that keeps both cores busy; such papers carry it in ``prepared``."""
+        self._hooks["prepare"] = prepare
 
     def __next__(self) -> Paper | RowError | RowWarning:
         return next(self._items)
@@ -260,13 +267,15 @@ def read_papers(
     columns: dict[str, str | None] | None = None,
     options: ReadOptions | None = None,
     title_only: bool = False,
+    background: bool | None = None,
 ) -> PaperStream:
     """Stream validated papers; unusable rows come out as RowError, fields not read whole as RowWarning.
 
     ``columns`` chooses the source column of any field (title, abstract, id, journal, year, doi, authors,
     keywords; ``""`` for none); ``options`` the sheet, header row and separator; ``title_only`` imports rows
     without an abstract, marked ``title_only``. The id column is checked on the first rows (see the module's
-    docstring); the stream's ``id_column``, ``id_note`` and ``reading`` say how the file was read.
+    docstring); the stream's ``id_column``, ``id_note`` and ``reading`` say how the file was read. ``background``
+    reads the rows in a child process (default: for large CSV/TSV/JSONL files, see `core.io.background`).
     """
     opened = _open_rows(path, fmt, options)
     mapping = detect_columns(
@@ -278,10 +287,17 @@ def read_papers(
     chosen, note = _choose_id(opened.columns, mapping, head, given=given_id)
     mapping = dataclasses.replace(mapping, id=chosen)
     tabular = opened.fmt in ("csv", "tsv")
-    items = (
+    items: Iterator[Paper | RowError | RowWarning] = (
         row if isinstance(row, (RowError, RowWarning)) else _paper(number, row, mapping, tabular, title_only)
         for number, row in itertools.chain(head, opened.rows)
     )
+    if background is None:
+        background = background_worthwhile(opened.path, opened.fmt)
+    hooks: dict[str, Any] = {}
+    if background:  # the same reading, in a child process (the rows peeked here only chose the columns)
+        items = read_in_background(opened.path, hooks=hooks, options=dict(
+            fmt=opened.fmt, title_column=title_column, abstract_column=abstract_column, id_column=id_column,
+            columns=columns, options=options, title_only=title_only))
     reading = {"reader": opened.fmt, **opened.layout.to_dict(), "columns": mapping.as_dict(),
                "title_only": title_only}
-    return PaperStream(items, chosen, note, reading)
+    return PaperStream(items, chosen, note, reading, hooks)

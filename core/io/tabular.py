@@ -44,18 +44,22 @@ def _delimited_rows(path: Path, delimiter: str, header_row: int = 1) -> Iterator
             ended = 0  # the line the previous record ended on: a preamble before the header is passed over
             for cells in reader:
                 started, ended = ended + 1, reader.line_num
-                if header is None and started < header_row:
+                if started < header_row or not any(map(str.strip, cells)):
                     continue
-                if not any(cell.strip() for cell in cells):
+                header = _unique_header(cells)
+                break
+            width = len(header or ())
+            for cells in reader:  # the hot loop: a full row is zipped with the header, nothing else
+                if len(cells) == width and (cells[0].strip() or any(map(str.strip, cells))):
+                    number += 1
+                    yield number, dict(zip(header, cells))  # type: ignore[arg-type]
                     continue
-                if header is None:
-                    header = _unique_header(cells)
+                if not any(map(str.strip, cells)):
                     continue
                 number += 1
-                extra = [cell for cell in cells[len(header):] if cell.strip()]
-                if extra:
+                if len(cells) > width and any(map(str.strip, cells[width:])):
                     yield number, RowError(
-                        number, f"row {number}: has {len(cells)} values but the header has {len(header)} columns"
+                        number, f"row {number}: has {len(cells)} values but the header has {width} columns"
                     )
                     continue
                 yield number, {key: (cells[i] if i < len(cells) else None) for i, key in enumerate(header)}

@@ -16,18 +16,25 @@ from collections.abc import Iterable
 from typing import Any
 
 from core.records import Paper, duplicate_key, scrub, text_hash
+from core.store.links import take_references
 
 _INSERT = ("INSERT INTO papers(corpus, pid, seq, title, abstract, fields, hash, dkey) "
            "VALUES (?, ?, ?, ?, ?, ?, ?, ?)")
 
 
-def paper_row(corpus: str, seq: int, record: Paper) -> tuple:
-    """The papers-table row of a record; NaN/inf in its fields become null (SQLite's JSON has no NaN)."""
+_FIELDS_JSON = json.JSONEncoder(ensure_ascii=False, default=str, allow_nan=False).encode  # built once, not per row
+
+
+def stored_form(record: Paper) -> tuple:
+    """What the importer keeps of a paper, computed from the paper alone: (had a reference field, references,
+    malformed references, id, title, abstract, fields as JSON, text hash, duplicate key). NaN/inf in the fields
+    become null (SQLite's JSON has no NaN). A reading process may compute it for the importer (core.io.background)."""
+    had, refs, bad = take_references(record.fields)
     try:
-        fields = json.dumps(record.fields, ensure_ascii=False, default=str, allow_nan=False)
+        fields = _FIELDS_JSON(record.fields)
     except ValueError:
         fields = json.dumps(scrub(record.fields), ensure_ascii=False, default=str)
-    return (corpus, record.id, seq, record.title, record.abstract, fields, record.hash,
+    return (had, refs, bad, record.id, record.title, record.abstract, fields, record.hash,
             duplicate_key(record.title, record.abstract))
 
 

@@ -104,6 +104,7 @@ class Store(CorporaMixin, VectorsMixin, ModelsMixin, CacheMixin, JobsMixin, Figu
             conn = sqlite3.connect(self.db_path, timeout=self.BUSY_TIMEOUT_S, isolation_level=None)
             conn.row_factory = sqlite3.Row
             conn.execute(f"PRAGMA busy_timeout={int(self.BUSY_TIMEOUT_S * 1000)}")
+            conn.execute("PRAGMA page_size=16384")  # a new catalog only (16 KiB: fewer page writes on import)
             conn.execute("PRAGMA journal_mode=WAL")
             conn.execute("PRAGMA synchronous=NORMAL")
             conn.execute("PRAGMA foreign_keys=OFF")

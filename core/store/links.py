@@ -186,16 +186,18 @@ def _resolve(aliases: dict[str, str], ref: str | dict[str, str]) -> str | None:
     return next((aliases[k] for k in _reference_keys(ref) if k in aliases), None)
 
 
-def link_import(conn: sqlite3.Connection, corpus: str, pending: list[tuple[int, str, list, list[str]]]) -> LinkReport:
+def link_import(conn: sqlite3.Connection, corpus: str, pending: list[tuple[int, str, list, list[str]]],
+                fresh: bool = False) -> LinkReport:
     """Store the links of this import's papers and re-resolve the stored lists of the others.
 
     ``pending``: (source row, duplicate key of the paper, its references, its malformed items) per row with a
     reference field; the duplicate key finds the paper the row became (added, renamed or merged into).
+    ``fresh``: the corpus had no papers before this import, so no stored list waits for its papers.
     """
     report = LinkReport()
-    if not pending and not conn.execute(
+    if not pending and (fresh or not conn.execute(
             "SELECT 1 FROM papers WHERE corpus = ? AND json_type(fields, '$.references') = 'array' LIMIT 1",
-            (corpus,)).fetchone():
+            (corpus,)).fetchone()):
         return report
     aliases = _alias_map(conn, corpus)
     by_key: dict[str, str] = {}
