@@ -1,22 +1,28 @@
 """Reading a large file in a second process, so that parsing and validating rows overlaps with storing them.
 
 An import is two halves of about equal weight: reading (the CSV/JSON parser, validating every row into a
-`Paper`) and storing (hashes, SQLite). In one process they take turns on one core; here the reading runs in a
-child process (``spawn``: safe from a threaded server) that sends batches of plain tuples through a pipe, and the
-importer stores batch *k* while the child reads batch *k + 1*. The pipe is the back-pressure: the child waits
-while the importer is behind, so memory stays flat. The records that come out are exactly those of reading in
-process (the child runs the same `read_papers`); a reading error in the child is raised here, and leaving the
-loop early (or any error while storing) stops the child.
+`Paper`) and storing (hashes, JSON, SQLite). In one process they take turns on one core; here the reading runs in
+a child process (``python -m core.io.background``: a plain subprocess, so it never re-runs the caller's main
+script the way multiprocessing's ``spawn`` re-runs a Streamlit page) that writes pickled batches of plain tuples
+to its stdout, and the importer stores batch *k* while the child reads the next ones. The child's writer thread
+holds at most a few batches and the pipe blocks when the importer is behind, so memory stays flat. When batches
+wait for the importer, the child also computes their stored form with the importer's function (passed by name),
+so the work moves to whichever core is idle. The records that come out are exactly those of reading in process
+(the child runs the same `read_papers`); a reading error in the child is raised here with its sentence, and leaving
+the loop early (or any error while storing) stops the child.
 """
 
 from __future__ import annotations
 
-import multiprocessing
 import os
+import pickle
+import queue
+import subprocess
+import sys
+import threading
 from collections.abc import Callable, Iterator
 from pathlib import Path
-from queue import Empty
-from typing import Any
+from typing import Any, BinaryIO
 
 from core.errors import CorpusError
 from core.io.rows import RowWarning
@@ -25,32 +31,23 @@ from core.records import Paper, RowError
 
 BACKGROUND_FORMATS = frozenset(("csv", "tsv", "jsonl"))  # the streamed formats whose reading is the heavy half
 _BATCH = 2000
-_BEHIND = 2  # the importer is behind when this many batches wait for it
-_QUEUED = 8  # batches the child may be ahead of the importer (memory: 8 x 2,000 rows)
+_BEHIND = 2  # the importer is behind when this many batches wait to be written to it
+_QUEUED = 8  # batches the child may hold ahead of the importer (memory: 8 x 2,000 rows)
+_ROOT = Path(__file__).resolve().parents[2]  # the folder holding the `core` package, for the child's sys.path
 
 
 def background_worthwhile(path: Path, fmt: str) -> bool:
-    """Whether to read this file in a child process: a streamed format, at least ``MIREAD_READ_PROCESS_ABOVE``
-    bytes (default 16 MiB: the ~0.2 s start of a process is then under 5% of the import), and a process that may
-    have children (a daemonic one may not)."""
+    """Whether to read this file in a child process: a streamed format and at least ``MIREAD_READ_PROCESS_ABOVE``
+    bytes (default 16 MiB: the ~0.2 s start of a process is then under 5% of the import; -1: never)."""
     above = int(os.environ.get("MIREAD_READ_PROCESS_ABOVE", 16 * 2**20))
-    return (fmt in BACKGROUND_FORMATS and above >= 0 and path.stat().st_size >= above
-            and not multiprocessing.current_process().daemon)
+    return fmt in BACKGROUND_FORMATS and above >= 0 and path.stat().st_size >= above
 
 
 class _Failure:
-    """An exception raised while reading in the child, carried to the importer."""
+    """An exception raised while reading in the child, carried to the importer as a CorpusError."""
 
     def __init__(self, error: BaseException):
-        self.error = error if isinstance(error, CorpusError) else CorpusError(str(error) or type(error).__name__)
-
-
-def _waiting(queue: Any) -> int:
-    """How many batches wait for the importer (qsize() is not implemented on macOS: then 0 or 1)."""
-    try:
-        return queue.qsize()
-    except NotImplementedError:
-        return int(not queue.empty())
+        self.message = str(error) if isinstance(error, CorpusError) else f"{type(error).__name__}: {error}"
 
 
 def _tuples(batch: list[Any], prepare: Callable[[Paper], tuple] | None) -> list[Any]:
@@ -61,32 +58,42 @@ def _tuples(batch: list[Any], prepare: Callable[[Paper], tuple] | None) -> list[
     return [(p.id, p.title, p.abstract, None, prepare(p)) if isinstance(p, Paper) else p for p in batch]
 
 
-def _read(sender: Any, path: str, options: dict[str, Any], prepare: Callable[[Paper], tuple] | None) -> None:
-    """The child: read the file as `read_papers` does and put batches of paper tuples, RowError and RowWarning on
-    the queue; then None, or a _Failure. Whenever the importer is the slower side (batches are waiting for it), the
-    child also computes the papers' stored form with ``prepare`` (hashes, JSON: about half of the importer's work
-    per row), so both cores stay busy whichever is faster on this file."""
+def _write_all(pending: queue.Queue, out: BinaryIO) -> None:
+    """The child's writer thread: pickle each batch to the importer until None."""
+    try:
+        while True:
+            item = pending.get()
+            data = pickle.dumps(item, protocol=pickle.HIGHEST_PROTOCOL)  # whole, so the importer never waits on
+            out.write(len(data).to_bytes(8, "little") + data)  # a half-written batch: one read, then loads
+            out.flush()
+            if item is None or isinstance(item, _Failure):
+                return
+    except (BrokenPipeError, OSError):  # the importer stopped listening
+        os._exit(0)
+
+
+def _child(source: BinaryIO, out: BinaryIO) -> None:
+    """The child: read the file as `read_papers` does and write batches of paper tuples, RowError and RowWarning;
+    then None, or a _Failure. Prepares a batch's stored form whenever ``_BEHIND`` batches wait for the importer."""
     from core.io.papers import read_papers
 
+    path, options, prepare = pickle.load(source)
+    pending: queue.Queue = queue.Queue(maxsize=_QUEUED)
+    writer = threading.Thread(target=_write_all, args=(pending, out), daemon=True)
+    writer.start()
     try:
         batch: list[Any] = []
         for item in read_papers(path, background=False, **options):
             batch.append(item)
             if len(batch) >= _BATCH:
-                behind = prepare is not None and _waiting(sender) >= _BEHIND
-                sender.put(_tuples(batch, prepare if behind else None))
+                behind = prepare is not None and pending.qsize() >= _BEHIND
+                pending.put(_tuples(batch, prepare if behind else None))
                 batch = []
-        sender.put(_tuples(batch, None))
-        sender.put(None)
-    except KeyboardInterrupt:
-        pass
+        pending.put(_tuples(batch, None))
+        pending.put(None)
     except BaseException as exc:  # noqa: BLE001 - every reading error goes to the importer as one sentence
-        try:
-            sender.put(_Failure(exc))
-        except Exception:  # noqa: BLE001 - the error itself does not pickle
-            sender.put(_Failure(CorpusError(str(exc))))
-    finally:
-        sender.close()
+        pending.put(_Failure(exc))
+    writer.join()
 
 
 def read_in_background(path: Path, options: dict[str, Any], hooks: dict[str, Any]
@@ -94,14 +101,16 @@ def read_in_background(path: Path, options: dict[str, Any], hooks: dict[str, Any
     """The records of ``read_papers(path, **options)``, read in a child process while the caller stores them.
     ``hooks["prepare"]``, when set before the first record is asked for, is the importer's stored-form function
     (a module-level function: it travels by name); records it was applied to carry the result in ``prepared``."""
-    context = multiprocessing.get_context("spawn")
-    queue = context.Queue(maxsize=_QUEUED)
-    child = context.Process(target=_read, args=(queue, str(path), options, hooks.get("prepare")), daemon=True,
-                            name=f"miread-read-{path.name}")
-    child.start()
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join(p for p in (str(_ROOT), os.environ.get("PYTHONPATH")) if p)}
+    child = subprocess.Popen([sys.executable, "-m", "core.io.background"], stdin=subprocess.PIPE,
+                             stdout=subprocess.PIPE, stderr=None if os.environ.get("MIREAD_DEBUG") else
+                             subprocess.DEVNULL, env=env)
     try:
+        assert child.stdin is not None and child.stdout is not None
+        pickle.dump((str(path), options, hooks.get("prepare")), child.stdin)
+        child.stdin.close()
         while True:
-            batch = _next_batch(queue, child, path)
+            batch = _next_batch(child.stdout, child, path)
             if batch is None:
                 return
             for item in batch:
@@ -111,23 +120,42 @@ def read_in_background(path: Path, options: dict[str, Any], hooks: dict[str, Any
                 else:
                     yield item
     finally:
-        queue.close()
-        queue.cancel_join_thread()
-        if child.is_alive():
-            child.terminate()
-        child.join(timeout=10)
+        if child.poll() is None:
+            child.kill()
+        child.wait()
+        if child.stdout is not None:
+            child.stdout.close()
 
 
-def _next_batch(queue: Any, child: Any, path: Path) -> list[Any] | None:
+def _exactly(stream: BinaryIO, size: int) -> bytes:
+    data = stream.read(size)
+    if len(data) < size:
+        raise EOFError
+    return data
+
+
+def _next_batch(stream: BinaryIO, child: subprocess.Popen, path: Path) -> list[Any] | None:
     """The next batch from the child; a reading error raised here; a child that died is one sentence."""
-    while True:
-        try:
-            batch = queue.get(timeout=1.0)
-        except Empty:
-            if child.is_alive():
-                continue
-            raise CorpusError(f"reading file '{_name(path)}' stopped unexpectedly (its reading process ended with "
-                              f"code {child.exitcode}); nothing was stored, import it again") from None
-        if isinstance(batch, _Failure):
-            raise batch.error
-        return batch
+    try:
+        size = int.from_bytes(_exactly(stream, 8), "little")
+        batch = pickle.loads(_exactly(stream, size))
+    except (EOFError, pickle.UnpicklingError, OSError):
+        code = child.wait()
+        raise CorpusError(f"reading file '{_name(path)}' stopped unexpectedly (its reading process ended with "
+                          f"code {code}); nothing was stored, import it again") from None
+    if isinstance(batch, _Failure):
+        raise CorpusError(batch.message)
+    return batch
+
+
+def _main() -> None:
+    """The reading process: batches go to a private copy of stdout; anything printed goes to stderr instead."""
+    out = os.fdopen(os.dup(sys.stdout.fileno()), "wb")
+    os.dup2(sys.stderr.fileno(), sys.stdout.fileno())
+    _child(sys.stdin.buffer, out)
+
+
+if __name__ == "__main__":  # run as the module's own name, so that what it pickles unpickles in the importer
+    from core.io.background import _main as main
+
+    main()

@@ -5,8 +5,10 @@ from __future__ import annotations
 
 import csv
 import json
-import multiprocessing
+import os
 import sqlite3
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -17,6 +19,12 @@ from core.io.background import _next_batch, _tuples
 from core.records import Paper
 from core.store import Store
 from core.store.batches import stored_form
+
+
+def _children() -> list[str]:
+    """The live child processes of this test process (Linux)."""
+    tasks = Path(f"/proc/{os.getpid()}/task")
+    return [pid for task in tasks.iterdir() for pid in (task / "children").read_text().split()]
 
 
 def _table(store: Store, corpus: str) -> list[tuple]:
@@ -61,7 +69,7 @@ def test_background_import_stores_what_the_in_process_import_stores(tmp_path, mo
     assert tables[0] == tables[1]
     assert reports[0]["skipped"] > 10 and reports[0]["conflicts"] and reports[0]["merged"] > 50
     assert reports[0]["links"]["kept"] > 10_000
-    assert not multiprocessing.active_children()
+    assert not _children()
 
 
 def test_stored_form_computed_in_the_reading_process_is_the_importers(tmp_path):
@@ -86,7 +94,7 @@ def test_a_reading_error_in_the_child_is_raised_and_nothing_is_stored(tmp_path, 
     with pytest.raises(CorpusError, match="line 4501 is not valid JSON"):
         store.import_papers("c", read_papers(path), source=path.name)
     assert not store.has_corpus("c")
-    assert not multiprocessing.active_children()
+    assert not _children()
 
 
 def test_stopping_early_stops_the_reading_process(tmp_path, monkeypatch):
@@ -95,17 +103,14 @@ def test_stopping_early_stops_the_reading_process(tmp_path, monkeypatch):
     _messy_csv(path, 20_000)
     plan = plan_import(path, limit=50)
     assert plan.records == 50 and not plan.complete
-    assert not multiprocessing.active_children()
+    assert not _children()
 
 
 def test_a_child_that_died_is_one_sentence(tmp_path):
-    context = multiprocessing.get_context("spawn")
-    queue = context.Queue()
-    child = context.Process(target=abs, args=(-1,))
-    child.start()
-    child.join()
-    with pytest.raises(CorpusError, match="stopped unexpectedly .* nothing was stored, import it again"):
-        _next_batch(queue, child, tmp_path / "papers.csv")
+    child = subprocess.Popen([sys.executable, "-c", "import sys; sys.exit(3)"], stdout=subprocess.PIPE)
+    with pytest.raises(CorpusError, match=r"stopped unexpectedly .*code 3\); nothing was stored, import it again"):
+        _next_batch(child.stdout, child, tmp_path / "papers.csv")
+    child.stdout.close()
 
 
 def test_small_files_are_read_in_process(tmp_path, monkeypatch):
@@ -114,4 +119,4 @@ def test_small_files_are_read_in_process(tmp_path, monkeypatch):
     _messy_csv(path, 200)
     stream = read_papers(path)
     assert sum(isinstance(r, Paper) for r in stream) > 150
-    assert not multiprocessing.active_children()
+    assert not _children()
