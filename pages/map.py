@@ -36,7 +36,7 @@ from pages.common import (
     store,
 )
 from pages.figures_view import ranked_figures, summaries
-from pages.map_time import animate, fill_screen, topics_over_time, year_controls
+from pages.map_time import PLAY_LINK, animate, fill_screen, topics_over_time, year_controls
 from pages.map_topics import topic_colours
 from pages.shared_view import link_problems, write_link
 
@@ -180,7 +180,7 @@ if isinstance(placed, state.MapQuery) and (placed.corpus, placed.model) == (corp
 
 write_link(corpus=corpus, model=spec.name, method=method, colour=colour, highlight=query.strip(), years=years,
            paper=str(paper) if len(rows) else None, params=params, k=int(k),
-           level=topic_map.level if topic_map else None)
+           level=topic_map.level if topic_map else None, play=PLAY_LINK.get(play))
 hover = hover_frame(frame).drop(columns=[colour], errors="ignore")  # the colour label is already on the card
 ranked = ranked_figures(corpus, spec)
 if ranked:  # each paper's visual summary on its hover card

@@ -10,11 +10,12 @@ import plotly.graph_objects as go
 import streamlit as st
 
 from core.explore.timeline import papers_per_year
-from core.explore.views import clamp_years, year_bounds
+from core.explore.views import PLAY_MODES, clamp_years, year_bounds
 from core.plot_time import add_year_animation, topics_over_time_figure
 from pages.common import guarded
 
 PLAY = {"off": 0, "1-year window": 1, "2-year window": 2, "3-year window": 3, "5-year window": 5, "cumulative": None}
+PLAY_LINK = dict(zip(list(PLAY)[1:], PLAY_MODES))  # the choice -> its name in a shared link (?play=2y)
 TOP_GROUPS = 8
 
 

@@ -1,8 +1,8 @@
 """Shareable map views: the URL's query parameters read into a checked view, and a view written back as parameters.
 
 Parameters: ``corpus``, ``model``, ``method`` (umap, tsne, pca), ``colour``, ``highlight``, ``years`` (``1995-2005``),
-``paper`` (an id), ``compare`` (a second model), ``k`` (fine topics), ``level`` (``coarse`` or ``fine`` topics) and
-the method's own (``n_neighbors``, ``min_dist``,
+``paper`` (an id), ``compare`` (a second model), ``k`` (fine topics), ``level`` (``coarse`` or ``fine`` topics),
+``play`` (the time animation: ``1y``, ``2y``, ``3y``, ``5y`` windows or ``cumulative``) and the method's own (``n_neighbors``, ``min_dist``,
 ``perplexity``). Each value is checked against the workspace; one that does not fit (an unknown corpus, a column
 the corpus lacks, a malformed range) is dropped with one sentence saying what was wrong and what is shown instead.
 Pure functions: the pages read and write ``st.query_params`` and apply the result.
@@ -25,7 +25,8 @@ _NUMBERS: dict[str, tuple[type, float, float, str | None]] = {  # name -> (type,
     "n_neighbors": (int, 5, 100, "umap"), "min_dist": (float, 0.0, 0.99, "umap"),
     "perplexity": (int, 5, 100, "tsne"), "k": (int, 2, 200, None),
 }
-KNOWN = ("corpus", "model", "method", "colour", "highlight", "years", "paper", "compare", "level", *_NUMBERS)
+PLAY_MODES = ("1y", "2y", "3y", "5y", "cumulative")  # a moving window of so many years, or all years so far
+KNOWN = ("corpus", "model", "method", "colour", "highlight", "years", "paper", "compare", "level", "play", *_NUMBERS)
 _YEARS = re.compile(r"^\s*(\d{4})\s*[-–:]\s*(\d{4})\s*$")
 
 
@@ -42,6 +43,7 @@ class View:
     paper: str | None = None
     compare: str | None = None
     level: str | None = None
+    play: str | None = None
     numbers: dict[str, float] = field(default_factory=dict)
     problems: list[str] = field(default_factory=list)
 
@@ -117,6 +119,13 @@ def parse_view(
         else:
             view.problems.append(f"The link's topic level '{level}' is not one of {', '.join(LEVELS)}; showing "
                                  "coarse topics.")
+    play = query.get("play")
+    if play is not None:
+        if play.lower() in PLAY_MODES:
+            view.play = play.lower()
+        else:
+            view.problems.append(f"The link's play mode '{play}' is not one of {', '.join(PLAY_MODES)}; the map is "
+                                 "not playing.")
     paper = query.get("paper")
     if paper is not None:
         if papers is None or (shown and paper in set(papers(shown))):
@@ -138,7 +147,7 @@ def parse_view(
 def view_query(*, corpus: str | None, model: str | None, method: str, colour: str | None, highlight: str = "",
                years: tuple[int, int] | None = None, paper: str | None = None, compare: str | None = None,
                params: Mapping[str, Any] | None = None, k: int | None = None,
-               level: str | None = None) -> dict[str, str]:
+               level: str | None = None, play: str | None = None) -> dict[str, str]:
     """The query parameters of a view, for the page's URL (empty and default-free values left out)."""
     out: dict[str, str] = {}
     for key, value in (("corpus", corpus), ("model", model), ("method", method), ("colour", colour),
@@ -147,6 +156,8 @@ def view_query(*, corpus: str | None, model: str | None, method: str, colour: st
             out[key] = str(value)
     if years:
         out["years"] = f"{years[0]}-{years[1]}"
+    if play in PLAY_MODES:
+        out["play"] = play
     for name, value in (params or {}).items():
         if name in _NUMBERS and _NUMBERS[name][3] == method:
             out[name] = f"{value:g}" if isinstance(value, float) else str(value)

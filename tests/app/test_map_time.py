@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 import pytest
+from streamlit.testing.v1 import AppTest
 
 from core.embedding import embed_corpus
 from core.store import Store
-from tests.app.test_pages import chart, open_app, router_mode, widget  # noqa: F401 (autouse fixture)
+from tests.app.test_pages import APP, chart, open_app, router_mode, widget  # noqa: F401 (autouse fixture)
 from tests.helpers import make_papers, register_tiny
 
 
@@ -75,3 +76,18 @@ def test_topics_over_time_counts_every_dated_paper(dated: Store):
     total = sum(int(v) for t in bars for v in t["y"])
     assert total == int(papers["year"].notna().sum()) and total < len(papers)
     assert {t["name"] for t in bars} == set(papers["journal"])  # coloured by journal: one bar series each
+
+
+def test_a_link_with_years_and_play_opens_the_map_playing(dated: Store):
+    at = AppTest.from_file(APP, default_timeout=90)
+    for key, value in {"corpus": "c", "model": "tiny", "method": "pca", "years": "2001-2003",
+                       "play": "cumulative"}.items():
+        at.query_params[key] = value
+    at.run()
+    assert not at.exception and not at.warning
+    assert widget(at.selectbox, "Play through years").value == "cumulative"
+    assert [f["name"] for f in chart(at)["frames"]] == ["2001", "2001–2002", "2001–2003"]
+    widget(at.selectbox, "Play through years").set_value("3-year window").run()
+    assert at.query_params["play"] == "3y" and at.query_params["years"] == "2001-2003"
+    widget(at.selectbox, "Play through years").set_value("off").run()
+    assert "play" not in at.query_params

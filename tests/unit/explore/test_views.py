@@ -22,8 +22,8 @@ def test_a_good_link_is_read_whole() -> None:
 
 def test_each_stale_or_malformed_value_is_one_sentence_and_left_out() -> None:
     view = parse_view({"corpus": "gone", "model": "bert", "method": "mds", "colour": "field", "years": "2005-1995",
-                       "paper": "p9", "n_neighbors": "7000", "zoom": "3"}, **WORKSPACE)
-    assert (view.corpus, view.model, view.method, view.colour, view.years, view.paper) == (None,) * 6
+                       "paper": "p9", "n_neighbors": "7000", "zoom": "3", "play": "fast"}, **WORKSPACE)
+    assert (view.corpus, view.model, view.method, view.colour, view.years, view.paper, view.play) == (None,) * 7
     assert view.numbers == {}
     assert view.problems == [
         "The link has parameters this app does not know (zoom); they were ignored.",
@@ -32,6 +32,7 @@ def test_each_stale_or_malformed_value_is_one_sentence_and_left_out() -> None:
         "The link's map method 'mds' is not one of umap, tsne, pca; using UMAP.",
         "Corpus 'med' has no column 'field' to colour by; using its first label column.",
         "The link's years '2005-1995' are not a range like 1995-2005; showing all years.",
+        "The link's play mode 'fast' is not one of 1y, 2y, 3y, 5y, cumulative; the map is not playing.",
         "Corpus 'med' has no paper with id 'p9'; no paper is selected.",
         "The link's n_neighbors '7000' is not a number from 5 to 100; using the default.",
     ]
@@ -41,14 +42,15 @@ def test_each_stale_or_malformed_value_is_one_sentence_and_left_out() -> None:
 def test_a_view_written_then_read_is_the_same_view() -> None:
     query = view_query(corpus="med", model="minilm", method="umap", colour="topics", highlight="malaria",
                        years=(2001, 2010), params={"n_neighbors": 30, "min_dist": 0.25, "perplexity": 10}, k=8,
-                       level="fine")
+                       level="fine", play="2y")
     assert query == {"corpus": "med", "model": "minilm", "method": "umap", "colour": "topics",
-                     "highlight": "malaria", "years": "2001-2010", "n_neighbors": "30", "min_dist": "0.25", "k": "8",
-                     "level": "fine"}
+                     "highlight": "malaria", "years": "2001-2010", "play": "2y", "n_neighbors": "30",
+                     "min_dist": "0.25", "k": "8", "level": "fine"}
     view = parse_view(query, **WORKSPACE)
     assert view.problems == [] and view.years == (2001, 2010) and view.numbers == {"n_neighbors": 30,
                                                                                     "min_dist": 0.25, "k": 8}
-    assert view.colour == "topics" and view.level == "fine"
+    assert view.colour == "topics" and view.level == "fine" and view.play == "2y"
+    assert "play" not in view_query(corpus="med", model="m", method="pca", colour="journal", play=None)
     assert "level" not in view_query(corpus="med", model="m", method="pca", colour="journal", k=8, level="fine")
 
 
