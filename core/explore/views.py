@@ -2,10 +2,10 @@
 
 Parameters: ``corpus``, ``model``, ``method`` (umap, tsne, pca), ``colour``, ``highlight``, ``years`` (``1995-2005``),
 ``paper`` (an id), ``compare`` (a second model), ``k`` (fine topics), ``level`` (``coarse`` or ``fine`` topics),
-``play`` (the time animation: ``1y``, ``2y``, ``3y``, ``5y`` windows or ``cumulative``) and the method's own (``n_neighbors``, ``min_dist``,
-``perplexity``). Each value is checked against the workspace; one that does not fit (an unknown corpus, a column
-the corpus lacks, a malformed range) is dropped with one sentence saying what was wrong and what is shown instead.
-Pure functions: the pages read and write ``st.query_params`` and apply the result.
+``play`` (the time animation: ``1y``, ``2y``, ``3y``, ``5y`` windows or ``cumulative``) and the method's own
+(``n_neighbors``, ``min_dist``, ``perplexity``). Each value is checked against the workspace; one that does not fit
+(an unknown corpus, a column the corpus lacks, a malformed range) is dropped with one sentence saying what was wrong
+and what is shown instead. Pure functions: the pages read and write ``st.query_params`` and apply the result.
 """
 
 from __future__ import annotations
