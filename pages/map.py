@@ -191,7 +191,7 @@ fig = map_figure(coords, color=colour_values, color_name=colour, hover=hover, hi
 if citations is not None:
     add_citation_lines(fig, coords, cite_row, citations)
 if topic_map is not None:
-    topic_map.draw(fig, coords)
+    topic_map.draw(fig, coords, chart_key="corpus_map")
 fig = fill_screen(animate(fig, frame, coords, years, play))
 shown = fig.layout.meta or {"drawn": len(coords), "total": len(coords)}
 kind = "PCA preview" if final is None else method.upper()

@@ -18,7 +18,7 @@ from core.errors import MireadError
 from core.explore.topic_cache import corpus_topics
 from core.explore.topic_labels import nested_names, paper_labels, tag_order, topic_tags
 from core.explore.topics import LEVELS, Topics
-from core.plot_labels import add_topic_labels
+from core.plot_labels import add_topic_labels, narrow_screen_css
 from core.records import md_escape
 from pages.common import guarded, show_error, store
 
@@ -38,9 +38,14 @@ class TopicMap:
     topics: Topics
     names: dict[str, dict[int, str]]
 
-    def draw(self, fig: go.Figure, coords: np.ndarray) -> list[str]:
-        """Put the topic labels on the map figure (the texts drawn)."""
-        return add_topic_labels(fig, coords, self.topics, self.level, self.names)
+    def draw(self, fig: go.Figure, coords: np.ndarray, chart_key: str) -> list[str]:
+        """Put the topic labels on the map figure (the texts drawn); on a phone, those that would overlap are
+        hidden (a style sheet for the chart with ``chart_key``)."""
+        drawn = add_topic_labels(fig, coords, self.topics, self.level, self.names)
+        css = narrow_screen_css(fig, chart_key)
+        if css:
+            st.html(css)
+        return drawn
 
 
 def _save_name(corpus: str, model: str, clustering: str, level: str) -> None:

@@ -11,7 +11,7 @@ from core.embedding import embed_corpus
 from core.explore import topic_cache
 from core.explore.topic_labels import letter_tag, nested_names, paper_labels, tag_order, topic_tags
 from core.explore.topics import Topics
-from core.plot_labels import add_topic_labels
+from core.plot_labels import add_topic_labels, narrow_screen_css
 from core.records import Paper
 from core.store import Store
 from tests.helpers import make_papers, register_tiny
@@ -130,6 +130,22 @@ def test_labels_that_would_overlap_are_nudged_apart():
     fig = go.Figure()
     add_topic_labels(fig, coords, topics, "fine", nested_names(topics))
     assert len({a.yshift for a in fig.layout.annotations}) == len(fig.layout.annotations)
+
+
+def test_labels_that_fit_a_wide_map_but_not_a_phone_are_hidden_on_phones_only():
+    topics = small_topics()
+    names = nested_names(topics, {"coarse": {0: "x" * 60, 1: "y" * 60}})  # shown as 40 characters each
+    coords = np.column_stack([topics.coarse, np.full(len(topics.fine), 0.5)]).astype(float)
+    fig = go.Figure()
+    add_topic_labels(fig, coords, topics, "coarse", names)
+    assert [a.yshift for a in fig.layout.annotations] == [0, 0]  # side by side on a 1400-px window
+    assert fig.layout.meta["narrow_hidden"] == [1]  # on a phone the second would cover the first
+    css = narrow_screen_css(fig, "corpus_map")
+    assert css.startswith("<style>@media (max-width: 640px)")
+    assert ".st-key-corpus_map g.annotation[data-index='1'] { display: none; }" in css
+    far = go.Figure()
+    add_topic_labels(far, coords * [0.1, 1], topics, "coarse", nested_names(topics))
+    assert far.layout.meta["narrow_hidden"] == [] and narrow_screen_css(far, "corpus_map") == ""
 
 
 def test_an_edited_stop_word_list_recomputes_the_keywords(embedded, counted, monkeypatch, tmp_path):
