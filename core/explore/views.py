@@ -112,20 +112,14 @@ def parse_view(
             view.years = (int(match[1]), int(match[2]))
         else:
             view.problems.append(f"The link's years '{years}' are not a range like 1995-2005; showing all years.")
-    level = query.get("level")
-    if level is not None:
-        if level.lower() in LEVELS:
-            view.level = level.lower()
-        else:
-            view.problems.append(f"The link's topic level '{level}' is not one of {', '.join(LEVELS)}; showing "
-                                 "coarse topics.")
-    play = query.get("play")
-    if play is not None:
-        if play.lower() in PLAY_MODES:
-            view.play = play.lower()
-        else:
-            view.problems.append(f"The link's play mode '{play}' is not one of {', '.join(PLAY_MODES)}; the map is "
-                                 "not playing.")
+    for name, choices, what, instead in (("level", LEVELS, "topic level", "showing coarse topics"),
+                                         ("play", PLAY_MODES, "play mode", "the map is not playing")):
+        value = query.get(name)
+        if value is not None:
+            if value.lower() in choices:
+                setattr(view, name, value.lower())
+            else:
+                view.problems.append(f"The link's {what} '{value}' is not one of {', '.join(choices)}; {instead}.")
     paper = query.get("paper")
     if paper is not None:
         if papers is None or (shown and paper in set(papers(shown))):
