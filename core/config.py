@@ -21,6 +21,14 @@ def _env_flag(name: str, default: bool) -> bool:
     return value.strip().lower() not in ("0", "false", "no", "off", "")
 
 
+def _env_bytes_or_off(name: str, default: int) -> int | None:
+    """A size in bytes: unset or malformed -> default; 'off', 'never' or a negative number -> None (never)."""
+    value = (os.environ.get(name) or "").strip().lower()
+    if value in ("off", "never") or value.startswith("-"):
+        return None
+    return int(value) if value.isdigit() else default
+
+
 @dataclass
 class Settings:
     """Runtime settings; every field can be overridden by a MIREAD_* environment variable."""
@@ -40,6 +48,9 @@ class Settings:
     fast_cpu: str = field(default_factory=lambda: os.environ.get("MIREAD_FAST_CPU", "auto").strip().lower())
     # the most bytes a gzip upload may expand to (gzip-bomb guard)
     max_expanded_bytes: int = field(default_factory=lambda: _env_int("MIREAD_MAX_EXPANDED_BYTES", 8 * 2**30))
+    # import files of at least this many bytes (CSV/TSV/JSONL) are read in a second process; 'off': never
+    read_process_above: int | None = field(
+        default_factory=lambda: _env_bytes_or_off("MIREAD_READ_PROCESS_ABOVE", 16 * 2**20))
     # compile UMAP's numba kernels in the background after the first page
     warm_numba: bool = field(default_factory=lambda: _env_flag("MIREAD_WARM_NUMBA", True))
     # never download from the Hugging Face hub (transformers' own variable; the Makefile sets it)

@@ -38,9 +38,11 @@ _ROOT = Path(__file__).resolve().parents[2]  # the folder holding the `core` pac
 
 def background_worthwhile(path: Path, fmt: str) -> bool:
     """Whether to read this file in a child process: a streamed format and at least ``MIREAD_READ_PROCESS_ABOVE``
-    bytes (default 16 MiB: the ~0.2 s start of a process is then under 5% of the import; -1: never)."""
-    above = int(os.environ.get("MIREAD_READ_PROCESS_ABOVE", 16 * 2**20))
-    return fmt in BACKGROUND_FORMATS and above >= 0 and path.stat().st_size >= above
+    bytes (Settings; default 16 MiB: the ~0.2 s start of a process is then under 5% of the import; 'off': never)."""
+    from core.config import Settings
+
+    above = Settings().read_process_above
+    return fmt in BACKGROUND_FORMATS and above is not None and path.stat().st_size >= above
 
 
 class _Failure:
@@ -101,10 +103,11 @@ def read_in_background(path: Path, options: dict[str, Any], hooks: dict[str, Any
     """The records of ``read_papers(path, **options)``, read in a child process while the caller stores them.
     ``hooks["prepare"]``, when set before the first record is asked for, is the importer's stored-form function
     (a module-level function: it travels by name); records it was applied to carry the result in ``prepared``."""
+    from core.config import Settings
+
     env = {**os.environ, "PYTHONPATH": os.pathsep.join(p for p in (str(_ROOT), os.environ.get("PYTHONPATH")) if p)}
     child = subprocess.Popen([sys.executable, "-m", "core.io.background"], stdin=subprocess.PIPE,
-                             stdout=subprocess.PIPE, stderr=None if os.environ.get("MIREAD_DEBUG") else
-                             subprocess.DEVNULL, env=env)
+                             stdout=subprocess.PIPE, stderr=None if Settings().debug else subprocess.DEVNULL, env=env)
     try:
         assert child.stdin is not None and child.stdout is not None
         pickle.dump((str(path), options, hooks.get("prepare")), child.stdin)

@@ -56,7 +56,7 @@ def test_background_import_stores_what_the_in_process_import_stores(tmp_path, mo
     path = tmp_path / "papers.csv"
     _messy_csv(path, 9_000)
     reports, tables = [], []
-    for threshold in ("-1", "0"):  # never / always read in a child process
+    for threshold in ("off", "0"):  # never / always read in a child process
         monkeypatch.setenv("MIREAD_READ_PROCESS_ABOVE", threshold)
         store = Store(tmp_path / f"ws{threshold}")
         stream = read_papers(path)
