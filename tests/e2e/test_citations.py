@@ -76,10 +76,14 @@ def test_references_import_train_specter_with_a_live_cite_curve_evaluate_and_map
     tab.click("Run evaluation")
     tab.page.get_by_role("heading", name="Results").wait_for()
     tab.idle()
-    headers = " ".join(tab.page.locator("[data-testid=stDataFrame] [role=columnheader]").all_text_contents())
-    assert "cite" in headers and "MAP" in headers, headers
-    cells = tab.cells()
-    assert "tiny" in cells and MODEL in cells, cells
+
+    def results_shown() -> None:  # the grid fills its accessible rows a moment after the page is idle
+        headers = " ".join(tab.page.locator("[data-testid=stDataFrame] [role=columnheader]").all_text_contents())
+        assert "cite" in headers and "MAP" in headers, headers
+        cells = tab.cells()
+        assert "tiny" in cells and MODEL in cells, cells
+
+    tab.eventually(results_shown)
     tab.snap("cite-evaluate")
 
     # 4. the map: a paper's references and citing papers drawn in front
