@@ -60,6 +60,17 @@ class Settings:
     demo_corpus: str = "pubmed-demo"
 
 
+CODE_ROOT = Path(__file__).resolve().parents[1]  # the folder holding the `core` package
+
+
+def child_environment() -> dict[str, str]:
+    """The environment of a process the core starts (a training worker, an import's reading process): this one's,
+    with the code's folder first on PYTHONPATH so ``python -m core...`` finds it from any working directory."""
+    env = dict(os.environ)  # passed on whole: not configuration read here
+    env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(CODE_ROOT), env.get("PYTHONPATH")]))
+    return env
+
+
 def resolve_device(requested: str = "auto") -> str:
     """Return 'cuda' when asked for (or 'auto' and a GPU is present), else 'cpu'."""
     if requested not in ("auto", "cuda", "cpu") and not requested.startswith("cuda:"):

@@ -33,7 +33,6 @@ BACKGROUND_FORMATS = frozenset(("csv", "tsv", "jsonl"))  # the streamed formats 
 _BATCH = 2000
 _BEHIND = 2  # the importer is behind when this many batches wait to be written to it
 _QUEUED = 8  # batches the child may hold ahead of the importer (memory: 8 x 2,000 rows)
-_ROOT = Path(__file__).resolve().parents[2]  # the folder holding the `core` package, for the child's sys.path
 
 
 def background_worthwhile(path: Path, fmt: str) -> bool:
@@ -103,11 +102,11 @@ def read_in_background(path: Path, options: dict[str, Any], hooks: dict[str, Any
     """The records of ``read_papers(path, **options)``, read in a child process while the caller stores them.
     ``hooks["prepare"]``, when set before the first record is asked for, is the importer's stored-form function
     (a module-level function: it travels by name); records it was applied to carry the result in ``prepared``."""
-    from core.config import Settings
+    from core.config import Settings, child_environment
 
-    env = {**os.environ, "PYTHONPATH": os.pathsep.join(p for p in (str(_ROOT), os.environ.get("PYTHONPATH")) if p)}
     child = subprocess.Popen([sys.executable, "-m", "core.io.background"], stdin=subprocess.PIPE,
-                             stdout=subprocess.PIPE, stderr=None if Settings().debug else subprocess.DEVNULL, env=env)
+                             stdout=subprocess.PIPE, stderr=None if Settings().debug else subprocess.DEVNULL,
+                             env=child_environment())
     try:
         assert child.stdin is not None and child.stdout is not None
         pickle.dump((str(path), options, hooks.get("prepare")), child.stdin)

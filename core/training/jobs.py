@@ -17,6 +17,7 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from core.config import child_environment
 from core.errors import MireadError, TrainingError
 from core.store import pid_alive
 from core.training.config import TrainConfig, prepare_config
@@ -111,7 +112,7 @@ def launch(store: Store, cfg: Config) -> str:
     """Validate, queue the job (MIReAD or figure-scorer training) and start its worker process; the job id."""
     cfg = _prepare(store, cfg)
     job_id = _insert(store, cfg, background=True)
-    env = dict(os.environ, PYTHONPATH=os.pathsep.join(filter(None, [str(REPO_ROOT), os.environ.get("PYTHONPATH")])))
+    env = child_environment()
     command = [sys.executable, "-m", "core.training.worker", "--workspace", str(store.root), "--job", job_id]
     try:
         with open(log_path(store, job_id), "ab") as log:

@@ -21,10 +21,18 @@ from core.store import Store
 from core.store.batches import stored_form
 
 
-def _children() -> list[str]:
+def _children() -> set[str]:
     """The live child processes of this test process (Linux)."""
     tasks = Path(f"/proc/{os.getpid()}/task")
-    return [pid for task in tasks.iterdir() for pid in (task / "children").read_text().split()]
+    return {pid for task in tasks.iterdir() for pid in (task / "children").read_text().split()}
+
+
+@pytest.fixture()
+def no_new_children():
+    """Asserts that a test leaves no child process behind (other tests' servers may be running)."""
+    before = _children()
+    yield
+    assert not _children() - before
 
 
 def _table(store: Store, corpus: str) -> list[tuple]:
@@ -52,7 +60,7 @@ def _messy_csv(path: Path, rows: int) -> None:
                 out.writerow([f"x{i}", "too", "many", "cells", "here", "", "extra", "more"])
 
 
-def test_background_import_stores_what_the_in_process_import_stores(tmp_path, monkeypatch):
+def test_background_import_stores_what_the_in_process_import_stores(tmp_path, monkeypatch, no_new_children):
     path = tmp_path / "papers.csv"
     _messy_csv(path, 9_000)
     reports, tables = [], []
@@ -69,7 +77,6 @@ def test_background_import_stores_what_the_in_process_import_stores(tmp_path, mo
     assert tables[0] == tables[1]
     assert reports[0]["skipped"] > 10 and reports[0]["conflicts"] and reports[0]["merged"] > 50
     assert reports[0]["links"]["kept"] > 10_000
-    assert not _children()
 
 
 def test_stored_form_computed_in_the_reading_process_is_the_importers(tmp_path):
@@ -84,7 +91,7 @@ def test_stored_form_computed_in_the_reading_process_is_the_importers(tmp_path):
     assert _table(store_a, "c") == _table(store_b, "c")
 
 
-def test_a_reading_error_in_the_child_is_raised_and_nothing_is_stored(tmp_path, monkeypatch):
+def test_a_reading_error_in_the_child_is_raised_and_nothing_is_stored(tmp_path, monkeypatch, no_new_children):
     monkeypatch.setenv("MIREAD_READ_PROCESS_ABOVE", "0")
     path = tmp_path / "papers.jsonl"
     lines = [json.dumps({"id": f"p{i}", "title": f"T {i}", "abstract": f"A {i}"}) for i in range(5_000)]
@@ -94,16 +101,14 @@ def test_a_reading_error_in_the_child_is_raised_and_nothing_is_stored(tmp_path, 
     with pytest.raises(CorpusError, match="line 4501 is not valid JSON"):
         store.import_papers("c", read_papers(path), source=path.name)
     assert not store.has_corpus("c")
-    assert not _children()
 
 
-def test_stopping_early_stops_the_reading_process(tmp_path, monkeypatch):
+def test_stopping_early_stops_the_reading_process(tmp_path, monkeypatch, no_new_children):
     monkeypatch.setenv("MIREAD_READ_PROCESS_ABOVE", "0")
     path = tmp_path / "papers.csv"
     _messy_csv(path, 20_000)
     plan = plan_import(path, limit=50)
     assert plan.records == 50 and not plan.complete
-    assert not _children()
 
 
 def test_a_child_that_died_is_one_sentence(tmp_path):
@@ -113,10 +118,9 @@ def test_a_child_that_died_is_one_sentence(tmp_path):
     child.stdout.close()
 
 
-def test_small_files_are_read_in_process(tmp_path, monkeypatch):
+def test_small_files_are_read_in_process(tmp_path, monkeypatch, no_new_children):
     monkeypatch.delenv("MIREAD_READ_PROCESS_ABOVE", raising=False)
     path = tmp_path / "papers.csv"
     _messy_csv(path, 200)
     stream = read_papers(path)
     assert sum(isinstance(r, Paper) for r in stream) > 150
-    assert not _children()
