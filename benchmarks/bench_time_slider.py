@@ -4,8 +4,11 @@ Synthetic maps of 50k and 200k papers (40 label blobs, years 1990-2019, hover ca
 written as standalone HTML pages. Per frame (one step of a 3-year moving window), in the browser, from the call
 until two animation frames later (the canvas painted):
 
-- ``visibility`` (the product, core.plot_time.add_year_animation): Plotly.animate to the next frame, which only
-  switches which per-year overlay traces are visible over the static faded map;
+- ``picture`` (the product, core.plot_time.add_year_animation): Plotly.animate to the next frame, which only
+  switches which per-year overlay traces are visible over the faded map drawn once as a picture under the plot
+  (core.plot_picture), so a frame recomputes and draws only the papers in front;
+- ``visibility`` (the product before, ``picture=False``): the same frames over the faded map as WebGL traces, which
+  Plotly recomputes and redraws on every frame;
 - ``overlay``: Plotly.animate to a frame that restyles one overlay trace with the window's points (x, y, colours),
   over the same static faded map;
 - ``restyle`` (for reference): Plotly.restyle of the same overlay traces' visibility on the product's page, what a
@@ -137,11 +140,17 @@ def main() -> None:
             coords, labels, hover, years = synthetic(n)
             start = time.perf_counter()
             fig = add_year_animation(map_figure(coords, color=labels, color_name="journal", hover=hover), coords, years,
-                                     width=args.width)
+                                     width=args.width, picture=False)
             build_s = time.perf_counter() - start
-            windows = [tuple(w) for w in fig.layout.meta["windows"]][: args.frames + 1]
+            start = time.perf_counter()
+            pictured = add_year_animation(map_figure(coords, color=labels, color_name="journal", hover=hover), coords,
+                                          years, width=args.width, picture=True)
+            picture_build_s = time.perf_counter() - start
+            every = [tuple(w) for w in fig.layout.meta["windows"]]  # spread over the span: the early windows are
+            windows = [every[int(i)] for i in np.linspace(0, len(every) - 1, args.frames + 1).round()]  # near-empty
             names = [window_label(w) for w in windows]
-            files = {"visibility": page(Path(tmp) / f"vis-{n}.html", fig),
+            files = {"picture": page(Path(tmp) / f"pic-{n}.html", pictured),
+                     "visibility": page(Path(tmp) / f"vis-{n}.html", fig),
                      "overlay": page(Path(tmp) / f"ovl-{n}.html", overlay_variant(fig, coords, years, windows))}
             server = []
             figures = []
@@ -152,20 +161,22 @@ def main() -> None:
                 server.append(time.perf_counter() - t)
             files["react"] = page(Path(tmp) / f"react-{n}.html", map_figure(coords, color=labels,
                                                                             color_name="journal", hover=hover))
-            times = {"visibility": animate_times(browser, files["visibility"], names)[1:],
+            times = {"picture": animate_times(browser, files["picture"], names)[1:],
+                     "visibility": animate_times(browser, files["visibility"], names)[1:],
                      "restyle": animate_times(browser, files["visibility"], names, restyle=True)[1:],
                      "overlay": animate_times(browser, files["overlay"], [f"{a}-{b}" for a, b in windows])[1:],
                      "react": react_times(browser, files["react"], figures)[1:]}
             client = median(times["react"])
             trip = client + median(server[1:]) * 1000
-            for name in ("visibility", "restyle", "overlay"):
+            for name in ("picture", "visibility", "restyle", "overlay"):
                 ms = median(times[name])
                 rows.append(row(f"{n:,} points: frame, {name}", ms / 1000, trip / 1000, "s",
                                 f"vs the browser half alone (react {client:.0f} ms): {client / ms:.2f}x; "
                                 f"HTML {files[name if name != 'restyle' else 'visibility'].stat().st_size / 2**20:.1f}"
-                                f" MiB"))
+                                f" MiB; vs visibility (before): {median(times['visibility']) / ms:.2f}x"))
                 print(rows[-1], flush=True)
             extra[str(n)] = {"frame_ms": times, "server_build_s": server, "figure_build_s": build_s,
+                          "picture_figure_build_s": picture_build_s,
                              "html_mib": {k: f.stat().st_size / 2**20 for k, f in files.items()},
                              "frame_json_mib": len(figures[0]) / 2**20}
             print(json.dumps({k: round(median(v), 1) for k, v in times.items()}), flush=True)

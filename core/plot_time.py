@@ -3,7 +3,9 @@ and the topics-over-time chart under it.
 
 The map's own traces stay put and are faded; one overlay trace per year holds that year's papers (in their map
 colours) and each animation frame only switches which overlay traces are visible. A frame therefore carries a few
-booleans, not coordinates, and Plotly.animate never re-sends the points (BENCHMARKS.md, section 14).
+booleans, not coordinates, and Plotly.animate never re-sends the points. On large maps the faded papers are one
+picture under the plot (core.plot_picture) rather than WebGL traces, so a frame recomputes and draws only the papers
+in front, not the whole map (BENCHMARKS.md, section 14).
 """
 
 from __future__ import annotations
@@ -16,11 +18,14 @@ import pandas as pd
 import plotly.graph_objects as go
 
 from core.errors import MireadError
+from core.plot_picture import points_picture
 
 OVERLAY = "years"  # legendgroup of the overlay traces (one per year)
 FADED_OPACITY = 0.12
 HIGHLIGHT_COLOUR = "#ff7f0e"  # a point whose trace has a colour scale is drawn in this colour while playing
 MAX_WIDTH = 50
+PICTURE_OPACITY, PICTURE_RADIUS = 0.2, 2.5  # as dark as the faded WebGL markers look once the picture is scaled
+PICTURE_ABOVE = 20_000  # drawn papers from which the faded map is a picture (BENCHMARKS.md, section 14)
 
 
 def year_windows(bounds: tuple[int, int], width: int | None) -> list[tuple[int, int]]:
@@ -41,10 +46,16 @@ def window_label(window: tuple[int, int]) -> str:
     return str(window[0]) if window[0] == window[1] else f"{window[0]}–{window[1]}"
 
 
-def _drawn_rows(fig: go.Figure) -> tuple[np.ndarray, np.ndarray, float]:
-    """The corpus rows the map draws, each one's colour (from its trace) and the map's marker size."""
+def _faded(trace) -> bool:
+    """Whether a map trace is one of the papers' traces that the animation fades (not the ★ query points)."""
+    return trace.type == "scattergl" and trace.mode == "markers" and trace.name != "your paper"
+
+
+def _drawn_rows(fig: go.Figure) -> tuple[np.ndarray, np.ndarray, np.ndarray, float]:
+    """The corpus rows the map draws, each one's colour (from its trace) and hover card, and the marker size."""
     rows: list[np.ndarray] = []
     colours: list[np.ndarray] = []
+    cards: list[np.ndarray] = []
     size = 3.0
     for trace in fig.data:
         ids = np.asarray(trace.customdata if trace.customdata is not None else [], dtype=np.int64).ravel()
@@ -58,26 +69,44 @@ def _drawn_rows(fig: go.Figure) -> tuple[np.ndarray, np.ndarray, float]:
             each = np.asarray(colour, dtype=object)
         else:
             each = np.full(len(ids), HIGHLIGHT_COLOUR, dtype=object)
+        text = np.asarray(trace.hovertext if trace.hovertext is not None else [""] * len(ids), dtype=object)
         rows.append(ids[keep])
         colours.append(each[keep])
+        cards.append(text[keep] if len(text) == len(ids) else np.full(int(keep.sum()), "", dtype=object))
         if trace.name != "highlighted" and trace.marker.size is not None:
             size = float(trace.marker.size)
     if not rows:
-        return np.array([], dtype=np.int64), np.array([], dtype=object), size
-    all_rows, all_colours = np.concatenate(rows), np.concatenate(colours)
+        return np.array([], dtype=np.int64), np.array([], dtype=object), np.array([], dtype=object), size
+    all_rows = np.concatenate(rows)
     first = np.unique(all_rows, return_index=True)[1]  # a row drawn twice (base and highlighted) counts once
-    return all_rows[first], all_colours[first], size
+    return all_rows[first], np.concatenate(colours)[first], np.concatenate(cards)[first], size
+
+
+def _fade_into_picture(fig: go.Figure, coords: np.ndarray, rows: np.ndarray, colours: np.ndarray) -> None:
+    """Draw the faded papers once as a picture under the plot and empty their traces (each keeps one blank point,
+    so its legend entry stays; clicking one would hide nothing, so legend clicks are off); the axes keep the
+    picture's range so the map does not move while the overlays change."""
+    picture = points_picture(coords[rows], colours, PICTURE_OPACITY, radius=PICTURE_RADIUS)
+    for trace in fig.data:
+        if _faded(trace):
+            trace.update(x=[None], y=[None], customdata=[-1], hovertext=[""])
+    fig.add_layout_image(picture.layout_image())
+    fig.update_layout(legend=dict(itemclick=False, itemdoubleclick=False))
+    fig.update_xaxes(range=list(picture.x), autorange=False)
+    fig.update_yaxes(range=list(picture.y), autorange=False)
 
 
 def add_year_animation(
     fig: go.Figure, coords: np.ndarray, years: Sequence[float], *, width: int | None = 1, frame_ms: int = 600,
-    start: tuple[int, int] | None = None,
+    start: tuple[int, int] | None = None, picture: bool | None = None,
 ) -> go.Figure:
     """Add a play/pause button and a year slider to a map figure (core.plots.map_figure) of these papers.
 
     ``years``: each corpus row's year (NaN: none; never shown in front). ``width``: the window in years, or None for
     a cumulative view. The map's traces are faded; frame i shows the overlay traces of the years in window i.
-    ``start``: the window shown before play (default: the first). ``layout.meta['windows']`` lists the windows.
+    ``start``: the window shown before play (default: the first). ``picture``: draw the faded papers as a picture
+    and give the overlays the hover cards (default: from PICTURE_ABOVE drawn papers on). ``layout.meta['windows']``
+    lists the windows.
     """
     coords = np.asarray(coords, dtype=np.float32)
     values = np.asarray(years, dtype=float)
@@ -87,9 +116,12 @@ def add_year_animation(
     if known.size == 0:
         raise MireadError("no paper has a year, so there is nothing to play through")
     windows = year_windows((int(known.min()), int(known.max())), width)
-    rows, colours, size = _drawn_rows(fig)
+    rows, colours, cards, size = _drawn_rows(fig)
+    picture = len(rows) >= PICTURE_ABOVE if picture is None else picture and len(rows) > 0
+    if picture:
+        _fade_into_picture(fig, coords, rows, colours)
     for trace in fig.data:
-        if trace.type == "scattergl" and trace.mode == "markers" and trace.name != "your paper":
+        if _faded(trace):
             trace.marker.opacity = FADED_OPACITY
     row_years = values[rows]
     present = sorted({int(y) for y in row_years[np.isfinite(row_years)]})
@@ -100,7 +132,8 @@ def add_year_animation(
         at = rows[part]
         fig.add_trace(go.Scattergl(
             x=coords[at, 0], y=coords[at, 1], mode="markers", customdata=at, name=str(year), legendgroup=OVERLAY,
-            showlegend=False, hoverinfo="skip", visible=bool(shown[0] <= year <= shown[1]),
+            showlegend=False, visible=bool(shown[0] <= year <= shown[1]),
+            **(dict(hovertext=list(cards[part]), hoverinfo="text") if picture else dict(hoverinfo="skip")),
             marker=dict(size=size + 2, opacity=0.95, color=list(colours[part])),
         ))
     overlay = list(range(first_overlay, len(fig.data)))
@@ -124,7 +157,8 @@ def add_year_animation(
                       font=dict(size=10), ticklen=3, minorticklen=0,
                       steps=[dict(label=name, method="animate", args=[[name], still]) for name in names])],
         margin=dict(t=90),
-        meta={**(fig.layout.meta or {}), "windows": [list(w) for w in windows], "overlay": overlay},
+        meta={**(fig.layout.meta or {}), "windows": [list(w) for w in windows], "overlay": overlay,
+              "picture": bool(picture)},
     )
     return fig
 

@@ -48,8 +48,11 @@ def animate(fig: go.Figure, papers: pd.DataFrame, coords: np.ndarray, years: tup
         values[(values < years[0]) | (values > years[1])] = np.nan
     animated = guarded(add_year_animation, fig, coords, values, width=PLAY[play])
     if animated is not None:
+        pictured = (animated.layout.meta or {}).get("picture")
         st.caption("Press **▶ Play** above the map, or drag its year slider: the papers of each window are drawn "
-                   "in front in their colours, the others faded; the map stays put.")
+                   "in front in their colours, the others faded; the map stays put."
+                   + (" On a map this large the faded papers are one picture, so each frame draws only the papers "
+                      "in front; hover cards and selections reach those." if pictured else ""))
     return animated if animated is not None else fig
 
 

@@ -77,3 +77,33 @@ def test_topics_over_time_figure_stacks_one_bar_trace_per_group():
     fig = topics_over_time_figure(table, "journal")
     assert fig.layout.barmode == "stack" and [t.name for t in fig.data] == ["y", "&lt;b&gt;x&lt;/b&gt;"]
     assert sum(int(v) for t in fig.data for v in t.y) == 3
+
+
+def test_a_large_map_fades_into_a_picture_and_the_papers_in_front_carry_the_cards():
+    import pandas as pd
+
+    coords, years, labels = corpus(400)
+    hover = pd.DataFrame({"title": [f"paper {i}" for i in range(400)]})
+    plain = map_figure(coords, color=labels, color_name="journal", hover=hover)
+    card = {int(r): text for t in plain.data for r, text in zip(t.customdata, t.hovertext)}
+    fig = add_year_animation(map_figure(coords, color=labels, color_name="journal", hover=hover), coords, years,
+                             width=2, picture=True)
+    assert fig.layout.meta["picture"] and len(fig.layout.images) == 1
+    assert fig.layout.images[0].source.startswith("data:image/png;base64,")
+    base = [t for t in fig.data if t.legendgroup != "years"]
+    assert all(list(t.x) == [None] and t.showlegend is not False for t in base)  # legend entries, no points
+    assert fig.layout.legend.itemclick is False
+    x0, x1 = fig.layout.xaxis.range  # fixed: the map does not move while the overlays change
+    assert fig.layout.xaxis.autorange is False and x0 < coords[:, 0].min() and x1 > coords[:, 0].max()
+    for window in [tuple(w) for w in fig.layout.meta["windows"]]:  # the frames are the same as without a picture
+        assert np.array_equal(overlay_visible_rows(fig, window),
+                              np.flatnonzero((years >= window[0]) & (years <= window[1])))
+    for trace in fig.data[len(base):]:
+        assert trace.hoverinfo == "text"
+        assert list(trace.hovertext) == [card[int(r)] for r in trace.customdata]
+
+
+def test_small_maps_keep_their_webgl_traces():
+    coords, years, labels = corpus()
+    fig = add_year_animation(map_figure(coords, color=labels), coords, years)
+    assert not fig.layout.meta["picture"] and not fig.layout.images
