@@ -24,7 +24,8 @@ OVERLAY = "years"  # legendgroup of the overlay traces (one per year)
 FADED_OPACITY = 0.12
 HIGHLIGHT_COLOUR = "#ff7f0e"  # a point whose trace has a colour scale is drawn in this colour while playing
 MAX_WIDTH = 50
-PICTURE_OPACITY, PICTURE_RADIUS = 0.2, 2.5  # as dark as the faded WebGL markers look once the picture is scaled
+PICTURE_OPACITY = 0.2  # as dark as the faded WebGL markers look once the picture is scaled to the plot
+PICTURE_SCALE = 1.5  # picture pixels per screen pixel on a ~1300-px-wide map (core.plot_picture.WIDTH)
 PICTURE_ABOVE = 20_000  # drawn papers from which the faded map is a picture (BENCHMARKS.md, section 14)
 
 
@@ -82,11 +83,11 @@ def _drawn_rows(fig: go.Figure) -> tuple[np.ndarray, np.ndarray, np.ndarray, flo
     return all_rows[first], np.concatenate(colours)[first], np.concatenate(cards)[first], size
 
 
-def _fade_into_picture(fig: go.Figure, coords: np.ndarray, rows: np.ndarray, colours: np.ndarray) -> None:
+def _fade_into_picture(fig: go.Figure, coords: np.ndarray, rows: np.ndarray, colours: np.ndarray, size: float) -> None:
     """Draw the faded papers once as a picture under the plot and empty their traces (each keeps one blank point,
     so its legend entry stays; clicking one would hide nothing, so legend clicks are off); the axes keep the
     picture's range so the map does not move while the overlays change."""
-    picture = points_picture(coords[rows], colours, PICTURE_OPACITY, radius=PICTURE_RADIUS)
+    picture = points_picture(coords[rows], colours, PICTURE_OPACITY, radius=max(1.0, size / 2 * PICTURE_SCALE))
     for trace in fig.data:
         if _faded(trace):
             trace.update(x=[None], y=[None], customdata=[-1], hovertext=[""])
@@ -119,7 +120,7 @@ def add_year_animation(
     rows, colours, cards, size = _drawn_rows(fig)
     picture = len(rows) >= PICTURE_ABOVE if picture is None else picture and len(rows) > 0
     if picture:
-        _fade_into_picture(fig, coords, rows, colours)
+        _fade_into_picture(fig, coords, rows, colours, size)
     for trace in fig.data:
         if _faded(trace):
             trace.marker.opacity = FADED_OPACITY
