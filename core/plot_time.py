@@ -26,7 +26,6 @@ HIGHLIGHT_COLOUR = "#ff7f0e"  # a point whose trace has a colour scale is drawn 
 MAX_WIDTH = 50
 PICTURE_OPACITY = 0.2  # as dark as the faded WebGL markers look once the picture is scaled to the plot
 PICTURE_SCALE = 1.5  # picture pixels per screen pixel on a ~1300-px-wide map (core.plot_picture.WIDTH)
-PICTURE_ABOVE = 20_000  # drawn papers from which the faded map is a picture (BENCHMARKS.md, section 14)
 
 
 def year_windows(bounds: tuple[int, int], width: int | None) -> list[tuple[int, int]]:
@@ -99,14 +98,14 @@ def _fade_into_picture(fig: go.Figure, coords: np.ndarray, rows: np.ndarray, col
 
 def add_year_animation(
     fig: go.Figure, coords: np.ndarray, years: Sequence[float], *, width: int | None = 1, frame_ms: int = 600,
-    start: tuple[int, int] | None = None, picture: bool | None = None,
+    start: tuple[int, int] | None = None, picture: bool = False,
 ) -> go.Figure:
     """Add a play/pause button and a year slider to a map figure (core.plots.map_figure) of these papers.
 
     ``years``: each corpus row's year (NaN: none; never shown in front). ``width``: the window in years, or None for
     a cumulative view. The map's traces are faded; frame i shows the overlay traces of the years in window i.
     ``start``: the window shown before play (default: the first). ``picture``: draw the faded papers as a picture
-    and give the overlays the hover cards (default: from PICTURE_ABOVE drawn papers on). ``layout.meta['windows']``
+    and give the overlays the hover cards (large maps; Settings.map_picture_above). ``layout.meta['windows']``
     lists the windows.
     """
     coords = np.asarray(coords, dtype=np.float32)
@@ -118,7 +117,7 @@ def add_year_animation(
         raise MireadError("no paper has a year, so there is nothing to play through")
     windows = year_windows((int(known.min()), int(known.max())), width)
     rows, colours, cards, size = _drawn_rows(fig)
-    picture = len(rows) >= PICTURE_ABOVE if picture is None else picture and len(rows) > 0
+    picture = picture and len(rows) > 0
     if picture:
         _fade_into_picture(fig, coords, rows, colours, size)
     for trace in fig.data:

@@ -9,6 +9,7 @@ import pandas as pd
 import plotly.graph_objects as go
 import streamlit as st
 
+from core.config import Settings
 from core.explore.timeline import papers_per_year
 from core.explore.views import PLAY_MODES, clamp_years, year_bounds
 from core.plot_time import add_year_animation, topics_over_time_figure
@@ -46,7 +47,9 @@ def animate(fig: go.Figure, papers: pd.DataFrame, coords: np.ndarray, years: tup
     values = np.array(pd.to_numeric(papers["year"], errors="coerce"), dtype=float)  # a writable copy
     if years is not None:
         values[(values < years[0]) | (values > years[1])] = np.nan
-    animated = guarded(add_year_animation, fig, coords, values, width=PLAY[play])
+    drawn = int((fig.layout.meta or {}).get("drawn", len(coords)))
+    animated = guarded(add_year_animation, fig, coords, values, width=PLAY[play],
+                       picture=drawn >= Settings().map_picture_above)
     if animated is not None:
         pictured = (animated.layout.meta or {}).get("picture")
         st.caption("Press **▶ Play** above the map, or drag its year slider: the papers of each window are drawn "

@@ -1,5 +1,6 @@
 """Time on the map in Chromium (issue 17): ▶ Play and the animation's year slider change which papers are drawn in
-front (the overlay traces of the plotly graph div); the Years slider still fades the papers outside its window."""
+front (the overlay traces of the plotly graph div) over the faded map drawn as a picture (as a large map does); the
+Years slider still fades the papers outside its window."""
 
 from __future__ import annotations
 
@@ -25,7 +26,8 @@ def workspace(tmp_path_factory: pytest.TempPathFactory) -> Store:
 
 @pytest.fixture(scope="module")
 def server(workspace: Store) -> Iterator[str]:
-    env = {"MIREAD_WARM_NUMBA": "0", "MIREAD_DEVICE": "cpu", "MIREAD_MODEL": "tiny"}
+    # the faded papers as a picture, as on a map of 20k+ papers (what a large map does while it plays)
+    env = {"MIREAD_WARM_NUMBA": "0", "MIREAD_DEVICE": "cpu", "MIREAD_MODEL": "tiny", "MIREAD_MAP_PICTURE_ABOVE": "30"}
     with streamlit_server(workspace.root, env=env, timeout=240) as url:
         yield f"{url}/?corpus=c&model=tiny&method=pca&colour=journal"
 
@@ -66,6 +68,16 @@ def test_play_moves_the_window_over_the_fixed_map(tab: Tab, workspace: Store):
     paused = in_front(tab)
     tab.page.wait_for_timeout(2000)
     assert in_front(tab) == paused  # Pause stops it
+    # the faded papers are one picture under the plot; a paper in front shows its hover card
+    assert tab.page.evaluate("() => document.querySelector('[data-testid=stPlotlyChart] .js-plotly-plot')"
+                             "._fullLayout.images.map(i => i.source.slice(0, 22))") == ["data:image/png;base64,"]
+    where = tab.page.evaluate("""() => { const gd = document.querySelector('[data-testid=stPlotlyChart] .js-plotly-plot');
+        const t = gd._fullData.find(t => t.legendgroup === 'years' && t.visible === true && t._length > 0);
+        const xa = gd._fullLayout.xaxis, ya = gd._fullLayout.yaxis, r = gd.getBoundingClientRect();
+        return [r.left + xa._offset + xa.d2p(t.x[0]), r.top + ya._offset + ya.d2p(t.y[0]), t.hovertext[0]]; }""")
+    tab.page.mouse.move(where[0], where[1])
+    card = tab.eventually(lambda: _nonempty(tab.page.locator(".hovertext").all_text_contents()))
+    assert where[2].split("<br>")[0].replace("<b>", "").replace("</b>", "")[:20] in card[0]
     ARTIFACTS.mkdir(exist_ok=True)
     tab.page.screenshot(path=str(ARTIFACTS / "time-play.png"))
     # Pause interrupts Plotly.animate, whose promise plotly.js then rejects with no reason (console only)

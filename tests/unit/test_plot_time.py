@@ -103,7 +103,7 @@ def test_a_large_map_fades_into_a_picture_and_the_papers_in_front_carry_the_card
         assert list(trace.hovertext) == [card[int(r)] for r in trace.customdata]
 
 
-def test_small_maps_keep_their_webgl_traces():
+def test_without_a_picture_the_faded_map_keeps_its_webgl_traces():
     coords, years, labels = corpus()
     fig = add_year_animation(map_figure(coords, color=labels), coords, years)
     assert not fig.layout.meta["picture"] and not fig.layout.images
