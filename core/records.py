@@ -8,6 +8,7 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
+_CONTROL = bytes(range(32)) + b"\x7f"  # ASCII control characters (tab, CR, form feed... are white space)
 _MARKDOWN_SPECIAL = re.compile(r"([\\`*_\[\]{}<>|~#!$])")
 
 
@@ -15,9 +16,16 @@ def normalise_text(text: str) -> str:
     """Lower-case and fold white space: the form used to spot duplicate papers.
 
     ``str.split()`` splits on the same characters as the regex ``\\s+`` (both use Python's Unicode white space)
-    and is several times faster on abstracts; keys stored by either are equal.
+    and is several times faster on abstracts; keys stored by either are equal. Most texts need no split: once line
+    breaks are spaces, an ASCII text without other control characters, double spaces or spaces at its ends is
+    already folded (the only white space left in it is single spaces between words).
     """
-    return " ".join((text or "").split()).lower()
+    text = text or ""
+    flat = text.replace("\n", " ")
+    if (flat.isascii() and "  " not in flat and flat[:1] != " " and flat[-1:] != " "
+            and len(flat.encode("ascii").translate(None, _CONTROL)) == len(flat)):
+        return flat.lower()
+    return " ".join(text.split()).lower()
 
 
 def md_escape(text: Any) -> str:

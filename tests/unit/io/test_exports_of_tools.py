@@ -393,3 +393,23 @@ def test_dimensions_and_lens_csv_headers(tmp_path: Path) -> None:
     assert (paper.id, paper.fields["journal"], paper.fields["year"]) == ("000-111-222-333-444", "Chest", 2019)
     assert paper.fields["authors"] == ["Doe J", "Moe K"] and paper.fields["date published"] == "2019-05-01"
     assert "publication year" not in paper.fields  # the year column's text is the year: kept once
+
+
+def test_the_fold_of_ascii_text_agrees_with_the_regex() -> None:
+    """ASCII texts take a short path (no split) when line breaks are their only irregular white space."""
+    import re
+
+    from hypothesis import given, settings
+    from hypothesis import strategies as st
+
+    from core.records import normalise_text
+
+    for text in ["a\nb", "a \nb", "\na", "a\n", "a\tb", "a\x1cb", "a\x0bb", "a\rb", "a b\x7f", "A\n\nB", "Ab Cd"]:
+        assert normalise_text(text) == re.sub(r"\s+", " ", text).strip().lower(), repr(text)
+
+    @settings(max_examples=500, deadline=None)
+    @given(st.text(alphabet=st.sampled_from(list("aB \n\t\r\x0b\x0c\x1c\x1f\x7f.")), max_size=30))
+    def check(text: str) -> None:
+        assert normalise_text(text) == re.sub(r"\s+", " ", text).strip().lower()
+
+    check()
