@@ -18,6 +18,7 @@ from typing import Any
 import orjson
 
 from core.records import Paper, duplicate_key, scrub, text_hash
+from core.store.field_stats import FieldTally
 from core.store.links import take_references
 
 _INSERT = ("INSERT INTO papers(corpus, pid, seq, title, abstract, fields, hash, dkey) "
@@ -62,7 +63,8 @@ def _scrubbed_row(row: tuple) -> tuple:
     return (corpus, pid, seq, title, abstract, fields, text_hash(title, abstract), duplicate_key(title, abstract))
 
 
-def _fast(conn: sqlite3.Connection, prepared: list[tuple[int, tuple]], first: int, rows: array) -> bool:
+def _fast(conn: sqlite3.Connection, prepared: list[tuple[int, tuple]], first: int, rows: array,
+          tally: FieldTally | None) -> bool:
     """Insert a batch that collides with nothing as it is; False (and nothing kept) if anything collides."""
     if len({v[1] for _, v in prepared}) < len(prepared) or len({v[7] for _, v in prepared}) < len(prepared):
         return False
@@ -76,6 +78,8 @@ def _fast(conn: sqlite3.Connection, prepared: list[tuple[int, tuple]], first: in
         return False
     conn.execute("RELEASE batch")
     rows.extend(row for row, _ in prepared)
+    if tally is not None:
+        tally.add(v[5] for _, v in prepared)
     return True
 
 
@@ -128,14 +132,18 @@ def _insert(conn: sqlite3.Connection, batch: list[tuple]) -> None:
 
 
 def add_batch(conn: sqlite3.Connection, corpus: str, prepared: list[tuple[int, tuple]], first: int, rows: array,
-              conflicts: list[dict[str, Any]]) -> int:
+              conflicts: list[dict[str, Any]], tally: FieldTally | None = None) -> int:
     """Add a batch of (source row, papers-table row) pairs and return how many papers were added: new papers get
     the next seq numbers, their source rows are appended to ``rows``; duplicates are left out; id conflicts are
-    appended to ``conflicts``. (SQLite's change count also counts inserts a savepoint rolled back.)"""
+    appended to ``conflicts``; ``tally`` counts the added papers' fields. (SQLite's change count also counts
+    inserts a savepoint rolled back.)"""
     if not prepared:
         return 0
-    if _fast(conn, prepared, first, rows):
+    if _fast(conn, prepared, first, rows, tally):
         return len(prepared)
     before = conn.total_changes
-    _insert(conn, _careful(conn, corpus, prepared, first, rows, conflicts))
+    added = _careful(conn, corpus, prepared, first, rows, conflicts)
+    _insert(conn, added)
+    if tally is not None:
+        tally.add(v[5] for v in added)
     return conn.total_changes - before

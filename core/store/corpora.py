@@ -17,12 +17,10 @@ from core.errors import CorpusError, NotFoundError
 from core.io import RowWarning
 from core.records import Paper, RowError, scrub
 from core.store.batches import add_batch, stored_form
+from core.store.field_stats import FieldTally, counted_by_sql, label_columns
 from core.store.files import check_name, pid_alive
 from core.store.links import link_import
 
-_LABEL_MAX_DISTINCT = 5000
-_NOT_LABELS = {"issue", "pages", "issn", "pubdate", "pmc", "volume", "number", "month", "journal_abbrev",
-               "doi", "url", "pmid", "language", "key", "entrytype"}
 _BATCH = 2000
 _IMPORT_CACHE_KIB = 64 * 1024  # SQLite's page cache while importing (default 2 MiB): 1M rows 80 -> 72 s
 _DEFAULT_CACHE_KIB = 2000
@@ -169,6 +167,7 @@ class CorporaMixin:
                 first = conn.execute(
                     "SELECT COALESCE(MAX(seq), -1) + 1 FROM papers WHERE corpus = ?", (corpus,)
                 ).fetchone()[0]
+                tally = FieldTally() if first == 0 else None  # a new corpus: its field counts as rows go in
                 rows = array("q")  # the source row of each paper this import adds, by seq - first
                 pending: list[tuple[int, tuple]] = []
                 cites: list[tuple[int, str, list, list[str]]] = []  # rows with a reference list
@@ -191,9 +190,9 @@ class CorporaMixin:
                     pending.append((row, values))
                     attempted += 1
                     if len(pending) >= _BATCH:
-                        inserted += add_batch(conn, corpus, pending, first, rows, report.conflicts)
+                        inserted += add_batch(conn, corpus, pending, first, rows, report.conflicts, tally)
                         pending = []
-                inserted += add_batch(conn, corpus, pending, first, rows, report.conflicts)
+                inserted += add_batch(conn, corpus, pending, first, rows, report.conflicts, tally)
                 changes = conn.total_changes
                 linked = link_import(conn, corpus, cites, fresh=first == 0)
                 report.links = {**linked.to_dict(), "new": conn.total_changes - changes}
@@ -208,7 +207,8 @@ class CorporaMixin:
                         else f"{source or 'the file'} contains no papers"
                     )
                 if inserted:  # the version is this import's id: never reused, even by a re-created corpus
-                    columns, labels = self._label_columns(conn, corpus)
+                    counts = tally.counts() if tally is not None else counted_by_sql(conn, corpus)
+                    columns, labels = label_columns(counts, self._count(conn, corpus))
                     conn.execute(
                         "UPDATE corpora SET version = ?, columns = ?, labels = ? WHERE name = ?",
                         (import_id, json.dumps(columns), json.dumps(labels), corpus),
@@ -245,29 +245,6 @@ class CorporaMixin:
     @staticmethod
     def _count(conn: sqlite3.Connection, corpus: str) -> int:
         return conn.execute("SELECT COUNT(*) FROM papers WHERE corpus = ?", (corpus,)).fetchone()[0]
-
-    @staticmethod
-    def _label_columns(conn: sqlite3.Connection, corpus: str) -> tuple[list[str], list[str]]:
-        """All field names, and those that look like labels (2+ repeated scalar values)."""
-        n = CorporaMixin._count(conn, corpus)
-        rows = conn.execute(
-            "SELECT j.key AS key, COUNT(DISTINCT j.value) AS distinct_values, COUNT(j.value) AS filled, "
-            "SUM(j.type IN ('array', 'object')) AS nested "
-            "FROM papers p, json_each(p.fields) j WHERE p.corpus = ? GROUP BY j.key",
-            (corpus,),
-        ).fetchall()
-        columns = sorted(r["key"] for r in rows)
-        labels = [
-            r["key"]
-            for r in sorted(rows, key=lambda r: r["distinct_values"])
-            if not r["nested"]
-            and r["key"].lower() not in _NOT_LABELS
-            and 2 <= r["distinct_values"] <= min(_LABEL_MAX_DISTINCT, max(2, int(0.5 * n)))
-            and r["filled"] >= 0.2 * n
-        ]
-        preferred = ["journal", "venue", "category", "field", "disease", "label", "year"]
-        labels.sort(key=lambda k: (preferred.index(k) if k in preferred else len(preferred), k))
-        return columns, labels
 
     def delete_corpus(self, name: str) -> None:
         """Remove a corpus and its papers (cached embeddings stay: they are keyed by text)."""
