@@ -207,8 +207,10 @@ class CorporaMixin:
                         else f"{source or 'the file'} contains no papers"
                     )
                 if inserted:  # the version is this import's id: never reused, even by a re-created corpus
-                    counts = tally.counts() if tally is not None else counted_by_sql(conn, corpus)
-                    columns, labels = label_columns(counts, self._count(conn, corpus))
+                    if tally is not None:  # a new corpus: its papers are this import's
+                        columns, labels = label_columns(tally.counts(), inserted)
+                    else:
+                        columns, labels = label_columns(counted_by_sql(conn, corpus), self._count(conn, corpus))
                     conn.execute(
                         "UPDATE corpora SET version = ?, columns = ?, labels = ? WHERE name = ?",
                         (import_id, json.dumps(columns), json.dumps(labels), corpus),
