@@ -4,6 +4,7 @@
     .venv/bin/python benchmarks/citations.py --seeds 0,1 --only base,specter
     .venv/bin/python benchmarks/citations.py --hard-ratios 0,0.4,1 --only specter   # choose the hard:easy ratio
     .venv/bin/python benchmarks/citations.py --seeds 0,1 --only base,specter --lr 1e-5   # another learning rate
+    .venv/bin/python benchmarks/citations.py --seeds 0,1 --only base,specter-inbatch,cos+specter-inbatch
 
 A snowball sample (seeded) of ``--papers`` papers of arxiv_citations with the links inside it is imported into a
 workspace; each split seed holds out 20% of the citing papers as query papers (their links never make training
@@ -39,6 +40,11 @@ RUNS: dict[str, dict] = {
     "cos+specter": dict(objective="cos+specter", lr=2e-5, head_warmup_epochs=20.0, temperature=0.05,
                         cite_weight=1.0),
     "cos": dict(objective="cos", lr=2e-5, head_warmup_epochs=20.0, temperature=0.05),
+    # the same triplets, scored with in-batch negatives (InfoNCE, the loss MiniLM itself was trained with)
+    "specter-inbatch": dict(objective="specter", cite_loss="in-batch", lr=2e-5, head_warmup_epochs=1.0,
+                            temperature=0.05),
+    "cos+specter-inbatch": dict(objective="cos+specter", cite_loss="in-batch", lr=2e-5, head_warmup_epochs=20.0,
+                                temperature=0.05, cite_weight=1.0),
 }
 CITE_METRICS = ("MAP", "nDCG", "recall@10", "nDCG@10")
 

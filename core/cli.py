@@ -308,6 +308,8 @@ def build_parser() -> argparse.ArgumentParser:
                       ("distill-weight", float), ("classes-per-batch", int), ("eval-every", int),
                       ("cite-weight", float), ("hard-ratio", float), ("cite-held-out", float)):
         p.add_argument(f"--{flag}", type=typ, default=None)
+    p.add_argument("--cite-loss", default=None, choices=["triplet", "in-batch"],
+                   help="the citation term: SPECTER's triplet margin loss (default) or in-batch negatives")
     p.add_argument("--background", action="store_true", help="run as a background job")
 
     add("jobs", cmd_jobs, "list background jobs")

@@ -17,6 +17,7 @@ from core.plots import training_curves_figure
 from core.records import md_escape
 from core.training import (
     CITATION_OBJECTIVES,
+    CITE_LOSSES,
     OBJECTIVES,
     PROBE_SPLIT,
     TrainConfig,
@@ -245,7 +246,9 @@ with st.expander("More settings"):
     classes_per_batch = h3.number_input("Classes per batch", 0, 512, DEFAULTS["classes_per_batch"],
                                         help=HELP["classes_per_batch"], disabled="supcon" not in objective)
     eval_every = h4.number_input("Evaluate every (steps)", 0, 100_000, DEFAULTS["eval_every"], help=HELP["eval_every"])
-    k1, k2, k3 = st.columns(3)
+    k1, k2, k3, k4 = st.columns(4)
+    cite_loss = k4.selectbox("Citation loss", CITE_LOSSES, CITE_LOSSES.index(DEFAULTS["cite_loss"]),
+                             help=HELP["cite_loss"], disabled=objective not in CITATION_OBJECTIVES)
     cite_weight = k1.number_input("Cite weight", 0.0, 100.0, float(DEFAULTS["cite_weight"]), 0.1,
                                   help=HELP["cite_weight"], disabled=objective != "cos+specter")
     hard_ratio = k2.number_input("Hard negative share", 0.0, 1.0, float(DEFAULTS["hard_ratio"]), 0.1,
@@ -282,7 +285,7 @@ if st.button("Start training", type="primary", disabled=preview is None):
         val_fraction=float(val_fraction), eval_every=int(eval_every),
         max_papers=None if max_papers is None else int(max_papers), supcon_weight=float(supcon_weight),
         distill_weight=float(distill_weight), cite_weight=float(cite_weight), hard_ratio=float(hard_ratio),
-        cite_held_out=float(cite_held_out),
+        cite_loss=cite_loss, cite_held_out=float(cite_held_out),
         temperature=float(temperature), classes_per_batch=int(classes_per_batch), device=Settings().device,
     )
     job_id = guarded(jobs.launch, s, cfg)

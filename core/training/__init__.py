@@ -11,6 +11,7 @@ from core.lazy import exporter
 
 _EXPORTS = {
     "CITATION_OBJECTIVES": "config",
+    "CITE_LOSSES": "citations",
     "Cancelled": "loop",
     "FigureTrainConfig": "figures",
     "prepare_figure_config": "figures",

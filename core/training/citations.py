@@ -1,5 +1,8 @@
 """SPECTER's citation triplets: (query paper, a paper it cites, a paper it does not cite), drawn per epoch.
 
+Two losses over the same triplets: SPECTER's triplet margin loss, and "in-batch" (the InfoNCE loss the packaged
+MiniLM was trained with): each query's cited paper against every other cited and negative paper of the batch, on
+cosine similarities over a temperature, with the batch's other papers that the query also cites left out.
 Negatives mix "hard" ones (cited by a paper the query cites, but not by the query; Cohan et al. 2020) and "easy"
 random ones, in the ratio ``hard_ratio`` (the paper's 2 hard : 3 easy is 0.4). Query papers held out by the shared
 split (`core.store.links.citation_split`) never give a triplet, so their links stay unseen for evaluation.
@@ -23,6 +26,21 @@ def triplet_margin_loss(query, positive, negative, margin: float = 1.0):
     import torch
 
     return torch.nn.TripletMarginLoss(margin=margin, p=2)(query.float(), positive.float(), negative.float())
+
+
+CITE_LOSSES = ("triplet", "in-batch")
+
+
+def in_batch_loss(query, positive, negative, cited_elsewhere, temperature: float = 0.05):
+    """InfoNCE with in-batch negatives: row i's positive is candidate i among the batch's positives then negatives
+    (2B candidates); ``cited_elsewhere`` (B x 2B, bool) marks candidates that row i's query also cites (or is),
+    which are left out rather than pushed away."""
+    import torch
+
+    q = torch.nn.functional.normalize(query.float(), dim=-1)
+    candidates = torch.nn.functional.normalize(torch.cat([positive, negative]).float(), dim=-1)
+    logits = (q @ candidates.T / temperature).masked_fill(cited_elsewhere, float("-inf"))
+    return torch.nn.functional.cross_entropy(logits, torch.arange(len(q), device=q.device))
 
 
 @dataclass
@@ -67,6 +85,28 @@ class CitationData:
                 out.append((q, int(p), neg))
         rows = np.array(out, dtype=np.int64).reshape(-1, 3)
         return rows[rng.permutation(len(rows))]
+
+    def cited_elsewhere(self, triplets: np.ndarray) -> np.ndarray:
+        """For in-batch negatives: (B x 2B) whether candidate j (the batch's cited papers, then its negatives) is
+        cited by row i's query or is that query, other than row i's own positive."""
+        candidates = np.concatenate([triplets[:, 1], triplets[:, 2]])
+        mask = np.zeros((len(triplets), len(candidates)), dtype=bool)
+        for i, q in enumerate(triplets[:, 0].tolist()):
+            cited = set(self.cites.get(q, ())) | {q}
+            mask[i] = [c in cited for c in candidates.tolist()]
+        mask[np.arange(len(triplets)), np.arange(len(triplets))] = False
+        return mask
+
+    def loss(self, pooled, triplets: np.ndarray, kind: str, temperature: float):
+        """The citation loss of the pooled (queries; cited; negatives) vectors of ``triplets``: "triplet" or
+        "in-batch" (CITE_LOSSES)."""
+        import torch
+
+        q, p, n = pooled.float().chunk(3)
+        if kind == "in-batch":
+            mask = torch.as_tensor(self.cited_elsewhere(triplets), device=q.device)
+            return in_batch_loss(q, p, n, mask, temperature)
+        return triplet_margin_loss(q, p, n, margin=1.0)
 
     def stream(self, rng: np.random.Generator, hard_ratio: float, batch: int) -> Iterator[tuple[float, np.ndarray]]:
         """Endless triplet batches with the (fractional) triplet epoch reached after each; a fresh draw per epoch."""

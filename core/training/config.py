@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING, Any, ClassVar
 from core.embedding import PRESETS, ModelSpec, get_model
 from core.errors import CorpusError, MireadError, TrainingError
 from core.store import check_name
+from core.training.citations import CITE_LOSSES
 from core.training.data import select
 
 if TYPE_CHECKING:
@@ -51,6 +52,7 @@ class TrainConfig:
     classes_per_batch: int = 0
     distill_weight: float = 0.0
     cite_weight: float = 1.0
+    cite_loss: str = "triplet"  # SPECTER's triplet margin loss, or "in-batch" (InfoNCE with in-batch negatives)
     hard_ratio: float = 0.4  # SPECTER's 2 hard : 3 easy negatives
     cite_held_out: float = 0.2  # share of citing papers held out as query papers (never triplets)
     device: str = "auto"
@@ -92,6 +94,9 @@ class TrainConfig:
         "distill_weight": "Weight of a term keeping each batch's pairwise similarities close to the base "
                           "model's, so it forgets less of its geometry (0 = off).",
         "cite_weight": "Weight of the citation triplet term in cos+specter.",
+        "cite_loss": "triplet: SPECTER's triplet margin loss (margin 1, L2 distance); in-batch: each paper's cited "
+                     "paper scored against all other papers of the batch (cosine over the temperature, the loss "
+                     "the packaged MiniLM was trained with).",
         "hard_ratio": "Share of hard negatives (cited by a paper the query cites, not by the query) among the "
                       "triplets' negatives; the rest are random papers (SPECTER: 0.4, i.e. 2 hard : 3 easy).",
         "cite_held_out": "Share of citing papers held out as evaluation queries, split by paper with the seed: "
@@ -130,6 +135,7 @@ def _check_numbers(cfg: TrainConfig) -> None:
                                                          "must be above 0"),
         (cfg.distill_weight >= 0, "distill weight cannot be negative"),
         (cfg.cite_weight >= 0, "cite weight cannot be negative"),
+        (cfg.cite_loss in CITE_LOSSES, f"cite loss must be one of {', '.join(CITE_LOSSES)}"),
         (0 <= cfg.hard_ratio <= 1, "hard ratio must be between 0 and 1"),
         (0 < cfg.cite_held_out < 1, "the held-out share of citing papers must be between 0 and 1"),
         ("supcon" not in cfg.objective or cfg.batch_size >= 4, f"{cfg.objective} needs a batch size of at least 4"),

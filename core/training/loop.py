@@ -13,7 +13,7 @@ import numpy as np
 from core.config import resolve_device
 from core.embedding import ModelSpec, autocast_context, collate, load_backbone, pool, save_checkpoint
 from core.errors import TrainingError
-from core.training.citations import CitationData, triplet_margin_loss
+from core.training.citations import CitationData
 from core.training.comparison import base_comparison, base_metrics
 from core.training.config import CITATION_OBJECTIVES, COSINE_OBJECTIVES, TrainConfig, base_spec
 from core.training.data import PROBE_SPLIT, probe_sample, select
@@ -108,11 +108,11 @@ class _Run:
         return pool(hidden, batch["attention_mask"], self.spec.pooling)
 
     def triplet_loss(self, triplets: np.ndarray) -> torch.Tensor:
-        """SPECTER's triplet margin loss (margin 1, L2 distance) of a batch of (query, cited, negative) rows."""
+        """The citation loss of a batch of (query, cited, negative) rows: SPECTER's triplet margin loss (margin 1,
+        L2 distance) or, with ``cite_loss`` in-batch, InfoNCE over the batch's papers."""
         with autocast_context(self.device):
             pooled = self.pooled_papers(triplets.T.reshape(-1).tolist())
-        q, p, n = pooled.float().chunk(3)
-        return triplet_margin_loss(q, p, n, margin=1.0)
+        return self.cite.loss(pooled, triplets, self.cfg.cite_loss, self.cfg.temperature)
 
     def cite_metrics(self) -> dict[str, float]:
         """cite MAP and nDCG on the fixed held-out query sets (eval mode, no gradients)."""

@@ -14,7 +14,7 @@ from core.errors import TrainingError
 from core.io import read_papers
 from core.store.links import citation_split
 from core.training import metrics_frame, run_foreground, validate_config
-from core.training.citations import CitationData, triplet_margin_loss
+from core.training.citations import CitationData, in_batch_loss, triplet_margin_loss
 from tests.unit.training.support import add_corpus, one_torch_thread, tiny_config
 
 FIXTURE = Path(__file__).resolve().parents[2] / "fixtures" / "citations" / "arxiv_150.jsonl"
@@ -69,6 +69,42 @@ def test_triplet_loss_is_zero_when_the_margin_is_met_and_positive_otherwise():
     assert float(triplet_margin_loss(q, far, near)) > 1.0
 
 
+def test_in_batch_loss_matches_a_softmax_over_the_batch_written_out():
+    g = torch.Generator().manual_seed(0)
+    q, p, n = (torch.randn(3, 5, generator=g) for _ in range(3))
+    mask = torch.zeros(3, 6, dtype=torch.bool)
+    mask[0, 1] = True  # row 0's query also cites row 1's positive: left out, not pushed away
+    got = float(in_batch_loss(q, p, n, mask, temperature=0.1))
+    unit = torch.nn.functional.normalize
+    expected = 0.0
+    for i in range(3):
+        scores = [float(unit(q[i], dim=0) @ unit(c, dim=0)) / 0.1 for c in torch.cat([p, n])]
+        kept = [s for j, s in enumerate(scores) if not mask[i, j]]
+        expected += -(scores[i] - np.log(np.sum(np.exp(kept)))) / 3
+    assert got == pytest.approx(expected, rel=1e-5)
+    # a query pointing at its own positive and away from the rest has a near-zero loss
+    eye = torch.eye(3, 6)
+    assert float(in_batch_loss(eye[:, :3] * 5, eye[:, :3] * 5, -eye[:, :3], torch.zeros(3, 6, dtype=torch.bool),
+                               temperature=0.05)) < 1e-6
+
+
+def test_in_batch_mask_marks_what_a_query_also_cites_but_never_its_own_positive():
+    ids, pairs = _graph()
+    data = CitationData.build(ids, pairs, seed=0, fraction=0.2)
+    rows = data.epoch(np.random.default_rng(2), hard_ratio=0.4)[:32]
+    mask = data.cited_elsewhere(rows)
+    candidates = np.concatenate([rows[:, 1], rows[:, 2]])
+    assert mask.shape == (32, 64) and not mask[np.arange(32), np.arange(32)].any()
+    for i, (q, _, _) in enumerate(rows):
+        for j, c in enumerate(candidates):
+            if j != i:
+                assert mask[i, j] == (c == q or c in data.cites[q])
+    same = rows.copy()
+    same[1] = same[0]  # two rows with the same query and positive: each masks the other's copy
+    both = data.cited_elsewhere(same)
+    assert both[0, 1] and both[1, 0] and not both[0, 0]
+
+
 def _cited_store(store):
     store.import_papers("toy", read_papers(FIXTURE), source="arxiv_150.jsonl")
     return store
@@ -80,12 +116,13 @@ def test_specter_needs_links_and_says_so(store, tiny_model_dir):
         validate_config(store, tiny_config(tiny_model_dir, objective="specter"))
 
 
-@pytest.mark.parametrize("objective", ["specter", "cos+specter"])
-def test_a_tiny_specter_run_trains_and_records_the_split(store, tiny_model_dir, objective):
+@pytest.mark.parametrize("objective,cite_loss", [("specter", "triplet"), ("cos+specter", "triplet"),
+                                                ("specter", "in-batch")])
+def test_a_tiny_specter_run_trains_and_records_the_split(store, tiny_model_dir, objective, cite_loss):
     _cited_store(store)
-    name = f"t-{objective.replace('+', '-')}"
+    name = f"t-{objective.replace('+', '-')}-{cite_loss}"
     cfg = tiny_config(tiny_model_dir, label="category", objective=objective, epochs=2, batch_size=8,
-                      max_length=32, head_warmup_epochs=1, lr=1e-3, min_per_class=5, name=name)
+                      max_length=32, head_warmup_epochs=1, lr=1e-3, min_per_class=5, name=name, cite_loss=cite_loss)
     job = run_foreground(store, cfg)
     assert job["status"] == "completed", job.get("error")
     metrics = job["metrics"]
@@ -98,3 +135,10 @@ def test_a_tiny_specter_run_trains_and_records_the_split(store, tiny_model_dir, 
     assert len(frame[(frame.split == "val") & (frame.name == "cite_map")]) >= 2
     meta = json.loads((Path(get_model(name, store).location) / META_FILE).read_text())
     assert meta["config"]["cite_split_seed"] == 0 and meta["config"]["cite_held_out_queries"] > 0
+    assert meta["config"]["cite_loss"] == cite_loss
+
+
+def test_an_unknown_cite_loss_is_one_sentence(store, tiny_model_dir):
+    _cited_store(store)
+    with pytest.raises(TrainingError, match="cite loss must be one of triplet, in-batch"):
+        validate_config(store, tiny_config(tiny_model_dir, label="category", objective="specter", cite_loss="hinge"))
