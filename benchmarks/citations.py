@@ -5,6 +5,7 @@
     .venv/bin/python benchmarks/citations.py --hard-ratios 0,0.4,1 --only specter   # choose the hard:easy ratio
     .venv/bin/python benchmarks/citations.py --seeds 0,1 --only base,specter --lr 1e-5   # another learning rate
     .venv/bin/python benchmarks/citations.py --seeds 0,1 --only base,specter-inbatch,cos+specter-inbatch
+    .venv/bin/python benchmarks/citations.py --base scibert   # a base without citation training (needs the hub)
 
 A snowball sample (seeded) of ``--papers`` papers of arxiv_citations with the links inside it is imported into a
 workspace; each split seed holds out 20% of the citing papers as query papers (their links never make training
@@ -104,7 +105,7 @@ def prepare(store: Store, args: argparse.Namespace) -> dict:
 
 def train(store: Store, corpus: str, run: str, seed: int, args: argparse.Namespace, extra: dict) -> dict:
     options = {**RUNS[run], **extra}
-    cfg = TrainConfig(corpus=corpus, label="category", base="minilm", seed=seed, epochs=args.epochs,
+    cfg = TrainConfig(corpus=corpus, label="category", base=args.base, seed=seed, epochs=args.epochs,
                       batch_size=args.batch_size, max_length=args.max_length, min_per_class=20,
                       max_per_class=args.max_per_class, val_fraction=0.1, eval_every=args.eval_every, device="cpu",
                       name=f"{run.replace('+', '-')}-s{seed}-{time.strftime('%H%M%S')}", **options)
@@ -170,8 +171,11 @@ def main() -> None:
     parser.add_argument("--max-length", type=int, default=128)
     parser.add_argument("--max-per-class", type=int, default=150)
     parser.add_argument("--eval-every", type=int, default=40)
+    parser.add_argument("--base", default="minilm", help="the encoder every run starts from (e.g. scibert, which "
+                        "needs the Hugging Face hub; a model folder)")
     parser.add_argument("--lr", type=float, default=None, help="learning rate of the trained runs (named in the label)")
     args = parser.parse_args()
+    tag = "" if args.base == "minilm" else f"-b{Path(args.base).name}"  # results of another base kept apart
     out = Path(args.out)
     (out / "results").mkdir(parents=True, exist_ok=True)
     store = Store(out / "workspace")
@@ -186,12 +190,12 @@ def main() -> None:
     for seed in [int(s) for s in args.seeds.split(",")]:
         for label, extra in plan:
             run = label.split(" ")[0]
-            path = out / "results" / f"{label.replace(' ', '_')}-p{args.papers}-e{args.epochs}-s{seed}.json"
+            path = out / "results" / f"{label.replace(' ', '_')}-p{args.papers}-e{args.epochs}{tag}-s{seed}.json"
             if path.exists():
                 continue
             record: dict = {"run": label, "seed": seed, "papers": names["papers"], "links": names["links"]}
             if run == "base":
-                model = "minilm"
+                model = args.base
             else:
                 trained = train(store, names["corpus"], run, seed, args, extra)
                 model = trained["model"]
@@ -200,7 +204,7 @@ def main() -> None:
             record["scores"] = score(store, names, model, seed, args)
             path.write_text(json.dumps(record, indent=1))
             print(f"{label} seed {seed}: {json.dumps(record['scores'])}", file=sys.stderr)
-    results = [json.loads(p.read_text()) for p in sorted((out / "results").glob(f"*-p{args.papers}-e{args.epochs}-*.json"))]
+    results = [json.loads(p.read_text()) for p in sorted((out / "results").glob(f"*-p{args.papers}-e{args.epochs}{tag}-s*.json"))]
     order = {name: i for i, name in enumerate(RUNS)}
     results.sort(key=lambda r: (order.get(r["run"], len(order)), r["run"], r["seed"]))
     print(table(results))

@@ -168,3 +168,32 @@ def test_a_finished_job_says_whether_it_beats_its_base(workspace, val, kind, tex
     at = open_page()
     assert [e.value for e in getattr(at, kind)] and getattr(at, kind)[0].value.startswith(text)
     assert table(at, "vs base").set_index("job")["vs base"]["done-job"] == pytest.approx(100 * (val - 0.65))
+
+
+def test_the_citation_loss_is_chosen_on_the_page_for_the_specter_objectives(tmp_path, monkeypatch, tiny_model_dir):
+    from core.io import read_papers
+
+    monkeypatch.setenv("MIREAD_WORKSPACE", str(tmp_path / "ws"))
+    monkeypatch.setenv("OMP_NUM_THREADS", "1")
+    store = Store(tmp_path / "ws")
+    cited = Path(__file__).resolve().parents[1] / "fixtures" / "citations" / "arxiv_150.jsonl"
+    store.import_papers("cited", read_papers(cited), source=cited.name)
+    register_tiny(store, tiny_model_dir)
+    try:
+        at = open_page()
+        assert widget(at.selectbox, "Citation loss").disabled  # cos: no citation term
+        widget(at.selectbox, "Base model").set_value("tiny")
+        widget(at.selectbox, "Objective").set_value("specter").run()
+        loss = widget(at.selectbox, "Citation loss")
+        assert not loss.disabled and loss.value == "triplet" and loss.options == ["triplet", "in-batch"]
+        loss.set_value("in-batch")
+        widget(at.number_input, "Epochs").set_value(0.2)
+        widget(at.number_input, "Max length (tokens)").set_value(32)
+        widget(at.text_input, "New model name").set_value("in-batch-run")
+        widget(at.button, "Start training").click()
+        at.run()
+        assert not at.exception and not at.error
+        [job] = jobs.list_jobs(store)
+        assert job["config"]["objective"] == "specter" and job["config"]["cite_loss"] == "in-batch"
+    finally:
+        stop_workers(store)

@@ -12,6 +12,7 @@ import torch
 from core.embedding import META_FILE, get_model
 from core.errors import TrainingError
 from core.io import read_papers
+from core.store import Store
 from core.store.links import citation_split
 from core.training import metrics_frame, run_foreground, validate_config
 from core.training.citations import CitationData, in_batch_loss, triplet_margin_loss
@@ -142,3 +143,16 @@ def test_an_unknown_cite_loss_is_one_sentence(store, tiny_model_dir):
     _cited_store(store)
     with pytest.raises(TrainingError, match="cite loss must be one of triplet, in-batch"):
         validate_config(store, tiny_config(tiny_model_dir, label="category", objective="specter", cite_loss="hinge"))
+
+
+def test_train_takes_the_cite_loss_from_the_command_line(tmp_path, tiny_model_dir, capsys):
+    from core.cli import main
+
+    store = _cited_store(Store(tmp_path / "ws"))
+    code = main(["--workspace", str(tmp_path / "ws"), "train", "--corpus", "toy", "--label", "category",
+                 "--base", str(tiny_model_dir), "--objective", "specter", "--cite-loss", "in-batch", "--epochs", "0.3",
+                 "--batch-size", "8", "--max-length", "32", "--min-per-class", "5", "--device", "cpu",
+                 "--name", "cli-in-batch"])
+    assert code == 0, capsys.readouterr().err
+    meta = json.loads((Path(get_model("cli-in-batch", store).location) / META_FILE).read_text())
+    assert meta["config"]["cite_loss"] == "in-batch" and meta["config"]["objective"] == "specter"
