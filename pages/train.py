@@ -96,7 +96,10 @@ def _show_job(job: dict[str, Any], metrics: pd.DataFrame) -> None:
                            width="stretch")
         st.caption("**cite_map**: on held-out query papers (their links never make training triplets), each one's "
                    "cited papers (up to 5) ranked among 25 random others: mean average precision; rising means the "
-                   "model learns to place papers near what they cite. **triplet_loss**: the SPECTER margin loss.")
+                   "model learns to place papers near what they cite. **triplet_loss**: the citation term of each "
+                   "step, " + ("in-batch negatives (each paper's cited paper among the batch's papers)"
+                               if (job.get("config") or {}).get("cite_loss") == "in-batch"
+                               else "SPECTER's triplet margin loss") + ".")
     if job["kind"] == "figures":
         st.caption("**train**: the in-paper contrastive loss of each batch. **val**: loss and accuracy@1 (the "
                    "referenced caption ranked first among its paper's captions) on a few training-split papers "
