@@ -5,6 +5,7 @@
     .venv/bin/python benchmarks/citations.py --hard-ratios 0,0.4,1 --only specter   # choose the hard:easy ratio
     .venv/bin/python benchmarks/citations.py --seeds 0,1 --only base,specter --lr 1e-5   # another learning rate
     .venv/bin/python benchmarks/citations.py --seeds 0,1 --only base,specter-inbatch,cos+specter-inbatch
+    .venv/bin/python benchmarks/citations.py --seeds 0 --only base,specter-inbatch --batch-size 32   # more negatives
     .venv/bin/python benchmarks/citations.py --base scibert   # a base without citation training (needs the hub)
 
 A snowball sample (seeded) of ``--papers`` papers of arxiv_citations with the links inside it is imported into a
@@ -187,6 +188,8 @@ def main() -> None:
     if args.lr is not None:
         plan = [(label if label == "base" else f"{label} lr {args.lr:g}", {**extra, "lr": args.lr})
                 for label, extra in plan]
+    if args.batch_size != 16:  # another batch size: its own runs (the base is the same)
+        plan = [(label if label == "base" else f"{label} batch {args.batch_size}", extra) for label, extra in plan]
     for seed in [int(s) for s in args.seeds.split(",")]:
         for label, extra in plan:
             run = label.split(" ")[0]
