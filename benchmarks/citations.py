@@ -38,9 +38,9 @@ from core.training import TrainConfig, run_foreground  # noqa: E402
 DATA = Path("/work/shared/data") if Path("/work/shared/data").exists() else Path(__file__).parents[2] / "shared/data"
 RUNS: dict[str, dict] = {
     "base": {},
-    "specter": dict(objective="specter", lr=5e-5, head_warmup_epochs=1.0),
-    "cos+specter": dict(objective="cos+specter", lr=2e-5, head_warmup_epochs=20.0, temperature=0.05,
-                        cite_weight=1.0),
+    "specter": dict(objective="specter", cite_loss="triplet", lr=5e-5, head_warmup_epochs=1.0),
+    "cos+specter": dict(objective="cos+specter", cite_loss="triplet", lr=2e-5, head_warmup_epochs=20.0,
+                        temperature=0.05, cite_weight=1.0),
     "cos": dict(objective="cos", lr=2e-5, head_warmup_epochs=20.0, temperature=0.05),
     # the same triplets, scored with in-batch negatives (InfoNCE, the loss MiniLM itself was trained with)
     "specter-inbatch": dict(objective="specter", cite_loss="in-batch", lr=2e-5, head_warmup_epochs=1.0,

@@ -309,7 +309,7 @@ def build_parser() -> argparse.ArgumentParser:
                       ("cite-weight", float), ("hard-ratio", float), ("cite-held-out", float)):
         p.add_argument(f"--{flag}", type=typ, default=None)
     p.add_argument("--cite-loss", default=None, choices=["triplet", "in-batch"],
-                   help="the citation term: SPECTER's triplet margin loss (default) or in-batch negatives")
+                   help="the citation term: in-batch negatives (default) or SPECTER's triplet margin loss")
     p.add_argument("--background", action="store_true", help="run as a background job")
 
     add("jobs", cmd_jobs, "list background jobs")

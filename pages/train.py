@@ -98,7 +98,7 @@ def _show_job(job: dict[str, Any], metrics: pd.DataFrame) -> None:
                    "cited papers (up to 5) ranked among 25 random others: mean average precision; rising means the "
                    "model learns to place papers near what they cite. **triplet_loss**: the citation term of each "
                    "step, " + ("in-batch negatives (each paper's cited paper among the batch's papers)"
-                               if (job.get("config") or {}).get("cite_loss") == "in-batch"
+                               if (job.get("config") or {}).get("cite_loss", "triplet") == "in-batch"
                                else "SPECTER's triplet margin loss") + ".")
     if job["kind"] == "figures":
         st.caption("**train**: the in-paper contrastive loss of each batch. **val**: loss and accuracy@1 (the "

@@ -52,7 +52,7 @@ class TrainConfig:
     classes_per_batch: int = 0
     distill_weight: float = 0.0
     cite_weight: float = 1.0
-    cite_loss: str = "triplet"  # SPECTER's triplet margin loss, or "in-batch" (InfoNCE with in-batch negatives)
+    cite_loss: str = "in-batch"  # InfoNCE with in-batch negatives (measured: docs/citations.md), or SPECTER's "triplet"
     hard_ratio: float = 0.4  # SPECTER's 2 hard : 3 easy negatives
     cite_held_out: float = 0.2  # share of citing papers held out as query papers (never triplets)
     device: str = "auto"
@@ -67,7 +67,7 @@ class TrainConfig:
                      "contrastive term alone and the head is fitted beside it on the (detached) vectors; "
                      "cos: cross-entropy over cosine similarities to class centres (the unit vectors that "
                      "search and maps use), divided by the temperature; specter: citation triplets (a paper, a "
-                     "paper it cites, one it does not) with a triplet margin loss, the head fitted beside it; "
+                     "paper it cites, one it does not) with the citation loss, the head fitted beside it; "
                      "cos+specter: cos plus the citation term times the cite weight. The specter objectives need "
                      "a corpus with citation links.",
         "epochs": "Passes over the training papers (fractions allowed).",
@@ -93,10 +93,11 @@ class TrainConfig:
         "classes_per_batch": "Labels per batch for the supcon objectives, P of P x K (0 = batch size / 4).",
         "distill_weight": "Weight of a term keeping each batch's pairwise similarities close to the base "
                           "model's, so it forgets less of its geometry (0 = off).",
-        "cite_weight": "Weight of the citation triplet term in cos+specter.",
-        "cite_loss": "triplet: SPECTER's triplet margin loss (margin 1, L2 distance); in-batch: each paper's cited "
-                     "paper scored against all other papers of the batch (cosine over the temperature, the loss "
-                     "the packaged MiniLM was trained with).",
+        "cite_weight": "Weight of the citation term in cos+specter.",
+        "cite_loss": "in-batch (default): each paper's cited paper scored against all other papers of the batch "
+                     "(cosine over the temperature, the loss the packaged MiniLM was trained with; it beat the base "
+                     "on held-out citations where the triplet loss lost, docs/citations.md); triplet: SPECTER's "
+                     "triplet margin loss (margin 1, L2 distance).",
         "hard_ratio": "Share of hard negatives (cited by a paper the query cites, not by the query) among the "
                       "triplets' negatives; the rest are random papers (SPECTER: 0.4, i.e. 2 hard : 3 easy).",
         "cite_held_out": "Share of citing papers held out as evaluation queries, split by paper with the seed: "

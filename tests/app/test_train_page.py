@@ -185,15 +185,15 @@ def test_the_citation_loss_is_chosen_on_the_page_for_the_specter_objectives(tmp_
         widget(at.selectbox, "Base model").set_value("tiny")
         widget(at.selectbox, "Objective").set_value("specter").run()
         loss = widget(at.selectbox, "Citation loss")
-        assert not loss.disabled and loss.value == "triplet" and loss.options == ["triplet", "in-batch"]
-        loss.set_value("in-batch")
+        assert not loss.disabled and loss.value == "in-batch" and loss.options == ["triplet", "in-batch"]
+        loss.set_value("triplet")
         widget(at.number_input, "Epochs").set_value(0.2)
         widget(at.number_input, "Max length (tokens)").set_value(32)
-        widget(at.text_input, "New model name").set_value("in-batch-run")
+        widget(at.text_input, "New model name").set_value("triplet-run")
         widget(at.button, "Start training").click()
         at.run()
         assert not at.exception and not at.error
         [job] = jobs.list_jobs(store)
-        assert job["config"]["objective"] == "specter" and job["config"]["cite_loss"] == "in-batch"
+        assert job["config"]["objective"] == "specter" and job["config"]["cite_loss"] == "triplet"
     finally:
         stop_workers(store)
