@@ -89,11 +89,11 @@ class CitationData:
     def cited_elsewhere(self, triplets: np.ndarray) -> np.ndarray:
         """For in-batch negatives: (B x 2B) whether candidate j (the batch's cited papers, then its negatives) is
         cited by row i's query or is that query, other than row i's own positive."""
-        candidates = np.concatenate([triplets[:, 1], triplets[:, 2]])
+        candidates = np.concatenate([triplets[:, 1], triplets[:, 2]]).tolist()
         mask = np.zeros((len(triplets), len(candidates)), dtype=bool)
         for i, q in enumerate(triplets[:, 0].tolist()):
             cited = set(self.cites.get(q, ())) | {q}
-            mask[i] = [c in cited for c in candidates.tolist()]
+            mask[i] = [c in cited for c in candidates]
         mask[np.arange(len(triplets)), np.arange(len(triplets))] = False
         return mask
 
