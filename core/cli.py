@@ -11,6 +11,7 @@ from pathlib import Path
 from typing import Any
 
 from core.cli_figures import add_figure_commands
+from core.cli_trash import add_trash_commands
 from core.config import Settings
 from core.errors import MireadError, NotEmbeddedError
 from core.store import Store
@@ -329,6 +330,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--sample", type=int, default=5000, help="papers sampled from large corpora")
     add("repair", cmd_repair, "drop damaged array files from the catalog")
     add_figure_commands(add, model_args)
+    add_trash_commands(add)
     return parser
 
 

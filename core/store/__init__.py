@@ -25,6 +25,8 @@ _EXPORTS = {
     "ModelsMixin": "models",
     "Store": "database",
     "TopicsMixin": "topics",
+    "TrashItem": "trash",
+    "TrashMixin": "trash",
     "VectorsMixin": "vectors",
     "atomic_save_npy": "files",
     "atomic_write_text": "files",

@@ -17,14 +17,14 @@ from core.errors import CorpusError, NotFoundError
 from core.io import RowWarning
 from core.records import Paper, RowError, scrub
 from core.store.batches import add_batch, stored_form
-from core.store.field_stats import FieldTally, counted_by_sql, label_columns
+from core.store.field_roles import can_be_label, journal_field, label_columns, year_field
+from core.store.field_stats import FieldTally, counted_by_sql
 from core.store.files import check_name, pid_alive
 from core.store.links import link_import
 
 _BATCH = 2000
 _IMPORT_CACHE_KIB = 64 * 1024  # SQLite's page cache while importing (default 2 MiB): 1M rows 80 -> 72 s
 _DEFAULT_CACHE_KIB = 2000
-_FINGERPRINT = r"[0-9a-f]{16}"  # models.fingerprint(): every derived array's key starts with it
 
 
 @dataclass
@@ -78,6 +78,22 @@ class CorpusInfo:
     source: str
     created: float
     links: int = 0
+    roles: dict[str, str] = field(default_factory=dict)  # field -> role (core.store.field_roles)
+    labels_chosen: bool = False  # the label columns are the user's choice, not the guess
+
+    @property
+    def journal(self) -> str | None:
+        """The journal field, whatever its count; None when the corpus has none."""
+        return journal_field(self.roles) if self.roles else ("journal" if "journal" in self.columns else None)
+
+    @property
+    def year(self) -> str | None:
+        """The year field (a time axis, never a label); None when the corpus has none."""
+        return year_field(self.roles) if self.roles else ("year" if "year" in self.columns else None)
+
+    def markable(self) -> list[str]:
+        """The columns a user may mark as labels."""
+        return [c for c in self.columns if can_be_label(c, self.roles)]
 
 
 class CorporaMixin:
@@ -90,7 +106,7 @@ class CorporaMixin:
             rows = conn.execute(
                 "SELECT c.*, (SELECT COUNT(*) FROM papers p WHERE p.corpus = c.name) AS n, "
                 "(SELECT COUNT(*) FROM links l WHERE l.corpus = c.name) AS n_links "
-                "FROM corpora c ORDER BY created DESC"
+                "FROM corpora c WHERE c.name NOT LIKE '#trash:%' ORDER BY created DESC"
             ).fetchall()
         return [self._info(r) for r in rows]
 
@@ -105,15 +121,17 @@ class CorporaMixin:
             source=row["source"] or "",
             created=row["created"],
             links=row["n_links"] if "n_links" in row.keys() else 0,
+            roles=json.loads(row["roles"] or "{}") if "roles" in row.keys() else {},
+            labels_chosen=bool(row["labels_chosen"]) if "labels_chosen" in row.keys() else False,
         )
 
     def corpus(self, name: str) -> CorpusInfo:
-        """One corpus, or NotFoundError naming it."""
+        """One corpus, or NotFoundError naming it (a corpus in the trash is not found)."""
         with self.connect() as conn:
             row = conn.execute(
                 "SELECT c.*, (SELECT COUNT(*) FROM papers p WHERE p.corpus = c.name) AS n, "
                 "(SELECT COUNT(*) FROM links l WHERE l.corpus = c.name) AS n_links "
-                "FROM corpora c WHERE name = ?",
+                "FROM corpora c WHERE name = ? AND name NOT LIKE '#trash:%'",
                 (name,),
             ).fetchone()
         if row is None:
@@ -131,7 +149,8 @@ class CorporaMixin:
 
     def has_corpus(self, name: str) -> bool:
         with self.connect() as conn:
-            return conn.execute("SELECT 1 FROM corpora WHERE name = ?", (name,)).fetchone() is not None
+            return conn.execute("SELECT 1 FROM corpora WHERE name = ? AND name NOT LIKE '#trash:%'",
+                                (name,)).fetchone() is not None
 
     def import_papers(
         self, corpus: str, records: Iterable[Paper | RowError | RowWarning], source: str = ""
@@ -208,12 +227,17 @@ class CorporaMixin:
                     )
                 if inserted:  # the version is this import's id: never reused, even by a re-created corpus
                     if tally is not None:  # a new corpus: its papers are this import's
-                        columns, labels = label_columns(tally.counts(), inserted)
+                        columns, labels, roles = label_columns(tally.counts(), inserted)
                     else:
-                        columns, labels = label_columns(counted_by_sql(conn, corpus), self._count(conn, corpus))
+                        columns, labels, roles = label_columns(counted_by_sql(conn, corpus),
+                                                               self._count(conn, corpus))
+                        chosen = conn.execute("SELECT labels, labels_chosen FROM corpora WHERE name = ?",
+                                              (corpus,)).fetchone()
+                        if chosen["labels_chosen"]:  # the user's choice stands
+                            labels = [c for c in json.loads(chosen["labels"] or "[]") if c in columns]
                     conn.execute(
-                        "UPDATE corpora SET version = ?, columns = ?, labels = ? WHERE name = ?",
-                        (import_id, json.dumps(columns), json.dumps(labels), corpus),
+                        "UPDATE corpora SET version = ?, columns = ?, labels = ?, roles = ? WHERE name = ?",
+                        (import_id, json.dumps(columns), json.dumps(labels), json.dumps(roles), corpus),
                     )
         except BaseException as exc:
             with self.connect() as conn:
@@ -231,6 +255,26 @@ class CorporaMixin:
             )
         return report
 
+    def set_labels(self, corpus: str, labels: list[str] | None) -> CorpusInfo:
+        """Mark a corpus's label columns (None: back to the guess from the fields' roles and counts)."""
+        info = self.corpus(corpus)
+        if labels is None:
+            with self.connect() as conn:
+                columns, guessed, roles = label_columns(counted_by_sql(conn, corpus), info.papers)
+                conn.execute("UPDATE corpora SET labels = ?, roles = ?, labels_chosen = 0 WHERE name = ?",
+                             (json.dumps(guessed), json.dumps(roles), corpus))
+            return self.corpus(corpus)
+        refused = [c for c in labels if c not in info.markable()]
+        if refused:
+            role = info.roles.get(refused[0], "unknown")
+            what = f"its {role} field" if role != "unknown" else "a column it does not have"
+            raise CorpusError(f"{refused[0]!r} cannot be a label column of corpus {corpus!r}: it is {what}")
+        ordered = sorted(dict.fromkeys(labels), key=lambda c: (c != info.journal, c))
+        with self.connect() as conn:
+            conn.execute("UPDATE corpora SET labels = ?, labels_chosen = 1 WHERE name = ?",
+                         (json.dumps(ordered), corpus))
+        return self.corpus(corpus)
+
     def unfinished_imports(self) -> list[dict[str, Any]]:
         """Imports whose process died before finishing (killed) and that no later import of the file redid.
 
@@ -247,26 +291,6 @@ class CorporaMixin:
     @staticmethod
     def _count(conn: sqlite3.Connection, corpus: str) -> int:
         return conn.execute("SELECT COUNT(*) FROM papers WHERE corpus = ?", (corpus,)).fetchone()[0]
-
-    def delete_corpus(self, name: str) -> None:
-        """Remove a corpus and its papers (cached embeddings stay: they are keyed by text)."""
-        self.corpus(name)
-        with self.transaction() as conn:
-            running = conn.execute(
-                "SELECT id FROM jobs WHERE status IN ('queued', 'running') AND instr(args, ?) > 0",
-                (f'"corpus": {json.dumps(name)}',),
-            ).fetchone()
-            if running:
-                raise CorpusError(f"corpus {name!r} is in use by job {running['id']}; cancel it first")
-            conn.execute("DELETE FROM papers WHERE corpus = ?", (name,))
-            conn.execute("DELETE FROM figures WHERE corpus = ?", (name,))
-            conn.execute("DELETE FROM links WHERE corpus = ?", (name,))
-            conn.execute("DELETE FROM topic_names WHERE corpus = ?", (name,))
-            conn.execute("DELETE FROM corpora WHERE name = ?", (name,))
-        own = re.compile(re.escape(self.corpus_slug(name)) + "-" + _FINGERPRINT + r"-v\d+\b")
-        for path in self.arrays.glob("*/*"):
-            if own.match(path.name):
-                path.unlink(missing_ok=True)
 
     @staticmethod
     def corpus_slug(name: str) -> str:

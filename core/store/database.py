@@ -3,7 +3,7 @@
 This module holds the schema, the connections and transactions; `Store` is assembled from one mixin per
 concern: corpora and papers (`core.store.corpora`), embedding arrays (`core.store.vectors`), saved models
 (`core.store.models`), the key/value cache (`core.store.cache`), jobs and their metrics (`core.store.jobs`), and
-topic names (`core.store.topics`).
+topic names (`core.store.topics`), and the trash of deleted corpora and models (`core.store.trash`).
 """
 
 from __future__ import annotations
@@ -25,12 +25,14 @@ from core.store.links import LinksMixin
 from core.store.models import ModelsMixin
 from core.store.topics import SCHEMA as TOPICS_SCHEMA
 from core.store.topics import TopicsMixin
+from core.store.trash import SCHEMA as TRASH_SCHEMA
+from core.store.trash import TrashMixin
 from core.store.vectors import VectorsMixin
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS corpora (
     name TEXT PRIMARY KEY, created REAL, source TEXT, version INTEGER DEFAULT 0,
-    columns TEXT DEFAULT '[]', labels TEXT DEFAULT '[]'
+    columns TEXT DEFAULT '[]', labels TEXT DEFAULT '[]', roles TEXT DEFAULT '{}', labels_chosen INTEGER DEFAULT 0
 );
 CREATE TABLE IF NOT EXISTS papers (
     corpus TEXT, pid TEXT, seq INTEGER, title TEXT, abstract TEXT, fields TEXT, hash TEXT, dkey TEXT,
@@ -72,7 +74,7 @@ def _busy(exc: sqlite3.OperationalError) -> StoreError | None:
     return None
 
 
-class Store(CorporaMixin, VectorsMixin, ModelsMixin, CacheMixin, JobsMixin, FiguresMixin, LinksMixin,
+class Store(TrashMixin, CorporaMixin, VectorsMixin, ModelsMixin, CacheMixin, JobsMixin, FiguresMixin, LinksMixin,
             TopicsMixin):
     """A workspace folder: `catalog.sqlite` plus `arrays/` (embeddings, indexes, maps) and `models/`."""
 
@@ -89,10 +91,13 @@ class Store(CorporaMixin, VectorsMixin, ModelsMixin, CacheMixin, JobsMixin, Figu
         self.db_path = self.root / "catalog.sqlite"
         self._local = threading.local()
         with self.connect() as conn:
-            conn.executescript(SCHEMA + FIGURES_SCHEMA + LINKS_SCHEMA + TOPICS_SCHEMA)
-            if "pid" not in {r["name"] for r in conn.execute("PRAGMA table_info(imports)")}:
-                try:  # a workspace made before imports recorded their process
-                    conn.execute("ALTER TABLE imports ADD COLUMN pid INTEGER")
+            conn.executescript(SCHEMA + FIGURES_SCHEMA + LINKS_SCHEMA + TOPICS_SCHEMA + TRASH_SCHEMA)
+            for table, column, kind in (("imports", "pid", "INTEGER"), ("corpora", "roles", "TEXT DEFAULT '{}'"),
+                                         ("corpora", "labels_chosen", "INTEGER DEFAULT 0")):
+                if column in {r["name"] for r in conn.execute(f"PRAGMA table_info({table})")}:
+                    continue
+                try:  # a workspace made before this column existed
+                    conn.execute(f"ALTER TABLE {table} ADD COLUMN {column} {kind}")
                 except sqlite3.OperationalError as exc:  # another process added it first
                     if "duplicate column" not in str(exc):
                         raise

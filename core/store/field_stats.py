@@ -1,10 +1,12 @@
-"""Which fields of a corpus look like labels: per field its distinct values, the rows that fill it and whether any
-value is nested. Counted by SQL over the stored rows, or — for a new corpus — tallied while its rows are inserted,
-which gives the same counts without a scan of the whole table at the end of a large import (1M rows: ~3 s)."""
+"""What a corpus's fields hold: per field its distinct values, the rows that fill it, whether any value is nested,
+and the kinds of its values on the first rows (numbers, dates, URLs, long text); `field_roles` reads them. Counted by
+SQL over the stored rows, or — for a new corpus — tallied while its rows are inserted, which gives the same
+counts without a scan of the whole table at the end of a large import (1M rows: ~3 s)."""
 
 from __future__ import annotations
 
 import json
+import re
 import sqlite3
 from collections.abc import Iterable
 from dataclasses import dataclass
@@ -14,29 +16,56 @@ import orjson
 from core.records import scrub
 
 LABEL_MAX_DISTINCT = 5000
-NOT_LABELS = frozenset({"issue", "pages", "issn", "pubdate", "pmc", "volume", "number", "month", "journal_abbrev",
-                        "doi", "url", "pmid", "language", "key", "entrytype"})
-PREFERRED = ["journal", "venue", "category", "field", "disease", "label", "year"]
+SAMPLE_ROWS = 500  # a field's kinds of value are judged on the corpus's first rows
+_DATE = re.compile(r"^(\d{4}[-/.]\d{1,2}([-/.]\d{1,2})?([ T].*)?|\d{1,2}[-/.]\d{1,2}[-/.]\d{2,4}|"
+                   r"\d{4} [A-Za-z]{3}( \d{1,2})?|[A-Za-z]{3,9}\.? \d{1,2},? \d{4}|\d{1,2} [A-Za-z]{3,9}\.? \d{4})$")
+_NUMBER = re.compile(r"^[-+]?\d+([.,]\d+)?$")
+LONG_TEXT = 80  # characters: a value this long is free text, not a class
+
+
+def value_kind(value: object) -> str:
+    """A stored value's kind: 'number', 'date', 'url', 'long' (free text) or 'short'."""
+    if isinstance(value, bool):
+        return "short"
+    if isinstance(value, (int, float)):
+        return "number"
+    text = str(value).strip()
+    if text.startswith(("http://", "https://", "www.", "doi:")):
+        return "url"
+    if _NUMBER.match(text):
+        return "number"
+    if _DATE.match(text):
+        return "date"
+    return "long" if len(text) >= LONG_TEXT else "short"
 
 
 @dataclass(frozen=True)
 class FieldCounts:
-    """One field: distinct non-null values (exact up to LABEL_MAX_DISTINCT + 1), rows with a value, any nested."""
+    """One field: distinct non-null values (exact up to LABEL_MAX_DISTINCT + 1), rows with a value, any nested;
+    and among its values on the first SAMPLE_ROWS rows, how many are numbers, dates, URLs and long text."""
 
     distinct: int
     filled: int
     nested: bool
+    sample: int = 0
+    numbers: int = 0
+    dates: int = 0
+    urls: int = 0
+    long: int = 0
+    integral: bool = True  # every sampled number is a whole number
 
 
-def label_columns(counts: dict[str, FieldCounts], n: int) -> tuple[list[str], list[str]]:
-    """All field names, and those that look like labels (2+ repeated scalar values, not an identifier)."""
-    labels = [
-        key for key, c in counts.items()
-        if not c.nested and key.lower() not in NOT_LABELS
-        and 2 <= c.distinct <= min(LABEL_MAX_DISTINCT, max(2, int(0.5 * n))) and c.filled >= 0.2 * n
-    ]
-    labels.sort(key=lambda k: (PREFERRED.index(k) if k in PREFERRED else len(PREFERRED), k))
-    return sorted(counts), labels
+
+def _kinds(values: Iterable[object]) -> dict[str, int]:
+    counts = {"sample": 0, "number": 0, "date": 0, "url": 0, "long": 0, "integral": 1}
+    for value in values:
+        counts["sample"] += 1
+        kind = value_kind(value)
+        if kind in counts:
+            counts[kind] += 1
+        if kind == "number" and not float(str(value).replace(",", ".")).is_integer():
+            counts["integral"] = 0
+    return counts
 
 
 def counted_by_sql(conn: sqlite3.Connection, corpus: str) -> dict[str, FieldCounts]:
@@ -46,7 +75,18 @@ def counted_by_sql(conn: sqlite3.Connection, corpus: str) -> dict[str, FieldCoun
         "FROM papers p, json_each(p.fields) j WHERE p.corpus = ? GROUP BY j.key",
         (corpus,),
     ).fetchall()
-    return {key: FieldCounts(int(distinct), int(filled), bool(nested)) for key, distinct, filled, nested in rows}
+    sampled: dict[str, list] = {}
+    for key, value, kind in conn.execute(
+        "SELECT j.key, j.value, j.type FROM (SELECT fields FROM papers WHERE corpus = ? ORDER BY seq LIMIT ?) p, "
+        "json_each(p.fields) j WHERE j.type NOT IN ('null', 'array', 'object')", (corpus, SAMPLE_ROWS),
+    ):
+        sampled.setdefault(key, []).append(bool(value) if kind in ("true", "false") else value)
+    out = {}
+    for key, distinct, filled, nested in rows:
+        k = _kinds(sampled.get(key, ()))
+        out[key] = FieldCounts(int(distinct), int(filled), bool(nested), k["sample"], k["number"], k["date"],
+                               k["url"], k["long"], bool(k["integral"]))
+    return out
 
 
 class FieldTally:
@@ -57,6 +97,8 @@ class FieldTally:
         self._values: dict[str, set] = {}
         self._filled: dict[str, int] = {}
         self._nested: set[str] = set()
+        self._rows = 0
+        self._sample: dict[str, list] = {}
 
     def add(self, texts: Iterable[str]) -> None:
         values, filled = self._values, self._filled
@@ -65,7 +107,11 @@ class FieldTally:
                 fields = orjson.loads(text)
             except orjson.JSONDecodeError:  # lone surrogates: stored with U+FFFD instead
                 fields = json.loads(scrub(text))
+            self._rows += 1
+            sampling = self._rows <= SAMPLE_ROWS
             for key, value in fields.items():
+                if sampling and value is not None and not isinstance(value, (list, dict)):
+                    self._sample.setdefault(key, []).append(value)
                 seen = values.get(key)
                 if seen is None:
                     seen = values[key] = set()
@@ -80,5 +126,9 @@ class FieldTally:
                     seen.add(value)
 
     def counts(self) -> dict[str, FieldCounts]:
-        return {key: FieldCounts(len(seen), self._filled[key], key in self._nested)
-                for key, seen in self._values.items()}
+        out = {}
+        for key, seen in self._values.items():
+            k = _kinds(self._sample.get(key, ()))
+            out[key] = FieldCounts(len(seen), self._filled[key], key in self._nested, k["sample"], k["number"],
+                                   k["date"], k["url"], k["long"], bool(k["integral"]))
+        return out

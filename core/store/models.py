@@ -21,7 +21,3 @@ class ModelsMixin:
         with self.connect() as conn:
             rows = conn.execute("SELECT name, spec FROM models ORDER BY created").fetchall()
         return [dict(json.loads(r["spec"]), name=r["name"]) for r in rows]
-
-    def delete_model(self, name: str) -> None:
-        with self.connect() as conn:
-            conn.execute("DELETE FROM models WHERE name = ?", (name,))

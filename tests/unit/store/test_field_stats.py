@@ -8,7 +8,8 @@ import pytest
 
 from core.records import Paper
 from core.store import Store
-from core.store.field_stats import FieldTally, counted_by_sql, label_columns
+from core.store.field_roles import label_columns
+from core.store.field_stats import FieldTally, counted_by_sql
 
 
 def papers(n: int = 60) -> list[Paper]:
@@ -36,8 +37,9 @@ def test_the_tally_of_a_new_corpus_is_the_sql_count_of_its_rows(tmp_path):
     assert tally.counts() == stored
     assert stored["flag"].distinct == 2 and stored["odd"].filled == 0 and stored["authors"].nested
     info = store.corpus("c")
-    assert (info.columns, info.labels) == label_columns(stored, 61)
-    assert info.labels == ["journal", "year", "flag", "note"]  # identifiers (doi), nested and sparse fields are not
+    assert (info.columns, info.labels, info.roles) == label_columns(stored, 61)
+    # the journal first; the year is a time axis, not a label; identifiers (doi), nested and sparse fields are not
+    assert info.labels == ["journal", "flag"] and info.journal == "journal" and info.year == "year"  # a note is text
 
 
 def test_a_second_import_into_the_corpus_counts_every_stored_row(tmp_path):
@@ -48,7 +50,8 @@ def test_a_second_import_into_the_corpus_counts_every_stored_row(tmp_path):
     with store.connect() as conn:
         n = conn.execute("SELECT COUNT(*) FROM papers WHERE corpus = 'c'").fetchone()[0]
         assert n == 11 + 30 and "topic" in store.corpus("c").columns
-        assert (store.corpus("c").columns, store.corpus("c").labels) == label_columns(counted_by_sql(conn, "c"), n)
+        info = store.corpus("c")
+        assert (info.columns, info.labels, info.roles) == label_columns(counted_by_sql(conn, "c"), n)
 
 
 @pytest.mark.parametrize("text", ['{"a": 1}', '{"a": "\\udc80"}'])

@@ -1,0 +1,82 @@
+"""The trash commands of `python -m core`: `delete` (a corpus or a model, into the trash), `trash` (what it holds),
+`restore` (bring one back whole) and `empty-trash` (delete for good, with --yes)."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import time
+from collections.abc import Callable
+from typing import Any
+
+from core.errors import MireadError
+from core.store import Store, TrashItem
+
+
+def _emit(args: argparse.Namespace, document: dict[str, Any], text: str) -> None:
+    print(json.dumps(document, ensure_ascii=False, default=str) if args.json else text)
+
+
+def _when(item: TrashItem) -> str:
+    return time.strftime("%Y-%m-%d %H:%M", time.localtime(item.deleted))
+
+
+def _item(store: Store, ref: str) -> TrashItem:
+    """A trash item by id ("3") or by the name of a trashed corpus or model (the newest of that name)."""
+    if ref.isdigit():
+        return store.trash_item(int(ref))
+    hits = [i for i in store.trash() if i.name == ref]
+    if not hits:
+        held = ", ".join(f"{i.id} ({i.kind} {i.name})" for i in store.trash()) or "it is empty"
+        raise MireadError(f"the trash holds nothing named {ref!r} (trash: {held})")
+    return hits[0]
+
+
+def cmd_delete(store: Store, args: argparse.Namespace) -> dict[str, Any]:
+    if bool(args.corpus) == bool(args.model):
+        raise MireadError("delete needs one of --corpus NAME or --model NAME")
+    item = store.delete_corpus(args.corpus) if args.corpus else store.delete_model(args.model)
+    doc = {"deleted": item.to_dict(), "undo": f"python -m core restore {item.id}"}
+    _emit(args, doc, f"moved {item.describe()} to the trash as item {item.id}; "
+                     f"undo with `python -m core restore {item.id}`")
+    return doc
+
+
+def cmd_trash(store: Store, args: argparse.Namespace) -> dict[str, Any]:
+    items = store.trash()
+    doc = {"trash": [i.to_dict() for i in items], "keep_days": store.TRASH_KEEP_DAYS}
+    _emit(args, doc, "\n".join(f"{i.id:>4}  {_when(i)}  {i.describe()}" for i in items) or "the trash is empty")
+    return doc
+
+
+def cmd_restore(store: Store, args: argparse.Namespace) -> dict[str, Any]:
+    item = _item(store, args.item)
+    restored = store.restore(item.id, as_name=args.as_name)
+    doc = {"restored": restored.to_dict()}
+    _emit(args, doc, f"restored {restored.describe()}")
+    return doc
+
+
+def cmd_empty_trash(store: Store, args: argparse.Namespace) -> dict[str, Any]:
+    items = [_item(store, args.item)] if args.item else store.trash()
+    if not args.yes:
+        what = "; ".join(i.describe() for i in items) or "nothing"
+        raise MireadError(f"empty-trash deletes for good: {what}; add --yes to go ahead")
+    gone = [store.empty_trash(i.id)[0] for i in items]
+    doc = {"emptied": [i.to_dict() for i in gone]}
+    _emit(args, doc, "\n".join(f"deleted for good: {i.describe()}" for i in gone) or "the trash was empty")
+    return doc
+
+
+def add_trash_commands(add: Callable[[str, Any, str], argparse.ArgumentParser]) -> None:
+    """Register delete, trash, restore and empty-trash on the main parser's `add`."""
+    p = add("delete", cmd_delete, "move a corpus (with its papers, links, figures, maps) or a model to the trash")
+    p.add_argument("--corpus", default=None)
+    p.add_argument("--model", default=None, help="a saved (fine-tuned) model")
+    add("trash", cmd_trash, "list the trash: deleted corpora and models that can be restored")
+    p = add("restore", cmd_restore, "bring a deleted corpus or model back from the trash")
+    p.add_argument("item", help="its trash id (see `trash`) or its name")
+    p.add_argument("--as", dest="as_name", default=None, help="restore under this name (its own is taken)")
+    p = add("empty-trash", cmd_empty_trash, "delete what the trash holds for good (all, or one item)")
+    p.add_argument("item", nargs="?", default=None, help="one trash id or name (default: everything)")
+    p.add_argument("--yes", action="store_true", help="confirm: this cannot be undone")
