@@ -10,9 +10,11 @@ import streamlit as st
 
 from core.embedding import list_models, model_names_by_vectors_fingerprint, vectors_fingerprint
 from core.records import md_escape
+from core.store.trash import plural
 from pages import state
 from pages.common import current_model, embed_with_progress, guarded, store
 from pages.import_preview import import_preview
+from pages.library_trash import delete_panel, labels_panel, trash_panel, undo_notice
 
 st.title("Library")
 st.caption("Load papers from CSV, TSV, Excel, JSON/JSONL, Parquet, PubMed XML or PubMed format, JATS / PMC full "
@@ -45,9 +47,9 @@ else:
     if upload is not None:
         data = upload.getvalue()
         digest = hashlib.sha1(data).hexdigest()[:12]
-        folder = s.root / "uploads"
-        folder.mkdir(exist_ok=True)
-        path = folder / f"{digest}-{Path(upload.name).name.replace('/', '_')}"
+        folder = s.root / "uploads" / digest  # the file keeps its own name: error sentences name what you uploaded
+        folder.mkdir(parents=True, exist_ok=True)
+        path = folder / (Path(upload.name).name.replace("/", "_") or "upload")
         if not path.exists():
             path.write_bytes(data)
         import_preview(path, upload.name, digest)
@@ -89,14 +91,17 @@ if report:
 
 # -- corpora ---------------------------------------------------------------------------------
 st.subheader("Corpora")
+undo_notice()
 corpora = s.corpora()
 if not corpora:
     st.info("No corpus yet. Upload a file above or import the PubMed demo.")
+    trash_panel()
     st.stop()
 
 names_by_fp = model_names_by_vectors_fingerprint(list_models(s))
 table = pd.DataFrame([
-    {"corpus": c.name, "papers": c.papers, "links": c.links, "label columns": ", ".join(c.labels),
+    {"corpus": c.name, "papers": c.papers, "links": c.links, "journal field": c.journal or "–",
+     "label columns": ", ".join(c.labels) or "–",
      "embedded with": ", ".join(names_by_fp.get(fp, fp) for fp in s.embedded_models(c.name)), "source": c.source}
     for c in corpora
 ])
@@ -111,16 +116,12 @@ with left:
     if st.button(f"Embed with {spec.name}", disabled=missing == 0, type="primary"):
         done = guarded(embed_with_progress, target, spec)
         if done is not None:
-            st.session_state[state.EMBED_DONE] = (f"Embedded {done.new:,} new papers of **{target}** with "
-                                              f"**{spec.name}** ({done.cached:,} cached) in {done.seconds:.1f}s.")
+            st.session_state[state.EMBED_DONE] = (f"Embedded {plural(done.new, 'new paper')} of **{target}** with "
+                                              f"**{spec.name}** ({done.cached:,} cached) in {done.seconds:.1f} s.")
             st.rerun()
     if message := st.session_state.pop(state.EMBED_DONE, None):
         st.success(message)
 with right:
-    victim = st.selectbox("Corpus to delete", [c.name for c in corpora], key="delete_target")
-    sure = st.checkbox(f"Yes, delete **{victim}** and its papers", key="delete_confirm")
-    if st.button("Delete corpus", disabled=not sure):
-        if guarded(s.delete_corpus, victim) is None and not s.has_corpus(victim):
-            st.session_state.pop(state.IMPORT_REPORT, None)
-            st.toast(f"Deleted {victim}")
-            st.rerun()
+    delete_panel([c.name for c in corpora])
+labels_panel(target)
+trash_panel()

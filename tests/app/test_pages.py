@@ -135,9 +135,9 @@ def test_the_library_embeds_a_new_corpus_and_deletes_one_after_confirmation(work
     assert at.dataframe[0].value.set_index("corpus").loc["more", "embedded with"] == embedded_as("tiny")
 
     at.selectbox(key="delete_target").set_value("more").run()
-    assert widget(at.button, "Delete corpus").disabled
-    at.checkbox(key="delete_confirm").check().run()
-    widget(at.button, "Delete corpus").click().run()
+    assert widget(at.button, "Delete corpus more").disabled
+    at.checkbox(key="delete_confirm:corpus:more").check().run()
+    widget(at.button, "Delete corpus more").click().run()
     assert not at.exception
     assert [c.name for c in workspace.corpora()] == ["c"]
     assert at.dataframe[0].value["corpus"].tolist() == ["c"]

@@ -1,0 +1,64 @@
+"""The Library deletes only the corpus it names, into the trash, with Undo and Restore (issue 29, section 1)."""
+
+from __future__ import annotations
+
+from core.records import Paper
+from tests.app.test_pages import empty_workspace, open_app, router_mode, texts, widget, workspace  # noqa: F401
+from tests.helpers import make_papers
+
+
+def _three_corpora(store) -> None:
+    for name in ("a", "b"):
+        papers = [Paper(f"{name}-{p.id}", f"{name}: {p.title}", p.abstract, p.fields) for p in make_papers(1)]
+        store.import_papers(name, papers, source="make_papers")
+
+
+def test_a_confirmation_belongs_to_one_corpus_and_repeated_clicks_delete_nothing_else(workspace):
+    _three_corpora(workspace)
+    at = open_app("pages/library.py")
+    at.selectbox(key="delete_target").set_value("a").run()
+    at.checkbox(key="delete_confirm:corpus:a").check().run()
+    widget(at.button, "Delete corpus a").click().run()
+    assert not at.exception and not at.error
+    assert sorted(c.name for c in workspace.corpora()) == ["b", "c"]
+    # the selector moved on to another corpus: its box starts unticked and its button is disabled
+    moved_to = at.selectbox(key="delete_target").value
+    assert moved_to in ("b", "c")
+    assert not at.checkbox(key=f"delete_confirm:corpus:{moved_to}").value
+    assert widget(at.button, f"Delete corpus {moved_to}").disabled
+    at.run()
+    assert widget(at.button, f"Delete corpus {moved_to}").disabled
+    assert sorted(c.name for c in workspace.corpora()) == ["b", "c"]
+    assert "Moved corpus 'a' (3 papers) to the trash." in texts(at.success)
+
+
+def test_undo_restores_the_deleted_corpus_whole_and_the_trash_restores_too(workspace):
+    _three_corpora(workspace)
+    before = workspace.papers_frame("a")
+    at = open_app("pages/library.py")
+    at.selectbox(key="delete_target").set_value("a").run()
+    at.checkbox(key="delete_confirm:corpus:a").check().run()
+    widget(at.button, "Delete corpus a").click().run()
+    assert [t.name for t in workspace.trash()] == ["a"]
+    widget(at.button, "Undo").click().run()
+    assert not at.exception and not at.error
+    assert workspace.papers_frame("a").equals(before) and workspace.trash() == []
+    assert at.sidebar.selectbox(key="corpus").value == "a"  # the restored corpus is the current one
+
+    at.selectbox(key="delete_target").set_value("b").run()
+    at.checkbox(key="delete_confirm:corpus:b").check().run()
+    widget(at.button, "Delete corpus b").click().run()
+    item = workspace.trash()[0]
+    widget(at.button, "Restore").click().run()
+    assert not at.exception and workspace.corpus("b").papers == 3 and workspace.trash() == []
+    assert item.name == "b"
+
+
+def test_label_columns_are_marked_in_the_library(workspace):
+    at = open_app("pages/library.py")
+    assert at.dataframe[0].value.set_index("corpus").loc["c", "journal field"] == "journal"
+    select = at.multiselect(key=f"labels_c_{workspace.corpus('c').version}")
+    assert select.value == ["journal"] and "year" not in select.options
+    select.set_value([]).run()
+    widget(at.button, "Save label columns").click().run()
+    assert not at.exception and workspace.corpus("c").labels == [] and workspace.corpus("c").labels_chosen
