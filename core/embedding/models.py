@@ -28,6 +28,7 @@ class ModelSpec:
     labels: list[str] = field(default_factory=list)  # classes of a trained journal head, if any
     label_column: str = ""
     base: str = ""
+    verdict: dict[str, Any] = field(default_factory=dict)  # against its base, held-out papers (core.evaluation)
 
     @property
     def has_head(self) -> bool:
@@ -114,6 +115,7 @@ def get_model(name: str, store: Store | None = None) -> ModelSpec:
             labels=list(meta.get("labels", [])),
             label_column=meta.get("label_column", ""),
             base=meta.get("base", ""),
+            verdict=(meta.get("metrics") or {}).get("verdict") or {},
         )
     if name.count("/") == 1 and not name.startswith(("/", ".")):
         return ModelSpec(name=name, source="hub", location=name, pooling="cls",

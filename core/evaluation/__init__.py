@@ -5,7 +5,9 @@ report tables. Imports `core.embedding` and `core.store`.
 Modules: `arrays` (input checks, shared helpers), `protocols` (probe, purity, retrieval, kNN, `run_protocols`),
 `robustness` (alternative self, textual neighbours, one pasted abstract), `perturb` (the text perturbations),
 `report` (Result, tables, JSON, markdown), `runner` (store wiring, sampling, cache, `evaluate_models`),
-`journal_finder` (the journals task: how often kNN, BM25 and a trained head name the right journal). Dependencies
+`journal_finder` (the journals task: how often kNN, BM25 and a trained head name the right journal), `verdict`
+(whether a model beats another on the same papers: paired bootstrap, 95 % interval, one sentence), `calibration`
+(log-loss, ECE, temperature scaling). Dependencies
 run one way: arrays, perturb <- robustness, report <- protocols <- runner.
 
 Public names load lazily (PEP 562), so importing the package costs nothing until a name is used.
@@ -22,7 +24,16 @@ _EXPORTS = {
     "QUICK_TASKS": "runner",
     "Result": "report",
     "TASKS": "protocols",
+    "Verdict": "verdict",
     "best_per_column": "report",
+    "calibration_figures": "calibration",
+    "expected_calibration_error": "calibration",
+    "fit_temperature": "calibration",
+    "interval_text": "verdict",
+    "log_loss": "calibration",
+    "paired_verdict": "verdict",
+    "proportion_interval": "verdict",
+    "softmax": "calibration",
     "clustering_purity": "protocols",
     "evaluate_models": "runner",
     "figures_task": "figures",

@@ -45,6 +45,7 @@ class TrainConfig:
     min_per_class: int | None = None
     max_per_class: int | None = None
     val_fraction: float = 0.1
+    test_fraction: float = 0.2  # held out of training, early stopping and the head warm-up: the verdict's papers
     eval_every: int = 0
     max_papers: int | None = None
     supcon_weight: float = 0.5
@@ -86,6 +87,9 @@ class TrainConfig:
                          "100 for large ones as in the paper).",
         "max_per_class": "At most this many papers are sampled per class (default 300, as in the paper).",
         "val_fraction": "Share of the papers held out for validation, stratified by class.",
+        "test_fraction": "Share of each class's papers held out as test papers (seeded, by paper): never trained on, "
+                         "never used for the head warm-up or validation; the verdict against the base, its n and "
+                         "95 % interval come from them (0 = judge on validation).",
         "eval_every": "Steps between validations (0 = about 10 over the run).",
         "max_papers": "Cap on the papers used, sampled evenly across classes (empty = all).",
         "supcon_weight": "Weight of the contrastive term (supcon objectives only).",
@@ -130,6 +134,7 @@ def _check_numbers(cfg: TrainConfig) -> None:
         (cfg.min_per_class is None or cfg.min_per_class >= 2, "minimum papers per class must be at least 2"),
         (cfg.max_per_class is None or cfg.max_per_class >= 2, "maximum papers per class must be at least 2"),
         (0 < cfg.val_fraction <= 0.5, "validation fraction must be in (0, 0.5]"),
+        (0 <= cfg.test_fraction <= 0.5, "test fraction must be in [0, 0.5]"),
         (cfg.eval_every >= 0, "eval every cannot be negative"),
         (cfg.max_papers is None or cfg.max_papers >= 4, "max papers must be at least 4"),
         (cfg.supcon_weight >= 0 and cfg.temperature > 0, "supcon weight cannot be negative and temperature "

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
@@ -88,13 +88,27 @@ def selected_rows(labels: Sequence[Any], min_per_class: int | None, max_per_clas
 
 @dataclass
 class Selection:
-    """The classes and frame rows one run trains on, with its train/validation split."""
+    """The classes and frame rows one run trains on, with its train/validation/test split."""
 
     classes: list[str]
     rows: np.ndarray
     y: np.ndarray  # class index per selected row
     train: np.ndarray  # positions into rows
     val: np.ndarray
+    test: np.ndarray = field(default_factory=lambda: np.zeros(0, dtype=np.int64))  # never trained or stopped on
+
+
+def hold_out_test(y: np.ndarray, fraction: float, seed: int) -> tuple[np.ndarray, np.ndarray]:
+    """(kept, test) positions: a seeded share of each class's papers held out, leaving each class 2 papers at least."""
+    rng = np.random.default_rng(seed + 3)
+    test = []
+    for c in np.unique(y):
+        idx = np.flatnonzero(y == c)
+        size = min(int(round(fraction * len(idx))), len(idx) - 2)
+        if size > 0:
+            test.append(rng.choice(idx, size=size, replace=False))
+    held = np.sort(np.concatenate(test)) if test else np.zeros(0, dtype=np.int64)
+    return np.setdiff1d(np.arange(len(y)), held), held
 
 
 def select(frame: pd.DataFrame, cfg: TrainConfig) -> Selection:
@@ -111,14 +125,15 @@ def select(frame: pd.DataFrame, cfg: TrainConfig) -> Selection:
             f"column {cfg.label!r} of corpus {cfg.corpus!r} has {len(classes)} class(es) with at least "
             f"{low} papers; training needs 2 or more (lower the minimum papers per class)"
         )
+    kept, test = hold_out_test(y, cfg.test_fraction, cfg.seed)
     n_val = max(len(classes), int(round(cfg.val_fraction * len(rows))))
-    if len(rows) - n_val < len(classes):
+    if len(kept) - n_val < len(classes):
         raise TrainingError(
             f"{len(rows)} papers in {len(classes)} classes are too few for a validation split; "
             "add papers or raise max papers"
         )
-    train, val = train_test_split(np.arange(len(rows)), test_size=n_val, stratify=y, random_state=cfg.seed)
-    return Selection(classes, rows, y, np.asarray(train), np.asarray(val))
+    train, val = train_test_split(kept, test_size=n_val, stratify=y[kept], random_state=cfg.seed)
+    return Selection(classes, rows, y, np.sort(np.asarray(train)), np.sort(np.asarray(val)), test)
 
 
 def class_preview(store: Store, corpus: str, label: str, min_per_class: int | None = None,

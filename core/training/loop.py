@@ -11,14 +11,16 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from core.config import resolve_device
-from core.embedding import ModelSpec, autocast_context, collate, load_backbone, pool, save_checkpoint
+from core.embedding import autocast_context, collate, load_backbone, pool
 from core.errors import TrainingError
 from core.training.citations import CitationData
 from core.training.comparison import base_comparison, base_metrics
 from core.training.config import CITATION_OBJECTIVES, COSINE_OBJECTIVES, TrainConfig, base_spec
 from core.training.data import PROBE_SPLIT, probe_sample, select
+from core.training.heldout import Scores, held_out_report, split_metrics
 from core.training.objectives import WEIGHT_DECAY, epoch_batches, param_groups, similarity_distill_loss, supcon_loss
-from core.training.recording import QuietRecorder, Recorder, out_of_memory
+from core.training.recording import Plan, QuietRecorder, Recorder, out_of_memory
+from core.training.saving import save_run
 
 __all__ = ["Cancelled", "base_comparison", "run_training"]  # base_comparison lives in comparison.py
 
@@ -45,6 +47,7 @@ class _Run:
         torch.manual_seed(cfg.seed)
         self.tokenizer, self.model = load_backbone(self.spec)
         rows = frame.iloc[self.sel.rows]
+        self.row_ids = rows["id"].astype(str).tolist()
         titles = rows["title"].fillna("").astype(str).tolist()
         abstracts = rows["abstract"].fillna("").astype(str).tolist()
         enc = self.tokenizer(titles, abstracts, truncation="longest_first", max_length=cfg.max_length)
@@ -184,30 +187,31 @@ class _Run:
             loss = loss + self.cfg.distill_weight * kept
         return loss, parts
 
-    def evaluate(self, idx: np.ndarray) -> dict[str, float]:
-        """Loss, accuracy and top-5 accuracy of the positions `idx` (eval mode, no gradients)."""
+    def scores(self, idx: np.ndarray, recorder: Recorder | None = None) -> Scores:
+        """Logits [papers, classes] and true classes of the positions `idx`, in that order (eval mode, no gradients)."""
         import torch
 
+        started, idx = time.perf_counter(), np.asarray(idx, dtype=np.int64)
         self.model.eval()
-        order = sorted(idx, key=lambda i: -len(self.encoded["input_ids"][i]))
-        k = min(5, len(self.sel.classes))
-        loss = correct = top = 0.0
+        order = np.array(sorted(range(len(idx)), key=lambda i: -len(self.encoded["input_ids"][idx[i]])), dtype=np.int64)
+        out = np.zeros((len(idx), len(self.sel.classes)), dtype=np.float32)
         with torch.inference_mode():
             for start in range(0, len(order), self.cfg.batch_size * 2):
                 if self.should_stop():
                     raise Cancelled
                 part = order[start : start + self.cfg.batch_size * 2]
                 with autocast_context(self.device):
-                    logits = self.logits(self.pooled(part)).float()
-                target = self.y[torch.as_tensor(part, device=self.device)]
-                loss += float(torch.nn.functional.cross_entropy(logits, target, reduction="sum"))
-                correct += float((logits.argmax(1) == target).sum())
-                top += float((logits.topk(k, dim=1).indices == target[:, None]).any(1).sum())
+                    out[part] = self.logits(self.pooled(idx[part].tolist())).float().cpu().numpy()
         self.model.train()
-        n = max(1, len(order))
-        return {"loss": loss / n, "accuracy": correct / n, "top5_accuracy": top / n}
+        if recorder is not None:
+            recorder.forward(len(idx), time.perf_counter() - started)
+        return out, self.sel.y[idx]
 
-    def warm_up_head(self, rng: np.random.Generator, recorder: Recorder) -> float:
+    def evaluate(self, idx: np.ndarray, recorder: Recorder | None = None) -> dict[str, float]:
+        """Loss, accuracy and top-5 accuracy of the positions `idx`."""
+        return split_metrics(*self.scores(idx, recorder))
+
+    def warm_up_head(self, rng: np.random.Generator, recorder: Recorder | QuietRecorder) -> float:
         """Train the head alone on frozen-encoder features (LP-FT); returns its last epoch's loss."""
         import torch
 
@@ -221,10 +225,10 @@ class _Run:
             for start in range(0, len(subset), cfg.batch_size * 2):
                 if self.should_stop():
                     raise Cancelled
-                part = subset[start : start + cfg.batch_size * 2]
+                tick, part = time.perf_counter(), subset[start : start + cfg.batch_size * 2]
                 with autocast_context(self.device):
                     features[start : start + len(part)] = self.pooled(part).float()
-                recorder.progress(0.3 * (start + len(part)))
+                recorder.forward(len(part), time.perf_counter() - tick)
         self.model.train()
         if cfg.objective in COSINE_OBJECTIVES:  # start each class centre at its papers' mean direction
             with torch.no_grad():
@@ -247,37 +251,6 @@ class _Run:
                 total += float(loss.detach()) * len(part)
             last = total / len(subset)
         return last
-
-    def save(self, store: Store, metrics: dict[str, float]) -> ModelSpec:
-        """Write the checkpoint folder (encoder, tokenizer, head, mired.json) and register the model."""
-        import torch
-
-        cfg = self.cfg
-        folder = store.models_dir / store.corpus_slug(cfg.name)
-        if folder.exists():
-            folder = store.models_dir / f"{store.corpus_slug(cfg.name)}-{self.job_id}"
-        weight, bias = self.head.weight.detach().float().cpu(), self.head.bias.detach().float().cpu()
-        config = cfg.to_dict()
-        if self.cite is not None:  # the split the cite task must use to keep the training links out of its queries
-            config.update(cite_split_seed=cfg.seed, cite_held_out_queries=len(self.cite.held_out),
-                          cite_train_queries=len(self.cite.train))
-        unit_input = cfg.objective in COSINE_OBJECTIVES
-        if unit_input:  # the same logits as a plain linear layer over unit vectors
-            weight = torch.nn.functional.normalize(weight, dim=-1) / cfg.temperature
-            bias = torch.zeros_like(bias)
-        meta = {"labels": self.sel.classes, "label_column": cfg.label, "pooling": self.spec.pooling,
-                "head_input": "unit" if unit_input else "pooled",
-                "base": cfg.base, "max_length": cfg.max_length, "config": config, "metrics": metrics,
-                "job": self.job_id, "created": time.time()}
-        save_checkpoint(folder, store.models_dir / f".tmp-{self.job_id}", self.model, self.tokenizer, weight, bias,
-                        meta)
-        spec = ModelSpec(
-            name=cfg.name, source="checkpoint", location=str(folder), pooling=self.spec.pooling,
-            max_length=cfg.max_length, labels=list(self.sel.classes), label_column=cfg.label, base=cfg.base,
-            description=f"fine-tuned from {cfg.base} on {cfg.corpus} / {cfg.label} ({len(self.sel.classes)} classes)",
-        )
-        store.save_model(cfg.name, spec.to_dict())
-        return spec
 
 
 def run_training(store: Store, cfg: TrainConfig, job_id: str,
@@ -309,18 +282,20 @@ def _train(store: Store, cfg: TrainConfig, job_id: str, should_stop: Callable[[]
     run.start_triplets(rng)
     per_epoch = run.cite.batches_per_epoch(run.triplet_batch) if cfg.objective == "specter" else run.batches_per_epoch
     total_steps = max(1, math.ceil(cfg.epochs * per_epoch / cfg.grad_accum))
-    samples_per_step = cfg.batch_size * cfg.grad_accum
-    warm_units = 0.3 * len(run.warm_pool) * min(1.0, cfg.head_warmup_epochs)
-    recorder = Recorder(store, job_id, warm_units + total_steps * samples_per_step)
+    eval_every = cfg.eval_every or max(1, total_steps // 10)
+    recorder = Recorder(store, job_id, _plan(run, total_steps, eval_every))
     base: dict[str, float] = {}
+    base_scores: Scores | None = None  # the base's logits on the test split (on validation without one)
     if cfg.head_warmup_epochs > 0:  # the base encoder with a fitted head: the score fine-tuning has to beat
         head_loss = run.warm_up_head(rng, recorder)
         recorder.log(0, 0.0, "train", {"loss": head_loss, "ce_loss": head_loss})
-        base = {**run.evaluate(run.sel.val), **run.cite_metrics()}
+        base_val = run.scores(run.sel.val, recorder)
+        base = {**split_metrics(*base_val), **run.cite_metrics()}
+        base_scores = run.scores(run.sel.test, recorder) if len(run.sel.test) else base_val
         recorder.log(0, 0.0, "val", base)
         recorder.log(0, 0.0, "base", base)
         if len(run.probe):
-            recorder.log(0, 0.0, PROBE_SPLIT, run.evaluate(run.probe))
+            recorder.log(0, 0.0, PROBE_SPLIT, run.evaluate(run.probe, recorder))
     elif run.cite is not None:
         base = run.cite_metrics()
         recorder.log(0, 0.0, "val", base)
@@ -335,10 +310,10 @@ def _train(store: Store, cfg: TrainConfig, job_id: str, should_stop: Callable[[]
     scaler = torch.amp.GradScaler("cuda", enabled=fp16)
     params = [p for group in optimizer.param_groups for p in group["params"]]
     top_group = max(range(len(optimizer.param_groups) - 1), key=lambda g: optimizer.param_groups[g]["lr"])
-    eval_every = cfg.eval_every or max(1, total_steps // 10)
     log_every = max(1, min(10, total_steps // 50))
     window: dict[str, float] = {}
     val: dict[str, float] = {}
+    val_scores: Scores = (np.zeros((0, len(run.sel.classes)), dtype=np.float32), np.zeros(0, dtype=np.int64))
     probe: dict[str, float] = {}
     epoch = 0.0
     run.model.train()
@@ -365,34 +340,48 @@ def _train(store: Store, cfg: TrainConfig, job_id: str, should_stop: Callable[[]
         scheduler.step()
         optimizer.zero_grad(set_to_none=True)
         window["seconds"] = window.get("seconds", 0.0) + time.perf_counter() - tick
+        recorder.step(time.perf_counter() - tick)
         if step % log_every == 0 or step == total_steps:
             seen, seconds = window.pop("papers"), window.pop("seconds")
             values = {k: v / seen for k, v in window.items()}
             values.update(lr=optimizer.param_groups[top_group]["lr"], samples_per_s=seen / max(seconds, 1e-9))
             recorder.log(step, epoch, "train", values)
-            recorder.progress(warm_units + step * samples_per_step)
             window = {}
         if step % eval_every == 0 or step == total_steps:
             if step == total_steps and cfg.objective == "specter" and cfg.head_warmup_epochs > 0:
                 run.warm_up_head(rng, QuietRecorder())  # the head (untouched by triplet steps) refitted
-            val = {**run.evaluate(run.sel.val), **run.cite_metrics()}
+            val_scores = run.scores(run.sel.val, recorder)
+            val = {**split_metrics(*val_scores), **run.cite_metrics()}
             recorder.log(step, epoch, "val", val)
             if len(run.probe):
-                probe = run.evaluate(run.probe)
+                probe = run.evaluate(run.probe, recorder)
                 recorder.log(step, epoch, PROBE_SPLIT, probe)
+    test_scores = run.scores(run.sel.test, recorder) if len(run.sel.test) else None
+    held, temperature = held_out_report(val_scores, test_scores, base_scores, cfg.seed)
     metrics = {
         "val_loss": val["loss"], "val_accuracy": val["accuracy"], "val_top5_accuracy": val["top5_accuracy"],
         "steps": total_steps, "epochs": round(epoch, 4), "classes": len(run.sel.classes),
         "train_papers": len(run.sel.train), "val_papers": len(run.sel.val),
         "seconds": round(time.time() - started, 2),
         "train_probe_accuracy": probe.get("accuracy"), "probe_papers": len(run.probe),
-        **base_metrics(base, val),
+        **base_metrics(base, val), **held,
     }
     if run.cite is not None:
         metrics.update(val_cite_map=val.get("cite_map"), val_cite_ndcg=val.get("cite_ndcg"),
                        base_val_cite_map=base.get("cite_map"), cite_split_seed=cfg.seed,
                        cite_train_queries=len(run.cite.train), cite_held_out_queries=len(run.cite.held_out),
                        cite_val_queries=len(run.cite_val), triplet_batch=run.triplet_batch)
-    spec = run.save(store, metrics)
-    recorder.progress(recorder.total)
+    spec = save_run(run, store, metrics, temperature)
+    recorder.finished()
     return {"model": spec.name, "location": spec.location, "metrics": metrics}
+
+
+def _plan(run: _Run, steps: int, eval_every: int) -> Plan:
+    """The run's work for its ETA: steps, and papers encoded without gradients (warm-up, base, validations, test)."""
+    cfg, sel = run.cfg, run.sel
+    checks = len(range(eval_every, steps + 1, eval_every)) + (steps % eval_every != 0)
+    forward = checks * (len(sel.val) + len(run.probe)) + len(sel.test)
+    if cfg.head_warmup_epochs > 0:
+        warm = max(1, int(round(min(1.0, cfg.head_warmup_epochs) * len(run.warm_pool))))
+        forward += warm * (1 + (cfg.objective == "specter")) + len(sel.val) + len(run.probe) + len(sel.test)
+    return Plan(steps, cfg.batch_size * cfg.grad_accum, forward)

@@ -29,7 +29,9 @@ from core.training import (
     supcon_loss,
     validate_config,
 )
+from core.evaluation import Verdict
 from core.training.loop import _Run
+from core.training.recording import QuietRecorder
 from tests.unit.training.support import add_corpus, one_torch_thread, tiny_config
 
 
@@ -232,9 +234,11 @@ def test_cosine_head_is_saved_as_unit_centres_and_predicts_like_training_did(sto
     from safetensors.torch import load_file
 
     head = load_file(str(Path(spec.location) / HEAD_FILE))
-    centres = head["weight"].numpy() * 0.05  # saved as unit centres / temperature
+    calibrated = meta["head_temperature"]  # fitted on validation: softmax(logits / T)
+    assert calibrated > 0 and meta["metrics"]["head_temperature"] == calibrated
+    centres = head["weight"].numpy() * 0.05 * calibrated  # saved as unit centres / temperature / T
     np.testing.assert_allclose(np.linalg.norm(centres, axis=1), 1.0, atol=1e-5)
-    logits = vectors @ centres.T / 0.05
+    logits = vectors @ centres.T / 0.05 / calibrated
     expected = np.exp(logits - logits.max(1, keepdims=True))
     expected /= expected.sum(1, keepdims=True)
     np.testing.assert_allclose(encoder.predict(papers), expected, atol=1e-4)
@@ -258,18 +262,14 @@ def test_a_fine_tuned_head_suggests_journals_before_its_corpus_is_embedded_and_a
     assert [p["label"] for p in second.predictions] == [p["label"] for p in first.predictions]
 
 
-class _NoRecorder:
-    def progress(self, done_units: float) -> None:
-        pass
-
-
 @pytest.mark.parametrize("warmup", [20.0, 0.5])
 def test_train_probe_papers_are_training_papers_the_head_warm_up_never_sees(store, tiny_base, warmup):
     run = _Run(store, tiny_config(tiny_base, head_warmup_epochs=warmup), "manual", lambda: False)
-    run.warm_up_head(np.random.default_rng(0), _NoRecorder())
+    run.warm_up_head(np.random.default_rng(0), QuietRecorder())
     probe, warmed = set(run.probe.tolist()), set(run.warmed_on.tolist())
-    assert len(probe) == 6 and probe <= set(run.sel.train.tolist())
+    assert len(probe) == 5 and probe <= set(run.sel.train.tolist())
     assert warmed and not probe & warmed and not probe & set(run.sel.val.tolist())
+    assert not (probe | warmed) & set(run.sel.test.tolist())  # the head warm-up never sees a test paper
     if warmup >= 1:
         assert probe | warmed == set(run.sel.train.tolist())
 
@@ -285,8 +285,13 @@ def test_the_base_score_is_logged_before_fine_tuning_and_the_final_metrics_say_w
     final = job["metrics"]
     assert final["base_val_accuracy"] == base["accuracy"] and final["base_val_loss"] == base["loss"]
     assert final["val_accuracy_gain"] == pytest.approx(final["val_accuracy"] - final["base_val_accuracy"])
-    assert final["beats_base"] is (final["val_accuracy"] > final["base_val_accuracy"])
-    assert final["probe_papers"] == 6 and 0 <= final["train_probe_accuracy"] <= 1
+    verdict = Verdict.from_dict(final["verdict"])
+    assert verdict.split == "test" and verdict.n == final["test_papers"] == 6  # 2 of each journal's 12 papers
+    assert verdict.low <= verdict.change <= verdict.high
+    assert final["beats_base"] is (verdict.low > 0)  # only when the interval excludes 0
+    assert verdict.new == final["test_accuracy"] and verdict.base == final["base_test_accuracy"]
+    assert final["probe_papers"] == 5 and 0 <= final["train_probe_accuracy"] <= 1
+    assert get_model(job["model"], store).verdict == final["verdict"]  # the model card carries the same figures
 
 
 def test_without_head_warm_up_there_is_no_base_score_to_compare_with(store, tiny_base):
@@ -296,12 +301,14 @@ def test_without_head_warm_up_there_is_no_base_score_to_compare_with(store, tiny
     assert base_comparison(job["metrics"]) is None
 
 
-def test_base_comparison_says_by_how_many_points_the_model_beats_or_trails_its_base():
-    better = base_comparison({"val_accuracy": 0.75, "base_val_accuracy": 0.7}, "its base minilm")
-    assert better.startswith("The new model beats its base minilm by 5.0 points")
-    worse = base_comparison({"val_accuracy": 0.6, "base_val_accuracy": 0.725})
-    assert worse.startswith("The new model is 12.5 points worse than its base on validation: ")
-    assert "no better" in base_comparison({"val_accuracy": 0.5, "base_val_accuracy": 0.5})
+def test_base_comparison_is_the_stored_verdict_sentence_and_old_runs_claim_nothing():
+    verdict = Verdict(n=612, new=0.412, base=0.351, low=0.023, high=0.098)
+    better = base_comparison({"verdict": verdict.to_dict()}, "its base minilm")
+    assert better == verdict.sentence("its base minilm")
+    assert better.startswith("The new model beats its base minilm on 612 held-out test papers: test accuracy 41.2% "
+                             "against 35.1%, +6.1 points (95 % interval +2.3 to +9.8)")
+    old = base_comparison({"val_accuracy": 0.75, "base_val_accuracy": 0.7, "val_papers": 30}, "its base minilm")
+    assert "on 30 papers and without an interval" in old and "cannot say whether" in old
 
 
 def test_training_curves_draw_the_base_score_as_a_dashed_line_across_the_run():

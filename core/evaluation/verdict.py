@@ -1,0 +1,132 @@
+"""Whether a model beats another on the same held-out papers: a paired bootstrap over papers, a 95 % interval of the
+change, and the one sentence every page and the CLI show for it.
+
+`paired_verdict` computes the figures from per-paper scores (1 right, 0 wrong); `Verdict.sentence` words them. The
+Train page, the Evaluate page, the Journals page, the model card and `models --json` all read a stored `Verdict`
+(`Verdict.from_dict`), so they can never disagree about a model.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from dataclasses import asdict, dataclass
+from typing import Any
+
+import numpy as np
+
+BOOTSTRAP = 2000  # resamples of the papers
+LEVEL = 0.95
+BETTER, SAME, WORSE = "better", "no measurable change", "worse"
+
+
+@dataclass(frozen=True)
+class Verdict:
+    """The change of a score from `base` to `new` on the same `n` papers, with its 95 % interval (fractions)."""
+
+    n: int
+    new: float  # mean per-paper score of the new model (accuracy: share right)
+    base: float
+    low: float  # 2.5th percentile of the bootstrapped change new - base
+    high: float  # 97.5th percentile
+    metric: str = "accuracy"
+    split: str = "test"  # "test": papers kept out of training, early stopping and the head warm-up
+
+    @property
+    def change(self) -> float:
+        return self.new - self.base
+
+    @property
+    def kind(self) -> str:
+        """better when the whole interval is above 0, worse when it is all below 0, else no measurable change."""
+        if self.low > 0:
+            return BETTER
+        if self.high < 0:
+            return WORSE
+        return SAME
+
+    @property
+    def beats_base(self) -> bool:
+        return self.kind == BETTER
+
+    @property
+    def margin(self) -> float:
+        """Half the interval's width, in points: the '±x points' of the sentence."""
+        return 50 * (self.high - self.low)
+
+    def papers(self) -> str:
+        """'612 held-out test papers' or '45 validation papers'."""
+        where = "held-out test" if self.split == "test" else self.split
+        return f"{self.n:,} {where} paper{'s' if self.n != 1 else ''}"
+
+    def figures(self) -> str:
+        """'test accuracy 41.2 % against 35.1 %, +6.1 points (95 % interval +2.3 to +9.8)'."""
+        return (f"{self.split} {self.metric} {self.new:.1%} against {self.base:.1%}, {100 * self.change:+.1f} points "
+                f"(95 % interval {100 * self.low:+.1f} to {100 * self.high:+.1f})")
+
+    def sentence(self, base: str = "its base", subject: str = "The new model") -> str:
+        """The verdict in one sentence, with n and the interval."""
+        if self.kind == BETTER:
+            return f"{subject} beats {base} on {self.papers()}: {self.figures()}."
+        if self.kind == WORSE:
+            return (f"{subject} is worse than {base} on {self.papers()}: {self.figures()}. Fine-tuning made it worse; "
+                    "try fewer epochs, a lower encoder learning rate, more papers or a distill weight, or keep using "
+                    f"{base}.")
+        return (f"{subject}: no measurable change against {base} (±{self.margin:.1f} points on {self.papers()}): "
+                f"{self.figures()}.")
+
+    def to_dict(self) -> dict[str, Any]:
+        """The stored figures plus their reading (kind, change, margin) for scripts."""
+        return {**asdict(self), "change": self.change, "kind": self.kind, "beats_base": self.beats_base,
+                "margin_points": self.margin}
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any] | None) -> Verdict | None:
+        """A stored verdict (None when there is none, e.g. a model without a base score)."""
+        if not data or data.get("n") is None:
+            return None
+        return cls(int(data["n"]), float(data["new"]), float(data["base"]), float(data["low"]), float(data["high"]),
+                   str(data.get("metric", "accuracy")), str(data.get("split", "test")))
+
+
+def paired_verdict(new: Sequence[float] | np.ndarray, base: Sequence[float] | np.ndarray, *, metric: str = "accuracy",
+                   split: str = "test", seed: int = 0, resamples: int = BOOTSTRAP) -> Verdict | None:
+    """The paired bootstrap over papers of mean(new) - mean(base); None without papers."""
+    new_scores, base_scores = np.asarray(new, dtype=np.float64), np.asarray(base, dtype=np.float64)
+    if new_scores.shape != base_scores.shape:
+        raise ValueError("new and base must score the same papers")
+    n = len(new_scores)
+    if n == 0:
+        return None
+    diff = new_scores - base_scores
+    rng = np.random.default_rng(seed)
+    means = np.empty(resamples)
+    chunk = max(1, 2_000_000 // n)
+    for start in range(0, resamples, chunk):
+        size = min(chunk, resamples - start)
+        means[start:start + size] = diff[rng.integers(0, n, size=(size, n))].mean(axis=1)
+    tail = 100 * (1 - LEVEL) / 2
+    low, high = np.percentile(means, [tail, 100 - tail])
+    return Verdict(n, float(new_scores.mean()), float(base_scores.mean()), float(low), float(high), metric, split)
+
+
+def proportion_interval(successes: float, n: int, level: float = LEVEL) -> tuple[float, float] | None:
+    """The Wilson score interval of a proportion (fractions); None without papers."""
+    if n <= 0:
+        return None
+    from statistics import NormalDist
+
+    z = NormalDist().inv_cdf(0.5 + level / 2)
+    p = successes / n
+    centre = (p + z * z / (2 * n)) / (1 + z * z / n)
+    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
+    return max(0.0, centre - half), min(1.0, centre + half)
+
+
+def interval_text(value: float, low: float | None, high: float | None, percent: bool = True) -> str:
+    """'35.2 % (32.0–38.5)' or '0.352 (0.320–0.385)'; the value alone without an interval."""
+    if percent:
+        shown = f"{100 * value:.1f} %"
+        return shown if low is None or high is None else f"{shown} ({100 * low:.1f}–{100 * high:.1f})"
+    shown = f"{value:.3f}"
+    return shown if low is None or high is None else f"{shown} ({low:.3f}–{high:.3f})"

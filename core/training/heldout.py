@@ -1,0 +1,57 @@
+"""The end of a run on papers it never trained on: split metrics from logits, the head's temperature fitted on
+validation, and the verdict against the base on the test split (paired bootstrap over papers, 95 % interval)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from core.evaluation.calibration import calibration_figures, fit_temperature
+from core.evaluation.verdict import Verdict, paired_verdict
+
+Scores = tuple[np.ndarray, np.ndarray]  # logits [papers, classes], true class per paper
+
+
+def split_metrics(logits: np.ndarray, target: np.ndarray) -> dict[str, float]:
+    """Loss (mean cross-entropy), accuracy and top-5 accuracy of a split's logits."""
+    if len(target) == 0:
+        return {"loss": 0.0, "accuracy": 0.0, "top5_accuracy": 0.0}
+    z = logits.astype(np.float64)
+    top = z.max(axis=1, keepdims=True)
+    log_norm = np.log(np.exp(z - top).sum(axis=1)) + top[:, 0]
+    own = z[np.arange(len(target)), target]
+    return {"loss": float((log_norm - own).mean()), "accuracy": float(hits(logits, target, 1).mean()),
+            "top5_accuracy": float(hits(logits, target, 5).mean())}
+
+
+def hits(logits: np.ndarray, target: np.ndarray, k: int) -> np.ndarray:
+    """1.0 per paper whose true class is among its k highest logits (ties counted against it), else 0.0."""
+    own = logits[np.arange(len(target)), target][:, None]
+    return ((logits > own).sum(axis=1) < k).astype(np.float64)
+
+
+def verdict_of(new: Scores, base: Scores | None, split: str, seed: int) -> Verdict | None:
+    """The new model's accuracy against the base's on the same papers; None without a base score."""
+    if base is None or len(new[1]) == 0:
+        return None
+    return paired_verdict(hits(*new, 1), hits(*base, 1), metric="accuracy", split=split, seed=seed)
+
+
+def held_out_report(val: Scores, test: Scores | None, base: Scores | None, seed: int) -> tuple[dict[str, Any], float]:
+    """Test metrics, the verdict against the base (on the test split, else on validation) and calibration figures;
+    and the head's temperature, fitted on the validation logits."""
+    temperature = fit_temperature(*val)
+    out: dict[str, Any] = {"head_temperature": temperature, "test_papers": 0 if test is None else len(test[1])}
+    judged, split = (test, "test") if test is not None and len(test[1]) else (val, "validation")
+    if test is not None and len(test[1]):
+        figures = split_metrics(*test)
+        out.update(test_loss=figures["loss"], test_accuracy=figures["accuracy"],
+                   test_top5_accuracy=figures["top5_accuracy"])
+        out.update({f"test_{k}": v for k, v in calibration_figures(*test, temperature).items()})
+        if base is not None:
+            out["base_test_accuracy"] = split_metrics(*base)["accuracy"]
+    verdict = verdict_of(judged, base, split, seed)
+    out["verdict"] = verdict.to_dict() if verdict is not None else None
+    out["beats_base"] = None if verdict is None else verdict.beats_base
+    return out, temperature
