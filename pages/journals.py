@@ -6,7 +6,6 @@ import streamlit as st
 
 from core.evaluation import journal_accuracy
 from core.explore import KNN_PRIOR_STRENGTH, KNN_TEMPERATURE, predict_journals, prediction_balance
-from core.labels import default_label_column
 from core.plots import journal_bar_figure, prediction_balance_figure
 from core.records import md_escape
 from pages import state
@@ -29,19 +28,25 @@ if not spec.has_head and not need_embeddings(corpus, spec):
     st.stop()
 info = store().corpus(corpus) if corpus else None
 
-label_options = list(info.labels) if info else []
-default = default_label_column(label_options, preferred=spec.label_column)
+# the page suggests journals from the corpus's journal field; another label only when the user names it so
+journal = info.journal if info else None
+targets = ([journal] if journal else []) + [c for c in (info.labels if info else []) if c != journal]
+if corpus and not journal:
+    st.info(f"Corpus **{md_escape(corpus)}** has no journal field, so this page cannot suggest journals"
+            + (f"; it can suggest a value of one of its label columns instead ({md_escape(', '.join(targets))})."
+               if targets else "; import papers with a journal (source title) column to use it."))
 c1, c2 = st.columns([3, 1])
-column = c1.selectbox("Label column for the neighbour vote", label_options,
-                      index=label_options.index(default) if default in label_options else 0,
-                      help="Used when the model has no trained journal head, and for the evidence papers.",
-                      ) if label_options else None
+column = c1.selectbox("Suggest", targets, format_func=lambda c: "journals" if c == journal else f"a value of label {c}",
+                      key="journal_target",
+                      help="Journals come from the corpus's journal field; the other choices suggest a value of a "
+                           "label column, named as such.") if targets else None
 k = c2.number_input("Suggestions", 1, 20, 5)
+what = "journals" if column is not None and column == journal else f"values of {column}"
 
 title = st.text_input("Title", key=sticky("journal_title"))
 abstract = st.text_area("Abstract", key=sticky("journal_abstract"), height=180)
 inputs = {"title": title, "abstract": abstract, "column": column, "k": int(k)}
-if st.button("Suggest journals", type="primary"):
+if st.button(f"Suggest {what}" if column else "Suggest journals", type="primary", key="suggest_button"):
     state.forget(state.JOURNALS)
     ready = corpus is not None and column is not None
     made = guarded(predict_journals, store(), spec, title=title, abstract=abstract, corpus=corpus if ready else None,
@@ -53,7 +58,7 @@ if st.button("Suggest journals", type="primary"):
 # a suggestion is shown only under the corpus, model and inputs it was made for
 answer = state.kept(state.JOURNALS, corpus, spec.name)
 if answer is not None and answer.inputs != inputs:
-    st.caption("The abstract or the settings changed: press **Suggest journals** for new suggestions.")
+    st.caption(f"The abstract or the settings changed: press **Suggest {what}** for new suggestions.")
 pred = answer.value if answer is not None and answer.inputs == inputs else None
 if pred is not None:
     if pred.warning:
@@ -64,7 +69,9 @@ if pred is not None:
         if pred.nearest:
             st.caption(f"Beside each journal: how many of the {pred.nearest} nearest corpus papers carry it.")
     else:
-        st.info(f"**{md_escape(pred.model)}** has no trained journal head, so these are a similarity-weighted vote "
+        why = (f"has a head for **{md_escape(spec.label_column)}**, not for **{column_name}**"
+               if spec.has_head else "has no trained journal head")
+        st.info(f"**{md_escape(pred.model)}** {why}, so these are a similarity-weighted vote "
                 f"of the {pred.nearest} nearest papers' **{column_name}** in **{md_escape(corpus)}**.")
         st.caption(f"A calibrated vote with a prior: the nearest paper counts as one vote, a paper "
                    f"{KNN_TEMPERATURE:g} less similar as about a third of one, and {KNN_PRIOR_STRENGTH:g} extra "

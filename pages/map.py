@@ -20,7 +20,6 @@ from core.explore import (
     start_map,
 )
 from core.explore.views import TOPICS, year_mask
-from core.labels import default_label_column
 from core.plots import add_citation_lines, export_html, map_figure, selected_rows
 from core.records import md_escape
 from pages import state
@@ -54,9 +53,11 @@ if not need_embeddings(corpus, spec):
 frame = papers_frame(corpus)
 info = store().corpus(corpus)
 
-colour_options = list(info.labels) + [TOPICS, "predicted journal", "(none)"]
-if st.session_state.get("map_colour") not in colour_options:  # a column of another corpus: back to the first
-    st.session_state.pop("map_colour", None)
+# the year colours the map too (a time axis); predicted journals need the journal field
+colour_options = (list(info.labels) + ([info.year] if info.year and info.year not in info.labels else [])
+                  + [TOPICS] + (["predicted journal"] if info.journal else []) + ["(none)"])
+if st.session_state.get("map_colour") not in colour_options:  # a column of another corpus: the first, on screen too
+    st.session_state["map_colour"] = colour_options[0]
 for key, default in (("map_n_neighbors", DEFAULT_PARAMS["umap"]["n_neighbors"]),
                      ("map_min_dist", float(DEFAULT_PARAMS["umap"]["min_dist"])),
                      ("map_perplexity", int(DEFAULT_PARAMS["tsne"]["perplexity"])), ("map_k", 12)):
@@ -130,9 +131,9 @@ if colour == TOPICS:
 elif colour == "predicted journal":
     from core.explore import predict_corpus_labels
 
-    column = spec.label_column or default_label_column(info.labels) or ""
-    if not column and not spec.has_head:
-        st.warning("This corpus has no label column to vote with, and the model has no journal head.")
+    column = info.journal or ""  # the head answers when it was trained on this field, else the neighbour vote
+    if not column:
+        st.warning(f"Corpus **{md_escape(corpus)}** has no journal field, so journals cannot be predicted.")
     else:
         with st.spinner("Predicting journals…"):
             colour_values = guarded(predict_corpus_labels, store(), corpus, spec, column)
@@ -143,7 +144,7 @@ highlight = None
 if query.strip():
     highlight = highlight_mask(frame, query)
     st.caption(f"{int(highlight.sum()):,} papers match “{md_escape(query.strip())}”.")
-years, play = year_controls(frame)
+years, play = year_controls(frame, corpus)
 if years is not None and play == "off":  # while playing, the animation draws the window in front
     window = year_mask(frame, years)
     highlight = window if highlight is None else highlight & window

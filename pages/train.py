@@ -197,10 +197,10 @@ default_corpus = current_corpus() if current_corpus() in names else names[0]
 c1, c2, c3 = st.columns(3)
 corpus = c1.selectbox("Corpus", names, index=names.index(default_corpus), help=HELP["corpus"])
 info = s.corpus(corpus)
-label_options = list(info.labels) or list(info.columns)
+label_options = list(info.labels)  # the journal and label columns only: never a year, a count or an id
 if not label_options:
-    st.warning(f"Corpus **{md_escape(corpus)}** has no column to predict; import papers with a journal or label "
-               "column.")
+    st.warning(f"Corpus **{md_escape(corpus)}** has no label column to predict; import papers with a journal, or "
+               "mark a label column on the **Library** page.")
     st.stop()
 label = c2.selectbox("Label column", label_options, help=HELP["label"])
 models = [m.name for m in list_models(s)]

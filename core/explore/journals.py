@@ -209,7 +209,7 @@ def predict_journals(
         votes = knn_vote_details([s for s, _ in neighbours],
                                  [names[codes[i]] if codes[i] >= 0 else None for _, i in neighbours],
                                  prior=dict(zip(names, shares.tolist())))
-    if encoder.head is not None:
+    if encoder.head is not None and (not label_column or label_column == spec.label_column):
         probs = encoder.predict([(title, abstract)])[0]
         ranked = sorted(zip(spec.labels, probs.tolist()), key=lambda kv: -kv[1])[:k]
         method, column = "head", spec.label_column or column
@@ -284,8 +284,8 @@ def predict_corpus_labels(
     """Predicted label of corpus papers: the model's head, else a leave-one-out kNN vote over `label_column`."""
     frame = frame if frame is not None else store.papers_frame(corpus)
     rows = np.arange(len(frame)) if rows is None else np.asarray(rows)
-    encoder = get_encoder(spec) if spec.has_head else None
-    if encoder is not None and encoder.head is not None:
+    encoder = get_encoder(spec) if spec.has_head and spec.label_column == label_column else None
+    if encoder is not None and encoder.head is not None:  # a head trained on another column answers another question
         probs = encoder.predict([(frame.at[i, "title"], frame.at[i, "abstract"]) for i in rows])
         return [spec.labels[j] for j in probs.argmax(1)]
     if label_column not in frame.columns:

@@ -53,15 +53,16 @@ def test_similar_papers_results_read_2019(years):
     assert shown and set(shown) <= {"2019", "2020"}
 
 
-def test_the_journals_vote_over_a_year_column_reads_2019(years):
+def test_the_journals_page_suggests_journals_never_years(years):
     at = open_app("pages/journals.py")
-    widget(at.selectbox, "Label column for the neighbour vote").set_value("year").run()
+    target = at.selectbox(key="journal_target")
+    assert target.value == "journal" and "year" not in target.options  # a year is a time axis, not a class
     paper = year_papers()[1]
     at.text_input(key="journal_title").set_value(paper.title)
     at.text_area(key="journal_abstract").set_value(paper.abstract)
     widget(at.button, "Suggest journals").click().run()
     labels = [e.label.split(" — ")[0] for e in at.expander if " — " in e.label]
-    assert labels and set(labels) <= {"2019", "2020"}
+    assert labels and set(labels) <= {"J. Astro", "J. Bio", "J. Econ"}
 
 
 def test_cli_outputs_read_2019(years, capsys):
