@@ -6,7 +6,7 @@ import streamlit as st
 
 from core.config import Settings
 from pages.common import sidebar
-from pages.shared_view import apply_link
+from pages.shared_view import apply_link, carry_selection
 
 st.set_page_config(page_title="MIReAD Explorer", page_icon="assets/icon.svg", layout="wide")
 
@@ -42,6 +42,7 @@ try:
     if apply_link() and page.url_path != "compare":  # a shared link's view, once per session, before the sidebar
         st.switch_page("pages/compare.py", query_params=st.query_params.to_dict())  # ?compare=B: the compare view
     sidebar()
+    carry_selection()  # the corpus and model in the URL on every page: a reload keeps them
     page.run()
 finally:
     warm_maps_in_background()

@@ -18,14 +18,19 @@ from pages.common import guarded
 PLAY = {"off": 0, "1-year window": 1, "2-year window": 2, "3-year window": 3, "5-year window": 5, "cumulative": None}
 PLAY_LINK = dict(zip(list(PLAY)[1:], PLAY_MODES))  # the choice -> its name in a shared link (?play=2y)
 TOP_GROUPS = 8
+YEARS_OF = "map_years_corpus"  # the corpus whose Years range is kept (a link's range: the first corpus shown)
 
 
-def year_controls(papers: pd.DataFrame) -> tuple[tuple[int, int] | None, str]:
+def year_controls(papers: pd.DataFrame, corpus: str) -> tuple[tuple[int, int] | None, str]:
     """The Years slider and the Play choice (corpora with a year column): the window (None while it spans every
-    year) and the play mode ('off' without years)."""
+    year) and the play mode ('off' without years). A range chosen on another corpus is not kept: a new corpus
+    opens on all its years."""
     bounds = year_bounds(papers)
     if bounds is None:
         return None, "off"
+    if st.session_state.get(YEARS_OF, corpus) != corpus:
+        st.session_state.pop("map_years", None)
+    st.session_state[YEARS_OF] = corpus
     st.session_state["map_years"] = clamp_years(st.session_state.get("map_years", bounds), bounds)
     if st.session_state.get("map_play") not in PLAY:
         st.session_state["map_play"] = "off"

@@ -62,6 +62,14 @@ def link_problems() -> list[str]:
     return st.session_state.pop(PROBLEMS, [])
 
 
+def carry_selection() -> None:
+    """Keep the sidebar's corpus and model in the address bar on every page, so a reload opens the same ones."""
+    for name, key in (("corpus", state.CORPUS), ("model", state.MODEL)):
+        value = st.session_state.get(key)
+        if value and st.query_params.get(name) != value:
+            st.query_params[name] = str(value)
+
+
 def write_link(**view: object) -> None:
     """Put the map's current view into the address bar, so copying the URL shares it."""
     wanted = view_query(**view)  # type: ignore[arg-type]

@@ -26,7 +26,9 @@ _NUMBERS: dict[str, tuple[type, float, float, str | None]] = {  # name -> (type,
     "perplexity": (int, 5, 100, "tsne"), "k": (int, 2, 200, None),
 }
 PLAY_MODES = ("1y", "2y", "3y", "5y", "cumulative")  # a moving window of so many years, or all years so far
-KNOWN = ("corpus", "model", "method", "colour", "highlight", "years", "paper", "compare", "level", "play", *_NUMBERS)
+PAGE_PARAMS = ("job",)  # a page's own parameters (the Train page's job), not part of the view but not unknown
+KNOWN = ("corpus", "model", "method", "colour", "highlight", "years", "paper", "compare", "level", "play", *_NUMBERS,
+         *PAGE_PARAMS)
 _YEARS = re.compile(r"^\s*(\d{4})\s*[-–:]\s*(\d{4})\s*$")
 
 

@@ -67,3 +67,10 @@ def test_years_of_a_corpus() -> None:
     assert year_mask(frame, (2000, 2010)).tolist() == [False, True, False, True, False]
     assert clamp_years((1990, 2005), (1999, 2010)) == (1999, 2005)
     assert clamp_years((2020, 2030), (1999, 2010)) == (1999, 2010)
+
+
+def test_a_page_own_parameter_is_not_an_unknown_one() -> None:
+    # the Train page keeps its job in the URL (issue 29 §5): ordinary navigation must not read as a bad link
+    view = parse_view({"corpus": "med", "job": "a1b2c3"}, **WORKSPACE)
+    assert view.corpus == "med" and view.problems == []
+    assert parse_view({"corpus": "med", "bogus": "1"}, **WORKSPACE).problems  # a truly unknown one still is
