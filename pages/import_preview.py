@@ -15,6 +15,7 @@ from core.io import FIELDS, FigureCollector, ImportPlan, ReadOptions, columns_of
 from core.io.layout import SEPARATOR_NAMES
 from core.io.plan import PREVIEW_ROWS, describe_reading
 from core.records import md_escape
+from core.store.field_roles import can_be_label, role_of
 from pages import state
 from pages.common import select_corpus, show_error, sticky, store
 
@@ -100,6 +101,20 @@ def _plan_summary(plan: ImportPlan) -> None:
             st.dataframe(pd.DataFrame(plan.skipped), width="stretch", hide_index=True)
 
 
+def _label_widget(columns: list[str], plan: ImportPlan | None, digest: str) -> list[str]:
+    """Which stored fields should be label columns: empty = the guess from roles and values (after import)."""
+    mapping = (plan.reading.get("columns") or {}) if plan else {}
+    mapped = {str(c) for c in mapping.values() if c}
+    fields = [f for f, c in mapping.items() if c and f not in ("title", "abstract", "id")]
+    fields += [str(c).strip().lower() for c in columns if str(c) not in mapped]
+    options = [f for f in dict.fromkeys(fields) if can_be_label(f, {f: role_of(f)})]
+    return st.multiselect("Label columns", options, key=sticky(f"import_labels_{digest}", []),
+                          placeholder="Automatic: the journal and columns of repeated short values",
+                          help="Columns to colour the map by, filter with and train on. The journal field is the "
+                               "journal whatever its count; years, counts, pages, dates, ids and free text are "
+                               "never labels. Change them later on the Library page.")
+
+
 def import_preview(path: Path, name: str, digest: str) -> None:
     """Draw the preview of an uploaded file and its Import button."""
     options, chosen = _options(digest), _chosen_columns(digest)
@@ -130,6 +145,7 @@ def import_preview(path: Path, name: str, digest: str) -> None:
     # one input per uploaded file: a name typed for this file survives reruns and never carries over
     corpus = st.text_input("Corpus name", key=sticky(f"corpus_name_{digest}", name_default),
                            help="Importing into an existing corpus adds papers; duplicates are merged.")
+    chosen_labels = _label_widget(columns, plan, digest)
     if st.button("Import", type="primary", disabled=plan is None or not plan.papers):
         try:
             records = FigureCollector(read_papers(path, columns=chosen, options=options, title_only=title_only))
@@ -139,6 +155,9 @@ def import_preview(path: Path, name: str, digest: str) -> None:
         except MireadError as exc:
             show_error(exc)
         else:
+            if chosen_labels:  # the user's label columns, kept over the guess (the Library can change them)
+                info = store().corpus(report.corpus)
+                store().set_labels(report.corpus, [c for c in chosen_labels if c in info.markable()])
             done = report.to_dict(max_errors=100_000)
             st.session_state[state.IMPORT_REPORT] = done if figures is None else dict(done, figures=figures)
             select_corpus(report.corpus)

@@ -38,9 +38,9 @@ _BY_NAME: list[tuple[str, re.Pattern[str]]] = [(role, re.compile(pattern, re.I))
 )]
 # the short tags of tagged formats (Web of Science, MEDLINE, RIS), matched as whole names only
 _TAGS = {
-    "count": "tc z9 nr u1 u2", "pages": "sp ep bp pg vl is vol number ar", "alias": "j9 ji",
+    "count": "tc z9 z8 zb zr zs nr u1 u2", "pages": "sp ep bp pg vl is vol number ar", "alias": "j9 ji",
     "date": "dp da y1 y2 pd edat crdt mhda lr dcom",
-    "id": "ut an ga sn bn l1 l2 l3 l4 ur lid aid", "text": "fx fu fn c1 c3 rp ad n1 pa pi em",
+    "id": "ut an ga sn bn ei ri oi l1 l2 l3 l4 ur lid aid", "text": "fx fu fn c1 c3 rp ad n1 pa pi em",
     "authors": "au af a1 a2 a3 a4 ed fau",
     "keywords": "kw de ot mh", "references": "cr", "type": "pt dt ty",
 }
@@ -117,5 +117,6 @@ def year_field(roles: Mapping[str, str]) -> str | None:
 
 
 def can_be_label(field: str, roles: Mapping[str, str]) -> bool:
-    """Whether a user may mark this field a label: anything but the text, ids, year and list-like roles."""
-    return roles.get(field, "other") not in ("text", "id", "year", "authors", "keywords", "references", "url")
+    """Whether a user may mark this field a label: the journal, types and other short values; never a year, count,
+    page, date, id, URL, number, free text or list."""
+    return roles.get(field, "other") in ("journal", "type", "label", "other")
