@@ -29,6 +29,8 @@ _EXPORTS = {
     "calibration_figures": "calibration",
     "expected_calibration_error": "calibration",
     "fit_temperature": "calibration",
+    "head_and_vote": "head_vote",
+    "method_summary": "head_vote",
     "interval_text": "verdict",
     "log_loss": "calibration",
     "paired_verdict": "verdict",

@@ -56,7 +56,7 @@ class Verdict:
 
     def papers(self) -> str:
         """'612 held-out test papers' or '45 validation papers'."""
-        where = "held-out test" if self.split == "test" else self.split
+        where = {"test": "held-out test", "sample": "held-out"}.get(self.split, self.split)
         return f"{self.n:,} {where} paper{'s' if self.n != 1 else ''}"
 
     def figures(self) -> str:
@@ -64,14 +64,14 @@ class Verdict:
         return (f"{self.split} {self.metric} {self.new:.1%} against {self.base:.1%}, {100 * self.change:+.1f} points "
                 f"(95 % interval {100 * self.low:+.1f} to {100 * self.high:+.1f})")
 
-    def sentence(self, base: str = "its base", subject: str = "The new model") -> str:
-        """The verdict in one sentence, with n and the interval."""
+    def sentence(self, base: str = "its base", subject: str = "The new model", advice: bool = True) -> str:
+        """The verdict in one sentence, with n and the interval (and, for a worse fine-tune, what to try)."""
         if self.kind == BETTER:
             return f"{subject} beats {base} on {self.papers()}: {self.figures()}."
         if self.kind == WORSE:
-            return (f"{subject} is worse than {base} on {self.papers()}: {self.figures()}. Fine-tuning made it worse; "
-                    "try fewer epochs, a lower encoder learning rate, more papers or a distill weight, or keep using "
-                    f"{base}.")
+            tips = (" Fine-tuning made it worse; try fewer epochs, a lower encoder learning rate, more papers or a "
+                    f"distill weight, or keep using {base}.") if advice else ""
+            return f"{subject} is worse than {base} on {self.papers()}: {self.figures()}.{tips}"
         return (f"{subject}: no measurable change against {base} (±{self.margin:.1f} points on {self.papers()}): "
                 f"{self.figures()}.")
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import threading
 from collections import Counter
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -169,9 +169,12 @@ def _corpus_codes(store: Store | None, corpus: str | None, frame: pd.DataFrame,
 def predict_journals(
     store: Store | None, model: str | ModelSpec = "minilm", *, title: str, abstract: str,
     corpus: str | None = None, label_column: str | None = None, k: int = 5, evidence: int = 3,
-    encoder: Encoder | None = None, frame: pd.DataFrame | None = None,
+    encoder: Encoder | None = None, frame: pd.DataFrame | None = None, method: str | None = None,
 ) -> Prediction:
-    """Top-k labels with probabilities: the trained head if the model has one, else kNN over the corpus."""
+    """Top-k labels with probabilities: the trained head if the model has one for the column (or `method` "head"),
+    else, or with `method` "knn", the calibrated vote of the nearest corpus papers."""
+    if method not in (None, "head", "knn"):
+        raise MireadError(f"unknown journal method {method!r}; choose head or knn")
     if not (title or "").strip() and not (abstract or "").strip():
         raise MireadError("the query is empty: paste a title and/or an abstract")
     spec = model if isinstance(model, ModelSpec) else get_model(model, store)
@@ -209,7 +212,9 @@ def predict_journals(
         votes = knn_vote_details([s for s, _ in neighbours],
                                  [names[codes[i]] if codes[i] >= 0 else None for _, i in neighbours],
                                  prior=dict(zip(names, shares.tolist())))
-    if encoder.head is not None and (not label_column or label_column == spec.label_column):
+    if method == "knn" and not votes:
+        raise MireadError("the neighbour vote needs a corpus with this label column, embedded with this model")
+    if encoder.head is not None and method != "knn" and (not label_column or label_column == spec.label_column):
         probs = encoder.predict([(title, abstract)])[0]
         ranked = sorted(zip(spec.labels, probs.tolist()), key=lambda kv: -kv[1])[:k]
         method, column = "head", spec.label_column or column
@@ -288,11 +293,25 @@ def predict_corpus_labels(
     if encoder is not None and encoder.head is not None:  # a head trained on another column answers another question
         probs = encoder.predict([(frame.at[i, "title"], frame.at[i, "abstract"]) for i in rows])
         return [spec.labels[j] for j in probs.argmax(1)]
+    predicted: list[str] = []
+    for probs, names in vote_blocks(store, corpus, spec, label_column, rows, k, frame):
+        top = probs.argmax(axis=1)
+        predicted.extend(names[j] if probs[q, j] > 0 else "" for q, j in enumerate(top))
+    return predicted
+
+
+def vote_blocks(
+    store: Store, corpus: str, spec: ModelSpec, label_column: str, rows: np.ndarray, k: int = KNN_NEIGHBOURS,
+    frame: pd.DataFrame | None = None,
+) -> Iterator[tuple[np.ndarray, list[str]]]:
+    """The leave-one-out vote of corpus papers `rows` (each paper never its own neighbour), in blocks of rows:
+    ([block, labels] probabilities, label texts)."""
+    frame = frame if frame is not None else store.papers_frame(corpus)
     if label_column not in frame.columns:
         raise MireadError(f"corpus {corpus!r} has no column {label_column!r}")
     codes, names, shares = _corpus_codes(store, corpus, frame, label_column)
     index = corpus_index(store, corpus, spec)
-    predicted: list[str] = []
+    rows = np.asarray(rows, dtype=np.int64)
     block = max(1, min(1024, 2_000_000 // max(len(names), 1)))  # [block, labels] float arrays stay ~16 MB
     for start in range(0, len(rows), block):
         part = rows[start : start + block]
@@ -300,7 +319,4 @@ def predict_corpus_labels(
         own = idx == part[:, None]
         own[~own.any(axis=1), -1] = True  # a paper missing from its own top k+1 (exact ties): drop the farthest
         neighbour_codes = np.where(own | (idx < 0), -1, codes[np.maximum(idx, 0)])
-        probs, _, _ = vote_matrix(scores, neighbour_codes, len(names), prior=shares)
-        top = probs.argmax(axis=1)
-        predicted.extend(names[j] if probs[q, j] > 0 else "" for q, j in enumerate(top))
-    return predicted
+        yield vote_matrix(scores, neighbour_codes, len(names), prior=shares)[0], names
