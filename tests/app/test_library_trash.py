@@ -13,7 +13,7 @@ def _three_corpora(store) -> None:
         store.import_papers(name, papers, source="make_papers")
 
 
-def test_a_confirmation_belongs_to_one_corpus_and_repeated_clicks_delete_nothing_else(workspace):
+def test_a_confirmation_belongs_to_one_corpus_and_repeated_clicks_delete_nothing_else(workspace):  # noqa: F811
     _three_corpora(workspace)
     at = open_app("pages/library.py")
     at.selectbox(key="delete_target").set_value("a").run()
@@ -32,7 +32,7 @@ def test_a_confirmation_belongs_to_one_corpus_and_repeated_clicks_delete_nothing
     assert "Moved corpus 'a' (3 papers) to the trash." in texts(at.success)
 
 
-def test_undo_restores_the_deleted_corpus_whole_and_the_trash_restores_too(workspace):
+def test_undo_restores_the_deleted_corpus_whole_and_the_trash_restores_too(workspace):  # noqa: F811
     _three_corpora(workspace)
     before = workspace.papers_frame("a")
     at = open_app("pages/library.py")
@@ -54,7 +54,7 @@ def test_undo_restores_the_deleted_corpus_whole_and_the_trash_restores_too(works
     assert item.name == "b"
 
 
-def test_label_columns_are_marked_in_the_library(workspace):
+def test_label_columns_are_marked_in_the_library(workspace):  # noqa: F811
     at = open_app("pages/library.py")
     assert at.dataframe[0].value.set_index("corpus").loc["c", "journal field"] == "journal"
     select = at.multiselect(key=f"labels_c_{workspace.corpus('c').version}")
