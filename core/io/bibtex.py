@@ -22,9 +22,12 @@ def _split_keywords(value: Any) -> list[str]:
 
 # BibTeX: bibtexparser splits entries and fields, pylatexenc decodes the LaTeX in the values. Exporters such
 # as EndNote and Scopus write plain text into BibTeX, so a bare "%", "&" or "~" there is that character, not
-# a LaTeX comment, table column or non-breaking space: all three are kept as written.
+# a LaTeX comment, table column or non-breaking space: all three are kept as written. So are "--" and "---":
+# Zotero writes an abstract's text as the user typed it, in BibTeX and RIS alike, so reading "--" as an en dash
+# would make the two exports of one paper differ (and no longer merge); a real dash is written as "–" or "—".
 
-_LATEX_MARKUP = re.compile(r"[\\{}$]|--|``|''|[!?]`")  # a value without any of these decodes to itself
+_LATEX_MARKUP = re.compile(r"[\\{}$]|``|''|[!?]`")  # a value without any of these decodes to itself
+_LITERAL_SPECIALS = ("&", "~", "--", "---")  # kept as written, not LaTeX's table column, space or dashes
 _BARE_PERCENT = re.compile(r"(?<!\\)((?:\\\\)*)%")
 _BARE_DOLLAR = re.compile(r"(?<!\\)((?:\\\\)*)\$")
 _SYMBOL_MACROS = {  # what Zotero and JabRef write for characters that pylatexenc does not know
@@ -39,13 +42,14 @@ _ARGUMENT_MACROS = (  # formatting commands whose argument is the text
 
 @functools.lru_cache(maxsize=1)
 def _latex_context() -> Any:
-    """pylatexenc's LaTeX-to-text rules, with "&" and "~" kept literal and Zotero's symbol commands added."""
+    """pylatexenc's LaTeX-to-text rules, with "&", "~", "--" and "---" kept literal and Zotero's symbol commands
+    added."""
     from pylatexenc import latex2text
 
     context = latex2text.get_default_latex_context_db()
     macros = [latex2text.MacroTextSpec(name, simplify_repl=text) for name, text in _SYMBOL_MACROS.items()]
     macros += [latex2text.MacroTextSpec(name) for name in _ARGUMENT_MACROS if context.get_macro_spec(name) is None]
-    specials = [latex2text.SpecialsTextSpec(char, simplify_repl=char) for char in ("&", "~")]
+    specials = [latex2text.SpecialsTextSpec(chars, simplify_repl=chars) for chars in _LITERAL_SPECIALS]
     context.add_context_category("miread-plain-text", prepend=True, macros=macros, specials=specials)
     return context
 

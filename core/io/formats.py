@@ -23,7 +23,7 @@ from core.io.jats import _jats_rows, is_jats
 from core.io.layout import Layout, separator_of, sniff_text
 from core.io.medline import _medline_rows, looks_like_medline
 from core.io.pubmed import _pubmed_rows
-from core.io.ris import _ris_rows
+from core.io.ris import _ris_rows, looks_like_ris
 from core.io.rows import NumberedRow
 from core.io.safety import _check_file, _decoding, _head_text, _name, _open_binary
 from core.io.tabular import _delimited_rows, _jsonl_rows, _parquet_rows
@@ -79,10 +79,10 @@ def _by_content(path: Path, ext: str) -> str | None:
         return "medline"
     if looks_like_wos(text):
         return "wos"
+    if looks_like_ris(text):  # before Cochrane: its RIS exports start with the same "Record #1 of N" preamble
+        return "ris"
     if looks_like_cochrane(text):
         return "cochrane"
-    if text.startswith("TY  -"):
-        return "ris"
     if text.startswith("{") and _json_object_line(text):
         return "jsonl"  # JSON lines, whatever the file is called
     if text.startswith("<"):

@@ -6,6 +6,11 @@ used come out of ``read_papers`` as ``RowError`` with their 1-based row number; 
 read whole (BibTeX LaTeX that does not decode, a repeated field or RIS tag) comes out as ``RowWarning``
 after its row, whose paper is still imported.
 
+Titles and abstracts are read as text whatever reader they came from: HTML, JATS, MathML and PubMed's
+``<AbstractText Label=...>`` markup is taken out here (`core.io.markup`: paragraphs become lines, labels
+"LABEL: text"), and the value as exported is kept in the paper's fields as ``title_markup`` / ``abstract_markup``
+(only when it differed), so an export of the corpus still holds the text as the user exported it.
+
 Ids: a placeholder (``0``, empty, ``NA``, ``N/A``, ``null``, ``none``, ``-``) is never an id. The id column is
 detected by name, then checked on the first rows: one holding placeholders or mostly repeated values gives way
 to another id-like column whose values are unique, else ids are generated (the DOI, else a hash of the title
@@ -25,6 +30,7 @@ from typing import TYPE_CHECKING, Any
 from core.io.background import background_worthwhile, read_in_background
 from core.io.columns import ColumnMap, detect_columns, id_like_columns
 from core.io.formats import _PEEK_ROWS, ReadOptions, _open_rows
+from core.io.markup import has_markup, plain_text
 from core.io.rows import NumberedRow, Row, RowWarning, _year
 from core.io.safety import _name, _shown
 from core.labels import is_missing
@@ -208,6 +214,11 @@ def _paper(number: int, row: Row, columns: ColumnMap, tabular: bool, title_only:
         abstract = _text(row.get(columns.abstract)) if columns.abstract else None
     except ValueError:
         return RowError(number, f"row {number}: title or abstract is not text")
+    marked = {}  # the title and abstract as exported, where they held markup (core.io.markup)
+    if title is not None and has_markup(title):
+        marked["title_markup"], title = title, plain_text(title).strip() or None
+    if abstract is not None and has_markup(abstract):
+        marked["abstract_markup"], abstract = abstract, plain_text(abstract).strip() or None
     if title is None or (abstract is None and not title_only):
         empty = [name for name, value in (("title", title), ("abstract", abstract)) if value is None]
         return RowError(number, f"row {number}: empty {' and '.join(empty)}")
@@ -225,6 +236,8 @@ def _paper(number: int, row: Row, columns: ColumnMap, tabular: bool, title_only:
         fields["journal"] = citation["journal"]
         if fields.get("year") is None:
             fields["year"] = int(citation["year"])
+    for key, value in marked.items():  # kept for the export; a column of that name (a re-import) wins
+        fields.setdefault(key, value)
     if abstract is None:
         fields["title_only"] = True
     title = " ".join(str(title).split())  # as the regex \s+ -> " ", faster

@@ -1,4 +1,11 @@
-"""The RIS reader: one numbered raw row per TY .. ER record."""
+"""The RIS reader: one numbered raw row per TY .. ER record.
+
+Lines before a record's ``TY`` tag are passed over, so the preambles some databases write before each record are
+ignored: the Cochrane Library's RIS (EndNote, ProCite and Reference Manager flavours) starts every record with
+``Record #3 of 18`` / ``Provider: John Wiley & Sons, Ltd.`` / ``Content: text/plain; ...``, Silverchair's and
+JSTOR's files with ``Provider:`` / ``Database:`` lines. Cochrane also writes two spaces after the dash
+(``TY  -  JOUR``); values are stripped, so that reads as ``JOUR``.
+"""
 
 from __future__ import annotations
 
@@ -9,6 +16,14 @@ from typing import Any
 from core.io.rows import NumberedRow, Row, RowWarning, _year
 from core.io.safety import _open_text
 from core.records import RowError
+
+_RIS_HEAD_LINES = 40  # a file is RIS when one of its first non-empty lines is a TY tag
+
+
+def looks_like_ris(head: str) -> bool:
+    """RIS: a ``TY  -`` line among the first non-empty lines (a preamble such as Cochrane's may come first)."""
+    lines = (line.lstrip("\ufeff") for line in head.splitlines() if line.strip())
+    return any(line.startswith("TY  -") for _, line in zip(range(_RIS_HEAD_LINES), lines))
 
 
 def _ris_parser() -> Any:

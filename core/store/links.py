@@ -2,7 +2,10 @@
 
 A paper's references come from a ``references`` field (a JSON list of ids, or ids joined by ``;`` or ``|``; also
 read under the names S2 and OpenAlex use: ``outbound_citations``, ``referenced_works``, ...) or, for JATS / PMC full
-text, from its ``<ref-list>`` (each reference a dict of its DOI, PMID and PMCID). An import keeps the cleaned list in
+text, from its ``<ref-list>`` (each reference a dict of its DOI, PMID and PMCID). Only id-like references become
+links: a field whose references are mostly free text (Scopus "References", Web of Science "CR": "Smith J., 2001,
+Nature, 12, p. 345") is no list of ids, so it is kept in the paper's fields as exported and counted once in the
+import report as free-text references (not links), never as malformed ids. An import keeps the cleaned list in
 the paper's fields and stores one row ``links(corpus, src, dst)`` per reference whose target is a paper of the same
 corpus, matched by id, DOI, PMID or PMCID. Links to papers not (yet) in the corpus are dropped and reported; every
 import re-resolves the stored lists, so a later import that brings the cited papers in adds those links.
@@ -27,7 +30,7 @@ CREATE INDEX IF NOT EXISTS links_dst ON links(corpus, dst);
 REFERENCES = "references"
 # field names (lower-cased, as papers keep them) read as a paper's reference list, the first found wins
 REFERENCE_FIELDS = (REFERENCES, "refs", "reference_ids", "cited_ids", "outbound_citations", "referenced_works",
-                    "cites")
+                    "cites", "cited_references", "cited references", "cr")  # the last three: Web of Science
 MAX_ID_CHARS = 300
 _PLACEHOLDERS = frozenset(("", "0", "na", "n/a", "nan", "null", "none", "-"))
 _BAD_ID = re.compile(r"[\s\x00-\x1f\x7f]")
@@ -35,6 +38,17 @@ _DOI_PREFIX = re.compile(r"^(?:https?://(?:dx\.)?doi\.org/|doi:\s*)", re.IGNOREC
 _ID_KINDS = ("doi", "pmid", "pmcid")
 DROP_REASONS = ("not in corpus", "malformed id", "self-link", "duplicate")
 CITE_HELD_OUT = 0.2  # share of citing papers held out as query papers (evaluation) and kept out of training triplets
+
+
+_SPACE = re.compile(r"\S\s+\S")  # white space inside a reference: a citation written out, not an id
+
+
+@dataclass(frozen=True)
+class FreeText:
+    """A paper's reference field that is free text, not ids: the field's name (travels with the malformed items
+    from `take_references` to `link_import`)."""
+
+    field: str
 
 
 def _clean_id(value: Any) -> str | None:
@@ -57,6 +71,31 @@ def _clean_item(item: Any) -> str | dict[str, str] | None:
                and k in (*_ID_KINDS, "id")}
         return ids or None
     return _clean_id(item)
+
+
+def _items(value: Any) -> list[Any]:
+    """A reference field's items as `parse_references` splits them (JSON text decoded, other text split at ; or |)."""
+    if value is None or (isinstance(value, float) and value != value):
+        return []
+    if isinstance(value, str):
+        text = value.strip()
+        if text.startswith("["):
+            try:
+                decoded = json.loads(text)
+            except (ValueError, RecursionError):
+                return [text]
+            return decoded if isinstance(decoded, list) else [decoded]
+        return [part for part in re.split(r"[;|]", text) if part.strip()]
+    if isinstance(value, (list, tuple)):
+        return list(value)
+    return [value]
+
+
+def is_free_text(value: Any) -> bool:
+    """Whether a reference field's items are mostly free text (white space inside each), not ids."""
+    items = _items(value)
+    texts = sum(1 for item in items if isinstance(item, str) and _SPACE.search(item.strip()))
+    return bool(items) and 2 * texts > len(items)
 
 
 def parse_references(value: Any) -> tuple[list[str | dict[str, str]], list[str]]:
@@ -93,11 +132,14 @@ def parse_references(value: Any) -> tuple[list[str | dict[str, str]], list[str]]
 def take_references(fields: dict[str, Any]) -> tuple[bool, list[str | dict[str, str]], list[str]]:
     """Take a paper's reference field out of ``fields`` and put the cleaned list back under ``references``.
 
-    Returns (whether the paper had one, its references, its malformed items).
+    Returns (whether the paper had one, its references, its malformed items). A field of free-text references
+    stays in ``fields`` as it is and comes back as no references and one `FreeText` item.
     """
     name = next((n for n in REFERENCE_FIELDS if n in fields), None)
-    if name is None:
-        return False, [], []
+    if name is None or (name not in REFERENCE_FIELDS[:7] and not _items(fields[name])):
+        return False, [], []  # an empty Web of Science column is no reference field
+    if is_free_text(fields[name]):  # kept in the fields as exported; reported once, as free text, by link_import
+        return True, [], [FreeText(name)]
     refs, bad = parse_references(fields.pop(name))
     fields[REFERENCES] = refs
     return True, refs, bad
@@ -156,11 +198,26 @@ class LinkReport:
     papers: int = 0  # papers of this import with a reference field
     added_earlier: int = 0  # links of papers imported before whose cited papers this import brought in
     rows: list[tuple[int, str]] = field(default_factory=list)  # (row, reason) for the import's warnings
+    free_text_papers: int = 0  # papers with free-text references (Scopus "References", Web of Science "CR")
+    free_text_fields: list[str] = field(default_factory=list)
+
+    def free_text_sentence(self) -> str:
+        """One sentence on the free-text references of an import ("" when there were none)."""
+        if not self.free_text_papers:
+            return ""
+        papers = "paper" if self.free_text_papers == 1 else "papers"
+        names = " and ".join(f"'{name}'" for name in self.free_text_fields)
+        where = "field" if len(self.free_text_fields) == 1 else "fields"
+        return (f"free-text references (not links) in {self.free_text_papers:,} {papers}, "
+                f"kept as written in the {where} {names}; only id-like references (DOI, PMID, PMCID, ids of this "
+                "corpus) become citation links")
 
     def to_dict(self) -> dict[str, Any]:
         return {"read": self.read, "kept": self.kept, "dropped": sum(self.dropped.values()),
                 "reasons": {r: self.dropped.get(r, 0) for r in DROP_REASONS}, "papers": self.papers,
-                "added_from_earlier_imports": self.added_earlier}
+                "added_from_earlier_imports": self.added_earlier,
+                "free_text": {"papers": self.free_text_papers,
+                              "fields": list(self.free_text_fields), "sentence": self.free_text_sentence()}}
 
 
 def _alias_map(conn: sqlite3.Connection, corpus: str) -> dict[str, str]:
@@ -186,7 +243,7 @@ def _resolve(aliases: dict[str, str], ref: str | dict[str, str]) -> str | None:
     return next((aliases[k] for k in _reference_keys(ref) if k in aliases), None)
 
 
-def link_import(conn: sqlite3.Connection, corpus: str, pending: list[tuple[int, str, list, list[str]]],
+def link_import(conn: sqlite3.Connection, corpus: str, pending: list[tuple[int, str, list, list[Any]]],
                 fresh: bool = False) -> LinkReport:
     """Store the links of this import's papers and re-resolve the stored lists of the others.
 
@@ -210,6 +267,13 @@ def link_import(conn: sqlite3.Connection, corpus: str, pending: list[tuple[int, 
     seen: set[tuple[str, str]] = set()
     new: list[tuple[str, str, str]] = []
     for row, dkey, refs, bad in pending:
+        free = [item for item in bad if isinstance(item, FreeText)]
+        if free:  # free text is no list of ids: counted once for the whole import, no row warning
+            report.free_text_papers += 1
+            report.free_text_fields.extend(f.field for f in free if f.field not in report.free_text_fields)
+            bad = [item for item in bad if not isinstance(item, FreeText)]
+            if not refs and not bad:
+                continue
         report.papers += 1
         src = by_key.get(dkey)
         reasons: Counter = Counter()
