@@ -93,6 +93,8 @@ def _import(store: Store, args: argparse.Namespace, emit: Any, path: Path, sourc
         if len(report.warnings) > 20:
             lines.append(f"  ... and {len(report.warnings) - 20} more (use --json for all)")
     links = report.links
+    if (links.get("free_text") or {}).get("sentence"):
+        lines.append(links["free_text"]["sentence"])
     if links.get("read"):
         reasons = ", ".join(f"{n} {r}" for r, n in (links.get("reasons") or {}).items() if n)
         lines.append(f"links: read {links['read']}, kept {links['kept']}, dropped {links['dropped']}"

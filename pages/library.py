@@ -73,6 +73,8 @@ if report:
         with st.expander(f"Fields not read whole ({len(warnings):,})"):
             st.dataframe(warnings, width="stretch", hide_index=True)
     links = report.get("links") or {}
+    if (links.get("free_text") or {}).get("sentence"):
+        st.info(md_escape(links["free_text"]["sentence"]))
     if links.get("read"):
         reasons = ", ".join(f"{n:,} {r}" for r, n in (links.get("reasons") or {}).items() if n)
         st.info(f"Citation links: {links['read']:,} read, **{links['kept']:,} kept** (both papers in the corpus), "
