@@ -76,3 +76,12 @@ def test_delete_a_click_again_undo_then_delete_and_restore_from_the_trash(tab: T
 
 def _assert(condition: bool) -> None:
     assert condition
+
+
+def test_an_error_about_an_upload_names_the_file_the_user_chose(tab: Tab):
+    tab.go("Library")
+    upload = tab.page.locator("[data-testid=stFileUploader] input[type=file]")
+    upload.set_input_files(files=[{"name": "empty.csv", "mimeType": "text/csv", "buffer": b""}])
+    tab.idle()
+    error = tab.see("empty.csv")
+    assert "da39a3ee5e6b" not in error and "uploads" not in error, error  # never the workspace's own copy
