@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import streamlit as st
 
-from core.evaluation import journal_accuracy
+from core.evaluation import METHOD_NAMES, head_and_vote, head_temperature, journal_accuracy, method_summary
 from core.explore import KNN_PRIOR_STRENGTH, KNN_TEMPERATURE, predict_journals, prediction_balance
 from core.plots import journal_bar_figure, prediction_balance_figure
 from core.records import md_escape
@@ -43,15 +43,35 @@ column = c1.selectbox("Suggest", targets, format_func=lambda c: "journals" if c 
 k = c2.number_input("Suggestions", 1, 20, 5)
 what = "journals" if column is not None and column == journal else f"values of {column}"
 
+# a trained head and the neighbour vote, measured on held-out papers: the better one is the default
+has_head = spec.has_head and column is not None and column == spec.label_column
+measured = guarded(head_and_vote, store(), corpus, spec, column) if has_head and corpus else None
+method = None
+if measured:
+    methods = ["head", "knn"]
+    method = st.radio("Suggest with", methods, index=methods.index(measured["best"]), horizontal=True,
+                      format_func=lambda m: METHOD_NAMES[m] + (" (better on held-out papers)"
+                                                               if m == measured["best"] else ""),
+                      key=f"journal_method_{spec.name}",
+                      help="Both were measured on the same held-out papers; the better top-5 is the default.")
+    st.caption(f"Measured on held-out papers of **{md_escape(corpus)}**: {md_escape(method_summary(measured, 'head'))}"
+               f"; {md_escape(method_summary(measured, 'knn'))}. Top-5 difference (head − vote): "
+               f"{100 * measured['difference']['change']:+.1f} points (95 % interval "
+               f"{100 * measured['difference']['low']:+.1f} to {100 * measured['difference']['high']:+.1f}).")
+elif has_head and corpus:
+    st.caption(f"Only the trained head can answer until **{md_escape(corpus)}** is embedded with "
+               f"**{md_escape(spec.name)}**; then the page measures it against the neighbour vote on held-out "
+               "papers and uses the better one.")
+
 title = st.text_input("Title", key=sticky("journal_title"))
 abstract = st.text_area("Abstract", key=sticky("journal_abstract"), height=180)
-inputs = {"title": title, "abstract": abstract, "column": column, "k": int(k)}
+inputs = {"title": title, "abstract": abstract, "column": column, "k": int(k), "method": method}
 if st.button(f"Suggest {what}" if column else "Suggest journals", type="primary", key="suggest_button"):
     state.forget(state.JOURNALS)
     ready = corpus is not None and column is not None
     made = guarded(predict_journals, store(), spec, title=title, abstract=abstract, corpus=corpus if ready else None,
                    label_column=column, k=int(k), encoder=encoder(spec),
-                   frame=papers_frame(corpus) if ready else None)
+                   frame=papers_frame(corpus) if ready else None, method=method)
     if made is not None:
         state.keep(state.JOURNALS, state.Answer(corpus, spec.name, inputs, made))
 
@@ -65,9 +85,16 @@ if pred is not None:
         st.warning(pred.warning)
     column_name = md_escape(pred.label_column)
     if pred.method == "head":
-        st.info(f"Probabilities from the trained journal head of **{md_escape(pred.model)}**.")
+        temperature = head_temperature(spec)
+        st.info(f"Probabilities from the trained journal head of **{md_escape(pred.model)}**"
+                + (f", calibrated on its validation papers (temperature {temperature:.2f})." if temperature else
+                   ", not calibrated: it was trained before heads were calibrated, so its percentages may be "
+                   "surer than it is right; train it again to calibrate them."))
         if pred.nearest:
             st.caption(f"Beside each journal: how many of the {pred.nearest} nearest corpus papers carry it.")
+    elif measured:
+        st.info(f"A similarity-weighted vote of the {pred.nearest} nearest papers' **{column_name}** in "
+                f"**{md_escape(corpus)}**, chosen above instead of the trained head.")
     else:
         why = (f"has a head for **{md_escape(spec.label_column)}**, not for **{column_name}**"
                if spec.has_head else "has no trained journal head")
@@ -79,12 +106,15 @@ if pred is not None:
                    f"alone gives little more than {1 / (1 + KNN_PRIOR_STRENGTH):.0%}. On held-out arXiv papers "
                    "these probabilities match how often the top journal is right (BENCHMARKS.md, journal "
                    "calibration).")
-    measured = journal_accuracy(store(), corpus, spec.name, pred.label_column, pred.method) if corpus else None
+    found = (journal_accuracy(store(), corpus, spec.name, pred.label_column, pred.method)
+             if corpus and not measured else None)
     if measured:
-        baseline = f"; a BM25 text search, as JANE-style finders use, {measured['bm25']:.0f} %" \
-            if measured["bm25"] is not None else ""
-        st.success(f"How often it is right: on {measured['papers']:,} held-out papers of **{md_escape(corpus)}**, "
-                   f"the true {column_name} is among the top 5 suggestions **{measured['top5']:.0f} %** of the time"
+        st.success(f"How often it is right: {md_escape(method_summary(measured, pred.method))}.")
+    elif found:
+        baseline = f"; a BM25 text search, as JANE-style finders use, {found['bm25']:.0f} %" \
+            if found["bm25"] is not None else ""
+        st.success(f"How often it is right: on {found['papers']:,} held-out papers of **{md_escape(corpus)}**, "
+                   f"the true {column_name} is among the top 5 suggestions **{found['top5']:.0f} %** of the time"
                    f"{baseline} (Evaluate page, task *journals*).")
     if pred.disagreement:
         st.warning(pred.disagreement)

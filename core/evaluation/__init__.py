@@ -19,6 +19,7 @@ from core.lazy import exporter
 
 _EXPORTS = {
     "FAMILIES": "perturb",
+    "METHOD_NAMES": "head_vote",
     "METRIC_NAMES": "report",
     "QUICK_SAMPLE": "runner",
     "QUICK_TASKS": "runner",
@@ -30,6 +31,7 @@ _EXPORTS = {
     "expected_calibration_error": "calibration",
     "fit_temperature": "calibration",
     "head_and_vote": "head_vote",
+    "head_temperature": "head_vote",
     "method_summary": "head_vote",
     "interval_text": "verdict",
     "log_loss": "calibration",

@@ -128,3 +128,11 @@ def method_summary(measured: dict[str, Any], method: str) -> str:
     if figures.get("ece") is not None:
         text += f"; calibration error (ECE) {figures['ece']:.3f}"
     return text
+
+
+def head_temperature(spec: ModelSpec) -> float | None:
+    """The temperature the head's probabilities were calibrated with on validation papers (None: not calibrated)."""
+    if spec.source != "checkpoint":
+        return None
+    value = read_checkpoint_meta(Path(spec.location)).get("head_temperature")
+    return None if value is None else float(value)
