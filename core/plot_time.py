@@ -19,6 +19,7 @@ import plotly.graph_objects as go
 
 from core.errors import MireadError
 from core.plot_picture import points_picture
+from core.plots import is_legend_entry, legend_entry
 
 OVERLAY = "years"  # legendgroup of the overlay traces (one per year)
 FADED_OPACITY = 0.12
@@ -41,6 +42,16 @@ def year_windows(bounds: tuple[int, int], width: int | None) -> list[tuple[int, 
     return [(start, start + width - 1) for start in range(first, last - width + 2)]
 
 
+def windows_with_papers(windows: list[tuple[int, int]], years: Sequence[int],
+                        cumulative: bool) -> list[tuple[int, int]]:
+    """The windows worth a frame: those holding a paper's year; cumulative, those that add a year with papers (a
+    window adding none shows the same papers as the one before). Play never steps through empty years."""
+    present = sorted({int(y) for y in years})
+    if cumulative:
+        return [w for w in windows if w[1] in present]
+    return [w for w in windows if any(w[0] <= y <= w[1] for y in present)]
+
+
 def window_label(window: tuple[int, int]) -> str:
     """A window as the slider shows it: '2003' or '2001–2003'."""
     return str(window[0]) if window[0] == window[1] else f"{window[0]}–{window[1]}"
@@ -48,7 +59,19 @@ def window_label(window: tuple[int, int]) -> str:
 
 def _faded(trace) -> bool:
     """Whether a map trace is one of the papers' traces that the animation fades (not the ★ query points)."""
-    return trace.type == "scattergl" and trace.mode == "markers" and trace.name != "your paper"
+    return (trace.type == "scattergl" and trace.mode == "markers" and trace.name != "your paper"
+            and not is_legend_entry(trace))
+
+
+def _legend_in_full_colour(fig: go.Figure) -> None:
+    """Each faded trace hands its legend entry to a full-colour one (core.plots.legend_entry) of the same group: a
+    faded swatch would read as a group that is not shown, even when all its papers are in front."""
+    for trace in list(fig.data):
+        if _faded(trace) and trace.showlegend is not False and isinstance(trace.marker.color, str):
+            group = trace.legendgroup or f"map: {trace.name}"
+            trace.update(legendgroup=group, showlegend=False)
+            fig.add_trace(legend_entry(trace.name, trace.marker.color, legendgroup=group,
+                                       legendrank=1000 if trace.legendrank is None else trace.legendrank))
 
 
 def _drawn_rows(fig: go.Figure) -> tuple[np.ndarray, np.ndarray, np.ndarray, float]:
@@ -115,16 +138,18 @@ def add_year_animation(
     known = values[np.isfinite(values)]
     if known.size == 0:
         raise MireadError("no paper has a year, so there is nothing to play through")
-    windows = year_windows((int(known.min()), int(known.max())), width)
     rows, colours, cards, size = _drawn_rows(fig)
+    row_years = values[rows]
+    present = sorted({int(y) for y in row_years[np.isfinite(row_years)]})
+    windows = year_windows((int(known.min()), int(known.max())), width)
+    windows = windows_with_papers(windows, present, cumulative=width is None) or windows
     picture = picture and len(rows) > 0
     if picture:
         _fade_into_picture(fig, coords, rows, colours, size)
     for trace in fig.data:
         if _faded(trace):
             trace.marker.opacity = FADED_OPACITY
-    row_years = values[rows]
-    present = sorted({int(y) for y in row_years[np.isfinite(row_years)]})
+    _legend_in_full_colour(fig)
     shown = start if start is not None else windows[0]
     first_overlay = len(fig.data)
     for year in present:

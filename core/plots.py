@@ -24,6 +24,7 @@ TEMPLATE = "plotly_white"
 # Above this many points a map draws a seeded sample (highlighted papers always kept) and says so: 200k
 # points with hover cards render in ~3 s in headless Chromium and zoom in ~0.3 s (BENCHMARKS.md, browser).
 MAX_MAP_POINTS = 200_000
+LEGEND_ONLY = "legend entry"  # the meta of a trace that draws only a legend entry
 
 
 def _label(value: Any) -> str:
@@ -121,6 +122,20 @@ def _scatter(coords: np.ndarray, rows: np.ndarray, hovertext: list[str], **kwarg
     )
 
 
+def legend_entry(name: str, colour: str, *, legendrank: int = 1000, legendgroup: str | None = None,
+                 line: dict | None = None) -> go.Scattergl:
+    """A trace without points that draws only a legend entry, in full colour whatever its group's points look like
+    (faded, all highlighted, coloured point by point); clicking it shows or hides its group."""
+    return go.Scattergl(x=[None], y=[None], mode="markers", name=name, legendrank=legendrank, legendgroup=legendgroup,
+                        customdata=[], hovertext=[], hoverinfo="skip", meta=LEGEND_ONLY,
+                        marker=dict(size=8, opacity=1.0, color=colour, **({"line": line} if line else {})))
+
+
+def is_legend_entry(trace: Any) -> bool:
+    """Whether a trace only draws a legend entry (core.plots.legend_entry)."""
+    return getattr(trace, "meta", None) == LEGEND_ONLY
+
+
 def _add_label_traces(
     fig: go.Figure, coords: np.ndarray, rows: np.ndarray, hovertext: list[str], labels: list[str], marker: dict
 ) -> np.ndarray:
@@ -132,10 +147,13 @@ def _add_label_traces(
     if "other" in set(labels):
         order.append("other")
     for rank, label in enumerate(order):
-        fig.add_trace(_scatter(
-            coords, rows[label_arr[rows] == label], hovertext, name=html.escape(_short(label, 40), quote=False),
-            legendrank=rank if label != "other" else 10_000, marker=dict(marker, color=colour_of[label]),
-        ))
+        name, at = html.escape(_short(label, 40), quote=False), rows[label_arr[rows] == label]
+        legendrank = rank if label != "other" else 10_000
+        if len(at):
+            fig.add_trace(_scatter(coords, at, hovertext, name=name, legendrank=legendrank,
+                                   marker=dict(marker, color=colour_of[label])))
+        else:  # every paper of the label is highlighted: its legend entry stays, in its colour
+            fig.add_trace(legend_entry(name, colour_of[label], legendrank=legendrank))
     return np.array([colour_of[label] for label in labels], dtype=object)
 
 
@@ -218,7 +236,7 @@ def map_figure(
             max_points=None,
         )
         for trace in fig.data:  # back from sample positions to corpus rows
-            ids = np.asarray(trace.customdata)
+            ids = np.asarray(trace.customdata if trace.customdata is not None else [], dtype=np.int64)
             trace.customdata = np.where(ids >= 0, drawn[np.clip(ids, 0, None)], -1)
         fig.update_layout(meta={"drawn": len(drawn), "total": n})
         return fig
@@ -241,10 +259,12 @@ def map_figure(
     if mask.any():
         rows = np.flatnonzero(mask)
         fig.add_trace(_scatter(
-            coords, rows, hovertext, name="highlighted", legendrank=-1,
+            coords, rows, hovertext, name="highlighted", legendgroup="highlighted", showlegend=False,
             marker=dict(size=size + 5, opacity=1.0, color=list(point_colours[rows]),
                         line=dict(width=1, color="#222222")),
-        ))
+        ))  # its points keep their labels' colours; the legend's swatch is its own, not the first paper's colour
+        fig.add_trace(legend_entry("highlighted", "#ffffff", legendrank=-1, legendgroup="highlighted",
+                                   line=dict(width=1.5, color="#222222")))
     if query_points is not None and len(query_points):
         _add_query_trace(fig, np.asarray(query_points, dtype=np.float32), query_labels)
     for text, (x, y) in (cluster_labels or {}).items():

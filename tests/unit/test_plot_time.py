@@ -8,7 +8,7 @@ import pytest
 from core.errors import MireadError
 from core.explore.timeline import papers_per_year
 from core.plot_time import add_year_animation, overlay_visible_rows, topics_over_time_figure, year_windows
-from core.plots import map_figure
+from core.plots import is_legend_entry, map_figure
 
 
 def corpus(n: int = 300, seed: int = 0):
@@ -48,12 +48,12 @@ def test_the_map_stays_put_faded_and_overlay_points_keep_their_colours():
     coords, years, labels = corpus()
     plain = map_figure(coords, color=labels, color_name="journal")
     fig = add_year_animation(map_figure(coords, color=labels, color_name="journal"), coords, years, width=2)
-    base = [t for t in fig.data if t.legendgroup != "years"]
+    base = [t for t in fig.data if t.legendgroup != "years" and not is_legend_entry(t)]
     assert len(base) == len(plain.data)
     for before, after in zip(plain.data, base):
         assert np.array_equal(np.asarray(before.x), np.asarray(after.x)) and after.marker.opacity < 0.2
     colour_of = {int(r): t.marker.color for t in plain.data for r in t.customdata}
-    for trace in fig.data[len(base):]:
+    for trace in [t for t in fig.data if t.legendgroup == "years"]:
         assert [colour_of[int(r)] for r in trace.customdata] == list(trace.marker.color)
         assert np.allclose(np.asarray(trace.x), coords[np.asarray(trace.customdata), 0])
 
@@ -91,14 +91,16 @@ def test_a_large_map_fades_into_a_picture_and_the_papers_in_front_carry_the_card
     assert fig.layout.meta["picture"] and len(fig.layout.images) == 1
     assert fig.layout.images[0].source.startswith("data:image/png;base64,")
     base = [t for t in fig.data if t.legendgroup != "years"]
-    assert all(list(t.x) == [None] and t.showlegend is not False for t in base)  # legend entries, no points
+    assert all(list(t.x) == [None] for t in base)  # no points: the map's own traces and their legend entries
+    entries = {t.name for t in base if is_legend_entry(t)}
+    assert entries == {t.name for t in base if not is_legend_entry(t)} and len(entries) == 13  # 12 labels, 'other'
     assert fig.layout.legend.itemclick is False
     x0, x1 = fig.layout.xaxis.range  # fixed: the map does not move while the overlays change
     assert fig.layout.xaxis.autorange is False and x0 < coords[:, 0].min() and x1 > coords[:, 0].max()
     for window in [tuple(w) for w in fig.layout.meta["windows"]]:  # the frames are the same as without a picture
         assert np.array_equal(overlay_visible_rows(fig, window),
                               np.flatnonzero((years >= window[0]) & (years <= window[1])))
-    for trace in fig.data[len(base):]:
+    for trace in [t for t in fig.data if t.legendgroup == "years"]:
         assert trace.hoverinfo == "text"
         assert list(trace.hovertext) == [card[int(r)] for r in trace.customdata]
 

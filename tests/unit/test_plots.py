@@ -113,10 +113,10 @@ def test_map_figure_draws_highlighted_points_once_on_top():
     mask[[3, 7, 11]] = True
     _, fig = _map(40, color=["a", "b"] * 20, highlight=mask)
     data = fig.to_dict()["data"]
-    assert data[-1]["name"] == "highlighted"
-    assert sorted(_values(data[-1]["customdata"])) == [3, 7, 11]
-    assert data[-1]["marker"]["size"] > data[0]["marker"]["size"]
-    assert data[0]["marker"]["opacity"] < data[-1]["marker"]["opacity"]
+    assert data[-1]["name"] == "highlighted" and data[-2]["name"] == "highlighted"  # its legend entry, then it
+    assert sorted(_values(data[-2]["customdata"])) == [3, 7, 11]
+    assert data[-2]["marker"]["size"] > data[0]["marker"]["size"]
+    assert data[0]["marker"]["opacity"] < data[-2]["marker"]["opacity"]
     assert sorted(_customdata(data)) == list(range(40))
 
 
