@@ -10,6 +10,7 @@ import streamlit as st
 
 from core.config import Settings, device_label, resolve_device
 from core.embedding import ModelSpec, fingerprint, get_model, list_models
+from core.embedding.hub import NEEDS_HUB, needs_hub
 from core.errors import MireadError
 from core.labels import is_missing, label_text
 from core.records import md_escape
@@ -63,6 +64,14 @@ def papers_frame(corpus: str) -> Any:
     return _frame(str(Settings().workspace), corpus, info.version)
 
 
+@st.cache_data(show_spinner=False, ttl=600)
+def hub_reachable() -> bool:
+    """Whether the Hugging Face hub is allowed and answers, checked at most every 10 minutes."""
+    from core.embedding.hub import hub_reachable as reachable
+
+    return reachable()
+
+
 @st.cache_resource(show_spinner=False)
 def _device() -> str:
     return resolve_device(Settings().device)
@@ -88,11 +97,16 @@ def sidebar() -> None:
                          format_func=lambda n: f"{n} ({next(c.papers for c in corpora if c.name == n):,})")
         else:
             st.info("No corpus yet: import one on the Library page.")
-        models = [m.name for m in list_models(s)]
+        specs = list_models(s)
+        models = [m.name for m in specs]
         if st.session_state.get(state.MODEL) not in models:
             st.session_state[state.MODEL] = Settings().default_model
+        unavailable = {m.name for m in specs if needs_hub(m, hub_reachable())}
         st.selectbox("Model", models, key=state.MODEL,
+                     format_func=lambda n: f"{n} ({NEEDS_HUB})" if n in unavailable else n,
                      help="The encoder used for embeddings, maps, search and journal suggestions.")
+        if st.session_state.get(state.MODEL) in unavailable:
+            st.caption(f"This model {NEEDS_HUB}, which this machine cannot reach, and is not in the local cache.")
         model_notes(s)
         st.caption(f"Device: {device_label(device())}")
         st.caption(f"Workspace: `{s.root}`")

@@ -88,3 +88,25 @@ def test_the_url_names_a_chosen_model_without_vectors(two_corpora: Store, tmp_pa
     at.selectbox(key="model").set_value("tiny-2").run()
     assert "is not embedded with model **tiny-2**" in texts(at.warning)
     assert at.query_params.get("model") == "tiny-2"
+
+
+def test_hub_models_say_they_need_the_hub_when_it_is_offline(two_corpora: Store, tmp_path: Path,
+                                                            monkeypatch: pytest.MonkeyPatch):
+    monkeypatch.setenv("HF_HUB_OFFLINE", "1")
+    monkeypatch.setenv("HF_HUB_CACHE", str(tmp_path / "empty-hf-cache"))  # nothing cached
+    at = open_app("pages/map.py")
+    options = at.selectbox(key="model").options
+    assert "scibert (needs the Hugging Face hub)" in options and "mired (needs the Hugging Face hub)" in options
+    assert "minilm" in options and "tiny" in options  # packaged and local models: no such note
+    at.selectbox(key="model").set_value("scibert").run()
+    assert "cannot reach" in texts(at.sidebar.caption)
+
+
+def test_the_journal_filter_matches_what_is_typed_not_a_fuzzy_subsequence(two_corpora: Store):
+    from streamlit.proto.SelectWidgetFilterMode_pb2 import SelectWidgetFilterMode
+
+    at = open_app("pages/similar.py")
+    at.selectbox(key="corpus").set_value("c").run()
+    journal = widget(at.multiselect, "Only journal")
+    # fuzzy: typing 'bio' matched "J. Bio" and any name holding b…i…o in order, and "Select 3 matches" took them all
+    assert journal.proto.filter_mode == SelectWidgetFilterMode.FILTER_MODE_CONTAINS
