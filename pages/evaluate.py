@@ -6,9 +6,10 @@ import pandas as pd
 import streamlit as st
 
 from core.config import Settings
-from core.embedding import list_models
-from core.evaluation import METRIC_NAMES, TASKS, evaluate_models, robustness_for_abstract
-from core.evaluation.report import CITE_NOTE
+from core.embedding import get_model, list_models
+from core.errors import MireadError
+from core.evaluation import METRIC_NAMES, TASKS, Verdict, evaluate_models, held_out_papers, robustness_for_abstract
+from core.evaluation.report import CITE_NOTE, figure_table, result_from_row
 from core.plot_evaluation import purity_figure, robustness_figure
 from core.records import md_escape
 from pages import state
@@ -38,12 +39,16 @@ TASK_LABELS = {
 DEFAULT_TASKS = ["probe", "purity", "retrieval", "knn"]
 
 
-def bold_best(column: pd.Series, best: dict[str, str]) -> list[str]:
-    """CSS for one table column: the best model's cell in bold."""
-    return ["font-weight: bold" if best.get(column.name) == model else "" for model in column.index]
+HELD_OUT = "the model's held-out test papers"
 
 
-def run(corpus: str, label: str, models: list[str], tasks: list[str], sample: int, seed: int) -> dict | None:
+def bold_best(row: pd.Series, best: dict[str, str]) -> list[str]:
+    """CSS for one table row (a measure): the best model's cell in bold."""
+    return ["font-weight: bold" if best.get(row.name) == model else "" for model in row.index]
+
+
+def run(corpus: str, label: str, models: list[str], tasks: list[str], sample: int, seed: int,
+        papers: list[str] | None = None) -> dict | None:
     """Run the suite with a progress bar; MireadErrors become one red sentence."""
     bar = st.progress(0.0, text="Starting…")
     state = {"fraction": 0.0, "text": "Starting…"}
@@ -60,14 +65,16 @@ def run(corpus: str, label: str, models: list[str], tasks: list[str], sample: in
         show()
 
     doc = guarded(evaluate_models, store(), corpus, label, models, tasks, seed=seed, sample=sample, progress=progress,
-                  status=status, device=Settings().device, batch_size=Settings().batch_size, encoder_for=encoder)
+                  status=status, device=Settings().device, batch_size=Settings().batch_size, encoder_for=encoder,
+                  papers=papers)
     bar.empty()
     return doc
 
 
 def show_results(doc: dict) -> None:
     """Errors, the table with the best in bold, charts, notes and exports of one evaluation."""
-    st.caption((f"{doc['sample']:,} of {doc['labelled']:,} labelled papers sampled (seed {doc['seed']}); "
+    st.caption((f"{doc['sample']:,} of {doc['labelled']:,} labelled papers sampled (seed {doc['seed']})"
+                + (", all of them held-out test papers of a fine-tuned model" if doc.get("held_out") else "") + "; "
                 if doc["sample"] else f"Seed {doc['seed']}; ")
                + f"{doc['cached']} of {len(doc['timings'])} results from the cache; {doc['seconds']:.1f} s.")
     if "figures" in doc["tasks"]:
@@ -83,12 +90,18 @@ def show_results(doc: dict) -> None:
     if not doc["table"]:
         return
     table = pd.DataFrame(doc["table"]).set_index("model").apply(pd.to_numeric, errors="coerce")  # None: not measured
-    main = table[[c for c in table.columns if not c.startswith("neighbours:")]]
-    if not main.empty and len(main.columns):
+    figures, best = figure_table([result_from_row(r) for r in doc["results"]])
+    if not figures.empty:
         st.subheader("Results")
-        st.dataframe(main.style.format("{:.3f}", na_rep="–").apply(bold_best, best=doc["best"], axis=0),
-                     width="stretch")
-        st.caption("Higher is better everywhere in this table; the best model of each column is in bold.")
+        st.dataframe(figures.style.apply(bold_best, best=best, axis=1), width="stretch")
+        st.caption("Each figure with its 95 % interval in brackets where one follows from its papers (n): Wilson for "
+                   "shares of papers (accuracies, purity, precision, top-k), a t interval over the linear probe's 4 "
+                   "folds. The best model of each row is in bold: higher is better, except mean rank.")
+    for name in doc["models"]:
+        verdict = Verdict.from_dict(_spec_verdict(name))
+        if verdict is not None:
+            st.info(f"**{md_escape(name)}** (its training run, on its own held-out test papers): "
+                    f"{md_escape(verdict.sentence('its base'))}")
     purity = pd.DataFrame(doc["purity"])
     robustness = pd.DataFrame(doc["robustness"])
     left, right = st.columns(2)
@@ -115,6 +128,14 @@ def show_results(doc: dict) -> None:
                        mime="text/markdown")
 
 
+def _spec_verdict(name: str) -> dict | None:
+    """A model's stored verdict against its base (None for presets, hub models and runs without a base score)."""
+    try:
+        return get_model(name, store()).verdict or None
+    except MireadError:
+        return None
+
+
 def compare_tab(corpus: str) -> None:
     """Pick label, models, protocols and sample; run; show the last results for this corpus."""
     info = store().corpus(corpus)
@@ -139,8 +160,17 @@ def compare_tab(corpus: str) -> None:
                              value=min(2000, max(2, info.papers)), step=100, key="eval_sample",
                              help="Labelled papers drawn at random (seeded) for the protocols.")
     seed = d2.number_input("Seed", min_value=0, max_value=1_000_000, value=0, key="eval_seed")
+    held = held_out_papers(store(), corpus, models or [])
+    papers = None
+    if held is not None:
+        source = st.radio("Papers", ["a random sample", HELD_OUT], horizontal=True, key="eval_papers",
+                          help=f"The held-out test papers of **{held[0]}**: never trained on, never used for its "
+                               "head warm-up or validation. Every model is evaluated on the same papers.")
+        if source == HELD_OUT:
+            papers = held[1]
+            st.caption(f"{len(papers):,} held-out test papers of **{md_escape(held[0])}** (the sample size caps them).")
     if st.button("Run evaluation", type="primary", disabled=not models or not tasks):
-        doc = run(corpus, label, models, tasks, int(sample), int(seed))
+        doc = run(corpus, label, models, tasks, int(sample), int(seed), papers)
         if doc is not None:
             state.keep(state.EVALUATION, state.Answer(corpus, current, {}, doc))
     answer = st.session_state.get(state.EVALUATION)

@@ -31,6 +31,7 @@ _EXPORTS = {
     "expected_calibration_error": "calibration",
     "fit_temperature": "calibration",
     "head_and_vote": "head_vote",
+    "held_out_papers": "runner",
     "head_temperature": "head_vote",
     "method_summary": "head_vote",
     "interval_text": "verdict",

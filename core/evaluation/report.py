@@ -236,3 +236,76 @@ def markdown_report(doc: dict) -> str:
     if notes:
         parts.append("\n".join(notes))
     return "\n\n".join(parts)
+
+
+# ---------------------------------------------------------------- readable figures with n and intervals
+
+TASK_NAMES = {"probe": "Linear probe", "purity": "Cluster purity", "retrieval": "Pair retrieval", "knn": "kNN",
+              "self": "Alternative self", "journals": "Journal finder", "cite": "Citations", "cocite": "Co-citations",
+              "figures": "Figures"}
+METRIC_TEXT = {"macro_f1": "macro-F1", "accuracy": "accuracy", "ap": "average precision", "auc": "ROC-AUC",
+               "knn_accuracy": "accuracy (k = 10 vote)", "task1_mrr": "title → paper MRR", "task1_t100": "title → "
+               "paper top-100", "task2_mrr": "title → abstract MRR", "task2_t100": "title → abstract top-100"}
+METHOD_TEXT = {"knn": "neighbour vote", "bm25": "BM25", "head": "trained head"}
+PERCENT_METRICS = ("top-1", "top-5", "top-10")  # the journals task reports these in %
+PROBE_T = 3.182  # Student's t, 97.5 %, 3 degrees of freedom: the probe's 4 folds
+
+
+def readable(column: str) -> str:
+    """'probe:macro_f1' -> 'Linear probe macro-F1'; 'journals:knn:top-5' -> 'Journal finder, neighbour vote: top-5'."""
+    parts = column.split(":")
+    task = TASK_NAMES.get(parts[0], parts[0])
+    if len(parts) == 3 and parts[0] == "journals":
+        return f"{task}, {METHOD_TEXT.get(parts[1], parts[1])}: {parts[2]} (%)" if parts[2] in PERCENT_METRICS \
+            else f"{task}, {METHOD_TEXT.get(parts[1], parts[1])}: {parts[2]}"
+    metric = parts[-1]
+    if metric.startswith("purity@"):
+        return f"{task} (k = {metric.split('@')[1]})"
+    return f"{task} {METRIC_TEXT.get(metric, metric)}"
+
+
+def interval_of(result: Result) -> tuple[float, float] | None:
+    """A 95 % interval of one figure where one follows from its n: the probe's folds (t interval), Wilson for shares
+    of papers (accuracies, purity, precision, top-k); None elsewhere (AP, AUC, ranks, MAP)."""
+    from core.evaluation.verdict import proportion_interval
+
+    if result.value is None or math.isnan(result.value) or not result.n:
+        return None
+    if result.task == "probe" and result.std is not None:
+        half = PROBE_T * float(result.std) / 2.0  # std over 4 folds / sqrt(4)
+        return max(0.0, result.value - half), min(1.0, result.value + half)
+    scale = 100.0 if result.task == "journals" and result.metric in PERCENT_METRICS else 1.0
+    share = ("accuracy" in result.metric or result.metric.startswith(("purity@", "precision@"))
+             or scale == 100.0)
+    if not share or result.task in ("retrieval", "cite", "cocite", "figures", "self"):
+        return None
+    low, high = proportion_interval(result.value / scale * result.n, int(result.n))
+    return low * scale, high * scale
+
+
+def figure_table(results: Sequence[Result]) -> tuple[pd.DataFrame, dict[str, str]]:
+    """Figures as text, one row per measure (readable name) and one column per model, each 'value (low–high)',
+    with the papers (n) of each measure; and the best model of each row."""
+    import pandas as pd
+
+    main = [r for r in results if r.task != "neighbours"]
+    best = best_per_column(results_table(main)) if main else {}
+    rows: dict[str, dict[str, str]] = {}
+    best_of: dict[str, str] = {}
+    for r in main:
+        name = readable(r.column)
+        row = rows.setdefault(name, {})
+        value = "–" if r.value is None or math.isnan(r.value) else f"{r.value:.3f}" if abs(r.value) < 10 \
+            else f"{r.value:.1f}"
+        bounds = interval_of(r)
+        if bounds is not None and value != "–":
+            fmt = ".1f" if r.task == "journals" else ".3f"
+            value += f" ({bounds[0]:{fmt}}–{bounds[1]:{fmt}})"
+        row[r.model] = value
+        row["n"] = f"{r.n:,}" if r.n else "–"
+        if r.column in best:
+            best_of[name] = best[r.column]
+    models = list(dict.fromkeys(r.model for r in main))
+    table = pd.DataFrame.from_dict(rows, orient="index", columns=[*models, "n"]).fillna("–")
+    table.index.name = "measure"
+    return table, best_of

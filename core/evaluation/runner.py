@@ -131,14 +131,19 @@ class Sample:
         return cache_key(self.corpus, self.version, model_fp, task, self.label, self.seed, self.digest)
 
 
-def draw_sample(store: Store, corpus: str, label: str, sample: int, seed: int) -> Sample:
-    """Read the corpus and draw the evaluation sample; a missing label column is one sentence."""
+def draw_sample(store: Store, corpus: str, label: str, sample: int, seed: int,
+                papers: Sequence[str] | None = None) -> Sample:
+    """Read the corpus and draw the evaluation sample (from `papers`, ids, when given); a missing label column is one
+    sentence."""
     info = store.corpus(corpus)
     frame = store.papers_frame(corpus)
     if label not in frame.columns or label in ("id", "title", "abstract"):
         choices = ", ".join(info.labels) or "none"
         raise CorpusError(f"corpus {corpus!r} has no label column {label!r} (label columns: {choices})")
     singles, sets = label_values(frame[label].tolist())
+    if papers is not None:
+        wanted = set(papers)
+        singles = [v if i in wanted else None for v, i in zip(singles, frame["id"].astype(str))]
     rows = sample_rows(singles, sample, seed)
     if len(rows) < 2:
         raise CorpusError(f"column {label!r} of corpus {corpus!r} labels fewer than two papers")
@@ -221,6 +226,7 @@ def evaluate_models(
     device: str = "auto",
     batch_size: int = 32,
     encoder_for: EncoderFor | None = None,
+    papers: Sequence[str] | None = None,
 ) -> dict:
     """Run the chosen protocols for each model on a seeded sample of the corpus's labelled papers.
 
@@ -228,14 +234,16 @@ def evaluate_models(
     re-run is instant. A model that cannot be loaded (e.g. a hub model offline) or a task that cannot
     run on this corpus is reported under "errors" and the others go on; if nothing could be computed
     the first error is raised. `progress(done, total)` counts steps: one embedding and one per task
-    for each model. `encoder_for(spec)` supplies loaded encoders (the page's cached ones).
+    for each model. `encoder_for(spec)` supplies loaded encoders (the page's cached ones). `papers` (ids) limits
+    the sample to those papers, e.g. a fine-tuned model's held-out test papers (`held_out_papers`).
     """
     started = time.perf_counter()
     models, tasks = _check_request(store, corpus, models, tasks, sample)
     figures = FIGURES in tasks
     cite = [t for t in tasks if t in CITE_TASKS]
     tasks = [t for t in tasks if t != FIGURES and t not in CITE_TASKS]
-    drawn = draw_sample(store, corpus, label, sample, seed) if tasks else _no_sample(store, corpus, label, seed)
+    drawn = (draw_sample(store, corpus, label, sample, seed, papers) if tasks
+             else _no_sample(store, corpus, label, seed))
     total, done = len(models) * ((len(tasks) + 1 if tasks else 0) + figures + bool(cite)), 0
     found: dict[str, list] = {"results": [], "errors": [], "timings": []}
 
@@ -277,7 +285,9 @@ def evaluate_models(
             found[key] += items
     if not found["results"] and found["errors"]:
         raise MireadError(found["errors"][0]["error"])
-    return _document(drawn, models, tasks_run, sample, found, time.perf_counter() - started)
+    doc = _document(drawn, models, tasks_run, sample, found, time.perf_counter() - started)
+    doc["held_out"] = papers is not None  # the sample was drawn from given papers (a model's test split)
+    return doc
 
 
 def _document(drawn: Sample, models: list[str], tasks: list[str], requested: int, found: dict[str, list],
@@ -306,6 +316,23 @@ def _document(drawn: Sample, models: list[str], tasks: list[str], requested: int
     doc = to_json(doc)
     doc["markdown"] = markdown_report(doc)
     return doc
+
+
+def held_out_papers(store: Store, corpus: str, models: Sequence[str]) -> tuple[str, list[str]] | None:
+    """The first of `models` fine-tuned on `corpus` with held-out test papers, and their ids (None: none has)."""
+    from pathlib import Path
+
+    from core.embedding import read_checkpoint_meta
+
+    for name in models:
+        try:
+            spec = get_model(name, store)
+        except MireadError:
+            continue
+        meta = read_checkpoint_meta(Path(spec.location)) if spec.source == "checkpoint" else {}
+        if meta.get("test_ids") and (meta.get("config") or {}).get("corpus") == corpus:
+            return spec.name, list(meta["test_ids"])
+    return None
 
 
 def journal_accuracy(store: Store, corpus: str, model: str, column: str, method: str,

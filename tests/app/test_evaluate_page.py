@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 import pytest
@@ -46,15 +47,18 @@ def test_comparing_models_shows_the_table_charts_and_the_model_that_could_not_lo
     assert not at.exception and not at.error
     assert any("scibert" in w.value and "Hugging Face hub" in w.value for w in at.warning)
     table = at.dataframe[0].value
-    assert list(table.index) == ["tiny"]
-    assert {"probe:macro_f1", "purity:purity@10", "knn:knn_accuracy"} <= set(table.columns)
-    assert "font-weight: bold" in at.dataframe[0].proto.arrow_data.styler.styles  # the best of each column
+    assert list(table.columns) == ["tiny", "n"]  # measures as rows: as wide as the models compared
+    assert {"Linear probe macro-F1", "Cluster purity (k = 10)", "kNN accuracy (k = 10 vote)"} <= set(table.index)
+    f1 = table.loc["Linear probe macro-F1", "tiny"]
+    assert re.fullmatch(r"\d\.\d{3} \(\d\.\d{3}–\d\.\d{3}\)", f1)  # the figure and its 95 % interval
+    assert table.loc["kNN accuracy (k = 10 vote)", "n"] == "30"
+    assert "font-weight: bold" in at.dataframe[0].proto.arrow_data.styler.styles  # the best of each row
     [chart] = at.get("plotly_chart")
     assert [t["name"] for t in json.loads(chart.proto.spec)["data"]] == ["tiny"]
     assert [d.proto.label for d in at.get("download_button")] == ["Export CSV", "Export markdown"]
 
     at.run()  # a rerun keeps the results, and the second run of the same request is served from the cache
-    assert list(at.dataframe[0].value.index) == ["tiny"]
+    assert list(at.dataframe[0].value.columns) == ["tiny", "n"]
 
 
 def test_the_journals_task_shows_each_method_and_marks_the_lowest_mean_rank(workspace):
@@ -64,9 +68,9 @@ def test_the_journals_task_shows_each_method_and_marks_the_lowest_mean_rank(work
     at.run()
     assert not at.exception and not at.error
     table = at.dataframe[0].value
-    assert {f"journals:{m}:{k}" for m in ("knn", "bm25") for k in ("top-1", "top-5", "top-10", "mean rank")} <= set(
-        table.columns)
-    assert 1 <= table.loc["tiny", "journals:knn:mean rank"] <= 3  # three journals
+    assert {f"Journal finder, {m}: {k} (%)" for m in ("neighbour vote", "BM25") for k in ("top-1", "top-5")} <= set(
+        table.index)
+    assert 1 <= float(table.loc["Journal finder, neighbour vote: mean rank", "tiny"]) <= 3  # three journals
 
 
 def test_the_robustness_tab_lists_each_perturbation_and_its_overlap(workspace):
@@ -106,6 +110,28 @@ def test_the_cite_task_ranks_cited_papers_of_held_out_queries(tmp_path, monkeypa
     at.run()
     assert not at.exception and not at.error
     table = at.dataframe[0].value
-    assert {"cite:MAP", "cite:nDCG", "cite:recall@10", "cite:nDCG@10"} <= set(table.columns)
-    assert {"tiny", "random (baseline)"} <= set(table.index)
+    assert {"Citations MAP", "Citations nDCG", "Citations recall@10", "Citations nDCG@10"} <= set(table.index)
+    assert {"tiny", "random (baseline)"} <= set(table.columns)
     assert any("held-out query papers" in c.value for c in at.caption)
+
+
+def test_a_fine_tuned_model_is_evaluated_on_its_held_out_test_papers_beside_its_verdict(workspace, tiny_model_dir):
+    from core.training import run_foreground
+    from tests.unit.training.support import one_torch_thread, tiny_config
+
+    with one_torch_thread():
+        job = run_foreground(workspace, tiny_config(tiny_model_dir, corpus="c", name="tuned", epochs=1))
+    at = open_evaluate_page()
+    assert not at.radio  # the base alone has no held-out test papers
+    at.multiselect(key="eval_models").set_value(["tiny", "tuned"])
+    at.multiselect(key="eval_tasks").set_value(["knn"]).run()
+    assert at.radio(key="eval_papers").options == ["a random sample", "the model's held-out test papers"]
+    at.radio(key="eval_papers").set_value("the model's held-out test papers").run()
+    next(b for b in at.button if b.label == "Run evaluation").click()
+    at.run()
+    assert not at.exception and not at.error
+    table = at.dataframe[0].value
+    assert list(table.columns) == ["tiny", "tuned", "n"] and table.loc["kNN accuracy (k = 10 vote)", "n"] == "6"
+    assert any("all of them held-out test papers" in c.value for c in at.caption)
+    sentence = job["metrics"]["verdict"]
+    assert any(f"on {sentence['n']} held-out test papers" in i.value and "tuned" in i.value for i in at.info)

@@ -2,6 +2,8 @@
 
 import math
 
+import pytest
+
 from core.evaluation import Result, best_per_column, results_table, to_markdown
 
 # ---------------------------------------------------------------- Result
@@ -28,3 +30,24 @@ def test_results_table_best_per_column_and_markdown():
     assert markdown[0] == "| model | probe:macro_f1 | neighbours:word_shuffle:nn1_ret | purity:purity@10 |"
     assert markdown[2] == "| a | 0.500 | 0.900 | **0.400** |"
     assert markdown[3] == "| b | **0.700** | **0.200** | – |"
+
+
+def test_figures_have_readable_names_n_and_a_95_percent_interval_where_one_follows():
+    from core.evaluation.report import figure_table, interval_of, readable
+
+    assert readable("probe:macro_f1") == "Linear probe macro-F1"
+    assert readable("purity:purity@10") == "Cluster purity (k = 10)"
+    assert readable("journals:knn:top-5") == "Journal finder, neighbour vote: top-5 (%)"
+    probe = Result("m", "probe", "macro_f1", 0.5, 0.02, 2000)
+    assert interval_of(probe) == pytest.approx((0.5 - 3.182 * 0.01, 0.5 + 3.182 * 0.01))
+    knn = Result("m", "knn", "knn_accuracy", 0.36, None, 100)
+    assert interval_of(knn) == pytest.approx((0.2727, 0.4576), abs=1e-3)  # Wilson
+    top5 = interval_of(Result("m", "journals", "top-5", 36.0, None, 100, method="knn"))
+    assert top5 == pytest.approx((27.27, 45.76), abs=0.1)
+    assert interval_of(Result("m", "retrieval", "ap", 0.4, None, 5000)) is None
+    table, best = figure_table([probe, knn, Result("b", "probe", "macro_f1", 0.6, 0.02, 2000),
+                                Result("b", "knn", "knn_accuracy", 0.3, None, 100)])
+    assert list(table.columns) == ["m", "b", "n"]
+    assert table.loc["Linear probe macro-F1", "m"] == "0.500 (0.468–0.532)"
+    assert table.loc["kNN accuracy (k = 10 vote)", "n"] == "100"
+    assert best == {"Linear probe macro-F1": "b", "kNN accuracy (k = 10 vote)": "m"}
