@@ -163,11 +163,18 @@ def cmd_models(store: Store, args: argparse.Namespace) -> dict[str, Any]:
         doc = {"installed": args.name, "location": str(folder)}
         _emit(args, doc, f"{args.name} installed in {folder}")
         return doc
-    items = [{"name": s.name, "source": s.source, "location": s.location, "pooling": s.pooling,
-              "labels": len(s.labels), "label_column": s.label_column, "base": s.base,
-              "description": s.description} for s in list_models(store)]
+    from core.evaluation import Verdict
+
+    items = []
+    for s in list_models(store):
+        verdict = Verdict.from_dict(s.verdict)
+        items.append({"name": s.name, "source": s.source, "location": s.location, "pooling": s.pooling,
+                      "labels": len(s.labels), "label_column": s.label_column, "base": s.base,
+                      "description": s.description, "verdict": verdict.to_dict() if verdict else None,
+                      "verdict_sentence": verdict.sentence(f"its base {s.base}") if verdict else None})
     doc = {"models": items}
-    lines = [f"{m['name']:<12} {m['source']:<10} {m['pooling']:<5} {m['description'] or m['location']}" for m in items]
+    lines = [f"{m['name']:<12} {m['source']:<10} {m['pooling']:<5} {m['description'] or m['location']}"
+             + (f"\n{'':<12} {m['verdict_sentence']}" if m["verdict_sentence"] else "") for m in items]
     _emit(args, doc, "\n".join(lines))
     return doc
 
@@ -182,10 +189,14 @@ def cmd_train(store: Store, args: argparse.Namespace) -> dict[str, Any]:
         doc = {"job": job["id"], "status": job["status"], "model": job["model"], "metrics": {}}
         _emit(args, doc, f"job {job['id']} started in the background; follow it with `python -m core jobs`")
         return doc
+    from core.training import base_comparison
+
     job = jobs.run_foreground(store, cfg)
     doc = {"job": job["id"], "status": job["status"], "model": job["model"], "metrics": job.get("metrics") or {},
-           "error": job.get("error")}
-    _emit(args, doc, f"training {doc['status']}: model {doc['model']}; metrics {json.dumps(doc['metrics'])}")
+           "error": job.get("error"), "verdict_sentence": base_comparison(job.get("metrics") or {},
+                                                                          f"its base {job['base']}")}
+    _emit(args, doc, f"training {doc['status']}: model {doc['model']}; metrics {json.dumps(doc['metrics'])}"
+          + (f"\n{doc['verdict_sentence']}" if doc["verdict_sentence"] else ""))
     return doc
 
 
@@ -209,12 +220,17 @@ def cmd_cancel(store: Store, args: argparse.Namespace) -> dict[str, Any]:
 
 
 def cmd_evaluate(store: Store, args: argparse.Namespace) -> dict[str, Any]:
-    from core.evaluation import evaluate_models
+    from core.evaluation import evaluate_models, held_out_papers
 
     models = [m.strip() for m in args.models.split(",") if m.strip()]
     tasks = [t.strip() for t in args.tasks.split(",") if t.strip()]
+    held = held_out_papers(store, args.corpus, models) if args.held_out else None
+    if args.held_out and held is None:
+        raise MireadError(f"none of {', '.join(models)} was fine-tuned on corpus {args.corpus!r} with held-out "
+                          "test papers; leave out --held-out to evaluate on a random sample")
     doc = evaluate_models(store, args.corpus, args.label, models, tasks, seed=args.seed,
-                          sample=args.sample, progress=_progress_bar("evaluating", not args.json))
+                          sample=args.sample, progress=_progress_bar("evaluating", not args.json),
+                          papers=held[1] if held else None)
     _emit(args, {k: v for k, v in doc.items() if k != "markdown"}, doc["markdown"])
     return doc
 
@@ -307,7 +323,8 @@ def build_parser() -> argparse.ArgumentParser:
                       ("min-per-class", int), ("max-per-class", int), ("val-fraction", float),
                       ("max-papers", int), ("supcon-weight", float), ("temperature", float), ("device", str),
                       ("distill-weight", float), ("classes-per-batch", int), ("eval-every", int),
-                      ("cite-weight", float), ("hard-ratio", float), ("cite-held-out", float)):
+                      ("cite-weight", float), ("hard-ratio", float), ("cite-held-out", float),
+                      ("test-fraction", float)):
         p.add_argument(f"--{flag}", type=typ, default=None)
     p.add_argument("--cite-loss", default=None, choices=["triplet", "in-batch"],
                    help="the citation term: in-batch negatives (default) or SPECTER's triplet margin loss")
@@ -328,6 +345,8 @@ def build_parser() -> argparse.ArgumentParser:
                    "cite, cocite (the cite tasks need citation links)")
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("--sample", type=int, default=5000, help="papers sampled from large corpora")
+    p.add_argument("--held-out", action="store_true",
+                   help="sample only the held-out test papers of the first of --models fine-tuned on this corpus")
     add("repair", cmd_repair, "drop damaged array files from the catalog")
     add_figure_commands(add, model_args)
     add_trash_commands(add)

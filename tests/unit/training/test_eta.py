@@ -86,8 +86,7 @@ def test_nothing_timed_yet_means_no_eta():
                                        {"head_warmup_epochs": 0, "test_fraction": 0}])
 def test_the_plan_of_a_real_run_is_the_work_it_does(store, tiny_model_dir, monkeypatch, overrides):
     """Every paper the loop encodes and every step it takes was planned: nothing is left out of the ETA."""
-    from core.training import run_training
-    from core.training import recording
+    from core.training import recording, run_training
     from tests.unit.training.support import add_corpus, one_torch_thread, tiny_config
 
     seen = {}

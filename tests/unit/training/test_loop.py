@@ -12,6 +12,7 @@ import torch
 
 from core.embedding import HEAD_FILE, META_FILE, Encoder, get_model, load_backbone
 from core.errors import TrainingError
+from core.evaluation import Verdict
 from core.plots import training_curves_figure
 from core.training import (
     PROBE_SPLIT,
@@ -29,7 +30,6 @@ from core.training import (
     supcon_loss,
     validate_config,
 )
-from core.evaluation import Verdict
 from core.training.loop import _Run
 from core.training.recording import QuietRecorder
 from tests.unit.training.support import add_corpus, one_torch_thread, tiny_config
