@@ -145,6 +145,11 @@ def import_preview(path: Path, name: str, digest: str) -> None:
     # one input per uploaded file: a name typed for this file survives reruns and never carries over
     corpus = st.text_input("Corpus name", key=sticky(f"corpus_name_{digest}", name_default),
                            help="Importing into an existing corpus adds papers; duplicates are merged.")
+    if corpus.strip() and store().has_corpus(corpus.strip()):  # a re-import names the corpus it adds to
+        existing = store().corpus(corpus.strip())
+        st.warning(f"Corpus **{md_escape(existing.name)}** exists with {existing.papers:,} "
+                   f"paper{'s' if existing.papers != 1 else ''}: this import adds to it (duplicates are merged, "
+                   "nothing is removed). Type another name for a new corpus.")
     chosen_labels = _label_widget(columns, plan, digest)
     if st.button("Import", type="primary", disabled=plan is None or not plan.papers):
         try:

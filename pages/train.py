@@ -26,6 +26,7 @@ from core.training import (
     class_preview,
     jobs,
 )
+from core.training.comparison import verdict_of_metrics
 from pages.common import current_corpus, guarded, show_error, store
 from pages.figures_train import figure_scorer_form
 
@@ -62,15 +63,19 @@ def _base_name(job: dict[str, Any]) -> str:
 
 
 def _show_verdict(job: dict[str, Any]) -> None:
-    """Whether the finished model beats its base on validation: a green line, or a warning when it is worse."""
+    """Whether the finished model beats its base on held-out test papers, with n and the 95 % interval: green when it
+    does, a warning when it is worse, plain when the change is within the interval."""
     final = job["metrics"]
     sentence = base_comparison(final, f"its base {_base_name(job)}")
+    verdict = verdict_of_metrics(final)
     if sentence is None:
         st.caption("No base reference: with head warm-up off there is no fitted head to score the base model with.")
-    elif final.get("beats_base"):
+    elif verdict is not None and verdict.kind == "better":
         st.success(md_escape(sentence))
-    else:
+    elif verdict is not None and verdict.kind == "worse":
         st.warning(md_escape(sentence))
+    else:
+        st.info(md_escape(sentence))
 
 
 def _show_job(job: dict[str, Any], metrics: pd.DataFrame) -> None:
@@ -80,7 +85,8 @@ def _show_job(job: dict[str, Any], metrics: pd.DataFrame) -> None:
     head, button = st.columns([5, 1])
     head.markdown(f"Job `{job['id']}` → model **{job['model']}** ({job['corpus']} / {job['label']}, "
                   f"base {job['base']}) — {_status_line(job)}")
-    if active and button.button("Cancel", key=f"cancel-{job['id']}", disabled=job["cancel_requested"]):
+    if active and button.button("Cancel", key=f"cancel-{job['id']}", disabled=job["cancel_requested"],
+                                help=f"Stop job {job['id']} (model {job['model']}); nothing else is touched"):
         jobs.cancel(s, job["id"])
         st.toast("Cancel requested: the job stops at its next step.")
     if active:
@@ -108,21 +114,33 @@ def _show_job(job: dict[str, Any], metrics: pd.DataFrame) -> None:
         st.caption(f"**train**: the loss of each batch before its update. **{PROBE_SPLIT}**: training papers kept "
                    "out of the head warm-up, so their accuracy is not memorised from the start; the encoder still "
                    "trains on them, and a gap above **val** shows overfitting. **base model** (dashed): the base "
-                   "encoder with the warmed-up head on validation, before any encoder step: the score to beat.")
+                   "encoder with the warmed-up head on validation, before any encoder step. The verdict at the end "
+                   "compares both on held-out **test** papers that no curve here uses.")
     if job["status"] == "completed":
         final = job["metrics"]
         gain = final.get("val_accuracy_gain")
-        cols = st.columns(4)
-        cols[0].metric("Validation accuracy", f"{final.get('val_accuracy', 0):.1%}",
-                       delta=None if gain is None else f"{100 * gain:+.1f} points vs base",
+        verdict = verdict_of_metrics(final)
+        cols = st.columns(5)
+        if verdict is not None:
+            cols[0].metric(f"{verdict.split.title()} accuracy", f"{verdict.new:.1%}",
+                           delta=f"{100 * verdict.change:+.1f} ± {verdict.margin:.1f} points vs base",
+                           delta_color="normal" if verdict.kind != "no measurable change" else "off",
+                           help=f"On {verdict.papers()}; the base: {verdict.base:.1%}. ± is half the 95 % interval "
+                                "of the change (paired bootstrap over papers).")
+        elif final.get("test_accuracy") is not None:
+            cols[0].metric("Test accuracy", f"{final['test_accuracy']:.1%}",
+                           help=f"On {final.get('test_papers', 0):,} held-out test papers.")
+        cols[1].metric("Validation accuracy", f"{final.get('val_accuracy', 0):.1%}",
+                       delta=None if gain is None or verdict is not None else f"{100 * gain:+.1f} points vs base",
                        delta_color="normal" if gain else "off")
         if job["kind"] == "figures":
-            cols[1].metric("Base accuracy@1", f"{final.get('base_val_accuracy', 0):.1%}")
-            cols[2].metric("Training pairs seen", f"{final.get('pairs', 0):,}")
+            cols[2].metric("Base accuracy@1", f"{final.get('base_val_accuracy', 0):.1%}")
+            cols[3].metric("Training pairs seen", f"{final.get('pairs', 0):,}")
         else:
-            cols[1].metric("Top-5 accuracy", f"{final.get('val_top5_accuracy', 0):.1%}")
-            cols[2].metric("Classes", final.get("classes", "–"))
-        cols[3].metric("Time", _duration(final.get("seconds")))
+            top5 = final.get("test_top5_accuracy", final.get("val_top5_accuracy", 0))
+            cols[2].metric("Top-5 accuracy", f"{top5 or 0:.1%}")
+            cols[3].metric("Classes", final.get("classes", "–"))
+        cols[4].metric("Time", _duration(final.get("seconds")))
         _show_verdict(job)
         st.caption(f"Model **{job['model']}** is now in the sidebar's model list: embed, map, search and "
                    "journal suggestions can use it.")
@@ -133,10 +151,17 @@ def _jobs_table(items: list[dict[str, Any]]) -> pd.DataFrame:
         "job": j["id"], "status": j["status"], "model": j["model"], "corpus": j["corpus"], "label": j["label"],
         "base": _base_name(j), "progress": j["progress"],
         "started": time.strftime("%Y-%m-%d %H:%M", time.localtime(j["created"])) if j["created"] else "",
-        "val accuracy": j["metrics"].get("val_accuracy"), "top-5": j["metrics"].get("val_top5_accuracy"),
-        "vs base": None if j["metrics"].get("val_accuracy_gain") is None else 100 * j["metrics"]["val_accuracy_gain"],
-        "error": j["error"] or "",
+        "test accuracy": j["metrics"].get("test_accuracy"), "val accuracy": j["metrics"].get("val_accuracy"),
+        "vs base": _verdict_cell(j["metrics"]), "error": j["error"] or "",
     } for j in items])
+
+
+def _verdict_cell(metrics: dict[str, Any]) -> str:
+    """'+1.2 ± 3.4 pts (no measurable change, n=612)', or '' without a verdict."""
+    verdict = verdict_of_metrics(metrics)
+    if verdict is None:
+        return ""
+    return f"{100 * verdict.change:+.1f} ± {verdict.margin:.1f} pts ({verdict.kind}, n={verdict.n:,})"
 
 
 def _show_jobs(chosen: str, was_active: tuple[str, ...]) -> None:
@@ -150,11 +175,11 @@ def _show_jobs(chosen: str, was_active: tuple[str, ...]) -> None:
     st.dataframe(_jobs_table(items), width="stretch", hide_index=True,
                  column_config={"progress": st.column_config.ProgressColumn("progress", format="percent",
                                                                             min_value=0, max_value=1),
+                                "test accuracy": st.column_config.NumberColumn(format="percent"),
                                 "val accuracy": st.column_config.NumberColumn(format="percent"),
-                                "top-5": st.column_config.NumberColumn(format="percent"),
-                                "vs base": st.column_config.NumberColumn(
-                                    format="%+.1f pts", help="Validation accuracy minus the base model's, in "
-                                                             "percentage points")})
+                                "vs base": st.column_config.TextColumn(
+                                    help="Test accuracy minus the base model's on the same held-out test papers, "
+                                         "± half its 95 % interval, the verdict and the papers (n)")})
     if any(j["id"] in was_active and j["status"] not in jobs.ACTIVE for j in items):
         st.rerun(scope="app")
 
@@ -258,10 +283,12 @@ with st.expander("More settings"):
                                  help=HELP["hard_ratio"], disabled=objective not in CITATION_OBJECTIVES)
     cite_held_out = k3.number_input("Held-out citing papers", 0.05, 0.9, float(DEFAULTS["cite_held_out"]), 0.05,
                                     help=HELP["cite_held_out"], disabled=objective not in CITATION_OBJECTIVES)
-    i1, i2 = st.columns(2)
+    i1, i2, i3 = st.columns(3)
     distill_weight = i1.number_input("Distill weight", 0.0, 100.0, float(DEFAULTS["distill_weight"]), 0.5,
                                      help=HELP["distill_weight"])
     seed = i2.number_input("Seed", 0, 2**31 - 1, DEFAULTS["seed"], help=HELP["seed"])
+    test_fraction = i3.number_input("Test share", 0.0, 0.5, float(DEFAULTS["test_fraction"]), 0.05,
+                                    help=HELP["test_fraction"])
 
 preview = guarded(_preview, str(s.root), corpus, info.version, label, min_per_class, max_per_class, max_papers,
                   int(seed))
@@ -285,7 +312,7 @@ if st.button("Start training", type="primary", disabled=preview is None):
         max_length=int(max_length), clip=float(clip), seed=int(seed),
         min_per_class=None if min_per_class is None else int(min_per_class),
         max_per_class=None if max_per_class is None else int(max_per_class),
-        val_fraction=float(val_fraction), eval_every=int(eval_every),
+        val_fraction=float(val_fraction), test_fraction=float(test_fraction), eval_every=int(eval_every),
         max_papers=None if max_papers is None else int(max_papers), supcon_weight=float(supcon_weight),
         distill_weight=float(distill_weight), cite_weight=float(cite_weight), hard_ratio=float(hard_ratio),
         cite_loss=cite_loss, cite_held_out=float(cite_held_out),
