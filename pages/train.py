@@ -296,7 +296,7 @@ if preview is not None:
     used = preview[preview["used"]]
     n_used = int(used["sampled"].sum())
     st.markdown(f"**{len(used):,}** of {len(preview):,} classes of `{label}` will be used, "
-                f"{n_used:,} papers in all (before the validation split).")
+                f"{n_used:,} papers in all (before the validation and test splits).")
     if max_papers is not None and n_used > max_papers:
         st.caption(f"Max papers is {int(max_papers):,}, but every class keeps at least 2 papers "
                    "(one for training, one for validation).")

@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 from streamlit.testing.v1 import AppTest
 
+from core.evaluation import Verdict
 from core.store import Store
 from core.training import TrainConfig, jobs
 from tests.helpers import register_tiny
@@ -92,8 +93,9 @@ def test_page_previews_classes_and_starts_a_background_job_whose_curves_it_shows
     assert widget(at.selectbox, "Job").value == job["id"]
     assert chart_traces(at) == [["train", "train-probe", "val", "base model"], ["train-probe", "val", "base model"]]
     assert widget(at.metric, "Validation accuracy").value.endswith("%")
-    [verdict] = [e.value for e in [*at.success, *at.warning]]
-    assert "beats its base tiny by" in verdict or "than its base tiny on validation" in verdict
+    assert widget(at.metric, "Test accuracy").value.endswith("%")
+    [verdict] = [e.value for e in [*at.success, *at.warning, *at.info] if "its base tiny" in e.value]
+    assert "on 6 held-out test papers" in verdict and "95 % interval" in verdict
     assert "from-the-page" in table(at, "progress")["model"].tolist()
 
 
@@ -157,17 +159,25 @@ def test_the_jobs_table_shows_the_same_progress_as_the_job_header(workspace, mon
     assert f"{shown:.0%}" in header
 
 
-@pytest.mark.parametrize(("val", "kind", "text"), [
-    (0.55, "warning", "The new model is 10.0 points worse than its base tiny on validation: "),
-    (0.7, "success", "The new model beats its base tiny by 5.0 points"),
+@pytest.mark.parametrize(("verdict", "kind", "text", "cell"), [
+    (Verdict(600, 0.55, 0.65, -0.14, -0.06), "warning", "The new model is worse than its base tiny on 600 held-out "
+     "test papers: test accuracy 55.0% against 65.0%, -10.0 points (95 % interval -14.0 to -6.0)", "-10.0 ± 4.0 pts "
+     "(worse, n=600)"),
+    (Verdict(600, 0.7, 0.65, 0.01, 0.09), "success", "The new model beats its base tiny on 600 held-out test papers",
+     "+5.0 ± 4.0 pts (better, n=600)"),
+    (Verdict(30, 0.4, 0.333, -0.1, 0.233), "info", "The new model: no measurable change against its base tiny "
+     "(±16.7 points on 30 held-out test papers)", "+6.7 ± 16.7 pts (no measurable change, n=30)"),
 ])
-def test_a_finished_job_says_whether_it_beats_its_base(workspace, val, kind, text):
-    add_job(workspace, "done-job", "completed", 1.0, {"val_accuracy": val, "val_top5_accuracy": 1.0, "classes": 3,
-                                                       "base_val_accuracy": 0.65, "val_accuracy_gain": val - 0.65,
-                                                       "beats_base": val > 0.65, "seconds": 3})
+def test_a_finished_job_says_whether_it_beats_its_base_with_n_and_interval(workspace, verdict, kind, text, cell):
+    add_job(workspace, "done-job", "completed", 1.0, {
+        "val_accuracy": 0.6, "val_top5_accuracy": 1.0, "classes": 3, "base_val_accuracy": 0.65,
+        "val_accuracy_gain": -0.05, "test_accuracy": verdict.new, "test_papers": verdict.n,
+        "verdict": verdict.to_dict(), "beats_base": verdict.beats_base, "seconds": 3})
     at = open_page()
-    assert [e.value for e in getattr(at, kind)] and getattr(at, kind)[0].value.startswith(text)
-    assert table(at, "vs base").set_index("job")["vs base"]["done-job"] == pytest.approx(100 * (val - 0.65))
+    shown = [e.value for e in getattr(at, kind) if "its base tiny" in e.value]
+    assert shown and shown[0].startswith(text)
+    assert widget(at.metric, "Test accuracy").value == f"{verdict.new:.1%}"
+    assert table(at, "vs base").set_index("job")["vs base"]["done-job"] == cell
 
 
 def test_the_citation_loss_is_chosen_on_the_page_for_the_specter_objectives(tmp_path, monkeypatch, tiny_model_dir):
