@@ -13,6 +13,7 @@ from typing import Any
 from core.cli_figures import add_figure_commands
 from core.cli_trash import add_trash_commands
 from core.config import Settings
+from core.display import plural
 from core.errors import MireadError, NotEmbeddedError
 from core.store import Store
 
@@ -68,7 +69,8 @@ def cmd_corpora(store: Store, args: argparse.Namespace) -> dict[str, Any]:
         models = [names.get(fp, fp) for fp in store.embedded_models(c.name)]
         items.append({"name": c.name, "papers": c.papers, "links": c.links, "labels": c.labels,
                       "columns": c.columns, "models": models, "source": c.source})
-    text = "\n".join(f"{c['name']}: {c['papers']} papers, {c['links']} links; labels: {', '.join(c['labels']) or '-'}; "
+    text = "\n".join(f"{c['name']}: {plural(c['papers'], 'paper')}, {plural(c['links'], 'link')}; "
+                     f"labels: {', '.join(c['labels']) or '-'}; "
                      f"embedded with: {', '.join(c['models']) or '-'}" for c in items) or "no corpora yet"
     doc = {"corpora": items}
     _emit(args, doc, text)
@@ -145,7 +147,7 @@ def cmd_map(store: Store, args: argparse.Namespace) -> dict[str, Any]:
     if args.out:
         Path(args.out).write_text(map_export_html(store, args.corpus, result, color=args.color), encoding="utf-8")
         doc["out"] = args.out
-    _emit(args, doc, f"map of {doc['points']} papers ({args.method}) in {doc['seconds']:.1f}s"
+    _emit(args, doc, f"map of {plural(doc['points'], 'paper')} ({args.method}) in {doc['seconds']:.1f}s"
           + (f"; fitted on {doc['fitted']}, {doc['placed']} placed from neighbours" if doc["placed"] else "")
           + (f"; written to {args.out}" if args.out else ""))
     return doc

@@ -8,6 +8,7 @@ from pathlib import Path
 from typing import Any
 
 from core.config import Settings
+from core.display import plural
 from core.store import Store
 
 
@@ -30,8 +31,8 @@ def cmd_import_vectors(store: Store, args: argparse.Namespace) -> dict[str, Any]
     doc = import_corpus(store, args.file, args.corpus, model=getattr(args, "model", None))
     if doc.get("warning"):
         print(f"warning: {doc['warning']}", file=sys.stderr)
-    _emit(args, doc, f"corpus {doc['corpus']}: imported {doc['imported']} rows ({doc['merged']} merged), skipped "
-          f"{doc['skipped']}; {doc['vectors']} vectors of {doc['model']} filed, nothing re-embedded")
+    _emit(args, doc, f"corpus {doc['corpus']}: imported {plural(doc['imported'], 'row')} ({doc['merged']} merged), "
+          f"skipped {doc['skipped']}; {plural(doc['vectors'], 'vector')} of {doc['model']} filed, nothing re-embedded")
     return doc
 
 
@@ -39,6 +40,6 @@ def cmd_export(store: Store, args: argparse.Namespace) -> dict[str, Any]:
     from core.embedding.exchange import export_corpus
 
     doc = export_corpus(store, args.corpus, args.model or Settings().default_model, args.out)
-    _emit(args, doc, f"{doc['papers']} papers with {doc['model']} vectors ({doc['dim']}-d) written to {doc['out']} "
-          f"in {len(doc['files'])} Parquet file(s)")
+    _emit(args, doc, f"{plural(doc['papers'], 'paper')} with {doc['model']} vectors ({doc['dim']}-d) written to "
+          f"{doc['out']} in {len(doc['files'])} Parquet file(s)")
     return doc

@@ -8,6 +8,7 @@ import tempfile
 from pathlib import Path
 from typing import Any
 
+from core.display import plural
 from core.errors import MireadError
 from core.store import Store
 
@@ -79,9 +80,10 @@ def _import(store: Store, args: argparse.Namespace, emit: Any, path: Path, sourc
     doc = report.to_dict()
     if records.full_text:  # JATS full text: each paper's figures into the figures table
         doc["figures"] = store.save_figures(report.corpus, records.by_paper)
-    lines = [f"corpus {report.corpus}: imported {report.imported} rows ({report.added} new papers, "
-             f"{report.merged} merged duplicates), skipped {report.skipped} rows"
-             + (f"; {doc['figures']} figures" if "figures" in doc else ""), *_reading_lines(doc)]
+    lines = [f"corpus {report.corpus}: imported {plural(report.imported, 'row')} "
+             f"({plural(report.added, 'new paper')}, {plural(report.merged, 'merged duplicate')}), skipped "
+             f"{plural(report.skipped, 'row')}"
+             + (f"; {plural(doc['figures'], 'figure')}" if "figures" in doc else ""), *_reading_lines(doc)]
     lines += [f"  {e.reason if e.reason.startswith(f'row {e.row}') else f'row {e.row}: {e.reason}'}"
               for e in report.errors[:20]]
     if report.skipped > 20:

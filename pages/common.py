@@ -9,6 +9,7 @@ import numpy as np
 import streamlit as st
 
 from core.config import Settings, device_label, resolve_device
+from core.display import blank_missing, plural
 from core.embedding import ModelSpec, fingerprint, get_model, list_models
 from core.embedding.hub import NEEDS_HUB, needs_hub
 from core.errors import MireadError
@@ -186,7 +187,7 @@ def embed_with_progress(corpus: str, spec: ModelSpec) -> Any:
         rate = done / elapsed if elapsed > 0 else 0
         eta = (total - done) / rate if rate > 0 else 0
         bar.progress(min(done / total, 1.0),
-                     text=f"Embedding {done:,}/{total:,} papers · {rate:.0f}/s · ETA {eta:.0f}s")
+                     text=f"Embedding {done:,}/{plural(total, 'paper')} · {rate:.0f}/s · ETA {eta:.0f}s")
 
     report = embed_corpus(store(), corpus, spec, device=Settings().device, batch_size=Settings().batch_size,
                           progress=update, encoder=encoder(spec))
@@ -245,14 +246,14 @@ def papers_table(rows: list[dict[str, Any]], columns: list[str]) -> None:
     import pandas as pd
 
     table = pd.DataFrame(rows)
-    for column in table.columns.difference(["rank", "score"]):  # labels read as everywhere: 2019, not 2019.0
-        table[column] = [None if is_missing(v) else label_text(v) for v in table[column]]
+    for column in table.columns.difference(["rank", "score"]):  # 2019, not 2019.0; a missing value: empty, not None
+        table[column] = ["" if is_missing(v) else label_text(v) for v in table[column]]
     table["link"] = [safe_link(r.get("doi"), r.get("url")) for r in rows]
     if "title_only" in table.columns:
-        table["title_only"] = ["yes" if r.get("title_only") is True else None for r in rows]
+        table["title_only"] = ["yes" if r.get("title_only") is True else "" for r in rows]
     wanted = dict.fromkeys([*columns, "title_only", "link"])  # title-only papers (issue 19) are marked
     shown = [c for c in wanted if c in table.columns
-             and (c not in ("link", "title_only") or table[c].notna().any())]
+             and (c not in ("link", "title_only") or (table[c].notna() & (table[c] != "")).any())]
     st.dataframe(table[shown], width="stretch", hide_index=True, column_config={
         "score": st.column_config.ProgressColumn("similarity", min_value=0.0, max_value=1.0, format="%.3f"),
         "title": st.column_config.TextColumn("title", width="large"),
@@ -266,12 +267,13 @@ def show_citations(citations: dict[str, Any]) -> None:
     import pandas as pd
 
     refs, citers = citations["references"], citations["cited_by"]
-    st.markdown(f"**Citations inside the corpus**: {len(refs):,} references · {len(citers):,} citing papers")
+    st.markdown(f"**Citations inside the corpus**: {plural(len(refs), 'reference')} · "
+                f"{plural(len(citers), 'citing paper')}")
     left, right = st.columns(2)
     for column, rows, name in ((left, refs, "References (papers it cites)"), (right, citers, "Cited by")):
         column.caption(name)
         if rows:
-            column.dataframe(pd.DataFrame(rows)[["title", "year", "id"]], hide_index=True, width="stretch",
-                             key=f"citations-{name}-{citations['id']}")
+            column.dataframe(blank_missing(pd.DataFrame(rows)[["title", "year", "id"]]), hide_index=True,
+                             width="stretch", key=f"citations-{name}-{citations['id']}")
         else:
             column.caption("none in this corpus")

@@ -8,6 +8,7 @@ import numpy as np
 import streamlit as st
 
 from core.demo import DEMO_CORPUS
+from core.display import blank_missing, noun, plural
 from core.explore import (
     DEFAULT_PARAMS,
     cached_map,
@@ -143,12 +144,14 @@ elif colour != "(none)":
 highlight = None
 if query.strip():
     highlight = highlight_mask(frame, query)
-    st.caption(f"{int(highlight.sum()):,} papers match “{md_escape(query.strip())}”.")
+    matched = int(highlight.sum())
+    st.caption(f"{plural(matched, 'paper')} match{'es' * (matched == 1)} “{md_escape(query.strip())}”.")
 years, play = year_controls(frame, corpus)
 if years is not None and play == "off":  # while playing, the animation draws the window in front
     window = year_mask(frame, years)
     highlight = window if highlight is None else highlight & window
-    st.caption(f"{int(highlight.sum()):,} papers from {years[0]}–{years[1]} drawn in front; the others are faded.")
+    st.caption(f"{plural(int(highlight.sum()), 'paper')} from {years[0]}–{years[1]} drawn in front; the others are "
+               "faded.")
 
 query_points, query_labels = None, None
 paper = st.session_state.get("map_paper")
@@ -172,7 +175,8 @@ if info.links:  # a paper's references and citing papers drawn in front, joined 
         mask[cite_row] = True
         highlight = mask if highlight is None else highlight | mask
         query_points, query_labels = coords[[cite_row]], [f"{frame['title'].iloc[cite_row]}"]
-        st.caption(f"{len(citations['references']):,} references and {len(citations['cited_by']):,} citing papers "
+        st.caption(f"{plural(len(citations['references']), 'reference')} and "
+                   f"{plural(len(citations['cited_by']), 'citing paper')} "
                    "drawn in front (lines: to its references solid, from citing papers dotted).")
 placed = st.session_state.get(state.MAP_QUERY)
 if isinstance(placed, state.MapQuery) and (placed.corpus, placed.model) == (corpus, spec.name):
@@ -201,8 +205,8 @@ if shown["drawn"] < shown["total"]:
                f"highlighted paper kept): more points than a browser map stays responsive with. Highlight, "
                f"search or export to reach the others.")
 else:
-    st.caption(f"{kind}: drawing all **{len(coords):,}** papers (WebGL). Drag to lasso-select; double-click to "
-               f"reset the zoom.")
+    st.caption(f"{kind}: drawing all **{len(coords):,}** {noun(len(coords), 'paper')} (WebGL). Drag to "
+               "lasso-select; double-click to reset the zoom.")
 fitted = guarded(map_fitted, store(), corpus, spec, method, params) if final is not None else None
 if fitted is not None:
     st.caption(f"{method.upper()} fitted on a seeded sample of **{int(fitted.sum()):,}** papers; the other "
@@ -224,8 +228,8 @@ if len(selected):
     if ranked:
         at = chosen.columns.get_loc("title") + 1 if "title" in chosen.columns else len(chosen.columns)
         chosen.insert(at, "figure", summaries(ranked, chosen["id"].astype(str).tolist()))
-    st.subheader(f"{len(chosen):,} selected papers")
-    st.dataframe(chosen.drop(columns=["abstract"]), width="stretch", hide_index=True)
+    st.subheader(plural(len(chosen), "selected paper"))
+    st.dataframe(blank_missing(chosen.drop(columns=["abstract"])), width="stretch", hide_index=True)
     c2.download_button("Export selection (CSV)", chosen.to_csv(index=False).encode("utf-8"),
                        file_name=f"{corpus}-selection.csv", mime="text/csv")
 else:

@@ -10,6 +10,7 @@ import plotly.graph_objects as go
 import streamlit as st
 
 from core.config import Settings
+from core.display import plural
 from core.explore.timeline import papers_per_year
 from core.explore.views import PLAY_MODES, clamp_years, year_bounds
 from core.plot_time import add_year_animation, topics_over_time_figure
@@ -74,7 +75,7 @@ def topics_over_time(papers: pd.DataFrame, groups: Sequence | None, group_name: 
     st.subheader("Topics over time")
     st.plotly_chart(topics_over_time_figure(table, group_name), width="stretch", key="topics_over_time",
                     config={"displaylogo": False})
-    st.caption(f"{int(table.to_numpy().sum()):,} papers with a year, by {group_name}: the {TOP_GROUPS} largest "
+    st.caption(f"{plural(int(table.to_numpy().sum()), 'paper')} with a year, by {group_name}: the {TOP_GROUPS} largest "
                "groups and 'other'. Click a legend entry to hide it.")
 
 

@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+from core.display import plural
 from core.embedding import ModelSpec
 from core.errors import MireadError
 
@@ -135,7 +136,7 @@ def neighbourhood_scores(store: Store, corpus: str, spec_a: ModelSpec, spec_b: M
         missing = store.missing_hashes(corpus, fp)
         if missing:
             raise MireadError(f"corpus {corpus!r} is not embedded with model {spec.name!r} yet "
-                              f"({len(missing):,} papers missing); embed it first")
+                              f"({plural(len(missing), 'paper')} missing); embed it first")
         index = corpus_index(store, corpus, spec)
         lists.append(nearest_rows(lambda q, kk, index=index: index.search(q, kk)[1], store.embeddings(corpus, fp), k))
     scores = neighbourhood_change(*lists)

@@ -10,6 +10,7 @@ from collections.abc import Callable
 import numpy as np
 from threadpoolctl import threadpool_limits
 
+from core.display import plural
 from core.errors import MireadError
 from core.lazy import heavy
 
@@ -116,7 +117,7 @@ def _umap(X: np.ndarray, p: dict, seed: int | None, note: Progress) -> np.ndarra
     n_neighbors = int(p["n_neighbors"])
     if n_neighbors >= n:
         n_neighbors = max(2, n - 1)
-        note(0.2, f"only {n} papers: using {n_neighbors} neighbours")
+        note(0.2, f"only {plural(n, 'paper')}: using {plural(n_neighbors, 'neighbour')}")
     reducer = umap.UMAP(
         n_components=2,
         n_neighbors=n_neighbors,
@@ -142,7 +143,7 @@ def _tsne(X: np.ndarray, p: dict, seed: int | None, note: Progress) -> np.ndarra
     limit = max(1.0, (n - 1) / 3)
     if perplexity > limit:
         perplexity = limit
-        note(0.2, f"only {n} papers: using perplexity {perplexity:.1f}")
+        note(0.2, f"only {plural(n, 'paper')}: using perplexity {perplexity:.1f}")
     kwargs = {k: p[k] for k in ("max_iter", "early_exaggeration") if k in p}
     tsne = TSNE(
         n_components=2,
@@ -176,14 +177,14 @@ def project(
         return np.zeros((0, 2), dtype=np.float32)
     if name == "pca" or n < MIN_POINTS_NONLINEAR:
         if name != "pca":
-            note(0.1, f"only {n} papers: too few for {name}, using PCA")
+            note(0.1, f"only {plural(n, 'paper')}: too few for {name}, using PCA")
         note(0.5, "computing PCA")
         Y = _pca(arr, 2, seed)
     else:
         if d > PRE_PCA_DIMS:
             note(0.05, f"reducing {d} dimensions to {PRE_PCA_DIMS} with PCA")
             arr = _pca(arr, PRE_PCA_DIMS, seed)
-        note(0.15, f"computing {name} map of {n} papers")
+        note(0.15, f"computing {name} map of {plural(n, 'paper')}")
         try:
             Y = (_umap if name == "umap" else _tsne)(arr, p, seed, note)
         except (ValueError, TypeError) as exc:

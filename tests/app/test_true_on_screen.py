@@ -110,3 +110,25 @@ def test_the_journal_filter_matches_what_is_typed_not_a_fuzzy_subsequence(two_co
     journal = widget(at.multiselect, "Only journal")
     # fuzzy: typing 'bio' matched "J. Bio" and any name holding b…i…o in order, and "Select 3 matches" took them all
     assert journal.proto.filter_mode == SelectWidgetFilterMode.FILTER_MODE_CONTAINS
+
+
+def test_result_tables_show_empty_cells_not_none_and_counts_say_one_paper(two_corpora: Store):
+    papers = make_papers(2)
+    papers[0].fields["journal"] = None  # a paper without a journal
+    papers[1].fields.pop("year")
+    two_corpora.import_papers("gaps", papers, source="test")
+    embed_corpus(two_corpora, "gaps", "tiny")
+    at = open_app("pages/similar.py")
+    at.selectbox(key="corpus").set_value("gaps").run()
+    at.radio[0].set_value("Pick a paper from the corpus").run()
+    widget(at.selectbox, "Paper").set_value(2).run()
+    widget(at.button, "Find similar papers").click().run()
+    assert not at.exception and not at.error
+    results = at.dataframe[0].value
+    assert len(results) == 5
+    cells = [v for column in results.columns if column not in ("rank", "score") for v in results[column]]
+    assert not any(v is None or (isinstance(v, float) and v != v) or v == "None" for v in cells), results
+
+    at.switch_page("pages/map.py").run()
+    widget(at.text_input, "Highlight papers matching").set_value(papers[3].title).run()
+    assert "1 paper matches" in texts(at.caption) and "1 papers" not in texts(at.caption)
