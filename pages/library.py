@@ -8,9 +8,9 @@ from pathlib import Path
 import pandas as pd
 import streamlit as st
 
+from core.display import plural
 from core.embedding import list_models, model_names_by_vectors_fingerprint, vectors_fingerprint
 from core.records import md_escape
-from core.store.trash import plural
 from pages import state
 from pages.common import current_model, embed_with_progress, guarded, store
 from pages.import_preview import import_preview

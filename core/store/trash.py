@@ -17,6 +17,7 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
 
+from core.display import plural
 from core.errors import CorpusError, NotFoundError
 
 SCHEMA = """
@@ -53,11 +54,6 @@ class TrashItem:
         parts = [plural(self.papers, "paper")]
         parts += [plural(n, what) for n, what in ((self.links, "link"), (self.figures, "figure")) if n]
         return f"corpus {self.name!r} ({', '.join(parts)})"
-
-
-def plural(n: int, word: str) -> str:
-    """'1 paper', '2 papers', '1,200 papers'."""
-    return f"{n:,} {word}{'' if n == 1 else 's'}"
 
 
 def trash_key(item_id: int) -> str:
