@@ -349,7 +349,7 @@ def _train(store: Store, cfg: TrainConfig, job_id: str, should_stop: Callable[[]
             window = {}
         if step % eval_every == 0 or step == total_steps:
             if step == total_steps and cfg.objective == "specter" and cfg.head_warmup_epochs > 0:
-                run.warm_up_head(rng, QuietRecorder())  # the head (untouched by triplet steps) refitted
+                run.warm_up_head(rng, recorder)  # the head (untouched by triplet steps) refitted, timed as planned
             val_scores = run.scores(run.sel.val, recorder)
             val = {**split_metrics(*val_scores), **run.cite_metrics()}
             recorder.log(step, epoch, "val", val)

@@ -60,6 +60,8 @@ def test_a_job_started_in_the_browser_trains_live_survives_a_reload_and_serves_t
     tab.see("completed · 100%", "[data-testid=stMarkdownContainer]")
     assert loss_points(tab) >= later
     tab.see(f"Model {MODEL} is now in the sidebar's model list", "[data-testid=stCaptionContainer]")
+    verdict = tab.see("held-out test papers")  # judged on the 6 papers no curve used, with the interval
+    assert "its base tiny" in verdict and "6 held-out test papers" in verdict and "95 % interval" in verdict
     tab.snap("train-completed")
 
     tab.go("Journals")

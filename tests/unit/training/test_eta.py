@@ -95,3 +95,20 @@ def test_the_plan_of_a_real_run_is_the_work_it_does(store, tiny_model_dir, monke
     with one_torch_thread():
         run_training(add_corpus(store), tiny_config(tiny_model_dir, epochs=1, **overrides), job_id="planned")
     assert seen["done"] == seen["planned"]
+
+
+def test_the_plan_of_a_specter_run_counts_the_head_refit_at_its_end(store, tiny_model_dir, monkeypatch):
+    from core.io import read_papers
+    from core.training import recording, run_training
+    from tests.unit.training.support import one_torch_thread, tiny_config
+    from tests.unit.training.test_specter import FIXTURE
+
+    store.import_papers("toy", read_papers(FIXTURE), source="arxiv_150.jsonl")
+    seen = {}
+    monkeypatch.setattr(recording.Recorder, "finished", lambda self: seen.update(
+        planned=(self.plan.forward_papers, self.plan.steps), done=(self.forward_done, self.steps_done)))
+    cfg = tiny_config(tiny_model_dir, label="category", objective="specter", epochs=0.3, max_length=32,
+                      head_warmup_epochs=1, min_per_class=5)
+    with one_torch_thread():
+        run_training(store, cfg, job_id="planned-specter")
+    assert seen["done"] == seen["planned"]
