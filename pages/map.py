@@ -63,7 +63,7 @@ for key, default in (("map_n_neighbors", DEFAULT_PARAMS["umap"]["n_neighbors"]),
                      ("map_min_dist", float(DEFAULT_PARAMS["umap"]["min_dist"])),
                      ("map_perplexity", int(DEFAULT_PARAMS["tsne"]["perplexity"])), ("map_k", 12)):
     st.session_state.setdefault(key, default)  # widget defaults set here, so a shared link can set them too
-d1, d2, d3 = st.columns([3, 4, 2], vertical_alignment="bottom")
+d1, d2, d3 = st.container(key="map_controls").columns([3, 4, 2], vertical_alignment="bottom")  # one row on a phone
 colour = d1.selectbox("Colour by", colour_options, key="map_colour",
                       help="Any label column, topics (clusters, two levels), or predicted journal.")
 query = d2.text_input("Highlight papers matching", placeholder="e.g. malaria, transformer, 10.1103/…",

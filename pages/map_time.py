@@ -35,7 +35,7 @@ def year_controls(papers: pd.DataFrame, corpus: str) -> tuple[tuple[int, int] | 
     st.session_state["map_years"] = clamp_years(st.session_state.get("map_years", bounds), bounds)
     if st.session_state.get("map_play") not in PLAY:
         st.session_state["map_play"] = "off"
-    left, right = st.columns([4, 1], vertical_alignment="bottom")
+    left, right = st.container(key="map_years_row").columns([3, 2], vertical_alignment="bottom")
     chosen = tuple(left.slider("Years", bounds[0], bounds[1], key="map_years",
                                help="Papers of these years are drawn in front, the others faded; the map stays put. "
                                     "While playing, the animation runs through these years."))
@@ -84,6 +84,19 @@ FILL = """<style>
 .st-key-corpus_map { flex: 0 0 auto !important; height: auto !important; }
 .st-key-corpus_map [data-testid=stPlotlyChart], .st-key-corpus_map .js-plotly-plot {
   height: max(420px, calc(100vh - 150px)) !important; }
+@media (max-width: 640px) {  /* a phone: the map starts on the first screen (a smaller title, controls in 2 rows) */
+  [data-testid=stMainBlockContainer] { padding: 3.75rem 0.75rem 1rem 0.75rem; }
+  [data-testid=stMain] h1 { font-size: 1.6rem; padding: 0; }
+  .st-key-map_controls [data-testid=stHorizontalBlock], .st-key-map_years_row [data-testid=stHorizontalBlock] {
+    flex-wrap: nowrap !important; gap: 0.5rem !important; }
+  .st-key-map_controls [data-testid=stColumn], .st-key-map_years_row [data-testid=stColumn] {
+    min-width: 0 !important; }
+  .st-key-map_controls [data-testid=stWidgetLabel] p, .st-key-map_years_row [data-testid=stWidgetLabel] p {
+    font-size: 0.8rem; }
+  .st-key-map_controls [data-testid=stPopover] button p { display: none; }  /* the settings button: its icon */
+  .st-key-corpus_map [data-testid=stPlotlyChart], .st-key-corpus_map .js-plotly-plot {
+    height: max(360px, calc(100vh - 120px)) !important; }
+}
 </style>"""
 
 

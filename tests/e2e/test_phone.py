@@ -1,0 +1,53 @@
+"""Issue 29 §5: on a 390 px wide phone the Domain map starts on the first screen, not 1.5 screens down under large
+titles and stacked controls; the controls stay usable."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import pytest
+
+from core.store import Store
+from tests.e2e.conftest import ARTIFACTS, Tab, embedded_store
+from tests.e2e.server import streamlit_server
+from tests.helpers import make_papers
+
+pytestmark = pytest.mark.e2e
+PHONE = {"width": 390, "height": 844}
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """Corpus 'c' (60 papers of three journals, years 2000-2004: the Years and Play controls show) and 'tiny'."""
+    store: Store = embedded_store(tmp_path_factory, "phone", "c", make_papers(20), "make_papers")
+    env = {"MIREAD_WARM_NUMBA": "0", "MIREAD_DEVICE": "cpu", "MIREAD_MODEL": "tiny"}
+    with streamlit_server(store.root, env=env, timeout=240) as url:
+        yield f"{url}/?corpus=c&model=tiny&method=pca&colour=journal"
+
+
+@pytest.fixture()
+def phone(browser, server: str) -> Iterator[Tab]:
+    context = browser.new_context(viewport=PHONE, device_scale_factor=2, is_mobile=True, has_touch=True)
+    yield Tab(context.new_page(), server).open()
+    context.close()
+
+
+def test_the_map_starts_on_the_first_screen_of_a_phone(phone: Tab):
+    page = phone.page
+    page.get_by_role("heading", name="Domain map").wait_for()
+    plot = page.locator("[data-testid=stPlotlyChart] .js-plotly-plot").first
+    plot.wait_for()
+    page.wait_for_timeout(800)
+    top = page.evaluate("() => document.querySelector('[data-testid=stPlotlyChart] .js-plotly-plot')"
+                        ".getBoundingClientRect().top + (document.querySelector('[data-testid=stMain]')?.scrollTop || 0)"
+                        " + window.scrollY")
+    ARTIFACTS.mkdir(exist_ok=True)
+    page.screenshot(path=str(ARTIFACTS / "map-phone-first-screen.png"))
+    assert top < 0.6 * PHONE["height"], f"the map starts {top:.0f} px down a {PHONE['height']} px screen"
+    title = page.get_by_role("heading", name="Domain map").bounding_box()
+    header = page.locator("[data-testid=stHeader]").bounding_box()
+    assert title and header and title["y"] >= header["y"] + header["height"] - 4, (title, header)  # not under it
+    box = plot.bounding_box()
+    assert box and box["width"] > 0.85 * PHONE["width"], box  # and keeps the phone's width
+    for label in ("Colour by", "Highlight papers matching", "Years", "Play through years"):  # all still there
+        assert page.get_by_label(label, exact=True).count() >= 1 or page.get_by_text(label, exact=True).count(), label
