@@ -215,10 +215,12 @@ def _paper(number: int, row: Row, columns: ColumnMap, tabular: bool, title_only:
     except ValueError:
         return RowError(number, f"row {number}: title or abstract is not text")
     marked = {}  # the title and abstract as exported, where they held markup (core.io.markup)
-    if title is not None and has_markup(title):
-        marked["title_markup"], title = title, plain_text(title).strip() or None
-    if abstract is not None and has_markup(abstract):
-        marked["abstract_markup"], abstract = abstract, plain_text(abstract).strip() or None
+    # a text that is markup alone (a script tag, an image) stays as exported: nothing a user has is lost, and pages
+    # show titles and abstracts escaped, never as HTML
+    if title is not None and has_markup(title) and (plain := plain_text(title).strip()):
+        marked["title_markup"], title = title, plain
+    if abstract is not None and has_markup(abstract) and (plain := plain_text(abstract).strip()):
+        marked["abstract_markup"], abstract = abstract, plain
     if title is None or (abstract is None and not title_only):
         empty = [name for name, value in (("title", title), ("abstract", abstract)) if value is None]
         return RowError(number, f"row {number}: empty {' and '.join(empty)}")

@@ -182,3 +182,14 @@ def test_cochrane_ris_with_its_preamble_imports_every_record(flavour: str, tmp_p
     as_text = tmp_path / "cochrane.txt"  # saved as .txt: still RIS by its content
     as_text.write_bytes(path.read_bytes())
     assert detect_format(as_text) == "ris" and len(_papers(as_text)) == 3
+
+
+def test_a_title_that_is_markup_alone_stays_as_exported(tmp_path):
+    """Stripping must not empty a field: a script tag or an image alone is kept as text (shown escaped)."""
+    from core.io import read_papers
+
+    path = tmp_path / "x.csv"
+    path.write_text('id,title,abstract\nx1,"<script>alert(1)</script>","<img src=x onerror=alert(2)> and <p>real</p>"\n')
+    paper = next(p for p in read_papers(path) if hasattr(p, "title"))
+    assert paper.title == "<script>alert(1)</script>" and "title_markup" not in paper.fields
+    assert paper.abstract == "and real" or paper.abstract.endswith("real")
