@@ -56,10 +56,10 @@ else:
 
 report = st.session_state.get(state.IMPORT_REPORT)
 if report:
-    st.success(f"Imported **{report['imported']:,}** rows into **{md_escape(report['corpus'])}**: "
-               f"{report['added']:,} new papers · {report['merged']:,} merged duplicates · "
-               f"{report['skipped']:,} skipped rows"
-               + (f" · {report['figures']:,} figures" if "figures" in report else ""))
+    st.success(f"Imported **{plural(report['imported'], 'row')}** into **{md_escape(report['corpus'])}**: "
+               f"{plural(report['added'], 'new paper')} · {plural(report['merged'], 'merged duplicate')} · "
+               f"{plural(report['skipped'], 'skipped row')}"
+               + (f" · {plural(report['figures'], 'figure')}" if "figures" in report else ""))
     if report["errors"]:
         errors = pd.DataFrame(report["errors"])
         with st.expander(f"Skipped rows ({len(errors):,})"):
