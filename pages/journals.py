@@ -6,7 +6,7 @@ import streamlit as st
 
 from core.evaluation import METHOD_NAMES, head_and_vote, head_temperature, journal_accuracy, method_summary
 from core.explore import KNN_PRIOR_STRENGTH, KNN_TEMPERATURE, predict_journals, prediction_balance
-from core.plots import journal_bar_figure, prediction_balance_figure
+from core.plot_journals import journal_bar_figure, prediction_balance_figure
 from core.records import md_escape
 from pages import state
 from pages.common import (

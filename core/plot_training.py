@@ -1,0 +1,41 @@
+"""The Train page's live curves: one line per split of a metric against the step, the base model's score dashed."""
+
+from __future__ import annotations
+
+import html
+
+import pandas as pd
+import plotly.graph_objects as go
+
+from core.plots import PALETTE, _finish, _require
+
+TRAINING_SPLIT_ORDER = ("train", "train-probe", "val")
+BASE_SPLIT = "base"  # the base encoder with the warmed-up head, scored on validation before fine-tuning
+
+
+def training_curves_figure(metrics: pd.DataFrame, y: str = "loss") -> go.Figure:
+    """One line per split (train, train-probe, val) of metric `y` against the step; the base model's score dashed."""
+    _require(metrics, ["step", "split", "name", "value"], "training metrics")
+    rows = metrics[metrics["name"] == y].sort_values("step", kind="stable")
+    fig = go.Figure()
+    splits = [s for s in rows["split"].unique() if s != BASE_SPLIT]
+    order = {name: i for i, name in enumerate(TRAINING_SPLIT_ORDER)}
+    for i, split in enumerate(sorted(splits, key=lambda s: (order.get(s, len(order)), str(s)))):
+        part = rows[rows["split"] == split]
+        fig.add_trace(go.Scatter(  # a split keeps its colour whichever splits a metric has
+            x=part["step"].to_numpy(), y=part["value"].to_numpy(float), name=html.escape(str(split), quote=False),
+            mode="lines" if split == "train" else "lines+markers",
+            line=dict(color=PALETTE[order.get(split, len(order) + i) % len(PALETTE)]),
+        ))
+    base = rows[rows["split"] == BASE_SPLIT]
+    if not base.empty:
+        value, steps = float(base["value"].iloc[-1]), metrics["step"].to_numpy(float)
+        first, last = float(steps.min()), float(steps.max())
+        fig.add_trace(go.Scatter(
+            x=[first, last], y=[value, value], name="base model", mode="lines" if last > first else "lines+markers",
+            line=dict(dash="dash", color="#7f7f7f"), hovertemplate="base model: %{y:.4g}<extra></extra>",
+        ))
+    if rows.empty:
+        fig.add_annotation(text="no metrics yet", showarrow=False, xref="paper", yref="paper", x=0.5, y=0.5)
+    return _finish(fig, "", xaxis=dict(title="step"), yaxis=dict(title=html.escape(y, quote=False)),
+                   height=350, margin=dict(l=10, r=10, t=30, b=10))
