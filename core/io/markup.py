@@ -33,7 +33,9 @@ _INLINE = frozenset((
     "mover", "munder", "munderover", "mstyle", "mspace", "mpadded", "mphantom", "menclose", "mfenced", "mtable",
     "mtr", "mtd", "mmultiscripts", "mprescripts", "none", "semantics",
 ))
-_DROPPED = frozenset(("annotation", "annotation-xml", "tex-math", "script", "style", "object-id"))
+# script and style are no document markup: a title carrying them (an attack, never a real export) stays as typed and
+# is shown escaped
+_DROPPED = frozenset(("annotation", "annotation-xml", "tex-math", "object-id"))
 _KNOWN = _BLOCKS | _INLINE | _DROPPED
 _PREFIXES = ("jats:", "mml:", "m:", "xhtml:", "html:")
 _NAMES = "|".join(re.escape(name) for name in sorted(_KNOWN, key=len, reverse=True))

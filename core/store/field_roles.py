@@ -89,6 +89,9 @@ def _repeated(counts: FieldCounts, n: int) -> bool:
 def field_roles(counts: Mapping[str, FieldCounts], n: int) -> dict[str, str]:
     """Every field's role; one field at most is the journal (the first of JOURNAL_COLUMNS the corpus has)."""
     roles = {key: role_of(key, c, n) for key, c in counts.items()}
+    for key, c in counts.items():  # a journal column without a single value is no journal field
+        if roles[key] == "journal" and not c.filled:
+            roles[key] = "other"
     journals = sorted((k for k, r in roles.items() if r == "journal"),
                       key=lambda k: JOURNAL_COLUMNS.index(k.lower()) if k.lower() in JOURNAL_COLUMNS else 99)
     for extra in journals[1:]:

@@ -54,8 +54,8 @@ def test_the_evaluate_page_runs_the_figures_task_beside_its_baselines(jats_works
     widget(at.button, "Run evaluation").click().run()
     assert not at.exception and not at.error
     table = at.dataframe[0].value
-    assert {"random (baseline)", "pick-first (baseline)", "tiny"} <= set(table.index)
-    assert {"figures:acc@1", "figures:acc@3", "figures:mrr"} <= set(table.columns)
+    assert {"random (baseline)", "pick-first (baseline)", "tiny"} <= set(table.columns)
+    assert {"Figures acc@1", "Figures acc@3", "Figures mrr"} <= set(table.index)
 
 
 def test_the_train_page_offers_the_figure_scorer(jats_workspace):

@@ -193,3 +193,10 @@ def test_a_title_that_is_markup_alone_stays_as_exported(tmp_path):
     paper = next(p for p in read_papers(path) if hasattr(p, "title"))
     assert paper.title == "<script>alert(1)</script>" and "title_markup" not in paper.fields
     assert paper.abstract == "and real" or paper.abstract.endswith("real")
+
+
+def test_script_tags_are_no_markup_to_strip_they_stay_as_typed():
+    from core.io.markup import plain_text
+
+    title = "<script>window.__xss=1</script>Allosteric <i>regulation</i>"
+    assert plain_text(title) == "<script>window.__xss=1</script>Allosteric regulation"
