@@ -208,11 +208,13 @@ def map_figure(
     max_legend: int = 12,
     title: str = "",
     max_points: int | None = MAX_MAP_POINTS,
+    scale: bool = False,
 ) -> go.Figure:
     """Draw a paper map: one trace per frequent label; customdata holds row indices (-1 for query points).
 
     Above `max_points` papers a seeded sample is drawn (every highlighted paper kept); `layout.meta` holds
-    {"drawn": k, "total": n} so the page can say how many points it shows.
+    {"drawn": k, "total": n} so the page can say how many points it shows. `scale`: numbers (a year) are drawn on a
+    colour scale however few distinct values they have.
     """
     coords = np.asarray(coords, dtype=np.float32)
     if coords.ndim != 2 or coords.shape[1] != 2:
@@ -233,7 +235,7 @@ def map_figure(
             coords[drawn], color=None if color is None else [color[i] for i in drawn], color_name=color_name,
             hover=None if hover is None else hover.iloc[drawn], highlight=mask[drawn], query_points=query_points,
             query_labels=query_labels, cluster_labels=cluster_labels, max_legend=max_legend, title=title,
-            max_points=None,
+            max_points=None, scale=scale,
         )
         for trace in fig.data:  # back from sample positions to corpus rows
             ids = np.asarray(trace.customdata if trace.customdata is not None else [], dtype=np.int64)
@@ -242,7 +244,7 @@ def map_figure(
         return fig
     size = _marker_size(n)
     opacity = 0.25 if mask.any() else 0.8
-    continuous = color is not None and _is_continuous(color, max_legend)
+    continuous = color is not None and (_is_continuous(color, 0 if scale else max_legend))
     labels = None if color is None or continuous else top_labels(color, max_legend)
     shown = None if color is None else [_label(v) for v in color]  # the card keeps the real value, never "other"
     hovertext = _hover_texts(n, shown, color_name, hover)

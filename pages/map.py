@@ -192,7 +192,7 @@ if ranked:  # each paper's visual summary on its hover card
     hover = hover.assign(figure=summaries(ranked, frame["id"].astype(str).tolist(), limit=90))
 fig = map_figure(coords, color=colour_values, color_name=colour, hover=hover, highlight=highlight,
                  query_points=query_points, query_labels=query_labels, cluster_labels=cluster_text,
-                 max_legend=int(legend))
+                 max_legend=int(legend), scale=bool(info.year) and colour == info.year)  # the year: a scale
 if citations is not None:
     add_citation_lines(fig, coords, cite_row, citations)
 if topic_map is not None:

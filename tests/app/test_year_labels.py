@@ -33,13 +33,16 @@ def years(tmp_path, monkeypatch, tiny_model_dir) -> Store:
     return store
 
 
-def test_the_map_legend_and_cards_read_2019(years):
+def test_the_map_colours_by_year_on_a_scale_and_cards_read_2019(years):
     at = open_app("pages/map.py")
     widget(at.selectbox, "Colour by").set_value("year").run()
     data = chart(at)["data"]
     names = {t["name"] for t in data}
     cards = [c for t in data for c in t.get("hovertext") or []]
-    assert {"2019", "2020"} <= names and not any(".0" in n for n in names)
+    # the year is a time axis: a colour scale even with two years, papers without one grey as (none)
+    scaled = [t for t in data if (t.get("marker") or {}).get("colorbar")]
+    assert len(scaled) == 1 and scaled[0]["marker"]["colorbar"]["title"]["text"] == "year"
+    assert "(none)" in names and not any(".0" in n for n in names)
     assert any("year: 2019" in c for c in cards) and not any("2019.0" in c for c in cards)
 
 
