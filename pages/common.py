@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import dataclasses
+import time
+from collections.abc import Callable
 from typing import Any
 
 import numpy as np
@@ -171,19 +173,18 @@ def is_embedded(corpus: str, spec: ModelSpec) -> bool:
     return not store().missing_hashes(corpus, vectors_fingerprint(spec))
 
 
-def embed_with_progress(corpus: str, spec: ModelSpec) -> Any:
-    """Embed a corpus showing a progress bar with an ETA; return core's EmbedReport."""
-    import time
-
+def embed_with_progress(corpus: str, spec: ModelSpec, clock: Callable[[], float] = time.perf_counter) -> Any:
+    """Embed a corpus showing a progress bar with an ETA; return core's EmbedReport, whose seconds are the whole wait
+    the user had (loading the model included), read from `clock`."""
     from core.embedding import embed_corpus
 
     bar = st.progress(0.0, text="Loading the model…")
-    started = time.perf_counter()
+    started = clock()
 
     def update(done: int, total: int) -> None:
         if total <= 0:
             return
-        elapsed = time.perf_counter() - started
+        elapsed = clock() - started
         rate = done / elapsed if elapsed > 0 else 0
         eta = (total - done) / rate if rate > 0 else 0
         bar.progress(min(done / total, 1.0),
@@ -192,7 +193,7 @@ def embed_with_progress(corpus: str, spec: ModelSpec) -> Any:
     report = embed_corpus(store(), corpus, spec, device=Settings().device, batch_size=Settings().batch_size,
                           progress=update, encoder=encoder(spec))
     # the wait the user had: loading the model and reading the store count, not the encoding alone
-    report = dataclasses.replace(report, seconds=time.perf_counter() - started)
+    report = dataclasses.replace(report, seconds=clock() - started)
     bar.progress(1.0, text=f"Embedded {report.new:,} new papers ({report.cached:,} cached) in {report.seconds:.1f} s")
     return report
 
