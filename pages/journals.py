@@ -4,7 +4,14 @@ from __future__ import annotations
 
 import streamlit as st
 
-from core.evaluation import METHOD_NAMES, head_and_vote, head_temperature, journal_accuracy, method_summary
+from core.evaluation import (
+    METHOD_NAMES,
+    head_and_vote,
+    head_temperature,
+    journal_accuracy,
+    method_summary,
+    proportion_interval,
+)
 from core.explore import KNN_PRIOR_STRENGTH, KNN_TEMPERATURE, predict_journals, prediction_balance
 from core.plot_journals import journal_bar_figure, prediction_balance_figure
 from core.records import md_escape
@@ -113,9 +120,11 @@ if pred is not None:
     elif found:
         baseline = f"; a BM25 text search, as JANE-style finders use, {found['bm25']:.0f} %" \
             if found["bm25"] is not None else ""
+        band = proportion_interval(found["top5"] / 100 * found["papers"], int(found["papers"]))
+        interval = f" (95 % interval {100 * band[0]:.0f}–{100 * band[1]:.0f} %)" if band else ""
         st.success(f"How often it is right: on {found['papers']:,} held-out papers of **{md_escape(corpus)}**, "
                    f"the true {column_name} is among the top 5 suggestions **{found['top5']:.0f} %** of the time"
-                   f"{baseline} (Evaluate page, task *journals*).")
+                   f"{interval}{baseline} (Evaluate page, task *journals*).")
     if pred.disagreement:
         st.warning(pred.disagreement)
     if pred.note:

@@ -239,6 +239,7 @@ def test_journals_shows_knn_probabilities_and_evidence(workspace):
     # beside the suggestions: how often this method is right on held-out papers of the corpus (issue 17)
     measured = texts(at.success)
     assert measured.startswith("How often it is right") and "held-out papers of **c**" in measured and "top 5 suggestions" in measured and "BM25" in measured
+    assert "95 % interval" in measured  # every verdict says how sure it is
     assert all("%" in e.label for e in at.expander if " — " in e.label)
 
 
