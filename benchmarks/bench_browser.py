@@ -1,6 +1,6 @@
 """Benchmark 5: a map of up to 200k points rendered in headless Chromium (WebGL through SwiftShader, no GPU).
 
-For each size, core.plots.map_figure (12 label traces, hover cards on or off) is exported with export_html and
+For each size, core.plots.maps.map_figure (12 label traces, hover cards on or off) is exported with export_html and
 opened in Chromium; we time the figure build, the HTML size, the load until Plotly.newPlot's promise resolves,
 and a zoom (Plotly.relayout) once drawn, as a measure of staying usable. Baseline: the bare minimum plotly
 figure of the same points (one Scattergl trace of x, y; no colours, no hover text), in the same run.

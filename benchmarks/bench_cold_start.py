@@ -26,7 +26,7 @@ CHROMIUM_ARGS = ["--headless=new", "--no-sandbox", "--disable-gpu", "--disable-b
                  "--disable-component-update", "--disable-sync", "--no-first-run", "--disable-quic"]
 IDLE = "[data-testid=stApp][data-test-script-state=notRunning]"
 HEAVY = ("torch", "transformers", "umap", "sklearn", "faiss", "numba", "sentence_transformers")
-APP_MODULES = ("pages.common", "core.explore.maps", "core.plots", "core.explore.projection", "core.explore.clusters",
+APP_MODULES = ("pages.common", "core.explore.maps", "core.plots.maps", "core.explore.projection", "core.explore.clusters",
                "core.explore.search",
                "core.explore.journals", "core.demo", "core.training.jobs")
 

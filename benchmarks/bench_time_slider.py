@@ -4,16 +4,16 @@ Synthetic maps of 50k and 200k papers (40 label blobs, years 1990-2019, hover ca
 written as standalone HTML pages. Per frame (one step of a 3-year moving window), in the browser, from the call
 until two animation frames later (the canvas painted):
 
-- ``picture`` (the product, core.plot_time.add_year_animation): Plotly.animate to the next frame, which only
+- ``picture`` (the product, core.plots.timeline.add_year_animation): Plotly.animate to the next frame, which only
   switches which per-year overlay traces are visible over the faded map drawn once as a picture under the plot
-  (core.plot_picture), so a frame recomputes and draws only the papers in front;
+  (core.plots.picture), so a frame recomputes and draws only the papers in front;
 - ``visibility`` (the product before, ``picture=False``): the same frames over the faded map as WebGL traces, which
   Plotly recomputes and redraws on every frame;
 - ``overlay``: Plotly.animate to a frame that restyles one overlay trace with the window's points (x, y, colours),
   over the same static faded map;
 - ``restyle`` (for reference): Plotly.restyle of the same overlay traces' visibility on the product's page, what a
   slider step with method "restyle" would cost (Plotly.animate computes the figure twice for WebGL traces);
-- baseline, a server round trip per frame (st.fragment run_every or a rerun per step): core.plots.map_figure of the
+- baseline, a server round trip per frame (st.fragment run_every or a rerun per step): core.plots.maps.map_figure of the
   whole map with the window highlighted and its JSON in Python, then JSON.parse + Plotly.react of that figure in
   Chromium. Streamlit's websocket and protobuf are not counted, so the baseline is if anything flattered. The
   browser half alone (``react``) is reported too.
@@ -129,8 +129,7 @@ def main() -> None:
 
     from playwright.sync_api import sync_playwright
 
-    from core.plot_time import add_year_animation, window_label
-    from core.plots import map_figure
+    from core.plots import add_year_animation, map_figure, window_label
 
     rows: list[dict] = []
     extra: dict = {}

@@ -136,8 +136,20 @@ def cmd_predict(store: Store, args: argparse.Namespace) -> dict[str, Any]:
     return doc
 
 
+def map_export_html(store: Store, corpus: str, result: dict[str, Any], color: str | None = None) -> str:
+    """A standalone HTML file of a corpus map coloured by a label column."""
+    from core.explore import hover_frame
+    from core.plots import export_html, map_figure
+
+    frame = store.papers_frame(corpus, with_abstract=False)
+    colour = frame[color].tolist() if color and color in frame.columns else None
+    fig = map_figure(result["coords"], color=colour, color_name=color or "", hover=hover_frame(frame),
+                     title=f"{corpus} — {result['model']} {result['method']}")
+    return export_html(fig)
+
+
 def cmd_map(store: Store, args: argparse.Namespace) -> dict[str, Any]:
-    from core.explore import corpus_map, map_export_html
+    from core.explore import corpus_map
 
     result = corpus_map(store, args.corpus, args.model or Settings().default_model, method=args.method,
                         color=args.color)

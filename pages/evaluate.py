@@ -10,7 +10,7 @@ from core.embedding import get_model, list_models
 from core.errors import MireadError
 from core.evaluation import METRIC_NAMES, TASKS, Verdict, evaluate_models, held_out_papers, robustness_for_abstract
 from core.evaluation.report import CITE_NOTE, figure_table, result_from_row
-from core.plot_evaluation import purity_figure, robustness_figure
+from core.plots import purity_figure, robustness_figure
 from core.records import md_escape
 from pages import state
 from pages.common import (

@@ -13,7 +13,7 @@ from core.evaluation import (
     proportion_interval,
 )
 from core.explore import KNN_PRIOR_STRENGTH, KNN_TEMPERATURE, predict_journals, prediction_balance
-from core.plot_journals import journal_bar_figure, prediction_balance_figure
+from core.plots import journal_bar_figure, prediction_balance_figure
 from core.records import md_escape
 from pages import state
 from pages.common import (

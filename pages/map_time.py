@@ -13,7 +13,7 @@ from core.config import Settings
 from core.display import plural
 from core.explore.timeline import papers_per_year
 from core.explore.views import PLAY_MODES, clamp_years, year_bounds
-from core.plot_time import add_year_animation, topics_over_time_figure
+from core.plots import add_year_animation, topics_over_time_figure
 from pages.common import guarded
 
 PLAY = {"off": 0, "1-year window": 1, "2-year window": 2, "3-year window": 3, "5-year window": 5, "cumulative": None}

@@ -18,7 +18,7 @@ from core.errors import MireadError
 from core.explore.topic_cache import corpus_topics
 from core.explore.topic_labels import nested_names, paper_labels, tag_order, topic_tags
 from core.explore.topics import LEVELS, Topics
-from core.plot_labels import add_topic_labels, narrow_screen_css
+from core.plots import add_topic_labels, narrow_screen_css
 from core.records import md_escape
 from pages.common import guarded, show_error, store
 

@@ -13,7 +13,7 @@ import streamlit as st
 
 from core.config import Settings
 from core.embedding import list_models
-from core.plot_training import training_curves_figure
+from core.plots import training_curves_figure
 from core.records import md_escape
 from core.training import (
     CITATION_OBJECTIVES,

@@ -38,7 +38,6 @@ _EXPORTS = {
     "hover_frame": "maps",
     "kmeans": "clusters",
     "map_coordinates": "maps",
-    "map_export_html": "maps",
     "map_fitted": "maps",
     "sampled_projection": "big_maps",
     "params_key": "projection",

@@ -182,13 +182,3 @@ def hover_frame(frame: pd.DataFrame) -> pd.DataFrame:
     """The columns shown in a map's hover card, where the corpus has them."""
     return frame[[c for c in HOVER_COLUMNS if c in frame.columns]]
 
-
-def map_export_html(store: Store, corpus: str, result: dict[str, Any], color: str | None = None) -> str:
-    """A standalone HTML file of a corpus map coloured by a label column."""
-    from core.plots import export_html, map_figure
-
-    frame = store.papers_frame(corpus, with_abstract=False)
-    colour = frame[color].tolist() if color and color in frame.columns else None
-    fig = map_figure(result["coords"], color=colour, color_name=color or "", hover=hover_frame(frame),
-                     title=f"{corpus} — {result['model']} {result['method']}")
-    return export_html(fig)

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from core.plot_time import add_year_animation, overlay_visible_rows, windows_with_papers, year_windows
-from core.plots import PALETTE, map_figure
+from core.plots import add_year_animation, map_figure, overlay_visible_rows, windows_with_papers, year_windows
+from core.plots.style import PALETTE
 
 
 def corpus() -> tuple[np.ndarray, np.ndarray, list[str]]:

@@ -10,7 +10,7 @@ import pytest
 from PIL import Image
 
 from core.errors import MireadError
-from core.plot_picture import PAD, points_picture
+from core.plots.picture import PAD, points_picture
 
 
 def pixels(uri: str) -> np.ndarray:

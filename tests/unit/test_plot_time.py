@@ -7,8 +7,14 @@ import pytest
 
 from core.errors import MireadError
 from core.explore.timeline import papers_per_year
-from core.plot_time import add_year_animation, overlay_visible_rows, topics_over_time_figure, year_windows
-from core.plots import is_legend_entry, map_figure
+from core.plots import (
+    add_year_animation,
+    is_legend_entry,
+    map_figure,
+    overlay_visible_rows,
+    topics_over_time_figure,
+    year_windows,
+)
 
 
 def corpus(n: int = 300, seed: int = 0):

@@ -8,10 +8,17 @@ import pandas as pd
 import pytest
 
 from core.errors import MireadError
-from core.plot_evaluation import purity_figure, robustness_figure
-from core.plot_journals import journal_bar_figure, prediction_balance_figure
-from core.plot_training import training_curves_figure
-from core.plots import export_html, map_figure, selected_rows, top_labels
+from core.plots import (
+    export_html,
+    journal_bar_figure,
+    map_figure,
+    prediction_balance_figure,
+    purity_figure,
+    robustness_figure,
+    selected_rows,
+    top_labels,
+    training_curves_figure,
+)
 
 EVIL = "<script>alert(1)</script><img src=x onerror=alert(2)>"
 

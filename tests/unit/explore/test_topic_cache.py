@@ -11,7 +11,7 @@ from core.embedding import embed_corpus
 from core.explore import topic_cache
 from core.explore.topic_labels import letter_tag, nested_names, paper_labels, tag_order, topic_tags
 from core.explore.topics import Topics
-from core.plot_labels import add_topic_labels, narrow_screen_css
+from core.plots import add_topic_labels, narrow_screen_css
 from core.records import Paper
 from core.store import Store
 from tests.helpers import make_papers, register_tiny

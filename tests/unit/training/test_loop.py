@@ -13,7 +13,7 @@ import torch
 from core.embedding import HEAD_FILE, META_FILE, Encoder, get_model, load_backbone
 from core.errors import TrainingError
 from core.evaluation import Verdict
-from core.plot_training import training_curves_figure
+from core.plots import training_curves_figure
 from core.training import (
     PROBE_SPLIT,
     TrainConfig,

@@ -4,7 +4,7 @@ and the topics-over-time chart under it.
 The map's own traces stay put and are faded; one overlay trace per year holds that year's papers (in their map
 colours) and each animation frame only switches which overlay traces are visible. A frame therefore carries a few
 booleans, not coordinates, and Plotly.animate never re-sends the points. On large maps the faded papers are one
-picture under the plot (core.plot_picture) rather than WebGL traces, so a frame recomputes and draws only the papers
+picture under the plot (core.plots.picture) rather than WebGL traces, so a frame recomputes and draws only the papers
 in front, not the whole map (BENCHMARKS.md, section 14).
 """
 
@@ -18,15 +18,15 @@ import pandas as pd
 import plotly.graph_objects as go
 
 from core.errors import MireadError
-from core.plot_picture import points_picture
-from core.plots import is_legend_entry, legend_entry
+from core.plots.maps import is_legend_entry, legend_entry
+from core.plots.picture import points_picture
+from core.plots.style import HIGHLIGHT_COLOUR, OTHER_COLOUR, PALETTE, TEMPLATE
 
 OVERLAY = "years"  # legendgroup of the overlay traces (one per year)
 FADED_OPACITY = 0.12
-HIGHLIGHT_COLOUR = "#ff7f0e"  # a point whose trace has a colour scale is drawn in this colour while playing
 MAX_WIDTH = 50
 PICTURE_OPACITY = 0.2  # as dark as the faded WebGL markers look once the picture is scaled to the plot
-PICTURE_SCALE = 1.5  # picture pixels per screen pixel on a ~1300-px-wide map (core.plot_picture.WIDTH)
+PICTURE_SCALE = 1.5  # picture pixels per screen pixel on a ~1300-px-wide map (core.plots.picture.WIDTH)
 
 
 def year_windows(bounds: tuple[int, int], width: int | None) -> list[tuple[int, int]]:
@@ -64,7 +64,7 @@ def _faded(trace) -> bool:
 
 
 def _legend_in_full_colour(fig: go.Figure) -> None:
-    """Each faded trace hands its legend entry to a full-colour one (core.plots.legend_entry) of the same group: a
+    """Each faded trace hands its legend entry to a full-colour one (core.plots.maps.legend_entry) of the same group: a
     faded swatch would read as a group that is not shown, even when all its papers are in front."""
     for trace in list(fig.data):
         if _faded(trace) and trace.showlegend is not False and isinstance(trace.marker.color, str):
@@ -123,7 +123,7 @@ def add_year_animation(
     fig: go.Figure, coords: np.ndarray, years: Sequence[float], *, width: int | None = 1, frame_ms: int = 600,
     start: tuple[int, int] | None = None, picture: bool = False,
 ) -> go.Figure:
-    """Add a play/pause button and a year slider to a map figure (core.plots.map_figure) of these papers.
+    """Add a play/pause button and a year slider to a map figure (core.plots.maps.map_figure) of these papers.
 
     ``years``: each corpus row's year (NaN: none; never shown in front). ``width``: the window in years, or None for
     a cumulative view. The map's traces are faded; frame i shows the overlay traces of the years in window i.
@@ -199,8 +199,6 @@ def overlay_visible_rows(fig: go.Figure, window: tuple[int, int]) -> np.ndarray:
 
 def topics_over_time_figure(table: pd.DataFrame, group_name: str = "") -> go.Figure:
     """Stacked bars of papers per year per group (core.explore.timeline.papers_per_year), 'other' grey on top."""
-    from core.plots import OTHER_COLOUR, PALETTE, TEMPLATE
-
     fig = go.Figure()
     for rank, group in enumerate(table.columns):
         colour = OTHER_COLOUR if group == "other" else PALETTE[rank % len(PALETTE)]

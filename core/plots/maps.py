@@ -1,4 +1,5 @@
-"""Plotly figures for maps, journal predictions, training and evaluation; all user text is escaped."""
+"""The paper map: one trace per frequent label, hover cards, highlighted and query papers, citation lines, the
+selection read back; all user text is escaped."""
 
 from __future__ import annotations
 
@@ -10,31 +11,28 @@ from typing import Any
 import numpy as np
 import pandas as pd
 import plotly.graph_objects as go
-import plotly.io as pio
-from plotly.colors import qualitative
 
 from core.errors import MireadError
-from core.labels import NONE_LABEL, is_missing, label_text
+from core.labels import NONE_LABEL, is_missing
+from core.plots.style import (
+    HIGHLIGHT_COLOUR,
+    OTHER_COLOUR,
+    PALETTE,
+    QUERY_COLOUR,
+    TEMPLATE,
+    label_of,
+    short,
+)
 
-OTHER_COLOUR = "#c7c7c7"
-PALETTE = qualitative.Plotly + qualitative.D3[2:] + qualitative.Dark24
-QUERY_COLOUR = "#d62728"
-HIGHLIGHT_COLOUR = "#ff7f0e"
-TEMPLATE = "plotly_white"
 # Above this many points a map draws a seeded sample (highlighted papers always kept) and says so: 200k
 # points with hover cards render in ~3 s in headless Chromium and zoom in ~0.3 s (BENCHMARKS.md, browser).
 MAX_MAP_POINTS = 200_000
 LEGEND_ONLY = "legend entry"  # the meta of a trace that draws only a legend entry
 
 
-def _label(value: Any) -> str:
-    """A label as legends and cards show it: core.labels' text, '(none)' when missing."""
-    return label_text(value, NONE_LABEL)
-
-
 def top_labels(values: Sequence, max_labels: int = 12, other: str = "other") -> list[str]:
     """Keep the max_labels most frequent labels and map the rest to `other`."""
-    labels = [_label(v) for v in values]
+    labels = [label_of(v) for v in values]
     counts = Counter(labels)
     if len(counts) <= max_labels:
         return labels
@@ -42,15 +40,9 @@ def top_labels(values: Sequence, max_labels: int = 12, other: str = "other") -> 
     return [label if label in keep else other for label in labels]
 
 
-def _short(text: str, limit: int) -> str:
-    """Truncate text to limit characters with an ellipsis."""
-    text = " ".join(str(text).split())
-    return text if len(text) <= limit else text[: limit - 1].rstrip() + "…"
-
-
 def _wrap(text: str, width: int = 60, max_lines: int = 3) -> str:
     """Escape text and break it into at most max_lines lines of about width characters."""
-    text = _short(text, width * max_lines)
+    text = short(text, width * max_lines)
     lines = []
     while len(text) > width:
         cut = text.rfind(" ", 0, width + 1)
@@ -75,15 +67,15 @@ def _hover_texts(
                 if not is_missing(value):
                     parts[i].append(f"<b>{_wrap(value)}</b>" + "<br><i>title only, no abstract</i>" * (only[i] is True))
     if labels is not None:
-        name = html.escape(_short(color_name or "label", 40), quote=False)
+        name = html.escape(short(color_name or "label", 40), quote=False)
         for i, value in enumerate(labels):
-            parts[i].append(f"{name}: {html.escape(_short(value, 80), quote=False)}")
+            parts[i].append(f"{name}: {html.escape(short(value, 80), quote=False)}")
     if hover is not None:
         for col in [c for c in hover.columns if c not in (title_col, "title_only")][:6]:
-            name = html.escape(_short(col, 40), quote=False)
+            name = html.escape(short(col, 40), quote=False)
             for i, value in enumerate(hover[col].tolist()):
                 if not is_missing(value) and str(value) != "":
-                    parts[i].append(f"{name}: {html.escape(_short(_label(value), 80), quote=False)}")
+                    parts[i].append(f"{name}: {html.escape(short(label_of(value), 80), quote=False)}")
     return ["<br>".join(p) for p in parts]
 
 
@@ -132,7 +124,7 @@ def legend_entry(name: str, colour: str, *, legendrank: int = 1000, legendgroup:
 
 
 def is_legend_entry(trace: Any) -> bool:
-    """Whether a trace only draws a legend entry (core.plots.legend_entry)."""
+    """Whether a trace only draws a legend entry (legend_entry)."""
     return getattr(trace, "meta", None) == LEGEND_ONLY
 
 
@@ -147,7 +139,7 @@ def _add_label_traces(
     if "other" in set(labels):
         order.append("other")
     for rank, label in enumerate(order):
-        name, at = html.escape(_short(label, 40), quote=False), rows[label_arr[rows] == label]
+        name, at = html.escape(short(label, 40), quote=False), rows[label_arr[rows] == label]
         legendrank = rank if label != "other" else 10_000
         if len(at):
             fig.add_trace(_scatter(coords, at, hovertext, name=name, legendrank=legendrank,
@@ -168,9 +160,9 @@ def _add_continuous_traces(
     if len(missing):
         fig.add_trace(_scatter(coords, missing, hovertext, name=NONE_LABEL, marker=dict(marker, color=OTHER_COLOUR)))
     fig.add_trace(_scatter(
-        coords, known, hovertext, name=html.escape(_short(color_name or "value", 40), quote=False), showlegend=False,
+        coords, known, hovertext, name=html.escape(short(color_name or "value", 40), quote=False), showlegend=False,
         marker=dict(marker, color=values[known], colorscale="Viridis", cmin=np.nanmin(values),
-                    cmax=np.nanmax(values), colorbar=dict(title=html.escape(_short(color_name, 30), quote=False),
+                    cmax=np.nanmax(values), colorbar=dict(title=html.escape(short(color_name, 30), quote=False),
                                                           orientation="h", x=0.5, xanchor="center", y=-0.02,
                                                           yanchor="top", thickness=12, len=0.6)),
     ))
@@ -246,7 +238,7 @@ def map_figure(
     opacity = 0.25 if mask.any() else 0.8
     continuous = color is not None and (_is_continuous(color, 0 if scale else max_legend))
     labels = None if color is None or continuous else top_labels(color, max_legend)
-    shown = None if color is None else [_label(v) for v in color]  # the card keeps the real value, never "other"
+    shown = None if color is None else [label_of(v) for v in color]  # the card keeps the real value, never "other"
     hovertext = _hover_texts(n, shown, color_name, hover)
     fig = go.Figure()
     base = np.flatnonzero(~mask)
@@ -270,7 +262,7 @@ def map_figure(
     if query_points is not None and len(query_points):
         _add_query_trace(fig, np.asarray(query_points, dtype=np.float32), query_labels)
     for text, (x, y) in (cluster_labels or {}).items():
-        fig.add_annotation(x=x, y=y, text=html.escape(_short(text, 60), quote=False), showarrow=False,
+        fig.add_annotation(x=x, y=y, text=html.escape(short(text, 60), quote=False), showarrow=False,
                            font=dict(size=12, color="#111111"), bgcolor="rgba(255,255,255,0.7)")
     _map_layout(fig, title)
     fig.update_layout(meta={"drawn": n, "total": n})
@@ -294,7 +286,7 @@ def _add_query_trace(fig: go.Figure, points: np.ndarray, labels: Sequence[str] |
     names = list(labels) if labels is not None else ["your paper"] * len(points)
     if len(names) != len(points):
         raise MireadError(f"got {len(names)} query labels for {len(points)} query points")
-    text = [html.escape(_short(t, 60), quote=False) for t in names]
+    text = [html.escape(short(t, 60), quote=False) for t in names]
     fig.add_trace(go.Scattergl(
         x=points[:, 0], y=points[:, 1], mode="markers+text", name="your paper", legendrank=-2,
         text=text, textposition="top center", hovertext=text, hoverinfo="text",
@@ -316,19 +308,6 @@ def selected_rows(selection: Any) -> np.ndarray:
     return np.array(sorted(rows), dtype=np.int64)
 
 
-def _require(df: pd.DataFrame, columns: Sequence[str], what: str) -> None:
-    """Raise when a frame lacks the columns a figure needs."""
-    missing = [c for c in columns if c not in df.columns]
-    if missing:
-        raise MireadError(f"{what} data is missing column(s): {', '.join(missing)}")
-
-
-def _finish(fig: go.Figure, title: str, **layout: Any) -> go.Figure:
-    """Apply the shared template and an escaped title."""
-    fig.update_layout(template=TEMPLATE, title=html.escape(title, quote=False) if title else None, **layout)
-    return fig
-
-
 def add_citation_lines(fig: go.Figure, coords: np.ndarray, row: int, citations: dict) -> go.Figure:
     """Lines from a paper to its references (solid) and from the papers citing it (dotted) on a map figure."""
     coords = np.asarray(coords, dtype=np.float32)
@@ -345,9 +324,4 @@ def add_citation_lines(fig: go.Figure, coords: np.ndarray, row: int, citations: 
         fig.add_trace(go.Scattergl(x=xs, y=ys, mode="lines", name=f"{name} ({len(rows)})", hoverinfo="skip",
                                    line=dict(color="#222222", width=1, dash=dash), opacity=0.6))
     return fig
-
-
-def export_html(fig: go.Figure) -> str:
-    """Return the figure as one standalone HTML page with plotly.js inlined (works offline)."""
-    return pio.to_html(fig, include_plotlyjs=True, full_html=True, config={"displaylogo": False})
 

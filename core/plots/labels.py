@@ -1,4 +1,4 @@
-"""Topic labels on a paper map (a plotly figure from core.plots.map_figure), drawn so two levels read as nested:
+"""Topic labels on a paper map (a plotly figure from core.plots.maps.map_figure), drawn so two levels read as nested:
 coarse topics in large bold type; at the fine level the fine topics in small type at their own centres, with the
 coarse names still on top, larger, and the legend grouped under the coarse names. Labels that would overlap are
 nudged up or down; a fine label with no free place is left out (its topic stays in the legend and on the hover

@@ -7,7 +7,7 @@ import html
 import pandas as pd
 import plotly.graph_objects as go
 
-from core.plots import PALETTE, _finish, _require
+from core.plots.style import PALETTE, finish, require_columns
 
 TRAINING_SPLIT_ORDER = ("train", "train-probe", "val")
 BASE_SPLIT = "base"  # the base encoder with the warmed-up head, scored on validation before fine-tuning
@@ -15,7 +15,7 @@ BASE_SPLIT = "base"  # the base encoder with the warmed-up head, scored on valid
 
 def training_curves_figure(metrics: pd.DataFrame, y: str = "loss") -> go.Figure:
     """One line per split (train, train-probe, val) of metric `y` against the step; the base model's score dashed."""
-    _require(metrics, ["step", "split", "name", "value"], "training metrics")
+    require_columns(metrics, ["step", "split", "name", "value"], "training metrics")
     rows = metrics[metrics["name"] == y].sort_values("step", kind="stable")
     fig = go.Figure()
     splits = [s for s in rows["split"].unique() if s != BASE_SPLIT]
@@ -37,5 +37,5 @@ def training_curves_figure(metrics: pd.DataFrame, y: str = "loss") -> go.Figure:
         ))
     if rows.empty:
         fig.add_annotation(text="no metrics yet", showarrow=False, xref="paper", yref="paper", x=0.5, y=0.5)
-    return _finish(fig, "", xaxis=dict(title="step"), yaxis=dict(title=html.escape(y, quote=False)),
+    return finish(fig, "", xaxis=dict(title="step"), yaxis=dict(title=html.escape(y, quote=False)),
                    height=350, margin=dict(l=10, r=10, t=30, b=10))
