@@ -223,7 +223,7 @@ def test_uploaded_files_are_only_read_never_imported_or_run():
 
 
 def test_the_html_map_export_shows_scripts_and_links_in_corpus_text_as_text(store):
-    from core.cli import map_export_html
+    from core.cli.search import map_export_html
 
     evil = {"title": "</script><script>alert(1)</script>", "journal": '<a href="javascript:alert(3)">J</a>',
             "abstract": "<img src=x onerror=alert(2)>"}

@@ -4,17 +4,13 @@
 from __future__ import annotations
 
 import argparse
-import json
 import time
 from collections.abc import Callable
 from typing import Any
 
+from core.cli.output import Emit
 from core.errors import MireadError
 from core.store import Store, TrashItem
-
-
-def _emit(args: argparse.Namespace, document: dict[str, Any], text: str) -> None:
-    print(json.dumps(document, ensure_ascii=False, default=str) if args.json else text)
 
 
 def _when(item: TrashItem) -> str:
@@ -32,39 +28,39 @@ def _item(store: Store, ref: str) -> TrashItem:
     return hits[0]
 
 
-def cmd_delete(store: Store, args: argparse.Namespace) -> dict[str, Any]:
+def cmd_delete(store: Store, args: argparse.Namespace, emit: Emit) -> dict[str, Any]:
     if bool(args.corpus) == bool(args.model):
         raise MireadError("delete needs one of --corpus NAME or --model NAME")
     item = store.delete_corpus(args.corpus) if args.corpus else store.delete_model(args.model)
     doc = {"deleted": item.to_dict(), "undo": f"python -m core restore {item.id}"}
-    _emit(args, doc, f"moved {item.describe()} to the trash as item {item.id}; "
+    emit(doc, f"moved {item.describe()} to the trash as item {item.id}; "
                      f"undo with `python -m core restore {item.id}`")
     return doc
 
 
-def cmd_trash(store: Store, args: argparse.Namespace) -> dict[str, Any]:
+def cmd_trash(store: Store, args: argparse.Namespace, emit: Emit) -> dict[str, Any]:
     items = store.trash()
     doc = {"trash": [i.to_dict() for i in items], "keep_days": store.TRASH_KEEP_DAYS}
-    _emit(args, doc, "\n".join(f"{i.id:>4}  {_when(i)}  {i.describe()}" for i in items) or "the trash is empty")
+    emit(doc, "\n".join(f"{i.id:>4}  {_when(i)}  {i.describe()}" for i in items) or "the trash is empty")
     return doc
 
 
-def cmd_restore(store: Store, args: argparse.Namespace) -> dict[str, Any]:
+def cmd_restore(store: Store, args: argparse.Namespace, emit: Emit) -> dict[str, Any]:
     item = _item(store, args.item)
     restored = store.restore(item.id, as_name=args.as_name)
     doc = {"restored": restored.to_dict()}
-    _emit(args, doc, f"restored {restored.describe()}")
+    emit(doc, f"restored {restored.describe()}")
     return doc
 
 
-def cmd_empty_trash(store: Store, args: argparse.Namespace) -> dict[str, Any]:
+def cmd_empty_trash(store: Store, args: argparse.Namespace, emit: Emit) -> dict[str, Any]:
     items = [_item(store, args.item)] if args.item else store.trash()
     if not args.yes:
         what = "; ".join(i.describe() for i in items) or "nothing"
         raise MireadError(f"empty-trash deletes for good: {what}; add --yes to go ahead")
     gone = [store.empty_trash(i.id)[0] for i in items]
     doc = {"emptied": [i.to_dict() for i in gone]}
-    _emit(args, doc, "\n".join(f"deleted for good: {i.describe()}" for i in gone) or "the trash was empty")
+    emit(doc, "\n".join(f"deleted for good: {i.describe()}" for i in gone) or "the trash was empty")
     return doc
 
 

@@ -8,6 +8,7 @@ import tempfile
 from pathlib import Path
 from typing import Any
 
+from core.cli.output import Emit
 from core.display import plural
 from core.errors import MireadError
 from core.store import Store
@@ -42,8 +43,21 @@ def _reading_lines(doc: dict[str, Any]) -> list[str]:
     return ["; ".join(where), f"columns: {mapping}" + ("; title-only rows kept" if doc.get("title_only") else "")]
 
 
-def cmd_import(store: Store, args: argparse.Namespace, emit: Any) -> dict[str, Any]:
-    """Import a file (or, with --dry-run, preview it) and print what happened; several JATS files import as one."""
+def cmd_import(store: Store, args: argparse.Namespace, emit: Emit) -> dict[str, Any]:
+    """Import a file (or, with --dry-run, preview it) and print what happened; several JATS files import as one; a
+    Parquet export with vectors files its vectors too."""
+    from core.cli.exchange import cmd_import_vectors, is_vectors_export
+
+    files = [args.file] if isinstance(args.file, str) else list(args.file)
+    if len(files) == 1 and Path(files[0]).exists() and is_vectors_export(Path(files[0])):
+        if not args.corpus:
+            raise MireadError("import needs --corpus NAME")
+        args.file = files[0]
+        return cmd_import_vectors(store, args, emit)
+    return _import_files(store, args, emit)
+
+
+def _import_files(store: Store, args: argparse.Namespace, emit: Emit) -> dict[str, Any]:
     files = [args.file] if isinstance(args.file, str) else list(args.file)
     for name in files:
         if not Path(name).exists():
@@ -55,7 +69,7 @@ def cmd_import(store: Store, args: argparse.Namespace, emit: Any) -> dict[str, A
         return _import(store, args, emit, path, ", ".join(Path(f).name for f in files))
 
 
-def _import(store: Store, args: argparse.Namespace, emit: Any, path: Path, source: str) -> dict[str, Any]:
+def _import(store: Store, args: argparse.Namespace, emit: Emit, path: Path, source: str) -> dict[str, Any]:
     from core.io import FigureCollector, ReadOptions, plan_import, read_papers
 
     columns = {name: getattr(args, f"{name}_column") for name in _FIELD_FLAGS
@@ -70,7 +84,7 @@ def _import(store: Store, args: argparse.Namespace, emit: Any, path: Path, sourc
         lines += [f"  {s['reason']}" for s in plan.skipped[:20]]
         if len(plan.skipped) > 20:
             lines.append(f"  ... and {len(plan.skipped) - 20} more (use --json for all)")
-        emit(args, doc, "\n".join(lines))
+        emit(doc, "\n".join(lines))
         return doc
     if not args.corpus:
         raise MireadError("import needs --corpus NAME (or --dry-run to preview the file)")
@@ -115,5 +129,5 @@ def _import(store: Store, args: argparse.Namespace, emit: Any, path: Path, sourc
         lines += [f"  {c['reason']}" for c in report.conflicts[:20]]
         if count > 20:
             lines.append(f"  ... and {count - 20} more (use --json for all)")
-    emit(args, doc, "\n".join(lines))
+    emit(doc, "\n".join(lines))
     return doc

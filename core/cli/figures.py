@@ -8,16 +8,13 @@ import json
 from collections.abc import Callable
 from typing import Any
 
+from core.cli.output import Emit
 from core.config import Settings
 from core.errors import MireadError
 from core.store import Store
 
 
-def _emit(args: argparse.Namespace, document: dict[str, Any], text: str) -> None:
-    print(json.dumps(document, ensure_ascii=False, default=str) if args.json else text)
-
-
-def cmd_figures(store: Store, args: argparse.Namespace) -> dict[str, Any]:
+def cmd_figures(store: Store, args: argparse.Namespace, emit: Emit) -> dict[str, Any]:
     from core.explore import figures_document
 
     store.corpus(args.corpus)
@@ -31,11 +28,11 @@ def cmd_figures(store: Store, args: argparse.Namespace) -> dict[str, Any]:
     for paper in doc["papers"][: None if args.paper else args.limit]:
         lines.append(f"{paper['id']}  {paper['title']}")
         lines += [f"  {f['rank']:>2}. {f['score']:.3f}  {f['label']} — {f['caption'][:100]}" for f in paper["figures"]]
-    _emit(args, doc, "\n".join(lines) or f"corpus {args.corpus!r} has no figures; import JATS full text first")
+    emit(doc, "\n".join(lines) or f"corpus {args.corpus!r} has no figures; import JATS full text first")
     return doc
 
 
-def cmd_train_figures(store: Store, args: argparse.Namespace) -> dict[str, Any]:
+def cmd_train_figures(store: Store, args: argparse.Namespace, emit: Emit) -> dict[str, Any]:
     from core.training import FigureTrainConfig, jobs
 
     given = {f: getattr(args, f) for f in FigureTrainConfig.__dataclass_fields__ if getattr(args, f, None) is not None}
@@ -43,7 +40,7 @@ def cmd_train_figures(store: Store, args: argparse.Namespace) -> dict[str, Any]:
     job = jobs.get_job(store, jobs.launch(store, cfg)) if args.background else jobs.run_foreground(store, cfg)
     doc = {"job": job["id"], "status": job["status"], "model": job["model"], "metrics": job.get("metrics") or {},
            "error": job.get("error")}
-    _emit(args, doc, f"figure scorer {doc['status']}: model {doc['model']}"
+    emit(doc, f"figure scorer {doc['status']}: model {doc['model']}"
           + ("; follow it with `python -m core jobs`" if args.background
              else f"; metrics {json.dumps(doc['metrics'])}"))
     return doc

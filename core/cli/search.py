@@ -1,0 +1,90 @@
+"""The commands on vectors: `embed` (a corpus with a model), `search` (nearest papers), `predict` (journals that fit)
+and `map` (a 2-D map, optionally written as a standalone HTML file)."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+from typing import Any
+
+from core.cli.output import Emit, progress_bar
+from core.config import Settings
+from core.display import plural
+from core.store import Store
+
+
+def cmd_embed(store: Store, args: argparse.Namespace, emit: Emit) -> dict[str, Any]:
+    from core.embedding import RayOptions, embed_corpus, embed_corpus_ray
+
+    model, bar = args.model or Settings().default_model, progress_bar("embedding", not args.json)
+    if args.engine == "ray":
+        options = RayOptions(address=args.address, workers=args.workers, gpus_per_worker=args.gpus_per_worker,
+                             batch_size=args.batch_size)
+        report = embed_corpus_ray(store, args.corpus, model, options, progress=bar)
+    else:
+        report = embed_corpus(store, args.corpus, model, device=args.device, batch_size=args.batch_size, progress=bar)
+    doc = report.to_dict()
+    emit(doc, f"{report.corpus} with {report.model}: {report.new} new, {report.cached} cached, "
+          f"{report.total} total in {report.seconds:.1f}s")
+    return doc
+
+
+def cmd_search(store: Store, args: argparse.Namespace, emit: Emit) -> dict[str, Any]:
+    from core.explore import similar_papers
+
+    result = similar_papers(store, args.corpus, args.model or Settings().default_model, title=args.title or "",
+                            abstract=args.abstract or "", paper_id=args.paper, k=args.k)
+    for item in result.results:
+        item.pop("abstract", None)
+        item.pop("row", None)
+    doc = result.to_dict()
+    text = "\n".join(f"{r['rank']:>3}  {r['score']:.3f}  {r['title']}" for r in result.results)
+    if result.warning:
+        print(f"warning: {result.warning}", file=sys.stderr)
+    emit(doc, text or "no results")
+    return doc
+
+
+def cmd_predict(store: Store, args: argparse.Namespace, emit: Emit) -> dict[str, Any]:
+    from core.explore import clip_query, predict_journals
+
+    pred = predict_journals(store, args.model or Settings().default_model, title=clip_query(args.title),
+                            abstract=clip_query(args.abstract), corpus=args.corpus, label_column=args.label,
+                            k=args.k)
+    doc = pred.to_dict()
+    for item in doc["predictions"]:
+        item.pop("evidence_papers", None)
+    text = f"method: {pred.method}\n" + "\n".join(
+        f"{p['probability']:6.1%}  {p['label']}" for p in pred.predictions)
+    emit(doc, text)
+    return doc
+
+
+def map_export_html(store: Store, corpus: str, result: dict[str, Any], color: str | None = None) -> str:
+    """A standalone HTML file of a corpus map coloured by a label column."""
+    from core.explore import hover_frame
+    from core.plots import export_html, map_figure
+
+    frame = store.papers_frame(corpus, with_abstract=False)
+    colour = frame[color].tolist() if color and color in frame.columns else None
+    fig = map_figure(result["coords"], color=colour, color_name=color or "", hover=hover_frame(frame),
+                     title=f"{corpus} — {result['model']} {result['method']}")
+    return export_html(fig)
+
+
+def cmd_map(store: Store, args: argparse.Namespace, emit: Emit) -> dict[str, Any]:
+    from core.explore import corpus_map
+
+    result = corpus_map(store, args.corpus, args.model or Settings().default_model, method=args.method,
+                        color=args.color)
+    doc = {"corpus": args.corpus, "model": result["model"], "method": args.method, "points": result["points"],
+           "seconds": result["seconds"], "cached": result["cached"], "fitted": result["fitted"],
+           "placed": result["placed"]}
+    if args.out:
+        Path(args.out).write_text(map_export_html(store, args.corpus, result, color=args.color), encoding="utf-8")
+        doc["out"] = args.out
+    emit(doc, f"map of {plural(doc['points'], 'paper')} ({args.method}) in {doc['seconds']:.1f}s"
+          + (f"; fitted on {doc['fitted']}, {doc['placed']} placed from neighbours" if doc["placed"] else "")
+          + (f"; written to {args.out}" if args.out else ""))
+    return doc
