@@ -3,42 +3,45 @@
 
 from __future__ import annotations
 
+import itertools
+
+import pytest
 from streamlit.testing.v1 import AppTest
 
+import core.embedding
+import pages.common
+from core.embedding.encoder import EmbedReport
 from core.store import Store
 from tests.helpers import make_papers
 
+TICKS = {"clock": itertools.count(0.0, 9.0)}  # each look at the clock: 9 s later
 
-def _script(root: str) -> None:
-    import itertools
 
+def _script() -> None:
     import streamlit as st
 
     import pages.common as common
-    from core.embedding.encoder import EmbedReport
+    from tests.app.test_embed_duration import TICKS
 
-    ticks = itertools.count(0.0, 9.0)  # each look at the clock: 9 s later (model loading, then encoding)
-
-    def slow_encoder(spec):  # noqa: ANN001, ANN202 - stands in for the cached model load
-        next(ticks)
-        return None
-
-    def embed_corpus(store, corpus, spec, **kwargs):  # noqa: ANN001, ANN202, ANN003 - core's, timing only encoding
-        return EmbedReport(corpus, spec.name, 3, 0, 3, 2.7)
-
-    common.encoder = slow_encoder
-    import core.embedding
-
-    core.embedding.embed_corpus = embed_corpus
     report = common.embed_with_progress("c", common.get_model("minilm", common.store()),
-                                        clock=lambda: next(ticks))
+                                        clock=lambda: next(TICKS["clock"]))
     st.write(f"seconds={report.seconds:.1f}")
 
 
-def test_the_reported_duration_counts_the_model_load(tmp_path, monkeypatch):
+def test_the_reported_duration_counts_the_model_load(tmp_path, monkeypatch: pytest.MonkeyPatch):
     monkeypatch.setenv("MIREAD_WORKSPACE", str(tmp_path / "ws"))
     Store(tmp_path / "ws").import_papers("c", make_papers(1))
-    at = AppTest.from_function(_script, args=(str(tmp_path / "ws"),), default_timeout=60).run()
+    TICKS["clock"] = itertools.count(0.0, 9.0)
+
+    def slow_encoder(spec):  # noqa: ANN001, ANN202 - stands in for the cached model load: the clock moves on
+        next(TICKS["clock"])
+
+    def embed_corpus(store, corpus, spec, **kwargs):  # noqa: ANN001, ANN202, ANN003 - core's times encoding only
+        return EmbedReport(corpus, spec.name, 3, 0, 3, 2.7)
+
+    monkeypatch.setattr(pages.common, "encoder", slow_encoder)  # restored after the test, unlike a script's patch
+    monkeypatch.setattr(core.embedding, "embed_corpus", embed_corpus)
+    at = AppTest.from_function(_script, default_timeout=60).run()
     assert not at.exception
     seconds = float(next(m.value for m in at.markdown if m.value.startswith("seconds=")).split("=")[1])
     assert seconds > 2.7 and seconds >= 18.0  # the clock's 9 s steps: start, model load, end
