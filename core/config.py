@@ -91,15 +91,3 @@ def _may_have_nvidia_gpu() -> bool:
     if not sys.platform.startswith("linux"):
         return True
     return any(Path(p).exists() for p in ("/proc/driver/nvidia/version", "/dev/nvidia0", "/dev/nvidiactl"))
-
-
-def device_label(device: str) -> str:
-    """A human-readable device name: the GPU's name or 'CPU (n threads)'."""
-    if device.startswith("cuda"):
-        import torch
-
-        return f"GPU: {torch.cuda.get_device_name(0)}"
-    from core.embedding import fast_kind
-
-    kind = fast_kind(None, device)
-    return f"CPU ({os.cpu_count()} cores)" + (f", fast {kind} mode" if kind else "")

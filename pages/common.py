@@ -10,9 +10,9 @@ from typing import Any
 import numpy as np
 import streamlit as st
 
-from core.config import Settings, device_label, resolve_device
+from core.config import Settings, resolve_device
 from core.display import blank_missing, plural
-from core.embedding import ModelSpec, fingerprint, get_model, list_models
+from core.embedding import ModelSpec, device_label, fingerprint, get_model, list_models
 from core.embedding.hub import NEEDS_HUB, needs_hub
 from core.errors import MireadError
 from core.labels import is_missing, label_text

@@ -26,6 +26,7 @@ _EXPORTS = {
     "embed_corpus": "encoder",
     "embed_corpus_ray": "distributed",
     "fast_fingerprint": "quantize",
+    "device_label": "device",
     "fast_kind": "quantize",
     "fast_setting": "quantize",
     "fingerprint": "models",

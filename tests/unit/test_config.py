@@ -37,3 +37,11 @@ def test_settings_read_their_variables(monkeypatch):
     monkeypatch.delenv("MIREAD_DEBUG", raising=False)
     s = Settings()
     assert (s.warm_numba, s.max_expanded_bytes, s.fast_cpu, s.hub_offline, s.debug) == (False, 1234, "on", True, False)
+
+
+def test_the_device_label_names_the_cpu_cores():
+    import os
+
+    from core.embedding import device_label
+
+    assert device_label("cpu").startswith(f"CPU ({os.cpu_count()} cores)")

@@ -146,3 +146,8 @@ print(errors)
 """
     out = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, check=True).stdout
     assert out.strip() == "[]"
+
+
+def test_the_settings_module_imports_no_core_package():
+    """core/config.py sits under every package (issue 30: device_label moved to core.embedding.device)."""
+    assert not _core_imports(ROOT / "core" / "config.py") - {"errors"}
