@@ -52,6 +52,18 @@ def delete_panel(corpora: list[str]) -> None:
                     _trashed(item)
 
 
+def _restore(item_id: int) -> None:
+    """Bring a trashed item back; a restored corpus becomes the current one; its Undo notice goes."""
+    restored = guarded(store().restore, item_id)
+    if st.session_state.get(LAST_TRASHED, (None,))[0] == item_id:
+        st.session_state.pop(LAST_TRASHED, None)
+    if restored is not None:
+        if restored.kind == "corpus":
+            select_corpus(restored.name)
+        st.toast(f"Restored {restored.describe()}")
+        st.rerun()
+
+
 def undo_notice() -> None:
     """Right after a delete: what went to the trash, and Undo."""
     last = st.session_state.get(LAST_TRASHED)
@@ -61,13 +73,7 @@ def undo_notice() -> None:
     left, right = st.columns([4, 1])
     left.success(f"Moved {md_escape(described)} to the trash.")
     if right.button("Undo", key=f"undo-{item_id}", type="primary"):
-        restored = guarded(store().restore, item_id)
-        st.session_state.pop(LAST_TRASHED, None)
-        if restored is not None:
-            if restored.kind == "corpus":
-                select_corpus(restored.name)
-            st.toast(f"Restored {restored.describe()}")
-            st.rerun()
+        _restore(item_id)
 
 
 def trash_panel() -> None:
@@ -83,14 +89,7 @@ def trash_panel() -> None:
             when = time.strftime("%Y-%m-%d %H:%M", time.localtime(item.deleted))
             left.markdown(f"{md_escape(item.describe())} · deleted {when}")
             if right.button("Restore", key=f"restore-{item.id}"):
-                restored = guarded(s.restore, item.id)
-                if restored is not None:
-                    if st.session_state.get(LAST_TRASHED, (None,))[0] == item.id:
-                        st.session_state.pop(LAST_TRASHED, None)
-                    if restored.kind == "corpus":
-                        select_corpus(restored.name)
-                    st.toast(f"Restored {restored.describe()}")
-                    st.rerun()
+                _restore(item.id)
         names = ", ".join(i.name for i in items)
         sure = st.checkbox(f"Yes, delete for good: {md_escape(names)}", key=f"empty_trash_confirm:{names}")
         if st.button("Empty the trash", disabled=not sure, key="empty_trash_button"):

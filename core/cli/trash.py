@@ -17,17 +17,6 @@ def _when(item: TrashItem) -> str:
     return time.strftime("%Y-%m-%d %H:%M", time.localtime(item.deleted))
 
 
-def _item(store: Store, ref: str) -> TrashItem:
-    """A trash item by id ("3") or by the name of a trashed corpus or model (the newest of that name)."""
-    if ref.isdigit():
-        return store.trash_item(int(ref))
-    hits = [i for i in store.trash() if i.name == ref]
-    if not hits:
-        held = ", ".join(f"{i.id} ({i.kind} {i.name})" for i in store.trash()) or "it is empty"
-        raise MireadError(f"the trash holds nothing named {ref!r} (trash: {held})")
-    return hits[0]
-
-
 def cmd_delete(store: Store, args: argparse.Namespace, emit: Emit) -> dict[str, Any]:
     if bool(args.corpus) == bool(args.model):
         raise MireadError("delete needs one of --corpus NAME or --model NAME")
@@ -46,7 +35,7 @@ def cmd_trash(store: Store, args: argparse.Namespace, emit: Emit) -> dict[str, A
 
 
 def cmd_restore(store: Store, args: argparse.Namespace, emit: Emit) -> dict[str, Any]:
-    item = _item(store, args.item)
+    item = store.find_in_trash(args.item)
     restored = store.restore(item.id, as_name=args.as_name)
     doc = {"restored": restored.to_dict()}
     emit(doc, f"restored {restored.describe()}")
@@ -54,7 +43,7 @@ def cmd_restore(store: Store, args: argparse.Namespace, emit: Emit) -> dict[str,
 
 
 def cmd_empty_trash(store: Store, args: argparse.Namespace, emit: Emit) -> dict[str, Any]:
-    items = [_item(store, args.item)] if args.item else store.trash()
+    items = [store.find_in_trash(args.item)] if args.item else store.trash()
     if not args.yes:
         what = "; ".join(i.describe() for i in items) or "nothing"
         raise MireadError(f"empty-trash deletes for good: {what}; add --yes to go ahead")

@@ -56,16 +56,19 @@ class FieldCounts:
 
 
 
-def _kinds(values: Iterable[object]) -> dict[str, int]:
-    counts = {"sample": 0, "number": 0, "date": 0, "url": 0, "long": 0, "integral": 1}
-    for value in values:
-        counts["sample"] += 1
+def field_counts(distinct: int, filled: int, nested: bool, sample: Iterable[object]) -> FieldCounts:
+    """A field's counts, with the kinds of its sampled values (numbers, dates, URLs, long text) tallied."""
+    kinds = {"number": 0, "date": 0, "url": 0, "long": 0}
+    size, integral = 0, True
+    for value in sample:
+        size += 1
         kind = value_kind(value)
-        if kind in counts:
-            counts[kind] += 1
+        if kind in kinds:
+            kinds[kind] += 1
         if kind == "number" and not float(str(value).replace(",", ".")).is_integer():
-            counts["integral"] = 0
-    return counts
+            integral = False
+    return FieldCounts(int(distinct), int(filled), bool(nested), size, kinds["number"], kinds["date"], kinds["url"],
+                       kinds["long"], integral)
 
 
 def counted_by_sql(conn: sqlite3.Connection, corpus: str) -> dict[str, FieldCounts]:
@@ -81,12 +84,8 @@ def counted_by_sql(conn: sqlite3.Connection, corpus: str) -> dict[str, FieldCoun
         "json_each(p.fields) j WHERE j.type NOT IN ('null', 'array', 'object')", (corpus, SAMPLE_ROWS),
     ):
         sampled.setdefault(key, []).append(bool(value) if kind in ("true", "false") else value)
-    out = {}
-    for key, distinct, filled, nested in rows:
-        k = _kinds(sampled.get(key, ()))
-        out[key] = FieldCounts(int(distinct), int(filled), bool(nested), k["sample"], k["number"], k["date"],
-                               k["url"], k["long"], bool(k["integral"]))
-    return out
+    return {key: field_counts(distinct, filled, nested, sampled.get(key, ()))
+            for key, distinct, filled, nested in rows}
 
 
 class FieldTally:
@@ -126,9 +125,5 @@ class FieldTally:
                     seen.add(value)
 
     def counts(self) -> dict[str, FieldCounts]:
-        out = {}
-        for key, seen in self._values.items():
-            k = _kinds(self._sample.get(key, ()))
-            out[key] = FieldCounts(len(seen), self._filled[key], key in self._nested, k["sample"], k["number"],
-                                   k["date"], k["url"], k["long"], bool(k["integral"]))
-        return out
+        return {key: field_counts(len(seen), self._filled[key], key in self._nested, self._sample.get(key, ()))
+                for key, seen in self._values.items()}

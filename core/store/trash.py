@@ -61,6 +61,14 @@ def trash_key(item_id: int) -> str:
     return f"{TRASH_PREFIX}{item_id}"
 
 
+def _refuse_if_in_use(conn: Any, needle: str, what: str) -> None:
+    """One sentence naming the queued or running job whose arguments hold `needle`, if any."""
+    running = conn.execute("SELECT id FROM jobs WHERE status IN ('queued', 'running') AND instr(args, ?) > 0",
+                           (needle,)).fetchone()
+    if running:
+        raise CorpusError(f"{what} is in use by job {running['id']}; cancel it first")
+
+
 class TrashMixin:
     """The `Store` methods for deleting corpora and models into the trash, listing, restoring, emptying it."""
 
@@ -76,12 +84,7 @@ class TrashMixin:
         self.corpus(name)  # an unknown corpus says so, naming the known ones
         self._purge_expired()
         with self.transaction() as conn:
-            running = conn.execute(
-                "SELECT id FROM jobs WHERE status IN ('queued', 'running') AND instr(args, ?) > 0",
-                (f'"corpus": {json.dumps(name)}',),
-            ).fetchone()
-            if running:
-                raise CorpusError(f"corpus {name!r} is in use by job {running['id']}; cancel it first")
+            _refuse_if_in_use(conn, f'"corpus": {json.dumps(name)}', f"corpus {name!r}")
             count = {t: conn.execute(f"SELECT COUNT(*) FROM {t} WHERE corpus = ?", (name,)).fetchone()[0]
                      for t in ("papers", "links", "figures")}
             cur = conn.execute(
@@ -108,12 +111,7 @@ class TrashMixin:
         self._purge_expired()
         spec = json.loads(row["spec"])
         with self.transaction() as conn:
-            running = conn.execute(
-                "SELECT id FROM jobs WHERE status IN ('queued', 'running') AND instr(args, ?) > 0",
-                (json.dumps(name),),
-            ).fetchone()
-            if running:
-                raise CorpusError(f"model {name!r} is in use by job {running['id']}; cancel it first")
+            _refuse_if_in_use(conn, json.dumps(name), f"model {name!r}")
             cur = conn.execute(
                 "INSERT INTO trash(kind, name, deleted, papers, detail) VALUES ('model', ?, ?, 0, ?)",
                 (name, time.time(), json.dumps({"spec": spec, "created": row["created"]})),
@@ -140,8 +138,7 @@ class TrashMixin:
         with self.connect() as conn:
             row = conn.execute("SELECT * FROM trash WHERE id = ?", (int(item_id),)).fetchone()
         if row is None:
-            held = ", ".join(f"{i.id} ({i.kind} {i.name})" for i in self.trash()) or "it is empty"
-            raise NotFoundError(f"the trash has no item {item_id} (trash: {held})")
+            raise NotFoundError(f"the trash has no item {item_id} (trash: {self._held()})")
         return self._item(row)
 
     @staticmethod
@@ -151,12 +148,18 @@ class TrashMixin:
                          papers=int(row["papers"] or 0), links=int(detail.get("links", 0)),
                          figures=int(detail.get("figures", 0)), files=int(detail.get("files", 0)))
 
-    def find_trashed(self, name: str, kind: str = "corpus") -> TrashItem:
-        """The newest trashed corpus (or model) of this name, or NotFoundError."""
-        hit = next((i for i in self.trash() if i.kind == kind and i.name == name), None)
+    def find_in_trash(self, ref: str | int) -> TrashItem:
+        """A trashed item by id (3 or "3") or by name (the newest of that name), or NotFoundError naming what the
+        trash holds."""
+        if isinstance(ref, int) or str(ref).isdigit():
+            return self.trash_item(int(ref))
+        hit = next((i for i in self.trash() if i.name == ref), None)
         if hit is None:
-            raise NotFoundError(f"the trash holds no {kind} named {name!r}")
+            raise NotFoundError(f"the trash holds nothing named {ref!r} (trash: {self._held()})")
         return hit
+
+    def _held(self) -> str:
+        return ", ".join(f"{i.id} ({i.kind} {i.name})" for i in self.trash()) or "it is empty"
 
     # -- restore ------------------------------------------------------------------------------
     def restore(self, item_id: int, as_name: str | None = None) -> TrashItem:
