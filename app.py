@@ -1,23 +1,23 @@
-"""MIReAD Explorer: the router. Pages live in pages/; all logic lives in core/."""
+"""MIReAD Explorer: the router. Routes live in app_pages/, their shared pieces in ui/; all logic lives in core/."""
 
 import threading
 
 import streamlit as st
 
 from core.config import Settings
-from pages.common import sidebar
-from pages.shared_view import apply_link, carry_selection
+from ui.shared_view import apply_link, carry_selection
+from ui.sidebar import sidebar
 
 st.set_page_config(page_title="MIReAD Explorer", page_icon="assets/icon.svg", layout="wide")
 
 PAGES = [
-    st.Page("pages/map.py", title="Domain map", icon=":material/scatter_plot:", default=True),
-    st.Page("pages/similar.py", title="Similar papers", icon=":material/search:"),
-    st.Page("pages/journals.py", title="Journals", icon=":material/menu_book:"),
-    st.Page("pages/library.py", title="Library", icon=":material/library_books:"),
-    st.Page("pages/train.py", title="Train", icon=":material/model_training:"),
-    st.Page("pages/evaluate.py", title="Evaluate", icon=":material/analytics:"),
-    st.Page("pages/compare.py", title="Compare models", icon=":material/compare:", url_path="compare"),
+    st.Page("app_pages/map.py", title="Domain map", icon=":material/scatter_plot:", default=True),
+    st.Page("app_pages/similar.py", title="Similar papers", icon=":material/search:"),
+    st.Page("app_pages/journals.py", title="Journals", icon=":material/menu_book:"),
+    st.Page("app_pages/library.py", title="Library", icon=":material/library_books:"),
+    st.Page("app_pages/train.py", title="Train", icon=":material/model_training:"),
+    st.Page("app_pages/evaluate.py", title="Evaluate", icon=":material/analytics:"),
+    st.Page("app_pages/compare.py", title="Compare models", icon=":material/compare:", url_path="compare"),
 ]
 
 
@@ -40,7 +40,7 @@ def warm_maps_in_background() -> threading.Thread | None:
 page = st.navigation(PAGES)
 try:
     if apply_link() and page.url_path != "compare":  # a shared link's view, once per session, before the sidebar
-        st.switch_page("pages/compare.py", query_params=st.query_params.to_dict())  # ?compare=B: the compare view
+        st.switch_page("app_pages/compare.py", query_params=st.query_params.to_dict())  # ?compare=B: the compare view
     sidebar()
     carry_selection()  # the corpus and model in the URL on every page: a reload keeps them
     page.run()

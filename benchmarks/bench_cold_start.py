@@ -26,8 +26,8 @@ CHROMIUM_ARGS = ["--headless=new", "--no-sandbox", "--disable-gpu", "--disable-b
                  "--disable-component-update", "--disable-sync", "--no-first-run", "--disable-quic"]
 IDLE = "[data-testid=stApp][data-test-script-state=notRunning]"
 HEAVY = ("torch", "transformers", "umap", "sklearn", "faiss", "numba", "sentence_transformers")
-APP_MODULES = ("pages.common", "core.explore.maps", "core.plots.maps", "core.explore.projection", "core.explore.clusters",
-               "core.explore.search",
+APP_MODULES = ("ui.resources", "ui.sidebar", "core.explore.maps.cached", "core.plots.maps", "core.explore.maps.projection", "core.explore.topics.clusters",
+               "core.explore.search.similar",
                "core.explore.journals", "core.demo", "core.training.jobs")
 
 

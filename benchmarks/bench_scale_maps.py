@@ -2,7 +2,7 @@
 fitting the sample alone, with trustworthiness.
 
 Baseline: `project(sample, "umap")`, the map of the 200k-paper sample by itself (what a user gets today at best).
-Ours: the same fit plus placing every other paper (`core.explore.big_maps.sampled_projection`). Both on the
+Ours: the same fit plus placing every other paper (`core.explore.maps.sampled.sampled_projection`). Both on the
 synthetic clustered vectors of `synthetic.clustered_points` (384-d). Trustworthiness (sklearn, 10 neighbours) on
 2,000 random points: of the sample map (baseline), of the whole map, and of placed points only.
 
@@ -36,8 +36,8 @@ def main() -> None:
     parser.add_argument("--sample", type=int, default=200_000)
     args = parser.parse_args()
     from core.explore import project
-    from core.explore.big_maps import fit_sample, neighbour_index, place_by_neighbours
-    from core.explore.projection import warm_numba
+    from core.explore.maps.projection import warm_numba
+    from core.explore.maps.sampled import fit_sample, neighbour_index, place_by_neighbours
 
     x, _ = clustered_points(args.size)
     warm_numba()  # the one-off numba compile is not part of either map

@@ -75,7 +75,7 @@ def main() -> None:
     import faiss
 
     from core.explore import VectorIndex, recall_at_k
-    from core.explore.compressed import chunked_topk
+    from core.explore.search.compressed import chunked_topk
 
     folder = Path(args.folder)
     folder.mkdir(parents=True, exist_ok=True)

@@ -50,9 +50,9 @@ def main() -> None:
     args = parser.parse_args()
 
     from core.embedding import vectors_fingerprint
-    from core.explore.clusters import cluster_names, kmeans
-    from core.explore.topic_cache import corpus_topics, topics_files
-    from core.explore.topics import topic_hierarchy
+    from core.explore.topics.cache import corpus_topics, topics_files
+    from core.explore.topics.clusters import cluster_names, kmeans
+    from core.explore.topics.hierarchy import topic_hierarchy
 
     with tempfile.TemporaryDirectory() as tmp:
         store, spec = build(Path(tmp), args.papers)

@@ -23,7 +23,7 @@ from core.errors import MireadError
 if TYPE_CHECKING:
     import pandas as pd
 
-    from core.explore.maps import BackgroundMap
+    from core.explore.maps.cached import BackgroundMap
     from core.store import Store
 
 NEIGHBOURS = 10
@@ -86,7 +86,7 @@ def nearest_rows(search: Callable[[np.ndarray, int], np.ndarray], vectors: np.nd
 
 def exact_neighbours(vectors: np.ndarray, k: int = NEIGHBOURS) -> np.ndarray:
     """Each row's k nearest other rows by inner product (cosine on unit vectors), exactly."""
-    from core.explore.index import exact_topk
+    from core.explore.search.exact import exact_topk
 
     matrix = np.asarray(vectors, dtype=np.float32)
     return nearest_rows(lambda q, kk: exact_topk(matrix, q, kk)[1], matrix, k)
@@ -118,7 +118,7 @@ def neighbourhood_scores(store: Store, corpus: str, spec_a: ModelSpec, spec_b: M
     as the Similar papers page searches).
     """
     from core.embedding import vectors_fingerprint
-    from core.explore.search import corpus_index
+    from core.explore.search.similar import corpus_index
     from core.store import atomic_save_npy
 
     fp_a, fp_b = vectors_fingerprint(spec_a), vectors_fingerprint(spec_b)
@@ -147,7 +147,7 @@ def neighbourhood_scores(store: Store, corpus: str, spec_a: ModelSpec, spec_b: M
 def paper_neighbours(store: Store, corpus: str, spec: ModelSpec, row: int, k: int = NEIGHBOURS) -> np.ndarray:
     """The corpus rows of one paper's k nearest other papers under a model, nearest first."""
     from core.embedding import vectors_fingerprint
-    from core.explore.search import corpus_index
+    from core.explore.search.similar import corpus_index
 
     vectors = store.embeddings(corpus, vectors_fingerprint(spec))
     index = corpus_index(store, corpus, spec)
@@ -208,7 +208,7 @@ class MapState:
 
 def map_or_preview(store: Store, corpus: str, spec: ModelSpec, method: str, params: dict[str, Any] | None) -> MapState:
     """The cached map, else a PCA preview while `start_map` computes it in the background (as the map page does)."""
-    from core.explore.maps import cached_map, map_coordinates, start_map
+    from core.explore.maps.cached import cached_map, map_coordinates, start_map
 
     coords = cached_map(store, corpus, spec, method, params)
     if coords is not None:

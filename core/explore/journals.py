@@ -12,7 +12,7 @@ import numpy as np
 
 from core.embedding import Encoder, ModelSpec, get_encoder, get_model
 from core.errors import MireadError, NotEmbeddedError
-from core.explore.search import clip_query, corpus_index, query_warning
+from core.explore.search.similar import clip_query, corpus_index, query_warning
 from core.labels import is_missing, label_text
 
 if TYPE_CHECKING:

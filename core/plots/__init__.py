@@ -14,6 +14,7 @@ from core.lazy import exporter
 _EXPORTS = {
     "add_citation_lines": "maps",
     "add_topic_labels": "labels",
+    "cluster_centres_2d": "labels",
     "add_year_animation": "timeline",
     "export_html": "export",
     "is_legend_entry": "maps",

@@ -8,13 +8,12 @@ from __future__ import annotations
 
 import html
 from collections.abc import Mapping
+from typing import Protocol
 
 import numpy as np
 import plotly.graph_objects as go
 
-from core.explore.clusters import cluster_centres_2d
-from core.explore.topic_labels import tag_order, topic_tags
-from core.explore.topics import Topics
+from core.errors import MireadError
 
 MAX_FINE_LABELS = 40  # beyond this many fine topics only the largest are labelled (all stay in legend and cards)
 LABEL_CHARS = 40  # as the legend shortens its entries
@@ -22,6 +21,33 @@ PLOT_PX = (870.0, 600.0)  # the map's drawing area at a 1400-px-wide window, as 
 NARROW_PX = (330.0, 300.0)  # ... and on a phone (390 px wide): labels that overlap there are hidden on phones
 NARROW_META = "narrow_hidden"  # layout.meta key: indexes of the annotations to hide on narrow screens
 SHIFTS = (0, 24, -24, 48, -48, 72, -72)  # vertical nudges tried, in pixels
+
+
+class TopicLevels(Protocol):
+    """What the labels need of a topic hierarchy (core.explore.topics.Topics): each paper's coarse and fine cluster,
+    each fine cluster's coarse topic, and the tags per level in tag order."""
+
+    coarse: np.ndarray
+    fine: np.ndarray
+    parent: np.ndarray
+
+    def tags(self) -> dict[str, dict[int, str]]: ...
+
+
+def cluster_centres_2d(coords: np.ndarray, labels: np.ndarray) -> dict[int, tuple[float, float]]:
+    """Return the median 2-D position of each cluster (where to draw its label)."""
+    coords = np.asarray(coords, dtype=np.float64)
+    labels = np.asarray(labels)
+    if coords.ndim != 2 or coords.shape[1] != 2 or coords.shape[0] != len(labels):
+        raise MireadError(
+            f"map coordinates of shape {coords.shape} do not match {len(labels)} cluster labels"
+        )
+    centres = {}
+    for c in np.unique(labels):
+        x, y = np.median(coords[labels == c], axis=0)
+        centres[int(c)] = (float(x), float(y))
+    return centres
+
 
 
 def _short(text: str, limit: int = LABEL_CHARS) -> str:
@@ -55,7 +81,7 @@ class _Placer:
         return 0
 
 
-def add_topic_labels(fig: go.Figure, coords: np.ndarray, topics: Topics, level: str,
+def add_topic_labels(fig: go.Figure, coords: np.ndarray, topics: TopicLevels, level: str,
                      names: Mapping[str, Mapping[int, str]], max_fine: int = MAX_FINE_LABELS) -> list[str]:
     """Label each topic of the level at the median position of its papers and order (at the fine level: group) the
     legend by topic; the texts drawn, coarse first."""
@@ -113,10 +139,10 @@ def narrow_screen_css(fig: go.Figure, chart_key: str) -> str:
     return f"<style>@media (max-width: 640px) {{ {rules} {{ display: none; }} }}</style>"
 
 
-def _order_legend(fig: go.Figure, topics: Topics, level: str, names: Mapping[str, Mapping[int, str]]) -> None:
+def _order_legend(fig: go.Figure, topics: TopicLevels, level: str, names: Mapping[str, Mapping[int, str]]) -> None:
     """Legend entries in tag order (A, B, … or A1, A2, B1, …); fine ones grouped under their coarse topic's name."""
-    tags = topic_tags(topics)
-    order = sorted(tags[level], key=lambda c: tag_order(tags[level][c]))
+    tags = topics.tags()
+    order = list(tags[level])  # already in tag order
     rank = {_short(names[level][c]): (i, c) for i, c in enumerate(order)}
     for trace in fig.data:
         if trace.name in rank:

@@ -9,7 +9,7 @@ import pytest
 from core.embedding import embed_corpus
 from core.io import read_papers
 from core.store import Store
-from tests.app.test_pages import chart, open_app, router_mode, texts, widget  # noqa: F401 (router_mode: autouse)
+from tests.app.test_pages import chart, open_app, texts, widget
 from tests.helpers import register_tiny
 
 FIXTURE = Path(__file__).resolve().parents[1] / "fixtures" / "citations" / "arxiv_150.jsonl"
@@ -36,7 +36,7 @@ def _busiest(store: Store) -> tuple[int, str]:
 
 def test_the_map_draws_and_lists_a_papers_references_and_citing_papers(cited):
     row, pid = _busiest(cited)
-    at = open_app("pages/map.py")
+    at = open_app("app_pages/map.py")
     at.selectbox(key="map_cite_c").set_value(row).run()
     assert not at.exception and not at.error
     refs, citers = cited.references_of("c", pid), cited.cited_by("c", pid)
@@ -51,7 +51,7 @@ def test_the_map_draws_and_lists_a_papers_references_and_citing_papers(cited):
 
 def test_similar_papers_lists_the_citations_of_a_picked_paper_and_marks_ties(cited):
     row, pid = _busiest(cited)
-    at = open_app("pages/similar.py")
+    at = open_app("app_pages/similar.py")
     at.radio[0].set_value("Pick a paper from the corpus").run()
     widget(at.selectbox, "Paper").set_value(row).run()
     assert not at.exception

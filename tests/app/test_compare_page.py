@@ -13,7 +13,7 @@ from streamlit.testing.v1 import AppTest
 from core.embedding import build_tiny_model, embed_corpus, get_model
 from core.explore.compare import paper_neighbours
 from core.store import Store
-from tests.app.test_pages import APP, decode, router_mode, texts  # noqa: F401 - router_mode is an autouse fixture
+from tests.app.test_pages import APP, decode, texts
 from tests.helpers import make_papers, register_tiny
 
 PAPERS = make_papers(10)  # 30 papers of three journals
@@ -43,7 +43,7 @@ def open_compare(query: dict[str, str] | None = None, page: bool = True) -> AppT
         at.query_params[key] = value
     at.run()
     if page:
-        at.switch_page("pages/compare.py").run()
+        at.switch_page("app_pages/compare.py").run()
     assert not at.exception, at.exception
     return at
 

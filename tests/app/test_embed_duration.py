@@ -9,7 +9,7 @@ import pytest
 from streamlit.testing.v1 import AppTest
 
 import core.embedding
-import pages.common
+import ui.embedding
 from core.embedding.encoder import EmbedReport
 from core.store import Store
 from tests.helpers import make_papers
@@ -20,10 +20,12 @@ TICKS = {"clock": itertools.count(0.0, 9.0)}  # each look at the clock: 9 s late
 def _script() -> None:
     import streamlit as st
 
-    import pages.common as common
+    import ui.embedding as common
+    from core.embedding import get_model
     from tests.app.test_embed_duration import TICKS
+    from ui.resources import store
 
-    report = common.embed_with_progress("c", common.get_model("minilm", common.store()),
+    report = common.embed_with_progress("c", get_model("minilm", store()),
                                         clock=lambda: next(TICKS["clock"]))
     st.write(f"seconds={report.seconds:.1f}")
 
@@ -39,7 +41,7 @@ def test_the_reported_duration_counts_the_model_load(tmp_path, monkeypatch: pyte
     def embed_corpus(store, corpus, spec, **kwargs):  # noqa: ANN001, ANN202, ANN003 - core's times encoding only
         return EmbedReport(corpus, spec.name, 3, 0, 3, 2.7)
 
-    monkeypatch.setattr(pages.common, "encoder", slow_encoder)  # restored after the test, unlike a script's patch
+    monkeypatch.setattr(ui.embedding, "encoder", slow_encoder)  # restored after the test, unlike a script's patch
     monkeypatch.setattr(core.embedding, "embed_corpus", embed_corpus)
     at = AppTest.from_function(_script, default_timeout=60).run()
     assert not at.exception

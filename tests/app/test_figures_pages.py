@@ -9,7 +9,7 @@ import pytest
 from core.cli import main
 from core.embedding import embed_corpus
 from core.store import Store, is_held_out
-from tests.app.test_pages import open_app, router_mode, texts, widget  # noqa: F401  (router_mode: autouse fixture)
+from tests.app.test_pages import open_app, texts, widget
 from tests.helpers import register_tiny
 
 REAL = Path(__file__).resolve().parents[1] / "fixtures" / "real" / "jats"
@@ -31,7 +31,7 @@ def jats_workspace(tmp_path, monkeypatch, tiny_model_dir, capsys) -> Store:
 
 
 def test_similar_results_show_each_papers_visual_summary(jats_workspace):
-    at = open_app("pages/similar.py")
+    at = open_app("app_pages/similar.py")
     at.radio[0].set_value("Pick a paper from the corpus").run()
     widget(at.button, "Find similar papers").click().run()
     assert not at.exception and not at.error
@@ -46,7 +46,7 @@ def test_similar_results_show_each_papers_visual_summary(jats_workspace):
 
 def test_the_evaluate_page_runs_the_figures_task_beside_its_baselines(jats_workspace):
     seed = next(s for s in range(100) if any(is_held_out(p.pid, s) for p in jats_workspace.figure_papers("pmc")))
-    at = open_app("pages/evaluate.py")
+    at = open_app("app_pages/evaluate.py")
     assert any(o.startswith("Figures") for o in at.multiselect(key="eval_tasks").options)
     at.multiselect(key="eval_models").set_value(["tiny"])
     at.multiselect(key="eval_tasks").set_value(["figures"])
@@ -59,7 +59,7 @@ def test_the_evaluate_page_runs_the_figures_task_beside_its_baselines(jats_works
 
 
 def test_the_train_page_offers_the_figure_scorer(jats_workspace):
-    at = open_app("pages/train.py")
+    at = open_app("app_pages/train.py")
     assert not at.exception
     assert at.selectbox(key="fig_corpus").options == ["pmc"]
     assert any(b.label == "Train the figure scorer" for b in at.button)

@@ -15,7 +15,7 @@ REAL = Path(__file__).resolve().parents[1] / "fixtures" / "real"
 def _preview_script(path: str) -> None:
     from pathlib import Path
 
-    from pages.import_preview import import_preview
+    from ui.import_preview import import_preview
 
     import_preview(Path(path), "wos_3.ciw", "digest1")
 

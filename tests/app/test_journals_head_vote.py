@@ -9,7 +9,7 @@ from core.embedding import embed_corpus, get_model
 from core.evaluation import head_and_vote
 from core.store import Store
 from core.training import run_foreground
-from tests.app.test_pages import open_app, router_mode, texts, widget  # noqa: F401 (autouse fixture)
+from tests.app.test_pages import open_app, texts, widget
 from tests.helpers import register_tiny
 from tests.unit.training.support import add_corpus, one_torch_thread, tiny_config
 
@@ -41,7 +41,7 @@ def ask(at, method: str | None = None):
 def test_the_better_method_on_held_out_papers_is_the_default_and_the_other_can_be_chosen(workspace):
     embed_corpus(workspace, "toy", "headed")
     measured = head_and_vote(workspace, "toy", get_model("headed", workspace), "journal")
-    at = open_app("pages/journals.py", model="headed")
+    at = open_app("app_pages/journals.py", model="headed")
     radio = at.radio(key="journal_method_headed")
     assert radio.value == measured["best"] and radio.options[["head", "knn"].index(measured["best"])].endswith(
         "(better on held-out papers)")
@@ -59,7 +59,7 @@ def test_the_better_method_on_held_out_papers_is_the_default_and_the_other_can_b
 
 
 def test_before_the_corpus_is_embedded_only_the_head_answers_and_the_page_says_why(workspace):
-    at = open_app("pages/journals.py", model="headed")
+    at = open_app("app_pages/journals.py", model="headed")
     assert not at.radio
     assert "Only the trained head can answer until **toy** is embedded with **headed**" in texts(at.caption)
     ask(at)

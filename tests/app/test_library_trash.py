@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from core.records import Paper
-from tests.app.test_pages import empty_workspace, open_app, router_mode, texts, widget, workspace  # noqa: F401
+from tests.app.test_pages import empty_workspace, open_app, texts, widget, workspace  # noqa: F401
 from tests.helpers import make_papers
 
 
@@ -15,7 +15,7 @@ def _three_corpora(store) -> None:
 
 def test_a_confirmation_belongs_to_one_corpus_and_repeated_clicks_delete_nothing_else(workspace):  # noqa: F811
     _three_corpora(workspace)
-    at = open_app("pages/library.py")
+    at = open_app("app_pages/library.py")
     at.selectbox(key="delete_target").set_value("a").run()
     at.checkbox(key="delete_confirm:corpus:a").check().run()
     widget(at.button, "Delete corpus a").click().run()
@@ -35,7 +35,7 @@ def test_a_confirmation_belongs_to_one_corpus_and_repeated_clicks_delete_nothing
 def test_undo_restores_the_deleted_corpus_whole_and_the_trash_restores_too(workspace):  # noqa: F811
     _three_corpora(workspace)
     before = workspace.papers_frame("a")
-    at = open_app("pages/library.py")
+    at = open_app("app_pages/library.py")
     at.selectbox(key="delete_target").set_value("a").run()
     at.checkbox(key="delete_confirm:corpus:a").check().run()
     widget(at.button, "Delete corpus a").click().run()
@@ -55,7 +55,7 @@ def test_undo_restores_the_deleted_corpus_whole_and_the_trash_restores_too(works
 
 
 def test_label_columns_are_marked_in_the_library(workspace):  # noqa: F811
-    at = open_app("pages/library.py")
+    at = open_app("app_pages/library.py")
     assert at.dataframe[0].value.set_index("corpus").loc["c", "journal field"] == "journal"
     select = at.multiselect(key=f"labels_c_{workspace.corpus('c').version}")
     assert select.value == ["journal"] and "year" not in select.options

@@ -9,7 +9,7 @@ import pytest
 from core.embedding import ModelSpec, embed_corpus
 from core.records import Paper
 from core.store import Store
-from tests.app.test_pages import chart, open_app, router_mode, texts, widget  # noqa: F401 (autouse fixture)
+from tests.app.test_pages import chart, open_app, texts, widget
 from tests.helpers import make_papers, register_tiny
 
 
@@ -41,14 +41,14 @@ def lived_in(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, tiny_model_dir: Pa
 
 
 def test_importing_a_second_corpus_selects_it_without_an_exception(lived_in: Store, tmp_path: Path):
-    at = open_app("pages/library.py")
+    at = open_app("app_pages/library.py")
     assert at.selectbox(key="corpus").value == "old"
     upload = tmp_path / "second.csv"
     upload.write_text("title,abstract,journal\nA new paper,About a new thing entirely,J. New\n"
                       "Another paper,About another thing,J. New\n", encoding="utf-8")
     # AppTest has no file uploader: import through the same code path the button runs, then rerun.
     from core.io import read_papers
-    from pages import state
+    from ui import state
 
     report = lived_in.import_papers("second", read_papers(upload), source="second.csv")
     at.session_state[state.IMPORT_REPORT] = report.to_dict()
@@ -60,7 +60,7 @@ def test_importing_a_second_corpus_selects_it_without_an_exception(lived_in: Sto
 
 
 def test_highlight_on_a_corpus_with_missing_values_counts_matches(lived_in: Store):
-    at = open_app("pages/map.py")
+    at = open_app("app_pages/map.py")
     widget(at.text_input, "Highlight papers matching").set_value("Rare Journal").run()
     assert not at.exception
     expected = sum(1 for p in holey_papers() if str(p.fields.get("journal") or "").startswith("Rare Journal"))
@@ -70,7 +70,7 @@ def test_highlight_on_a_corpus_with_missing_values_counts_matches(lived_in: Stor
 
 
 def test_hover_cards_show_the_real_journal_even_when_the_legend_folds_it_into_other(lived_in: Store):
-    at = open_app("pages/map.py")
+    at = open_app("app_pages/map.py")
     widget(at.selectbox, "Colour by").set_value("journal").run()
     widget(at.number_input, "Legend entries").set_value(3).run()
     assert not at.exception
@@ -84,14 +84,14 @@ def test_hover_cards_show_the_real_journal_even_when_the_legend_folds_it_into_ot
 
 
 def test_the_map_legend_sits_under_the_map_in_rows(lived_in: Store):
-    at = open_app("pages/map.py")
+    at = open_app("app_pages/map.py")
     widget(at.selectbox, "Colour by").set_value("journal").run()
     legend = chart(at)["layout"]["legend"]
     assert legend["orientation"] == "h" and legend["y"] < 0
 
 
 def test_a_year_column_reads_2019_on_the_map_cards(lived_in: Store):
-    at = open_app("pages/map.py")
+    at = open_app("app_pages/map.py")
     widget(at.selectbox, "Colour by").set_value("year").run()
     cards = [card for t in chart(at)["data"] for card in (t.get("hovertext") or [])]
     assert any("year: 2019" in c for c in cards) and not any("2019.0" in c for c in cards)
@@ -100,14 +100,14 @@ def test_a_year_column_reads_2019_on_the_map_cards(lived_in: Store):
 def test_a_hub_model_that_cannot_load_keeps_its_error_on_screen(lived_in: Store):
     lived_in.save_model("broken-hub", ModelSpec(name="broken-hub", source="hub", location="nobody/no-such-model",
                                                 pooling="cls", max_length=128).to_dict())
-    at = open_app("pages/map.py", model="broken-hub")
+    at = open_app("app_pages/map.py", model="broken-hub")
     widget(at.button, "Embed old with broken-hub").click().run()
     assert not at.exception
     assert at.error and "broken-hub" in texts(at.error) or "no-such-model" in texts(at.error)
 
 
 def test_an_empty_query_shows_only_its_error_not_the_previous_results(lived_in: Store):
-    at = open_app("pages/similar.py")
+    at = open_app("app_pages/similar.py")
     paper = make_papers()[4]
     at.text_input(key="similar_title").set_value("galaxy")
     widget(at.button, "Find similar papers").click().run()
@@ -124,14 +124,14 @@ def test_an_empty_query_shows_only_its_error_not_the_previous_results(lived_in: 
 
 
 def test_results_follow_their_inputs_across_pages(lived_in: Store):
-    at = open_app("pages/similar.py")
+    at = open_app("app_pages/similar.py")
     paper = make_papers()[4]
     at.text_input(key="similar_title").set_value(paper.title)
     at.text_area(key="similar_abstract").set_value(paper.abstract)
     widget(at.button, "Find similar papers").click().run()
     assert at.dataframe
-    at.switch_page("pages/map.py").run()
-    at.switch_page("pages/similar.py").run()
+    at.switch_page("app_pages/map.py").run()
+    at.switch_page("app_pages/similar.py").run()
     assert not at.exception
     # the inputs came back with their results
     assert at.text_input(key="similar_title").value == paper.title
@@ -143,7 +143,7 @@ def test_results_follow_their_inputs_across_pages(lived_in: Store):
 
 
 def test_changing_k_after_a_search_hides_the_old_results_until_searched_again(lived_in: Store):
-    at = open_app("pages/similar.py")
+    at = open_app("app_pages/similar.py")
     paper = make_papers()[4]
     at.text_input(key="similar_title").set_value(paper.title)
     at.text_area(key="similar_abstract").set_value(paper.abstract)
@@ -158,10 +158,10 @@ def test_changing_k_after_a_search_hides_the_old_results_until_searched_again(li
 def test_switching_corpus_in_the_sidebar_keeps_every_page_working(lived_in: Store):
     lived_in.import_papers("second", make_papers(per_topic=4), source="second")
     embed_corpus(lived_in, "second", "tiny")
-    at = open_app("pages/map.py")
+    at = open_app("app_pages/map.py")
     widget(at.selectbox, "Colour by").set_value("journal").run()
-    for page in ("pages/map.py", "pages/similar.py", "pages/journals.py", "pages/library.py", "pages/train.py",
-                 "pages/evaluate.py"):
+    for page in ("app_pages/map.py", "app_pages/similar.py", "app_pages/journals.py", "app_pages/library.py", "app_pages/train.py",
+                 "app_pages/evaluate.py"):
         at.switch_page(page).run()
         at.selectbox(key="corpus").set_value("second").run()
         assert not at.exception, page
@@ -179,12 +179,12 @@ def test_every_page_survives_a_corpus_whose_label_columns_are_all_missing(tmp_pa
     store.import_papers("blank", papers, source="blank")
     register_tiny(store, tiny_model_dir)
     embed_corpus(store, "blank", "tiny")
-    at = open_app("pages/map.py")
+    at = open_app("app_pages/map.py")
     for choice in widget(at.selectbox, "Colour by").options:
         widget(at.selectbox, "Colour by").set_value(choice).run()
         assert not at.exception, choice
     widget(at.text_input, "Highlight papers matching").set_value("galaxy").run()
     assert not at.exception
-    for page in ("pages/similar.py", "pages/journals.py", "pages/train.py", "pages/evaluate.py"):
+    for page in ("app_pages/similar.py", "app_pages/journals.py", "app_pages/train.py", "app_pages/evaluate.py"):
         at.switch_page(page).run()
         assert not at.exception, page

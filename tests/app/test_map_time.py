@@ -7,7 +7,7 @@ from streamlit.testing.v1 import AppTest
 
 from core.embedding import embed_corpus
 from core.store import Store
-from tests.app.test_pages import APP, chart, open_app, router_mode, widget  # noqa: F401 (autouse fixture)
+from tests.app.test_pages import APP, chart, open_app, widget
 from tests.helpers import make_papers, register_tiny
 
 
@@ -38,7 +38,7 @@ def undated(tmp_path, monkeypatch, tiny_model_dir) -> Store:
 
 
 def test_play_adds_frames_a_play_button_and_a_year_slider_to_the_map(dated: Store):
-    at = open_app("pages/map.py")
+    at = open_app("app_pages/map.py")
     assert "frames" not in chart(at) or not chart(at)["frames"]  # off by default: the plain map
     widget(at.selectbox, "Play through years").set_value("2-year window").run()
     assert not at.exception and not at.error
@@ -52,14 +52,14 @@ def test_play_adds_frames_a_play_button_and_a_year_slider_to_the_map(dated: Stor
 
 
 def test_play_runs_inside_the_chosen_years(dated: Store):
-    at = open_app("pages/map.py")
+    at = open_app("app_pages/map.py")
     widget(at.slider, "Years").set_value((2001, 2003)).run()
     widget(at.selectbox, "Play through years").set_value("cumulative").run()
     assert [f["name"] for f in chart(at)["frames"]] == ["2001", "2001–2002", "2001–2003"]
 
 
 def test_no_year_column_no_play_and_no_timeline(undated: Store):
-    at = open_app("pages/map.py")
+    at = open_app("app_pages/map.py")
     assert not at.exception and not at.error
     labels = [w.label for w in [*at.selectbox, *at.slider]]
     assert "Play through years" not in labels and "Years" not in labels
@@ -68,7 +68,7 @@ def test_no_year_column_no_play_and_no_timeline(undated: Store):
 
 
 def test_topics_over_time_counts_every_dated_paper(dated: Store):
-    at = open_app("pages/map.py")
+    at = open_app("app_pages/map.py")
     assert "Topics over time" in [h.value for h in at.subheader]
     bars = chart(at, 1)["data"]
     assert {t["type"] for t in bars} == {"bar"}

@@ -10,7 +10,6 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 import pytest
-from streamlit.runtime.pages_manager import PagesManager
 from streamlit.testing.v1 import AppTest
 
 from core.embedding import embed_corpus, fast_kind, get_model, vectors_fingerprint
@@ -20,22 +19,6 @@ from tests.helpers import make_papers, register_tiny
 
 APP = str(Path(__file__).resolve().parents[2] / "app.py")
 PAPERS = make_papers()  # 36 papers: 12 each of astro, bio, econ in journals "J. Astro", "J. Bio", "J. Econ"
-
-
-@pytest.fixture(autouse=True)
-def router_mode(monkeypatch: pytest.MonkeyPatch) -> None:
-    """Run switched pages through app.py's router, as a real server does after its first request.
-
-    AppTest resets Streamlit's class-wide pages/-folder flag before every run, so without this a switched
-    page would run on its own, without the router's sidebar.
-    """
-    original = PagesManager.__init__
-
-    def init(self, *args, **kwargs) -> None:
-        original(self, *args, **kwargs)
-        PagesManager.uses_pages_directory = False
-
-    monkeypatch.setattr(PagesManager, "__init__", init)
 
 
 @pytest.fixture()
@@ -93,7 +76,7 @@ def widget(elements, label: str):
     return next(w for w in elements if w.label == label)
 
 
-@pytest.mark.parametrize("page", ["pages/map.py", "pages/similar.py", "pages/journals.py"])
+@pytest.mark.parametrize("page", ["app_pages/map.py", "app_pages/similar.py", "app_pages/journals.py"])
 def test_an_empty_workspace_asks_to_import_a_corpus(empty_workspace, page):
     at = open_app(page, model=None)
     assert not at.exception and not at.error
@@ -102,7 +85,7 @@ def test_an_empty_workspace_asks_to_import_a_corpus(empty_workspace, page):
 
 
 def test_the_library_of_an_empty_workspace_offers_upload_and_demo(empty_workspace):
-    at = open_app("pages/library.py", model=None)
+    at = open_app("app_pages/library.py", model=None)
     assert not at.exception and not at.error
     assert "No corpus yet. Upload a file above or import the PubMed demo." in texts(at.info)
     assert at.radio[0].options == ["Upload a file", "PubMed demo corpus"]
@@ -111,7 +94,7 @@ def test_the_library_of_an_empty_workspace_offers_upload_and_demo(empty_workspac
 
 
 def test_the_library_lists_the_corpus_with_its_size_labels_and_models(workspace):
-    at = open_app("pages/library.py")
+    at = open_app("app_pages/library.py")
     table = at.dataframe[0].value
     row = table.set_index("corpus").loc["c"]
     assert row["papers"] == len(PAPERS)
@@ -124,7 +107,7 @@ def test_the_library_lists_the_corpus_with_its_size_labels_and_models(workspace)
 def test_the_library_embeds_a_new_corpus_and_deletes_one_after_confirmation(workspace):
     fresh = [Paper(f"new-{p.id}", f"Revisited: {p.title}", p.abstract, p.fields) for p in make_papers(per_topic=2)]
     workspace.import_papers("more", fresh, source="make_papers")
-    at = open_app("pages/library.py")
+    at = open_app("app_pages/library.py")
     at.selectbox(key="embed_target").set_value("more").run()
     assert "6 papers of **more** still need embedding with **tiny**." in texts(at.caption)
     widget(at.button, "Embed with tiny").click().run()
@@ -182,7 +165,7 @@ def test_the_map_can_colour_papers_by_their_predicted_journal(workspace):
 
 
 def test_similar_papers_finds_a_paper_from_its_own_text(workspace):
-    at = open_app("pages/similar.py")
+    at = open_app("app_pages/similar.py")
     target = PAPERS[15]
     at.text_input(key="similar_title").set_value(target.title)
     at.text_area(key="similar_abstract").set_value(target.abstract)
@@ -195,14 +178,14 @@ def test_similar_papers_finds_a_paper_from_its_own_text(workspace):
     assert results["journal"].iloc[0] == target.fields["journal"]
     assert at.expander[1].label.startswith(f"1. {target.title}")
 
-    at.switch_page("pages/map.py").run()
+    at.switch_page("app_pages/map.py").run()
     assert not at.exception
     star = [t for t in chart(at)["data"] if t["name"] == "your paper"]
     assert len(star) == 1 and star[0]["text"] == [target.title]
 
 
 def test_similar_papers_of_a_picked_corpus_paper_leave_the_paper_out(workspace):
-    at = open_app("pages/similar.py")
+    at = open_app("app_pages/similar.py")
     at.radio[0].set_value("Pick a paper from the corpus").run()
     widget(at.selectbox, "Paper").set_value(7).run()
     widget(at.button, "Find similar papers").click().run()
@@ -213,7 +196,7 @@ def test_similar_papers_of_a_picked_corpus_paper_leave_the_paper_out(workspace):
 
 
 def test_similar_papers_warns_about_a_short_query(workspace):
-    at = open_app("pages/similar.py")
+    at = open_app("app_pages/similar.py")
     at.text_input(key="similar_title").set_value("protein")
     widget(at.button, "Find similar papers").click().run()
     assert not at.exception
@@ -222,7 +205,7 @@ def test_similar_papers_warns_about_a_short_query(workspace):
 
 
 def test_journals_shows_knn_probabilities_and_evidence(workspace):
-    at = open_app("pages/journals.py")
+    at = open_app("app_pages/journals.py")
     target = PAPERS[3]  # an astro paper of "J. Astro"
     at.text_input(key="journal_title").set_value(target.title)
     at.text_area(key="journal_abstract").set_value(target.abstract)
@@ -244,7 +227,7 @@ def test_journals_shows_knn_probabilities_and_evidence(workspace):
 
 
 def test_journals_warns_about_a_short_query_and_shows_the_evidence_per_journal(workspace):
-    at = open_app("pages/journals.py")
+    at = open_app("app_pages/journals.py")
     at.text_input(key="journal_title").set_value("galaxy redshift")
     widget(at.button, "Suggest journals").click().run()
     assert not at.exception and not at.error
@@ -257,7 +240,7 @@ def test_journals_warns_about_a_short_query_and_shows_the_evidence_per_journal(w
 
 
 def test_journals_corpus_check_compares_predicted_and_true_counts(workspace):
-    at = open_app("pages/journals.py")
+    at = open_app("app_pages/journals.py")
     widget(at.button, "Run the check").click().run()
     assert not at.exception and not at.error
     table = at.dataframe[0].value
@@ -272,7 +255,7 @@ def test_similar_papers_links_dois_and_web_urls_but_not_script_urls(workspace):
     papers[2].fields["url"] = "https://example.org/p3"
     workspace.import_papers("linked", papers, source="make_papers")
     embed_corpus(workspace, "linked", "tiny")
-    at = open_app("pages/similar.py")
+    at = open_app("app_pages/similar.py")
     at.selectbox(key="corpus").set_value("linked").run()
     at.text_input(key="similar_title").set_value(papers[0].title)
     at.text_area(key="similar_abstract").set_value(papers[0].abstract)

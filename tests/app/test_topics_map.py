@@ -11,7 +11,6 @@ from tests.app.test_pages import (  # noqa: F401 (fixtures)
     chart,
     empty_workspace,
     open_app,
-    router_mode,
     widget,
     workspace,
 )

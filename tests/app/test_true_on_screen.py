@@ -11,7 +11,7 @@ from streamlit.testing.v1 import AppTest
 from core.embedding import embed_corpus
 from core.records import Paper
 from core.store import Store
-from tests.app.test_pages import APP, chart, open_app, router_mode, texts, widget  # noqa: F401 (autouse fixture)
+from tests.app.test_pages import APP, chart, open_app, texts, widget
 from tests.helpers import make_papers, register_tiny
 
 
@@ -37,7 +37,7 @@ def two_corpora(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, tiny_model_dir:
 
 
 def test_a_year_range_chosen_on_one_corpus_is_not_kept_on_another(two_corpora: Store):
-    at = open_app("pages/map.py")
+    at = open_app("app_pages/map.py")
     at.selectbox(key="corpus").set_value("c").run()
     widget(at.slider, "Years").set_value((2003, 2004)).run()
     assert "drawn in front" in texts(at.caption)
@@ -49,7 +49,7 @@ def test_a_year_range_chosen_on_one_corpus_is_not_kept_on_another(two_corpora: S
 
 
 def test_colour_by_follows_the_corpus_when_it_lacks_the_chosen_column(two_corpora: Store):
-    at = open_app("pages/map.py")
+    at = open_app("app_pages/map.py")
     at.selectbox(key="corpus").set_value("c").run()
     assert widget(at.selectbox, "Colour by").value == "journal"
     at.selectbox(key="corpus").set_value("d").run()
@@ -68,7 +68,7 @@ def test_an_unknown_job_parameter_of_the_train_page_is_not_a_problem_of_the_link
 
 
 def test_the_url_carries_the_corpus_on_every_page_so_a_reload_keeps_it(two_corpora: Store):
-    for page in ("pages/library.py", "pages/train.py", "pages/similar.py"):
+    for page in ("app_pages/library.py", "app_pages/train.py", "app_pages/similar.py"):
         at = open_app(page)
         at.selectbox(key="corpus").set_value("d").run()
         assert at.query_params.get("corpus") == "d", page
@@ -83,7 +83,7 @@ def test_the_url_names_a_chosen_model_without_vectors(two_corpora: Store, tmp_pa
     from core.embedding import build_tiny_model
 
     register_tiny(two_corpora, build_tiny_model(tmp_path / "tiny-2"), name="tiny-2")
-    at = open_app("pages/map.py")
+    at = open_app("app_pages/map.py")
     assert at.query_params.get("model") == "tiny"
     at.selectbox(key="model").set_value("tiny-2").run()
     assert "is not embedded with model **tiny-2**" in texts(at.warning)
@@ -94,7 +94,7 @@ def test_hub_models_say_they_need_the_hub_when_it_is_offline(two_corpora: Store,
                                                             monkeypatch: pytest.MonkeyPatch):
     monkeypatch.setenv("HF_HUB_OFFLINE", "1")
     monkeypatch.setenv("HF_HUB_CACHE", str(tmp_path / "empty-hf-cache"))  # nothing cached
-    at = open_app("pages/map.py")
+    at = open_app("app_pages/map.py")
     options = at.selectbox(key="model").options
     assert "scibert (needs the Hugging Face hub)" in options and "mired (needs the Hugging Face hub)" in options
     assert "minilm" in options and "tiny" in options  # packaged and local models: no such note
@@ -105,7 +105,7 @@ def test_hub_models_say_they_need_the_hub_when_it_is_offline(two_corpora: Store,
 def test_the_journal_filter_matches_what_is_typed_not_a_fuzzy_subsequence(two_corpora: Store):
     from streamlit.proto.SelectWidgetFilterMode_pb2 import SelectWidgetFilterMode
 
-    at = open_app("pages/similar.py")
+    at = open_app("app_pages/similar.py")
     at.selectbox(key="corpus").set_value("c").run()
     journal = widget(at.multiselect, "Only journal")
     # fuzzy: typing 'bio' matched "J. Bio" and any name holding b…i…o in order, and "Select 3 matches" took them all
@@ -118,7 +118,7 @@ def test_result_tables_show_empty_cells_not_none_and_counts_say_one_paper(two_co
     papers[1].fields.pop("year")
     two_corpora.import_papers("gaps", papers, source="test")
     embed_corpus(two_corpora, "gaps", "tiny")
-    at = open_app("pages/similar.py")
+    at = open_app("app_pages/similar.py")
     at.selectbox(key="corpus").set_value("gaps").run()
     at.radio[0].set_value("Pick a paper from the corpus").run()
     widget(at.selectbox, "Paper").set_value(2).run()
@@ -129,6 +129,6 @@ def test_result_tables_show_empty_cells_not_none_and_counts_say_one_paper(two_co
     cells = [v for column in results.columns if column not in ("rank", "score") for v in results[column]]
     assert not any(v is None or (isinstance(v, float) and v != v) or v == "None" for v in cells), results
 
-    at.switch_page("pages/map.py").run()
+    at.switch_page("app_pages/map.py").run()
     widget(at.text_input, "Highlight papers matching").set_value(papers[3].title).run()
     assert "1 paper matches" in texts(at.caption) and "1 papers" not in texts(at.caption)

@@ -9,7 +9,7 @@ import pytest
 from core import cli
 from core.embedding import embed_corpus
 from core.store import Store
-from tests.app.test_pages import chart, open_app, router_mode, widget  # noqa: F401 (autouse fixture)
+from tests.app.test_pages import chart, open_app, widget
 from tests.helpers import make_papers, register_tiny
 
 
@@ -34,7 +34,7 @@ def years(tmp_path, monkeypatch, tiny_model_dir) -> Store:
 
 
 def test_the_map_colours_by_year_on_a_scale_and_cards_read_2019(years):
-    at = open_app("pages/map.py")
+    at = open_app("app_pages/map.py")
     widget(at.selectbox, "Colour by").set_value("year").run()
     data = chart(at)["data"]
     names = {t["name"] for t in data}
@@ -47,7 +47,7 @@ def test_the_map_colours_by_year_on_a_scale_and_cards_read_2019(years):
 
 
 def test_similar_papers_results_read_2019(years):
-    at = open_app("pages/similar.py")
+    at = open_app("app_pages/similar.py")
     paper = year_papers()[1]
     at.text_input(key="similar_title").set_value(paper.title)
     at.text_area(key="similar_abstract").set_value(paper.abstract)
@@ -57,7 +57,7 @@ def test_similar_papers_results_read_2019(years):
 
 
 def test_the_journals_page_suggests_journals_never_years(years):
-    at = open_app("pages/journals.py")
+    at = open_app("app_pages/journals.py")
     target = at.selectbox(key="journal_target")
     assert target.value == "journal" and "year" not in target.options  # a year is a time axis, not a class
     paper = year_papers()[1]

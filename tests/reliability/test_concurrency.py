@@ -169,7 +169,7 @@ def concurrent_queries(store: Store, spec, index: str, queries: int = 50) -> dic
 @pytest.mark.parametrize("index", ["exact", pytest.param("hnsw", marks=pytest.mark.slow)])
 def test_50_concurrent_similar_paper_queries_on_a_100k_corpus_all_complete(tmp_path, tiny_model_dir, index,
                                                                              monkeypatch):
-    from core.explore import search
+    from core.explore.search import similar as search
 
     monkeypatch.setenv("MIREAD_EXACT_SEARCH_LIMIT", "200000" if index == "exact" else "50000")
     search._INDEXES.clear()
@@ -204,7 +204,7 @@ def test_deleting_a_corpus_that_an_active_job_uses_is_refused(store, status):
 
 
 def test_a_corpus_recreated_under_the_same_name_is_never_served_from_stale_caches(embedded):
-    from core.explore import search
+    from core.explore.search import similar as search
 
     store, spec = embedded
     store.import_papers("again", make_papers(4), source="first.jsonl")

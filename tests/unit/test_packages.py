@@ -23,10 +23,8 @@ ALLOWED = {
 # the two floors above the packages: figures draw what the packages compute; the CLI may use all of core
 FLOORS = ("plots", "cli")
 PLOTS_MAY_IMPORT = {"errors", "labels", "display", "lazy", "plots"}
-# topic labels on a map still read explore's Topics, tags and label centres (issue 30, step 4 splits explore)
-PLOTS_EXCEPTIONS = {"labels.py": {"explore"}}
 # file-level circles the issue names outside plots and cli, not yet broken (issue 30)
-KNOWN_CIRCLES = {("core.explore.compressed", "core.explore.index"), ("core.io.background", "core.io.papers"),
+KNOWN_CIRCLES = {("core.io.background", "core.io.papers"),
                  ("core.training.config", "core.training.data"), ("core.training.loop", "core.training.saving")}
 
 
@@ -78,8 +76,7 @@ def test_a_package_imports_only_the_packages_upstream_of_it(package):
 
 def test_figures_import_nothing_of_core_but_errors_labels_and_display():
     for path in (ROOT / "core" / "plots").glob("*.py"):
-        allowed = PLOTS_MAY_IMPORT | PLOTS_EXCEPTIONS.get(path.name, set())
-        others = _core_imports(path) - allowed
+        others = _core_imports(path) - PLOTS_MAY_IMPORT
         assert not others, f"{path.relative_to(ROOT)} imports {sorted(others)}"
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 
 from core.explore import corpus_map, map_fitted, sampled_projection
-from core.explore.big_maps import fit_sample
+from core.explore.maps.sampled import fit_sample
 
 
 def _clusters(n: int, k: int = 5, dim: int = 32, seed: int = 0) -> tuple[np.ndarray, np.ndarray]:

@@ -4,7 +4,8 @@ import numpy as np
 import pytest
 
 from core.errors import MireadError
-from core.explore import cluster_centres_2d, cluster_keywords, kmeans
+from core.explore import cluster_keywords, kmeans
+from core.plots import cluster_centres_2d
 
 
 def _purity(labels: np.ndarray, truth: np.ndarray) -> float:
@@ -28,7 +29,7 @@ def test_kmeans_clips_k_to_the_number_of_rows():
 
 
 def test_kmeans_uses_minibatch_for_large_inputs(monkeypatch):
-    from core.explore import clusters as clusters
+    from core.explore.topics import clusters as clusters
 
     monkeypatch.setattr(clusters, "MINIBATCH_ABOVE", 100)
     rng = np.random.default_rng(1)

@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 from core.explore import VectorIndex, choose_kind, exact_topk, recall_at_k
-from core.explore.compressed import pq_bytes
+from core.explore.search.compressed import pq_bytes
 
 
 def _clustered(n: int, dim: int = 32, seed: int = 0) -> np.ndarray:

@@ -8,7 +8,7 @@ from pathlib import Path
 import numpy as np
 
 from core.explore import cluster_keywords
-from core.explore.keywords import class_keywords, lemma, stop_words, term_matrix
+from core.explore.topics.keywords import class_keywords, lemma, stop_words, term_matrix
 
 ABSTRACTS = Path(__file__).parents[2] / "fixtures" / "topics" / "abstracts.jsonl"
 

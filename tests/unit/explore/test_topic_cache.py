@@ -8,9 +8,9 @@ import plotly.graph_objects as go
 import pytest
 
 from core.embedding import embed_corpus
-from core.explore import topic_cache
-from core.explore.topic_labels import letter_tag, nested_names, paper_labels, tag_order, topic_tags
-from core.explore.topics import Topics
+from core.explore.topics import cache as topic_cache
+from core.explore.topics.hierarchy import Topics, letter_tag, tag_order, topic_tags
+from core.explore.topics.labels import nested_names, paper_labels
 from core.plots import add_topic_labels, narrow_screen_css
 from core.records import Paper
 from core.store import Store
@@ -149,7 +149,7 @@ def test_labels_that_fit_a_wide_map_but_not_a_phone_are_hidden_on_phones_only():
 
 
 def test_an_edited_stop_word_list_recomputes_the_keywords(embedded, counted, monkeypatch, tmp_path):
-    from core.explore import keywords
+    from core.explore.topics import keywords
 
     store, spec = embedded
     topic_cache.corpus_topics(store, "c", spec, 6)

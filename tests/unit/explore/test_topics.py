@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 from core.errors import MireadError
-from core.explore.topics import clustering_key, coarse_count, topic_hierarchy, topic_names
+from core.explore.topics.hierarchy import clustering_key, coarse_count, topic_hierarchy, topic_names
 from tests.unit.explore.test_keywords import real_groups
 
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pandas as pd
 
-from core.explore.views import clamp_years, parse_view, view_query, year_bounds, year_mask
+from ui.views import clamp_years, parse_view, view_query, year_bounds, year_mask
 
 WORKSPACE = {"corpora": ["med", "arxiv"], "models": ["minilm", "med-ft"],
              "columns": lambda c: {"med": ["journal", "year"], "arxiv": ["category"]}[c],

@@ -1,0 +1,242 @@
+"""Compare models: one corpus's maps under two models side by side (B aligned onto A), the papers whose
+neighbourhood changed most, and the two models' evaluation figures. Logic: core.explore.compare."""
+
+from __future__ import annotations
+
+import time
+from functools import partial
+
+import numpy as np
+import streamlit as st
+
+from core.embedding import get_model, list_models, vectors_fingerprint
+from core.evaluation import QUICK_SAMPLE, QUICK_TASKS, evaluate_models, evaluation_figures
+from core.explore import DEFAULT_PARAMS, hover_frame
+from core.explore.compare import (
+    NEIGHBOURS,
+    align_maps,
+    change_summary,
+    default_partner,
+    map_or_preview,
+    moved_papers,
+    neighbour_ranks,
+    neighbourhood_scores,
+    paper_neighbours,
+    usable,
+)
+from core.labels import default_label_column
+from core.plots import map_figure, selected_rows
+from core.records import md_escape
+from ui.embedding import need_embeddings
+from ui.errors import guarded, show_error
+from ui.resources import papers_frame, store
+from ui.shared_view import link_problems, write_link
+from ui.sidebar import current_corpus, current_model, sticky
+from ui.views import METHODS
+
+SELECTED = "compare_selected"  # ids of the papers highlighted in both maps
+SELECTED_IN = "compare_selected_corpus"  # the corpus those ids belong to
+TABLE_ROUND = "compare_table_round"  # bumped to clear the table's own check marks when a map selection takes over
+SIDEBAR_SEEN = "_compare_sidebar_model"
+MAX_TABLE = 1000
+
+
+def pick_from_map(key: str, corpus: str, ids: list[str]) -> None:
+    """A box/lasso selection in one map becomes the highlight of both."""
+    event = st.session_state.get(key)
+    rows = selected_rows(event.selection) if event and event.get("selection") else np.array([], dtype=int)
+    st.session_state[SELECTED], st.session_state[SELECTED_IN] = [ids[i] for i in rows if i < len(ids)], corpus
+    st.session_state[TABLE_ROUND] = st.session_state.get(TABLE_ROUND, 0) + 1
+
+
+def pick_from_table(key: str, corpus: str, ids: list[str]) -> None:
+    """Rows checked in the moved-papers table become the highlight of both maps."""
+    event = st.session_state.get(key)
+    rows = event.selection.rows if event and event.get("selection") else []
+    st.session_state[SELECTED], st.session_state[SELECTED_IN] = [ids[i] for i in rows if i < len(ids)], corpus
+
+
+def quick_evaluation(corpus: str, label: str, model: str) -> None:
+    """The Evaluate page's default protocols for one model, with a progress bar; then show the figures."""
+    bar = st.progress(0.0, text=f"Evaluating {model}…")
+    done = guarded(evaluate_models, store(), corpus, label, [model], list(QUICK_TASKS), sample=QUICK_SAMPLE,
+                   progress=lambda i, n: bar.progress(min(i / n, 1.0) if n else 1.0, text=f"Evaluating {model}…"))
+    if done is not None:
+        st.rerun()
+
+
+st.title("Compare models")
+for problem in link_problems():
+    st.warning(problem)
+corpus = current_corpus()
+if corpus is None:
+    st.info("Import a corpus on the **Library** page first.")
+    st.page_link("app_pages/library.py", label="Go to the Library", icon=":material/library_books:")
+    st.stop()
+s = store()
+info = s.corpus(corpus)
+specs = [m for m in list_models(s) if usable(m)]
+names = [m.name for m in specs]
+current = current_model().name
+if len(names) < 2:
+    st.info("Only one model is available here: install or fine-tune another one (Train page) to compare.")
+    st.stop()
+
+for key in ("compare_a", "compare_b", "compare_method", "compare_colour"):
+    sticky(key)
+if st.session_state.get(SIDEBAR_SEEN) not in (None, current) or st.session_state.get("compare_a") not in names:
+    before = st.session_state.get("compare_a")
+    st.session_state["compare_a"] = current if current in names else names[0]  # A follows the sidebar's model
+    if st.session_state.get("compare_b") == st.session_state["compare_a"] and before in names:
+        st.session_state["compare_b"] = before  # the sidebar chose B's model: the two swap
+st.session_state[SIDEBAR_SEEN] = current
+if st.session_state.get("compare_b") not in names:
+    embedded = set(s.embedded_models(corpus))
+    partner = default_partner(specs, st.session_state["compare_a"], lambda m: vectors_fingerprint(m) in embedded)
+    st.session_state["compare_b"] = partner or next(n for n in names if n != st.session_state["compare_a"])
+colours = [*info.labels, "(none)"]
+if st.session_state.get("compare_colour") not in colours:
+    wanted = st.session_state.get("map_colour")  # the Domain map's colour when it is a label column
+    st.session_state["compare_colour"] = wanted if wanted in colours else default_label_column(colours[:-1]) or "(none)"
+if st.session_state.get("compare_method") not in METHODS:
+    wanted = st.session_state.get("map_method")
+    st.session_state["compare_method"] = wanted if wanted in METHODS else "umap"
+
+c1, c2, c3, c4 = st.columns([3, 3, 3, 2], vertical_alignment="bottom")
+name_a = c1.selectbox("Model A", names, key="compare_a", help="The reference: model B's map is turned onto this one.")
+name_b = c2.selectbox("Model B", names, key="compare_b",
+                      help="Default: a model fine-tuned from A (or A's base), else another model with vectors.")
+colour = c3.selectbox("Colour by", colours, key="compare_colour", help="A label column, as on the Domain map.")
+method = c4.selectbox("Method", list(METHODS), key="compare_method", format_func=str.upper,
+                      help="The maps' method; its settings are the Domain map's.")
+if name_a == name_b:
+    st.info("Choose two different models to compare.")
+    st.stop()
+spec_a, spec_b = get_model(name_a, s), get_model(name_b, s)
+ready = [need_embeddings(corpus, spec) for spec in (spec_a, spec_b)]  # each: one sentence + an Embed button
+if not all(ready):
+    st.stop()
+
+params: dict = {}
+if method == "umap":
+    params = {"n_neighbors": st.session_state.get("map_n_neighbors", DEFAULT_PARAMS["umap"]["n_neighbors"]),
+              "min_dist": float(st.session_state.get("map_min_dist", DEFAULT_PARAMS["umap"]["min_dist"]))}
+elif method == "tsne":
+    params = {"perplexity": st.session_state.get("map_perplexity", int(DEFAULT_PARAMS["tsne"]["perplexity"]))}
+write_link(corpus=corpus, model=name_a, method=method, colour=colour if colour != "(none)" else None,
+           compare=name_b, params=params)
+
+with st.spinner("Loading both maps…"):
+    maps = [guarded(map_or_preview, s, corpus, spec, method, params) for spec in (spec_a, spec_b)]
+with st.spinner(f"Comparing each paper's {NEIGHBOURS} nearest neighbours under both models…"):
+    scores = guarded(neighbourhood_scores, s, corpus, spec_a, spec_b, NEIGHBOURS)
+if any(m is None for m in maps) or scores is None:
+    st.stop()
+waiting = [m.job for m in maps if not m.final and m.job is not None]
+if waiting:
+
+    @st.fragment(run_every=1.5)
+    def watch_background_maps() -> None:
+        """Progress of the background maps; swaps them in (full rerun) when both are ready."""
+        failed = [job.error for job in waiting if job.error]
+        if failed:
+            show_error(f"{failed[0].rstrip('.')}. The PCA previews stay on screen.")
+        elif all(job.done for job in waiting):
+            st.rerun(scope="app")
+        else:
+            job = min(waiting, key=lambda j: j.fraction)
+            st.progress(job.fraction, text=f"Preview: PCA. Computing the {method.upper()} maps in the background "
+                                           f"({job.message}, {time.time() - job.started:.0f} s)…")
+
+    watch_background_maps()
+
+frame = papers_frame(corpus)
+ids = frame["id"].astype(str).tolist()
+aligned = align_maps(maps[0].coords, maps[1].coords)
+selected = set(st.session_state.get(SELECTED, [])) if st.session_state.get(SELECTED_IN, corpus) == corpus else set()
+mask = np.fromiter((i in selected for i in ids), dtype=bool, count=len(ids)) if selected else None
+colour_values = frame[colour].tolist() if colour != "(none)" else None
+hover = hover_frame(frame).drop(columns=[colour], errors="ignore").assign(
+    **{"neighbours changed": [f"{v:.0%}" for v in scores]})
+kind = method.upper() if all(m.final for m in maps) else "PCA preview"
+
+one = np.flatnonzero(mask) if mask is not None and mask.sum() == 1 else []
+near = [guarded(paper_neighbours, s, corpus, spec, int(one[0])) for spec in (spec_a, spec_b)] if len(one) else []
+left, right, panel = st.columns([4, 4, 3])
+for i, (column, coords, name, tag) in enumerate(((left, maps[0].coords, name_a, "a"),
+                                                 (right, aligned.coords, name_b, "b"))):
+    marks = mask
+    if len(one) and near[i] is not None:  # one paper: a star, and its neighbours under this map's model
+        marks = np.zeros(len(ids), dtype=bool)
+        marks[near[i]] = True
+    fig = map_figure(coords, color=colour_values, color_name=colour, hover=hover, highlight=marks,
+                     query_points=coords[one] if len(one) else None,
+                     query_labels=[str(frame["title"].iloc[one[0]])] if len(one) else None,
+                     title=f"{tag.upper()}: {name}", max_legend=10)
+    fig.update_traces(name="chosen paper", selector={"name": "your paper"})
+    fig.update_layout(height=560)
+    column.plotly_chart(fig, width="stretch", on_select=partial(pick_from_map, f"compare_map_{tag}", corpus, ids),
+                        selection_mode=("points", "box", "lasso"), key=f"compare_map_{tag}",
+                        config={"displaylogo": False})
+
+summary = change_summary(scores, NEIGHBOURS)
+with panel:
+    st.markdown(f"**Neighbourhoods** ({NEIGHBOURS} nearest papers)")
+    m1, m2 = st.columns(2)
+    m1.metric("Mean overlap", f"{summary['mean_overlap']:.0%}",
+              help="Share of a paper's nearest neighbours that both models agree on, averaged over the corpus.")
+    m2.metric("Unchanged", f"{summary['unchanged']:.0%}", help="Papers with exactly the same neighbours.")
+    m1.metric("All changed", f"{summary['all_changed']:.0%}", help="Papers that share no neighbour at all.")
+    m2.metric("Map residual", f"{aligned.disparity:.2f}",
+              help="What the alignment could not remove (0: same layout up to rotation, mirror and scale; ~1: "
+                   "unrelated layouts).")
+    label = default_label_column(info.labels, spec_a.label_column or spec_b.label_column)
+    st.markdown("**Evaluation**" + (f" (label `{md_escape(label)}`)" if label else ""))
+    if label is None:
+        st.caption("This corpus has no label column to evaluate the models against.")
+    else:
+        table, missing = evaluation_figures(s, corpus, label, [name_a, name_b])
+        if not table.empty:
+            st.dataframe(table, width="stretch", column_config={
+                m: st.column_config.NumberColumn(format="%.3f") for m in table.columns})
+        for model in missing:
+            st.caption(f"No stored evaluation of **{md_escape(model)}** on this corpus yet.")
+            if st.button(f"Evaluate {model}", key=f"compare_eval_{model}", icon=":material/analytics:",
+                         help=f"The Evaluate page's quick protocols ({', '.join(QUICK_TASKS)}) on up to "
+                              f"{QUICK_SAMPLE:,} papers, usually under a minute. From a shell: `python -m core "
+                              f"evaluate --corpus {corpus} --label {label} --models {model} --sample {QUICK_SAMPLE}`"):
+                quick_evaluation(corpus, label, model)
+
+shown = int(mask.sum()) if mask is not None else 0
+if shown:
+    c1, c2 = st.columns([5, 1], vertical_alignment="center")
+    c1.caption(f"{kind} · **{shown:,}** selected paper{'s' * (shown != 1)} highlighted in both maps." if shown > 1
+               else f"{kind} · the chosen paper is starred (★) in both maps.")
+    if c2.button("Clear selection", width="stretch"):
+        st.session_state[SELECTED] = []
+        st.session_state[TABLE_ROUND] = st.session_state.get(TABLE_ROUND, 0) + 1
+        st.rerun()
+else:
+    st.caption(f"{kind} · B is turned, mirrored and scaled onto A (Procrustes). Select papers with the box or lasso "
+               "in either map, or tick them in the table, to highlight them in both.")
+if len(one) and all(n is not None for n in near):
+    st.markdown(f"**{md_escape(frame['title'].iloc[one[0]])}**: its {NEIGHBOURS} nearest papers under each model, "
+                f"highlighted in that model's map; {len(set(near[0]) & set(near[1]))} of {NEIGHBOURS} shared.")
+    ranks = neighbour_ranks(frame, near[0], near[1])
+    for column in ("rank under A", "rank under B"):  # blank where the paper is not a neighbour under that model
+        ranks[column] = ranks[column].astype("string").fillna("")
+    st.dataframe(ranks, width="stretch", hide_index=True,
+                 column_config={"title": st.column_config.TextColumn("title", width="large")})
+
+st.subheader("Papers whose neighbourhood changed most")
+moved = moved_papers(frame, scores, [c for c in info.labels if c in frame.columns][:2], top=MAX_TABLE)
+if len(frame) > MAX_TABLE:
+    st.caption(f"The {MAX_TABLE:,} of {len(frame):,} papers that moved most.")
+table_key = f"compare_table_{st.session_state.get(TABLE_ROUND, 0)}"
+st.dataframe(moved.drop(columns=["row"]), width="stretch", hide_index=True, key=table_key,
+             on_select=partial(pick_from_table, table_key, corpus, moved["id"].astype(str).tolist()),
+             selection_mode="multi-row", column_config={
+                 "changed": st.column_config.ProgressColumn(
+                     "neighbourhood changed", min_value=0.0, max_value=1.0, format="%.1f",
+                     help=f"1 − shared / {NEIGHBOURS} of the paper's {NEIGHBOURS} nearest neighbours under A and B."),
+                 "title": st.column_config.TextColumn("title", width="large")})

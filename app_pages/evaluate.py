@@ -1,0 +1,220 @@
+"""Evaluate: compare models on a corpus's labels with the MIReAD protocols; probe one abstract's robustness."""
+
+from __future__ import annotations
+
+import pandas as pd
+import streamlit as st
+
+from core.config import Settings
+from core.embedding import get_model, list_models
+from core.errors import MireadError
+from core.evaluation import METRIC_NAMES, TASKS, Verdict, evaluate_models, held_out_papers, robustness_for_abstract
+from core.evaluation.report import CITE_NOTE, figure_table, result_from_row
+from core.plots import purity_figure, robustness_figure
+from core.records import md_escape
+from ui import state
+from ui.embedding import need_embeddings
+from ui.errors import guarded
+from ui.resources import embeddings, encoder, papers_frame, store
+from ui.sidebar import current_corpus, current_model
+
+TASK_LABELS = {
+    "probe": "Linear probe (macro-F1, accuracy)",
+    "purity": "Clustering purity (k = 10, 20, 50, 100)",
+    "retrieval": "Pair retrieval (AP, ROC-AUC)",
+    "knn": "Nearest neighbours (kNN accuracy, precision@10)",
+    "self": "Alternative self: find a paper from its title (MRR, T100)",
+    "neighbours": "Textual neighbours: perturbation robustness (slow: encodes ~16 variants of 500 papers)",
+    "figures": "Figures: the caption a referencing sentence points to (acc@1, acc@3, MRR on held-out papers)",
+    "cite": "Citations: rank a held-out paper's cited papers (MAP, nDCG; recall@10, nDCG@10 over the corpus)",
+    "cocite": "Co-citations: rank papers cited together with a held-out paper (MAP, nDCG, recall@10, nDCG@10)",
+    "journals": "Journal finder: is the right journal suggested? (top-1/5/10, mean rank; kNN, BM25, trained head)",
+}
+DEFAULT_TASKS = ["probe", "purity", "retrieval", "knn"]
+
+
+HELD_OUT = "the model's held-out test papers"
+
+
+def bold_best(row: pd.Series, best: dict[str, str]) -> list[str]:
+    """CSS for one table row (a measure): the best model's cell in bold."""
+    return ["font-weight: bold" if best.get(row.name) == model else "" for model in row.index]
+
+
+def run(corpus: str, label: str, models: list[str], tasks: list[str], sample: int, seed: int,
+        papers: list[str] | None = None) -> dict | None:
+    """Run the suite with a progress bar; MireadErrors become one red sentence."""
+    bar = st.progress(0.0, text="Starting…")
+    state = {"fraction": 0.0, "text": "Starting…"}
+
+    def show() -> None:
+        bar.progress(min(state["fraction"], 1.0), text=md_escape(state["text"]))
+
+    def progress(done: int, total: int) -> None:
+        state["fraction"] = done / total if total else 1.0
+        show()
+
+    def status(text: str) -> None:
+        state["text"] = text
+        show()
+
+    doc = guarded(evaluate_models, store(), corpus, label, models, tasks, seed=seed, sample=sample, progress=progress,
+                  status=status, device=Settings().device, batch_size=Settings().batch_size, encoder_for=encoder,
+                  papers=papers)
+    bar.empty()
+    return doc
+
+
+def show_results(doc: dict) -> None:
+    """Errors, the table with the best in bold, charts, notes and exports of one evaluation."""
+    st.caption((f"{doc['sample']:,} of {doc['labelled']:,} labelled papers sampled (seed {doc['seed']})"
+                + (", all of them held-out test papers of a fine-tuned model" if doc.get("held_out") else "") + "; "
+                if doc["sample"] else f"Seed {doc['seed']}; ")
+               + f"{doc['cached']} of {len(doc['timings'])} results from the cache; {doc['seconds']:.1f} s.")
+    if "figures" in doc["tasks"]:
+        st.caption("**figures**: on held-out papers (30%, split by paper with the seed), each referencing sentence "
+                   "(its figure mention masked) ranks its paper's captions; the (baseline) rows are the floors: "
+                   "random (expected value) and pick-first (figures in article order). *top figure = …*: how often "
+                   "a model picks the same top figure for the abstract as the first model.")
+    if {"cite", "cocite"} & set(doc["tasks"]):
+        st.caption(CITE_NOTE)
+    for error in doc["errors"]:
+        where = f" ({error['task']})" if error.get("task") else ""
+        st.warning(f"**{md_escape(error['model'])}**{where}: {md_escape(error['error'])}")
+    if not doc["table"]:
+        return
+    table = pd.DataFrame(doc["table"]).set_index("model").apply(pd.to_numeric, errors="coerce")  # None: not measured
+    figures, best = figure_table([result_from_row(r) for r in doc["results"]])
+    if not figures.empty:
+        st.subheader("Results")
+        st.dataframe(figures.style.apply(bold_best, best=best, axis=1), width="stretch")
+        st.caption("Each figure with its 95 % interval in brackets where one follows from its papers (n): Wilson for "
+                   "shares of papers (accuracies, purity, precision, top-k), a t interval over the linear probe's 4 "
+                   "folds. The best model of each row is in bold: higher is better, except mean rank.")
+    for name in doc["models"]:
+        verdict = Verdict.from_dict(_spec_verdict(name))
+        if verdict is not None:
+            st.info(f"**{md_escape(name)}** (its training run, on its own held-out test papers): "
+                    f"{md_escape(verdict.sentence('its base'))}")
+    purity = pd.DataFrame(doc["purity"])
+    robustness = pd.DataFrame(doc["robustness"])
+    left, right = st.columns(2)
+    if not purity.empty:
+        left.markdown("**Clustering purity against k**")
+        left.plotly_chart(purity_figure(purity), width="stretch", key="purity_chart")
+    if not robustness.empty:
+        right.markdown("**Textual neighbours: NN10_Ret per category**")
+        right.plotly_chart(robustness_figure(robustness), width="stretch", key="robustness_chart")
+        st.subheader("Robustness")
+        st.caption("LL = lexical edits, LO = organisation edits; HS/PS/DS = highly / partially similar / dissimilar "
+                   "meaning. LO-DS perturbations destroy the text, so a good model should NOT keep their neighbours.")
+        st.dataframe(robustness.rename(columns=METRIC_NAMES), hide_index=True, width="stretch",
+                     column_config={m: st.column_config.NumberColumn(format="%.3f") for m in METRIC_NAMES.values()})
+        with st.expander("Per perturbation family"):
+            st.dataframe(pd.DataFrame(doc["families"]).rename(columns=METRIC_NAMES), hide_index=True, width="stretch",
+                         column_config={m: st.column_config.NumberColumn(format="%.3f") for m in METRIC_NAMES.values()})
+    for note in doc["notes"]:
+        st.info(f"**{md_escape(note['model'])}**: {note['text']}")
+    name = f"evaluation-{doc['corpus']}-{doc['label']}"
+    c1, c2 = st.columns(2)
+    c1.download_button("Export CSV", table.to_csv().encode("utf-8"), file_name=f"{name}.csv", mime="text/csv")
+    c2.download_button("Export markdown", doc["markdown"].encode("utf-8"), file_name=f"{name}.md",
+                       mime="text/markdown")
+
+
+def _spec_verdict(name: str) -> dict | None:
+    """A model's stored verdict against its base (None for presets, hub models and runs without a base score)."""
+    try:
+        return get_model(name, store()).verdict or None
+    except MireadError:
+        return None
+
+
+def compare_tab(corpus: str) -> None:
+    """Pick label, models, protocols and sample; run; show the last results for this corpus."""
+    info = store().corpus(corpus)
+    figures = ["figures"] if store().figure_count(corpus) else []
+    cites = ["cite", "cocite"] if info.links else []
+    if not info.labels and not figures and not cites:
+        st.warning("This corpus has no label column (journal, category, …) and no citation links to evaluate "
+                   "against.")
+        return
+    c1, c2 = st.columns(2)
+    label = c1.selectbox("Label column", info.labels, key="eval_label") or ""
+    names = [m.name for m in list_models(store())]
+    current = current_model().name
+    models = c2.multiselect("Models", names, default=[current] if current in names else None, key="eval_models",
+                            help="Models that cannot be loaded here (hub models offline) are reported and skipped.")
+    tasks = st.multiselect("Protocols", [*TASKS, *figures, *cites],
+                           default=DEFAULT_TASKS if info.labels else [*figures, *cites],
+                           format_func=TASK_LABELS.get,
+                           key="eval_tasks")
+    d1, d2 = st.columns(2)
+    sample = d1.number_input("Sample size (papers)", min_value=2, max_value=max(2, info.papers),
+                             value=min(2000, max(2, info.papers)), step=100, key="eval_sample",
+                             help="Labelled papers drawn at random (seeded) for the protocols.")
+    seed = d2.number_input("Seed", min_value=0, max_value=1_000_000, value=0, key="eval_seed")
+    held = held_out_papers(store(), corpus, models or [])
+    papers = None
+    if held is not None:
+        source = st.radio("Papers", ["a random sample", HELD_OUT], horizontal=True, key="eval_papers",
+                          help=f"The held-out test papers of **{held[0]}**: never trained on, never used for its "
+                               "head warm-up or validation. Every model is evaluated on the same papers.")
+        if source == HELD_OUT:
+            papers = held[1]
+            st.caption(f"{len(papers):,} held-out test papers of **{md_escape(held[0])}** (the sample size caps them).")
+    if st.button("Run evaluation", type="primary", disabled=not models or not tasks):
+        doc = run(corpus, label, models, tasks, int(sample), int(seed), papers)
+        if doc is not None:
+            state.keep(state.EVALUATION, state.Answer(corpus, current, {}, doc))
+    answer = st.session_state.get(state.EVALUATION)
+    if isinstance(answer, state.Answer) and answer.corpus == corpus:  # results name their own models
+        show_results(answer.value)
+
+
+def robustness_tab(corpus: str) -> None:
+    """One pasted abstract: its neighbours under each perturbation and their overlap with the original's."""
+    spec = current_model()
+    st.caption(f"Uses the sidebar model **{md_escape(spec.name)}**. Each perturbation of your text is searched in the "
+               "corpus; the overlap is the share of the original's top neighbours that it still finds.")
+    if not need_embeddings(corpus, spec):
+        return
+    title = st.text_input("Title", key="robust_title")
+    abstract = st.text_area("Abstract", key="robust_abstract", height=160)
+    k = st.slider("Neighbours (k)", 1, 50, 10, key="robust_k")
+    if st.button("Probe robustness", type="primary", key="robust_run"):
+        rows = guarded(robustness_for_abstract, encoder(spec), embeddings(corpus, spec), papers_frame(corpus), title,
+                       abstract, k=int(k))
+        if rows is not None:
+            state.keep(state.ROBUSTNESS, state.Answer(corpus, spec.name, {}, {"rows": rows}))
+    answer = state.kept(state.ROBUSTNESS, corpus, spec.name)
+    if answer is None:
+        return
+    result = answer.value
+    summary = pd.DataFrame([{"perturbation": r["family"], "category": r["category"],
+                             "should": "keep" if r["expect_keep"] else "lose", "changed": r["changed"],
+                             "overlap": r["overlap"]} for r in result["rows"]])
+    st.dataframe(summary, hide_index=True, width="stretch", column_config={
+        "overlap": st.column_config.ProgressColumn("overlap with the original's top k", min_value=0.0, max_value=1.0,
+                                                   format="%.2f")})
+    st.caption("A family marked changed = false leaves this text as it is (e.g. no digits to delete). LO-DS "
+               "perturbations destroy the meaning: a good model should lose the original's neighbours there.")
+    for row in result["rows"]:
+        with st.expander(f"{row['family']} · overlap {row['overlap']:.0%}"):
+            st.text(f"{row['title']}\n\n{row['abstract']}"[:1500])
+            st.dataframe(pd.DataFrame(row["neighbours"]).drop(columns=["row"]), hide_index=True, width="stretch",
+                         column_config={"score": st.column_config.NumberColumn(format="%.3f"),
+                                        "shared": st.column_config.CheckboxColumn("in original's top k")})
+
+
+st.title("Evaluate")
+corpus = current_corpus()
+if corpus is None:
+    st.info("Import a corpus on the **Library** page first.")
+    st.page_link("app_pages/library.py", label="Go to the Library", icon=":material/library_books:")
+    st.stop()
+compare, robustness = st.tabs(["Compare models", "Robustness"])
+with compare:
+    compare_tab(corpus)
+with robustness:
+    robustness_tab(corpus)

@@ -1,0 +1,154 @@
+"""Journals: which journals fit an abstract, with probabilities and evidence papers; a corpus-wide check."""
+
+from __future__ import annotations
+
+import streamlit as st
+
+from core.evaluation import (
+    METHOD_NAMES,
+    head_and_vote,
+    head_temperature,
+    journal_accuracy,
+    method_summary,
+    proportion_interval,
+)
+from core.explore import KNN_PRIOR_STRENGTH, KNN_TEMPERATURE, predict_journals, prediction_balance
+from core.plots import journal_bar_figure, prediction_balance_figure
+from core.records import md_escape
+from ui import state
+from ui.embedding import need_embeddings
+from ui.errors import guarded
+from ui.resources import encoder, papers_frame, store
+from ui.sidebar import current_corpus, current_model, sticky
+from ui.tables import papers_table
+
+st.title("Journals")
+st.caption("Paste a title and abstract to see the journals that fit it best.")
+corpus, spec = current_corpus(), current_model()
+if not spec.has_head and not need_embeddings(corpus, spec):
+    st.stop()
+info = store().corpus(corpus) if corpus else None
+
+# the page suggests journals from the corpus's journal field; another label only when the user names it so
+journal = info.journal if info else None
+targets = ([journal] if journal else []) + [c for c in (info.labels if info else []) if c != journal]
+if corpus and not journal:
+    st.info(f"Corpus **{md_escape(corpus)}** has no journal field, so this page cannot suggest journals"
+            + (f"; it can suggest a value of one of its label columns instead ({md_escape(', '.join(targets))})."
+               if targets else "; import papers with a journal (source title) column to use it."))
+c1, c2 = st.columns([3, 1])
+column = c1.selectbox("Suggest", targets, format_func=lambda c: "journals" if c == journal else f"a value of label {c}",
+                      key="journal_target",
+                      help="Journals come from the corpus's journal field; the other choices suggest a value of a "
+                           "label column, named as such.") if targets else None
+k = c2.number_input("Suggestions", 1, 20, 5)
+what = "journals" if column is not None and column == journal else f"values of {column}"
+
+# a trained head and the neighbour vote, measured on held-out papers: the better one is the default
+has_head = spec.has_head and column is not None and column == spec.label_column
+measured = guarded(head_and_vote, store(), corpus, spec, column) if has_head and corpus else None
+method = None
+if measured:
+    methods = ["head", "knn"]
+    method = st.radio("Suggest with", methods, index=methods.index(measured["best"]), horizontal=True,
+                      format_func=lambda m: METHOD_NAMES[m] + (" (better on held-out papers)"
+                                                               if m == measured["best"] else ""),
+                      key=f"journal_method_{spec.name}",
+                      help="Both were measured on the same held-out papers; the better top-5 is the default.")
+    st.caption(f"Measured on held-out papers of **{md_escape(corpus)}**: {md_escape(method_summary(measured, 'head'))}"
+               f"; {md_escape(method_summary(measured, 'knn'))}. Top-5 difference (head − vote): "
+               f"{100 * measured['difference']['change']:+.1f} points (95 % interval "
+               f"{100 * measured['difference']['low']:+.1f} to {100 * measured['difference']['high']:+.1f}).")
+elif has_head and corpus:
+    st.caption(f"Only the trained head can answer until **{md_escape(corpus)}** is embedded with "
+               f"**{md_escape(spec.name)}**; then the page measures it against the neighbour vote on held-out "
+               "papers and uses the better one.")
+
+title = st.text_input("Title", key=sticky("journal_title"))
+abstract = st.text_area("Abstract", key=sticky("journal_abstract"), height=180)
+inputs = {"title": title, "abstract": abstract, "column": column, "k": int(k), "method": method}
+if st.button(f"Suggest {what}" if column else "Suggest journals", type="primary", key="suggest_button"):
+    state.forget(state.JOURNALS)
+    ready = corpus is not None and column is not None
+    made = guarded(predict_journals, store(), spec, title=title, abstract=abstract, corpus=corpus if ready else None,
+                   label_column=column, k=int(k), encoder=encoder(spec),
+                   frame=papers_frame(corpus) if ready else None, method=method)
+    if made is not None:
+        state.keep(state.JOURNALS, state.Answer(corpus, spec.name, inputs, made))
+
+# a suggestion is shown only under the corpus, model and inputs it was made for
+answer = state.kept(state.JOURNALS, corpus, spec.name)
+if answer is not None and answer.inputs != inputs:
+    st.caption(f"The abstract or the settings changed: press **Suggest {what}** for new suggestions.")
+pred = answer.value if answer is not None and answer.inputs == inputs else None
+if pred is not None:
+    if pred.warning:
+        st.warning(pred.warning)
+    column_name = md_escape(pred.label_column)
+    if pred.method == "head":
+        temperature = head_temperature(spec)
+        st.info(f"Probabilities from the trained journal head of **{md_escape(pred.model)}**"
+                + (f", calibrated on its validation papers (temperature {temperature:.2f})." if temperature else
+                   ", not calibrated: it was trained before heads were calibrated, so its percentages may be "
+                   "surer than it is right; train it again to calibrate them."))
+        if pred.nearest:
+            st.caption(f"Beside each journal: how many of the {pred.nearest} nearest corpus papers carry it.")
+    elif measured:
+        st.info(f"A similarity-weighted vote of the {pred.nearest} nearest papers' **{column_name}** in "
+                f"**{md_escape(corpus)}**, chosen above instead of the trained head.")
+    else:
+        why = (f"has a head for **{md_escape(spec.label_column)}**, not for **{column_name}**"
+               if spec.has_head else "has no trained journal head")
+        st.info(f"**{md_escape(pred.model)}** {why}, so these are a similarity-weighted vote "
+                f"of the {pred.nearest} nearest papers' **{column_name}** in **{md_escape(corpus)}**.")
+        st.caption(f"A calibrated vote with a prior: the nearest paper counts as one vote, a paper "
+                   f"{KNN_TEMPERATURE:g} less similar as about a third of one, and {KNN_PRIOR_STRENGTH:g} extra "
+                   f"votes are shared among all values of {column_name} by their size in the corpus, so one paper "
+                   f"alone gives little more than {1 / (1 + KNN_PRIOR_STRENGTH):.0%}. On held-out arXiv papers "
+                   "these probabilities match how often the top journal is right (BENCHMARKS.md, journal "
+                   "calibration).")
+    found = (journal_accuracy(store(), corpus, spec.name, pred.label_column, pred.method)
+             if corpus and not measured else None)
+    if measured:
+        st.success(f"How often it is right: {md_escape(method_summary(measured, pred.method))}.")
+    elif found:
+        baseline = f"; a BM25 text search, as JANE-style finders use, {found['bm25']:.0f} %" \
+            if found["bm25"] is not None else ""
+        band = proportion_interval(found["top5"] / 100 * found["papers"], int(found["papers"]))
+        interval = f" (95 % interval {100 * band[0]:.0f}–{100 * band[1]:.0f} %)" if band else ""
+        st.success(f"How often it is right: on {found['papers']:,} held-out papers of **{md_escape(corpus)}**, "
+                   f"the true {column_name} is among the top 5 suggestions **{found['top5']:.0f} %** of the time"
+                   f"{interval}{baseline} (Evaluate page, task *journals*).")
+    if pred.disagreement:
+        st.warning(pred.disagreement)
+    if pred.note:
+        st.caption(md_escape(pred.note))
+    labels = [p["label"] for p in pred.predictions]
+    probs = [p["probability"] for p in pred.predictions]
+    st.plotly_chart(journal_bar_figure(labels, probs), width="stretch", key="journal_bars")
+    for p in pred.predictions:
+        evidence = (f" · {p['neighbours']} of {pred.nearest} nearest papers ({p['weight_share']:.0%} of the vote)"
+                    if pred.nearest else "")
+        with st.expander(f"{md_escape(p['label'])} — {p['probability']:.1%}{evidence}",
+                         expanded=p is pred.predictions[0]):
+            if p["evidence_papers"]:
+                st.caption(f"The nearest papers of the corpus from {md_escape(p['label'])}:")
+                papers_table(p["evidence_papers"], ["score", "title", "year"])
+            else:
+                st.caption("No nearby corpus paper from this journal.")
+
+if corpus and column:
+    st.divider()
+    st.subheader("Corpus-wide check")
+    st.caption("How often each journal is predicted (leave-one-out) versus how often it really occurs: a journal "
+               "whose predicted bar towers over its actual bar swallows papers that belong elsewhere.")
+    if st.button("Run the check"):
+        with st.spinner("Predicting a sample of the corpus…"):
+            table = guarded(prediction_balance, store(), corpus, spec, column)
+        if table is not None:
+            state.keep(state.BALANCE, state.Answer(corpus, spec.name, {"column": column}, table))
+    balance = state.kept(state.BALANCE, corpus, spec.name, {"column": column})
+    if balance is not None:
+        table = balance.value
+        st.plotly_chart(prediction_balance_figure(table.head(25)), width="stretch", key="balance_chart")
+        st.dataframe(table, width="stretch", hide_index=True)

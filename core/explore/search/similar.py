@@ -1,0 +1,162 @@
+"""Similar papers: a pasted title + abstract, or a paper of the corpus, against the corpus's index."""
+
+from __future__ import annotations
+
+import threading
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+
+from core.config import Settings
+from core.embedding import (
+    CHARS_PER_TOKEN_LIMIT,
+    Encoder,
+    ModelSpec,
+    clip_text,
+    get_encoder,
+    get_model,
+    vectors_fingerprint,
+)
+from core.errors import MireadError
+from core.explore.search.index import VectorIndex
+from core.labels import plain_value
+
+if TYPE_CHECKING:
+    import pandas as pd
+
+    from core.store import Store
+
+SHORT_QUERY_WORDS = 25
+_INDEXES: dict[tuple[str, str, str, int], VectorIndex] = {}
+_INDEX_LOCK = threading.Lock()  # one build per index: concurrent first queries wait for it
+
+
+def corpus_index(store: Store, corpus: str, spec: ModelSpec, settings: Settings | None = None) -> VectorIndex:
+    """The (cached, persisted) vector index of a corpus for a model; rebuilt only when the corpus changes."""
+    settings = settings or Settings()
+    version = store.corpus_version(corpus)  # not store.corpus(): its COUNT(*) cost 30 ms a query at 1M papers
+    fp = vectors_fingerprint(spec)  # the vectors this process embeds queries with: exact or a fast mode
+    key = (str(store.root), corpus, fp, version)
+    index = _INDEXES.get(key)
+    if index is not None:
+        return index
+    with _INDEX_LOCK:
+        index = _INDEXES.get(key)
+        if index is None:
+            matrix = store.embeddings(corpus, fp)
+            path = store.array_path("indexes", corpus, f"{fp}-v{version}", ".faiss")
+            for stale in path.parent.glob(f"{store.corpus_slug(corpus)}-{fp}-v*.faiss*"):  # + compressed's .json
+                if not stale.name.startswith(path.name):
+                    stale.unlink(missing_ok=True)
+            for older in [k for k in _INDEXES if k[:3] == key[:3]]:  # earlier versions of this corpus
+                del _INDEXES[older]
+            index = _INDEXES[key] = VectorIndex(matrix, exact_limit=settings.exact_search_limit, path=path,
+                                                compressed_above=settings.compressed_search_above,
+                                                opq=settings.compressed_opq)
+    return index
+
+
+def clip_query(text: str, max_length: int = 512) -> str:
+    """Query text safe to tokenize: lone surrogates replaced, cut far beyond what the model reads.
+
+    The tokenizer's pair truncation is quadratic in the text length (100k characters: minutes).
+    """
+    return clip_text(text, CHARS_PER_TOKEN_LIMIT * max_length)
+
+
+def query_warning(title: str, abstract: str) -> str | None:
+    """A warning when the query is too short for a scientific encoder to retrieve well."""
+    words = len(f"{title} {abstract}".split())
+    if words == 0:
+        return None
+    if words < SHORT_QUERY_WORDS:
+        return (
+            f"Your query has only {words} word{'s' if words != 1 else ''}. Scientific encoders retrieve poorly "
+            "from a title or a few words (Singh & Singh, 2022); paste the abstract too for better neighbours."
+        )
+    return None
+
+
+def filter_mask(frame: pd.DataFrame, filters: dict[str, list[Any]] | None = None,
+                year_range: tuple[int, int] | None = None, year_column: str = "year") -> np.ndarray | None:
+    """Boolean mask of corpus rows passing label filters and a year range (None when no filter)."""
+    import pandas as pd
+
+    mask = np.ones(len(frame), dtype=bool)
+    active = False
+    for column, values in (filters or {}).items():
+        if values and column in frame.columns:
+            mask &= frame[column].astype(str).isin([str(v) for v in values]).to_numpy()
+            active = True
+    if year_range and year_column in frame.columns:
+        years = pd.to_numeric(frame[year_column], errors="coerce")
+        mask &= ((years >= year_range[0]) & (years <= year_range[1])).fillna(False).to_numpy()
+        active = True
+    return mask if active else None
+
+
+@dataclass
+class SearchResult:
+    """Ranked neighbours of one query, with the query's vector (for placing it on a map)."""
+
+    query: dict[str, str]
+    model: str
+    vector: np.ndarray
+    results: list[dict[str, Any]] = field(default_factory=list)
+    warning: str | None = None
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"query": self.query, "model": self.model, "results": self.results, "warning": self.warning}
+
+
+def similar_papers(
+    store: Store, corpus: str, model: str | ModelSpec = "minilm", *, title: str = "", abstract: str = "",
+    paper_id: str | None = None, k: int = 10, filters: dict[str, list[Any]] | None = None,
+    year_range: tuple[int, int] | None = None, encoder: Encoder | None = None, frame: pd.DataFrame | None = None,
+) -> SearchResult:
+    """Nearest corpus papers to a query text or to a paper of the corpus (which is left out of its results)."""
+    spec = model if isinstance(model, ModelSpec) else get_model(model, store)
+    title, abstract = clip_query(title, spec.max_length), clip_query(abstract, spec.max_length)
+    given = frame
+    frame = given if given is not None else store.papers_frame(corpus)
+    index = corpus_index(store, corpus, spec)
+    if len(index.matrix) != len(frame) and given is None:  # an import landed in between: read both again
+        index = corpus_index(store, corpus, spec)
+        frame = store.papers_frame(corpus)
+    if len(index.matrix) != len(frame):
+        raise MireadError(f"corpus {corpus!r} changed during the search ({len(frame)} papers listed, "
+                          f"{len(index.matrix)} indexed); search again")
+    mask = filter_mask(frame, filters, year_range)
+    if paper_id is not None:
+        rows = np.nonzero(frame["id"].astype(str).to_numpy() == str(paper_id))[0]
+        if len(rows) == 0:
+            raise MireadError(f"corpus {corpus!r} has no paper with id {paper_id!r}")
+        row = int(rows[0])
+        vector = np.asarray(index.matrix[row], dtype=np.float32)
+        title, abstract = str(frame.at[row, "title"]), str(frame.at[row, "abstract"])
+        mask = np.ones(len(frame), dtype=bool) if mask is None else mask.copy()
+        mask[row] = False
+    else:
+        if not (title or "").strip() and not (abstract or "").strip():
+            raise MireadError("the query is empty: paste a title and/or an abstract")
+        encoder = encoder or get_encoder(spec)
+        vector = encoder.encode([(title, abstract)])[0]
+    scores, idx = index.search(vector[None, :], k, mask)
+    label_cols = [c for c in frame.columns if c not in ("id", "title", "abstract")]
+    results = []
+    for rank, (score, row) in enumerate(zip(scores[0], idx[0]), start=1):
+        if row < 0 or not np.isfinite(score):
+            continue
+        record = frame.iloc[int(row)]
+        item = {"rank": rank, "id": str(record["id"]), "title": record["title"], "score": round(float(score), 4),
+                "row": int(row), "abstract": record.get("abstract", "")}
+        for col in label_cols:
+            value = record[col]
+            item[col] = plain_value(value)
+        results.append(item)
+    return SearchResult(
+        query={"title": title, "abstract": abstract, **({"paper_id": paper_id} if paper_id else {})},
+        model=spec.name, vector=vector, results=results, warning=query_warning(title, abstract),
+    )
+

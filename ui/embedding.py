@@ -1,0 +1,56 @@
+"""Embedding a corpus from a page: a progress bar with an ETA, and the stop-and-offer when vectors are missing."""
+
+from __future__ import annotations
+
+import dataclasses
+import time
+from collections.abc import Callable
+from typing import Any
+
+import streamlit as st
+
+from core.config import Settings
+from core.display import plural
+from core.embedding import ModelSpec
+from ui.errors import guarded
+from ui.resources import encoder, is_embedded, store
+
+
+def embed_with_progress(corpus: str, spec: ModelSpec, clock: Callable[[], float] = time.perf_counter) -> Any:
+    """Embed a corpus showing a progress bar with an ETA; return core's EmbedReport, whose seconds are the whole wait
+    the user had (loading the model included), read from `clock`."""
+    from core.embedding import embed_corpus
+
+    bar = st.progress(0.0, text="Loading the model…")
+    started = clock()
+
+    def update(done: int, total: int) -> None:
+        if total <= 0:
+            return
+        elapsed = clock() - started
+        rate = done / elapsed if elapsed > 0 else 0
+        eta = (total - done) / rate if rate > 0 else 0
+        bar.progress(min(done / total, 1.0),
+                     text=f"Embedding {done:,}/{plural(total, 'paper')} · {rate:.0f}/s · ETA {eta:.0f}s")
+
+    report = embed_corpus(store(), corpus, spec, device=Settings().device, batch_size=Settings().batch_size,
+                          progress=update, encoder=encoder(spec))
+    # the wait the user had: loading the model and reading the store count, not the encoding alone
+    report = dataclasses.replace(report, seconds=clock() - started)
+    bar.progress(1.0, text=f"Embedded {report.new:,} new papers ({report.cached:,} cached) in {report.seconds:.1f} s")
+    return report
+
+
+def need_embeddings(corpus: str | None, spec: ModelSpec) -> bool:
+    """Stop the page with a clear message (and an Embed button) unless the corpus is embedded with the model."""
+    if corpus is None:
+        st.info("Import a corpus on the **Library** page first.")
+        st.page_link("app_pages/library.py", label="Go to the Library", icon=":material/library_books:")
+        return False
+    if is_embedded(corpus, spec):
+        return True
+    st.warning(f"Corpus **{corpus}** is not embedded with model **{spec.name}** yet.")
+    if st.button(f"Embed {corpus} with {spec.name}", type="primary"):
+        if guarded(embed_with_progress, corpus, spec) is not None:
+            st.rerun()  # only on success: a failure stays on screen as its one sentence
+    return False

@@ -1,0 +1,172 @@
+"""The Library's import preview (not a page): how an uploaded file will be read, the column of each field as a
+choice, what will be imported and skipped, then the Import button. The reading and counting live in
+``core.io.plan``; this module only draws them and keeps the choices per uploaded file."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pandas as pd
+import streamlit as st
+
+from core.errors import MireadError
+from core.io import FIELDS, FigureCollector, ImportPlan, ReadOptions, columns_of, plan_import, preview, read_papers
+from core.io.layout import SEPARATOR_NAMES
+from core.io.plan import PREVIEW_ROWS, describe_reading
+from core.records import md_escape
+from core.store.field_roles import can_be_label, role_of
+from ui import state
+from ui.errors import show_error
+from ui.resources import store
+from ui.sidebar import select_corpus, sticky
+
+AUTO, NONE = "(auto)", "(none)"
+_REQUIRED = ("title", "abstract")
+
+
+@st.cache_data(show_spinner=False, max_entries=16)
+def _plan(path: str, size: int, options: tuple[Any, ...], columns: tuple[tuple[str, str], ...],
+          title_only: bool) -> ImportPlan:
+    """The import plan of a file under the current choices (cached per file and choices)."""
+    return plan_import(path, options=ReadOptions(*options), columns=dict(columns), title_only=title_only,
+                       limit=PREVIEW_ROWS)
+
+
+def _choice(key: str) -> Any:
+    return st.session_state.get(key, AUTO)
+
+
+def _chosen_columns(digest: str) -> dict[str, str]:
+    """Field -> column the user chose ("" for none); fields left on (auto) are not in it."""
+    chosen: dict[str, str] = {}
+    for field in FIELDS:
+        value = _choice(f"import_col_{field}_{digest}")
+        if value == NONE:
+            chosen[field] = ""
+        elif value != AUTO:
+            chosen[field] = value
+    return chosen
+
+
+def _options(digest: str) -> ReadOptions:
+    sheet, header, separator = (_choice(f"import_{k}_{digest}") for k in ("sheet", "header", "sep"))
+    return ReadOptions(sheet=None if sheet == AUTO else sheet,
+                       header_row=None if header in (AUTO, 0, None) else int(header),
+                       separator=None if separator == AUTO else separator)
+
+
+def _layout_widgets(plan: ImportPlan | None, digest: str) -> None:
+    """Sheet, header row and separator, for the formats that have them."""
+    reading = plan.reading if plan else {}
+    if not reading.get("header_row"):
+        return
+    slots = iter(st.columns(3))
+    if plan and plan.sheets:
+        next(slots).selectbox("Sheet", [AUTO, *plan.sheets], key=sticky(f"import_sheet_{digest}", AUTO),
+                       help="(auto) = the first sheet")
+    next(slots).number_input("Header row", min_value=0, max_value=10_000, step=1,
+                        key=sticky(f"import_header_{digest}", 0),
+                        help=f"0 = found: row {reading['header_row']}, the first row naming a title column. "
+                             "Rows above it (a search query, notes) are passed over.")
+    if reading.get("reader") in ("csv", "tsv"):
+        next(slots).selectbox("Separator", [AUTO, *SEPARATOR_NAMES.values()], key=sticky(f"import_sep_{digest}", AUTO),
+                        help="(auto) = sniffed from the first rows")
+
+
+def _mapping_widgets(columns: list[str], plan: ImportPlan | None, digest: str) -> None:
+    """One choice per field: (auto) takes what detection found (the caption above says what), (none) leaves an
+    optional field out. Options and their labels never change between runs: Streamlit keeps a choice by its label."""
+    grid = st.columns(4)
+    for i, field in enumerate(FIELDS):
+        options = [AUTO, *([] if field == "title" else [NONE]), *columns]
+        key = f"import_col_{field}_{digest}"
+        for stale in (key, f"_kept_{key}"):  # a column of another sheet or header row is no choice here
+            if st.session_state.get(stale, AUTO) not in options:
+                st.session_state[stale] = AUTO
+        grid[i % 4].selectbox(
+            f"{field.capitalize()} column", options, key=sticky(key, AUTO),
+        )
+
+
+def _plan_summary(plan: ImportPlan) -> None:
+    reading = plan.reading
+    st.caption(" · ".join(describe_reading(reading, plan.tool, mark=lambda v: f"**{md_escape(v)}**")))
+    mapping = reading.get("columns") or {}
+    st.caption("Columns: " + " · ".join(f"{field} ← **{md_escape(str(column))}**" if column else f"{field} ← none"
+                                        for field, column in mapping.items()))
+    (st.warning if plan.skipped or not plan.papers else st.success)(plan.summary() + ".")
+    if plan.id_note:
+        st.info(f"Ids: {md_escape(plan.id_note)}")
+    if plan.skipped:
+        with st.expander(f"Rows that will be skipped ({len(plan.skipped):,})"):
+            st.dataframe(pd.DataFrame(plan.skipped), width="stretch", hide_index=True)
+
+
+def _label_widget(columns: list[str], plan: ImportPlan | None, digest: str) -> list[str]:
+    """Which stored fields should be label columns: empty = the guess from roles and values (after import)."""
+    mapping = (plan.reading.get("columns") or {}) if plan else {}
+    mapped = {str(c) for c in mapping.values() if c}
+    fields = [f for f, c in mapping.items() if c and f not in ("title", "abstract", "id")]
+    fields += [str(c).strip().lower() for c in columns if str(c) not in mapped]
+    options = [f for f in dict.fromkeys(fields) if can_be_label(f, {f: role_of(f)})]
+    return st.multiselect("Label columns", options, key=sticky(f"import_labels_{digest}", []),
+                          placeholder="Automatic: the journal and columns of repeated short values",
+                          help="Columns to colour the map by, filter with and train on. The journal field is the "
+                               "journal whatever its count; years, counts, pages, dates, ids and free text are "
+                               "never labels. Change them later on the Library page.")
+
+
+def import_preview(path: Path, name: str, digest: str) -> None:
+    """Draw the preview of an uploaded file and its Import button."""
+    options, chosen = _options(digest), _chosen_columns(digest)
+    title_only = bool(st.session_state.get(f"import_title_only_{digest}", False))
+    plan: ImportPlan | None = None
+    try:
+        plan = _plan(str(path), path.stat().st_size, (options.sheet, options.header_row, options.separator),
+                     tuple(sorted(chosen.items())), title_only)
+    except MireadError as exc:
+        show_error(exc)
+    try:
+        columns = plan.source_columns if plan else columns_of(path, options=options)
+        head = preview(path, n=10, options=options)
+    except MireadError as exc:
+        if plan is not None:
+            show_error(exc)
+        return
+    st.caption(f"Preview of **{md_escape(name)}**: nothing is stored until you press Import.")
+    _layout_widgets(plan, digest)
+    _mapping_widgets(columns, plan, digest)
+    st.checkbox("Titles only: also import papers without an abstract", key=sticky(f"import_title_only_{digest}", False),
+                help="For exports without abstracts (PubMed CSV, Google Scholar). Such papers are marked "
+                     "'title only' wherever they appear; their embedding sees the title alone.")
+    if plan is not None:
+        _plan_summary(plan)
+    st.dataframe(head, width="stretch", hide_index=True, height=240)
+    name_default = Path(name).name.split(".")[0][:40] or "corpus"
+    # one input per uploaded file: a name typed for this file survives reruns and never carries over
+    corpus = st.text_input("Corpus name", key=sticky(f"corpus_name_{digest}", name_default),
+                           help="Importing into an existing corpus adds papers; duplicates are merged.")
+    if corpus.strip() and store().has_corpus(corpus.strip()):  # a re-import names the corpus it adds to
+        existing = store().corpus(corpus.strip())
+        st.warning(f"Corpus **{md_escape(existing.name)}** exists with {existing.papers:,} "
+                   f"paper{'s' if existing.papers != 1 else ''}: this import adds to it (duplicates are merged, "
+                   "nothing is removed). Type another name for a new corpus.")
+    chosen_labels = _label_widget(columns, plan, digest)
+    if st.button("Import", type="primary", disabled=plan is None or not plan.papers):
+        try:
+            records = FigureCollector(read_papers(path, columns=chosen, options=options, title_only=title_only))
+            with st.spinner("Importing…"):
+                report = store().import_papers(corpus, records, source=name)
+                figures = store().save_figures(report.corpus, records.by_paper) if records.full_text else None
+        except MireadError as exc:
+            show_error(exc)
+        else:
+            if chosen_labels:  # the user's label columns, kept over the guess (the Library can change them)
+                info = store().corpus(report.corpus)
+                store().set_labels(report.corpus, [c for c in chosen_labels if c in info.markable()])
+            done = report.to_dict(max_errors=100_000)
+            st.session_state[state.IMPORT_REPORT] = done if figures is None else dict(done, figures=figures)
+            select_corpus(report.corpus)
+            st.session_state[state.EMBED_TARGET] = report.corpus  # what a user embeds next
+            st.rerun()

@@ -1,0 +1,124 @@
+"""The Library's destructive actions (not a page): delete a corpus or a model into the trash, each confirmed for
+the one object it names; Undo at once; the trash with Restore per item and Empty; a corpus's label columns."""
+
+from __future__ import annotations
+
+import time
+
+import streamlit as st
+
+from core.records import md_escape
+from ui import state
+from ui.errors import guarded
+from ui.resources import store
+from ui.sidebar import select_corpus
+
+LAST_TRASHED = "library_last_trashed"  # (trash id, description) of the last delete: the Undo button's object
+_CONFIRM = "delete_confirm"  # + ":" + kind + ":" + name: one confirmation per named object
+
+
+def _confirmed(kind: str, name: str) -> bool:
+    """A checkbox naming the one object; its key holds the name, so choosing another object starts unticked."""
+    key = f"{_CONFIRM}:{kind}:{name}"
+    for stale in [k for k in st.session_state if str(k).startswith(f"{_CONFIRM}:{kind}:") and k != key]:
+        del st.session_state[stale]  # a tick given to another object never carries over
+    what = "and its papers, links and maps" if kind == "corpus" else "and its weights"
+    return st.checkbox(f"Yes, move {kind} **{md_escape(name)}** {what} to the trash", key=key)
+
+
+def _trashed(item) -> None:  # noqa: ANN001 - a core.store.TrashItem
+    st.session_state[LAST_TRASHED] = (item.id, item.describe())
+    st.session_state.pop(f"{_CONFIRM}:{item.kind}:{item.name}", None)
+    st.rerun()
+
+
+def delete_panel(corpora: list[str]) -> None:
+    """Delete a corpus (or a fine-tuned model): the button names it and acts only on the ticked one."""
+    s = store()
+    victim = st.selectbox("Corpus to delete", corpora, key="delete_target")
+    sure = _confirmed("corpus", victim)
+    if st.button(f"Delete corpus {victim}", disabled=not sure, key="delete_corpus_button"):
+        item = guarded(s.delete_corpus, victim)
+        if item is not None:
+            if (st.session_state.get(state.IMPORT_REPORT) or {}).get("corpus") == victim:
+                st.session_state.pop(state.IMPORT_REPORT, None)  # its report would name a corpus that is gone
+            _trashed(item)
+    models = [m["name"] for m in s.saved_models()]
+    if models:
+        with st.expander("Delete a fine-tuned model"):
+            model = st.selectbox("Model to delete", models, key="delete_model_target")
+            sure_model = _confirmed("model", model)
+            if st.button(f"Delete model {model}", disabled=not sure_model, key="delete_model_button"):
+                item = guarded(s.delete_model, model)
+                if item is not None:
+                    _trashed(item)
+
+
+def _restore(item_id: int) -> None:
+    """Bring a trashed item back; a restored corpus becomes the current one; its Undo notice goes."""
+    restored = guarded(store().restore, item_id)
+    if st.session_state.get(LAST_TRASHED, (None,))[0] == item_id:
+        st.session_state.pop(LAST_TRASHED, None)
+    if restored is not None:
+        if restored.kind == "corpus":
+            select_corpus(restored.name)
+        st.toast(f"Restored {restored.describe()}")
+        st.rerun()
+
+
+def undo_notice() -> None:
+    """Right after a delete: what went to the trash, and Undo."""
+    last = st.session_state.get(LAST_TRASHED)
+    if not last:
+        return
+    item_id, described = last
+    left, right = st.columns([4, 1])
+    left.success(f"Moved {md_escape(described)} to the trash.")
+    if right.button("Undo", key=f"undo-{item_id}", type="primary"):
+        _restore(item_id)
+
+
+def trash_panel() -> None:
+    """What the trash holds, each with Restore; Empty the trash, confirmed with what it deletes for good."""
+    s = store()
+    items = s.trash()
+    if not items:
+        return
+    with st.expander(f"Trash ({len(items):,} item{'s' if len(items) != 1 else ''}, kept "
+                     f"{s.TRASH_KEEP_DAYS:.0f} days)"):
+        for item in items:
+            left, right = st.columns([4, 1])
+            when = time.strftime("%Y-%m-%d %H:%M", time.localtime(item.deleted))
+            left.markdown(f"{md_escape(item.describe())} · deleted {when}")
+            if right.button("Restore", key=f"restore-{item.id}"):
+                _restore(item.id)
+        names = ", ".join(i.name for i in items)
+        sure = st.checkbox(f"Yes, delete for good: {md_escape(names)}", key=f"empty_trash_confirm:{names}")
+        if st.button("Empty the trash", disabled=not sure, key="empty_trash_button"):
+            if guarded(s.empty_trash) is not None:
+                st.session_state.pop(LAST_TRASHED, None)
+                st.rerun()
+
+
+def labels_panel(corpus: str) -> None:
+    """Mark or unmark the label columns of a corpus (the journal and year fields keep their roles)."""
+    s = store()
+    info = s.corpus(corpus)
+    with st.expander(f"Label columns of {corpus}"):
+        roles = ", ".join(f"{role}: {field}" for field, role in sorted(info.roles.items())
+                          if role in ("journal", "year"))
+        st.caption("Label columns can colour the map, filter results and be trained on. "
+                   + (f"Fixed fields — {md_escape(roles)}. " if roles else "")
+                   + ("Chosen by you." if info.labels_chosen else "Guessed from the fields' names and values."))
+        options = info.markable()
+        key = f"labels_{corpus}_{info.version}"
+        chosen = st.multiselect("Label columns", options, default=[c for c in info.labels if c in options], key=key)
+        left, right = st.columns(2)
+        if left.button("Save label columns", key=f"save_{key}", disabled=chosen == info.labels):
+            if guarded(s.set_labels, corpus, chosen) is not None:
+                st.toast(f"Label columns of {corpus}: {', '.join(chosen) or 'none'}")
+                st.rerun()
+        if info.labels_chosen and right.button("Guess them again", key=f"reset_{key}"):
+            if guarded(s.set_labels, corpus, None) is not None:
+                st.session_state.pop(key, None)
+                st.rerun()

@@ -1,0 +1,107 @@
+"""Time on the map page: the Years slider and the Play choice in one row, the animation, topics over time."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import numpy as np
+import pandas as pd
+import plotly.graph_objects as go
+import streamlit as st
+
+from core.config import Settings
+from core.display import plural
+from core.explore.timeline import papers_per_year
+from core.plots import add_year_animation, topics_over_time_figure
+from ui.errors import guarded
+from ui.views import PLAY_MODES, clamp_years, year_bounds
+
+PLAY = {"off": 0, "1-year window": 1, "2-year window": 2, "3-year window": 3, "5-year window": 5, "cumulative": None}
+PLAY_LINK = dict(zip(list(PLAY)[1:], PLAY_MODES))  # the choice -> its name in a shared link (?play=2y)
+TOP_GROUPS = 8
+YEARS_OF = "map_years_corpus"  # the corpus whose Years range is kept (a link's range: the first corpus shown)
+
+
+def year_controls(papers: pd.DataFrame, corpus: str) -> tuple[tuple[int, int] | None, str]:
+    """The Years slider and the Play choice (corpora with a year column): the window (None while it spans every
+    year) and the play mode ('off' without years). A range chosen on another corpus is not kept: a new corpus
+    opens on all its years."""
+    bounds = year_bounds(papers)
+    if bounds is None:
+        return None, "off"
+    if st.session_state.get(YEARS_OF, corpus) != corpus:
+        st.session_state.pop("map_years", None)
+    st.session_state[YEARS_OF] = corpus
+    st.session_state["map_years"] = clamp_years(st.session_state.get("map_years", bounds), bounds)
+    if st.session_state.get("map_play") not in PLAY:
+        st.session_state["map_play"] = "off"
+    left, right = st.container(key="map_years_row").columns([3, 2], vertical_alignment="bottom")
+    chosen = tuple(left.slider("Years", bounds[0], bounds[1], key="map_years",
+                               help="Papers of these years are drawn in front, the others faded; the map stays put. "
+                                    "While playing, the animation runs through these years."))
+    play = right.selectbox("Play through years", list(PLAY), key="map_play",
+                           help="Adds ▶ Play and a year slider to the map: a window of years (or all years so far) "
+                                "moves over the fixed map in your browser, the other papers faded.")
+    return (None if chosen == bounds else chosen), play
+
+
+def animate(fig: go.Figure, papers: pd.DataFrame, coords: np.ndarray, years: tuple[int, int] | None,
+            play: str) -> go.Figure:
+    """The map with the play button and year slider when play is on (within the chosen years)."""
+    if play not in PLAY or play == "off":
+        return fig
+    values = np.array(pd.to_numeric(papers["year"], errors="coerce"), dtype=float)  # a writable copy
+    if years is not None:
+        values[(values < years[0]) | (values > years[1])] = np.nan
+    drawn = int((fig.layout.meta or {}).get("drawn", len(coords)))
+    animated = guarded(add_year_animation, fig, coords, values, width=PLAY[play],
+                       picture=drawn >= Settings().map_picture_above)
+    if animated is not None:
+        pictured = (animated.layout.meta or {}).get("picture")
+        st.caption("Press **▶ Play** above the map, or drag its year slider: the papers of each window are drawn "
+                   "in front in their colours, the others faded; the map stays put."
+                   + (" On a map this large the faded papers are one picture, so each frame draws only the papers "
+                      "in front; hover cards and selections reach those." if pictured else ""))
+    return animated if animated is not None else fig
+
+
+def topics_over_time(papers: pd.DataFrame, groups: Sequence | None, group_name: str) -> None:
+    """Under the map: papers per year per group (the map's colour), the largest groups and 'other'."""
+    if groups is None or group_name == "year" or year_bounds(papers) is None:
+        return
+    table = guarded(papers_per_year, papers["year"].tolist(), list(groups), TOP_GROUPS)
+    if table is None:
+        return
+    st.subheader("Topics over time")
+    st.plotly_chart(topics_over_time_figure(table, group_name), width="stretch", key="topics_over_time",
+                    config={"displaylogo": False})
+    st.caption(f"{plural(int(table.to_numpy().sum()), 'paper')} with a year, by {group_name}: the {TOP_GROUPS} largest "
+               "groups and 'other'. Click a legend entry to hide it.")
+
+
+FILL = """<style>
+[data-testid=stMainBlockContainer] { padding-top: 2.5rem; }
+.st-key-corpus_map { flex: 0 0 auto !important; height: auto !important; }
+.st-key-corpus_map [data-testid=stPlotlyChart], .st-key-corpus_map .js-plotly-plot {
+  height: max(420px, calc(100vh - 150px)) !important; }
+@media (max-width: 640px) {  /* a phone: the map starts on the first screen (a smaller title, controls in 2 rows) */
+  [data-testid=stMainBlockContainer] { padding: 3.75rem 0.75rem 1rem 0.75rem; }
+  [data-testid=stMain] h1 { font-size: 1.6rem; padding: 0; }
+  .st-key-map_controls [data-testid=stHorizontalBlock], .st-key-map_years_row [data-testid=stHorizontalBlock] {
+    flex-wrap: nowrap !important; gap: 0.5rem !important; }
+  .st-key-map_controls [data-testid=stColumn], .st-key-map_years_row [data-testid=stColumn] {
+    min-width: 0 !important; }
+  .st-key-map_controls [data-testid=stWidgetLabel] p, .st-key-map_years_row [data-testid=stWidgetLabel] p {
+    font-size: 0.8rem; }
+  .st-key-map_controls [data-testid=stPopover] button p { display: none; }  /* the settings button: its icon */
+  .st-key-corpus_map [data-testid=stPlotlyChart], .st-key-corpus_map .js-plotly-plot {
+    height: max(360px, calc(100vh - 120px)) !important; }
+}
+</style>"""
+
+
+def fill_screen(fig: go.Figure) -> go.Figure:
+    """Let the map take the window's height (CSS on its element, Plotly autosized and responsive)."""
+    st.html(FILL)
+    fig.update_layout(height=None, autosize=True)
+    return fig

