@@ -77,9 +77,7 @@ def _write_all(pending: queue.Queue, out: BinaryIO) -> None:
 def _child(source: BinaryIO, out: BinaryIO) -> None:
     """The child: read the file as `read_papers` does and write batches of paper tuples, RowError and RowWarning;
     then None, or a _Failure. Prepares a batch's stored form whenever ``_BEHIND`` batches wait for the importer."""
-    from core.io.papers import read_papers
-
-    path, options, prepare = pickle.load(source)
+    read_papers, path, options, prepare = pickle.load(source)
     pending: queue.Queue = queue.Queue(maxsize=_QUEUED)
     writer = threading.Thread(target=_write_all, args=(pending, out), daemon=True)
     writer.start()
@@ -98,11 +96,12 @@ def _child(source: BinaryIO, out: BinaryIO) -> None:
     writer.join()
 
 
-def read_in_background(path: Path, options: dict[str, Any], hooks: dict[str, Any]
-                       ) -> Iterator[Paper | RowError | RowWarning]:
-    """The records of ``read_papers(path, **options)``, read in a child process while the caller stores them.
-    ``hooks["prepare"]``, when set before the first record is asked for, is the importer's stored-form function
-    (a module-level function: it travels by name); records it was applied to carry the result in ``prepared``."""
+def read_in_background(path: Path, options: dict[str, Any], hooks: dict[str, Any],
+                       reader: Callable[..., Iterator[Any]]) -> Iterator[Paper | RowError | RowWarning]:
+    """The records of ``reader(path, background=False, **options)`` (core.io.papers.read_papers), read in a child
+    process while the caller stores them; ``reader`` is a module-level function and travels by name, so this module
+    never imports the reader. ``hooks["prepare"]``, when set before the first record is asked for, is the importer's
+    stored-form function (also by name); records it was applied to carry the result in ``prepared``."""
     from core.config import Settings, child_environment
 
     child = subprocess.Popen([sys.executable, "-m", "core.io.background"], stdin=subprocess.PIPE,
@@ -111,7 +110,7 @@ def read_in_background(path: Path, options: dict[str, Any], hooks: dict[str, Any
     try:
         assert child.stdin is not None and child.stdout is not None
         _widen(child.stdout)
-        pickle.dump((str(path), options, hooks.get("prepare")), child.stdin)
+        pickle.dump((reader, str(path), options, hooks.get("prepare")), child.stdin)
         child.stdin.close()
         while True:
             batch = _next_batch(child.stdout, child, path)

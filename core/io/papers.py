@@ -310,7 +310,7 @@ def read_papers(
         background = background_worthwhile(opened.path, opened.fmt)
     hooks: dict[str, Any] = {}
     if background:  # the same reading, in a child process (the rows peeked here only chose the columns)
-        items = read_in_background(opened.path, hooks=hooks, options=dict(
+        items = read_in_background(opened.path, hooks=hooks, reader=read_papers, options=dict(
             fmt=opened.fmt, title_column=title_column, abstract_column=abstract_column, id_column=id_column,
             columns=columns, options=options, title_only=title_only))
     reading = {"reader": opened.fmt, **opened.layout.to_dict(), "columns": mapping.as_dict(),

@@ -21,10 +21,16 @@ ALLOWED = {
     "evaluation": {"embedding", "explore", "store", "io"},
 }
 # the two floors above the packages: figures draw what the packages compute; the CLI may use all of core
-FLOORS = ("plots", "cli")
+FLOORS = ("plots", "cli", "mcp")  # mcp: the MCP server over the library (issue 33), a sibling of the CLI
+# the modules at core's root: the ground floor every package stands on, and the demo (an entry point like the CLI)
+ROOT_MAY_IMPORT = {"config": set(), "errors": set(), "lazy": set(), "records": set(), "labels": set(),
+                   "display": {"labels"}, "demo": {"config", "embedding", "errors", "explore", "io", "records", "store"},
+                   "__init__": set(), "__main__": {"cli"}}
+# the UI: routes (app_pages/) use page helpers (ui/) and core; helpers never import a route; neither imports the CLI
+UI_MAY_IMPORT = {"app_pages": {"core", "ui"}, "ui": {"core", "ui"}}
 PLOTS_MAY_IMPORT = {"errors", "labels", "display", "lazy", "plots"}
 # file-level circles the issue names outside plots and cli, not yet broken (issue 30)
-KNOWN_CIRCLES = {("core.io.background", "core.io.papers"),
+KNOWN_CIRCLES = {
                  ("core.training.config", "core.training.data"), ("core.training.loop", "core.training.saving")}
 
 
@@ -86,8 +92,14 @@ def test_no_module_outside_the_cli_imports_it():
             assert "cli" not in _core_imports(path), path.relative_to(ROOT)
 
 
+def test_only_the_cli_command_imports_the_mcp_server():
+    for path in (ROOT / "core").rglob("*.py"):
+        if path.relative_to(ROOT / "core").parts[0] != "mcp" and path != ROOT / "core" / "cli" / "mcp.py":
+            assert "mcp" not in _core_imports(path), path.relative_to(ROOT)
+
+
 def test_the_cli_never_imports_streamlit():
-    for path in (ROOT / "core" / "cli").glob("*.py"):
+    for path in [*(ROOT / "core" / "cli").glob("*.py"), *(ROOT / "core" / "mcp").glob("*.py")]:
         assert "streamlit" not in {name.split(".")[0] for name in _imported_modules(path)}, path.relative_to(ROOT)
 
 
@@ -148,3 +160,43 @@ print(errors)
 def test_the_settings_module_imports_no_core_package():
     """core/config.py sits under every package (issue 30: device_label moved to core.embedding.device)."""
     assert not _core_imports(ROOT / "core" / "config.py") - {"errors"}
+
+
+def _top_imports(path: Path) -> set[str]:
+    """The project's top-level packages a file imports (core, ui, app_pages)."""
+    return {name.split(".")[0] for name in _imported_modules(path)} & {"core", "ui", "app_pages"}
+
+
+def test_every_module_falls_under_a_layering_rule():
+    """Every .py of the app is in a package above, a floor, the root of core, or the UI: none escapes the rules."""
+    groups = set(PACKAGES) | set(FLOORS)
+    for path in (ROOT / "core").rglob("*.py"):
+        parts = path.relative_to(ROOT / "core").parts
+        assert parts[0] in groups or (len(parts) == 1 and path.stem in ROOT_MAY_IMPORT), path.relative_to(ROOT)
+    for folder in UI_MAY_IMPORT:
+        assert list((ROOT / folder).glob("*.py")), folder
+
+
+@pytest.mark.parametrize("name", sorted(ROOT_MAY_IMPORT))
+def test_the_root_modules_of_core_import_only_what_they_stand_on(name):
+    path = ROOT / "core" / f"{name}.py"
+    assert _core_imports(path) <= ROOT_MAY_IMPORT[name], f"core/{name}.py imports {sorted(_core_imports(path))}"
+
+
+@pytest.mark.parametrize("folder", sorted(UI_MAY_IMPORT))
+def test_the_ui_imports_core_and_its_helpers_never_a_route_nor_the_cli(folder):
+    for path in (ROOT / folder).rglob("*.py"):
+        assert _top_imports(path) <= UI_MAY_IMPORT[folder], path.relative_to(ROOT)
+        assert "cli" not in _core_imports(path), path.relative_to(ROOT)
+
+
+def test_core_never_imports_the_ui():
+    for path in (ROOT / "core").rglob("*.py"):
+        assert not _top_imports(path) - {"core"}, path.relative_to(ROOT)
+
+
+def test_no_two_ui_modules_import_each_other():
+    modules = {_module_name(path): path for folder in UI_MAY_IMPORT for path in (ROOT / folder).rglob("*.py")}
+    edges = {name: {m for m in _imported_modules(path) if m in modules and m != name} for name, path in modules.items()}
+    pairs = {tuple(sorted((a, b))) for a, targets in edges.items() for b in targets if a in edges.get(b, set())}
+    assert not pairs, sorted(pairs)
