@@ -52,6 +52,16 @@ def scrub(value: Any) -> Any:
     return value
 
 
+_DOI_PREFIX = re.compile(r"^(?:https?://(?:dx\.)?doi\.org/|doi:\s*)", re.IGNORECASE)
+
+
+def bare_doi(value: str) -> str:
+    """A DOI as '10.x/y', whatever prefix an export gave it ('http://dx.doi.org/', 'https://doi.org/', 'doi: ')."""
+    text = value.strip()
+    bare = _DOI_PREFIX.sub("", text).strip()
+    return bare if bare.startswith("10.") else text
+
+
 def duplicate_key(title: str, abstract: str) -> str:
     """Hash of the normalised title and abstract: equal for papers that differ only in case/spacing."""
     return text_hash(normalise_text(title), normalise_text(abstract))

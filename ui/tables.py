@@ -8,12 +8,14 @@ import streamlit as st
 
 from core.display import blank_missing, plural
 from core.labels import is_missing, label_text
+from core.records import bare_doi
 
 
 def safe_link(doi: Any = None, url: Any = None) -> str | None:
     """A paper's link: its DOI resolver URL, else its URL when that is plain http(s) (never javascript:)."""
     if isinstance(doi, str) and doi.strip():
-        return f"https://doi.org/{doi.strip()}"
+        return f"https://doi.org/{bare_doi(doi)}"  # an older import may have kept 'http://dx.doi.org/…'
+
     if isinstance(url, str) and url.strip().lower().startswith(("https://", "http://")):
         return url.strip()
     return None

@@ -34,7 +34,7 @@ from core.io.markup import has_markup, plain_text
 from core.io.rows import NumberedRow, Row, RowWarning, _year
 from core.io.safety import _name, _shown
 from core.labels import is_missing
-from core.records import Paper, RowError, duplicate_key
+from core.records import Paper, RowError, bare_doi, duplicate_key
 
 if TYPE_CHECKING:
     import pandas
@@ -202,6 +202,8 @@ def _known_value(field: str, value: Any) -> Any:
         return None
     if field == "year" and not isinstance(value, int):
         return _year(value) or value
+    if field == "doi" and isinstance(value, str):
+        return bare_doi(value)
     if field in ("authors", "keywords") and isinstance(value, str):
         parts = [part.strip() for part in value.split(";")]
         return [part for part in parts if part] if len(parts) > 1 else value

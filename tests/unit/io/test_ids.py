@@ -176,3 +176,32 @@ def test_a_sparse_but_unique_id_column_is_kept(tmp_path: Path) -> None:
     stream = read_papers(path)
     assert stream.id_column == "id" and stream.id_note == ""
     assert [p.id for p in stream][1] == "k2"
+
+
+RIS_DOI_AS_URL = """TY  - JOUR
+T1  - Predictors of posttraumatic stress symptom trajectories after an earthquake
+AB  - We analysed survey data from 412 residents after a 6.3 magnitude earthquake.
+JF  - Journal of Traumatic Stress
+PY  - 2019
+DO  - http://dx.doi.org/10.1002/jts.22387
+ER  - 
+
+TY  - JOUR
+T1  - Trajectories of PTSD among children after the Wenchuan earthquake
+AB  - A four-year longitudinal study followed 301 children.
+JF  - European Journal of Psychotraumatology
+PY  - 2019
+DO  - doi: 10.1080/20008198.2019.1586266
+ER  - 
+"""
+
+
+@pytest.mark.parametrize("text", ["http://dx.doi.org/10.1/x", "https://doi.org/10.1/x", " doi:10.1/x ",
+                                  "DOI: 10.1/x", "https://dx.doi.org/10.1/x"])
+def test_a_doi_is_kept_as_the_doi_whatever_prefix_the_export_gave_it(tmp_path, text):
+    """ProQuest and Ovid RIS exports write `DO  - http://dx.doi.org/10...`; the link and the id are the bare DOI."""
+    path = write(tmp_path / "proquest.ris", RIS_DOI_AS_URL.replace("http://dx.doi.org/10.1002/jts.22387", text))
+    papers, errors = papers_and_errors(path)
+    assert not errors
+    assert [p.fields["doi"] for p in papers] == ["10.1/x", "10.1080/20008198.2019.1586266"]
+    assert [p.id for p in papers] == ["10.1/x", "10.1080/20008198.2019.1586266"]
