@@ -44,6 +44,21 @@ def sidebar() -> None:
         model_notes(s)
         st.caption(f"Device: {device_label(device())}")
         st.caption(f"Workspace: `{s.root}`")
+        assistant_config(s)
+
+
+def assistant_config(s: Store) -> None:
+    """The MCP client configuration that serves this workspace to an AI assistant (core/mcp, docs/mcp.md)."""
+    from core.mcp.config import config_json
+
+    with st.expander("Use from an AI assistant (MCP)", icon=":material/smart_toy:"):
+        st.caption("Claude Desktop: add this to `claude_desktop_config.json` (Settings → Developer → Edit Config), "
+                   "then restart it.")
+        st.code(config_json(s.root, "claude_desktop"), language="json")
+        st.caption("VS Code: put this in `.vscode/mcp.json`.")
+        st.code(config_json(s.root, "vscode"), language="json")
+        st.caption("The assistant can search, open papers, suggest journals and browse topics; it cannot change the "
+                   "workspace unless you add `\"--allow-write\"` to `args` (import, training). See docs/mcp.md.")
 
 
 def model_notes(s: Store) -> None:

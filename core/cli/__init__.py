@@ -3,7 +3,8 @@
 This module holds the parser and the dispatch; output.py the one `emit` and the progress bar every command uses;
 each command family has a module: importing.py (import), exchange.py (export, and import of a Parquet export with
 vectors), corpora.py (corpora, demo, repair), search.py (embed, search, predict, map), training.py (train, jobs,
-cancel, models, evaluate), figures.py (figures, train-figures), trash.py (delete, trash, restore, empty-trash).
+cancel, models, evaluate), figures.py (figures, train-figures), trash.py (delete, trash, restore, empty-trash),
+mcp.py (mcp: the Model Context Protocol server).
 Every handler is called as `handler(store, args, emit)`.
 """
 
@@ -19,6 +20,7 @@ from core.cli.corpora import cmd_corpora, cmd_demo, cmd_repair
 from core.cli.exchange import cmd_export
 from core.cli.figures import add_figure_commands
 from core.cli.importing import add_import_arguments, cmd_import
+from core.cli.mcp import add_mcp_command
 from core.cli.output import Emit, emitter
 from core.cli.search import cmd_embed, cmd_map, cmd_predict, cmd_search
 from core.cli.training import cmd_cancel, cmd_evaluate, cmd_jobs, cmd_models, cmd_train
@@ -134,6 +136,7 @@ def build_parser() -> argparse.ArgumentParser:
     add("repair", cmd_repair, "drop damaged array files from the catalog")
     add_figure_commands(add, model_args)
     add_trash_commands(add)
+    add_mcp_command(add)
     return parser
 
 

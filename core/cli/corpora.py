@@ -13,18 +13,13 @@ from core.store import Store
 
 
 def cmd_corpora(store: Store, args: argparse.Namespace, emit: Emit) -> dict[str, Any]:
-    from core.embedding import list_models, model_names_by_vectors_fingerprint
+    from core.explore.documents import corpora_document
 
-    names = model_names_by_vectors_fingerprint(list_models(store))
-    items = []
-    for c in store.corpora():
-        models = [names.get(fp, fp) for fp in store.embedded_models(c.name)]
-        items.append({"name": c.name, "papers": c.papers, "links": c.links, "labels": c.labels,
-                      "columns": c.columns, "models": models, "source": c.source})
+    doc = corpora_document(store)
+    items = doc["corpora"]
     text = "\n".join(f"{c['name']}: {plural(c['papers'], 'paper')}, {plural(c['links'], 'link')}; "
                      f"labels: {', '.join(c['labels']) or '-'}; "
                      f"embedded with: {', '.join(c['models']) or '-'}" for c in items) or "no corpora yet"
-    doc = {"corpora": items}
     emit(doc, text)
     return doc
 

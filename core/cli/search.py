@@ -31,32 +31,24 @@ def cmd_embed(store: Store, args: argparse.Namespace, emit: Emit) -> dict[str, A
 
 
 def cmd_search(store: Store, args: argparse.Namespace, emit: Emit) -> dict[str, Any]:
-    from core.explore import similar_papers
+    from core.explore.documents import search_document
 
-    result = similar_papers(store, args.corpus, args.model or Settings().default_model, title=args.title or "",
-                            abstract=args.abstract or "", paper_id=args.paper, k=args.k)
-    for item in result.results:
-        item.pop("abstract", None)
-        item.pop("row", None)
-    doc = result.to_dict()
-    text = "\n".join(f"{r['rank']:>3}  {r['score']:.3f}  {r['title']}" for r in result.results)
-    if result.warning:
-        print(f"warning: {result.warning}", file=sys.stderr)
+    doc = search_document(store, args.corpus, args.model or Settings().default_model, title=args.title or "",
+                          abstract=args.abstract or "", paper_id=args.paper, k=args.k)
+    text = "\n".join(f"{r['rank']:>3}  {r['score']:.3f}  {r['title']}" for r in doc["results"])
+    if doc["warning"]:
+        print(f"warning: {doc['warning']}", file=sys.stderr)
     emit(doc, text or "no results")
     return doc
 
 
 def cmd_predict(store: Store, args: argparse.Namespace, emit: Emit) -> dict[str, Any]:
-    from core.explore import clip_query, predict_journals
+    from core.explore.documents import predict_document
 
-    pred = predict_journals(store, args.model or Settings().default_model, title=clip_query(args.title),
-                            abstract=clip_query(args.abstract), corpus=args.corpus, label_column=args.label,
-                            k=args.k)
-    doc = pred.to_dict()
-    for item in doc["predictions"]:
-        item.pop("evidence_papers", None)
-    text = f"method: {pred.method}\n" + "\n".join(
-        f"{p['probability']:6.1%}  {p['label']}" for p in pred.predictions)
+    doc = predict_document(store, args.model or Settings().default_model, title=args.title, abstract=args.abstract,
+                           corpus=args.corpus, label=args.label, k=args.k)
+    text = f"method: {doc['method']}\n" + "\n".join(
+        f"{p['probability']:6.1%}  {p['label']}" for p in doc["predictions"])
     emit(doc, text)
     return doc
 

@@ -1,0 +1,39 @@
+"""The sidebar's "Use from an AI assistant (MCP)" expander: the exact client configuration for this workspace."""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+
+import pytest
+from streamlit.testing.v1 import AppTest
+
+from core.mcp.config import client_config
+
+APP = str(Path(__file__).resolve().parents[2] / "app.py")
+
+
+def test_the_client_configuration_starts_this_workspace_with_this_python(tmp_path: Path):
+    config = client_config(tmp_path / "ws", python="/venv/bin/python")
+    server = config["claude_desktop"]["mcpServers"]["miread-explorer"]
+    assert server == {"command": "/venv/bin/python",
+                      "args": ["-m", "core", "mcp", "--workspace", str((tmp_path / "ws").resolve())]}
+    assert config["vscode"]["servers"]["miread-explorer"] == {"type": "stdio", **server}
+    assert client_config(tmp_path, allow_write=True)["claude_desktop"]["mcpServers"]["miread-explorer"]["args"][-1] \
+        == "--allow-write"
+
+
+def test_the_sidebar_shows_the_claude_desktop_and_vs_code_configuration(tmp_path: Path,
+                                                                       monkeypatch: pytest.MonkeyPatch):
+    workspace = tmp_path / "ws"
+    monkeypatch.setenv("MIREAD_WORKSPACE", str(workspace))
+    monkeypatch.setenv("MIREAD_WARM_NUMBA", "0")
+    at = AppTest.from_file(APP, default_timeout=90)
+    at.run()
+    assert not at.exception
+    assert [e.label for e in at.sidebar.expander] == ["Use from an AI assistant (MCP)"]
+    shown = [json.loads(block.value) for block in at.sidebar.code if block.language == "json"]
+    expected = client_config(workspace, python=sys.executable)
+    assert shown == [expected["claude_desktop"], expected["vscode"]]
+    assert shown[0]["mcpServers"]["miread-explorer"]["args"][-1] == str(workspace.resolve())
