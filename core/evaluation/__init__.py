@@ -2,8 +2,9 @@
 Singh & Singh (2022) with their text perturbations, the runner that wires them to the store with caching, and the
 report tables. Imports `core.embedding` and `core.store`.
 
-Modules: `arrays` (input checks, shared helpers), `protocols` (probe, purity, retrieval, kNN, `run_protocols`),
-`robustness` (alternative self, textual neighbours, one pasted abstract), `perturb` (the text perturbations),
+Modules: `arrays` (input checks, shared helpers), `protocols` (probe, purity, retrieval, kNN; the table of tasks,
+`PROTOCOLS`, one `Task` class each, and `run_protocols`), `robustness` (alternative self, textual neighbours, one
+pasted abstract), `perturb` (the text perturbations),
 `report` (Result, tables, JSON, markdown), `runner` (store wiring, sampling, cache, `evaluate_models`),
 `journal_finder` (the journals task: how often kNN, BM25 and a trained head name the right journal), `verdict`
 (whether a model beats another on the same papers: paired bootstrap, 95 % interval, one sentence), `calibration`
@@ -22,7 +23,7 @@ _EXPORTS = {
     "METHOD_NAMES": "head_vote",
     "METRIC_NAMES": "report",
     "QUICK_SAMPLE": "runner",
-    "QUICK_TASKS": "runner",
+    "QUICK_TASKS": "protocols",
     "Result": "report",
     "TASKS": "protocols",
     "Verdict": "verdict",

@@ -1,4 +1,5 @@
-"""The MIReAD evaluation protocols on frozen embeddings, and `run_protocols`, which runs any task for one model.
+"""The MIReAD evaluation protocols on frozen embeddings; the tasks, one `Task` class each in the `PROTOCOLS` table;
+and `run_protocols`, which runs any of them for one model.
 
 MIReAD (Razdaibiedina & Brechalov, ACL 2023): a linear probe for the label, k-means cluster purity,
 and pair retrieval (pairs ranked by the Pearson correlation of their embeddings, relevant when the
@@ -15,6 +16,8 @@ from __future__ import annotations
 import warnings
 from collections import Counter
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import ClassVar
 
 import numpy as np
 
@@ -35,7 +38,7 @@ from core.evaluation.report import Result
 from core.evaluation.robustness import alternative_self, textual_neighbours
 from core.labels import is_missing
 
-TASKS = ("probe", "purity", "retrieval", "knn", "self", "neighbours", "journals")
+Predict = Callable[[list[tuple[str, str]]], np.ndarray]  # papers -> class probabilities of a trained head
 
 
 # ---------------------------------------------------------------- MIReAD protocols
@@ -194,12 +197,128 @@ def knn_quality(X: np.ndarray, y: Sequence, k: int = 10, max_queries: int = 5000
     }
 
 
+# ---------------------------------------------------------------- the tasks: one class each, looked up by name
+
+
+@dataclass(frozen=True)
+class TaskInputs:
+    """What one model's tasks run on: its embeddings X of the sampled papers, and what some tasks need besides."""
+
+    X: np.ndarray
+    labels: Sequence
+    model: str
+    seed: int = 0
+    encode: Encode | None = None  # the model's encoder, for the text tasks
+    titles: Sequence[str] | None = None
+    abstracts: Sequence[str] | None = None
+    label_sets: Sequence | None = None  # multi-label sets, for retrieval (default: the single labels)
+    predict: Predict | None = None  # the model's trained journal head, for the journals task
+    head_labels: Sequence[str] = ()
+
+
+class Task:
+    """One evaluation task, like sentence-transformers' `SentenceEvaluator`: its name, what it needs, and `run`, which
+    turns one model's inputs into Result rows. A new task is one subclass and one entry in PROTOCOLS."""
+
+    name: ClassVar[str]
+    needs_text: ClassVar[bool] = False  # embeds perturbed text: needs the encoder, ignores the label column
+    quick: ClassVar[bool] = False  # one of the Evaluate page's default protocols
+
+    def needs_encoder(self, has_head: bool) -> bool:
+        """Whether the runner must load the model's encoder (`has_head`: the model has a trained head)."""
+        return self.needs_text
+
+    def check(self, inputs: TaskInputs) -> None:
+        """Refuse, before any task runs, inputs this task cannot use (one sentence)."""
+        if self.needs_text and (inputs.encode is None or inputs.titles is None or inputs.abstracts is None):
+            raise MireadError(f"The '{self.name}' task needs the model's encoder and the papers' titles and abstracts.")
+
+    def run(self, inputs: TaskInputs) -> list[Result]:
+        raise NotImplementedError
+
+
+class ProbeTask(Task):
+    name, quick = "probe", True
+
+    def run(self, i: TaskInputs) -> list[Result]:
+        r = linear_probe(i.X, i.labels, seed=i.seed)
+        note = f"{r['classes']} labels; {r['dropped_classes']} with fewer than {r['folds']} papers dropped"
+        return [Result(i.model, self.name, m, r[m][0], r[m][1], r["n"], note) for m in ("macro_f1", "accuracy")]
+
+
+class PurityTask(Task):
+    name, quick = "purity", True
+
+    def run(self, i: TaskInputs) -> list[Result]:
+        n = purity_sample_size(i.labels)
+        scores = clustering_purity(i.X, i.labels, seed=i.seed)
+        return [Result(i.model, self.name, f"purity@{k}", value, None, n) for k, value in scores.items()]
+
+
+class RetrievalTask(Task):
+    name, quick = "retrieval", True
+
+    def run(self, i: TaskInputs) -> list[Result]:
+        r = retrieval_scores(i.X, i.label_sets if i.label_sets is not None else i.labels, seed=i.seed)
+        note = f"{r['relevant']} of {r['pairs']} pairs share a label"
+        return [Result(i.model, self.name, m, r[m], None, r["pairs"], note) for m in ("ap", "auc")]
+
+
+class KnnTask(Task):
+    name, quick = "knn", True
+
+    def run(self, i: TaskInputs) -> list[Result]:
+        r = knn_quality(i.X, i.labels, seed=i.seed)
+        return [Result(i.model, self.name, "knn_accuracy", r["knn_accuracy"], None, r["n"]),
+                Result(i.model, self.name, f"precision@{r['k']}", r["precision_at_k"], None, r["n"])]
+
+
+class SelfTask(Task):
+    name, needs_text = "self", True
+
+    def run(self, i: TaskInputs) -> list[Result]:
+        r = alternative_self(i.encode, i.titles, i.abstracts, seed=i.seed, doc_embeddings=i.X)
+        return [Result(i.model, self.name, f"{part}_{metric}", r[part][metric], None, r["n"])
+                for part in ("task1", "task2") for metric in ("mrr", "t100")]
+
+
+class NeighboursTask(Task):
+    name, needs_text = "neighbours", True
+
+    def run(self, i: TaskInputs) -> list[Result]:
+        results = []
+        for n, row in enumerate(textual_neighbours(i.encode, i.titles, i.abstracts, seed=i.seed, doc_embeddings=i.X)):
+            note = f"{row['category']}; {'should keep' if row['expect_keep'] else 'should lose'} neighbours"
+            if n == 0:
+                note += ". " + perturb.pos_note()
+            results += [Result(i.model, self.name, f"{row['family']}:{metric}", row[metric], None, row["n"], note)
+                        for metric in ("nn1_ret", "nn10_ret", "aop10")]
+        return results
+
+
+class JournalsTask(Task):
+    name = "journals"
+
+    def needs_encoder(self, has_head: bool) -> bool:
+        return has_head  # the trained head is scored beside kNN and BM25
+
+    def run(self, i: TaskInputs) -> list[Result]:
+        from core.evaluation.journal_finder import journal_finder
+
+        if i.titles is None or i.abstracts is None:
+            raise MireadError("The 'journals' task needs the papers' titles and abstracts.")
+        return journal_finder(i.X, i.labels, i.titles, i.abstracts, model=i.model, seed=i.seed,
+                              predict=i.predict, head_labels=i.head_labels)
+
+
+PROTOCOLS: dict[str, Task] = {task.name: task for task in (
+    ProbeTask(), PurityTask(), RetrievalTask(), KnnTask(), SelfTask(), NeighboursTask(), JournalsTask())}
+TASKS = tuple(PROTOCOLS)
+QUICK_TASKS = tuple(name for name, task in PROTOCOLS.items() if task.quick)  # the Evaluate page's default protocols
+TEXT_TASKS = frozenset(name for name, task in PROTOCOLS.items() if task.needs_text)
+
+
 # ---------------------------------------------------------------- one model, all tasks
-
-
-def _need_text(task: str, encode: Encode | None, titles: Sequence | None, abstracts: Sequence | None) -> None:
-    if encode is None or titles is None or abstracts is None:
-        raise MireadError(f"The '{task}' task needs the model's encoder and the papers' titles and abstracts.")
 
 
 def run_protocols(
@@ -214,58 +333,22 @@ def run_protocols(
     label_sets: Sequence | None = None,
     seed: int = 0,
     progress: Progress | None = None,
-    predict: Callable[[list[tuple[str, str]]], np.ndarray] | None = None,
+    predict: Predict | None = None,
     head_labels: Sequence[str] = (),
 ) -> list[Result]:
     """Run the chosen tasks for one model's embeddings X and flatten them into Result rows (``predict`` and
     ``head_labels``: the model's trained journal head, for the journals task)."""
-    unknown = [t for t in tasks if t not in TASKS]
+    unknown = [t for t in tasks if t not in PROTOCOLS]
     if unknown:
         raise MireadError(f"Unknown evaluation task '{unknown[0]}'; choose from {', '.join(TASKS)}.")
+    inputs = TaskInputs(X, labels, model, seed, encode, titles, abstracts, label_sets, predict, head_labels)
     for task in tasks:
-        if task in ("self", "neighbours"):
-            _need_text(task, encode, titles, abstracts)
+        PROTOCOLS[task].check(inputs)
     results: list[Result] = []
     for step, task in enumerate(tasks):
         if progress:
             progress(step / len(tasks), f"{model}: {task}")
-        if task == "probe":
-            r = linear_probe(X, labels, seed=seed)
-            note = f"{r['classes']} labels; {r['dropped_classes']} with fewer than {r['folds']} papers dropped"
-            for metric in ("macro_f1", "accuracy"):
-                results.append(Result(model, task, metric, r[metric][0], r[metric][1], r["n"], note))
-        elif task == "purity":
-            n = purity_sample_size(labels)
-            for k, value in clustering_purity(X, labels, seed=seed).items():
-                results.append(Result(model, task, f"purity@{k}", value, None, n))
-        elif task == "retrieval":
-            r = retrieval_scores(X, label_sets if label_sets is not None else labels, seed=seed)
-            note = f"{r['relevant']} of {r['pairs']} pairs share a label"
-            results += [Result(model, task, m, r[m], None, r["pairs"], note) for m in ("ap", "auc")]
-        elif task == "knn":
-            r = knn_quality(X, labels, seed=seed)
-            results.append(Result(model, task, "knn_accuracy", r["knn_accuracy"], None, r["n"]))
-            results.append(Result(model, task, f"precision@{r['k']}", r["precision_at_k"], None, r["n"]))
-        elif task == "self":
-            r = alternative_self(encode, titles, abstracts, seed=seed, doc_embeddings=X)
-            for part in ("task1", "task2"):
-                for metric in ("mrr", "t100"):
-                    results.append(Result(model, task, f"{part}_{metric}", r[part][metric], None, r["n"]))
-        elif task == "neighbours":
-            rows = textual_neighbours(encode, titles, abstracts, seed=seed, doc_embeddings=X)
-            for i, row in enumerate(rows):
-                note = f"{row['category']}; {'should keep' if row['expect_keep'] else 'should lose'} neighbours"
-                if i == 0:
-                    note += ". " + perturb.pos_note()
-                for metric in ("nn1_ret", "nn10_ret", "aop10"):
-                    results.append(Result(model, task, f"{row['family']}:{metric}", row[metric], None, row["n"], note))
-        elif task == "journals":
-            from core.evaluation.journal_finder import journal_finder
-
-            if titles is None or abstracts is None:
-                raise MireadError("The 'journals' task needs the papers' titles and abstracts.")
-            results += journal_finder(X, labels, titles, abstracts, model=model, seed=seed,
-                                      predict=predict, head_labels=head_labels)
+        results += PROTOCOLS[task].run(inputs)
     if progress:
         progress(1.0, f"{model}: done")
     return results

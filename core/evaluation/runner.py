@@ -21,7 +21,7 @@ from core.embedding import ModelSpec, corpus_embeddings, embed_corpus, get_encod
 from core.errors import CorpusError, MireadError
 from core.evaluation.citations import CITE_TASKS, citation_tasks
 from core.evaluation.figures import figures_task
-from core.evaluation.protocols import TASKS, run_protocols
+from core.evaluation.protocols import PROTOCOLS, QUICK_TASKS, TASKS, TEXT_TASKS, run_protocols
 from core.evaluation.report import (
     best_per_column,
     family_table,
@@ -42,7 +42,6 @@ Status = Callable[[str], None]
 EncoderFor = Callable[[ModelSpec], Any]
 
 CACHE_VERSION = 1  # bump when a protocol changes what it computes, so old cached numbers are not reused
-TEXT_TASKS = frozenset({"self", "neighbours"})
 FIGURES = "figures"  # needs no label column: see core.evaluation.figures
 
 
@@ -176,8 +175,7 @@ def _evaluate_model(store: Store, drawn: Sample, name: str, tasks: list[str], en
     if todo:
         if status:
             status(f"{name}: embedding the corpus")
-        if (store.missing_hashes(drawn.corpus, fp) or TEXT_TASKS.intersection(todo)
-                or ("journals" in todo and spec.has_head)):  # the journals task also scores a trained head
+        if store.missing_hashes(drawn.corpus, fp) or any(PROTOCOLS[t].needs_encoder(spec.has_head) for t in todo):
             encoder = encoder_of(spec)
 
         def embedding(n: int, of: int) -> None:
@@ -355,7 +353,6 @@ def journal_accuracy(store: Store, corpus: str, model: str, column: str, method:
             "papers": top5[method]["n"]}
 
 
-QUICK_TASKS = ("probe", "purity", "retrieval", "knn")  # the Evaluate page's default protocols
 QUICK_SAMPLE = 2000  # the Evaluate page's default sample (the CLI's is 5000: both are looked up)
 
 

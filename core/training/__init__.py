@@ -12,7 +12,7 @@ from core.lazy import exporter
 _EXPORTS = {
     "CITATION_OBJECTIVES": "config",
     "CITE_LOSSES": "citations",
-    "Cancelled": "loop",
+    "Cancelled": "run",
     "FigureTrainConfig": "figures",
     "prepare_figure_config": "figures",
     "run_figure_training": "figures",
@@ -35,7 +35,7 @@ _EXPORTS = {
     "metrics_frame": "jobs",
     "param_groups": "objectives",
     "pk_batches": "objectives",
-    "prepare_config": "config",
+    "prepare_config": "prepare",
     "refresh": "jobs",
     "run_foreground": "jobs",
     "run_training": "loop",
@@ -43,7 +43,7 @@ _EXPORTS = {
     "select_classes": "data",
     "similarity_distill_loss": "objectives",
     "supcon_loss": "objectives",
-    "validate_config": "config",
+    "validate_config": "prepare",
 }
 __all__ = sorted(_EXPORTS)
 __getattr__ = exporter(__name__, _EXPORTS)

@@ -22,7 +22,7 @@ from core.config import resolve_device
 from core.embedding import META_FILE, ModelSpec, load_backbone, pool
 from core.errors import TrainingError
 from core.store import FigurePaper, is_held_out
-from core.training.config import base_spec, taken_names
+from core.training.prepare import base_spec, taken_names
 
 if TYPE_CHECKING:
     from core.store import Store

@@ -20,15 +20,7 @@ from typing import TYPE_CHECKING, Any
 from core.config import child_environment
 from core.errors import MireadError, TrainingError
 from core.store import pid_alive
-from core.training.config import TrainConfig, prepare_config
-from core.training.figures import (
-    FIGURES_KIND,
-    FigureCancelled,
-    FigureTrainConfig,
-    prepare_figure_config,
-    run_figure_training,
-)
-from core.training.loop import Cancelled, run_training
+from core.training.job_kinds import Config, JobKind, kind_named, kind_of
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -93,15 +85,12 @@ def metrics_frame(store: Store, job_id: str) -> pd.DataFrame:
 
 
 # -- starting ----------------------------------------------------------------------------------
-Config = TrainConfig | FigureTrainConfig
-
-
 def _prepare(store: Store, cfg: Config) -> Config:
-    return prepare_figure_config(store, cfg) if isinstance(cfg, FigureTrainConfig) else prepare_config(store, cfg)
+    return kind_of(cfg).prepare(store, cfg)
 
 
 def _insert(store: Store, cfg: Config, background: bool) -> str:
-    kind = FIGURES_KIND if isinstance(cfg, FigureTrainConfig) else "train"
+    kind = kind_of(cfg).name
     job_id = f"{kind}-{time.strftime('%Y%m%d-%H%M%S')}-{secrets.token_hex(3)}"
     store.insert_job(job_id, kind, {"config": cfg.to_dict(), "background": background},
                      None if background else os.getpid())
@@ -184,8 +173,8 @@ def execute(store: Store, job_id: str, should_stop: Callable[[], bool] = lambda:
             reraise: bool = False) -> None:
     """Run a queued job: wait for the training slot, train, and record how it ended."""
     row = store.job_row(job_id)
-    config = json.loads(row["args"])["config"]
-    cfg = FigureTrainConfig.from_dict(config) if row["kind"] == FIGURES_KIND else TrainConfig.from_dict(config)
+    kind = kind_named(row["kind"])
+    cfg = kind.config.from_dict(json.loads(row["args"])["config"])
     flag = _cancel_flag(store, job_id)
 
     def stop() -> bool:
@@ -197,7 +186,7 @@ def execute(store: Store, job_id: str, should_stop: Callable[[], bool] = lambda:
         with _runner_lock(store, stop) as acquired:
             started = acquired and store.start_job(job_id, os.getpid())
             if started:
-                _run(store, cfg, job_id, stop, reraise)
+                _run(store, kind, cfg, job_id, stop, reraise)
     except KeyboardInterrupt:
         _finish(store, job_id, "cancelled")
         raise
@@ -208,13 +197,10 @@ def execute(store: Store, job_id: str, should_stop: Callable[[], bool] = lambda:
         flag.unlink(missing_ok=True)
 
 
-def _run(store: Store, cfg: Config, job_id: str, stop: Callable[[], bool], reraise: bool) -> None:
+def _run(store: Store, kind: JobKind, cfg: Config, job_id: str, stop: Callable[[], bool], reraise: bool) -> None:
     try:
-        if isinstance(cfg, FigureTrainConfig):
-            result = run_figure_training(store, cfg, job_id, stop)
-        else:
-            result = run_training(store, cfg, job_id, stop)
-    except (Cancelled, FigureCancelled):
+        result = kind.run(store, cfg, job_id, stop)
+    except kind.cancelled:
         _finish(store, job_id, "cancelled")
     except MireadError as exc:
         _finish(store, job_id, "failed", error=str(exc))

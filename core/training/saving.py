@@ -11,10 +11,10 @@ from core.training.config import COSINE_OBJECTIVES
 
 if TYPE_CHECKING:
     from core.store import Store
-    from core.training.loop import _Run
+    from core.training.run import TrainingRun
 
 
-def save_run(run: _Run, store: Store, metrics: dict[str, Any], temperature: float = 1.0) -> ModelSpec:
+def save_run(run: TrainingRun, store: Store, metrics: dict[str, Any], temperature: float = 1.0) -> ModelSpec:
     """Write the checkpoint folder (encoder, tokenizer, head, mired.json) and register the model."""
     import torch
 

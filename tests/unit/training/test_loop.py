@@ -30,8 +30,8 @@ from core.training import (
     supcon_loss,
     validate_config,
 )
-from core.training.loop import _Run
 from core.training.recording import QuietRecorder
+from core.training.run import TrainingRun
 from tests.unit.training.support import add_corpus, one_torch_thread, tiny_config
 
 
@@ -205,12 +205,10 @@ def test_should_stop_cancels_at_the_next_step_without_a_model(store, tiny_base):
 
 
 def test_a_batch_that_does_not_fit_in_memory_fails_with_one_sentence(store, tiny_base, monkeypatch):
-    from core.training import loop as train
-
     def out_of_memory(self, idx):
         raise MemoryError
 
-    monkeypatch.setattr(train._Run, "step_loss", out_of_memory)
+    monkeypatch.setattr(TrainingRun, "step_loss", out_of_memory)
     with pytest.raises(TrainingError, match="batch size 8 does not fit in memory"):
         run_training(store, tiny_config(tiny_base, name="oom"), job_id="manual")
 
@@ -264,7 +262,7 @@ def test_a_fine_tuned_head_suggests_journals_before_its_corpus_is_embedded_and_a
 
 @pytest.mark.parametrize("warmup", [20.0, 0.5])
 def test_train_probe_papers_are_training_papers_the_head_warm_up_never_sees(store, tiny_base, warmup):
-    run = _Run(store, tiny_config(tiny_base, head_warmup_epochs=warmup), "manual", lambda: False)
+    run = TrainingRun(store, tiny_config(tiny_base, head_warmup_epochs=warmup), "manual", lambda: False)
     run.warm_up_head(np.random.default_rng(0), QuietRecorder())
     probe, warmed = set(run.probe.tolist()), set(run.warmed_on.tolist())
     assert len(probe) == 5 and probe <= set(run.sel.train.tolist())

@@ -1,0 +1,59 @@
+"""The kinds of background job, one entry each: the job table's kind, its config class, how a config is checked and
+run, and what the run raises when asked to stop. `core.training.jobs` looks the kind up; a new kind is one entry."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from core.errors import TrainingError
+from core.training.config import TrainConfig
+from core.training.figures import (
+    FIGURES_KIND,
+    FigureCancelled,
+    FigureTrainConfig,
+    prepare_figure_config,
+    run_figure_training,
+)
+from core.training.loop import run_training
+from core.training.prepare import prepare_config
+from core.training.run import Cancelled
+
+if TYPE_CHECKING:
+    from core.store import Store
+
+Config = TrainConfig | FigureTrainConfig  # the config of some kind: a dataclass with to_dict() and from_dict()
+
+
+@dataclass(frozen=True)
+class JobKind:
+    """One kind of job: `name` is the job table's kind column and the job id's prefix."""
+
+    name: str
+    config: type  # its config class: `to_dict()` is stored with the job, `from_dict()` reads it back
+    prepare: Callable[[Store, Any], Any]  # validate and fill in the model name; TrainingError with one sentence
+    run: Callable[[Store, Any, str, Callable[[], bool]], dict[str, Any]]  # (store, cfg, job id, should_stop): result
+    cancelled: type[Exception]  # what `run` raises when `should_stop()` says stop
+
+
+KINDS = {kind.name: kind for kind in (
+    JobKind("train", TrainConfig, prepare_config, run_training, Cancelled),
+    JobKind(FIGURES_KIND, FigureTrainConfig, prepare_figure_config, run_figure_training, FigureCancelled),
+)}
+
+
+def kind_of(cfg: Config) -> JobKind:
+    """The kind whose config `cfg` is."""
+    for kind in KINDS.values():
+        if isinstance(cfg, kind.config):
+            return kind
+    raise TrainingError(f"no kind of job runs a {type(cfg).__name__}; kinds: {', '.join(KINDS)}")
+
+
+def kind_named(name: str) -> JobKind:
+    """The kind stored in a job row."""
+    try:
+        return KINDS[name]
+    except KeyError:
+        raise TrainingError(f"unknown kind of job {name!r}; kinds: {', '.join(KINDS)}") from None
