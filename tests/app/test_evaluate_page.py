@@ -13,7 +13,7 @@ from core.embedding import embed_corpus
 from core.store import Store
 from tests.helpers import make_papers, register_tiny
 
-PAGE = str(Path(__file__).resolve().parents[2] / "pages" / "evaluate.py")
+PAGE = str(Path(__file__).resolve().parents[2] / "app_pages" / "evaluate.py")
 
 
 @pytest.fixture()

@@ -17,7 +17,7 @@ from core.training import TrainConfig, jobs
 from tests.helpers import register_tiny
 from tests.unit.training.support import add_corpus, stop_workers, tiny_config
 
-PAGE = str(Path(__file__).resolve().parents[2] / "pages" / "train.py")
+PAGE = str(Path(__file__).resolve().parents[2] / "app_pages" / "train.py")
 
 
 @pytest.fixture()

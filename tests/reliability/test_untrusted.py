@@ -161,7 +161,7 @@ def test_a_damaged_journal_head_is_refused_with_one_sentence(tmp_path, tiny_mode
 
 # -- the code itself: no shell, no pickle, no eval, no unescaped HTML ------------------------
 def python_files() -> list[Path]:
-    return sorted([*(ROOT / "core").glob("*.py"), *(ROOT / "pages").glob("*.py"), ROOT / "app.py"])
+    return sorted([*(ROOT / "core").glob("*.py"), *(ROOT / "app_pages").glob("*.py"), *(ROOT / "ui").glob("*.py"), ROOT / "app.py"])
 
 
 def calls(tree: ast.AST):
@@ -214,12 +214,12 @@ def test_background_jobs_start_with_an_argument_list_and_no_shell():
 
 def test_uploaded_files_are_only_read_never_imported_or_run():
     names: set[str] = set()
-    for page in ("library.py", "import_preview.py"):  # the upload, then its preview and import
-        tree = ast.parse((ROOT / "pages" / page).read_text(encoding="utf-8"))
+    for page in ("app_pages/library.py", "ui/import_preview.py"):  # the upload, then its preview and import
+        tree = ast.parse((ROOT / page).read_text(encoding="utf-8"))
         names |= {name for _, name, _ in calls(tree)}
     assert not names & {"runpy.run_path", "importlib.import_module", "exec", "eval", "subprocess.run",
                         "subprocess.Popen", "os.system"}
-    assert "upload.getvalue" in names and "read_papers" in names
+    assert "upload.getvalue" in names and "import_file" in names
 
 
 def test_the_html_map_export_shows_scripts_and_links_in_corpus_text_as_text(store):

@@ -12,7 +12,7 @@ READS = re.compile(r"""os\.environ(?:\.get)?\s*[(\[]\s*["']([A-Z_]+)["']|os\.get
 
 
 def _sources() -> list[Path]:
-    return [p for d in ("core", "pages") for p in (ROOT / d).rglob("*.py")] + [ROOT / "app.py"]
+    return [p for d in ("core", "app_pages", "ui") for p in (ROOT / d).rglob("*.py")] + [ROOT / "app.py"]
 
 
 def test_no_module_but_the_settings_reads_an_environment_variable():

@@ -29,9 +29,6 @@ ROOT_MAY_IMPORT = {"config": set(), "errors": set(), "lazy": set(), "records": s
 # the UI: routes (app_pages/) use page helpers (ui/) and core; helpers never import a route; neither imports the CLI
 UI_MAY_IMPORT = {"app_pages": {"core", "ui"}, "ui": {"core", "ui"}}
 PLOTS_MAY_IMPORT = {"errors", "labels", "display", "lazy", "plots"}
-# file-level circles the issue names outside plots and cli, not yet broken (issue 30)
-KNOWN_CIRCLES = {
-                 ("core.training.config", "core.training.data"), ("core.training.loop", "core.training.saving")}
 
 
 @pytest.mark.parametrize("package", PACKAGES + ("plots",))
@@ -120,13 +117,8 @@ def test_no_two_modules_of_plots_or_the_cli_import_each_other():
     assert not floors, sorted(floors)
 
 
-@pytest.mark.xfail(reason=f"circles left for later steps of issue 30: {sorted(KNOWN_CIRCLES)}", strict=True)
 def test_no_two_core_modules_import_each_other():
     assert not _circles(), sorted(_circles())
-
-
-def test_the_only_circles_left_are_the_known_ones():
-    assert _circles() <= KNOWN_CIRCLES, sorted(_circles() - KNOWN_CIRCLES)
 
 
 def test_no_core_module_imports_streamlit_or_grows_past_400_lines():
