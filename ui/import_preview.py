@@ -1,6 +1,7 @@
 """The Library's import preview (not a page): how an uploaded file will be read, the column of each field as a
 choice, what will be imported and skipped, then the Import button. The reading and counting live in
-``core.io.plan``; this module only draws them and keeps the choices per uploaded file."""
+``core.io.plan``, the import in ``core.store.import_file``; this module only draws them and keeps the choices per
+uploaded file."""
 
 from __future__ import annotations
 
@@ -11,10 +12,11 @@ import pandas as pd
 import streamlit as st
 
 from core.errors import MireadError
-from core.io import FIELDS, FigureCollector, ImportPlan, ReadOptions, columns_of, plan_import, preview, read_papers
+from core.io import FIELDS, ImportPlan, ReadOptions, columns_of, plan_import, preview
 from core.io.layout import SEPARATOR_NAMES
 from core.io.plan import PREVIEW_ROWS, describe_reading
 from core.records import md_escape
+from core.store import import_file
 from core.store.field_roles import can_be_label, role_of
 from ui import state
 from ui.errors import show_error
@@ -155,18 +157,13 @@ def import_preview(path: Path, name: str, digest: str) -> None:
     chosen_labels = _label_widget(columns, plan, digest)
     if st.button("Import", type="primary", disabled=plan is None or not plan.papers):
         try:
-            records = FigureCollector(read_papers(path, columns=chosen, options=options, title_only=title_only))
             with st.spinner("Importing…"):
-                report = store().import_papers(corpus, records, source=name)
-                figures = store().save_figures(report.corpus, records.by_paper) if records.full_text else None
+                report = import_file(store(), path, corpus, source=name, columns=chosen, options=options,
+                                     title_only=title_only, labels=chosen_labels)
         except MireadError as exc:
             show_error(exc)
         else:
-            if chosen_labels:  # the user's label columns, kept over the guess (the Library can change them)
-                info = store().corpus(report.corpus)
-                store().set_labels(report.corpus, [c for c in chosen_labels if c in info.markable()])
-            done = report.to_dict(max_errors=100_000)
-            st.session_state[state.IMPORT_REPORT] = done if figures is None else dict(done, figures=figures)
+            st.session_state[state.IMPORT_REPORT] = report.to_dict(max_errors=100_000)
             select_corpus(report.corpus)
             st.session_state[state.EMBED_TARGET] = report.corpus  # what a user embeds next
             st.rerun()

@@ -70,7 +70,8 @@ def _import_files(store: Store, args: argparse.Namespace, emit: Emit) -> dict[st
 
 
 def _import(store: Store, args: argparse.Namespace, emit: Emit, path: Path, source: str) -> dict[str, Any]:
-    from core.io import FigureCollector, ReadOptions, plan_import, read_papers
+    from core.io import ReadOptions, plan_import
+    from core.store import import_file
 
     columns = {name: getattr(args, f"{name}_column") for name in _FIELD_FLAGS
                if getattr(args, f"{name}_column") is not None}
@@ -88,12 +89,9 @@ def _import(store: Store, args: argparse.Namespace, emit: Emit, path: Path, sour
         return doc
     if not args.corpus:
         raise MireadError("import needs --corpus NAME (or --dry-run to preview the file)")
-    records = FigureCollector(read_papers(path, fmt=args.format, columns=columns, options=options,
-                                          title_only=args.title_only))
-    report = store.import_papers(args.corpus, records, source=source)
-    doc = report.to_dict()
-    if records.full_text:  # JATS full text: each paper's figures into the figures table
-        doc["figures"] = store.save_figures(report.corpus, records.by_paper)
+    report = import_file(store, path, args.corpus, source=source, fmt=args.format, columns=columns, options=options,
+                         title_only=args.title_only)
+    doc = report.to_dict()  # with "figures" when the file was JATS full text
     lines = [f"corpus {report.corpus}: imported {plural(report.imported, 'row')} "
              f"({plural(report.added, 'new paper')}, {plural(report.merged, 'merged duplicate')}), skipped "
              f"{plural(report.skipped, 'row')}"

@@ -15,6 +15,7 @@ from core.embedding.models import fingerprint, get_model
 from core.embedding.quantize import fast_fingerprint, fast_kind
 from core.errors import ModelError
 from core.io.vectors_parquet import read_vectors_parquet, write_vectors_parquet
+from core.store import import_file
 
 if TYPE_CHECKING:
     from core.store import Store
@@ -71,7 +72,7 @@ def import_corpus(store: Store, path: str | Path, corpus: str, model: str | None
 
         opened = read_vectors_parquet(path, sink)
         name, fp, warning = _target_fingerprint(store, opened.meta, model)
-        report = store.import_papers(corpus, opened.records, source=Path(path).name)
+        report = import_file(store, opened.records, corpus, source=Path(path).name)
         spill.flush()
         dim = int(opened.meta["dim"])
         if hashes:

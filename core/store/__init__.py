@@ -1,5 +1,6 @@
 """The workspace on disk: the SQLite catalog (corpora, papers, embedding keys, models, jobs, metrics) and the array
-files beside it. It owns all SQL; everything else asks it. Imports `core.io` only for import reports.
+files beside it. It owns all SQL; everything else asks it. Imports `core.io` to read files in: importing.py holds
+`import_file`, the one way a file's papers, links and figures come in (one transaction), and its `ImportReport`.
 
 `Store` (database.py: schema, connections, transactions) is assembled from one mixin per concern: corpora.py
 (corpora and papers), vectors.py (embedding arrays, repair), models.py, cache.py, jobs.py (jobs and metrics);
@@ -18,7 +19,7 @@ _EXPORTS = {
     "CorpusInfo": "corpora",
     "FigurePaper": "figures",
     "FiguresMixin": "figures",
-    "ImportReport": "corpora",
+    "ImportReport": "importing",
     "JobsMixin": "jobs",
     "LinksMixin": "links",
     "parse_references": "links",
@@ -31,6 +32,7 @@ _EXPORTS = {
     "atomic_save_npy": "files",
     "atomic_write_text": "files",
     "check_name": "files",
+    "import_file": "importing",
     "is_held_out": "figures",
     "pid_alive": "files",
 }

@@ -9,7 +9,7 @@ import re
 import sqlite3
 import time
 from array import array
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -20,50 +20,12 @@ from core.store.batches import add_batch, stored_form
 from core.store.field_roles import can_be_label, journal_field, label_columns, year_field
 from core.store.field_stats import FieldTally, counted_by_sql
 from core.store.files import check_name, pid_alive
+from core.store.importing import ImportReport
 from core.store.links import link_import
 
 _BATCH = 2000
 _IMPORT_CACHE_KIB = 64 * 1024  # SQLite's page cache while importing (default 2 MiB): 1M rows 80 -> 72 s
 _DEFAULT_CACHE_KIB = 2000
-
-
-@dataclass
-class ImportReport:
-    """What an import did: counts and the skipped rows with their reasons."""
-
-    corpus: str
-    imported: int = 0  # valid rows read: added + merged
-    added: int = 0  # new papers in the corpus
-    merged: int = 0  # rows folded into a paper already there: same normalised title+abstract
-    skipped: int = 0
-    errors: list[RowError] = field(default_factory=list)
-    warnings: list[RowWarning] = field(default_factory=list)  # fields not read whole; their papers were imported
-    # rows whose id was already another paper's, with a different title+abstract: added under a derived id
-    conflicts: list[dict[str, Any]] = field(default_factory=list)  # {"row", "id", "kept_as", "reason"}
-    id_column: str | None = None  # the file's column used for the ids (None: generated, or not from a file)
-    id_note: str = ""  # why the reader passed over the detected id column, if it did
-    # how the file was read: reader, header_row, separator, sheet, columns (field -> source column), title_only
-    reading: dict[str, Any] = field(default_factory=dict)
-    # citation links: read, kept, dropped (with reasons), and per-row reasons for the dropped ones
-    links: dict[str, Any] = field(default_factory=lambda: {"read": 0, "kept": 0, "dropped": 0})
-    link_rows: list[dict[str, Any]] = field(default_factory=list)  # {"row", "reason"}
-
-    def to_dict(self, max_errors: int = 1000) -> dict[str, Any]:
-        """The report as JSON-ready data; at most `max_errors` errors and as many warnings and conflicts."""
-        return {
-            "corpus": self.corpus,
-            "imported": self.imported,
-            "added": self.added,
-            "merged": self.merged,
-            "skipped": self.skipped,
-            "errors": [{"row": e.row, "reason": e.reason} for e in self.errors[:max_errors]],
-            "warnings": [{"row": w.row, "column": w.column, "reason": w.reason} for w in self.warnings[:max_errors]],
-            "conflicts": [dict(c) for c in self.conflicts[:max_errors]],
-            "id_column": self.id_column,
-            "id_note": self.id_note,
-            **self.reading,
-            "links": {**self.links, "rows": [dict(r) for r in self.link_rows[:max_errors]]},
-        }
 
 
 @dataclass
@@ -153,14 +115,16 @@ class CorporaMixin:
                                 (name,)).fetchone() is not None
 
     def import_papers(
-        self, corpus: str, records: Iterable[Paper | RowError | RowWarning], source: str = ""
+        self, corpus: str, records: Iterable[Paper | RowError | RowWarning], source: str = "",
+        before_commit: Callable[[sqlite3.Connection, ImportReport], None] | None = None,
     ) -> ImportReport:
         """Add papers to a corpus in one transaction; duplicates (same normalised title+abstract) are merged.
 
         A row whose id is already another paper's (in the corpus or earlier in this import) but whose text
         differs is not a duplicate: it is added under the id ``<id>~<row>`` and listed in ``conflicts``.
         Rows are numbered from 1 as the reader numbers them (its errors and warnings carry the numbers).
-        If reading fails part-way (a CorpusError from the reader), nothing is stored.
+        If reading fails part-way (a CorpusError from the reader), nothing is stored. ``before_commit(conn, report)``
+        writes more in the same transaction (an import's figures, `core.store.importing`); if it fails, nothing is.
         """
         corpus = check_name(corpus, "corpus name")
         source = scrub(source)
@@ -239,6 +203,8 @@ class CorporaMixin:
                         "UPDATE corpora SET version = ?, columns = ?, labels = ?, roles = ? WHERE name = ?",
                         (import_id, json.dumps(columns), json.dumps(labels), json.dumps(roles), corpus),
                     )
+                if before_commit is not None:
+                    before_commit(conn, report)
         except BaseException as exc:
             with self.connect() as conn:
                 conn.execute(f"PRAGMA cache_size=-{_DEFAULT_CACHE_KIB}")

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import sqlite3
 from collections import Counter
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
@@ -45,6 +46,11 @@ def _figure_of(row: Any) -> dict[str, Any]:
             "mentions": row["mentions"], "image": row["image"]}
 
 
+def _replace_figures(conn: sqlite3.Connection, corpus: str, pids: list[str], rows: list[tuple]) -> None:
+    conn.executemany("DELETE FROM figures WHERE corpus = ? AND pid = ?", [(corpus, p) for p in pids])
+    conn.executemany("INSERT OR REPLACE INTO figures VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", rows)
+
+
 class FiguresMixin:
     """The `Store` methods for figures."""
 
@@ -52,8 +58,13 @@ class FiguresMixin:
     def figures_dir(self) -> Path:
         return self.root / "figures"
 
-    def save_figures(self, corpus: str, by_paper: Mapping[str, Iterable[Any]]) -> int:
-        """Replace the figures of these papers (objects with the `core.io.jats.Figure` fields); how many stored."""
+    def save_figures(self, corpus: str, by_paper: Mapping[str, Iterable[Any]],
+                     conn: sqlite3.Connection | None = None) -> int:
+        """Replace the figures of these papers (objects with the `core.io.jats.Figure` fields); how many stored.
+
+        Written in `conn`'s open transaction when given (an import's, so papers and figures commit together), else
+        in a transaction of their own. Image files are content-addressed: one left by a rolled-back import is reused.
+        """
         rows, stored = [], 0
         for pid, figures in by_paper.items():
             for fig in figures:
@@ -70,9 +81,11 @@ class FiguresMixin:
                 rows.append((corpus, pid, fig.id, fig.position, fig.label, fig.caption, json.dumps(fig.references),
                              json.dumps(fig.masked), fig.mentions, image))
                 stored += 1
-        with self.transaction() as conn:
-            conn.executemany("DELETE FROM figures WHERE corpus = ? AND pid = ?", [(corpus, p) for p in by_paper])
-            conn.executemany("INSERT OR REPLACE INTO figures VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", rows)
+        if conn is None:
+            with self.transaction() as conn:
+                _replace_figures(conn, corpus, list(by_paper), rows)
+        else:
+            _replace_figures(conn, corpus, list(by_paper), rows)
         return stored
 
     def figures(self, corpus: str, pids: Iterable[str] | None = None) -> dict[str, list[dict[str, Any]]]:
