@@ -4,7 +4,7 @@ import threading
 
 import streamlit as st
 
-from core.config import Settings
+from ui.resources import begin_run
 from ui.shared_view import apply_link, carry_selection
 from ui.sidebar import sidebar
 
@@ -22,13 +22,13 @@ PAGES = [
 
 
 @st.cache_resource(show_spinner=False)
-def warm_maps_in_background() -> threading.Thread | None:
+def warm_maps_in_background(enabled: bool) -> threading.Thread | None:
     """Compile UMAP's numba kernels (~30 s) once per server in a daemon thread (MIREAD_WARM_NUMBA=0: off).
 
     Started after the first page has rendered: started before, it competed with that page and made the
     first render 2-3 s slower (benchmarks/bench_cold_start.py).
     """
-    if not Settings().warm_numba:
+    if not enabled:
         return None
     from core.explore import warm_numba
 
@@ -38,6 +38,7 @@ def warm_maps_in_background() -> threading.Thread | None:
 
 
 page = st.navigation(PAGES)
+settings = begin_run()  # this run's settings, built once here; the pages read them through ui.resources.settings()
 try:
     if apply_link() and page.url_path != "compare":  # a shared link's view, once per session, before the sidebar
         st.switch_page("app_pages/compare.py", query_params=st.query_params.to_dict())  # ?compare=B: the compare view
@@ -45,4 +46,4 @@ try:
     carry_selection()  # the corpus and model in the URL on every page: a reload keeps them
     page.run()
 finally:
-    warm_maps_in_background()
+    warm_maps_in_background(settings.warm_numba)

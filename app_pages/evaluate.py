@@ -5,7 +5,6 @@ from __future__ import annotations
 import pandas as pd
 import streamlit as st
 
-from core.config import Settings
 from core.embedding import get_model, list_models
 from core.errors import MireadError
 from core.evaluation import METRIC_NAMES, TASKS, Verdict, evaluate_models, held_out_papers, robustness_for_abstract
@@ -15,7 +14,7 @@ from core.records import md_escape
 from ui import state
 from ui.embedding import need_embeddings
 from ui.errors import guarded
-from ui.resources import embeddings, encoder, papers_frame, store
+from ui.resources import embeddings, encoder, papers_frame, settings, store
 from ui.sidebar import current_corpus, current_model
 
 TASK_LABELS = {
@@ -59,7 +58,7 @@ def run(corpus: str, label: str, models: list[str], tasks: list[str], sample: in
         show()
 
     doc = guarded(evaluate_models, store(), corpus, label, models, tasks, seed=seed, sample=sample, progress=progress,
-                  status=status, device=Settings().device, batch_size=Settings().batch_size, encoder_for=encoder,
+                  status=status, device=settings().device, batch_size=settings().batch_size, encoder_for=encoder,
                   papers=papers)
     bar.empty()
     return doc

@@ -11,7 +11,6 @@ from typing import Any
 import pandas as pd
 import streamlit as st
 
-from core.config import Settings
 from core.embedding import list_models
 from core.plots import training_curves_figure
 from core.records import md_escape
@@ -29,7 +28,7 @@ from core.training import (
 from core.training.comparison import verdict_of_metrics
 from ui.errors import guarded, show_error
 from ui.figures_train import figure_scorer_form
-from ui.resources import store
+from ui.resources import settings, store
 from ui.sidebar import current_corpus
 
 HELP = TrainConfig.HELP
@@ -318,7 +317,7 @@ if st.button("Start training", type="primary", disabled=preview is None):
         max_papers=None if max_papers is None else int(max_papers), supcon_weight=float(supcon_weight),
         distill_weight=float(distill_weight), cite_weight=float(cite_weight), hard_ratio=float(hard_ratio),
         cite_loss=cite_loss, cite_held_out=float(cite_held_out),
-        temperature=float(temperature), classes_per_batch=int(classes_per_batch), device=Settings().device,
+        temperature=float(temperature), classes_per_batch=int(classes_per_batch), device=settings().device,
     )
     job_id = guarded(jobs.launch, s, cfg)
     if job_id:

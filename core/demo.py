@@ -71,13 +71,11 @@ def sample_papers(files: list[Path], limit: int, seed: int = 0, min_per_journal:
 
 def prepare_demo(
     store: Store, limit: int = 3000, embed: bool = False, progress: Callable[[int, int], None] | None = None,
-    say: Callable[[str], None] | None = None, map_method: str | None = None,
+    say: Callable[[str], None] | None = None, map_method: str | None = None, model: str = "minilm",
 ) -> dict[str, Any]:
-    """Import the demo corpus once (idempotent); optionally embed it with the default model and compute its
-    default map, so the app opens on a ready map. `say` hears one line per step."""
+    """Import the demo corpus once (idempotent); optionally embed it with `model` (the CLI passes the default model
+    of its settings) and compute its default map, so the app opens on a ready map. `say` hears one line per step."""
     import time
-
-    from core.config import Settings
 
     say = say or (lambda line: None)
     doc: dict[str, Any] = {"corpus": DEMO_CORPUS}
@@ -97,7 +95,7 @@ def prepare_demo(
     if embed:
         from core.embedding import embed_corpus, get_model
 
-        spec = get_model(Settings().default_model, store)
+        spec = get_model(model, store)
         say(f"embedding {doc['papers']:,} papers with {spec.name} (cached papers are skipped)…")
         doc["embed"] = embed_corpus(store, DEMO_CORPUS, spec, progress=progress).to_dict()
         if map_method:

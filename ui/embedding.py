@@ -9,11 +9,10 @@ from typing import Any
 
 import streamlit as st
 
-from core.config import Settings
 from core.display import plural
 from core.embedding import ModelSpec
 from ui.errors import guarded
-from ui.resources import encoder, is_embedded, store
+from ui.resources import encoder, is_embedded, settings, store
 
 
 def embed_with_progress(corpus: str, spec: ModelSpec, clock: Callable[[], float] = time.perf_counter) -> Any:
@@ -33,7 +32,7 @@ def embed_with_progress(corpus: str, spec: ModelSpec, clock: Callable[[], float]
         bar.progress(min(done / total, 1.0),
                      text=f"Embedding {done:,}/{plural(total, 'paper')} · {rate:.0f}/s · ETA {eta:.0f}s")
 
-    report = embed_corpus(store(), corpus, spec, device=Settings().device, batch_size=Settings().batch_size,
+    report = embed_corpus(store(), corpus, spec, device=settings().device, batch_size=settings().batch_size,
                           progress=update, encoder=encoder(spec))
     # the wait the user had: loading the model and reading the store count, not the encoding alone
     report = dataclasses.replace(report, seconds=clock() - started)

@@ -5,11 +5,11 @@ from __future__ import annotations
 
 import streamlit as st
 
-from core.config import Settings
 from core.embedding import list_models
 from core.store import Store
 from core.training import FigureTrainConfig, jobs
 from ui.errors import guarded
+from ui.resources import settings
 
 HELP = {
     "corpus": "A corpus imported from JATS / PubMed Central full text, so that its papers have figures.",
@@ -43,5 +43,5 @@ def figure_scorer_form(s: Store) -> str | None:
         return None
     cfg = FigureTrainConfig(corpus=corpus, base=base, name=name.strip(), epochs=float(epochs), lr=float(lr),
                             frozen_layers=int(frozen), split_seed=int(seed), seed=int(seed),
-                            device=Settings().device)
+                            device=settings().device)
     return guarded(jobs.launch, s, cfg)

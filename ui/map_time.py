@@ -9,11 +9,11 @@ import pandas as pd
 import plotly.graph_objects as go
 import streamlit as st
 
-from core.config import Settings
 from core.display import plural
 from core.explore.timeline import papers_per_year
 from core.plots import add_year_animation, topics_over_time_figure
 from ui.errors import guarded
+from ui.resources import settings
 from ui.views import PLAY_MODES, clamp_years, year_bounds
 
 PLAY = {"off": 0, "1-year window": 1, "2-year window": 2, "3-year window": 3, "5-year window": 5, "cumulative": None}
@@ -55,7 +55,7 @@ def animate(fig: go.Figure, papers: pd.DataFrame, coords: np.ndarray, years: tup
         values[(values < years[0]) | (values > years[1])] = np.nan
     drawn = int((fig.layout.meta or {}).get("drawn", len(coords)))
     animated = guarded(add_year_animation, fig, coords, values, width=PLAY[play],
-                       picture=drawn >= Settings().map_picture_above)
+                       picture=drawn >= settings().map_picture_above)
     if animated is not None:
         pictured = (animated.layout.meta or {}).get("picture")
         st.caption("Press **▶ Play** above the map, or drag its year slider: the papers of each window are drawn "

@@ -1,4 +1,5 @@
-"""Cached resources shared by the pages: one Store per workspace, loaded encoders, papers frames, the device."""
+"""Cached resources shared by the pages: this run's settings, one Store per workspace, loaded encoders, papers
+frames, the device."""
 
 from __future__ import annotations
 
@@ -10,6 +11,20 @@ import streamlit as st
 from core.config import Settings, resolve_device
 from core.embedding import ModelSpec, fingerprint, get_model
 from core.store import Store
+from ui import state
+
+
+def begin_run() -> Settings:
+    """Build the Settings of this script run from the environment: app.py calls it once at the top of every run, and
+    every page helper reads that one object (`settings()`) and hands its values down to core."""
+    st.session_state[state.SETTINGS] = Settings()
+    return st.session_state[state.SETTINGS]
+
+
+def settings() -> Settings:
+    """This run's Settings (built by `begin_run`; a page run on its own, as in a test, builds them on first use)."""
+    current = st.session_state.get(state.SETTINGS)
+    return current if isinstance(current, Settings) else begin_run()
 
 
 @st.cache_resource(show_spinner=False)
@@ -19,19 +34,20 @@ def get_store(workspace: str) -> Store:
 
 
 def store() -> Store:
-    return get_store(str(Settings().workspace))
+    return get_store(str(settings().workspace))
 
 
 @st.cache_resource(show_spinner="Loading the model…", max_entries=4)
-def _encoder(name: str, fp: str, location: str, workspace: str) -> Any:
+def _encoder(name: str, fp: str, location: str, workspace: str, device: str, batch_size: int) -> Any:
     from core.embedding import Encoder
 
-    return Encoder(get_model(name, get_store(workspace)), device=Settings().device, batch_size=Settings().batch_size)
+    return Encoder(get_model(name, get_store(workspace)), device=device, batch_size=batch_size)
 
 
 def encoder(spec: ModelSpec) -> Any:
     """A loaded Encoder, cached per model fingerprint."""
-    return _encoder(spec.name, fingerprint(spec), spec.location, str(Settings().workspace))
+    s = settings()
+    return _encoder(spec.name, fingerprint(spec), spec.location, str(s.workspace), s.device, s.batch_size)
 
 
 @st.cache_data(show_spinner=False, max_entries=8)
@@ -42,7 +58,7 @@ def _frame(workspace: str, corpus: str, version: int) -> Any:
 def papers_frame(corpus: str) -> Any:
     """The corpus's papers as a DataFrame, cached per corpus version."""
     info = store().corpus(corpus)
-    return _frame(str(Settings().workspace), corpus, info.version)
+    return _frame(str(settings().workspace), corpus, info.version)
 
 
 @st.cache_data(show_spinner=False, ttl=600)
@@ -54,12 +70,12 @@ def hub_reachable() -> bool:
 
 
 @st.cache_resource(show_spinner=False)
-def _device() -> str:
-    return resolve_device(Settings().device)
+def _device(requested: str) -> str:
+    return resolve_device(requested)
 
 
 def device() -> str:
-    return _device()
+    return _device(settings().device)
 
 
 def is_embedded(corpus: str, spec: ModelSpec) -> bool:

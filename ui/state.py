@@ -30,6 +30,7 @@ MAP_QUERY = "map_query"  # a MapQuery: the last similar-papers query, drawn as a
 EMBED_DONE = "embed_done"  # a one-time success message
 EMBED_TARGET = "embed_target"  # the Library's "corpus to embed" widget
 SEEN_DEMO_NOTE = "seen_demo_note"
+SETTINGS = "_settings"  # the Settings of this script run, built once by app.py (ui.resources.begin_run)
 
 
 @dataclass(frozen=True)

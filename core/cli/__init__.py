@@ -144,7 +144,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     """Run one command; user errors print one sentence on stderr and return 2."""
     parser = build_parser()
     args = parser.parse_args(argv)
-    settings = Settings()
+    settings = Settings()  # built once here and handed down: handlers read args.settings, never the environment
+    args.settings = settings
     workspace = args.workspace or settings.workspace
     started = time.perf_counter()
     try:

@@ -29,7 +29,7 @@ def cmd_demo(store: Store, args: argparse.Namespace, emit: Emit) -> dict[str, An
 
     doc = prepare_demo(store, limit=args.limit, embed=args.embed, progress=progress_bar("embedding", not args.json),
                        say=None if args.json else lambda line: print(line, file=sys.stderr, flush=True),
-                       map_method=args.map or None)
+                       map_method=args.map or None, model=args.settings.default_model)
     emit(doc, f"demo corpus {doc['corpus']}: {doc['papers']} papers"
           + (" (already present)" if doc.get("already") else "")
           + (f"; embedded {doc['embed']['new']} new" if doc.get("embed") else ""))

@@ -9,7 +9,6 @@ from pathlib import Path
 from typing import Any
 
 from core.cli.output import Emit
-from core.config import Settings
 from core.display import plural
 from core.store import Store
 
@@ -35,7 +34,7 @@ def cmd_import_vectors(store: Store, args: argparse.Namespace, emit: Emit) -> di
 def cmd_export(store: Store, args: argparse.Namespace, emit: Emit) -> dict[str, Any]:
     from core.embedding.exchange import export_corpus
 
-    doc = export_corpus(store, args.corpus, args.model or Settings().default_model, args.out)
+    doc = export_corpus(store, args.corpus, args.model or args.settings.default_model, args.out)
     emit(doc, f"{plural(doc['papers'], 'paper')} with {doc['model']} vectors ({doc['dim']}-d) written to "
           f"{doc['out']} in {len(doc['files'])} Parquet file(s)")
     return doc

@@ -9,7 +9,6 @@ from collections.abc import Callable
 from typing import Any
 
 from core.cli.output import Emit
-from core.config import Settings
 from core.errors import MireadError
 from core.store import Store
 
@@ -20,7 +19,7 @@ def cmd_figures(store: Store, args: argparse.Namespace, emit: Emit) -> dict[str,
     store.corpus(args.corpus)
     if args.paper:
         store.paper(args.corpus, args.paper)
-    doc = figures_document(store, args.corpus, args.model or Settings().default_model,
+    doc = figures_document(store, args.corpus, args.model or args.settings.default_model,
                            [args.paper] if args.paper else None)
     if args.paper and not doc["papers"]:
         raise MireadError(f"paper {args.paper!r} of corpus {args.corpus!r} has no figures with captions")

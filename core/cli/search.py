@@ -9,7 +9,6 @@ from pathlib import Path
 from typing import Any
 
 from core.cli.output import Emit, progress_bar
-from core.config import Settings
 from core.display import plural
 from core.store import Store
 
@@ -17,7 +16,7 @@ from core.store import Store
 def cmd_embed(store: Store, args: argparse.Namespace, emit: Emit) -> dict[str, Any]:
     from core.embedding import RayOptions, embed_corpus, embed_corpus_ray
 
-    model, bar = args.model or Settings().default_model, progress_bar("embedding", not args.json)
+    model, bar = args.model or args.settings.default_model, progress_bar("embedding", not args.json)
     if args.engine == "ray":
         options = RayOptions(address=args.address, workers=args.workers, gpus_per_worker=args.gpus_per_worker,
                              batch_size=args.batch_size)
@@ -33,7 +32,7 @@ def cmd_embed(store: Store, args: argparse.Namespace, emit: Emit) -> dict[str, A
 def cmd_search(store: Store, args: argparse.Namespace, emit: Emit) -> dict[str, Any]:
     from core.explore.documents import search_document
 
-    doc = search_document(store, args.corpus, args.model or Settings().default_model, title=args.title or "",
+    doc = search_document(store, args.corpus, args.model or args.settings.default_model, title=args.title or "",
                           abstract=args.abstract or "", paper_id=args.paper, k=args.k)
     text = "\n".join(f"{r['rank']:>3}  {r['score']:.3f}  {r['title']}" for r in doc["results"])
     if doc["warning"]:
@@ -45,7 +44,7 @@ def cmd_search(store: Store, args: argparse.Namespace, emit: Emit) -> dict[str, 
 def cmd_predict(store: Store, args: argparse.Namespace, emit: Emit) -> dict[str, Any]:
     from core.explore.documents import predict_document
 
-    doc = predict_document(store, args.model or Settings().default_model, title=args.title, abstract=args.abstract,
+    doc = predict_document(store, args.model or args.settings.default_model, title=args.title, abstract=args.abstract,
                            corpus=args.corpus, label=args.label, k=args.k)
     text = f"method: {doc['method']}\n" + "\n".join(
         f"{p['probability']:6.1%}  {p['label']}" for p in doc["predictions"])
@@ -68,7 +67,7 @@ def map_export_html(store: Store, corpus: str, result: dict[str, Any], color: st
 def cmd_map(store: Store, args: argparse.Namespace, emit: Emit) -> dict[str, Any]:
     from core.explore import corpus_map
 
-    result = corpus_map(store, args.corpus, args.model or Settings().default_model, method=args.method,
+    result = corpus_map(store, args.corpus, args.model or args.settings.default_model, method=args.method,
                         color=args.color)
     doc = {"corpus": args.corpus, "model": result["model"], "method": args.method, "points": result["points"],
            "seconds": result["seconds"], "cached": result["cached"], "fitted": result["fitted"],

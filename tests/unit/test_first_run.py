@@ -16,17 +16,16 @@ PUBMED = Path(__file__).resolve().parents[1] / "fixtures" / "corpus" / "pubmed.x
 
 def test_the_demo_is_imported_embedded_and_its_default_map_cached(store, tiny_model_dir, monkeypatch):
     register_tiny(store, tiny_model_dir)
-    monkeypatch.setenv("MIREAD_MODEL", "tiny")
     monkeypatch.setattr(demo, "demo_files", lambda cache: [PUBMED])
     said: list[str] = []
-    doc = demo.prepare_demo(store, limit=0, embed=True, say=said.append, map_method="pca")
+    doc = demo.prepare_demo(store, limit=0, embed=True, say=said.append, map_method="pca", model="tiny")
     spec = get_model("tiny", store)
     assert doc["papers"] == store.corpus(demo.DEMO_CORPUS).papers > 0
     assert doc["embed"]["new"] == doc["papers"] and doc["map"] == {"method": "pca", "cached": False}
     # the page asks with its sliders' explicit default parameters: the same cache entry
     assert cached_map(store, demo.DEMO_CORPUS, spec, "pca", {}) is not None
     assert [line.split()[0] for line in said] == ["fetching", "embedding", "computing"]
-    again = demo.prepare_demo(store, limit=0, embed=True, say=said.append, map_method="pca")
+    again = demo.prepare_demo(store, limit=0, embed=True, say=said.append, map_method="pca", model="tiny")
     assert again["already"] and again["embed"]["new"] == 0 and again["map"]["cached"] is True
 
 
