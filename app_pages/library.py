@@ -25,6 +25,14 @@ st.caption("Load papers from CSV, TSV, Excel, JSON/JSONL, Parquet, PubMed XML or
            "EndNote XML, Web of Science or Cochrane exports; check the preview, import, then embed them to explore.")
 s = store()
 
+
+def _rows_warning(rows: list[dict], title: str, sentence: str) -> None:
+    """One warning sentence over the rows it is about, listed in an expander."""
+    st.warning(sentence)
+    with st.expander(f"{title} ({len(rows):,})"):
+        st.dataframe(pd.DataFrame(rows), width="stretch", hide_index=True)
+
+
 # -- import ----------------------------------------------------------------------------------
 st.subheader("Import papers")
 source = st.radio("Source", ["Upload a file", "PubMed demo corpus"], horizontal=True, label_visibility="collapsed")
@@ -70,11 +78,8 @@ if report:
         st.download_button("Download the import report (CSV)", errors.to_csv(index=False).encode(),
                            file_name=f"{report['corpus']}-import-report.csv", mime="text/csv")
     if report.get("warnings"):
-        warnings = pd.DataFrame(report["warnings"])
-        st.warning(f"{len(warnings):,} field{'s' if len(warnings) != 1 else ''} could not be read whole; "
-                   "their papers were imported with the text that could be read.")
-        with st.expander(f"Fields not read whole ({len(warnings):,})"):
-            st.dataframe(warnings, width="stretch", hide_index=True)
+        _rows_warning(report["warnings"], "Fields not read whole", f"{plural(len(report['warnings']), 'field')} "
+                      "could not be read whole; their papers were imported with the text that could be read.")
     links = report.get("links") or {}
     if (links.get("free_text") or {}).get("sentence"):
         st.info(md_escape(links["free_text"]["sentence"]))
@@ -88,11 +93,10 @@ if report:
     if report.get("id_note"):
         st.info(f"Ids: {md_escape(report['id_note'])}")
     if report.get("conflicts"):
-        conflicts = pd.DataFrame(report["conflicts"])
-        st.warning(f"{len(conflicts):,} row{'s' if len(conflicts) != 1 else ''} reused an id of a paper with another "
-                   "title and abstract; each was kept as a separate paper under a derived id.")
-        with st.expander(f"Id conflicts ({len(conflicts):,})"):
-            st.dataframe(conflicts, width="stretch", hide_index=True)
+        _rows_warning(report["conflicts"], "Id conflicts", f"{plural(len(report['conflicts']), 'row')} reused an "
+                      "id of a paper with another title and abstract; each was kept as a separate paper under a "
+                      "derived id.")
+
 
 # -- corpora ---------------------------------------------------------------------------------
 st.subheader("Corpora")
