@@ -10,7 +10,10 @@ index. Queries are real arXiv titles + abstracts, encoded by the real packaged M
 - baseline: `core.explore.documents.search_document` in this process, what `python -m core search --json` computes,
   with the same warm encoder, index and papers frame.
 
-Calls alternate (MCP, in-process, in-process, MCP, ...); every answer must have the same ids and scores in both.
+Calls alternate (MCP, in-process, in-process, MCP, ...), each after a 0.5 s pause (without it, the OpenMP threads
+of the process that answered last still spin: the in-process search right after an MCP answer measured 4x slower
+on 2 cores); every answer must
+have the same ids and scores in both.
 The same pair with a corpus paper as the query (`similar_to_paper`, no encoding) isolates the protocol's overhead.
 Also reported: the server's cold start to its first answer, and one cold `python -m core search` process.
 
@@ -32,6 +35,7 @@ from synthetic import clustered_unit_vectors
 
 CORPUS = "synthetic"
 K = 10
+PAUSE_S = 0.5  # before each timed call: the other process's OpenMP threads spin a while after its call ends
 WORDS = ("galaxy", "protein", "market", "lattice", "neuron", "quantum", "climate", "enzyme", "graph", "plasma",
          "vaccine", "network", "crystal", "genome", "tensor", "orbit", "soil", "catalyst", "algorithm", "tumour")
 
@@ -77,6 +81,7 @@ def cold_cli(workspace: Path, model: str, query: dict[str, str]) -> float:
 
 
 async def measure(workspace: Path, model: str, queries: list[dict[str, str]]) -> dict[str, Any]:
+    import anyio
     from mcp import ClientSession, StdioServerParameters, stdio_client
 
     from core.embedding import get_encoder, get_model
@@ -104,6 +109,7 @@ async def measure(workspace: Path, model: str, queries: list[dict[str, str]]) ->
         for i, query in enumerate(queries[1:]):
             answers: dict[str, Any] = {}
             for case in ("mcp", "local") if i % 2 == 0 else ("local", "mcp"):
+                await anyio.sleep(PAUSE_S)
                 start = time.perf_counter()
                 if case == "mcp":
                     result = await session.call_tool("search_papers", {"text": query["abstract"],
@@ -117,6 +123,7 @@ async def measure(workspace: Path, model: str, queries: list[dict[str, str]]) ->
                 out[case].append(time.perf_counter() - start)
             paper = f"s{(i * 7919) % len(frame)}"  # a corpus paper as the query: search alone, no encoding
             for case in ("mcp_paper", "local_paper") if i % 2 == 0 else ("local_paper", "mcp_paper"):
+                await anyio.sleep(PAUSE_S)
                 start = time.perf_counter()
                 if case == "mcp_paper":
                     result = await session.call_tool("similar_to_paper", {"paper_id": paper, "k": K})
