@@ -21,7 +21,7 @@ def cmd_mcp(store: Store, args: argparse.Namespace, emit: Emit) -> dict[str, Any
         raise MireadError(f"there is no corpus {args.corpus!r} in workspace {store.root}")
     if args.http is not None and not 1 <= args.http <= 65535:
         raise MireadError(f"--http takes a port between 1 and 65535, got {args.http}")
-    ws = Workspace(store, corpus=args.corpus, model=args.model, allow_write=args.allow_write)
+    ws = Workspace(store, corpus=args.corpus, model=args.model, allow_write=args.allow_write, settings=args.settings)
     serve(ws, http_port=args.http)
     return {}
 

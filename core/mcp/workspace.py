@@ -9,6 +9,7 @@ import threading
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
+from core.config import Settings
 from core.errors import MireadError
 
 if TYPE_CHECKING:
@@ -38,12 +39,16 @@ def _finite(value: Any) -> Any:
 
 @dataclass
 class Workspace:
-    """The server's view of one workspace: its store, defaults, and the caches shared by concurrent tool calls."""
+    """The server's view of one workspace: its store, defaults, and the caches shared by concurrent tool calls.
+
+    `settings` are the CLI's (built once in `core.cli.main` and handed down): the default model, device, batch size.
+    """
 
     store: Store
     corpus: str | None = None
     model: str | None = None
     allow_write: bool = False
+    settings: Settings = field(default_factory=Settings)
     _frames: dict[str, tuple[int, Any]] = field(default_factory=dict, repr=False)
     _lock: threading.Lock = field(default_factory=threading.Lock, repr=False)
 
@@ -62,17 +67,16 @@ class Workspace:
 
     def spec(self, model: str | None = None) -> ModelSpec:
         """The model a call means: the one it names, else the server's --model, else the default model."""
-        from core.config import Settings
         from core.embedding import get_model
 
-        return get_model((model or "").strip() or self.model or Settings().default_model, self.store)
+        return get_model((model or "").strip() or self.model or self.settings.default_model, self.store)
 
     def encoder(self, spec: ModelSpec) -> Encoder:
         """The process-wide encoder of a model, loaded once even when the first calls come together."""
         from core.embedding import get_encoder
 
         with self._lock:
-            return get_encoder(spec)
+            return get_encoder(spec, device=self.settings.device, batch_size=self.settings.batch_size)
 
     def frame(self, corpus: str) -> pd.DataFrame:
         """A corpus's papers frame, read once per corpus version (a 100k-paper corpus takes a second to read)."""

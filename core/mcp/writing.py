@@ -44,7 +44,9 @@ def import_file(ws: Workspace, path: str, corpus: str, format: str | None = None
         def step(done: int, total: int) -> None:
             progress(done, total, f"embedding {done:,}/{total:,} papers with {spec.name}")
 
-        doc["embed"] = embed_corpus(ws.store, report.corpus, spec, progress=step, encoder=ws.encoder(spec)).to_dict()
+        embedded = embed_corpus(ws.store, report.corpus, spec, device=ws.settings.device,
+                                batch_size=ws.settings.batch_size, progress=step, encoder=ws.encoder(spec))
+        doc["embed"] = embedded.to_dict()
     return jsonable(doc)
 
 
