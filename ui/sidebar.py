@@ -6,13 +6,12 @@ from typing import Any
 
 import streamlit as st
 
-from core.config import Settings
 from core.embedding import ModelSpec, device_label, get_model, list_models
 from core.embedding.hub import NEEDS_HUB, needs_hub
 from core.store import Store
 from ui import state
 from ui.errors import guarded
-from ui.resources import device, hub_reachable, store
+from ui.resources import device, hub_reachable, settings, store
 
 
 def sidebar() -> None:
@@ -25,7 +24,7 @@ def sidebar() -> None:
         if names:
             default = st.session_state.pop(state.PENDING_CORPUS, None) or st.session_state.get(state.CORPUS)
             if default not in names:
-                default = Settings().demo_corpus if Settings().demo_corpus in names else names[0]
+                default = settings().demo_corpus if settings().demo_corpus in names else names[0]
             st.session_state[state.CORPUS] = default
             st.selectbox("Corpus", names, key=state.CORPUS,
                          format_func=lambda n: f"{n} ({next(c.papers for c in corpora if c.name == n):,})")
@@ -34,7 +33,7 @@ def sidebar() -> None:
         specs = list_models(s)
         models = [m.name for m in specs]
         if st.session_state.get(state.MODEL) not in models:
-            st.session_state[state.MODEL] = Settings().default_model
+            st.session_state[state.MODEL] = settings().default_model
         unavailable = {m.name for m in specs if needs_hub(m, hub_reachable())}
         st.selectbox("Model", models, key=state.MODEL,
                      format_func=lambda n: f"{n} ({NEEDS_HUB})" if n in unavailable else n,
@@ -110,4 +109,4 @@ def current_corpus() -> str | None:
 
 
 def current_model() -> ModelSpec:
-    return get_model(st.session_state.get(state.MODEL) or Settings().default_model, store())
+    return get_model(st.session_state.get(state.MODEL) or settings().default_model, store())
