@@ -4,6 +4,7 @@ one sentence, read-only refusals, progress notifications, and concurrent clients
 
 from __future__ import annotations
 
+import concurrent.futures
 import json
 import os
 import socket
@@ -26,6 +27,13 @@ from core.store import Store
 from tests.helpers import make_papers, register_tiny
 
 ROOT = Path(__file__).resolve().parents[2]
+
+
+def run_client(scenario: Any) -> Any:
+    """`anyio.run(scenario)` in a thread of its own: in the full suite the browser tests' Playwright (sync API) leaves
+    an event loop marked running in the main thread, where anyio refuses to start another."""
+    with concurrent.futures.ThreadPoolExecutor(1) as pool:
+        return pool.submit(anyio.run, scenario).result()
 READ_TOOLS = {"list_corpora", "search_papers", "get_paper", "similar_to_paper", "suggest_journals", "list_topics",
               "papers_in_topic", "compare_models", "evaluate", "job_status"}
 WRITE_TOOLS = {"import_file", "start_training"}
@@ -120,7 +128,7 @@ def test_the_server_lists_its_tools_with_schemas_its_resources_and_the_prompt(wo
             assert templates == {"paper://{corpus}/{+paper_id}", "topic://{corpus}/{topic_id}"}
             assert [p.name for p in (await session.list_prompts()).prompts] == ["literature_review"]
 
-    anyio.run(scenario)
+    run_client(scenario)
 
 
 def test_search_similar_journals_corpora_and_jobs_answer_as_the_cli_does(workspace: Path, expected: dict):
@@ -134,7 +142,7 @@ def test_search_similar_journals_corpora_and_jobs_answer_as_the_cli_does(workspa
                 "jobs": await call(session, "job_status"),
             }
 
-    got = anyio.run(scenario)
+    got = run_client(scenario)
     for key in ("search", "similar"):
         assert [(r["id"], r["rank"], r["score"]) for r in got[key]["results"]] == \
             [(r["id"], r["rank"], r["score"]) for r in expected[key]["results"]], key
@@ -165,7 +173,7 @@ def test_a_paper_its_topic_its_neighbours_and_the_stored_evaluation(workspace: P
             out["prompt"] = prompt.messages[0].content.text
             return out
 
-    got = anyio.run(scenario)
+    got = run_client(scenario)
     paper = got["paper"]
     assert paper["title"] == "On stellar and redshift number 1" and paper["fields"]["journal"] == "J. Astro"
     assert [r["id"] for r in paper["references"]] == ["astro-2"] and [r["id"] for r in paper["cited_by"]] == ["bio-3"]
@@ -207,7 +215,7 @@ def test_bad_arguments_give_one_sentence_tool_errors_and_the_server_goes_on(work
             assert (await call(session, "search_papers", text=QUERY["abstract"], k=2))["results"]
             return said
 
-    said = anyio.run(scenario)
+    said = run_client(scenario)
     assert said[0].startswith("bad arguments for search_papers: k: input should be a valid integer")
     assert said[1].startswith("bad arguments for search_papers: text: field required")
     assert "k must be between 1 and 200" in said[2] and "the query is empty" in said[3]
@@ -227,7 +235,7 @@ def test_a_read_only_server_refuses_the_write_tools(workspace: Path, tmp_path: P
                     await error(session, "start_training", corpus="c", label="journal")]
             return said, await call(session, "list_corpora")
 
-    said, corpora = anyio.run(scenario)
+    said, corpora = run_client(scenario)
     assert all("read-only" in s and "--allow-write" in s for s in said)
     assert [c["name"] for c in corpora["corpora"]] == ["c"]
 
@@ -252,7 +260,7 @@ def test_with_allow_write_a_file_is_imported_and_embedded_with_progress_notifica
             found = await call(session, "search_papers", text=QUERY["abstract"], corpus="more", k=3)
             return names, result.structured_content, found
 
-    names, report, found = anyio.run(scenario)
+    names, report, found = run_client(scenario)
     assert set(names) == READ_TOOLS | WRITE_TOOLS
     assert report["imported"] == 30 and report["embed"]["new"] == 30
     assert notes[0][2].startswith("reading") and notes[-1][:2] == (30, 30)
@@ -291,7 +299,7 @@ def test_the_server_also_speaks_streamable_http_on_localhost(workspace: Path):
             return names, await call(session, "search_papers", text=QUERY["abstract"], k=3)
 
     try:
-        names, found = anyio.run(scenario)
+        names, found = run_client(scenario)
     finally:
         server.terminate()
         server.wait(timeout=30)
@@ -353,7 +361,7 @@ def test_twenty_calls_from_two_clients_while_the_app_is_open_lose_nothing(tmp_pa
 
 def _run_catching(scenario: Any, failures: list[BaseException]) -> None:
     try:
-        anyio.run(scenario)
+        run_client(scenario)
     except BaseException as exc:  # reported by the test's thread
         failures.append(exc)
 
@@ -376,7 +384,7 @@ def test_start_training_follows_the_job_with_progress_notifications_until_it_end
             assert not started.is_error, started.content[0].text
             return started.structured_content, await call(session, "job_status", job_id=started.structured_content["job"])
 
-    started, status = anyio.run(scenario)
+    started, status = run_client(scenario)
     assert started["status"] == status["job"]["status"] == "completed" and started["model"] == "tiny-ft"
     assert notes[-1][:2] == (100.0, 100) and "completed" in notes[-1][2]
     assert [n[0] for n in notes] == sorted(n[0] for n in notes) and len(notes) >= 2

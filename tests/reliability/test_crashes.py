@@ -12,7 +12,8 @@ import pytest
 
 from core.embedding import embed_corpus, get_encoder, get_model, vectors_fingerprint
 from core.errors import MireadError, StoreError
-from core.explore import map_coordinates, search, similar_papers
+from core.explore import map_coordinates, similar_papers
+from core.explore.search import similar as search
 from core.store import Store
 from tests.helpers import make_papers, register_tiny
 from tests.reliability.support import (
