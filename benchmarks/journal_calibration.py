@@ -56,8 +56,7 @@ def title_vectors(n: int) -> np.ndarray:
     """Vectors of the titles alone of the first n arXiv-journals papers (cached in out/)."""
     from common import arxiv
 
-    from core.embed import Encoder
-    from core.models import fingerprint, get_model
+    from core.embedding import Encoder, fingerprint, get_model
 
     spec = get_model("minilm")
     path = OUT / f"titles-{fingerprint(spec)}-{n}.npy"
