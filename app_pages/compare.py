@@ -197,8 +197,7 @@ with panel:
     else:
         table, missing = evaluation_figures(s, corpus, label, [name_a, name_b])
         if not table.empty:
-            st.dataframe(table, width="stretch", column_config={
-                m: st.column_config.NumberColumn(format="%.3f") for m in table.columns})
+            st.dataframe(table, width="stretch")  # as on the Evaluate page: readable measures, 95 % intervals, n
         for model in missing:
             st.caption(f"No stored evaluation of **{md_escape(model)}** on this corpus yet.")
             if st.button(f"Evaluate {model}", key=f"compare_eval_{model}", icon=":material/analytics:",

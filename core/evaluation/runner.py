@@ -25,6 +25,7 @@ from core.evaluation.protocols import PROTOCOLS, QUICK_TASKS, TASKS, TEXT_TASKS,
 from core.evaluation.report import (
     best_per_column,
     family_table,
+    figure_table,
     markdown_report,
     neighbour_rows,
     purity_points,
@@ -371,8 +372,9 @@ def stored_results(store: Store, corpus: str, label: str, model: str, tasks: Seq
 
 
 def evaluation_figures(store: Store, corpus: str, label: str, models: Sequence[str]) -> tuple[pd.DataFrame, list[str]]:
-    """The Evaluate page's quick figures (stored results only) as a metric x model table, and the models that
-    have none yet."""
+    """The Evaluate page's quick figures (stored results only) as the Evaluate page shows them: one row per measure
+    (readable name), one column per model with its 95 % interval where one follows, and the papers (n); and the
+    models that have none yet."""
     rows, missing = [], []
     for model in dict.fromkeys(models):
         found = stored_results(store, corpus, label, model)
@@ -382,6 +384,5 @@ def evaluation_figures(store: Store, corpus: str, label: str, models: Sequence[s
             rows += found
     if not rows:
         return pd.DataFrame(), missing
-    table = results_table([result_from_row(r) for r in rows]).T
-    table.index.name = "metric"
-    return table[[m for m in dict.fromkeys(models) if m in table.columns]], missing
+    table, _ = figure_table([result_from_row(r) for r in rows])
+    return table, missing

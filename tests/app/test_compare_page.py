@@ -116,8 +116,8 @@ def test_stored_evaluations_are_shown_and_a_missing_one_runs_from_a_button(works
     assert {b.label for b in at.button} == {"Evaluate tiny", "Evaluate tiny-ft"}
     next(b for b in at.button if b.label == "Evaluate tiny-ft").click().run()
     assert not at.exception and not at.error
-    figures = next(d.value for d in at.dataframe if d.value.index.name == "metric")
-    assert list(figures.columns) == ["tiny-ft"] and "probe:macro_f1" in figures.index
+    figures = next(d.value for d in at.dataframe if d.value.index.name == "measure")
+    assert list(figures.columns) == ["tiny-ft", "n"] and "Linear probe macro-F1" in figures.index
     assert [b.label for b in at.button] == ["Evaluate tiny"]
 
 

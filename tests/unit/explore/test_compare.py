@@ -164,8 +164,10 @@ def test_evaluation_figures_are_read_from_stored_results_only(two_models):
     assert table.empty and missing == ["tiny", "tiny2"]
     evaluate_models(two_models, "c", "journal", ["tiny2"], ["probe", "purity", "retrieval", "knn"], sample=2000)
     table, missing = evaluation_figures(two_models, "c", "journal", ["tiny", "tiny2"])
-    assert missing == ["tiny"] and list(table.columns) == ["tiny2"]
-    assert {i.split(":")[0] for i in table.index} == {"probe", "purity", "retrieval", "knn"}
+    assert missing == ["tiny"] and list(table.columns) == ["tiny2", "n"]
+    assert {"Linear probe macro-F1", "kNN accuracy (k = 10 vote)"} <= set(table.index)  # as the Evaluate page names them
+    assert any(name.startswith("Cluster purity") for name in table.index)
+    assert " (" in table.loc["Linear probe macro-F1", "tiny2"]  # with its 95 % interval
 
 
 def test_one_papers_neighbours_under_each_model_with_their_ranks(two_models):
