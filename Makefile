@@ -37,7 +37,7 @@ lint: install
 	$(VENV)/bin/ruff check .
 
 test: install chromium lint
-	$(PY) -m pytest -q -m "not slow" tests
+	$(PY) -m pytest -q -m "not slow" --durations=25 tests
 
 test-fast: install
 	$(PY) -m pytest -q -m "not slow and not e2e" tests
