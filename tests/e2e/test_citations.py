@@ -42,6 +42,7 @@ def cite_points(tab: Tab) -> int:
     return sum(t["n"] for t in charts[1])
 
 
+@pytest.mark.slow  # ~105 s of SPECTER training in the browser: in `make test-slow`, keeping `make test` near 20 min
 def test_references_import_train_specter_with_a_live_cite_curve_evaluate_and_map(tab: Tab):
     # 1. import: the report counts the links kept inside the corpus
     tab.go("Library")
