@@ -17,7 +17,7 @@ from core.embedding import ModelSpec
 from core.errors import MireadError
 from core.explore.topics.cache import corpus_topics
 from core.explore.topics.hierarchy import LEVELS, Topics, tag_order, topic_tags
-from core.explore.topics.labels import nested_names, paper_labels
+from core.explore.topics.labels import given_names, nested_names, paper_labels
 from core.plots import add_topic_labels, narrow_screen_css
 from core.records import md_escape
 from ui.errors import guarded, show_error
@@ -78,7 +78,7 @@ def topic_colours(corpus: str, spec: ModelSpec, k: int) -> TopicMap | None:
                      label_visibility="collapsed",
                      help="Coarse topics group the fine ones (Ward clustering of their centres); a fine topic's tag "
                           "starts with its coarse topic's letter.")
-    renamed = {lv: store().topic_names(corpus, spec.name, clustering, lv) for lv in LEVELS}
+    renamed = given_names(store(), corpus, spec.name, clustering)
     names = nested_names(topics, renamed)
     with c2.popover("Rename a topic", icon=":material/edit:", width="stretch"):
         keywords = nested_names(topics)[level]  # the choices read by tag and keywords, which a rename never changes

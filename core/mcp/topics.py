@@ -57,13 +57,13 @@ class TopicView:
 
 def topic_view(ws: Workspace, corpus: str, model: str | None = None, k: int = DEFAULT_TOPICS) -> TopicView:
     """The corpus's topics, computed on first use and stored in the workspace as the Domain map stores them."""
-    from core.explore.topics import LEVELS, corpus_topics, nested_names, topic_tags
+    from core.explore.topics import corpus_topics, given_names, nested_names, topic_tags
 
     if not 2 <= int(k) <= MAX_TOPICS:
         raise MireadError(f"k (the number of fine topics) must be between 2 and {MAX_TOPICS}, got {k}")
     spec = ws.spec(model)
     topics, clustering = corpus_topics(ws.store, corpus, spec, int(k))
-    renamed = {level: ws.store.topic_names(corpus, spec.name, clustering, level) for level in LEVELS}
+    renamed = given_names(ws.store, corpus, spec.name, clustering)
     return TopicView(corpus=corpus, model=spec.name, k=int(k), clustering=clustering, topics=topics,
                      tags=topic_tags(topics), names=nested_names(topics, renamed), renamed=renamed)
 

@@ -18,6 +18,7 @@ _EXPORTS = {
     "topic_hierarchy": "hierarchy",
     "topic_names": "hierarchy",
     "corpus_topics": "cache",
+    "given_names": "labels",
     "nested_names": "labels",
     "paper_labels": "labels",
     "tag_order": "hierarchy",

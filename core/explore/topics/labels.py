@@ -6,8 +6,12 @@ show which coarse topic a fine one sits in. A name the user gave replaces the ke
 from __future__ import annotations
 
 from collections.abc import Mapping
+from typing import TYPE_CHECKING
 
 from core.explore.topics.hierarchy import LEVELS, Topics, topic_tags
+
+if TYPE_CHECKING:
+    from core.store import Store
 
 
 def nested_names(topics: Topics, renamed: Mapping[str, Mapping[int, str]] | None = None,
@@ -27,3 +31,8 @@ def paper_labels(topics: Topics, level: str, names: Mapping[str, Mapping[int, st
     """Each paper's label at a level (what the map colours by and the hover card shows)."""
     lookup = names[level]
     return [lookup[int(c)] for c in topics.labels(level)]
+
+
+def given_names(store: Store, corpus: str, model: str, clustering: str) -> dict[str, dict[int, str]]:
+    """Per level, the names users gave to topics of this clustering (the Domain map's renames), by cluster."""
+    return {level: store.topic_names(corpus, model, clustering, level) for level in LEVELS}
