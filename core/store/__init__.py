@@ -3,8 +3,9 @@ files beside it. It owns all SQL; everything else asks it. Imports `core.io` to 
 `import_file`, the one way a file's papers, links and figures come in (one transaction), and its `ImportReport`.
 
 `Store` (database.py: schema, connections, transactions) is assembled from one mixin per concern: corpora.py
-(corpora and papers), vectors.py (embedding arrays, repair), models.py, cache.py, jobs.py (jobs and metrics);
-files.py holds the helpers (safe names, atomic writes, process liveness).
+(corpora and papers), collections.py (named selections of papers), vectors.py (embedding arrays, repair),
+models.py, cache.py, jobs.py (jobs and metrics); files.py holds the helpers (safe names, atomic writes, process
+liveness).
 
 Public names load lazily (PEP 562), so importing the package costs nothing until a name is used.
 """
@@ -15,6 +16,8 @@ from core.lazy import exporter
 
 _EXPORTS = {
     "CacheMixin": "cache",
+    "Collection": "collections",
+    "CollectionsMixin": "collections",
     "CorporaMixin": "corpora",
     "CorpusInfo": "corpora",
     "FigurePaper": "figures",

@@ -3,7 +3,8 @@
 This module holds the schema, the connections and transactions; `Store` is assembled from one mixin per
 concern: corpora and papers (`core.store.corpora`), embedding arrays (`core.store.vectors`), saved models
 (`core.store.models`), the key/value cache (`core.store.cache`), jobs and their metrics (`core.store.jobs`), and
-topic names (`core.store.topics`), and the trash of deleted corpora and models (`core.store.trash`).
+topic names (`core.store.topics`), collections of papers (`core.store.collections`), and the trash of deleted
+corpora, models and collections (`core.store.trash`).
 """
 
 from __future__ import annotations
@@ -16,6 +17,8 @@ from pathlib import Path
 
 from core.errors import StoreError
 from core.store.cache import CacheMixin
+from core.store.collections import SCHEMA as COLLECTIONS_SCHEMA
+from core.store.collections import CollectionsMixin
 from core.store.corpora import CorporaMixin
 from core.store.figures import SCHEMA as FIGURES_SCHEMA
 from core.store.figures import FiguresMixin
@@ -75,7 +78,7 @@ def _busy(exc: sqlite3.OperationalError) -> StoreError | None:
 
 
 class Store(TrashMixin, CorporaMixin, VectorsMixin, ModelsMixin, CacheMixin, JobsMixin, FiguresMixin, LinksMixin,
-            TopicsMixin):
+            TopicsMixin, CollectionsMixin):
     """A workspace folder: `catalog.sqlite` plus `arrays/` (embeddings, indexes, maps) and `models/`."""
 
     BUSY_TIMEOUT_S = 60.0  # how long a write waits for another process's write before StoreError
@@ -91,7 +94,8 @@ class Store(TrashMixin, CorporaMixin, VectorsMixin, ModelsMixin, CacheMixin, Job
         self.db_path = self.root / "catalog.sqlite"
         self._local = threading.local()
         with self.connect() as conn:
-            conn.executescript(SCHEMA + FIGURES_SCHEMA + LINKS_SCHEMA + TOPICS_SCHEMA + TRASH_SCHEMA)
+            conn.executescript(SCHEMA + FIGURES_SCHEMA + LINKS_SCHEMA + TOPICS_SCHEMA + TRASH_SCHEMA
+                               + COLLECTIONS_SCHEMA)
             for table, column, kind in (("imports", "pid", "INTEGER"), ("corpora", "roles", "TEXT DEFAULT '{}'"),
                                          ("corpora", "labels_chosen", "INTEGER DEFAULT 0")):
                 if column in {r["name"] for r in conn.execute(f"PRAGMA table_info({table})")}:

@@ -4,7 +4,8 @@ trash is emptied or after `Store.TRASH_KEEP_DAYS`.
 A corpus in the trash keeps its rows (papers, figures, links, topic names) under the key ``#trash:<id>``, which no
 corpus name can take (names start with a letter or digit), and its array files (maps, indexes) in
 ``trash/<id>/``; its cached embeddings stay where they are (they are keyed by text). A model in the trash keeps its
-catalog entry in the trash row and its folder in ``trash/<id>/``. Restoring moves everything back.
+catalog entry in the trash row and its folder in ``trash/<id>/``. A collection in the trash keeps its row under the
+trash key and its entries (core.store.collections). Restoring moves everything back.
 """
 
 from __future__ import annotations
@@ -36,13 +37,14 @@ class TrashItem:
     """One deleted corpus or model: what it was, when it went, and how much it held."""
 
     id: int
-    kind: str  # "corpus" | "model"
+    kind: str  # "corpus" | "model" | "collection"
     name: str
     deleted: float
     papers: int
     links: int = 0
     figures: int = 0
     files: int = 0
+    corpus: str = ""  # a collection's corpus
 
     def to_dict(self) -> dict[str, Any]:
         return asdict(self)
@@ -51,6 +53,8 @@ class TrashItem:
         """One line a page or the CLI shows: what this item is and what it holds."""
         if self.kind == "model":
             return f"model {self.name!r}"
+        if self.kind == "collection":
+            return f"collection {self.name!r} of corpus {self.corpus!r} ({plural(self.papers, 'paper')})"
         parts = [plural(self.papers, "paper")]
         parts += [plural(n, what) for n, what in ((self.links, "link"), (self.figures, "figure")) if n]
         return f"corpus {self.name!r} ({', '.join(parts)})"
@@ -146,7 +150,8 @@ class TrashMixin:
         detail = json.loads(row["detail"] or "{}")
         return TrashItem(id=int(row["id"]), kind=row["kind"], name=row["name"], deleted=float(row["deleted"]),
                          papers=int(row["papers"] or 0), links=int(detail.get("links", 0)),
-                         figures=int(detail.get("figures", 0)), files=int(detail.get("files", 0)))
+                         figures=int(detail.get("figures", 0)), files=int(detail.get("files", 0)),
+                         corpus=str(detail.get("corpus", "")))
 
     def find_in_trash(self, ref: str | int) -> TrashItem:
         """A trashed item by id (3 or "3") or by name (the newest of that name), or NotFoundError naming what the
@@ -165,6 +170,8 @@ class TrashMixin:
     def restore(self, item_id: int, as_name: str | None = None) -> TrashItem:
         """Bring a trashed corpus or model back whole (under `as_name` if its name is taken now)."""
         item = self.trash_item(item_id)
+        if item.kind == "collection":  # core.store.collections
+            return self._restore_collection(item, as_name)
         return self._restore_model(item, as_name) if item.kind == "model" else self._restore_corpus(item, as_name)
 
     def _restore_corpus(self, item: TrashItem, as_name: str | None) -> TrashItem:
@@ -220,6 +227,8 @@ class TrashMixin:
                     for table in CORPUS_TABLES:
                         conn.execute(f"DELETE FROM {table} WHERE corpus = ?", (key,))
                     conn.execute("DELETE FROM corpora WHERE name = ?", (key,))
+                elif item.kind == "collection":
+                    self._forget_collection(conn, trash_key(item.id))
                 conn.execute("DELETE FROM trash WHERE id = ?", (item.id,))
             shutil.rmtree(self.trash_dir / str(item.id), ignore_errors=True)
         return items
