@@ -17,7 +17,7 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from core.cli.corpora import cmd_corpora, cmd_demo, cmd_repair
-from core.cli.exchange import cmd_export
+from core.cli.exchange import add_export_arguments, cmd_export
 from core.cli.figures import add_figure_commands
 from core.cli.importing import add_import_arguments, cmd_import
 from core.cli.mcp import add_mcp_command
@@ -47,10 +47,9 @@ def build_parser() -> argparse.ArgumentParser:
     add_import_arguments(p)
     p.add_argument("--model", default=None, help="for a Parquet export with vectors: file them under this model")
 
-    p = add("export", cmd_export, "write a corpus and its vectors as a Parquet dataset (import reads it back)")
-    p.add_argument("--corpus", required=True)
-    p.add_argument("--model", default=None, help="whose vectors (default minilm)")
-    p.add_argument("--out", required=True, help="folder for the part-*.parquet files")
+    p = add("export", cmd_export, "write a corpus and its vectors as a Parquet dataset (import reads it back), "
+                                  "or with --format its papers as RIS, BibTeX, CSL JSON, CSV or JSONL")
+    add_export_arguments(p)
 
     add("corpora", cmd_corpora, "list corpora")
     p = add("demo", cmd_demo, "import the PubMed demo corpus (pubmed-demo)")

@@ -13,6 +13,7 @@ from core.lazy import exporter
 
 _EXPORTS = {
     "ColumnMap": "columns",
+    "EXPORT_FORMATS": "reference_export",
     "FIELDS": "vocabulary",
     "FORMATS": "formats",
     "Figure": "jats",
@@ -28,6 +29,7 @@ _EXPORTS = {
     "detect_columns": "columns",
     "detect_format": "formats",
     "export_papers": "export",
+    "write_references": "reference_export",
     "known_export": "exports",
     "plan_import": "plan",
     "preview": "papers",

@@ -1,4 +1,5 @@
-"""Export of papers as CSV, TSV, JSONL or Parquet.
+"""Export of papers as CSV, TSV, JSONL or Parquet; RIS, BibTeX and CSL JSON are written by
+core.io.reference_export (`fmt` ris, bibtex, csl, or a .ris, .bib, .json path).
 
 What ``export_papers`` -> ``read_papers`` round-trips exactly:
 - JSONL: every JSON value (strings, numbers, booleans, None, lists, dicts); other values become strings.
@@ -22,9 +23,13 @@ from typing import IO, Any
 
 from core.errors import CorpusError
 from core.io.formats import detect_format
+from core.io.reference_export import REFERENCE_FORMATS, write_references
 from core.io.rows import Row, RowWarning
 from core.io.tabular import _ABSENT_COLUMN_KEY, _JSON_COLUMNS_KEY
 from core.records import Paper, RowError
+
+_REFERENCE_KEYS = {"bib": "bibtex", "csl-json": "csl", ".ris": "ris", ".bib": "bibtex", ".bibtex": "bibtex",
+                   ".json": "csl"}
 
 
 def _record(paper: Paper) -> Row:
@@ -97,11 +102,17 @@ def _write_parquet(records: Iterable[Row], path: Path, kinds: dict[str, set[str]
 def export_papers(
     papers: Iterable[Paper | RowError | RowWarning], path: str | Path, fmt: str | None = None
 ) -> int:
-    """Write papers (id, title, abstract and every field) as CSV, TSV, JSONL or Parquet; returns the count.
+    """Write papers (id, title, abstract and every field) as CSV, TSV, JSONL or Parquet, or as RIS, BibTeX or CSL
+    JSON (the fields reference managers know); returns the count.
 
     RowError and RowWarning items are skipped. ``fmt`` defaults to the format of the path's extension.
     """
     path = Path(path)
+    suffixes = [s.lower() for s in path.suffixes if s.lower() != ".gz"]
+    key = (fmt or "").strip().lower() or (suffixes[-1] if suffixes else "")
+    if (key := _REFERENCE_KEYS.get(key, key)) in REFERENCE_FORMATS:
+        with _open_output(path) as out:
+            return write_references(papers, out, key)
     fmt = detect_format(path, fmt)
     if fmt not in ("csv", "tsv", "jsonl", "parquet"):
         raise CorpusError(f"papers can be exported as CSV, TSV, JSONL or Parquet, not {fmt}")

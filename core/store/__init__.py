@@ -35,6 +35,7 @@ _EXPORTS = {
     "atomic_save_npy": "files",
     "atomic_write_text": "files",
     "check_name": "files",
+    "export_corpus_file": "exporting",
     "import_file": "importing",
     "is_held_out": "figures",
     "pid_alive": "files",
