@@ -4,7 +4,7 @@ This module holds the parser and the dispatch; output.py the one `emit` and the 
 each command family has a module: importing.py (import), exchange.py (export, and import of a Parquet export with
 vectors), corpora.py (corpora, demo, repair), search.py (embed, search, predict, map), training.py (train, jobs,
 cancel, models, evaluate), figures.py (figures, train-figures), trash.py (delete, trash, restore, empty-trash),
-mcp.py (mcp: the Model Context Protocol server).
+collections.py (collections, collect), mcp.py (mcp: the Model Context Protocol server).
 Every handler is called as `handler(store, args, emit)`.
 """
 
@@ -16,6 +16,7 @@ import time
 from collections.abc import Callable, Sequence
 from typing import Any
 
+from core.cli.collections import add_collection_commands
 from core.cli.corpora import cmd_corpora, cmd_demo, cmd_repair
 from core.cli.exchange import add_export_arguments, cmd_export
 from core.cli.figures import add_figure_commands
@@ -94,6 +95,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--method", default="umap", choices=["umap", "tsne", "pca"])
     p.add_argument("--color", default=None, help="label column to colour by")
     p.add_argument("--out", default=None, help="write a standalone HTML map here")
+    p.add_argument("--refit", action="store_true", help="fit the map afresh (papers may move), aligned on the old one")
 
     p = add("train", cmd_train, "MIReAD fine-tuning on a label column")
     p.add_argument("--corpus", required=True)
@@ -135,6 +137,7 @@ def build_parser() -> argparse.ArgumentParser:
     add("repair", cmd_repair, "drop damaged array files from the catalog")
     add_figure_commands(add, model_args)
     add_trash_commands(add)
+    add_collection_commands(add)
     add_mcp_command(add)
     return parser
 

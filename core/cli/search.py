@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import argparse
 import sys
+import time
+from dataclasses import asdict
 from pathlib import Path
 from typing import Any
 
@@ -65,17 +67,34 @@ def map_export_html(store: Store, corpus: str, result: dict[str, Any], color: st
 
 
 def cmd_map(store: Store, args: argparse.Namespace, emit: Emit) -> dict[str, Any]:
-    from core.explore import corpus_map
+    """The corpus's stable map: papers added since it was fitted are placed on it (`new`); `--refit` fits afresh."""
+    from core.explore import map_fitted, refit_map, stable_coordinates
 
-    result = corpus_map(store, args.corpus, args.model or args.settings.default_model, method=args.method,
-                        color=args.color)
-    doc = {"corpus": args.corpus, "model": result["model"], "method": args.method, "points": result["points"],
-           "seconds": result["seconds"], "cached": result["cached"], "fitted": result["fitted"],
-           "placed": result["placed"]}
+    started = time.perf_counter()
+    model = args.model or args.settings.default_model
+    if args.refit:
+        stable, cached = refit_map(store, args.corpus, model, args.method), False
+    else:
+        stable, cached = stable_coordinates(store, args.corpus, model, args.method)
+    fitted = map_fitted(store, args.corpus, model, args.method)
+    placed = 0 if fitted is None else int((~fitted).sum())
+    points = len(stable.coords)
+    result = {"model": model, "method": args.method, "coords": stable.coords}
+    doc = {"corpus": args.corpus, "model": model, "method": args.method, "points": points,
+           "seconds": time.perf_counter() - started, "cached": cached, "fitted": points - placed, "placed": placed,
+           "new": stable.added}
+    if stable.reason:
+        doc["reason"] = stable.reason
+    if args.refit and stable.movement is not None:
+        doc["refit"] = asdict(stable.movement)
+        doc["restores"] = stable.previous
     if args.out:
         Path(args.out).write_text(map_export_html(store, args.corpus, result, color=args.color), encoding="utf-8")
         doc["out"] = args.out
     emit(doc, f"map of {plural(doc['points'], 'paper')} ({args.method}) in {doc['seconds']:.1f}s"
           + (f"; fitted on {doc['fitted']}, {doc['placed']} placed from neighbours" if doc["placed"] else "")
+          + (f"; {stable.added} new since it was fitted, placed {stable.placement}" if stable.added else "")
+          + (f"; fitted afresh: {stable.reason}" if stable.reason else "")
+          + (f"; re-fitted: {stable.movement.describe()}" if args.refit and stable.movement else "")
           + (f"; written to {args.out}" if args.out else ""))
     return doc

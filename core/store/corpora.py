@@ -4,28 +4,20 @@ from __future__ import annotations
 
 import hashlib
 import json
-import os
 import re
 import sqlite3
-import time
-from array import array
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
 from core.errors import CorpusError, NotFoundError
 from core.io import RowWarning
-from core.records import Paper, RowError, scrub
-from core.store.batches import add_batch, stored_form
+from core.records import Paper, RowError
 from core.store.field_roles import can_be_label, journal_field, label_columns, year_field
-from core.store.field_stats import FieldTally, counted_by_sql
-from core.store.files import check_name, pid_alive
+from core.store.field_stats import counted_by_sql
+from core.store.files import pid_alive
+from core.store.import_run import Stream, import_streams
 from core.store.importing import ImportReport
-from core.store.links import link_import
-
-_BATCH = 2000
-_IMPORT_CACHE_KIB = 64 * 1024  # SQLite's page cache while importing (default 2 MiB): 1M rows 80 -> 72 s
-_DEFAULT_CACHE_KIB = 2000
 
 
 @dataclass
@@ -118,108 +110,17 @@ class CorporaMixin:
         self, corpus: str, records: Iterable[Paper | RowError | RowWarning], source: str = "",
         before_commit: Callable[[sqlite3.Connection, ImportReport], None] | None = None,
     ) -> ImportReport:
-        """Add papers to a corpus in one transaction; duplicates (same normalised title+abstract) are merged.
+        """Add papers to a corpus in one transaction; duplicates (same normalised title+abstract, or same DOI) are
+        merged: the first record stays and the later one fills what it lacked (`core.store.merging`).
 
         A row whose id is already another paper's (in the corpus or earlier in this import) but whose text
         differs is not a duplicate: it is added under the id ``<id>~<row>`` and listed in ``conflicts``.
         Rows are numbered from 1 as the reader numbers them (its errors and warnings carry the numbers).
         If reading fails part-way (a CorpusError from the reader), nothing is stored. ``before_commit(conn, report)``
         writes more in the same transaction (an import's figures, `core.store.importing`); if it fails, nothing is.
+        Several files in one transaction: `core.store.multi_import.import_files`.
         """
-        corpus = check_name(corpus, "corpus name")
-        source = scrub(source)
-        report = ImportReport(corpus=corpus, id_column=getattr(records, "id_column", None),
-                              id_note=str(getattr(records, "id_note", "") or ""),
-                              reading=dict(getattr(records, "reading", None) or {}))
-        started = time.time()
-        if hasattr(records, "prepare_with"):  # a reading process may compute each paper's stored form
-            records.prepare_with(stored_form)
-        with self.connect() as conn:
-            cur = conn.execute(
-                "INSERT INTO imports(corpus, file, status, started, pid) VALUES (?, ?, 'running', ?, ?)",
-                (corpus, source, started, os.getpid()),
-            )
-            import_id = cur.lastrowid
-        try:
-            with self.transaction() as conn:
-                conn.execute(f"PRAGMA cache_size=-{_IMPORT_CACHE_KIB}")  # index pages stay in memory
-                conn.execute(
-                    "INSERT OR IGNORE INTO corpora(name, created, source) VALUES (?, ?, ?)",
-                    (corpus, started, source),
-                )
-                first = conn.execute(
-                    "SELECT COALESCE(MAX(seq), -1) + 1 FROM papers WHERE corpus = ?", (corpus,)
-                ).fetchone()[0]
-                tally = FieldTally() if first == 0 else None  # a new corpus: its field counts as rows go in
-                rows = array("q")  # the source row of each paper this import adds, by seq - first
-                pending: list[tuple[int, tuple]] = []
-                cites: list[tuple[int, str, list, list[str]]] = []  # rows with a reference list
-                attempted = row = 0
-                inserted = 0
-                for record in records:
-                    if isinstance(record, RowError):
-                        report.skipped += 1
-                        report.errors.append(record)
-                        row = max(row, record.row)
-                        continue
-                    if isinstance(record, RowWarning):
-                        report.warnings.append(record)
-                        continue
-                    row += 1
-                    had, refs, bad, *stored = record.prepared or stored_form(record)
-                    values = (corpus, stored[0], 0, *stored[1:])
-                    if had:
-                        cites.append((row, values[7], refs, bad))
-                    pending.append((row, values))
-                    attempted += 1
-                    if len(pending) >= _BATCH:
-                        inserted += add_batch(conn, corpus, pending, first, rows, report.conflicts, tally)
-                        pending = []
-                inserted += add_batch(conn, corpus, pending, first, rows, report.conflicts, tally)
-                changes = conn.total_changes
-                linked = link_import(conn, corpus, cites, fresh=first == 0)
-                report.links = {**linked.to_dict(), "new": conn.total_changes - changes}
-                report.link_rows = [{"row": r, "reason": f"row {r}: {reason}"} for r, reason in linked.rows]
-                report.imported = attempted
-                report.added = inserted
-                report.merged = attempted - inserted
-                if attempted == 0 and not self._count(conn, corpus):
-                    raise CorpusError(
-                        f"{source or 'the file'} has no usable papers: every row lacked a title or abstract"
-                        if report.skipped
-                        else f"{source or 'the file'} contains no papers"
-                    )
-                if inserted:  # the version is this import's id: never reused, even by a re-created corpus
-                    if tally is not None:  # a new corpus: its papers are this import's
-                        columns, labels, roles = label_columns(tally.counts(), inserted)
-                    else:
-                        columns, labels, roles = label_columns(counted_by_sql(conn, corpus),
-                                                               self._count(conn, corpus))
-                        chosen = conn.execute("SELECT labels, labels_chosen FROM corpora WHERE name = ?",
-                                              (corpus,)).fetchone()
-                        if chosen["labels_chosen"]:  # the user's choice stands
-                            labels = [c for c in json.loads(chosen["labels"] or "[]") if c in columns]
-                    conn.execute(
-                        "UPDATE corpora SET version = ?, columns = ?, labels = ?, roles = ? WHERE name = ?",
-                        (import_id, json.dumps(columns), json.dumps(labels), json.dumps(roles), corpus),
-                    )
-                if before_commit is not None:
-                    before_commit(conn, report)
-        except BaseException as exc:
-            with self.connect() as conn:
-                conn.execute(f"PRAGMA cache_size=-{_DEFAULT_CACHE_KIB}")
-                conn.execute(
-                    "UPDATE imports SET status = 'failed', finished = ?, report = ? WHERE id = ?",
-                    (time.time(), json.dumps({"error": str(exc)}), import_id),
-                )
-            raise
-        with self.connect() as conn:
-            conn.execute(f"PRAGMA cache_size=-{_DEFAULT_CACHE_KIB}")
-            conn.execute(
-                "UPDATE imports SET status = 'completed', finished = ?, report = ? WHERE id = ?",
-                (time.time(), json.dumps(report.to_dict(max_errors=50)), import_id),
-            )
-        return report
+        return import_streams(self, corpus, [Stream(records, source, before_commit)])[0]  # type: ignore[arg-type]
 
     def set_labels(self, corpus: str, labels: list[str] | None) -> CorpusInfo:
         """Mark a corpus's label columns (None: back to the guess from the fields' roles and counts)."""
@@ -305,6 +206,11 @@ class CorporaMixin:
         if r is None:
             raise NotFoundError(f"corpus {corpus!r} has no paper with id {pid!r}")
         return Paper(r["pid"], r["title"], r["abstract"], json.loads(r["fields"] or "{}"))
+
+    def paper_ids(self, corpus: str) -> list[str]:
+        """Ids of a corpus's papers, in corpus order (a stable map's papers are found by id)."""
+        with self.connect() as conn:
+            return [r[0] for r in conn.execute("SELECT pid FROM papers WHERE corpus = ? ORDER BY seq", (corpus,))]
 
     def paper_hashes(self, corpus: str) -> list[str]:
         """Text hashes of a corpus's papers, in corpus order."""

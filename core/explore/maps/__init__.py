@@ -1,6 +1,7 @@
 """2-D maps of a corpus: projections (`projection`: UMAP, t-SNE, PCA, placing new points), maps cached per corpus,
 model and parameters and fitted in the background (`cached`: also highlight and hover data), and sampled fits for
-corpora too large to project whole (`sampled`).
+corpora too large to project whole (`sampled`); maps that stay put when papers are added (`stable`) and their
+explicit re-fit with undo (`refit`).
 
 Public names load lazily (PEP 562).
 """
@@ -25,6 +26,15 @@ _EXPORTS = {
     "map_fitted": "cached",
     "start_map": "cached",
     "sampled_projection": "sampled",
+    "Movement": "stable",
+    "StableMap": "stable",
+    "not_kept_reason": "stable",
+    "stable_coordinates": "stable",
+    "stable_map": "stable",
+    "refit_job": "refit",
+    "refit_map": "refit",
+    "start_refit": "refit",
+    "undo_refit": "refit",
 }
 __all__ = sorted(_EXPORTS)
 __getattr__ = exporter(__name__, _EXPORTS)
