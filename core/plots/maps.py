@@ -201,12 +201,13 @@ def map_figure(
     title: str = "",
     max_points: int | None = MAX_MAP_POINTS,
     scale: bool = False,
+    marked: np.ndarray | None = None,
 ) -> go.Figure:
     """Draw a paper map: one trace per frequent label; customdata holds row indices (-1 for query points).
 
     Above `max_points` papers a seeded sample is drawn (every highlighted paper kept); `layout.meta` holds
     {"drawn": k, "total": n} so the page can say how many points it shows. `scale`: numbers (a year) are drawn on a
-    colour scale however few distinct values they have.
+    colour scale however few distinct values they have. `marked`: papers ringed as new since the map was fitted.
     """
     coords = np.asarray(coords, dtype=np.float32)
     if coords.ndim != 2 or coords.shape[1] != 2:
@@ -227,7 +228,7 @@ def map_figure(
             coords[drawn], color=None if color is None else [color[i] for i in drawn], color_name=color_name,
             hover=None if hover is None else hover.iloc[drawn], highlight=mask[drawn], query_points=query_points,
             query_labels=query_labels, cluster_labels=cluster_labels, max_legend=max_legend, title=title,
-            max_points=None, scale=scale,
+            max_points=None, scale=scale, marked=None if marked is None else np.asarray(marked, dtype=bool)[drawn],
         )
         for trace in fig.data:  # back from sample positions to corpus rows
             ids = np.asarray(trace.customdata if trace.customdata is not None else [], dtype=np.int64)
@@ -259,6 +260,8 @@ def map_figure(
         ))  # its points keep their labels' colours; the legend's swatch is its own, not the first paper's colour
         fig.add_trace(legend_entry("highlighted", "#ffffff", legendrank=-1, legendgroup="highlighted",
                                    line=dict(width=1.5, color="#222222")))
+    if marked is not None and np.asarray(marked, dtype=bool).any():
+        _add_marked_trace(fig, coords, np.asarray(marked, dtype=bool), hovertext, size)
     if query_points is not None and len(query_points):
         _add_query_trace(fig, np.asarray(query_points, dtype=np.float32), query_labels)
     for text, (x, y) in (cluster_labels or {}).items():
@@ -276,6 +279,16 @@ def sample_rows(keep: np.ndarray, size: int, seed: int = 0) -> np.ndarray:
     extra = max(0, size - len(kept))
     chosen = np.random.default_rng(seed).choice(rest, size=min(extra, len(rest)), replace=False)
     return np.sort(np.concatenate([kept, chosen]))
+
+
+def _add_marked_trace(fig: go.Figure, coords: np.ndarray, marked: np.ndarray, hovertext: list[str],
+                      size: float) -> None:
+    """Ring the marked papers (new since the map was fitted) with a dark open circle over their own markers."""
+    if marked.shape != (len(coords),):
+        raise MireadError(f"marked mask has {marked.size} values for {len(coords)} map points")
+    fig.add_trace(_scatter(coords, np.flatnonzero(marked), hovertext, name="new since the map was fitted",
+                           legendrank=-1, marker=dict(symbol="circle-open", size=size + 6, color="#111111",
+                                                      line=dict(width=1.5, color="#111111"))))
 
 
 def _add_query_trace(fig: go.Figure, points: np.ndarray, labels: Sequence[str] | None) -> None:

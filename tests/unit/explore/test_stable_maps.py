@@ -178,3 +178,17 @@ def test_the_map_command_keeps_the_map_and_refits_on_request(mapped: Store, caps
     assert second["points"] == 36 and second["new"] == 12 and second["cached"]
     refitted = run("--refit")
     assert refitted["new"] == 0 and refitted["refit"]["papers"] == 36 and "restores" in refitted
+
+
+def test_the_map_figure_rings_the_new_papers():
+    from core.plots import map_figure
+
+    coords = np.random.default_rng(0).random((300, 2)).astype(np.float32)
+    marked = np.arange(300) >= 280
+    ring = [t for t in map_figure(coords, marked=marked).data if t.name == "new since the map was fitted"]
+    assert len(ring) == 1 and sorted(ring[0].customdata) == list(range(280, 300))
+    assert ring[0].marker.symbol == "circle-open"
+    sampled = map_figure(coords, marked=marked, max_points=100)  # a drawn sample keeps the rings' corpus rows
+    ring = [t for t in sampled.data if t.name == "new since the map was fitted"][0]
+    assert set(ring.customdata) <= set(range(280, 300)) and len(ring.customdata) > 0
+    assert all(t.name != "new since the map was fitted" for t in map_figure(coords, marked=marked < 0).data)
