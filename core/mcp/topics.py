@@ -3,69 +3,20 @@ same keywords, the names users gave on the map) and the papers of one topic, mos
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
-
-import numpy as np
 
 from core.errors import MireadError
 from core.mcp.workspace import DEFAULT_TOPICS, Workspace, jsonable
 
 if TYPE_CHECKING:
-    from core.explore import Topics
-
-MAX_TOPICS = 200
-
-
-@dataclass
-class TopicView:
-    """One corpus's hierarchy under a model and k, with each cluster's tag, label and given name."""
-
-    corpus: str
-    model: str
-    k: int
-    clustering: str
-    topics: Topics
-    tags: dict[str, dict[int, str]]
-    names: dict[str, dict[int, str]]
-    renamed: dict[str, dict[int, str]]
-
-    def entry(self, level: str, cluster: int) -> dict[str, Any]:
-        """A topic as the tools list it: tag, name, keywords, the user's name, size, parent or children."""
-        tag = self.tags[level][cluster]
-        out: dict[str, Any] = {
-            "id": tag, "level": level, "name": self.names[level][cluster],
-            "keywords": list(self.topics.keywords.get(level, {}).get(cluster, [])),
-            "renamed": self.renamed[level].get(cluster), "papers": int((self.topics.labels(level) == cluster).sum()),
-            "uri": f"topic://{self.corpus}/{tag}",
-        }
-        if level == "fine":
-            out["parent"] = self.tags["coarse"][int(self.topics.parent[cluster])]
-        return out
-
-    def find(self, ref: str) -> tuple[str, int]:
-        """(level, cluster) of a tag such as "B" (a coarse topic) or "B2" (a fine topic in B); any case."""
-        wanted = str(ref or "").strip().upper()
-        for level in ("coarse", "fine"):
-            for cluster, tag in self.tags[level].items():
-                if tag == wanted:
-                    return level, cluster
-        raise MireadError(f"corpus {self.corpus!r} has no topic {ref!r} at k={self.k}; its topics are "
-                          f"{', '.join(self.tags['coarse'].values())} (coarse) and "
-                          f"{', '.join(self.tags['fine'].values())} (fine)")
+    from core.explore.topics.view import TopicView
 
 
 def topic_view(ws: Workspace, corpus: str, model: str | None = None, k: int = DEFAULT_TOPICS) -> TopicView:
-    """The corpus's topics, computed on first use and stored in the workspace as the Domain map stores them."""
-    from core.explore.topics import corpus_topics, given_names, nested_names, topic_tags
+    """The corpus's topics under the call's model (core.explore.topics.view, which the CLI shares)."""
+    from core.explore.topics.view import topic_view as view_of
 
-    if not 2 <= int(k) <= MAX_TOPICS:
-        raise MireadError(f"k (the number of fine topics) must be between 2 and {MAX_TOPICS}, got {k}")
-    spec = ws.spec(model)
-    topics, clustering = corpus_topics(ws.store, corpus, spec, int(k))
-    renamed = given_names(ws.store, corpus, spec.name, clustering)
-    return TopicView(corpus=corpus, model=spec.name, k=int(k), clustering=clustering, topics=topics,
-                     tags=topic_tags(topics), names=nested_names(topics, renamed), renamed=renamed)
+    return view_of(ws.store, corpus, ws.spec(model), k)
 
 
 def list_topics(ws: Workspace, corpus: str | None = None, model: str | None = None,
@@ -82,23 +33,10 @@ def list_topics(ws: Workspace, corpus: str | None = None, model: str | None = No
                      "papers": int(len(view.topics.fine)), "topics": coarse})
 
 
-def _central_rows(ws: Workspace, view: TopicView, level: str, cluster: int) -> tuple[np.ndarray, np.ndarray]:
-    """The topic's papers (frame rows) and their cosine to the topic's centre, most central first."""
-    from core.embedding import vectors_fingerprint
-
-    rows = np.flatnonzero(view.topics.labels(level) == cluster)
-    vectors = np.asarray(ws.store.embeddings(view.corpus, vectors_fingerprint(ws.spec(view.model)))[rows],
-                         dtype=np.float32)
-    centre = vectors.mean(axis=0)
-    centre /= max(float(np.linalg.norm(centre)), 1e-12)
-    scores = vectors @ centre
-    order = np.argsort(-scores, kind="stable")
-    return rows[order], scores[order]
-
-
 def papers_in_topic(ws: Workspace, topic: str, corpus: str | None = None, model: str | None = None,
                     k: int = DEFAULT_TOPICS, limit: int = 20, offset: int = 0) -> dict[str, Any]:
     """The papers of one topic, most central first (cosine to the topic's mean vector), with their label columns."""
+    from core.explore.topics.view import central_rows
     from core.labels import plain_value
 
     if not 1 <= int(limit) <= 500 or int(offset) < 0:
@@ -106,7 +44,7 @@ def papers_in_topic(ws: Workspace, topic: str, corpus: str | None = None, model:
     name = ws.corpus_name(corpus)
     view = topic_view(ws, name, model, k)
     level, cluster = view.find(topic)
-    rows, scores = _central_rows(ws, view, level, cluster)
+    rows, scores = central_rows(ws.store, view, ws.spec(view.model), level, cluster)
     frame = ws.frame(name)
     columns = [c for c in frame.columns if c not in ("id", "title", "abstract")]
     papers = []

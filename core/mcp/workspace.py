@@ -11,14 +11,13 @@ from typing import TYPE_CHECKING, Any
 
 from core.config import Settings
 from core.errors import MireadError
+from core.explore.topics.view import DEFAULT_TOPICS as DEFAULT_TOPICS  # the tools' default k, shared with the CLI
 
 if TYPE_CHECKING:
     import pandas as pd
 
     from core.embedding import Encoder, ModelSpec
     from core.store import Store
-
-DEFAULT_TOPICS = 12  # the Domain map's "Clusters (k)" default, so both show the same topics and names
 
 
 def jsonable(document: Any) -> Any:

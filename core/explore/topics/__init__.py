@@ -1,6 +1,7 @@
 """Topics of a corpus: k-means clusters and their centres (`clusters`), keyword names from class-based TF-IDF
 (`keywords`), the coarse/fine hierarchy (`hierarchy`), its cache on disk (`cache`) and the tags and names shown on a
-map (`labels`).
+map (`labels`); a corpus's topics as the Domain map shows them, a topic by its tag and its most central papers
+(`view`).
 
 Public names load lazily (PEP 562).
 """
@@ -23,6 +24,10 @@ _EXPORTS = {
     "paper_labels": "labels",
     "tag_order": "hierarchy",
     "topic_tags": "hierarchy",
+    "DEFAULT_TOPICS": "view",
+    "TopicView": "view",
+    "central_rows": "view",
+    "topic_view": "view",
 }
 __all__ = sorted(_EXPORTS)
 __getattr__ = exporter(__name__, _EXPORTS)
