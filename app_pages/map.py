@@ -11,7 +11,6 @@ from core.demo import DEMO_CORPUS
 from core.display import blank_missing, noun, plural
 from core.explore import (
     DEFAULT_PARAMS,
-    cached_map,
     highlight_mask,
     hover_frame,
     map_coordinates,
@@ -26,6 +25,7 @@ from ui import state
 from ui.embedding import need_embeddings
 from ui.errors import guarded, show_error
 from ui.figures_view import ranked_figures, summaries
+from ui.map_stable import marked, resolve_stable, show_stable_controls
 from ui.map_time import PLAY_LINK, animate, fill_screen, topics_over_time, year_controls
 from ui.map_topics import topic_colours
 from ui.resources import embeddings, papers_frame, store
@@ -81,7 +81,8 @@ with d3.popover("Map settings", icon=":material/tune:", width="stretch"):
                              help="The most frequent labels get their own colour; the rest are drawn grey as "
                                   "'other' (hover cards always show the real label). Click a legend entry to hide it.")
 
-final = guarded(cached_map, store(), corpus, spec, method, params)
+stable = resolve_stable(corpus, spec, method, params)  # papers added since it was fitted are placed on it, not refit
+final = None if stable is None else stable.coords
 background = None
 if final is None and method != "pca":
     # Preview first: PCA takes under a second even at 200k papers; the chosen map follows in the background.
@@ -89,7 +90,8 @@ if final is None and method != "pca":
     if background is None:
         st.stop()
     if background.done and not background.error:
-        final = guarded(cached_map, store(), corpus, spec, method, params)
+        stable = resolve_stable(corpus, spec, method, params)
+        final = None if stable is None else stable.coords
 if final is None:  # the PCA map itself, or the preview of a map still being computed
     with st.spinner("Computing the PCA map…"):
         result = guarded(map_coordinates, store(), corpus, spec, "pca", {})
@@ -97,7 +99,8 @@ if final is None:  # the PCA map itself, or the preview of a map still being com
         st.stop()
     coords = result[0]
     if method == "pca":
-        final = coords
+        stable = resolve_stable(corpus, spec, method, params)
+        final = coords = coords if stable is None else stable.coords
 else:
     coords = final
 
@@ -186,7 +189,8 @@ if ranked:  # each paper's visual summary on its hover card
     hover = hover.assign(figure=summaries(ranked, frame["id"].astype(str).tolist(), limit=90))
 fig = map_figure(coords, color=colour_values, color_name=colour, hover=hover, highlight=highlight,
                  query_points=query_points, query_labels=query_labels, cluster_labels=cluster_text,
-                 max_legend=int(legend), scale=bool(info.year) and colour == info.year)  # the year: a scale
+                 max_legend=int(legend), scale=bool(info.year) and colour == info.year,  # the year: a scale
+                 marked=marked(stable))  # papers new since the map was fitted, ringed
 if citations is not None:
     add_citation_lines(fig, coords, cite_row, citations)
 if topic_map is not None:
@@ -210,6 +214,7 @@ event = st.plotly_chart(fig, width="stretch", on_select="rerun", selection_mode=
                         key="corpus_map", config={"toImageButtonOptions": {"format": "png", "filename": f"{corpus}-map",
                                                                            "scale": 2}, "displaylogo": False,
                                 "responsive": True})
+show_stable_controls(stable if final is not None else None, corpus, spec, method, params)  # new papers, re-fit, undo
 
 selected = selected_rows(event.selection) if event and event.selection else np.array([], dtype=int)
 c1, c2 = st.columns(2)
