@@ -7,8 +7,8 @@
   other values are one line, and a continuation line that would read as a tag starts with a space.
 - BibTeX (Zotero's BibTeX.js): UTF-8, ``@article{key,`` with unique keys (family_firstword_year, then -1, -2 ...),
   ``author = {A and B}``, LaTeX's special characters escaped (``\\% \\& \\_ \\# \\$``; ``\\ { } ~ ^ < > |`` as
-  ``{\\textbackslash}`` and the like, so a value's braces always balance; an "@" starting a line as ``{@}``, which
-  bibtexparser would read as a new entry) and the title's capitals protected with braces, so styles print it as
+  ``{\\textbackslash}`` and the like, so a value's braces always balance; the first character of a line that starts
+  like a new entry or a RIS tag in braces) and the title's capitals protected with braces, so styles print it as
   stored; ``doi`` and ``url`` are written verbatim as Zotero does.
 - CSL JSON (citation-style-language/schema csl-data.json): a list of items with ``id``, ``type``, ``title``,
   ``author`` [{"family", "given"}] (``literal`` for a name that cannot be split), ``container-title``, ``issued``
@@ -44,7 +44,7 @@ Tags = Mapping[str, Mapping[str, list[str]]]  # paper id -> {"keywords": [...], 
 # -- RIS ---------------------------------------------------------------------------------------------------------
 _RIS_TYPE = {"article": "JOUR", "conference": "CONF", "chapter": "CHAP", "book": "BOOK", "thesis": "THES",
              "report": "RPRT", "preprint": "JOUR"}
-_TAG_LINE = re.compile(r"^[A-Z][A-Z0-9] {1,2}-")
+_TAG_LINE = re.compile(r"^[A-Z][A-Z0-9]{1,3} {0,2}-")  # a RIS or MEDLINE tag
 _NEWLINES = re.compile(r"\r\n?|\n")
 _PAGE_RANGE = re.compile(r"^\s*(\S+?)\s*[-\u2010-\u2015\u2212]+\s*(\S+)\s*$")
 
@@ -102,14 +102,16 @@ _BIBTEX_ESCAPES = str.maketrans({
     "%": r"\%", "&": r"\&", "_": r"\_", "#": r"\#", "$": r"\$",
 })
 _VERBATIM_BRACES = str.maketrans({"{": r"\{", "}": r"\}", "%": r"\%"})
-_LINE_START_AT = re.compile(r"(\n[ \t]*)@")  # bibtexparser reads "@" at a line's start as a new entry
+# a line of a value that starts like a new entry ("@", which bibtexparser reads as one) or like a RIS or MEDLINE tag
+# ("TY  - ", "PMID- ", which would make the file sniff as that format): its first character goes in braces
+_LINE_START = re.compile(r"(\n[ \t]*)(@|[A-Z](?=[A-Z0-9]{1,3} {0,2}-))")
 _AND = re.compile(r"\band\b", re.IGNORECASE)
 _KEY_STOPWORDS = frozenset("a an the of on in for from and to with does how its it why this some".split())
 
 
 def bibtex_escape(text: str) -> str:
     """A text as a BibTeX value: LaTeX's special characters escaped; its white space as it is (readers keep it)."""
-    return _LINE_START_AT.sub(r"\1{@}", text.strip().translate(_BIBTEX_ESCAPES))
+    return _LINE_START.sub(r"\1{\2}", text.strip().translate(_BIBTEX_ESCAPES))
 
 
 def _protect_case(escaped: str) -> str:
