@@ -31,3 +31,21 @@ def blank_missing(table: Any) -> Any:
             continue  # real measurements (a score): left as numbers
         out[column] = ["" if is_missing(v) else (label_text(v) if isinstance(v, float) else v) for v in values]
     return out
+
+
+def author_text(value: Any, limit: int | None = 3) -> str:
+    """A paper's authors as one line: 'Yang, Z.; Jiang, B.; Xu, J. et al.' (`limit` names; None: all of them).
+
+    Authors come as a list (RIS, BibTeX, MEDLINE readers) or as one string (tables; split on ';' when it has one)."""
+    if is_missing(value):
+        return ""
+    if isinstance(value, str):
+        names = [n.strip() for n in value.split(";")] if ";" in value else [value.strip()]
+    elif isinstance(value, (list, tuple)):
+        names = [label_text(n).strip() for n in value]
+    else:
+        names = [label_text(value).strip()]
+    names = [n for n in names if n]
+    if limit is not None and len(names) > limit:
+        return "; ".join(names[:limit]) + " et al."
+    return "; ".join(names)

@@ -15,7 +15,8 @@ APPLIED = "_view_link_applied"
 PROBLEMS = "_view_link_problems"
 MAP_KEYS = {"method": "map_method", "colour": "map_colour", "highlight": "map_highlight", "years": "map_years",
             "paper": "map_paper", "n_neighbors": "map_n_neighbors", "min_dist": "map_min_dist",
-            "perplexity": "map_perplexity", "k": "map_k", "level": "map_level", "play": "map_play"}
+            "perplexity": "map_perplexity", "k": "map_k", "level": "map_level", "play": "map_play",
+            "zoom": "map_zoom"}
 
 
 COMPARE_KEYS = {"model": "compare_a", "compare": "compare_b", "method": "compare_method", "colour": "compare_colour"}
@@ -43,7 +44,7 @@ def apply_link() -> bool:
     if view.model:
         st.session_state[state.MODEL] = view.model
     values = {"method": view.method, "colour": view.colour, "highlight": view.highlight, "years": view.years,
-              "paper": view.paper, "level": view.level, **view.numbers,
+              "paper": view.paper, "level": view.level, "zoom": view.zoom, **view.numbers,
               "play": next((label for label, token in PLAY_LINK.items() if token == view.play), None)}
     for name, value in values.items():
         if value is not None:

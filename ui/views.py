@@ -2,10 +2,11 @@
 
 Parameters: ``corpus``, ``model``, ``method`` (umap, tsne, pca), ``colour``, ``highlight``, ``years`` (``1995-2005``),
 ``paper`` (an id), ``compare`` (a second model), ``k`` (fine topics), ``level`` (``coarse`` or ``fine`` topics),
-``play`` (the time animation: ``1y``, ``2y``, ``3y``, ``5y`` windows or ``cumulative``) and the method's own
-(``n_neighbors``, ``min_dist``, ``perplexity``). Each value is checked against the workspace; one that does not fit
-(an unknown corpus, a column the corpus lacks, a malformed range) is dropped with one sentence saying what was wrong
-and what is shown instead. Pure functions: the pages read and write ``st.query_params`` and apply the result.
+``play`` (the time animation: ``1y``, ``2y``, ``3y``, ``5y`` windows or ``cumulative``), ``zoom`` (the map's
+window, ``x0,x1,y0,y1`` in map coordinates) and the method's own (``n_neighbors``, ``min_dist``, ``perplexity``).
+Each value is checked against the workspace; one that does not fit (an unknown corpus, a column the corpus lacks, a
+malformed range) is dropped with one sentence saying what was wrong and what is shown instead. Pure functions: the
+pages read and write ``st.query_params`` and apply the result.
 """
 
 from __future__ import annotations
@@ -19,7 +20,8 @@ from core.explore.topics.hierarchy import LEVELS
 
 METHODS = ("umap", "tsne", "pca")
 TOPICS = "topics"
-SPECIAL_COLOURS = (TOPICS, "predicted journal", "(none)")
+COLLECTIONS = "collection"  # colour by the user's collections
+SPECIAL_COLOURS = (TOPICS, "predicted journal", COLLECTIONS, "(none)")
 OLD_COLOURS = {"k-means cluster": TOPICS}  # links shared before the topic hierarchy still open its map
 _NUMBERS: dict[str, tuple[type, float, float, str | None]] = {  # name -> (type, low, high, method it belongs to)
     "n_neighbors": (int, 5, 100, "umap"), "min_dist": (float, 0.0, 0.99, "umap"),
@@ -27,8 +29,9 @@ _NUMBERS: dict[str, tuple[type, float, float, str | None]] = {  # name -> (type,
 }
 PLAY_MODES = ("1y", "2y", "3y", "5y", "cumulative")  # a moving window of so many years, or all years so far
 PAGE_PARAMS = ("job",)  # a page's own parameters (the Train page's job), not part of the view but not unknown
-KNOWN = ("corpus", "model", "method", "colour", "highlight", "years", "paper", "compare", "level", "play", *_NUMBERS,
-         *PAGE_PARAMS)
+KNOWN = ("corpus", "model", "method", "colour", "highlight", "years", "paper", "compare", "level", "play", "zoom",
+         *_NUMBERS, *PAGE_PARAMS)
+Zoom = tuple[float, float, float, float]  # x0, x1, y0, y1: the map's visible window
 _YEARS = re.compile(r"^\s*(\d{4})\s*[-–:]\s*(\d{4})\s*$")
 
 
@@ -46,6 +49,7 @@ class View:
     compare: str | None = None
     level: str | None = None
     play: str | None = None
+    zoom: Zoom | None = None
     numbers: dict[str, float] = field(default_factory=dict)
     problems: list[str] = field(default_factory=list)
 
@@ -128,6 +132,11 @@ def parse_view(
             view.paper = paper
         else:
             view.problems.append(f"Corpus '{shown}' has no paper with id '{paper}'; no paper is selected.")
+    if query.get("zoom") is not None:
+        view.zoom = parse_zoom(query["zoom"])
+        if view.zoom is None:
+            view.problems.append(f"The link's zoom '{query['zoom'][:80]}' is not a window like x0,x1,y0,y1 (four "
+                                 "numbers, each pair increasing); showing the whole map.")
     for name in _NUMBERS:
         if name in query:
             value = _number(name, query[name])
@@ -143,7 +152,7 @@ def parse_view(
 def view_query(*, corpus: str | None, model: str | None, method: str, colour: str | None, highlight: str = "",
                years: tuple[int, int] | None = None, paper: str | None = None, compare: str | None = None,
                params: Mapping[str, Any] | None = None, k: int | None = None,
-               level: str | None = None, play: str | None = None) -> dict[str, str]:
+               level: str | None = None, play: str | None = None, zoom: Zoom | None = None) -> dict[str, str]:
     """The query parameters of a view, for the page's URL (empty and default-free values left out)."""
     out: dict[str, str] = {}
     for key, value in (("corpus", corpus), ("model", model), ("method", method), ("colour", colour),
@@ -154,6 +163,8 @@ def view_query(*, corpus: str | None, model: str | None, method: str, colour: st
         out["years"] = f"{years[0]}-{years[1]}"
     if play in PLAY_MODES:
         out["play"] = play
+    if zoom is not None:
+        out["zoom"] = zoom_text(zoom)
     for name, value in (params or {}).items():
         if name in _NUMBERS and _NUMBERS[name][3] == method:
             out[name] = f"{value:g}" if isinstance(value, float) else str(value)
@@ -163,6 +174,25 @@ def view_query(*, corpus: str | None, model: str | None, method: str, colour: st
         if level in LEVELS:
             out["level"] = level
     return out
+
+
+def parse_zoom(text: str) -> Zoom | None:
+    """A zoom window from ``x0,x1,y0,y1`` (finite numbers, x0 < x1 and y0 < y1); None when it is not one."""
+    import math
+
+    try:
+        values = [float(v) for v in str(text).split(",")]
+    except ValueError:
+        return None
+    if len(values) != 4 or not all(math.isfinite(v) for v in values):
+        return None
+    x0, x1, y0, y1 = values
+    return (x0, x1, y0, y1) if x0 < x1 and y0 < y1 else None
+
+
+def zoom_text(zoom: Zoom) -> str:
+    """A zoom window as the URL writes it: four numbers, five significant digits each."""
+    return ",".join(f"{v:.5g}" for v in zoom)
 
 
 def year_bounds(frame: Any) -> tuple[int, int] | None:

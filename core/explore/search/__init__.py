@@ -1,5 +1,6 @@
 """Nearest-neighbour search: exact top-k and recall (`exact`), the index that picks exact/HNSW/IVF (`index`),
-IVF-PQ with exact re-ranking for very large corpora (`compressed`), and similar-paper search over a corpus (`similar`).
+IVF-PQ with exact re-ranking for very large corpora (`compressed`), similar-paper search over a corpus (`similar`),
+and finding a paper by its DOI or title words (`lookup`).
 
 Public names load lazily (PEP 562).
 """
@@ -16,6 +17,7 @@ _EXPORTS = {
     "VectorIndex": "index",
     "choose_kind": "index",
     "CompressedSearch": "compressed",
+    "find_papers": "lookup",
     "clip_query": "similar",
     "corpus_index": "similar",
     "query_warning": "similar",

@@ -1,0 +1,45 @@
+"""Finding papers by what a user remembers of them: a DOI (any prefix an export gave it) or words of the title."""
+
+from __future__ import annotations
+
+import re
+from typing import TYPE_CHECKING
+
+import numpy as np
+
+from core.records import bare_doi
+
+if TYPE_CHECKING:
+    import pandas as pd
+
+
+def _fold(text: str) -> str:
+    """Lower case, every run of punctuation or white space one space."""
+    return " ".join(re.sub(r"[\W_]+", " ", text.lower()).split())
+
+
+def find_papers(frame: pd.DataFrame, text: str, limit: int = 20) -> np.ndarray:
+    """Rows of `frame` matching `text`, best first: the paper whose DOI it is, else papers whose title holds every
+    word of it (case and punctuation ignored), titles that start with it first, then shorter titles; at most `limit`.
+    """
+    wanted = (text or "").strip()
+    if not wanted:
+        return np.array([], dtype=np.int64)
+    if "doi" in frame.columns and "10." in wanted:
+        doi = bare_doi(wanted).lower()
+        dois = frame["doi"].map(lambda v: bare_doi(v).lower() if isinstance(v, str) else "")
+        rows = np.flatnonzero(dois.to_numpy() == doi)
+        if len(rows):
+            return rows[:limit]
+    words = _fold(wanted).split()
+    if not words:
+        return np.array([], dtype=np.int64)
+    titles = frame["title"].map(lambda v: _fold(v) if isinstance(v, str) else "")
+    hit = np.ones(len(frame), dtype=bool)
+    for word in words:
+        hit &= titles.str.contains(word, regex=False).to_numpy(dtype=bool)
+    rows = np.flatnonzero(hit)
+    phrase = " ".join(words)
+    order = sorted(rows, key=lambda r: (not titles.iat[r].startswith(phrase), phrase not in titles.iat[r],
+                                        len(titles.iat[r])))
+    return np.asarray(order[:limit], dtype=np.int64)

@@ -1,0 +1,43 @@
+"""Keeping papers: one form that adds chosen papers to a collection of the corpus, new or existing."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import streamlit as st
+
+from core.display import plural
+from core.records import md_escape
+from ui.errors import guarded
+from ui.resources import store
+
+NEW = "New collection…"
+
+
+def add_to_collection(corpus: str, pids: Sequence[str], key: str, what: str = "") -> None:
+    """A small form: pick a collection of `corpus` (or name a new one, with a note) and add `pids` to it."""
+    pids = [str(p) for p in pids]
+    if not pids:
+        return
+    names = [c.name for c in guarded(store().collections, corpus) or []]
+    with st.form(f"{key}_form", border=False, clear_on_submit=True):
+        target = st.selectbox("Collection", [NEW, *names], key=f"{key}_target",
+                              help="Collections keep papers of this corpus under a name; they are listed on the "
+                                   "Library page, colour the map and filter Similar papers and Journals.")
+        name = st.text_input("New collection's name", key=f"{key}_name", max_chars=120,
+                             placeholder="e.g. to read, included, background")
+        note = st.text_input("Note (optional)", key=f"{key}_note", max_chars=500)
+        label = f"Add {plural(len(pids), 'paper')}" + (f" ({what})" if what else "")
+        if not st.form_submit_button(label, icon=":material/bookmark_add:"):
+            return
+    chosen = name.strip() if target == NEW else target
+    if not chosen:
+        st.warning("Give the new collection a name, or pick an existing one.")
+        return
+    before = len(guarded(store().collection_ids, corpus, chosen) or []) if chosen in names else 0
+    kept = guarded(store().save_collection, corpus, chosen, pids, note=note.strip() or None)
+    if kept is not None:
+        added = kept.papers - before
+        st.success(f"Collection **{md_escape(kept.name)}** now holds {plural(kept.papers, 'paper')} "
+                   f"({plural(added, 'paper')} added" + (f", {len(pids) - added:,} already in it" if added < len(pids)
+                                                         else "") + ").")

@@ -1,0 +1,127 @@
+"""The map as a reading tool: the paper a user clicked (or found by title or DOI) opens in a side panel — title,
+authors, journal, year, DOI link, the abstract in its paragraphs, its figures, the papers nearest to it, its
+citations, and "add to collection"."""
+
+from __future__ import annotations
+
+import re
+
+import numpy as np
+import pandas as pd
+import streamlit as st
+
+from core.display import author_text, plural
+from core.embedding import ModelSpec
+from core.explore.search import find_papers, similar_papers
+from core.labels import is_missing, label_text
+from core.records import md_escape
+from ui.collection_add import add_to_collection
+from ui.errors import guarded
+from ui.figures_view import ranked_figures, show_figures
+from ui.map_zoom import fly_to
+from ui.resources import store
+from ui.tables import safe_link
+
+PAPER = "map_paper"  # the id of the paper open in the panel (also the URL's ``paper``)
+_SEEN = "map_seen_selection"  # the last map selection turned into the open paper (a new click replaces it)
+_FLOWN = "map_find_flown"  # (query, id) of the last paper "find" flew to, so a rerun does not fly again
+
+
+def paper_row(frame: pd.DataFrame, pid: str | None) -> int | None:
+    """The row of the paper with this id, None when there is none."""
+    if not pid:
+        return None
+    rows = np.flatnonzero(frame["id"].astype(str).to_numpy() == str(pid))
+    return int(rows[0]) if len(rows) else None
+
+
+def open_clicked(frame: pd.DataFrame, selected: np.ndarray) -> None:
+    """A click on one point (a new selection of exactly one paper) opens that paper in the panel."""
+    signature = tuple(int(r) for r in selected)
+    if signature == st.session_state.get(_SEEN):
+        return
+    st.session_state[_SEEN] = signature
+    if len(selected) == 1:
+        st.session_state[PAPER] = str(frame["id"].iloc[int(selected[0])])
+
+
+def find_box(frame: pd.DataFrame, coords: np.ndarray) -> None:
+    """'Find a paper' by title words or DOI: one match flies there and opens it; several are offered to pick."""
+    query = st.text_input("Find a paper", key="map_find", placeholder="title words or a DOI",
+                          help="The map zooms onto the paper, marks it with a star and opens it beside the map.")
+    if not query.strip():
+        return
+    rows = find_papers(frame, query)
+    if not len(rows):
+        st.caption(f"No paper's title or DOI matches “{md_escape(query.strip())}”.")
+        return
+    row = int(rows[0])
+    if len(rows) > 1:
+        row = st.selectbox(f"{plural(len(rows), 'paper')} match" + ("" if len(rows) < 20 else " (the first 20)"),
+                           rows.tolist(), key="map_find_pick", format_func=lambda r: _short(frame, int(r)))
+    pid = str(frame["id"].iloc[int(row)])
+    if st.session_state.get(_FLOWN) != (query, pid):
+        st.session_state[_FLOWN] = (query, pid)
+        st.session_state[PAPER] = pid
+        fly_to(coords, int(row))
+
+
+def _short(frame: pd.DataFrame, row: int) -> str:
+    year = frame["year"].iloc[row] if "year" in frame.columns else None
+    title = str(frame["title"].iloc[row])
+    return (title[:110] + "…" if len(title) > 110 else title) + ("" if is_missing(year) else f" ({label_text(year)})")
+
+
+def _paragraphs(text: str) -> list[str]:
+    """An abstract's paragraphs as the source gave them (blank lines, or line breaks between sentences)."""
+    parts = re.split(r"\n\s*\n|\n(?=[A-Z][A-Z /&-]{2,}:)|\n", text.strip())
+    return [p.strip() for p in parts if p.strip()]
+
+
+def paper_panel(corpus: str, spec: ModelSpec, frame: pd.DataFrame, row: int, coords: np.ndarray,
+                links: int) -> None:
+    """The side panel of one paper; its buttons change the session (open another paper, show citations)."""
+    record = frame.iloc[row]
+    pid = str(record["id"])
+    top, close = st.columns([5, 1], vertical_alignment="top")
+    top.markdown(f"#### {md_escape(record['title'])}")
+    close.button("", icon=":material/close:", key="map_panel_close", help="Close the panel",
+                 on_click=lambda: st.session_state.pop(PAPER, None))
+    authors = author_text(record.get("authors"), limit=None) if "authors" in frame.columns else ""
+    if authors:
+        st.markdown(md_escape(authors))
+    where = [label_text(record[c]) for c in ("journal", "year") if c in frame.columns and not is_missing(record[c])]
+    link = safe_link(record.get("doi"), record.get("url"))
+    line = " · ".join(md_escape(w) for w in where)
+    if link:
+        shown = label_text(record.get("doi")) or link
+        line += (" · " if line else "") + f"[{md_escape(shown)}]({link})"
+    if line:
+        st.markdown(line)
+    abstract = str(record.get("abstract") or "")
+    if abstract.strip():
+        with st.container(height=320, border=False):
+            for paragraph in _paragraphs(abstract):
+                st.markdown(md_escape(paragraph))
+    else:
+        st.caption("No abstract (imported title-only).")
+    figures = ranked_figures(corpus, spec, [pid])
+    if figures.get(pid):
+        with st.expander(f"Figures ({len(figures[pid])})"):
+            show_figures(figures[pid])
+    with st.expander("Similar to this", expanded=False):
+        found = guarded(similar_papers, store(), corpus, spec, paper_id=pid, k=5, frame=frame)
+        for item in (found.results if found else []):
+            st.button(f"{item['score']:.2f} · {str(item['title'])[:90]}", key=f"map_similar_{item['id']}",
+                      on_click=_open, args=(str(item["id"]), coords, int(item["row"])), width="stretch")
+    if links:
+        st.button("Show its citations on the map", key="map_panel_citations", icon=":material/share:",
+                  on_click=lambda: st.session_state.__setitem__(f"map_cite_{corpus}", row))
+    with st.expander("Add to a collection"):
+        add_to_collection(corpus, [pid], key="map_panel_collect")
+
+
+def _open(pid: str, coords: np.ndarray, row: int) -> None:
+    """Open another paper in the panel and fly to it."""
+    st.session_state[PAPER] = pid
+    fly_to(coords, row)
