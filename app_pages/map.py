@@ -8,7 +8,7 @@ import numpy as np
 import streamlit as st
 
 from core.demo import DEMO_CORPUS
-from core.display import blank_missing, noun, plural
+from core.display import author_text, blank_missing, noun, plural
 from core.explore import (
     DEFAULT_PARAMS,
     highlight_mask,
@@ -22,17 +22,20 @@ from core.explore import (
 from core.plots import add_citation_lines, export_html, map_figure, selected_rows
 from core.records import md_escape
 from ui import state
+from ui.collection_add import add_to_collection
 from ui.embedding import need_embeddings
 from ui.errors import guarded, show_error
 from ui.figures_view import ranked_figures, summaries
+from ui.map_panel import PAPER, find_box, open_clicked, paper_panel, paper_row
 from ui.map_stable import marked, resolve_stable, show_stable_controls
 from ui.map_time import PLAY_LINK, animate, fill_screen, topics_over_time, year_controls
 from ui.map_topics import topic_colours
+from ui.map_zoom import CHART_KEY, apply_zoom, current_zoom, watch_zoom
 from ui.resources import embeddings, papers_frame, store
 from ui.shared_view import link_problems, write_link
 from ui.sidebar import current_corpus, current_model
 from ui.tables import show_citations
-from ui.views import TOPICS, year_mask
+from ui.views import COLLECTIONS, TOPICS, year_mask
 
 st.title("Domain map")
 for problem in link_problems():
@@ -50,7 +53,8 @@ info = store().corpus(corpus)
 
 # the year colours the map too (a time axis); predicted journals need the journal field
 colour_options = (list(info.labels) + ([info.year] if info.year and info.year not in info.labels else [])
-                  + [TOPICS] + (["predicted journal"] if info.journal else []) + ["(none)"])
+                  + [TOPICS] + (["predicted journal"] if info.journal else [])
+                  + ([COLLECTIONS] if store().collections(corpus) else []) + ["(none)"])
 if st.session_state.get("map_colour") not in colour_options:  # a column of another corpus: the first, on screen too
     st.session_state["map_colour"] = colour_options[0]
 for key, default in (("map_n_neighbors", DEFAULT_PARAMS["umap"]["n_neighbors"]),
@@ -59,7 +63,8 @@ for key, default in (("map_n_neighbors", DEFAULT_PARAMS["umap"]["n_neighbors"]),
     st.session_state.setdefault(key, default)  # widget defaults set here, so a shared link can set them too
 d1, d2, d3 = st.container(key="map_controls").columns([3, 4, 2], vertical_alignment="bottom")  # one row on a phone
 colour = d1.selectbox("Colour by", colour_options, key="map_colour",
-                      help="Any label column, topics (clusters, two levels), or predicted journal.")
+                      help="Any label column, topics (clusters, two levels), predicted journal, or your "
+                           "collections.")
 query = d2.text_input("Highlight papers matching", placeholder="e.g. malaria, transformer, 10.1103/…",
                       key="map_highlight", help="Case-insensitive match in title, abstract or any column.")
 with d3.popover("Map settings", icon=":material/tune:", width="stretch"):
@@ -135,6 +140,9 @@ elif colour == "predicted journal":
     else:
         with st.spinner("Predicting journals…"):
             colour_values = guarded(predict_corpus_labels, store(), corpus, spec, column)
+elif colour == COLLECTIONS:  # each paper's collections ("A + B" when it is in two); the rest have none
+    member = store().collection_membership(corpus)
+    colour_values = [" + ".join(member.get(str(pid), [])) or None for pid in frame["id"].astype(str)]
 elif colour != "(none)":
     colour_values = frame[colour].tolist()
 
@@ -151,10 +159,12 @@ if years is not None and play == "off":  # while playing, the animation draws th
                "faded.")
 
 query_points, query_labels = None, None
-paper = st.session_state.get("map_paper")
-rows = np.flatnonzero(frame["id"].astype(str).to_numpy() == str(paper)) if paper else np.array([], dtype=int)
-if len(rows):  # a paper named by a shared link: marked with a star
-    query_points, query_labels = coords[rows[:1]], [f"{frame['title'].iloc[rows[0]]}"]
+clicked = st.session_state.get(CHART_KEY)  # this run's selection: one clicked paper opens in the side panel
+open_clicked(frame, selected_rows(clicked.selection) if clicked and clicked.get("selection") else np.array([]))
+find_box(frame, coords)
+open_row = paper_row(frame, st.session_state.get(PAPER))
+if open_row is not None:  # the open paper (clicked, found, or named by a shared link): marked with a star
+    query_points, query_labels = coords[[open_row]], [f"{frame['title'].iloc[open_row]}"]
 citations = None
 if info.links:  # a paper's references and citing papers drawn in front, joined to it by lines
     options = [None, *range(len(frame))]
@@ -181,9 +191,12 @@ if isinstance(placed, state.MapQuery) and (placed.corpus, placed.model) == (corp
     query_labels = [placed.title]
 
 write_link(corpus=corpus, model=spec.name, method=method, colour=colour, highlight=query.strip(), years=years,
-           paper=str(paper) if len(rows) else None, params=params, k=int(k),
+           paper=st.session_state.get(PAPER) if open_row is not None else None, zoom=current_zoom(), params=params,
+           k=int(k),
            level=topic_map.level if topic_map else None, play=PLAY_LINK.get(play))
 hover = hover_frame(frame).drop(columns=[colour], errors="ignore")  # the colour label is already on the card
+if "authors" in frame.columns:  # the first three authors, after the title
+    hover.insert(1 if "title" in hover.columns else 0, "authors", frame["authors"].map(author_text))
 ranked = ranked_figures(corpus, spec)
 if ranked:  # each paper's visual summary on its hover card
     hover = hover.assign(figure=summaries(ranked, frame["id"].astype(str).tolist(), limit=90))
@@ -210,17 +223,22 @@ if fitted is not None:
     st.caption(f"{method.upper()} fitted on a seeded sample of **{int(fitted.sum()):,}** papers; the other "
                f"**{int((~fitted).sum()):,}** were placed at the weighted mean of their 10 most similar fitted "
                f"papers, as a pasted paper (★) is.")
-event = st.plotly_chart(fig, width="stretch", on_select="rerun", selection_mode=("points", "box", "lasso"),
-                        key="corpus_map", config={"toImageButtonOptions": {"format": "png", "filename": f"{corpus}-map",
-                                                                           "scale": 2}, "displaylogo": False,
-                                "responsive": True})
+map_box, panel_box = st.columns([5, 2]) if open_row is not None else (st.container(), None)
+event = map_box.plotly_chart(
+    apply_zoom(fig), width="stretch", on_select="rerun", selection_mode=("points", "box", "lasso"), key=CHART_KEY,
+    config={"toImageButtonOptions": {"format": "png", "filename": f"{corpus}-map", "scale": 2}, "displaylogo": False,
+            "responsive": True})
 show_stable_controls(stable if final is not None else None, corpus, spec, method, params)  # new papers, re-fit, undo
+watch_zoom()
+if panel_box is not None:
+    with panel_box:
+        paper_panel(corpus, spec, frame, open_row, coords, info.links)
 
 selected = selected_rows(event.selection) if event and event.selection else np.array([], dtype=int)
 c1, c2 = st.columns(2)
 c1.download_button("Export map (HTML)", export_html(fig).encode("utf-8"), file_name=f"{corpus}-{method}-map.html",
                    mime="text/html", help="A standalone interactive file; use the camera icon on the map for PNG.")
-if len(selected):
+if len(selected) > 1 or (len(selected) == 1 and open_row is None):
     chosen = frame.iloc[selected].copy()
     chosen.insert(0, "x", coords[chosen.index, 0])
     chosen.insert(1, "y", coords[chosen.index, 1])
@@ -231,6 +249,10 @@ if len(selected):
     st.dataframe(blank_missing(chosen.drop(columns=["abstract"])), width="stretch", hide_index=True)
     c2.download_button("Export selection (CSV)", chosen.to_csv(index=False).encode("utf-8"),
                        file_name=f"{corpus}-selection.csv", mime="text/csv")
+    with st.expander(f"Save the {plural(len(chosen), 'selected paper')} as a collection"):
+        add_to_collection(corpus, chosen["id"].astype(str).tolist(), key="map_selection_collect", what="selection")
+elif len(selected) == 1:
+    st.caption("The clicked paper is open beside the map; select several with the lasso or box tool to list them.")
 else:
     st.caption("Select points with the lasso or box tool to list them here.")
 if citations is None and len(selected) == 1 and info.links:
