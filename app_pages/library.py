@@ -14,7 +14,7 @@ from core.records import md_escape
 from ui import state
 from ui.embedding import embed_with_progress
 from ui.errors import guarded
-from ui.import_preview import import_preview
+from ui.import_preview import import_files_table, import_preview, several_preview
 from ui.library_trash import delete_panel, labels_panel, trash_panel, undo_notice
 from ui.resources import store
 from ui.sidebar import current_model
@@ -48,14 +48,17 @@ if source == "PubMed demo corpus":
         if doc:
             st.success(f"Corpus **{doc['corpus']}** has {doc['papers']:,} papers.")
 else:
-    upload = st.file_uploader(
-        "Drop a file of papers",
+    uploads = st.file_uploader(
+        "Drop a file of papers, or several exports of one search",
+        accept_multiple_files=True,
         type=["csv", "tsv", "tab", "jsonl", "ndjson", "json", "parquet", "xml", "bib", "bibtex", "ris", "nbib",
               "medline", "xlsx", "xlsm", "xls", "ciw", "nxml", "tgz", "tar", "gz", "txt"],
         help="Exports of PubMed (XML or PubMed format), Scopus, Web of Science, Embase, EndNote, Zotero, RefWorks, "
-             "Cochrane… Each paper needs a title and an abstract; every other column is kept.",
+             "Cochrane… Each paper needs a title and an abstract; every other column is kept. Several files (one "
+             "search exported by several databases) go into one corpus, a paper found in several kept once.",
     )
-    if upload is not None:
+    saved = []
+    for upload in uploads or []:
         data = upload.getvalue()
         digest = hashlib.sha1(data).hexdigest()[:12]
         folder = s.root / "uploads" / digest  # the file keeps its own name: error sentences name what you uploaded
@@ -63,14 +66,24 @@ else:
         path = folder / (Path(upload.name).name.replace("/", "_") or "upload")
         if not path.exists():
             path.write_bytes(data)
-        import_preview(path, upload.name, digest)
+        saved.append((path, upload.name, digest))
+    if len(saved) == 1:
+        import_preview(*saved[0])
+    elif saved:
+        several_preview([(path, name) for path, name, _ in saved],
+                        hashlib.sha1("".join(d for _, _, d in saved).encode()).hexdigest()[:12])
 
 report = st.session_state.get(state.IMPORT_REPORT)
 if report:
-    st.success(f"Imported **{plural(report['imported'], 'row')}** into **{md_escape(report['corpus'])}**: "
-               f"{plural(report['added'], 'new paper')} · {plural(report['merged'], 'merged duplicate')} · "
-               f"{plural(report['skipped'], 'skipped row')}"
+    files = report.get("files") or []
+    st.success(f"Imported **{plural(report['imported'], 'row')}**"
+               + (f" from **{len(files)} files**" if files else "") + f" into **{md_escape(report['corpus'])}**: "
+               f"{plural(report['added'], 'new paper')} · {plural(report['merged'], 'merged duplicate')}"
+               + (f" ({report['merged_by_doi']:,} by DOI)" if report.get("merged_by_doi") else "")
+               + f" · {plural(report['skipped'], 'skipped row')}"
                + (f" · {plural(report['figures'], 'figure')}" if "figures" in report else ""))
+    if files:
+        st.dataframe(import_files_table(files), width="stretch", hide_index=True)
     if report["errors"]:
         errors = pd.DataFrame(report["errors"])
         with st.expander(f"Skipped rows ({len(errors):,})"):

@@ -44,7 +44,7 @@ def main() -> None:
     from core.records import Paper
     from core.store import Store
     from core.store.batches import add_batch, stored_form
-    from core.store.corpora import _IMPORT_CACHE_KIB
+    from core.store.import_run import _IMPORT_CACHE_KIB
 
     def csv_rows() -> int:
         return sum(1 for _ in _delimited_rows(path, ","))

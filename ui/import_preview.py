@@ -1,7 +1,8 @@
 """The Library's import preview (not a page): how an uploaded file will be read, the column of each field as a
-choice, what will be imported and skipped, then the Import button. The reading and counting live in
-``core.io.plan``, the import in ``core.store.import_file``; this module only draws them and keeps the choices per
-uploaded file."""
+choice, what will be imported and skipped, then the Import button. Several files at once (one search exported by
+several databases) get a summary per file and one button that imports them into one corpus in one transaction.
+The reading and counting live in ``core.io.plan``, the import in ``core.store.import_file`` / ``import_files``;
+this module only draws them and keeps the choices per uploaded file (or set of files)."""
 
 from __future__ import annotations
 
@@ -16,7 +17,7 @@ from core.io import FIELDS, ImportPlan, ReadOptions, columns_of, plan_import, pr
 from core.io.layout import SEPARATOR_NAMES
 from core.io.plan import PREVIEW_ROWS, describe_reading
 from core.records import md_escape
-from core.store import import_file
+from core.store import import_file, import_files
 from core.store.field_roles import can_be_label, role_of
 from ui import state
 from ui.errors import show_error
@@ -145,15 +146,10 @@ def import_preview(path: Path, name: str, digest: str) -> None:
     if plan is not None:
         _plan_summary(plan)
     st.dataframe(head, width="stretch", hide_index=True, height=240)
-    name_default = Path(name).name.split(".")[0][:40] or "corpus"
+    # a corpus name starts with a letter or digit: '_baseline_scopus.csv' offers 'baseline_scopus'
+    name_default = Path(name).name.split(".")[0].lstrip("_-. ")[:40] or "corpus"
     # one input per uploaded file: a name typed for this file survives reruns and never carries over
-    corpus = st.text_input("Corpus name", key=sticky(f"corpus_name_{digest}", name_default),
-                           help="Importing into an existing corpus adds papers; duplicates are merged.")
-    if corpus.strip() and store().has_corpus(corpus.strip()):  # a re-import names the corpus it adds to
-        existing = store().corpus(corpus.strip())
-        st.warning(f"Corpus **{md_escape(existing.name)}** exists with {existing.papers:,} "
-                   f"paper{'s' if existing.papers != 1 else ''}: this import adds to it (duplicates are merged, "
-                   "nothing is removed). Type another name for a new corpus.")
+    corpus = _corpus_name(f"corpus_name_{digest}", name_default)
     chosen_labels = _label_widget(columns, plan, digest)
     if st.button("Import", type="primary", disabled=plan is None or not plan.papers):
         try:
@@ -163,7 +159,82 @@ def import_preview(path: Path, name: str, digest: str) -> None:
         except MireadError as exc:
             show_error(exc)
         else:
-            st.session_state[state.IMPORT_REPORT] = report.to_dict(max_errors=100_000)
-            select_corpus(report.corpus)
-            st.session_state[state.EMBED_TARGET] = report.corpus  # what a user embeds next
-            st.rerun()
+            _imported(report.to_dict(max_errors=100_000))
+
+
+def _corpus_name(key: str, default: str) -> str:
+    """The corpus name input (one per upload: a name typed survives reruns and never carries over), with a warning
+    when it names a corpus that exists."""
+    corpus = st.text_input("Corpus name", key=sticky(key, default),
+                           help="Importing into an existing corpus adds papers; duplicates are merged.")
+    if corpus.strip() and store().has_corpus(corpus.strip()):  # a re-import names the corpus it adds to
+        existing = store().corpus(corpus.strip())
+        st.warning(f"Corpus **{md_escape(existing.name)}** exists with {existing.papers:,} "
+                   f"paper{'s' if existing.papers != 1 else ''}: this import adds to it (duplicates are merged, "
+                   "nothing is removed). Type another name for a new corpus.")
+    return corpus
+
+
+def _imported(report: dict[str, Any]) -> None:
+    st.session_state[state.IMPORT_REPORT] = report
+    select_corpus(report["corpus"])
+    st.session_state[state.EMBED_TARGET] = report["corpus"]  # what a user embeds next
+    st.rerun()
+
+
+def file_summaries(plans: list[tuple[str, ImportPlan | None, str]]) -> pd.DataFrame:
+    """One row per uploaded file: its name, reader, rows, papers, rows to skip and the fields found (or why it
+    cannot be read). ``plans``: (name, plan or None, the error sentence when None)."""
+    rows = []
+    for name, plan, error in plans:
+        if plan is None:
+            rows.append({"file": name, "reader": "–", "rows": 0, "papers": 0, "skipped": 0, "fields found": error})
+            continue
+        found = [f for f, column in (plan.reading.get("columns") or {}).items() if column]
+        rows.append({"file": name, "reader": plan.reader_name,
+                     "rows": plan.records, "papers": plan.papers, "skipped": len(plan.skipped),
+                     "fields found": ", ".join(found) + ("" if plan.complete else " (first rows checked)")})
+    return pd.DataFrame(rows)
+
+
+def import_files_table(files: list[dict[str, Any]]) -> pd.DataFrame:
+    """The report of a several-file import as a table: one row per file (its report from `ImportReport.to_dict`):
+    file, rows, added, merged (by DOI, into an earlier file of the upload, into the corpus already there),
+    skipped, then a row of totals."""
+    rows = [{"file": f["file"], "rows": f["imported"] + f["skipped"], "added": f["added"], "merged": f["merged"],
+             "by DOI": f.get("merged_by_doi", 0),
+             "into earlier files": (f.get("merged_into") or {}).get("earlier files", 0),
+             "into the corpus": (f.get("merged_into") or {}).get("corpus", 0), "skipped": f["skipped"]}
+            for f in files]
+    total = {"file": "total", **{k: sum(r[k] for r in rows) for k in rows[0] if k != "file"}} if rows else {}
+    return pd.DataFrame([*rows, total] if rows else [])
+
+
+def several_preview(files: list[tuple[Path, str]], digest: str) -> None:
+    """Draw the preview of several uploaded files (a summary per file) and one button importing them all into one
+    corpus: one transaction, duplicates merged across the files and with the corpus (by DOI or title+abstract)."""
+    plans: list[tuple[str, ImportPlan | None, str]] = []
+    for path, name in files:
+        try:
+            plans.append((name, _plan(str(path), path.stat().st_size, (None, None, None), (), False), ""))
+        except MireadError as exc:
+            plans.append((name, None, str(exc)))
+    st.caption(f"Preview of **{len(files)} files**: nothing is stored until you press Import. They go into one "
+               "corpus in one step; a paper found in several files (same DOI, or same title and abstract) is kept "
+               "once: the first file's text stays, later files fill the fields it lacked.")
+    st.dataframe(file_summaries(plans), width="stretch", hide_index=True)
+    unreadable = [name for name, plan, _ in plans if plan is None or not plan.papers]
+    if unreadable:
+        st.warning(f"{', '.join(md_escape(n) for n in unreadable)}: no paper can be imported from "
+                   f"{'this file' if len(unreadable) == 1 else 'these files'}; remove "
+                   f"{'it' if len(unreadable) == 1 else 'them'} from the upload to import the others.")
+    corpus = _corpus_name(f"corpus_name_{digest}", "search")
+    if st.button(f"Import {len(files)} files into corpus {md_escape(corpus.strip()) or '…'}", type="primary",
+                 key=f"import_several_{digest}", disabled=bool(unreadable) or not corpus.strip()):
+        try:
+            with st.spinner(f"Importing {len(files)} files…"):
+                report = import_files(store(), [path for path, _ in files], corpus)
+        except MireadError as exc:
+            show_error(exc)
+        else:
+            _imported(report.to_dict(max_errors=100_000))

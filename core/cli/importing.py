@@ -1,5 +1,7 @@
 """The ``import`` command: its arguments (format, sheet, header row, separator, a column for every field,
-title-only, dry run) and its handler, which prints the import report or, with ``--dry-run``, the import preview."""
+title-only, dry run) and its handler, which prints the import report or, with ``--dry-run``, the import preview.
+Several files are either one JATS full-text bundle (articles and their images) or one upload of several exports
+(``core.store.import_files``: one transaction, duplicates merged across the files, a line per file)."""
 
 from __future__ import annotations
 
@@ -18,7 +20,9 @@ _FIELD_FLAGS = ("title", "abstract", "id", "journal", "year", "doi", "authors", 
 
 def add_import_arguments(p: argparse.ArgumentParser) -> None:
     """The import command's arguments."""
-    p.add_argument("file", nargs="+", help="a file; or several JATS .xml/.nxml articles (and their images) at once")
+    p.add_argument("file", nargs="+",
+                   help="a file; or several exports of one search (PubMed, Scopus, Web of Science...) into one corpus, "
+                        "duplicates merged by DOI or title+abstract; or several JATS .xml/.nxml articles and images")
     p.add_argument("--corpus", required=False, default=None, help="corpus to import into (not needed with --dry-run)")
     p.add_argument("--format", default=None,
                    help="csv, tsv, excel, jsonl, parquet, pubmed, jats, medline, bibtex, ris, endnote, wos or cochrane "
@@ -57,11 +61,24 @@ def cmd_import(store: Store, args: argparse.Namespace, emit: Emit) -> dict[str, 
     return _import_files(store, args, emit)
 
 
+def _is_jats_bundle(files: list[str]) -> bool:
+    """Several files that are JATS articles and their images (one bundle), not several exports."""
+    from core.io import detect_format
+    from core.io.jats import IMAGE_TYPES
+
+    paths = [Path(f) for f in files]
+    if any(p.suffix.lower() in IMAGE_TYPES for p in paths):
+        return True
+    return all(p.suffix.lower() in (".xml", ".nxml") and detect_format(p) == "jats" for p in paths)
+
+
 def _import_files(store: Store, args: argparse.Namespace, emit: Emit) -> dict[str, Any]:
     files = [args.file] if isinstance(args.file, str) else list(args.file)
     for name in files:
         if not Path(name).exists():
             raise MireadError(f"file {name!r} does not exist")
+    if len(files) > 1 and not _is_jats_bundle(files):
+        return _import_several(store, args, emit, [Path(f) for f in files])
     with tempfile.TemporaryDirectory() as folder:
         from core.io import bundle_files
 
@@ -69,13 +86,59 @@ def _import_files(store: Store, args: argparse.Namespace, emit: Emit) -> dict[st
         return _import(store, args, emit, path, ", ".join(Path(f).name for f in files))
 
 
-def _import(store: Store, args: argparse.Namespace, emit: Emit, path: Path, source: str) -> dict[str, Any]:
-    from core.io import ReadOptions, plan_import
-    from core.store import import_file
+def _choices(args: argparse.Namespace) -> tuple[dict[str, str], Any]:
+    """The columns and reading options the flags give."""
+    from core.io import ReadOptions
 
     columns = {name: getattr(args, f"{name}_column") for name in _FIELD_FLAGS
                if getattr(args, f"{name}_column") is not None}
-    options = ReadOptions(sheet=args.sheet, header_row=args.header_row, separator=args.separator)
+    return columns, ReadOptions(sheet=args.sheet, header_row=args.header_row, separator=args.separator)
+
+
+def _import_several(store: Store, args: argparse.Namespace, emit: Emit, paths: list[Path]) -> dict[str, Any]:
+    """Several exports into one corpus in one transaction: a line per file, then the totals (--json: ``files``)."""
+    from core.io import plan_import
+    from core.store import import_files
+
+    columns, options = _choices(args)
+    if args.dry_run:
+        plans = [plan_import(p, fmt=args.format, columns=columns, options=options, title_only=args.title_only)
+                 for p in paths]
+        doc = {"files": [plan.to_dict() for plan in plans]}
+        emit(doc, "\n".join(f"{plan.file}: {plan.summary()} (nothing stored)" for plan in plans))
+        return doc
+    if not args.corpus:
+        raise MireadError("import needs --corpus NAME (or --dry-run to preview the files)")
+    report = import_files(store, paths, args.corpus, fmt=args.format, columns=columns, options=options,
+                          title_only=args.title_only)
+    doc = report.to_dict()
+    lines = []
+    for row in report.file_rows():
+        merged = plural(row["merged"], "merged duplicate")
+        if row["merged"]:
+            merged += (f" ({row['merged by DOI']} by DOI; {row['merged into earlier files']} into earlier files, "
+                       f"{row['merged into the corpus']} into the corpus)")
+        lines.append(f"{row['file']} ({row['reader']}): {plural(row['rows'], 'row')}: "
+                     f"{plural(row['added'], 'new paper')}, {merged}, {plural(row['skipped'], 'skipped row')}")
+    lines.append(f"corpus {report.corpus}: imported {plural(report.imported, 'row')} from "
+                 f"{plural(len(report.files), 'file')} ({plural(report.added, 'new paper')}, "
+                 f"{plural(report.merged, 'merged duplicate')}), skipped {plural(report.skipped, 'row')}")
+    lines += [f"  {e['reason']}" for e in doc["errors"][:20]]
+    if report.skipped > 20:
+        lines.append(f"  ... and {report.skipped - 20} more (use --json for all)")
+    if doc["conflicts"]:
+        lines.append(f"{plural(len(doc['conflicts']), 'id conflict')}: an id already used by a paper with another "
+                     "title and abstract (each was kept as a separate paper)")
+        lines += [f"  {c['reason']}" for c in doc["conflicts"][:20]]
+    emit(doc, "\n".join(lines))
+    return doc
+
+
+def _import(store: Store, args: argparse.Namespace, emit: Emit, path: Path, source: str) -> dict[str, Any]:
+    from core.io import plan_import
+    from core.store import import_file
+
+    columns, options = _choices(args)
     if args.dry_run:
         plan = plan_import(path, fmt=args.format, columns=columns, options=options, title_only=args.title_only)
         doc = plan.to_dict()

@@ -24,6 +24,7 @@ _EXPORTS = {
     "FiguresMixin": "figures",
     "ImportReport": "importing",
     "JobsMixin": "jobs",
+    "MultiImportReport": "multi_import",
     "LinksMixin": "links",
     "parse_references": "links",
     "ModelsMixin": "models",
@@ -37,6 +38,7 @@ _EXPORTS = {
     "check_name": "files",
     "export_corpus_file": "exporting",
     "import_file": "importing",
+    "import_files": "multi_import",
     "is_held_out": "figures",
     "pid_alive": "files",
 }

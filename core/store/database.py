@@ -25,6 +25,7 @@ from core.store.figures import FiguresMixin
 from core.store.jobs import JobsMixin
 from core.store.links import SCHEMA as LINKS_SCHEMA
 from core.store.links import LinksMixin
+from core.store.merging import add_doi_column
 from core.store.models import ModelsMixin
 from core.store.topics import SCHEMA as TOPICS_SCHEMA
 from core.store.topics import TopicsMixin
@@ -105,6 +106,7 @@ class Store(TrashMixin, CorporaMixin, VectorsMixin, ModelsMixin, CacheMixin, Job
                 except sqlite3.OperationalError as exc:  # another process added it first
                     if "duplicate column" not in str(exc):
                         raise
+            add_doi_column(conn)  # papers.doi: duplicates merge by DOI (core.store.merging)
 
     # -- connections -------------------------------------------------------------------------
     def _connection(self) -> sqlite3.Connection:

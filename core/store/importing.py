@@ -5,7 +5,7 @@ citation links and figures in one transaction (``Store.import_papers``), then ma
 from __future__ import annotations
 
 import sqlite3
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -24,8 +24,13 @@ class ImportReport:
     corpus: str
     imported: int = 0  # valid rows read: added + merged
     added: int = 0  # new papers in the corpus
-    merged: int = 0  # rows folded into a paper already there: same normalised title+abstract
+    merged: int = 0  # rows folded into a paper already there: same normalised title+abstract, or same DOI
     skipped: int = 0
+    file: str = ""  # the file's name as stored in the catalog
+    merged_by_doi: int = 0  # of `merged`: rows whose text differed from the paper's, merged by their DOI
+    # of `merged`: into a paper of this file, of an earlier file of the same upload, or already in the corpus
+    merged_into: dict[str, int] = field(default_factory=dict)
+    filled: int = 0  # stored papers that took a field (or the abstract) they lacked from a merged row
     errors: list[RowError] = field(default_factory=list)
     warnings: list[RowWarning] = field(default_factory=list)  # fields not read whole; their papers were imported
     # rows whose id was already another paper's, with a different title+abstract: added under a derived id
@@ -54,10 +59,35 @@ class ImportReport:
             "id_note": self.id_note,
             **self.reading,
             "links": {**self.links, "rows": [dict(r) for r in self.link_rows[:max_errors]]},
+            "file": self.file,
+            "merged_by_doi": self.merged_by_doi,
+            "merged_into": dict(self.merged_into),
+            "filled": self.filled,
         }
         if self.figures is not None:
             doc["figures"] = self.figures
         return doc
+
+
+def file_records(
+    store: Store, file: str | Path | Iterable[Paper | RowError | RowWarning], *, source: str | None = None,
+    fmt: str | None = None, columns: dict[str, str | None] | None = None, options: ReadOptions | None = None,
+    title_only: bool = False,
+) -> tuple[FigureCollector, str, Callable[[sqlite3.Connection, ImportReport], None]]:
+    """A file's records as an import takes them: the records (their figures taken out), the name the catalog
+    gives the file, and the step that stores the figures in the import's transaction."""
+    if isinstance(file, (str, Path)):
+        records: Any = read_papers(file, fmt=fmt, columns=columns, options=options, title_only=title_only)
+        source = Path(file).name if source is None else source
+    else:
+        records = file if hasattr(file, "__next__") else iter(file)
+    collector = FigureCollector(records)
+
+    def save_figures(conn: sqlite3.Connection, report: ImportReport) -> None:
+        if collector.full_text:  # JATS full text: each paper's figures, in the import's transaction
+            report.figures = store.save_figures(report.corpus, collector.by_paper, conn=conn)
+
+    return collector, source or "", save_figures
 
 
 def import_file(
@@ -76,21 +106,18 @@ def import_file(
 
     A path is read with `core.io.read_papers` (`fmt`, `columns`, `options`, `title_only`); `source` names it in the
     catalog (default: the file's name). `labels`, when given, become the corpus's label columns (those it can mark).
-    If anything fails before the commit, figures included, the corpus is as it was.
+    Duplicates merge by title+abstract or DOI (`core.store.merging`). If anything fails before the commit, figures
+    included, the corpus is as it was. Several files in one transaction: `core.store.multi_import.import_files`.
     """
-    if isinstance(file, (str, Path)):
-        records: Any = read_papers(file, fmt=fmt, columns=columns, options=options, title_only=title_only)
-        source = Path(file).name if source is None else source
-    else:
-        records = file if hasattr(file, "__next__") else iter(file)
-    collector = FigureCollector(records)
-
-    def save_figures(conn: sqlite3.Connection, report: ImportReport) -> None:
-        if collector.full_text:  # JATS full text: each paper's figures, in the import's transaction
-            report.figures = store.save_figures(report.corpus, collector.by_paper, conn=conn)
-
-    report = store.import_papers(corpus, collector, source=source or "", before_commit=save_figures)
-    if labels:  # the user's label columns, kept over the guess (the Library can change them)
-        markable = store.corpus(report.corpus).markable()
-        store.set_labels(report.corpus, [c for c in labels if c in markable])
+    records, source, save_figures = file_records(store, file, source=source, fmt=fmt, columns=columns,
+                                                 options=options, title_only=title_only)
+    report = store.import_papers(corpus, records, source=source, before_commit=save_figures)
+    mark_labels(store, report.corpus, labels)
     return report
+
+
+def mark_labels(store: Store, corpus: str, labels: Sequence[str] | None) -> None:
+    """The user's label columns, kept over the guess (the Library can change them); those the corpus can mark."""
+    if labels:
+        markable = store.corpus(corpus).markable()
+        store.set_labels(corpus, [c for c in labels if c in markable])

@@ -1,0 +1,137 @@
+"""Merging a duplicate into the paper it duplicates: when two records are one paper, and what the merge keeps.
+
+Two records are one paper when their normalised title and abstract are equal (`core.records.duplicate_key`) or,
+failing that, when they carry the same DOI (`doi_key`: `core.records.bare_doi`, lower-cased). The DOI catches what
+the text key misses: one paper exported by two databases (PubMed, Scopus, Web of Science) often differs in its
+abstract (a copyright line, structured-abstract labels) or in its title's case and punctuation.
+
+The one rule of a merge: **the first record stays; the later one only fills what the first lacked.** The stored
+title, abstract, id and every field with a value are never overwritten. A field the stored paper lacks (absent,
+empty text, empty list) is taken from the later record. A title-only paper (no abstract) takes the later record's
+abstract, since that is what it lacked; its title stays. The markers of the later record's own text
+(``title_only``, ``title_markup``, ``abstract_markup``) are not copied, since its text is not kept.
+
+The DOI sits in the papers table's ``doi`` column (indexed with the corpus), so a merge by DOI is one index lookup;
+`add_doi_column` adds and fills it in a workspace made before it existed.
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+from typing import Any
+
+import orjson
+
+from core.records import bare_doi, duplicate_key, scrub, text_hash
+
+_OWN_TEXT = ("title_only", "title_markup", "abstract_markup")  # about a record's own title/abstract: never copied
+
+
+def doi_key(fields: dict[str, Any]) -> str | None:
+    """The DOI two records are matched by: bare ('10.x/y') and lower-cased; None without one."""
+    value = fields.get("doi")
+    if isinstance(value, list):  # an export giving several: the first
+        value = next((v for v in value if isinstance(v, str) and v.strip()), None)
+    if not isinstance(value, str):
+        return None
+    doi = bare_doi(value).strip().lower()
+    return doi if doi.startswith("10.") and "/" in doi else None
+
+
+def add_doi_column(conn: sqlite3.Connection) -> None:
+    """Give the papers table its ``doi`` column and index; a workspace made before them gets them filled."""
+    if "doi" not in {r[1] for r in conn.execute("PRAGMA table_info(papers)")}:
+        try:
+            conn.execute("ALTER TABLE papers ADD COLUMN doi TEXT")
+        except sqlite3.OperationalError as exc:  # another process added it first
+            if "duplicate column" not in str(exc):
+                raise
+        else:
+            rows = conn.execute("SELECT rowid, fields FROM papers WHERE fields LIKE '%\"doi\"%'").fetchall()
+            filled = [(key, rowid) for rowid, fields in rows
+                      if (key := doi_key(json.loads(fields or "{}"))) is not None]
+            conn.executemany("UPDATE papers SET doi = ? WHERE rowid = ?", filled)
+    conn.execute("CREATE INDEX IF NOT EXISTS papers_doi ON papers(corpus, doi)")
+
+
+def _empty(value: Any) -> bool:
+    return value is None or (isinstance(value, (str, list, dict)) and not value)
+
+
+def _dumps(fields: dict[str, Any]) -> str:
+    try:
+        return orjson.dumps(fields, default=str, option=orjson.OPT_PASSTHROUGH_DATETIME).decode()
+    except (orjson.JSONEncodeError, TypeError):
+        return json.dumps(scrub(fields), ensure_ascii=False, default=str)
+
+
+def _fill(held: dict[str, Any], values: tuple) -> bool:
+    """Fill the held paper (a dict of its row) from a later record's row; True if anything was taken."""
+    fields, later = held["fields"], json.loads(values[5] or "{}")
+    changed = False
+    for key, value in later.items():
+        if key not in _OWN_TEXT and not _empty(value) and _empty(fields.get(key)):
+            fields[key] = value
+            changed = True
+    if not held["abstract"] and values[4]:  # a title-only paper takes the abstract it lacked
+        held["abstract"] = values[4]
+        fields.pop("title_only", None)
+        if later.get("abstract_markup"):
+            fields["abstract_markup"] = later["abstract_markup"]
+        changed = True
+    return changed
+
+
+def apply_merges(conn: sqlite3.Connection, corpus: str, merges: list[tuple[int, int, str, tuple]]) -> dict[str, Any]:
+    """Fill the papers that later records merged into, by the rule above.
+
+    ``merges``: (source row, seq of the paper it merged into, "text" or "doi", the record's papers-table row), in
+    the order the rows came. Returns ``{"filled": seqs of papers that took something, "redirect": {duplicate key
+    of a merged record or of a paper before it took an abstract: the duplicate key of the paper it is now}}``.
+    """
+    redirect: dict[str, str] = {}
+    filled: set[int] = set()
+    if not merges:
+        return {"filled": filled, "redirect": redirect}
+    seqs = sorted({target for _, target, _, _ in merges})
+    held: dict[int, dict[str, Any]] = {}
+    for start in range(0, len(seqs), 500):
+        part = seqs[start:start + 500]
+        for r in conn.execute(f"SELECT seq, title, abstract, fields, dkey, doi FROM papers WHERE corpus = ? "
+                              f"AND seq IN ({','.join('?' * len(part))})", (corpus, *part)):
+            held[r[0]] = {"title": r[1], "abstract": r[2], "fields": json.loads(r[3] or "{}"), "dkey": r[4],
+                          "doi": r[5], "stored": r[3]}
+    for _, target, _, values in merges:
+        paper = held[target]
+        if values[5] != paper["stored"] or not paper["abstract"]:  # the same fields as stored: nothing to take
+            if _fill(paper, values):
+                filled.add(target)
+        if values[7] != paper["dkey"]:
+            redirect[values[7]] = paper["dkey"]
+    updates, keys = [], set()
+    for seq in sorted(filled):
+        paper = held[seq]
+        key = duplicate_key(paper["title"], paper["abstract"])
+        if key != paper["dkey"]:
+            if key in keys or conn.execute("SELECT 1 FROM papers WHERE corpus = ? AND dkey = ?",
+                                           (corpus, key)).fetchone():
+                key, paper["abstract"] = paper["dkey"], ""  # its new text is another paper's: it stays title-only
+                paper["fields"]["title_only"] = True
+            else:
+                redirect[paper["dkey"]] = key
+        keys.add(key)
+        updates.append((paper["abstract"], _dumps(paper["fields"]), text_hash(paper["title"], paper["abstract"]),
+                        key, paper["doi"] or doi_key(paper["fields"]), corpus, seq))
+    conn.executemany("UPDATE papers SET abstract = ?, fields = ?, hash = ?, dkey = ?, doi = ? "
+                     "WHERE corpus = ? AND seq = ?", updates)
+    return {"filled": filled, "redirect": redirect}
+
+
+def resolved(redirect: dict[str, str], key: str) -> str:
+    """The duplicate key a record's key leads to through the merges' redirects."""
+    seen = {key}
+    while key in redirect and redirect[key] not in seen:
+        key = redirect[key]
+        seen.add(key)
+    return key

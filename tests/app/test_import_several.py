@@ -1,0 +1,66 @@
+"""The Library takes several exports of one search at once (PubMed, Scopus, Web of Science): a summary per file, one
+button that imports them into one corpus, and a report with a row per file, the totals, and skipped rows that name
+their file. One file keeps the column-by-column preview."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from core.store import Store
+from tests.app.test_pages import empty_workspace, open_app  # noqa: F401 (fixtures)
+
+EXPORTS = Path("/work/shared/data/exports")
+THREE = [EXPORTS / "RIS" / "_baseline_pubmed.ris", EXPORTS / "CSV" / "_baseline_scopus.csv",
+         EXPORTS / "RIS" / "_baseline_webofscience.ris"]
+pytestmark = pytest.mark.skipif(not THREE[0].exists(), reason="the shared exports are not present")
+
+
+def _upload(at, paths: list[Path]) -> None:
+    at.file_uploader[0].set_value([(p.name, p.read_bytes(), "text/plain") for p in paths]).run()
+    assert not at.exception
+
+
+def test_three_exports_are_previewed_per_file_and_imported_into_one_corpus(empty_workspace):  # noqa: F811
+    at = open_app("app_pages/library.py", model=None)
+    assert at.file_uploader[0].accept_multiple_files
+    _upload(at, THREE)
+    summary = at.dataframe[0].value
+    assert list(summary["file"]) == [p.name for p in THREE]
+    assert list(summary["papers"]) == [49, 10, 7] and list(summary["skipped"]) == [1, 0, 3]
+    assert "doi" in summary["fields found"][1] and "abstract" in summary["fields found"][2]
+    assert not [s for s in at.selectbox if s.label == "Title column"]  # no column choices for several files
+    at.text_input[0].set_value("search").run()
+    button = next(b for b in at.button if b.label == "Import 3 files into corpus search")
+    button.click().run()
+    assert not at.exception and not at.error
+    assert Store(empty_workspace).corpus("search").papers == 64
+    assert any(s.value.startswith("Imported **66 rows** from **3 files** into **search**: 64 new papers · "
+                                  "2 merged duplicates (2 by DOI) · 4 skipped rows") for s in at.success)
+    table = next(d.value for d in at.dataframe if "into earlier files" in d.value.columns)
+    assert list(table["file"]) == [*(p.name for p in THREE), "total"]
+    assert list(table["added"]) == [49, 10, 5, 64] and list(table["merged"]) == [0, 0, 2, 2]
+    assert list(table["into earlier files"]) == [0, 0, 2, 2] and list(table["skipped"]) == [1, 0, 3, 4]
+    skipped = next(d.value for d in at.dataframe if "reason" in d.value.columns)
+    assert list(skipped["file"]) == ["_baseline_pubmed.ris", *["_baseline_webofscience.ris"] * 3]
+    assert skipped["reason"][0] == "_baseline_pubmed.ris, row 13: empty abstract"
+
+
+def test_an_unreadable_file_among_several_is_named_and_nothing_can_be_imported(empty_workspace):  # noqa: F811
+    at = open_app("app_pages/library.py", model=None)
+    _upload(at, [THREE[0], EXPORTS / "CSV" / "_baseline_pubmed.csv"])
+    summary = at.dataframe[0].value
+    assert "no abstract column" in summary["fields found"][1]
+    assert any(w.value.startswith("\\_baseline\\_pubmed.csv: no paper can be imported from this file")
+               for w in at.warning), [w.value for w in at.warning]
+    assert next(b for b in at.button if b.label.startswith("Import 2 files")).disabled
+
+
+def test_one_file_keeps_the_column_preview_and_offers_a_name_it_accepts(empty_workspace):  # noqa: F811
+    at = open_app("app_pages/library.py", model=None)
+    _upload(at, THREE[1:2])
+    assert [s for s in at.selectbox if s.label == "Title column"]
+    assert at.text_input[0].value == "baseline_scopus"  # was '_baseline_scopus', refused on Import (no leading _)
+    next(b for b in at.button if b.label == "Import").click().run()
+    assert not at.exception and not at.error and Store(empty_workspace).corpus("baseline_scopus").papers == 10
