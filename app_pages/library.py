@@ -12,6 +12,7 @@ from core.display import plural
 from core.embedding import list_models, model_names_by_vectors_fingerprint, vectors_fingerprint
 from core.records import md_escape
 from ui import state
+from ui.collections_view import collections_panel
 from ui.embedding import embed_with_progress
 from ui.errors import guarded
 from ui.import_preview import import_files_table, import_preview, several_preview
@@ -146,4 +147,5 @@ with left:
 with right:
     delete_panel([c.name for c in corpora])
 labels_panel(target)
+collections_panel()
 trash_panel()

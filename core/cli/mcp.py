@@ -36,4 +36,5 @@ def add_mcp_command(add: Callable[..., argparse.ArgumentParser]) -> None:
     p.add_argument("--http", type=int, default=None, metavar="PORT",
                    help="serve streamable HTTP on 127.0.0.1:PORT/mcp instead of stdio")
     p.add_argument("--allow-write", action="store_true",
-                   help="also offer the tools that change the workspace (import_file, start_training)")
+                   help="also offer the tools that change the workspace (import_file, start_training, "
+                        "save_collection)")

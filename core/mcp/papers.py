@@ -1,6 +1,7 @@
-"""The MCP tools on papers: the corpora, search by text, one paper (fields, abstract, figures, citations, topic),
-papers like a paper, and the journals that fit a text or a paper. Each is a plain function of the Workspace that
-returns the JSON document (the same one the CLI's --json prints, where the CLI has the command)."""
+"""The MCP tools on papers: the corpora, search by text (in a collection, if named), one paper (fields, abstract,
+figures, citations, topic, collections), papers like a paper, and the journals that fit a text or a paper. Each is a
+plain function of the Workspace that returns the JSON document (the same one the CLI's --json prints, where the CLI
+has the command)."""
 
 from __future__ import annotations
 
@@ -45,19 +46,35 @@ def list_corpora(ws: Workspace) -> dict[str, Any]:
     return jsonable(corpora_document(ws.store))
 
 
+def _in_collection(ws: Workspace, corpus: str, filters: dict[str, list[Any]] | None,
+                   collection: str | None) -> dict[str, list[Any]] | None:
+    """The label filters, narrowed to the papers of a collection (by their ids) when one is named."""
+    if not (collection or "").strip():
+        return filters
+    ids = ws.store.collection_ids(corpus, collection)
+    if not ids:
+        found = ws.store.collection(corpus, collection)
+        raise MireadError(f"collection {found.name!r} holds no paper of corpus {corpus!r} now "
+                          f"({found.missing:,} of its papers are missing from it)")
+    return {**(filters or {}), "id": ids}
+
+
 def search_papers(ws: Workspace, text: str, title: str = "", corpus: str | None = None, k: int = 10,
                   model: str | None = None, labels: dict[str, list[str]] | None = None,
-                  year_from: int | None = None, year_to: int | None = None) -> dict[str, Any]:
-    """The corpus papers nearest to a text (the `search --json` document for --title TITLE --abstract TEXT)."""
+                  year_from: int | None = None, year_to: int | None = None,
+                  collection: str | None = None) -> dict[str, Any]:
+    """The corpus papers nearest to a text (the `search --json` document for --title TITLE --abstract TEXT), among
+    the papers of one collection when it is named."""
     from core.explore.documents import search_document
 
     if not (text or "").strip() and not (title or "").strip():
         raise MireadError("the query is empty: give a text (an abstract, a question or a few sentences)")
     name, spec = ws.corpus_name(corpus), ws.spec(model)
+    filters = _in_collection(ws, name, _filters(ws, name, labels), collection)
     doc = search_document(ws.store, name, spec, title=title, abstract=text, k=_k(k),
-                          filters=_filters(ws, name, labels), year_range=_years(year_from, year_to),
+                          filters=filters, year_range=_years(year_from, year_to),
                           encoder=ws.encoder(spec), frame=ws.frame(name))
-    return jsonable({"corpus": name, **doc})
+    return jsonable({"corpus": name, **({"collection": collection} if collection else {}), **doc})
 
 
 def similar_to_paper(ws: Workspace, paper_id: str, corpus: str | None = None, k: int = 10, model: str | None = None,
@@ -97,7 +114,7 @@ def get_paper(ws: Workspace, paper_id: str, corpus: str | None = None, model: st
         "fields": {key: plain_value(value) for key, value in paper.fields.items()}, "figures": figures,
         "references": [{k: v for k, v in r.items() if k not in drop} for r in cites["references"]],
         "cited_by": [{k: v for k, v in r.items() if k not in drop} for r in cites["cited_by"]],
-        "uri": f"paper://{name}/{paper.id}",
+        "uri": f"paper://{name}/{paper.id}", "collections": ws.store.collection_membership(name).get(paper.id, []),
     }
     if with_topic:
         from core.mcp.topics import paper_topic

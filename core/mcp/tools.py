@@ -22,7 +22,7 @@ from core.mcp.workspace import DEFAULT_TOPICS, Workspace
 
 READ = ToolAnnotations(read_only_hint=True, destructive_hint=False, idempotent_hint=True, open_world_hint=False)
 WRITE = ToolAnnotations(read_only_hint=False, destructive_hint=False, idempotent_hint=False, open_world_hint=False)
-WRITE_TOOLS = ("import_file", "start_training")  # save_collection joins them once collections exist
+WRITE_TOOLS = ("import_file", "start_training", "save_collection")
 
 Corpus = Annotated[str | None, Field(description="corpus name (default: the server's --corpus, or the only one)")]
 Model = Annotated[str | None, Field(description="model name (default: the server's --model, else minilm)")]
@@ -70,19 +70,22 @@ def register_tools(mcp: MCPServer, ws: Workspace) -> None:
         title: Annotated[str, Field(description="an optional title, read with the text as a paper's title")] = "",
         corpus: Corpus = None, k: K = 10, model: Model = None, labels: Labels = None,
         year_from: YearFrom = None, year_to: YearTo = None,
+        collection: Annotated[str | None, Field(description="search only the papers of this collection (a name "
+                                                            "from get_paper's collections or the Library)")] = None,
     ) -> dict[str, Any]:
         """Find the corpus papers closest in meaning to a text; ranked results with cosine scores and label columns.
 
         The same answer as `python -m core search --title TITLE --abstract TEXT --json`. A query under 25 words gets
-        a warning: paste an abstract for better neighbours. Collections are not filters yet (they do not exist)."""
-        return papers.search_papers(ws, text, title, corpus, k, model, labels, year_from, year_to)
+        a warning: paste an abstract for better neighbours. `collection` keeps to the papers of a saved collection."""
+        return papers.search_papers(ws, text, title, corpus, k, model, labels, year_from, year_to, collection)
 
     @mcp.tool(annotations=READ)
     def get_paper(paper_id: PaperId, corpus: Corpus = None, model: Model = None,
                   with_topic: Annotated[bool, Field(description="also name the paper's topic")] = True,
                   ) -> dict[str, Any]:
         """Open one paper: title, abstract, every field (journal, year, DOI...), its figures' captions, the corpus
-        papers it cites and that cite it, and its coarse and fine topic (see papers_in_topic for its neighbours)."""
+        papers it cites and that cite it, its coarse and fine topic (see papers_in_topic for its neighbours) and the
+        collections holding it."""
         return papers.get_paper(ws, paper_id, corpus, model, with_topic)
 
     @mcp.tool(annotations=READ)
@@ -193,3 +196,14 @@ def register_tools(mcp: MCPServer, ws: Workspace) -> None:
         wait_seconds or job_status."""
         return await _in_thread(writing.start_training, ctx, ws=ws, corpus=corpus, label=label, base=base, name=name,
                                 epochs=epochs, objective=objective, options=options, wait_seconds=wait_seconds)
+
+    @mcp.tool(annotations=WRITE)
+    def save_collection(
+        name: Annotated[str, Field(description="the collection's name (created if new, else the papers are added)")],
+        paper_ids: Annotated[list[str], Field(description="ids of corpus papers, as search results give them")],
+        corpus: Corpus = None,
+        note: Annotated[str | None, Field(description="a note on the collection (replaces the one it has)")] = None,
+    ) -> dict[str, Any]:
+        """Save papers into a named collection of the corpus, which the Library lists and search_papers can search
+        within; unknown ids are refused and nothing is saved. The same as `python -m core collect --ids ... --json`."""
+        return writing.save_collection(ws, name, paper_ids, corpus, note)

@@ -1,6 +1,6 @@
 """The MCP tools that change the workspace (only with --allow-write): import a file (and embed it), start a training
-job; and `job_status`, which only reads. Long work reports progress through a `progress(done, total, message)`
-callback, which the server turns into MCP progress notifications."""
+job, save papers into a collection; and `job_status`, which only reads. Long work reports progress through a
+`progress(done, total, message)` callback, which the server turns into MCP progress notifications."""
 
 from __future__ import annotations
 
@@ -48,6 +48,19 @@ def import_file(ws: Workspace, path: str, corpus: str, format: str | None = None
                                 batch_size=ws.settings.batch_size, progress=step, encoder=ws.encoder(spec))
         doc["embed"] = embedded.to_dict()
     return jsonable(doc)
+
+
+def save_collection(ws: Workspace, name: str, paper_ids: list[str], corpus: str | None = None,
+                    note: str | None = None) -> dict[str, Any]:
+    """Save papers into a named collection of the corpus (created if new, else added to); ids that are not papers of
+    the corpus are refused in one sentence and nothing is saved."""
+    ws.require_write("save_collection")
+    name_of = ws.corpus_name(corpus)
+    before = {c.name.casefold(): c.papers for c in ws.store.collections(name_of)}
+    saved = ws.store.save_collection(name_of, name, [str(p) for p in paper_ids], note=note)
+    return jsonable({"corpus": saved.corpus, "name": saved.name,
+                     "added": saved.papers - before.get(saved.name.casefold(), 0), "papers": saved.papers,
+                     "missing": saved.missing, "note": saved.note})
 
 
 def _train_config(corpus: str, label: str, base: str | None, name: str | None, epochs: float | None,

@@ -36,7 +36,7 @@ def run_client(scenario: Any) -> Any:
         return pool.submit(anyio.run, scenario).result()
 READ_TOOLS = {"list_corpora", "search_papers", "get_paper", "similar_to_paper", "suggest_journals", "list_topics",
               "papers_in_topic", "compare_models", "evaluate", "job_status"}
-WRITE_TOOLS = {"import_file", "start_training"}
+WRITE_TOOLS = {"import_file", "start_training", "save_collection"}
 QUERY = {"title": "Stellar redshift of galaxies",
          "abstract": "We study the galaxy redshift problem in astro. The telescope shows that orbit matters."}
 ENV = {"HF_HUB_OFFLINE": "1", "TOKENIZERS_PARALLELISM": "false", "OMP_NUM_THREADS": "1", "MIREAD_WARM_NUMBA": "0"}
@@ -232,7 +232,8 @@ def test_a_read_only_server_refuses_the_write_tools(workspace: Path, tmp_path: P
     async def scenario() -> tuple[list[str], dict[str, Any]]:
         async with connect(workspace) as session:
             said = [await error(session, "import_file", path=str(source), corpus="more"),
-                    await error(session, "start_training", corpus="c", label="journal")]
+                    await error(session, "start_training", corpus="c", label="journal"),
+                    await error(session, "save_collection", name="mine", paper_ids=["astro-1"], corpus="c")]
             return said, await call(session, "list_corpora")
 
     said, corpora = run_client(scenario)
@@ -240,8 +241,8 @@ def test_a_read_only_server_refuses_the_write_tools(workspace: Path, tmp_path: P
     assert [c["name"] for c in corpora["corpora"]] == ["c"]
 
 
-def test_with_allow_write_a_file_is_imported_and_embedded_with_progress_notifications(tmp_path: Path,
-                                                                                      tiny_model_dir: Path):
+def test_with_allow_write_a_file_is_imported_and_embedded_with_progress_notifications_and_papers_collected(
+        tmp_path: Path, tiny_model_dir: Path):
     workspace = make_workspace(tmp_path / "ws", tiny_model_dir)
     source = tmp_path / "more.jsonl"
     source.write_text("".join(json.dumps({"id": f"new-{p.id}", "title": f"{p.title} again", "abstract": p.abstract,
@@ -258,14 +259,25 @@ def test_with_allow_write_a_file_is_imported_and_embedded_with_progress_notifica
                                              progress_callback=progress)
             assert not result.is_error, result.content[0].text
             found = await call(session, "search_papers", text=QUERY["abstract"], corpus="more", k=3)
-            return names, result.structured_content, found
+            kept = ["new-econ-1", "new-bio-2"]
+            refused = await error(session, "save_collection", name="Kept", paper_ids=[*kept, "ghost"], corpus="more")
+            saved = await call(session, "save_collection", name="Kept", paper_ids=kept, corpus="more", note="why")
+            within = await call(session, "search_papers", text=QUERY["abstract"], corpus="more", k=5,
+                                collection="kept")
+            paper = await call(session, "get_paper", paper_id="new-bio-2", corpus="more", with_topic=False)
+            collected = (refused, saved, within, paper)
+            return names, result.structured_content, found, collected
 
-    names, report, found = run_client(scenario)
+    names, report, found, (refused, saved, within, paper) = run_client(scenario)
     assert set(names) == READ_TOOLS | WRITE_TOOLS
     assert report["imported"] == 30 and report["embed"]["new"] == 30
     assert notes[0][2].startswith("reading") and notes[-1][:2] == (30, 30)
     assert len(notes) >= 2 and all(note[0] <= later[0] for note, later in zip(notes[1:], notes[2:]))
     assert len(found["results"]) == 3 and all(r["id"].startswith("new-") for r in found["results"])
+    assert "1 id given for collection 'Kept' is not a paper of corpus 'more': 'ghost'" in refused
+    assert saved == {"corpus": "more", "name": "Kept", "added": 2, "papers": 2, "missing": 0, "note": "why"}
+    assert within["collection"] == "kept" and {r["id"] for r in within["results"]} == {"new-econ-1", "new-bio-2"}
+    assert paper["collections"] == ["Kept"]
 
 
 def _free_port() -> int:
