@@ -43,11 +43,14 @@ FROM collection_papers e JOIN collections c ON c.id = e.collection
 LEFT JOIN papers q ON e.dkey IS NOT NULL AND q.corpus = c.corpus AND q.dkey = e.dkey
 LEFT JOIN papers p ON q.pid IS NULL AND p.corpus = c.corpus AND p.pid = e.pid
 """
-_LISTED = f"""
-SELECT c.*, COALESCE(n.papers, 0) AS papers, COALESCE(n.missing, 0) AS missing FROM collections c
-LEFT JOIN (SELECT collection, COUNT(DISTINCT pid) AS papers, SUM(pid IS NULL) AS missing FROM ({_ENTRIES})
-           GROUP BY collection) n ON n.collection = c.id
-"""
+
+
+def _listed(where: str) -> str:
+    """The collections passing `where` (on ``c``) with their counts of papers found and missing; the filter is
+    applied inside the count too, so one collection's counts never resolve every collection's entries."""
+    return (f"SELECT c.*, COALESCE(n.papers, 0) AS papers, COALESCE(n.missing, 0) AS missing FROM collections c "
+            f"LEFT JOIN (SELECT collection, COUNT(DISTINCT pid) AS papers, SUM(pid IS NULL) AS missing "
+            f"FROM ({_ENTRIES} WHERE {where}) GROUP BY collection) n ON n.collection = c.id WHERE {where}")
 
 
 @dataclass(frozen=True)
@@ -94,7 +97,7 @@ class CollectionsMixin:
         """The collections of one corpus (or of all, those of deleted corpora included), newest first."""
         where, args = ("c.corpus = ?", (corpus,)) if corpus is not None else ("c.corpus NOT LIKE '#trash:%'", ())
         with self.connect() as conn:
-            rows = conn.execute(f"{_LISTED} WHERE {where} ORDER BY c.created DESC, c.id DESC", args).fetchall()
+            rows = conn.execute(f"{_listed(where)} ORDER BY c.created DESC, c.id DESC", args * 2).fetchall()
         return [self._collection(r) for r in rows]
 
     def _row(self, conn: sqlite3.Connection, corpus: str, name: str) -> sqlite3.Row:
@@ -109,7 +112,7 @@ class CollectionsMixin:
         """One collection, or NotFoundError naming it and the corpus's collections."""
         with self.connect() as conn:
             cid = self._row(conn, corpus, name)["id"]
-            return self._collection(conn.execute(f"{_LISTED} WHERE c.id = ?", (cid,)).fetchone())
+            return self._collection(conn.execute(_listed("c.id = ?"), (cid, cid)).fetchone())
 
     @staticmethod
     def _entries(conn: sqlite3.Connection, cid: int) -> list[sqlite3.Row]:
