@@ -50,12 +50,27 @@ _PAGE_RANGE = re.compile(r"^\s*(\S+?)\s*[-\u2010-\u2015\u2212]+\s*(\S+)\s*$")
 
 
 def _line(text: object) -> str:
-    return " ".join(str(text).split())
+    """A value on one line: its line breaks and tabs folded into single spaces."""
+    value = text if isinstance(text, str) else str(text)
+    if "\n" in value or "\r" in value or "\t" in value:
+        return " ".join(value.split())
+    return value.strip()
+
+
+def _lines(tag: str, values: list[str]) -> str:
+    """One line per value under `tag` (values are stripped already; line breaks and tabs are folded)."""
+    joined = "\x1f".join(values)
+    if "\n" in joined or "\r" in joined or "\t" in joined or "\x1f" in "".join(values):
+        return "\r\n".join(f"{tag}  - {_line(value)}" for value in values)
+    return f"{tag}  - " + joined.replace("\x1f", f"\r\n{tag}  - ")
 
 
 def _ris_block(text: str) -> str:
     """A text that may span lines: CRLF between lines; a line that would read as a tag gets a leading space."""
-    lines = _NEWLINES.split(text.strip())
+    text = text.strip()
+    if "\n" not in text and "\r" not in text:
+        return text
+    lines = _NEWLINES.split(text)
     return "\r\n".join([lines[0], *(" " + line if _TAG_LINE.match(line) else line for line in lines[1:])])
 
 
@@ -70,7 +85,8 @@ def _pages(ref: Reference) -> tuple[str, str]:
 def ris_record(ref: Reference) -> str:
     """One RIS record, ``TY`` to ``ER``, CRLF line ends, a blank line after."""
     out = [f"TY  - {_RIS_TYPE.get(ref.kind, 'JOUR')}", f"TI  - {_line(ref.title)}"]
-    out.extend(f"AU  - {_line(f'{family}, {given}' if given else family)}" for family, given in ref.authors)
+    if ref.authors:
+        out.append(_lines("AU", [f"{family}, {given}" if given else family for family, given in ref.authors]))
     if ref.journal:
         out.append(f"T2  - {_line(ref.journal)}")
     if ref.extra.get("abbreviation"):
@@ -87,7 +103,8 @@ def ris_record(ref: Reference) -> str:
                        ("PB", ref.extra.get("publisher")), ("LA", ref.extra.get("language"))):
         if value:
             out.append(f"{tag}  - {_line(value)}")
-    out.extend(f"KW  - {_line(keyword)}" for keyword in ref.keywords)
+    if ref.keywords:
+        out.append(_lines("KW", ref.keywords))
     out.extend(f"N1  - {_ris_block(note)}" for note in ref.notes)
     out.extend((f"ID  - {_line(ref.id)}", "ER  - ", "", ""))
     return "\r\n".join(out)
@@ -96,11 +113,12 @@ def ris_record(ref: Reference) -> str:
 # -- BibTeX ------------------------------------------------------------------------------------------------------
 _BIBTEX_TYPE = {"article": "article", "conference": "inproceedings", "chapter": "incollection", "book": "book",
                 "thesis": "phdthesis", "report": "techreport", "preprint": "article"}
-_BIBTEX_ESCAPES = str.maketrans({
+_BIBTEX_ESCAPES = {
     "\\": r"{\textbackslash}", "{": r"{\textbraceleft}", "}": r"{\textbraceright}", "~": r"{\textasciitilde}",
     "^": r"{\textasciicircum}", "<": r"{\textless}", ">": r"{\textgreater}", "|": r"{\textbar}",
     "%": r"\%", "&": r"\&", "_": r"\_", "#": r"\#", "$": r"\$",
-})
+}
+_BIBTEX_SPECIAL = re.compile("[" + re.escape("".join(_BIBTEX_ESCAPES)) + "]")
 _VERBATIM_BRACES = str.maketrans({"{": r"\{", "}": r"\}", "%": r"\%"})
 # a line of a value that starts like a new entry ("@", which bibtexparser reads as one) or like a RIS or MEDLINE tag
 # ("TY  - ", "PMID- ", which would make the file sniff as that format): its first character goes in braces
@@ -111,14 +129,16 @@ _KEY_STOPWORDS = frozenset("a an the of on in for from and to with does how its 
 
 def bibtex_escape(text: str) -> str:
     """A text as a BibTeX value: LaTeX's special characters escaped; its white space as it is (readers keep it)."""
-    return _LINE_START.sub(r"\1{\2}", text.strip().translate(_BIBTEX_ESCAPES))
+    escaped = _BIBTEX_SPECIAL.sub(lambda match: _BIBTEX_ESCAPES[match[0]], text.strip())
+    return _LINE_START.sub(r"\1{\2}", escaped) if "\n" in escaped else escaped
 
 
 def _protect_case(escaped: str) -> str:
     """Braces round every word holding a capital after the title's first letter, so styles keep its case."""
     words = escaped.split(" ")
     for i, word in enumerate(words):
-        if any(ch.isupper() for ch in (word[1:] if i == 0 else word)):
+        body = word[1:] if i == 0 else word
+        if body.lower() != body:  # a capital (or any cased letter not in lower case)
             words[i] = "{" + word + "}"
     return " ".join(words)
 
@@ -128,17 +148,19 @@ def _bibtex_name(family: str, given: str) -> str:
     return "{" + name + "}" if _AND.search(family) or _AND.search(given) else name
 
 
-def citation_key(ref: Reference, taken: set[str]) -> str:
-    """family_firstword_year in ASCII lower case (Zotero's form), made unique with -1, -2 ..."""
+def citation_key(ref: Reference, taken: dict[str, int]) -> str:
+    """family_firstword_year in ASCII lower case (Zotero's form), made unique with -1, -2 ... (`taken`: the keys
+    given so far, each with the last number tried after it)."""
     family = ascii_word(ref.authors[0][0].split(" ")[-1]) if ref.authors else ""
-    words = [w for w in (ascii_word(word) for word in ref.title.split()) if w and w not in _KEY_STOPWORDS]
+    word = next((w for w in map(ascii_word, ref.title.split()) if w and w not in _KEY_STOPWORDS), "")
     year = ascii_word(str(ref.year)) if ref.year is not None else ""
-    base = "_".join(part for part in (family, words[0] if words else "", year) if part) or "ref"
-    key, n = base, 0
+    base = "_".join(part for part in (family, word, year) if part) or "ref"
+    key, n = base, taken.get(base, 0)
     while key in taken:
         n += 1
         key = f"{base}-{n}"
-    taken.add(key)
+    taken[base] = n
+    taken.setdefault(key, 0)
     return key
 
 
@@ -210,7 +232,7 @@ def csl_item(ref: Reference) -> dict[str, object]:
 
 # -- writing -----------------------------------------------------------------------------------------------------
 def _chunks(papers: Iterable[Paper], fmt: str, roles: FieldRoles, tags: Tags) -> Iterator[str]:
-    taken: set[str] = set()
+    taken: dict[str, int] = {}
     first = True
     if fmt == "csl":
         yield "["

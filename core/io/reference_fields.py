@@ -10,6 +10,7 @@ not (a name is never guessed into the wrong parts).
 
 from __future__ import annotations
 
+import functools
 import re
 import unicodedata
 from collections.abc import Mapping
@@ -20,6 +21,7 @@ from core.records import Paper, bare_doi
 
 # an initials token: "L.N.", "LN", "J.-P.", "A"
 _INITIALS = re.compile(r"^(?:[A-Z][a-z]?\.?-?){1,4}$")
+_NOT_ALNUM = re.compile(r"[^a-z0-9]+")
 # the other columns a reference manager has a place for, by the names exports give them (lower case, "_" as " ")
 _EXTRA_NAMES = {
     "volume": ("volume", "vl", "vol"),
@@ -52,9 +54,15 @@ class FieldRoles:
     year: str | None = "year"
     roles: Mapping[str, str] = field(default_factory=dict)
 
-    def keyword_fields(self) -> list[str]:
+    @functools.cached_property
+    def mapped(self) -> frozenset[str | None]:
+        """The fields read by role, never again as extras."""
+        return frozenset((self.journal, self.year, "keywords", "authors", "doi"))
+
+    @functools.cached_property
+    def keyword_fields(self) -> tuple[str, ...]:
         """The fields whose words are keywords: `keywords` first, then any other field with that role."""
-        return ["keywords", *(name for name, role in self.roles.items() if role == "keywords" and name != "keywords")]
+        return ("keywords", *(name for name, role in self.roles.items() if role == "keywords" and name != "keywords"))
 
 
 @dataclass
@@ -80,18 +88,20 @@ def text_list(value: Any) -> list[str]:
     if value is None or value == "":
         return []
     if isinstance(value, (list, tuple)):
-        items = [str(v) for v in value if v is not None]
+        items = [v if isinstance(v, str) else str(v) for v in value if v is not None]
     elif isinstance(value, str):
         items = value.split(";")
     else:
         items = [str(value)]
-    return [text for item in items if (text := " ".join(item.split()))]
+    return [text for item in items if (text := item.strip())]
 
 
 def split_name(name: str) -> tuple[str, str]:
     """(family, given) of one author: "Family, Given"; "Family I.J." (Scopus, PubMed); "I.J. Family"; anything
     else stays whole as the family name, given ""."""
-    name = " ".join(name.split())
+    name = name.strip()
+    if "  " in name or "\n" in name or "\t" in name:
+        name = " ".join(name.split())
     if "," in name:
         family, given = name.split(",", 1)
         return family.strip(), given.strip()
@@ -105,8 +115,9 @@ def split_name(name: str) -> tuple[str, str]:
 
 def ascii_word(text: str) -> str:
     """Lower-case ASCII letters and digits of a text (accents dropped): the stuff of a citation key."""
-    folded = unicodedata.normalize("NFKD", text).encode("ascii", "ignore").decode("ascii")
-    return "".join(ch for ch in folded.lower() if ch.isalnum())
+    if not text.isascii():
+        text = unicodedata.normalize("NFKD", text).encode("ascii", "ignore").decode("ascii")
+    return _NOT_ALNUM.sub("", text.lower())
 
 
 def _kind(fields: Mapping[str, Any]) -> str:
@@ -129,8 +140,20 @@ def _kind(fields: Mapping[str, Any]) -> str:
 
 
 def _scalar(value: Any) -> str:
-    items = text_list(value) if isinstance(value, (list, tuple)) else [" ".join(str(value).split())]
+    if isinstance(value, str):
+        return value.strip()
+    items = text_list(value) if isinstance(value, (list, tuple)) else [str(value).strip()]
     return items[0] if items else ""
+
+
+_KEYS: dict[str, str | None] = {}  # a field's name -> its key in _EXTRA_NAMES (None: none), as names are met
+
+
+def _extra_key(name: str) -> str | None:
+    key = _KEYS.get(name, "")
+    if key == "":
+        key = _KEYS[name] = _EXTRA_BY_NAME.get(name.replace("_", " ").strip().lower())
+    return key
 
 
 def reference(paper: Paper, roles: FieldRoles, tags: Mapping[str, list[str]] | None = None) -> Reference:
@@ -144,7 +167,7 @@ def reference(paper: Paper, roles: FieldRoles, tags: Mapping[str, list[str]] | N
     if not doi and bare_doi(paper.id).startswith("10."):
         doi = bare_doi(paper.id)
     keywords: list[str] = []
-    for name in roles.keyword_fields():
+    for name in roles.keyword_fields:
         keywords.extend(text_list(fields.get(name)))
     ref = Reference(
         id=paper.id, title=paper.title or "", abstract=paper.abstract or "", kind=_kind(fields),
@@ -153,9 +176,12 @@ def reference(paper: Paper, roles: FieldRoles, tags: Mapping[str, list[str]] | N
         year=year if isinstance(year, int) or year is None else _scalar(year) or None,
         doi=bare_doi(doi) if doi else "",
     )
+    skip, keys = roles.mapped, _KEYS
     for name, value in fields.items():
-        key = _EXTRA_BY_NAME.get(name.replace("_", " ").strip())
-        if key is None or value is None or name in (roles.journal, roles.year, "keywords", "authors", "doi"):
+        key = keys.get(name, "")
+        if key == "":
+            key = _extra_key(name)
+        if key is None or value is None or name in skip:
             continue
         if key == "notes":
             ref.notes.extend(text_list(value) if isinstance(value, list) else [str(value).strip()])
