@@ -60,7 +60,10 @@ def effective_params(method: str, params: dict | None) -> dict:
 def params_key(method: str, params: dict | None) -> str:
     """Return a short stable key for a method and its effective params (for caching)."""
     name = _check_method(method)
-    blob = json.dumps(effective_params(name, params), sort_keys=True, default=str)
+    # 30 and 30.0 are one parameter: the page's sliders give ints where the defaults are floats (t-SNE perplexity)
+    merged = {key: int(value) if isinstance(value, float) and value.is_integer() else value
+              for key, value in effective_params(name, params).items()}
+    blob = json.dumps(merged, sort_keys=True, default=str)
     return f"{name}-{hashlib.sha1(blob.encode()).hexdigest()[:10]}"
 
 

@@ -192,3 +192,13 @@ def test_the_map_figure_rings_the_new_papers():
     ring = [t for t in sampled.data if t.name == "new since the map was fitted"][0]
     assert set(ring.customdata) <= set(range(280, 300)) and len(ring.customdata) > 0
     assert all(t.name != "new since the map was fitted" for t in map_figure(coords, marked=marked < 0).data)
+
+
+def test_the_page_and_the_cli_share_one_tsne_map(mapped: Store):
+    """The page's perplexity slider gives 30 where the default is 30.0: one map, not two that disagree."""
+    from core.explore import params_key
+
+    assert params_key("tsne", {"perplexity": 30}) == params_key("tsne", None)
+    cli, _ = stable_coordinates(mapped, "c", "tiny", "tsne")
+    page = stable_map(mapped, "c", "tiny", "tsne", {"perplexity": 30})
+    assert page is not None and np.array_equal(page.coords, cli.coords)
