@@ -172,7 +172,12 @@ def bibtex_entry(ref: Reference, key: str) -> str:
     start, end = _pages(ref)
     fields: list[tuple[str, str]] = [("title", title)]
     if ref.authors:
-        fields.append(("author", " and ".join(_bibtex_name(family, given) for family, given in ref.authors)))
+        names = [f"{family}, {given}" if given else family for family, given in ref.authors]
+        joined = " and ".join(names)
+        if len(_AND.findall(joined)) != len(names) - 1:  # a name holds "and": it goes in braces
+            fields.append(("author", " and ".join(_bibtex_name(family, given) for family, given in ref.authors)))
+        else:  # no name holds a lone "and": one escape of the whole list
+            fields.append(("author", bibtex_escape(joined)))
     for name, value in ((container, ref.journal), ("year", str(ref.year) if ref.year is not None else ""),
                         ("volume", ref.extra.get("volume")), ("number", ref.extra.get("issue")),
                         ("pages", f"{start}--{end}" if start and end else start),
