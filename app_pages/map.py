@@ -26,7 +26,7 @@ from ui.collection_add import add_to_collection
 from ui.embedding import need_embeddings
 from ui.errors import guarded, show_error
 from ui.figures_view import ranked_figures, summaries
-from ui.map_panel import PAPER, find_box, open_clicked, paper_panel, paper_row
+from ui.map_panel import PAPER, find_box, open_clicked, open_paper_at, paper_panel, paper_row
 from ui.map_stable import marked, resolve_stable, show_stable_controls
 from ui.map_time import PLAY_LINK, animate, fill_screen, topics_over_time, year_controls
 from ui.map_topics import topic_colours
@@ -229,7 +229,7 @@ event = map_box.plotly_chart(
     config={"toImageButtonOptions": {"format": "png", "filename": f"{corpus}-map", "scale": 2}, "displaylogo": False,
             "responsive": True})
 show_stable_controls(stable if final is not None else None, corpus, spec, method, params)  # new papers, re-fit, undo
-watch_zoom()
+watch_zoom(on_click=lambda row: open_paper_at(frame, row))
 if panel_box is not None:
     with panel_box:
         paper_panel(corpus, spec, frame, open_row, coords, info.links)

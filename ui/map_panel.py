@@ -45,6 +45,12 @@ def open_clicked(frame: pd.DataFrame, selected: np.ndarray) -> None:
         st.session_state[PAPER] = str(frame["id"].iloc[int(selected[0])])
 
 
+def open_paper_at(frame: pd.DataFrame, row: int) -> None:
+    """Open the paper of a clicked map point in the panel."""
+    if 0 <= row < len(frame):
+        st.session_state[PAPER] = str(frame["id"].iloc[row])
+
+
 def find_box(frame: pd.DataFrame, coords: np.ndarray) -> None:
     """'Find a paper' by title words or DOI: one match flies there and opens it; several are offered to pick."""
     query = st.text_input("Find a paper", key="map_find", placeholder="title words or a DOI",
@@ -84,7 +90,7 @@ def paper_panel(corpus: str, spec: ModelSpec, frame: pd.DataFrame, row: int, coo
     record = frame.iloc[row]
     pid = str(record["id"])
     top, close = st.columns([5, 1], vertical_alignment="top")
-    top.markdown(f"#### {md_escape(record['title'])}")
+    top.markdown(f"##### {md_escape(record['title'])}")
     close.button("", icon=":material/close:", key="map_panel_close", help="Close the panel",
                  on_click=lambda: st.session_state.pop(PAPER, None))
     authors = author_text(record.get("authors"), limit=None) if "authors" in frame.columns else ""

@@ -3,12 +3,15 @@
 Plotly's zoom happens in the browser and `st.plotly_chart` reports selections, not zooms, so a small
 `st.components.v2` component (trusted inline JS, no user data in it) listens to the map's `plotly_relayout` events
 and reports the visible window; it runs in a fragment, so a zoom updates the session and the address bar without
-rerunning the page. The window is applied to the figure when the chart is drawn again (a reload, a shared link, the
-side panel opening) and when "fly to" moves it, which also changes the figure's `uirevision` so Plotly takes the new
-window instead of keeping the user's.
+rerunning the page. It also reports a click on a paper (`plotly_click`): with the lasso as the drag mode, Plotly
+selects nothing on a plain click, so the chart's own selection never sees it. The window is applied to the figure
+when the chart is drawn again (a reload, a shared link, the side panel opening) and when "fly to" moves it, which
+also changes the figure's `uirevision` so Plotly takes the new window instead of keeping the user's.
 """
 
 from __future__ import annotations
+
+from collections.abc import Callable
 
 import numpy as np
 import plotly.graph_objects as go
@@ -22,7 +25,7 @@ CHART_KEY = "corpus_map"
 
 _JS = """
 export default function (component) {
-    const { data, setStateValue } = component;
+    const { data, setStateValue, setTriggerValue } = component;
     let timer = null;
     const send = (value) => {
         clearTimeout(timer);
@@ -39,13 +42,19 @@ export default function (component) {
             if (!x || !y || !("xaxis.range[0]" in event || "xaxis.range" in event || "yaxis.range[0]" in event)) return;
             send([x[0], x[1], y[0], y[1]].map(Number).join(","));
         });
+        plot.on("plotly_click", (event) => {
+            const point = event && event.points && event.points[0];
+            if (!point) return;
+            const row = Array.isArray(point.customdata) ? point.customdata[0] : point.customdata;
+            if (row !== undefined && Number(row) >= 0) setTriggerValue("clicked", Number(row));
+        });
     };
     attach();
     const poll = setInterval(attach, 400);
     return () => { clearInterval(poll); clearTimeout(timer); };
 }
 """
-_watcher = st.components.v2.component("miread_map_zoom", js=_JS)
+_watcher = st.components.v2.component("miread_map_events", js=_JS)
 
 
 def current_zoom() -> Zoom | None:
@@ -55,10 +64,15 @@ def current_zoom() -> Zoom | None:
 
 
 @st.fragment
-def watch_zoom() -> None:
-    """Follow the user's zooming in the browser; each new window goes into the session and the address bar."""
+def watch_zoom(on_click: Callable[[int], None] | None = None) -> None:
+    """Follow the user's zooming in the browser (each new window goes into the session and the address bar) and
+    their clicks on papers (`on_click(row)`, then the whole page runs again)."""
     result = _watcher(key="map_zoom_watcher", data={"chart": CHART_KEY}, default={"zoom": None},
-                      on_zoom_change=lambda: None, height=0)
+                      on_zoom_change=lambda: None, on_clicked_change=lambda: None, height=0)
+    clicked = getattr(result, "clicked", None)
+    if clicked is not None and on_click is not None:
+        on_click(int(clicked))
+        st.rerun(scope="app")
     reported = getattr(result, "zoom", None)
     if reported is None:
         return
