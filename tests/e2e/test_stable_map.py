@@ -1,0 +1,108 @@
+"""A map that stays put, in Chromium (issue 31): a corpus of 120 real medical abstracts is mapped (t-SNE, the
+packaged MiniLM model), 200 more real abstracts are imported into it and embedded, and the reloaded map draws every
+old paper exactly where it was, the 200 new ones ringed and counted in the caption."""
+
+from __future__ import annotations
+
+import gzip
+import json
+import re
+from pathlib import Path
+
+import pytest
+
+from core.embedding import embed_corpus
+from core.explore import stable_coordinates
+from core.store import Store, import_file
+from tests.conftest import SHARED_DATA
+from tests.e2e.conftest import Tab, app_tab
+
+pytestmark = pytest.mark.e2e
+
+FIXTURE = Path(__file__).resolve().parents[1] / "fixtures" / "topics" / "abstracts.jsonl"
+MORE = SHARED_DATA / "medical_abstracts.jsonl.gz"
+RING = "new since the map was fitted"
+ADDED = 200
+
+
+def more_abstracts(path: Path) -> Path:
+    """A JSONL file of ADDED real abstracts the corpus does not hold yet (none a duplicate, which would be merged)."""
+    def key(record: dict) -> str:
+        return re.sub(r"\W+", "", str(record.get("title", "")).lower())
+
+    seen = {key(json.loads(line)) for line in FIXTURE.read_text(encoding="utf-8").splitlines() if line.strip()}
+    rows = []
+    with gzip.open(MORE, "rt", encoding="utf-8") as handle:
+        for line in handle:
+            record = json.loads(line)
+            if key(record) and key(record) not in seen and record.get("abstract"):
+                seen.add(key(record))
+                rows.append(line)
+            if len(rows) == ADDED:
+                break
+    path.write_text("".join(rows), encoding="utf-8")
+    return path
+
+
+def drawn(tab: Tab) -> dict[str, dict[int, tuple[float, float]]]:
+    """Each map trace's points by corpus row, read from the live plotly figure."""
+    tab.page.locator("[data-testid=stPlotlyChart] .js-plotly-plot").first.wait_for()
+    traces = tab.page.evaluate("""() => (document.querySelector('[data-testid=stPlotlyChart] .js-plotly-plot')
+        ._fullData || []).map(t => ({name: t.name, x: Array.from(t.x || []), y: Array.from(t.y || []),
+                                     rows: Array.from(t.customdata || [])}))""")
+    out: dict[str, dict[int, tuple[float, float]]] = {}
+    for trace in traces:
+        points = out.setdefault(trace["name"], {})
+        for row, x, y in zip(trace["rows"], trace["x"], trace["y"]):
+            if isinstance(row, (int, float)) and row >= 0:
+                points[int(row)] = (x, y)
+    return out
+
+
+def papers(traces: dict[str, dict[int, tuple[float, float]]]) -> dict[int, tuple[float, float]]:
+    """Every paper's drawn position (the ring trace draws new papers a second time)."""
+    return {row: xy for name, points in traces.items() if name != RING for row, xy in points.items()}
+
+
+def test_added_papers_are_placed_on_the_map_and_the_old_ones_stay_put(browser, tmp_path_factory):
+    if not MORE.exists():
+        pytest.skip(f"no {MORE}")
+    root = tmp_path_factory.mktemp("stable-map")
+    store = Store(root / "ws")
+    import_file(store, FIXTURE, "med")
+    embed_corpus(store, "med", "minilm")
+    first, _ = stable_coordinates(store, "med", "minilm", "tsne")  # the corpus is mapped
+    old_ids = store.paper_ids("med")
+    with app_tab(browser, store) as tab:
+        tab.url += "/?corpus=med&model=minilm&method=tsne"
+        tab.open()
+        tab.see(re.compile(rf"TSNE: drawing all {len(old_ids)} papers"), where="[data-testid=stCaptionContainer]")
+        before = tab.eventually(lambda: _all_papers(drawn(tab), len(old_ids)))
+        assert RING not in drawn(tab)
+        assert import_file(store, more_abstracts(root / "more.jsonl"), "med").added == ADDED
+        embed_corpus(store, "med", "minilm")
+        tab.open()  # reload
+        caption = tab.see(re.compile(r"added since this map was fitted"), where="[data-testid=stCaptionContainer]")
+        assert caption == (f"{ADDED} papers added since this map was fitted are marked new (placed from their "
+                           "nearest mapped papers).")
+        traces = tab.eventually(lambda: _ring(drawn(tab)))
+        after = papers(traces)
+        assert len(after) == len(old_ids) + ADDED
+        assert store.paper_ids("med")[: len(old_ids)] == old_ids  # old papers keep their rows
+        for row in range(len(old_ids)):  # every old paper drawn exactly where it was
+            assert after[row] == pytest.approx(before[row], abs=1e-4), row
+            assert after[row] == pytest.approx(tuple(first.coords[row]), abs=1e-4), row
+        assert sorted(traces[RING]) == list(range(len(old_ids), len(old_ids) + ADDED))  # the new ones ringed
+        tab.page.get_by_role("button", name="Re-fit the map").wait_for()
+        assert tab.errors == []
+
+
+def _all_papers(traces: dict, n: int) -> dict[int, tuple[float, float]]:
+    points = papers(traces)
+    assert len(points) == n, len(points)
+    return points
+
+
+def _ring(traces: dict) -> dict:
+    assert len(traces.get(RING, {})) == ADDED, {k: len(v) for k, v in traces.items()}
+    return traces
