@@ -92,7 +92,7 @@ def refit_map(store: Store, corpus: str, spec: ModelSpec | str, method: str = "u
         shutil.copyfile(path, previous.with_suffix(".tmp"))
         os.replace(previous.with_suffix(".tmp"), previous)
         save_record(path, record)
-        return as_map(record, method, load_record(previous))
+        return as_map(record, method, load_record(previous, ids=False))
 
 
 def undo_refit(store: Store, corpus: str, spec: ModelSpec | str, method: str = "umap",

@@ -108,23 +108,33 @@ def record_paths(store: Store, corpus: str, spec: ModelSpec, method: str, params
             store.array_path("maps", corpus, key, suffix="-previous.npz"))
 
 
-def load_record(path: Path) -> Record | None:
-    """The record at `path`, or None when there is none or it cannot be read."""
+def load_record(path: Path, ids: bool = True) -> Record | None:
+    """The record at `path`, or None when there is none or it cannot be read; `ids=False` leaves its ids unread."""
     if not path.exists():
         return None
     try:
         with np.load(path, allow_pickle=False) as data:
             linear = (data["mean"], data["weights"], data["offset"]) if "weights" in data else None
-            return Record(data["ids"], data["coords"], data["new"], json.loads(str(data["meta"])), linear)
-    except (OSError, ValueError, KeyError, EOFError) as exc:
+            names = _split_ids(data["ids"]) if ids else np.empty(0, dtype=str)
+            return Record(names, data["coords"], data["new"], json.loads(str(data["meta"])), linear)
+    except (OSError, ValueError, KeyError, EOFError, UnicodeDecodeError) as exc:
         log.warning("stable map %s unreadable (%s): fitting afresh", path.name, exc)
         return None
 
 
+def _join_ids(ids: np.ndarray) -> np.ndarray:
+    """Ids as one NUL-separated UTF-8 byte array (a fixed-width string array costs 4 bytes per character)."""
+    return np.frombuffer("\0".join(map(str, ids)).encode("utf-8", "surrogatepass"), dtype=np.uint8)
+
+
+def _split_ids(blob: np.ndarray) -> np.ndarray:
+    return np.asarray(blob.tobytes().decode("utf-8", "surrogatepass").split("\0") if blob.size else [], dtype=str)
+
+
 def save_record(path: Path, record: Record) -> None:
     """Write a record atomically (temporary file, then rename)."""
-    arrays: dict[str, np.ndarray] = {"ids": np.asarray(record.ids, dtype=str), "coords": record.coords,
-                                     "new": record.new, "meta": np.array(json.dumps(record.meta))}
+    arrays: dict[str, np.ndarray] = {"ids": _join_ids(record.ids), "coords": record.coords, "new": record.new,
+                                     "meta": np.array(json.dumps(record.meta))}
     if record.linear is not None:
         arrays.update(zip(("mean", "weights", "offset"), record.linear))
     fd, tmp = tempfile.mkstemp(dir=path.parent, suffix=".tmp")
@@ -245,11 +255,12 @@ def stable_map(store: Store, corpus: str, spec: ModelSpec | str, method: str = "
     spec = resolve_spec(store, spec)
     path, previous_path = record_paths(store, corpus, spec, method, params, seed)
     info = store.corpus(corpus)
-    record = load_record(path)
+    record = load_record(path, ids=False)
     if (record is not None and record.meta.get("version") == info.version
-            and record.meta.get("created") == info.created and len(record.ids) == info.papers):
-        return as_map(record, method, load_record(previous_path))  # as saved: nothing added since
+            and record.meta.get("created") == info.created and len(record.coords) == info.papers):
+        return as_map(record, method, load_record(previous_path, ids=False))  # as saved: nothing added since
     with WRITE_LOCK:
+        record = load_record(path)
         ids = np.asarray(store.paper_ids(corpus), dtype=str)
         reason = _not_kept(record, info, ids) if record is not None else ""
         if record is not None and not reason:
@@ -259,8 +270,9 @@ def stable_map(store: Store, corpus: str, spec: ModelSpec | str, method: str = "
             if fresh is None or len(fresh) != len(ids):
                 return None
             record = adopt_fit(store, corpus, spec, method, fresh, ids, info, seed, reason=reason)
+            previous_path.unlink(missing_ok=True)  # an undo back to a map that no longer fits: none
         save_record(path, record)
-        return as_map(record, method, load_record(previous_path))
+        return as_map(record, method, load_record(previous_path, ids=False))
 
 
 def not_kept_reason(store: Store, corpus: str, spec: ModelSpec | str, method: str = "umap",

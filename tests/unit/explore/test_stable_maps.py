@@ -202,3 +202,17 @@ def test_the_page_and_the_cli_share_one_tsne_map(mapped: Store):
     cli, _ = stable_coordinates(mapped, "c", "tiny", "tsne")
     page = stable_map(mapped, "c", "tiny", "tsne", {"perplexity": 30})
     assert page is not None and np.array_equal(page.coords, cli.coords)
+
+
+def test_a_record_keeps_any_paper_id(tmp_path):
+    from core.explore.maps.stable import Record, load_record, save_record
+
+    ids = np.array(["10.1000/xyz;1", "café ünïcode", "with space", "a~2", "x" * 300], dtype=str)
+    record = Record(ids, np.arange(10, dtype=np.float32).reshape(5, 2), np.array([0, 1, 0, 0, 1], dtype=bool),
+                    {"version": 3, "created": 1.5, "fitted": 3, "fitted_at": 2.0})
+    save_record(tmp_path / "m.npz", record)
+    back = load_record(tmp_path / "m.npz")
+    assert back is not None and list(back.ids) == list(ids) and np.array_equal(back.coords, record.coords)
+    assert back.meta == record.meta and list(back.new) == [False, True, False, False, True]
+    (tmp_path / "bad.npz").write_bytes(b"not a map")
+    assert load_record(tmp_path / "bad.npz") is None  # unreadable: fitted afresh, never an error on the page
