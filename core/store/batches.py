@@ -98,11 +98,13 @@ def _careful(conn: sqlite3.Connection, corpus: str, prepared: list[tuple[int, tu
     """The rows of a batch that are new papers, checked against the stored ids, keys and DOIs one by one; the
     duplicates go to ``merges`` as (row, seq of the paper they duplicate, "text" or "doi", row values)."""
     def lookup(column: str, values: Iterable[str]) -> dict[str, int]:
-        return dict(conn.execute(  # the earliest paper first when several share a value (a DOI in an old corpus)
-            f"SELECT {column}, seq FROM papers WHERE corpus = ? AND {column} IN (SELECT value FROM json_each(?)) "
-            "ORDER BY seq DESC",
-            (corpus, json.dumps(sorted({scrub(v) for v in values}))),
-        ).fetchall())
+        found: dict[str, int] = {}
+        for value, seq in conn.execute(  # no ORDER BY: the planner would walk the seq index, not this column's
+                f"SELECT {column}, seq FROM papers WHERE corpus = ? AND {column} IN (SELECT value FROM json_each(?))",
+                (corpus, json.dumps(sorted({scrub(v) for v in values})))):
+            if seq < found.get(value, seq + 1):  # the earliest paper when several share a value (an old corpus)
+                found[value] = seq
+        return found
 
     taken_keys = lookup("dkey", (values[7] for _, values in prepared))
     taken_ids = lookup("pid", (values[1] for _, values in prepared))
@@ -155,10 +157,11 @@ def _insert(conn: sqlite3.Connection, batch: list[tuple]) -> None:
 
 def add_batch(conn: sqlite3.Connection, corpus: str, prepared: list[tuple[int, tuple]], first: int, rows: array,
               conflicts: list[dict[str, Any]], tally: FieldTally | None = None,
-              merged: list[tuple[int, int, str]] | None = None, merging: dict[str, Any] | None = None) -> int:
+              merged: list[tuple[int, int, str, str, str]] | None = None, merging: dict[str, Any] | None = None) -> int:
     """Add a batch of (source row, papers-table row) pairs and return how many papers were added: new papers get
     the next seq numbers, their source rows are appended to ``rows``; duplicates are merged into the papers they
-    duplicate (`core.store.merging`) and listed in ``merged`` as (row, seq of that paper, "text" or "doi"); id
+    duplicate (`core.store.merging`) and listed in ``merged`` as (row, seq of that paper, "text" or "doi", the
+    row's id, that paper's id); id
     conflicts are appended to ``conflicts``; ``tally`` counts the added papers' fields. ``merging`` gathers what
     the merges did: "filled" (seqs of papers that took a field or an abstract) and "redirect" (duplicate keys of
     merged records -> the key of the paper they became, for the import's links). (SQLite's change count also
@@ -176,7 +179,7 @@ def add_batch(conn: sqlite3.Connection, corpus: str, prepared: list[tuple[int, t
         tally.add(v[5] for v in added)
     done = apply_merges(conn, corpus, merges)
     if merged is not None:
-        merged.extend(m[:3] for m in merges)
+        merged.extend((*m[:3], m[3][1], kept) for m, kept in zip(merges, done["kept"], strict=True))
     if merging is not None:
         merging.setdefault("filled", set()).update(done["filled"])
         merging.setdefault("redirect", {}).update(done["redirect"])

@@ -71,7 +71,7 @@ def _one_stream(conn: sqlite3.Connection, corpus: str, stream: Stream, upload_fi
     rows = array("q")  # the source row of each paper this stream adds, by seq - first
     pending: list[tuple[int, tuple]] = []
     cites: list[tuple[int, str, list, list[str]]] = []  # rows with a reference list
-    merged: list[tuple[int, int, str]] = []
+    merged: list[tuple[int, int, str, str, str]] = []
     attempted = row = inserted = 0
     for record in records:
         if isinstance(record, RowError):
@@ -103,7 +103,8 @@ def _one_stream(conn: sqlite3.Connection, corpus: str, stream: Stream, upload_fi
     report.imported, report.added, report.merged = attempted, inserted, attempted - inserted
     report.merged_by_doi = sum(1 for m in merged if m[2] == "doi")
     into = {"this file": 0, "earlier files": 0, "corpus": 0}
-    for _, seq, _ in merged:
+    report.merged_ids = {row_id: kept for _, _, _, row_id, kept in merged if row_id != kept}
+    for _, seq, *_ in merged:
         into["corpus" if seq < upload_first else "earlier files" if seq < first else "this file"] += 1
     report.merged_into = into if several else {"this file": into["this file"], "corpus": into["corpus"]}
     if attempted == 0 and (several or not _count(conn, corpus)):

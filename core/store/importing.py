@@ -43,6 +43,8 @@ class ImportReport:
     links: dict[str, Any] = field(default_factory=lambda: {"read": 0, "kept": 0, "dropped": 0})
     link_rows: list[dict[str, Any]] = field(default_factory=list)  # {"row", "reason"}
     figures: int | None = None  # figures stored from full text (JATS); None: the file had no full text
+    # ids of merged rows -> the id of the paper they became, where they differ (its figures go to that paper)
+    merged_ids: dict[str, str] = field(default_factory=dict, repr=False)
 
     def to_dict(self, max_errors: int = 1000) -> dict[str, Any]:
         """The report as JSON-ready data; at most `max_errors` errors and as many warnings and conflicts."""
@@ -85,7 +87,8 @@ def file_records(
 
     def save_figures(conn: sqlite3.Connection, report: ImportReport) -> None:
         if collector.full_text:  # JATS full text: each paper's figures, in the import's transaction
-            report.figures = store.save_figures(report.corpus, collector.by_paper, conn=conn)
+            by_paper = {report.merged_ids.get(pid, pid): figures for pid, figures in collector.by_paper.items()}
+            report.figures = store.save_figures(report.corpus, by_paper, conn=conn)
 
     return collector, source or "", save_figures
 

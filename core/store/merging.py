@@ -35,7 +35,7 @@ def doi_key(fields: dict[str, Any]) -> str | None:
         value = next((v for v in value if isinstance(v, str) and v.strip()), None)
     if not isinstance(value, str):
         return None
-    doi = bare_doi(value).strip().lower()
+    doi = (value if value.startswith("10.") else bare_doi(value)).strip().lower()  # readers give it bare
     return doi if doi.startswith("10.") and "/" in doi else None
 
 
@@ -88,23 +88,26 @@ def apply_merges(conn: sqlite3.Connection, corpus: str, merges: list[tuple[int, 
 
     ``merges``: (source row, seq of the paper it merged into, "text" or "doi", the record's papers-table row), in
     the order the rows came. Returns ``{"filled": seqs of papers that took something, "redirect": {duplicate key
-    of a merged record or of a paper before it took an abstract: the duplicate key of the paper it is now}}``.
+    of a merged record or of a paper before it took an abstract: the duplicate key of the paper it is now},
+    "kept": the id of the paper each merge went into, in the order of ``merges``}``.
     """
     redirect: dict[str, str] = {}
     filled: set[int] = set()
     if not merges:
-        return {"filled": filled, "redirect": redirect}
+        return {"filled": filled, "redirect": redirect, "kept": []}
     seqs = sorted({target for _, target, _, _ in merges})
     held: dict[int, dict[str, Any]] = {}
     for start in range(0, len(seqs), 500):
         part = seqs[start:start + 500]
-        for r in conn.execute(f"SELECT seq, title, abstract, fields, dkey, doi FROM papers WHERE corpus = ? "
+        for r in conn.execute(f"SELECT seq, title, abstract, fields, dkey, doi, pid FROM papers WHERE corpus = ? "
                               f"AND seq IN ({','.join('?' * len(part))})", (corpus, *part)):
-            held[r[0]] = {"title": r[1], "abstract": r[2], "fields": json.loads(r[3] or "{}"), "dkey": r[4],
-                          "doi": r[5], "stored": r[3]}
+            held[r[0]] = {"title": r[1], "abstract": r[2], "fields": None, "dkey": r[4], "doi": r[5],
+                          "stored": r[3], "pid": r[6]}
     for _, target, _, values in merges:
         paper = held[target]
         if values[5] != paper["stored"] or not paper["abstract"]:  # the same fields as stored: nothing to take
+            if paper["fields"] is None:
+                paper["fields"] = json.loads(paper["stored"] or "{}")
             if _fill(paper, values):
                 filled.add(target)
         if values[7] != paper["dkey"]:
@@ -125,7 +128,7 @@ def apply_merges(conn: sqlite3.Connection, corpus: str, merges: list[tuple[int, 
                         key, paper["doi"] or doi_key(paper["fields"]), corpus, seq))
     conn.executemany("UPDATE papers SET abstract = ?, fields = ?, hash = ?, dkey = ?, doi = ? "
                      "WHERE corpus = ? AND seq = ?", updates)
-    return {"filled": filled, "redirect": redirect}
+    return {"filled": filled, "redirect": redirect, "kept": [held[target]["pid"] for _, target, _, _ in merges]}
 
 
 def resolved(redirect: dict[str, str], key: str) -> str:

@@ -160,3 +160,17 @@ def test_the_cli_imports_several_exports_with_a_line_per_file_and_the_totals(tmp
     doc = json.loads(capsys.readouterr().out)
     assert (doc["corpus"], doc["imported"], doc["added"], doc["merged"], doc["skipped"]) == ("search", 66, 0, 66, 4)
     assert [f["file"] for f in doc["files"]] == [p.name for p in THREE] and len(doc["errors"]) == 4
+
+
+def test_full_text_merged_by_doi_gives_its_figures_to_the_paper_it_became(store, tmp_path):
+    """A PubMed record first, then the article's PMC full text (other abstract): one paper, with the figures."""
+    from core.io import bundle_files
+
+    jats = sorted((Path(__file__).resolve().parents[2] / "fixtures" / "real" / "jats").glob("*.xml"))
+    store.import_papers("pmc", [Paper("pubmed-1", "A title as PubMed gives it", "PubMed's abstract.",
+                                      {"doi": "10.3389/FPLS.2018.00492"})])
+    report = import_file(store, bundle_files(jats, tmp_path), "pmc")
+    assert (report.added, report.merged_by_doi, report.figures) == (2, 1, 18)
+    assert {pid: len(figs) for pid, figs in store.figures("pmc").items()} == {
+        "pubmed-1": 9, "PMC6035793": 6, "PMC6137811": 3}
+    assert store.paper("pmc", "pubmed-1").abstract == "PubMed's abstract."  # the first record's text stays
