@@ -16,6 +16,7 @@ from core.explore import KNN_PRIOR_STRENGTH, KNN_TEMPERATURE, predict_journals, 
 from core.plots import journal_bar_figure, prediction_balance_figure
 from core.records import md_escape
 from ui import state
+from ui.collection_filter import collection_choice
 from ui.embedding import need_embeddings
 from ui.errors import guarded
 from ui.resources import encoder, papers_frame, store
@@ -64,15 +65,24 @@ elif has_head and corpus:
                f"**{md_escape(spec.name)}**; then the page measures it against the neighbour vote on held-out "
                "papers and uses the better one.")
 
+collection = collection_choice(corpus, "journal_collection", "the vote to the nearest papers of that collection "
+                               "(the trained head cannot be limited)") if corpus and column else None
+if collection is not None:
+    method = "knn"
+    st.caption(f"Suggestions from the similarity-weighted vote of the nearest papers in collection "
+               f"**{md_escape(collection[0])}** ({len(collection[1]):,} papers). The accuracies measured on held-out "
+               f"papers are for the whole corpus, not for this collection.")
 title = st.text_input("Title", key=sticky("journal_title"))
 abstract = st.text_area("Abstract", key=sticky("journal_abstract"), height=180)
-inputs = {"title": title, "abstract": abstract, "column": column, "k": int(k), "method": method}
+inputs = {"title": title, "abstract": abstract, "column": column, "k": int(k), "method": method,
+          "collection": collection[0] if collection else None}
 if st.button(f"Suggest {what}" if column else "Suggest journals", type="primary", key="suggest_button"):
     state.forget(state.JOURNALS)
     ready = corpus is not None and column is not None
     made = guarded(predict_journals, store(), spec, title=title, abstract=abstract, corpus=corpus if ready else None,
                    label_column=column, k=int(k), encoder=encoder(spec),
-                   frame=papers_frame(corpus) if ready else None, method=method)
+                   frame=papers_frame(corpus) if ready else None, method=method,
+                   within=collection[1] if collection else None)
     if made is not None:
         state.keep(state.JOURNALS, state.Answer(corpus, spec.name, inputs, made))
 

@@ -8,6 +8,7 @@ import streamlit as st
 from core.explore import citation_relation, paper_citations, similar_papers
 from core.records import md_escape
 from ui import state
+from ui.collection_filter import collection_choice
 from ui.embedding import need_embeddings
 from ui.errors import guarded
 from ui.figures_view import ranked_figures, show_figures, summaries
@@ -54,6 +55,9 @@ with st.expander("Filters and number of results"):
         filters[column] = st.multiselect(f"Only {column}", values, key=key, filter_mode="contains",
                                          help="Type part of a name: the list keeps the names that contain it, so "
                                               "'Select all matches' selects only those.")
+    collection = collection_choice(corpus, "similar_collection", "the results")
+    if collection is not None:
+        filters["id"] = collection[1]
     year_range = None
     if "year" in frame.columns:
         years = pd.to_numeric(frame["year"], errors="coerce").dropna()
@@ -68,7 +72,7 @@ with st.expander("Filters and number of results"):
 
 # What the results on screen must belong to: a result made from other inputs is never shown.
 inputs = {"mode": mode, "title": title, "abstract": abstract, "paper": paper_id, "k": k, "filters": filters,
-          "years": year_range}
+          "years": year_range, "collection": collection[0] if collection else None}
 if st.button("Find similar papers", type="primary"):
     state.forget(state.SIMILAR)
     found = guarded(similar_papers, store(), corpus, spec, title=title, abstract=abstract, paper_id=paper_id, k=k,
@@ -86,7 +90,8 @@ elif answer is not None:
     if result.warning:
         st.warning(result.warning)
     if not result.results:
-        st.info("No paper passes the filters.")
+        st.info("No paper passes the filters" + (f" (collection **{md_escape(answer.inputs['collection'])}**)"
+                                                 if answer.inputs.get("collection") else "") + ".")
     else:
         ranked = ranked_figures(corpus, spec, [str(r["id"]) for r in result.results])
         rows = [dict(r, figure=f) for r, f in zip(result.results, summaries(ranked, [r["id"] for r in result.results]))]

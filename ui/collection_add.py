@@ -20,7 +20,7 @@ def add_to_collection(corpus: str, pids: Sequence[str], key: str, what: str = ""
     if not pids:
         return
     names = [c.name for c in guarded(store().collections, corpus) or []]
-    with st.form(f"{key}_form", border=False, clear_on_submit=True):
+    with st.form(f"{key}_form", border=False):
         target = st.selectbox("Collection", [NEW, *names], key=f"{key}_target",
                               help="Collections keep papers of this corpus under a name; they are listed on the "
                                    "Library page, colour the map and filter Similar papers and Journals.")

@@ -170,11 +170,19 @@ def predict_journals(
     store: Store | None, model: str | ModelSpec = "minilm", *, title: str, abstract: str,
     corpus: str | None = None, label_column: str | None = None, k: int = 5, evidence: int = 3,
     encoder: Encoder | None = None, frame: pd.DataFrame | None = None, method: str | None = None,
+    within: Sequence[str] | None = None,
 ) -> Prediction:
     """Top-k labels with probabilities: the trained head if the model has one for the column (or `method` "head"),
-    else, or with `method` "knn", the calibrated vote of the nearest corpus papers."""
+    else, or with `method` "knn", the calibrated vote of the nearest corpus papers. `within` (paper ids, e.g. a
+    collection's) limits the vote to those papers; the head knows no such limit, so it is not used then."""
     if method not in (None, "head", "knn"):
         raise MireadError(f"unknown journal method {method!r}; choose head or knn")
+    if within is not None:
+        if method == "head":
+            raise MireadError("the trained head cannot be limited to a collection; suggest with the neighbour vote")
+        if not corpus or store is None:
+            raise MireadError("suggestions from a collection need its corpus")
+        method = "knn"
     if not (title or "").strip() and not (abstract or "").strip():
         raise MireadError("the query is empty: paste a title and/or an abstract")
     spec = model if isinstance(model, ModelSpec) else get_model(model, store)
@@ -204,7 +212,13 @@ def predict_journals(
                         "(embed it on the Library page).")
             if index is not None:
                 codes, names, shares = _corpus_codes(store, corpus, frame, column)
-                scores, idx = index.search(vector[None, :], min(KNN_NEIGHBOURS, len(frame)))
+                mask = None
+                if within is not None:
+                    mask = frame["id"].astype(str).isin({str(i) for i in within}).to_numpy()
+                    if not mask.any():
+                        raise MireadError(f"none of the chosen papers is in corpus {corpus!r} now")
+                size = len(frame) if mask is None else int(mask.sum())
+                scores, idx = index.search(vector[None, :], min(KNN_NEIGHBOURS, size), mask)
                 neighbours = [(float(s), int(i)) for s, i in zip(scores[0], idx[0]) if i >= 0 and np.isfinite(s)]
 
     votes: dict[str, LabelVote] = {}

@@ -1,0 +1,132 @@
+"""The map as a reading tool (issue 31): the side panel of one paper, Find a paper, the kept zoom window, colour by
+collection, and Similar papers / Journals limited to a collection."""
+
+from __future__ import annotations
+
+from core.records import Paper
+from tests.app.test_pages import (  # noqa: F401
+    PAPERS,
+    chart,
+    decode,
+    empty_workspace,
+    open_app,
+    texts,
+    widget,
+    workspace,
+)
+
+ABSTRACT = "First paragraph about galaxies.\n\nSecond paragraph: the stellar results."
+
+
+def _with_authors(store) -> None:
+    """One more paper with authors, a DOI and a two-paragraph abstract, embedded."""
+    from core.embedding import embed_corpus
+
+    store.import_papers("c", [Paper(id="doi-paper", title="Galaxies in two paragraphs", abstract=ABSTRACT,
+                                    fields={"journal": "J. Astro", "year": 2004, "doi": "http://dx.doi.org/10.5/XY",
+                                            "authors": ["Yang, Z.", "Jiang, B.", "Xu, J.", "McNamara, M.E."]})])
+    embed_corpus(store, "c", "tiny")
+
+
+def test_a_found_paper_opens_in_the_side_panel_with_its_abstract_in_paragraphs(workspace):  # noqa: F811
+    _with_authors(workspace)
+    at = open_app()
+    at.text_input(key="map_find").set_value("10.5/xy").run()  # a DOI, whatever its case and prefix
+    assert not at.exception
+    assert at.session_state["map_paper"] == "doi-paper"
+    shown = texts(at.markdown)
+    assert "Galaxies in two paragraphs" in shown
+    assert "Yang, Z.; Jiang, B.; Xu, J.; McNamara, M.E." in shown  # every author in the panel
+    assert "https://doi.org/10.5/XY" in shown  # the link, without the export's dx.doi.org prefix
+    assert "First paragraph about galaxies." in shown and "Second paragraph: the stellar results." in shown
+    assert "First paragraph about galaxies.\n\nSecond" not in shown  # two paragraphs, two blocks
+    star = [t for t in chart(at)["data"] if t["name"] == "your paper"]
+    assert star and star[0]["text"] == ["Galaxies in two paragraphs"]
+    layout = chart(at)["layout"]  # flown there: the window is a part of the map around the paper
+    x0, x1 = layout["xaxis"]["range"]
+    x = decode(star[0]["x"])[0]
+    assert x0 < x < x1
+    assert at.session_state["map_zoom"] is not None
+    assert "zoom" in at.query_params and at.query_params["paper"] == "doi-paper"
+
+
+def test_the_hover_cards_show_the_first_three_authors(workspace):  # noqa: F811
+    _with_authors(workspace)
+    at = open_app()
+    cards = [h for t in chart(at)["data"] for h in (t.get("hovertext") or []) if "two paragraphs" in str(h)]
+    assert cards and "Yang, Z.; Jiang, B.; Xu, J. et al." in cards[0]
+
+
+def test_title_words_offer_every_match_and_the_panel_closes(workspace):  # noqa: F811
+    at = open_app()
+    at.text_input(key="map_find").set_value("galaxy").run()
+    matching = [p for p in PAPERS if "galaxy" in p.title.lower()]
+    assert len(matching) > 1
+    assert at.selectbox(key="map_find_pick").options and len(at.selectbox(key="map_find_pick").options) == len(
+        matching)
+    assert at.session_state["map_paper"] in {p.id for p in matching}
+    at.button(key="map_panel_close").click().run()
+    assert "map_paper" not in at.session_state
+    assert not [t for t in chart(at)["data"] if t["name"] == "your paper"]
+    at.text_input(key="map_find").set_value("no such words anywhere").run()
+    assert "No paper's title or DOI matches “no such words anywhere”." in texts(at.caption)
+
+
+def test_a_shared_zoom_window_is_drawn_and_a_malformed_one_is_said(workspace):  # noqa: F811
+    from streamlit.testing.v1 import AppTest
+
+    from tests.app.test_pages import APP
+
+    at = AppTest.from_file(APP, default_timeout=90)
+    at.query_params.update({"corpus": "c", "model": "tiny", "method": "pca", "zoom": "-1,1,-0.5,0.5"})
+    at.run()
+    assert not at.exception
+    assert chart(at)["layout"]["xaxis"]["range"] == [-1, 1]
+    assert chart(at)["layout"]["yaxis"]["range"] == [-0.5, 0.5]
+    bad = AppTest.from_file(APP, default_timeout=90)
+    bad.query_params.update({"corpus": "c", "model": "tiny", "method": "pca", "zoom": "1,0,2"})
+    bad.run()
+    assert "The link's zoom '1,0,2' is not a window like x0,x1,y0,y1" in texts(bad.warning)
+    assert "range" not in chart(bad)["layout"]["xaxis"]
+
+
+def test_the_map_colours_by_collection_and_saves_a_panel_paper_into_one(workspace):  # noqa: F811
+    workspace.save_collection("c", "to read", ["astro-1", "astro-2", "bio-3"], note="first pass")
+    workspace.save_collection("c", "core", ["astro-2"])
+    at = open_app()
+    widget(at.selectbox, "Colour by").set_value("collection").run()
+    assert not at.exception
+    names = {t["name"] for t in chart(at)["data"]}
+    assert {"to read", "to read + core"} <= names or {"to read", "core + to read"} <= names
+    at.session_state["map_paper"] = "econ-4"
+    at.run()
+    at.selectbox(key="map_panel_collect_target").set_value("to read")  # in a form: sent with its submit
+    next(b for b in at.button if b.label.startswith("Add 1 paper")).click().run()
+    assert not at.exception
+    assert workspace.collection_ids("c", "to read") == ["astro-1", "astro-2", "bio-3", "econ-4"]
+    assert "Collection **to read** now holds 4 papers (1 paper added)." in texts(at.success)
+
+
+def test_similar_papers_and_journals_can_be_limited_to_a_collection(workspace):  # noqa: F811
+    keep = ["econ-1", "econ-2", "econ-3", "bio-5"]
+    workspace.save_collection("c", "mine", keep)
+    at = open_app("app_pages/similar.py")
+    at.radio[0].set_value("Pick a paper from the corpus").run()
+    at.selectbox(key="similar_paper_c").set_value(0).run()
+    at.selectbox(key="similar_collection_c").set_value("mine").run()
+    next(b for b in at.button if b.label == "Find similar papers").click().run()
+    assert not at.exception
+    found = at.session_state["similar_result"].value.results
+    assert found and {r["id"] for r in found} <= set(keep)
+
+    at.switch_page("app_pages/journals.py").run()
+    at.selectbox(key="journal_collection_c").set_value("mine").run()
+    assert "nearest papers in collection **mine** (4 papers)" in texts(at.caption)
+    at.text_input(key="journal_title").set_value("On galaxy and stellar").run()
+    at.text_area(key="journal_abstract").set_value("We study the galaxy stellar problem in astro.").run()
+    next(b for b in at.button if b.label.startswith("Suggest")).click().run()
+    assert not at.exception
+    made = at.session_state["journal_prediction"].value
+    evidence = {e for p in made.predictions for e in p["evidence"]}
+    assert evidence and evidence <= set(keep)
+    assert {p["label"] for p in made.predictions if p["neighbours"]} <= {"J. Econ", "J. Bio"}
