@@ -22,11 +22,13 @@ def test_a_good_link_is_read_whole() -> None:
 
 def test_each_stale_or_malformed_value_is_one_sentence_and_left_out() -> None:
     view = parse_view({"corpus": "gone", "model": "bert", "method": "mds", "colour": "field", "years": "2005-1995",
-                       "paper": "p9", "n_neighbors": "7000", "zoom": "3", "play": "fast"}, **WORKSPACE)
-    assert (view.corpus, view.model, view.method, view.colour, view.years, view.paper, view.play) == (None,) * 7
+                       "paper": "p9", "n_neighbors": "7000", "tilt": "3", "zoom": "3", "play": "fast"},
+                      **WORKSPACE)
+    assert (view.corpus, view.model, view.method, view.colour, view.years, view.paper, view.play, view.zoom) == (
+        None,) * 8
     assert view.numbers == {}
     assert view.problems == [
-        "The link has parameters this app does not know (zoom); they were ignored.",
+        "The link has parameters this app does not know (tilt); they were ignored.",
         "The link names corpus 'gone', which is not in this workspace; showing 'med' instead.",
         "The link names model 'bert' (model), which is not registered here; using the current model instead.",
         "The link's map method 'mds' is not one of umap, tsne, pca; using UMAP.",
@@ -34,6 +36,8 @@ def test_each_stale_or_malformed_value_is_one_sentence_and_left_out() -> None:
         "The link's years '2005-1995' are not a range like 1995-2005; showing all years.",
         "The link's play mode 'fast' is not one of 1y, 2y, 3y, 5y, cumulative; the map is not playing.",
         "Corpus 'med' has no paper with id 'p9'; no paper is selected.",
+        "The link's zoom '3' is not a window like x0,x1,y0,y1 (four numbers, each pair increasing); showing the "
+        "whole map.",
         "The link's n_neighbors '7000' is not a number from 5 to 100; using the default.",
     ]
     assert all(p.count(".") >= 1 and "\n" not in p for p in view.problems)
