@@ -15,6 +15,7 @@ from ui import state
 from ui.collections_view import collections_panel
 from ui.embedding import embed_with_progress
 from ui.errors import guarded
+from ui.export_menu import export_menu
 from ui.import_preview import import_files_table, import_preview, several_preview
 from ui.library_trash import delete_panel, labels_panel, trash_panel, undo_notice
 from ui.resources import store
@@ -147,5 +148,9 @@ with left:
 with right:
     delete_panel([c.name for c in corpora])
 labels_panel(target)
+with st.expander(f"Export {target} to a reference manager", icon=":material/download:"):
+    st.caption("RIS (Zotero, EndNote, Mendeley), BibTeX, CSL JSON, CSV or JSONL, with authors, journal, year, DOI, "
+               "keywords and abstract; each paper's collections come as keywords and a note.")
+    export_menu(target, None, "all", key="library_corpus")
 collections_panel()
 trash_panel()

@@ -25,6 +25,7 @@ from ui import state
 from ui.collection_add import add_to_collection
 from ui.embedding import need_embeddings
 from ui.errors import guarded, show_error
+from ui.export_menu import export_menu
 from ui.figures_view import ranked_figures, summaries
 from ui.map_panel import PAPER, find_box, open_clicked, open_paper_at, paper_panel, paper_row
 from ui.map_stable import marked, resolve_stable, show_stable_controls
@@ -247,8 +248,13 @@ if len(selected) > 1 or (len(selected) == 1 and open_row is None):
         chosen.insert(at, "figure", summaries(ranked, chosen["id"].astype(str).tolist()))
     st.subheader(plural(len(chosen), "selected paper"))
     st.dataframe(blank_missing(chosen.drop(columns=["abstract"])), width="stretch", hide_index=True)
-    c2.download_button("Export selection (CSV)", chosen.to_csv(index=False).encode("utf-8"),
-                       file_name=f"{corpus}-selection.csv", mime="text/csv")
+    with c2.popover(f"Export the {plural(len(chosen), 'selected paper')}", icon=":material/download:"):
+        # for a reference manager; a topic colouring adds each paper's topic as a keyword
+        topic_tags = ({str(frame["id"].iloc[r]): {"keywords": [f"topic: {colour_values[r]}"]} for r in selected}
+                      if colour == TOPICS and colour_values else None)
+        export_menu(corpus, chosen["id"].astype(str).tolist(), "selection", key="map_selection", tags=topic_tags)
+        st.download_button("Map table with x, y (CSV)", chosen.to_csv(index=False).encode("utf-8"),
+                           file_name=f"{corpus}-selection.csv", mime="text/csv")
     with st.expander(f"Save the {plural(len(chosen), 'selected paper')} as a collection"):
         add_to_collection(corpus, chosen["id"].astype(str).tolist(), key="map_selection_collect", what="selection")
 elif len(selected) == 1:

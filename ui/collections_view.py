@@ -14,6 +14,7 @@ import streamlit as st
 from core.display import plural
 from core.records import md_escape
 from ui.errors import guarded
+from ui.export_menu import export_menu
 from ui.resources import papers_frame, store
 
 PICK = "collections_pick"  # (corpus, name) of the collection chosen in the panel
@@ -84,6 +85,8 @@ def _papers(collection: Any) -> None:
     st.dataframe(table, width="stretch", hide_index=True, key=key, selection_mode="multi-row",
                  on_select=partial(_tick, key, corpus, name, shown),
                  column_config={"title": st.column_config.TextColumn("title", width="large")})
+    with st.popover(f"Export {name}", icon=":material/download:"):
+        export_menu(corpus, ids, name, key=f"collection_export:{corpus}:{name}")
     held = st.session_state.get(TICKED)
     ticked = held[2] if held and held[:2] == (corpus, name) else []
     if st.button(f"Remove {plural(len(ticked), 'ticked paper')} from {name}", disabled=not ticked,

@@ -12,7 +12,7 @@ import streamlit as st
 
 from core.display import plural
 from core.io import EXPORT_FORMATS
-from core.store import export_corpus_file
+from core.store import Store, export_corpus_file
 from ui.resources import store
 
 _UNSAFE = re.compile(r"[^\w.-]+")
@@ -25,10 +25,22 @@ def export_file_name(corpus: str, label: str, fmt: str) -> str:
     return stem + EXPORT_FORMATS[fmt][1]
 
 
+def with_collections(workspace: Store, corpus: str, tags: Mapping[str, Mapping[str, list[str]]] | None
+                     ) -> dict[str, dict[str, list[str]]]:
+    """`tags` plus each paper's collections, as keywords ("collection: NAME") and a note, as Zotero shows them."""
+    merged: dict[str, dict[str, list[str]]] = {pid: {k: list(v) for k, v in extra.items()}
+                                               for pid, extra in (tags or {}).items()}
+    for pid, names in workspace.collection_membership(corpus).items():
+        entry = merged.setdefault(pid, {})
+        entry.setdefault("keywords", []).extend(f"collection: {name}" for name in names)
+        entry.setdefault("notes", []).append("MIReAD collections: " + "; ".join(names))
+    return merged
+
+
 def export_menu(corpus: str, pids: Sequence[str] | None, label: str, key: str,
                 tags: Mapping[str, Mapping[str, list[str]]] | None = None) -> None:
     """Draw the format selectbox and the download button: the whole corpus when `pids` is None, else those papers;
-    `tags` adds keywords and notes per paper id (its topic, its collections)."""
+    `tags` adds keywords and notes per paper id (its topic); each paper's collections are always added."""
     fmt = st.selectbox("Export as", list(EXPORT_FORMATS), format_func=lambda f: EXPORT_FORMATS[f][0],
                        key=f"{key}-export-format")
     workspace = store()
@@ -37,7 +49,7 @@ def export_menu(corpus: str, pids: Sequence[str] | None, label: str, key: str,
 
     def data() -> bytes:
         buffer = io.BytesIO()
-        export_corpus_file(workspace, corpus, buffer, fmt, pids=chosen, tags=tags)
+        export_corpus_file(workspace, corpus, buffer, fmt, pids=chosen, tags=with_collections(workspace, corpus, tags))
         return buffer.getvalue()
 
     st.download_button(f"Download {plural(count, 'paper')}", data=data,

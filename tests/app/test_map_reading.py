@@ -130,3 +130,22 @@ def test_similar_papers_and_journals_can_be_limited_to_a_collection(workspace): 
     evidence = {e for p in made.predictions for e in p["evidence"]}
     assert evidence and evidence <= set(keep)
     assert {p["label"] for p in made.predictions if p["neighbours"]} <= {"J. Econ", "J. Bio"}
+
+
+def test_an_export_carries_each_papers_collections_as_keywords_and_a_note(workspace):  # noqa: F811
+    import io
+
+    from core.store import export_corpus_file
+    from ui.export_menu import with_collections
+
+    workspace.save_collection("c", "to read", ["astro-1", "bio-3"])
+    workspace.save_collection("c", "core", ["astro-1"])
+    tags = with_collections(workspace, "c", {"astro-1": {"keywords": ["topic: A1"]}})
+    assert tags["astro-1"]["keywords"] == ["topic: A1", "collection: to read", "collection: core"]
+    assert tags["bio-3"]["notes"] == ["MIReAD collections: to read"]
+    out = io.BytesIO()
+    export_corpus_file(workspace, "c", out, "ris", pids=["astro-1", "bio-3"], tags=tags)
+    text = out.getvalue().decode("utf-8")
+    first = text.split("ER  - ")[0]
+    assert "KW  - collection: to read" in first and "KW  - collection: core" in first and "KW  - topic: A1" in first
+    assert text.count("TY  - ") == 2
