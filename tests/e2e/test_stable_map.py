@@ -93,7 +93,17 @@ def test_added_papers_are_placed_on_the_map_and_the_old_ones_stay_put(browser, t
             assert after[row] == pytest.approx(before[row], abs=1e-4), row
             assert after[row] == pytest.approx(tuple(first.coords[row]), abs=1e-4), row
         assert sorted(traces[RING]) == list(range(len(old_ids), len(old_ids) + ADDED))  # the new ones ringed
-        tab.page.get_by_role("button", name="Re-fit the map").wait_for()
+        tab.snap("stable-map-new-papers")
+        tab.click("Re-fit the map")  # a fresh fit of all 320, aligned onto this map; the report, then undo
+        report = tab.see(re.compile("Re-fitted: the median paper moved"), where="[data-testid=stCaptionContainer]")
+        assert re.search(r"papers? of 320 moved more than 10%", report), report
+        assert RING not in tab.eventually(lambda: _all_papers_traces(drawn(tab), len(old_ids) + ADDED))
+        undo = tab.page.get_by_role("button", name=re.compile(
+            rf"^Undo re-fit: back to the TSNE map fitted on {len(old_ids)} papers on .*, {ADDED} placed since$"))
+        undo.click()
+        tab.idle()
+        restored = papers(tab.eventually(lambda: _ring(drawn(tab))))
+        assert all(restored[row] == pytest.approx(after[row], abs=1e-4) for row in after)
         assert tab.errors == []
 
 
@@ -101,6 +111,11 @@ def _all_papers(traces: dict, n: int) -> dict[int, tuple[float, float]]:
     points = papers(traces)
     assert len(points) == n, len(points)
     return points
+
+
+def _all_papers_traces(traces: dict, n: int) -> dict:
+    _all_papers(traces, n)
+    return traces
 
 
 def _ring(traces: dict) -> dict:
