@@ -5,8 +5,8 @@ paper moved. A stable map is one record per (corpus, vectors, method, parameters
 and their coordinates. Papers added later are placed on it and marked new; the papers already there keep their
 coordinates exactly. PCA places them through its own linear projection (recovered from the fitted papers by least
 squares, which is exact for a linear map); UMAP and t-SNE at the weighted mean of their most similar mapped papers,
-as `place_points` places a pasted paper (a saved UMAP reducer would cost the whole neighbour graph on disk, and
-its `transform` is slower than this placement; BENCHMARKS.md section 21 measures the placement).
+as `place_points` places a pasted paper (a saved UMAP reducer would keep its whole neighbour graph on disk; the
+placement needs only the vectors and the map; BENCHMARKS.md section 21 measures it against a refit).
 
 A fresh fit happens only when the user asks (`refit_map`: fitted afresh, turned and scaled onto the old map by
 orthogonal Procrustes, how far papers moved reported, the old map kept for one undo), or when the record cannot be
