@@ -17,6 +17,9 @@ NEW = "New collection…"
 def add_to_collection(corpus: str, pids: Sequence[str], key: str, what: str = "") -> None:
     """A small form: pick a collection of `corpus` (or name a new one, with a note) and add `pids` to it."""
     pids = [str(p) for p in pids]
+    if message := st.session_state.pop(f"{key}_done", None):  # said after the rerun that shows the collection
+        st.toast(message, icon=":material/bookmark_added:")
+        st.success(message)
     if not pids:
         return
     names = [c.name for c in guarded(store().collections, corpus) or []]
@@ -24,7 +27,7 @@ def add_to_collection(corpus: str, pids: Sequence[str], key: str, what: str = ""
         target = st.selectbox("Collection", [NEW, *names], key=f"{key}_target",
                               help="Collections keep papers of this corpus under a name; they are listed on the "
                                    "Library page, colour the map and filter Similar papers and Journals.")
-        name = st.text_input("New collection's name", key=f"{key}_name", max_chars=120,
+        name = st.text_input("Name of a new collection", key=f"{key}_name", max_chars=120,
                              placeholder="e.g. to read, included, background")
         note = st.text_input("Note (optional)", key=f"{key}_note", max_chars=500)
         label = f"Add {plural(len(pids), 'paper')}" + (f" ({what})" if what else "")
@@ -36,8 +39,10 @@ def add_to_collection(corpus: str, pids: Sequence[str], key: str, what: str = ""
         return
     before = len(guarded(store().collection_ids, corpus, chosen) or []) if chosen in names else 0
     kept = guarded(store().save_collection, corpus, chosen, pids, note=note.strip() or None)
-    if kept is not None:
+    if kept is not None:  # the page runs again so the map's colours and the pages' choices know the collection
         added = kept.papers - before
-        st.success(f"Collection **{md_escape(kept.name)}** now holds {plural(kept.papers, 'paper')} "
-                   f"({plural(added, 'paper')} added" + (f", {len(pids) - added:,} already in it" if added < len(pids)
-                                                         else "") + ").")
+        st.session_state[f"{key}_done"] = (
+            f"Collection **{md_escape(kept.name)}** now holds {plural(kept.papers, 'paper')} "
+            f"({plural(added, 'paper')} added" + (f", {len(pids) - added:,} already in it" if added < len(pids)
+                                                  else "") + ").")
+        st.rerun()
