@@ -1,0 +1,147 @@
+"""The librarian's round trip in Chromium (issue 31): two real exports of overlapping searches into one corpus →
+lasso a region → save it as a collection → colour the map by it → click a paper and read its abstract in the side
+panel → export the collection as RIS → import that RIS as a new corpus → the same papers with the same text."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from core.store import Store
+from tests.conftest import SHARED_DATA
+from tests.e2e.conftest import VIEWPORT, Tab, tiny_store
+from tests.e2e.server import streamlit_server
+
+pytestmark = pytest.mark.e2e
+
+EXPORTS = SHARED_DATA / "exports" / "RIS"
+SEARCHES = [EXPORTS / "_baseline_pubmed.ris", EXPORTS / "_baseline_webofscience.ris"]  # one search, two databases
+
+CLICK = """row => {
+    const gd = document.querySelector('.st-key-corpus_map .js-plotly-plot');
+    const xa = gd._fullLayout.xaxis, ya = gd._fullLayout.yaxis;
+    for (const t of gd._fullData) {
+        const i = (t.customdata || []).findIndex(c => Number(Array.isArray(c) ? c[0] : c) === row);
+        if (i < 0 || t.name === 'your paper') continue;
+        const x = xa._offset + xa.d2p(t.x[i]), y = ya._offset + ya.d2p(t.y[i]);
+        const mark = document.createElement('div');
+        mark.style.cssText = `position:absolute;left:${x}px;top:${y}px;width:1px;height:1px`;
+        gd.appendChild(mark); mark.scrollIntoView({block: 'center', inline: 'center'}); mark.remove();
+        const r = gd.getBoundingClientRect();
+        return [r.left + x, r.top + y];
+    }
+    return null; }"""
+
+
+@pytest.fixture(scope="module")
+def workspace(tmp_path_factory: pytest.TempPathFactory) -> Store:
+    if not all(p.exists() for p in SEARCHES):
+        pytest.skip(f"the shared exports are not at {EXPORTS}")
+    return tiny_store(tmp_path_factory, "round-trip")
+
+
+@pytest.fixture(scope="module")
+def tab(browser, workspace: Store) -> Iterator[Tab]:
+    env = {"MIREAD_WARM_NUMBA": "0", "MIREAD_DEVICE": "cpu", "MIREAD_MODEL": "tiny"}
+    with streamlit_server(workspace.root, env=env, timeout=240) as url:
+        context = browser.new_context(viewport=VIEWPORT, accept_downloads=True)
+        yield Tab(context.new_page(), url).open()
+        context.close()
+
+
+def calm(tab: Tab) -> None:
+    tab.idle()
+    assert tab.page.locator("[data-testid=stException]").count() == 0, tab.page.locator(
+        "[data-testid=stException]").first.inner_text()
+    assert tab.errors == []
+
+
+def choose(tab: Tab, label: str, option: str) -> None:
+    """Pick an option; right after a form was submitted the first click on a select box may only focus it."""
+    box = tab.page.get_by_role("combobox", name=label, exact=True)
+    wanted = tab.page.get_by_role("option", name=option, exact=True)
+    for _ in range(3):
+        box.click()
+        try:
+            wanted.wait_for(timeout=3000)
+            break
+        except Exception:  # noqa: BLE001 - the list did not open: click again
+            tab.page.keyboard.press("Escape")
+    wanted.click()
+    tab.idle()
+
+
+def import_into(tab: Tab, files: list[Path], corpus: str) -> str:
+    """Upload files on the Library page and import them into `corpus`; the report's first line."""
+    tab.go("Library")
+    tab.page.locator("[data-testid=stFileUploader] input[type=file]").set_input_files([str(f) for f in files])
+    tab.idle()
+    tab.fill("Corpus name", corpus)
+    tab.click(f"Import {len(files)} files into corpus {corpus}" if len(files) > 1 else "Import")
+    report = tab.see(re.compile(rf"Imported .* into {re.escape(corpus)}"))
+    calm(tab)
+    return report
+
+
+def test_import_two_searches_keep_a_region_read_a_paper_export_it_and_import_it_back(tab: Tab, workspace: Store):
+    report = import_into(tab, SEARCHES, "search")
+    assert "merged" in report
+    frame = workspace.papers_frame("search")
+    assert len(frame) < 49 + 7  # the Web of Science records of PubMed papers merged (same DOI)
+    tab.click("Embed with tiny")
+    tab.see(re.compile(r"Embedded \d+ new papers of search with tiny"))
+
+    # the map: lasso its left half and keep it as a collection
+    tab.page.goto(f"{tab.url}/?corpus=search&model=tiny&method=pca")
+    tab.idle()
+    tab.lasso(0.0, 0.0, 0.55, 1.0)
+    heading = tab.see(re.compile(r"\d+ selected papers"), "[data-testid=stHeading]")
+    chosen = int(heading.split()[0])
+    assert 1 < chosen < len(frame)
+    tab.page.get_by_text(re.compile(r"Save the \d+ selected papers as a collection")).click()
+    tab.fill("Name of a new collection", "left half")
+    tab.page.get_by_role("button", name=re.compile(r"Add \d+ papers \(selection\)")).click()
+    tab.see(re.compile(r"Collection left half now holds \d+ papers"))
+    kept = workspace.collection_ids("search", "left half")
+    assert len(kept) == chosen
+    calm(tab)
+
+    # colour by it
+    choose(tab, "Colour by", "collection")
+    names = {t["name"] for t in tab.charts()[0]}
+    assert "left half" in names
+    calm(tab)
+
+    # click one of its papers: the side panel shows its abstract
+    row = int(frame.index[frame["id"].astype(str) == kept[0]][0])
+    xy = tab.page.evaluate(CLICK, row)
+    assert xy, "the paper is not on the map"
+    tab.page.mouse.click(*xy)
+    tab.idle()
+    abstract = str(frame["abstract"].iloc[row])
+    tab.see(abstract[:60], "[data-testid=stMarkdownContainer]")
+    assert f"paper={kept[0]}" in tab.page.url
+    tab.snap("round-trip-map-panel")
+    calm(tab)
+
+    # export the collection as RIS from the Library
+    tab.go("Library")
+    tab.page.get_by_role("button", name="Export left half").click()
+    with tab.page.expect_download() as download:
+        tab.page.get_by_role("button", name=re.compile(rf"Download {chosen} papers")).last.click()
+    path = Path(download.value.path())
+    text = path.read_text(encoding="utf-8")
+    assert text.count("TY  - ") == chosen and "KW  - collection: left half" in text
+    exported = path.with_name("left-half.ris")
+    path.rename(exported)
+
+    # import it as a new corpus: the same papers with the same text
+    import_into(tab, [exported], "kept")
+    again = workspace.papers_frame("kept")
+    before = frame.set_index(frame["id"].astype(str)).loc[kept]
+    assert sorted(again["title"]) == sorted(before["title"])
+    assert sorted(again["abstract"]) == sorted(before["abstract"])
+    calm(tab)
