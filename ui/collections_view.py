@@ -15,6 +15,7 @@ from core.display import plural
 from core.records import md_escape
 from ui.errors import guarded
 from ui.export_menu import export_menu
+from ui.library_trash import undo_notice
 from ui.resources import papers_frame, store
 
 PICK = "collections_pick"  # (corpus, name) of the collection chosen in the panel
@@ -37,20 +38,9 @@ def collections_table(found: list[Any]) -> pd.DataFrame:
 
 
 def _undo_notice() -> None:
-    """Right after a collection is deleted: what went to the trash, and Undo."""
-    last = st.session_state.get(LAST_DELETED)
-    if not last:
-        return
-    item_id, described = last
-    left, right = st.columns([4, 1])
-    left.success(f"Moved {md_escape(described)} to the trash.")
-    if right.button("Undo", key=f"undo_collection-{item_id}", type="primary"):
-        st.session_state.pop(LAST_DELETED, None)
-        restored = guarded(store().restore, item_id)
-        if restored is not None:
-            st.session_state[_PENDING] = (restored.corpus, restored.name)
-            st.toast(f"Restored {restored.describe()}")
-            st.rerun()
+    """Right after a collection is deleted: what went to the trash, and Undo (the collection is chosen again)."""
+    undo_notice(LAST_DELETED, "undo_collection",
+                on_restored=lambda item: st.session_state.__setitem__(_PENDING, (item.corpus, item.name)))
 
 
 def _tick(key: str, corpus: str, name: str, ids: list[str]) -> None:

@@ -4,6 +4,8 @@ the one object it names; Undo at once; the trash with Restore per item and Empty
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
+from typing import Any
 
 import streamlit as st
 
@@ -54,28 +56,32 @@ def delete_panel(corpora: list[str]) -> None:
                     _trashed(item)
 
 
-def _restore(item_id: int) -> None:
-    """Bring a trashed item back; a restored corpus becomes the current one; its Undo notice goes."""
+def _restore(item_id: int, key: str = LAST_TRASHED, on_restored: Callable[[Any], None] | None = None) -> None:
+    """Bring a trashed item back; a restored corpus becomes the current one; its Undo notice (under `key`) goes;
+    `on_restored(item)` lets the caller show what came back."""
     restored = guarded(store().restore, item_id)
-    if st.session_state.get(LAST_TRASHED, (None,))[0] == item_id:
-        st.session_state.pop(LAST_TRASHED, None)
+    if st.session_state.get(key, (None,))[0] == item_id:
+        st.session_state.pop(key, None)
     if restored is not None:
         if restored.kind == "corpus":
             select_corpus(restored.name)
+        if on_restored is not None:
+            on_restored(restored)
         st.toast(f"Restored {restored.describe()}")
         st.rerun()
 
 
-def undo_notice() -> None:
-    """Right after a delete: what went to the trash, and Undo."""
-    last = st.session_state.get(LAST_TRASHED)
+def undo_notice(key: str = LAST_TRASHED, button: str = "undo",
+                on_restored: Callable[[Any], None] | None = None) -> None:
+    """Right after a delete (the (item id, description) kept under `key`): what went to the trash, and Undo."""
+    last = st.session_state.get(key)
     if not last:
         return
     item_id, described = last
     left, right = st.columns([4, 1])
     left.success(f"Moved {md_escape(described)} to the trash.")
-    if right.button("Undo", key=f"undo-{item_id}", type="primary"):
-        _restore(item_id)
+    if right.button("Undo", key=f"{button}-{item_id}", type="primary"):
+        _restore(item_id, key, on_restored)
 
 
 def trash_panel() -> None:

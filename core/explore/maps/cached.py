@@ -129,21 +129,29 @@ def start_map(store: Store, corpus: str, spec: ModelSpec, method: str = "umap",
             return job
         job = _BACKGROUND[key] = BackgroundMap(started=time.time())
 
+    return run_in_background(job, lambda progress: map_coordinates(store, corpus, spec, method, params, progress, seed),
+                             f"the {method.upper()} map could not be computed", f"map-{method}-{corpus}")
+
+
+def run_in_background(job: BackgroundMap, compute: Callable[[Callable[[float, str], None]], Any], failure: str,
+                      name: str) -> BackgroundMap:
+    """Run `compute(progress)` in a daemon thread that reports into `job`; a failure becomes one sentence
+    (`failure`, then the error) on the job and is logged in full."""
     def progress(fraction: float, message: str) -> None:
         job.fraction, job.message = min(max(float(fraction), 0.0), 1.0), message
 
     def work() -> None:
         try:
-            map_coordinates(store, corpus, spec, method, params, progress, seed)
+            compute(progress)
         except MireadError as exc:
             job.error = str(exc)
         except Exception as exc:  # noqa: BLE001 - reported on the page as one sentence, logged in full
-            log.exception("background %s map of %s failed", method, corpus)
-            job.error = f"the {method.upper()} map could not be computed ({type(exc).__name__}: {exc})"
+            log.exception("%s (%s)", failure, name)
+            job.error = f"{failure} ({type(exc).__name__}: {exc})"
         finally:
             job.done = True
 
-    threading.Thread(target=work, name=f"map-{method}-{corpus}", daemon=True).start()
+    threading.Thread(target=work, name=name, daemon=True).start()
     return job
 
 

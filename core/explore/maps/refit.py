@@ -115,7 +115,7 @@ def undo_refit(store: Store, corpus: str, spec: ModelSpec | str, method: str = "
 def start_refit(store: Store, corpus: str, spec: ModelSpec | str, method: str = "umap",
                 params: dict[str, Any] | None = None, seed: int = 0) -> BackgroundMap:
     """Re-fit the map in a background thread (once, however many pages ask); its live state."""
-    from core.explore.maps.cached import BackgroundMap
+    from core.explore.maps.cached import BackgroundMap, run_in_background
     from core.explore.maps.stable import record_paths, resolve_spec
 
     spec = resolve_spec(store, spec)
@@ -126,22 +126,8 @@ def start_refit(store: Store, corpus: str, spec: ModelSpec | str, method: str = 
             return job
         job = _JOBS[key] = BackgroundMap(started=time.time())
 
-    def progress(fraction: float, message: str) -> None:
-        job.fraction, job.message = min(max(float(fraction), 0.0), 1.0), message
-
-    def work() -> None:
-        try:
-            refit_map(store, corpus, spec, method, params, seed, progress)
-        except MireadError as exc:
-            job.error = str(exc)
-        except Exception as exc:  # noqa: BLE001 - reported on the page as one sentence, logged in full
-            log.exception("re-fitting the %s map of %s failed", method, corpus)
-            job.error = f"the {method.upper()} map could not be re-fitted ({type(exc).__name__}: {exc})"
-        finally:
-            job.done = True
-
-    threading.Thread(target=work, name=f"refit-{method}-{corpus}", daemon=True).start()
-    return job
+    return run_in_background(job, lambda progress: refit_map(store, corpus, spec, method, params, seed, progress),
+                             f"the {method.upper()} map could not be re-fitted", f"refit-{method}-{corpus}")
 
 
 def refit_job(store: Store, corpus: str, spec: ModelSpec | str, method: str = "umap",
