@@ -74,7 +74,8 @@ def _ris_row(record: Row, number: int) -> tuple[Row, list[RowWarning]]:
     row: Row = {
         "id": take("id", "id"),
         "type": take("type", "type_of_reference"),
-        "title": take("title", "title", "primary_title", join=True),
+        # the short title (ST) when a record has no other: Ovid-style records and rispy's own examples do
+        "title": take("title", "title", "primary_title", "short_title", join=True),
         "abstract": take("abstract", "abstract", "notes_abstract", join=True),
         "journal": take("journal", "journal_name", "secondary_title", "alternate_title3", "alternate_title1",
                         "alternate_title2"),

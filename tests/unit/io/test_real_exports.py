@@ -40,3 +40,15 @@ def test_a_real_export_gives_its_papers_with_title_abstract_journal_and_year(ent
             assert paper.fields.get("year") == check["year"]
         if title_only and not paper.abstract:
             assert paper.fields["title_only"] is True
+
+
+def test_a_ris_record_with_only_a_short_title_is_imported_under_it():
+    """rispy's own UTF-8 example: a BOM, 'Journal Article', a Cyrillic abstract and an ST but no TI (issue 31's fresh
+    export; it was refused as having 'no usable papers')."""
+    papers = [p for p in read_papers(TOOLS.parent / "rispy_utf_chars.ris") if isinstance(p, Paper)]
+    assert len(papers) == 1
+    paper = papers[0]
+    assert paper.title.startswith("Состояние рецепторного аппарата эндометрия")
+    assert paper.abstract.startswith("Состояние рецепторного") and "late reproductive period" in paper.abstract
+    assert paper.fields["journal"] == "Gynecology, Obstetrics and Perinatology" and paper.fields["year"] == 2009
+    assert paper.fields["authors"][0] == "Dobrokhotova, Yu E."
