@@ -8,6 +8,7 @@ import streamlit as st
 from core.explore import citation_relation, paper_citations, similar_papers
 from core.records import md_escape
 from ui import state
+from ui.collection_add import add_to_collection
 from ui.collection_filter import collection_choice
 from ui.embedding import need_embeddings
 from ui.errors import guarded
@@ -102,6 +103,8 @@ elif answer is not None:
             tie = ["citation"]
         papers_table(rows, ["rank", "score", "title", *tie, *(["figure"] if ranked else []), "journal",
                             *info.labels[:3], "year"])
+        with st.expander(f"Save these {len(rows)} results as a collection"):
+            add_to_collection(corpus, [str(r["id"]) for r in rows], key="similar_collect", what="search results")
         st.caption("Your query is placed on the **Domain map** among its neighbours (a ★).")
         st.page_link("app_pages/map.py", label="See it on the map", icon=":material/scatter_plot:")
         for item in result.results:

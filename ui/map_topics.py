@@ -20,8 +20,9 @@ from core.explore.topics.hierarchy import LEVELS, Topics, tag_order, topic_tags
 from core.explore.topics.labels import given_names, nested_names, paper_labels
 from core.plots import add_topic_labels, narrow_screen_css
 from core.records import md_escape
+from ui.collection_add import add_to_collection
 from ui.errors import guarded, show_error
-from ui.resources import store
+from ui.resources import papers_frame, store
 
 LEVEL_KEY = "map_level"
 TOPIC_KEY = "map_topic_pick"
@@ -73,7 +74,7 @@ def topic_colours(corpus: str, spec: ModelSpec, k: int) -> TopicMap | None:
     if found is None:
         return None
     topics, clustering = found
-    c1, c2, _ = st.columns([3, 2, 4], vertical_alignment="center")
+    c1, c2, c3 = st.columns([3, 2, 2], vertical_alignment="center")
     level = c1.radio("Topic level", LEVELS, key=LEVEL_KEY, horizontal=True, format_func=LEVEL_TEXT.get,
                      label_visibility="collapsed",
                      help="Coarse topics group the fine ones (Ward clustering of their centres); a fine topic's tag "
@@ -93,6 +94,15 @@ def topic_colours(corpus: str, spec: ModelSpec, k: int) -> TopicMap | None:
         if given:
             st.caption(f"Now named “{md_escape(given)}”.")
         st.button("Save name", on_click=_save_name, args=(corpus, spec.name, clustering, level), type="primary")
+    with c3.popover("Keep a topic", icon=":material/bookmark_add:", width="stretch"):
+        labels = nested_names(topics, renamed)[level]
+        tags = topic_tags(topics)[level]
+        options = sorted(labels, key=lambda c: tag_order(tags[c]))
+        kept = st.selectbox(f"Topic to keep as a collection ({LEVEL_TEXT[level]})", options, key="topic_to_keep",
+                            format_func=lambda c: f"{tags[c]}: {labels[c]}")
+        if kept is not None:
+            ids = papers_frame(corpus)["id"].astype(str).to_numpy()[topics.labels(level) == kept].tolist()
+            add_to_collection(corpus, ids, key="topic_collect", what=f"topic {tags[kept]}")
     message = st.session_state.pop(MESSAGE_KEY, None)
     if message:
         if message[0] == "error":

@@ -149,3 +149,25 @@ def test_an_export_carries_each_papers_collections_as_keywords_and_a_note(worksp
     first = text.split("ER  - ")[0]
     assert "KW  - collection: to read" in first and "KW  - collection: core" in first and "KW  - topic: A1" in first
     assert text.count("TY  - ") == 2
+
+
+def test_a_topic_and_search_results_can_be_kept_as_collections(workspace):  # noqa: F811
+    at = open_app()
+    widget(at.selectbox, "Colour by").set_value("topics").run()
+    widget(at.number_input, "Clusters (k)").set_value(4).run()
+    pick = at.selectbox(key="topic_to_keep")
+    topic = pick.options[0]
+    at.text_input(key="topic_collect_name").set_value("first topic")
+    next(b for b in at.button if b.label.startswith("Add") and "(topic " in b.label).click().run()
+    assert not at.exception
+    kept = workspace.collection_ids("c", "first topic")
+    assert kept and f"Collection **first topic** now holds {len(kept)}" in texts(at.success)
+    assert topic.split(":")[0] in next(b.label for b in at.button if "(topic " in b.label)
+
+    at.switch_page("app_pages/similar.py").run()
+    at.radio[0].set_value("Pick a paper from the corpus").run()
+    next(b for b in at.button if b.label == "Find similar papers").click().run()
+    found = [r["id"] for r in at.session_state["similar_result"].value.results]
+    at.text_input(key="similar_collect_name").set_value("near it")
+    next(b for b in at.button if b.label.startswith("Add") and "(search results)" in b.label).click().run()
+    assert workspace.collection_ids("c", "near it") == found
