@@ -1,6 +1,8 @@
 """MIReAD Explorer: the router. Routes live in app_pages/, their shared pieces in ui/; all logic lives in core/."""
 
+import sys
 import threading
+import time
 
 import streamlit as st
 
@@ -37,6 +39,7 @@ def warm_maps_in_background(enabled: bool) -> threading.Thread | None:
     return thread
 
 
+started = time.perf_counter()
 page = st.navigation(PAGES)
 settings = begin_run()  # this run's settings, built once here; the pages read them through ui.resources.settings()
 try:
@@ -47,3 +50,6 @@ try:
     page.run()
 finally:
     warm_maps_in_background(settings.warm_numba)
+    if settings.timing:  # MIREAD_TIMING=1: one line per script run on stderr (benchmarks/bench_interactions.py)
+        print(f"MIREAD_TIMING page={page.url_path or 'map'} run_s={time.perf_counter() - started:.4f} "
+              f"end={time.time():.4f}", file=sys.stderr, flush=True)

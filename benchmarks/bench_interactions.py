@@ -1,0 +1,471 @@
+"""Benchmark 22 (issue 32): how long each user action takes in Chromium, from the click to the settled page.
+
+Playwright drives Debian Chromium against a Streamlit server this script starts (tests/e2e/server.py) on two
+workspaces: the demo corpus (`python -m core demo --limit 3000 --embed --map pca`, real PubMed records embedded with
+the packaged MiniLM) and a 50k-paper synthetic corpus whose vectors are stored under MiniLM's fingerprint
+(bench_mcp.prepare), so no embedding is needed. Each workspace also holds a small second synthetic corpus to switch
+to. Maps are PCA (`?method=pca` in the link the tab opens).
+
+An action is timed from the browser's own input event (the last pointerup/keydown, or the navigation start of a
+link) to the settled page: the app's `data-test-script-state` has left "running" and the DOM has not changed for
+`--quiet` seconds; the end is the last DOM change (or the end of the last run). A MutationObserver installed before
+the app loads records both. Server side, the app logs each script run's duration when MIREAD_TIMING=1 (app.py); the
+runs that ended inside the action's window are summed as `script`, so `browser = total - script` is transfer +
+draw. Fragment reruns (the zoom watcher) do not pass through app.py and count as browser time. `ws_kb` is what the
+websocket brought in (the figure's payload, mostly).
+
+Hand-written rather than Playwright's tracing: the traces time network and screenshots, not Streamlit's reruns.
+
+    flock /tmp/miread-heavy.lock .venv/bin/python benchmarks/bench_interactions.py --runs 5
+    .venv/bin/python benchmarks/bench_interactions.py --quick --runs 2      # a tiny corpus: checks the harness
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import re
+import subprocess
+import sys
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+from urllib.parse import quote
+
+from common import ROOT, machine, median, percentile
+from synthetic import clustered_unit_vectors
+
+from tests.e2e.server import CHROMIUM, CHROMIUM_ARGS, streamlit_server, wait_idle
+
+OUT = ROOT / "benchmarks" / "out" / "interactions"
+BUDGET_S = 1.0
+DEBUG = bool(os.environ.get("BENCH_DEBUG"))
+MODEL = "minilm"
+OTHER = "synthetic-small"
+PAGES = ["Similar papers", "Journals", "Library", "Train", "Evaluate", "Compare models", "Domain map"]
+WORDS = ("galaxy", "protein", "market", "lattice", "neuron", "quantum", "climate", "enzyme", "graph", "plasma",
+         "vaccine", "network", "crystal", "genome", "tensor", "orbit", "soil", "catalyst", "algorithm", "tumour")
+
+PROBE = """(() => {
+    const t = window.__t = {mut: 0, runStart: -1, runEnd: 0, input: -1, runs: 0};
+    const busy = v => v === 'running' || v === 'rerunRequested';
+    new MutationObserver(records => {
+        const now = performance.now();
+        for (const r of records) {
+            if (r.type === 'attributes' && r.attributeName === 'data-test-script-state') {
+                const v = r.target.getAttribute('data-test-script-state');
+                if (busy(v)) { t.runStart = now; t.runs += 1; } else { t.runEnd = now; }
+            } else { t.mut = now; }
+        }
+    }).observe(document, {subtree: true, childList: true, attributes: true, characterData: true});
+    for (const kind of ['pointerup', 'keydown']) {
+        document.addEventListener(kind, () => { t.input = performance.now(); }, true);
+    }
+})();"""
+STATE = """() => ({now: performance.now(), ...window.__t,
+    cur: (document.querySelector('[data-testid=stApp]') || {getAttribute: () => 'none'})
+         .getAttribute('data-test-script-state')})"""
+POINT = """row => {
+    const gd = document.querySelector('.st-key-corpus_map .js-plotly-plot');
+    if (!gd || !gd._fullLayout) return null;
+    const xa = gd._fullLayout.xaxis, ya = gd._fullLayout.yaxis;
+    for (const t of gd._fullData) {
+        const i = (t.customdata || []).findIndex(c => Number(Array.isArray(c) ? c[0] : c) === row);
+        if (i < 0 || t.name === 'your paper') continue;
+        const x = xa._offset + xa.d2p(t.x[i]), y = ya._offset + ya.d2p(t.y[i]);
+        const r = gd.getBoundingClientRect();
+        if (x < xa._offset || x > xa._offset + xa._length || y < ya._offset || y > ya._offset + ya._length) continue;
+        return [r.left + x, r.top + y];
+    }
+    return null; }"""
+FIGURE_BYTES = """() => { const gd = document.querySelector('.st-key-corpus_map .js-plotly-plot');
+    return gd && gd.data ? JSON.stringify({data: gd.data, layout: gd.layout}).length : 0; }"""
+
+
+@dataclass
+class Sample:
+    total_s: float
+    script_s: float
+    runs: int
+    ws_kb: float
+
+
+@dataclass
+class Bench:
+    """One browser tab on one server: the probe, the websocket byte counter, the server's timing log."""
+
+    page: Any
+    url: str
+    log: Path
+    corpus: str
+    quiet: float
+    ws_bytes: list[int] = field(default_factory=lambda: [0])
+    results: dict[str, list[Sample]] = field(default_factory=dict)
+    notes: dict[str, Any] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        def on_socket(ws: Any) -> None:
+            ws.on("framereceived", lambda payload: self.ws_bytes.__setitem__(0, self.ws_bytes[0] + len(payload)))
+
+        self.page.on("websocket", on_socket)
+
+    def link(self, **extra: str) -> str:
+        query = {"corpus": self.corpus, "model": MODEL, "method": "pca", **extra}
+        return self.url + "/?" + "&".join(f"{k}={quote(str(v))}" for k, v in query.items())
+
+    def idle(self) -> None:
+        wait_idle(self.page, timeout=600_000)
+
+    def measure(self, name: str, act: Callable[[], None], expect_run: bool = True, navigation: bool = False) -> Sample:
+        """Run `act` and time it from its input event to the settled page; keep the sample under `name`."""
+        self.ws_bytes[0] = 0
+        wall = time.time()
+        t0 = 0.0 if navigation else self.page.evaluate("() => performance.now()")
+        act()
+        sample = self._settle(t0, wall, expect_run, navigation)
+        self.results.setdefault(name, []).append(sample)
+        print(f"  {name:<34} {sample.total_s:7.3f} s  script {sample.script_s:6.3f} s  runs {sample.runs}  "
+              f"ws {sample.ws_kb:8.1f} kB", flush=True)
+        return sample
+
+    def _settle(self, t0: float, wall: float, expect_run: bool, navigation: bool) -> Sample:
+        deadline = time.monotonic() + 900
+        while time.monotonic() < deadline:
+            try:
+                s = self.page.evaluate(STATE)
+            except Exception:  # noqa: BLE001 - the page is navigating: ask again
+                time.sleep(0.05)
+                continue
+            start = t0 if navigation else max(t0, s["input"])
+            started = s["runStart"] > start or navigation and s["runs"] > 0
+            busy = s["cur"] in ("running", "rerunRequested", "none")
+            waited = s["now"] - start
+            last = max(s["mut"], s["runEnd"])
+            if not busy and (started or waited > (10_000 if expect_run else 1500)) and s["now"] - last > self.quiet * 1000:
+                end = last if last > start else start
+                total = (end - start) / 1000
+                script, runs = self._script_time(wall, time.time())
+                if DEBUG:
+                    print("    settle:", {k: round(v - t0) if isinstance(v, (int, float)) else v for k, v in s.items()})
+                return Sample(round(total, 4), round(script, 4), runs, round(self.ws_bytes[0] / 1024, 1))
+            time.sleep(0.03)
+        raise TimeoutError("the page did not settle within 15 minutes")
+
+    def _script_time(self, since: float, until: float) -> tuple[float, int]:
+        total, runs = 0.0, 0
+        for line in self.log.read_text(errors="replace").splitlines():
+            m = re.search(r"MIREAD_TIMING page=\S+ run_s=([\d.]+) end=([\d.]+)", line)
+            if m and since <= float(m.group(2)) <= until + 0.2:
+                total, runs = total + float(m.group(1)), runs + 1
+        return total, runs
+
+    # -- page helpers (as in tests/e2e/conftest.py's Tab) --------------------------------------------------------
+
+    def go(self, title: str) -> None:
+        self.page.locator("[data-testid=stSidebarNav]").get_by_role("link", name=title, exact=True).click()
+
+    def open_options(self, label: str, where: str = "body") -> None:
+        box = self.page.locator(where).get_by_role("combobox", name=label, exact=True)
+        for _ in range(3):
+            box.click()
+            try:
+                self.page.get_by_role("option").first.wait_for(timeout=3000)
+                return
+            except Exception:  # noqa: BLE001 - the list did not open: click again
+                self.page.keyboard.press("Escape")
+        raise RuntimeError(f"the select box {label!r} did not open")
+
+    def options(self) -> list[str]:
+        return [" ".join(t.split()) for t in self.page.get_by_role("option").all_inner_texts()]
+
+    def pick(self, option: str) -> None:
+        self.page.get_by_role("option", name=option, exact=True).click()
+
+    def field(self, label: str) -> Any:
+        return self.page.locator(f"[data-testid=stTextInput] input[aria-label='{label}'], "
+                                 f"[data-testid=stTextArea] textarea[aria-label='{label}']").first
+
+    def type_and_commit(self, label: str, text: str) -> None:
+        box = self.field(label)
+        box.fill(text)
+        box.press("Tab")
+
+    def point(self, row: int) -> tuple[float, float] | None:
+        self.page.locator(".st-key-corpus_map .js-plotly-plot").first.scroll_into_view_if_needed()
+        xy = self.page.evaluate(POINT, row)
+        return (float(xy[0]), float(xy[1])) if xy else None
+
+
+# -- the actions -----------------------------------------------------------------------------------------------
+
+
+def map_actions(b: Bench, runs: int, titles: list[str], colours: tuple[str, str]) -> None:
+    """Colour, highlight, hover, lasso, zoom, click a paper, find a paper on the map page."""
+    b.page.goto(b.link())
+    b.idle()
+    b.notes["figure_json_kb"] = round(b.page.evaluate(FIGURE_BYTES) / 1024, 1)
+    for i in range(runs):
+        b.open_options("Colour by")
+        b.measure("change the map colour", lambda i=i: b.pick(colours[(i + 1) % 2]))
+    b.open_options("Colour by")
+    b.pick(colours[0])
+    b.idle()
+    for i in range(runs):
+        b.measure("highlight a word", lambda i=i: b.type_and_commit("Highlight papers matching", WORDS[i]))
+    b.type_and_commit("Highlight papers matching", "")
+    b.idle()
+    for i in range(runs):
+        xy = b.point(i * 7)
+        if xy is None:
+            continue
+        b.page.mouse.move(5, 5)
+        b.page.wait_for_timeout(300)
+        b.measure("hover a point", lambda xy=xy: b.page.mouse.move(*xy, steps=1), expect_run=False)
+    for i in range(runs):
+        b.measure("lasso a region", lambda i=i: lasso(b, 0.1 + 0.05 * (i % 3), 0.1, 0.6, 0.7))
+    zoom = b.page.locator('.st-key-corpus_map button[data-title="Zoom in"]').first
+    for _ in range(runs):
+        b.page.locator(".st-key-corpus_map .js-plotly-plot").first.hover()
+        b.measure("zoom in (modebar)", lambda: zoom.click())
+    b.page.goto(b.link())  # the whole map again, no selection
+    b.idle()
+    for i in range(runs):
+        xy = b.point(11 + i * 13)
+        if xy is None:
+            continue
+        b.measure("click a paper (side panel)", lambda xy=xy: b.page.mouse.click(*xy))
+        close = b.page.locator(".st-key-map_panel_close button").first
+        if close.count():
+            close.click()
+            b.idle()
+    for i in range(runs):
+        b.measure("find a paper", lambda i=i: b.type_and_commit("Find a paper", titles[i]))
+        b.type_and_commit("Find a paper", "")
+        b.idle()
+        close = b.page.locator(".st-key-map_panel_close button").first
+        if close.count():
+            close.click()
+            b.idle()
+
+
+def lasso(b: Bench, left: float, top: float, right: float, bottom: float) -> None:
+    plot = b.page.locator("[data-testid=stPlotlyChart] .nsewdrag").first
+    plot.scroll_into_view_if_needed()
+    box = plot.bounding_box()
+    assert box
+    width, height = box["width"] - 6, box["height"] - 6
+    x0, y0 = box["x"] + 3 + left * width, box["y"] + 3 + top * height
+    x1, y1 = box["x"] + 3 + right * width, box["y"] + 3 + bottom * height
+    mouse = b.page.mouse
+    mouse.move(x0, y0)
+    mouse.down()
+    for x, y in ((x1, y0), (x1, y1), (x0, y1), (x0, y0 + 2)):
+        mouse.move(x, y, steps=8)
+    mouse.up()
+
+
+def page_actions(b: Bench, runs: int) -> None:
+    """Open each page from the sidebar, round after round (each from the page before it)."""
+    b.page.goto(b.link())
+    b.idle()
+    for _ in range(runs):
+        for title in PAGES:
+            b.measure(f"open {title}", lambda title=title: b.go(title))
+
+
+def query_actions(b: Bench, runs: int, queries: list[tuple[str, str]]) -> None:
+    """Paste a title and abstract → similar papers; the same → suggest journals."""
+    b.go("Similar papers")
+    b.idle()
+    for i in range(runs):
+        b.type_and_commit("Title", queries[i][0])
+        b.type_and_commit("Abstract", queries[i][1])
+        b.idle()
+        b.measure("paste → similar papers", lambda: b.page.get_by_role("button", name="Find similar papers").click())
+    b.go("Journals")
+    b.idle()
+    for i in range(runs):
+        b.type_and_commit("Title", queries[i][0])
+        b.type_and_commit("Abstract", queries[i][1])
+        b.idle()
+        b.measure("suggest journals", lambda: b.page.locator(".st-key-suggest_button button").first.click())
+
+
+def switch_actions(b: Bench, runs: int) -> None:
+    """Switch the corpus (to the small one and back) and the model on the map page; open a shared link."""
+    b.page.goto(b.link())
+    b.idle()
+    for _ in range(runs):
+        for name in (OTHER, b.corpus):
+            b.open_options("Corpus", "[data-testid=stSidebar]")
+            option = next(o for o in b.options() if o.startswith(name + " ("))
+            b.measure(f"switch corpus → {'small' if name == OTHER else 'main'}", lambda o=option: b.pick(o))
+    b.open_options("Model", "[data-testid=stSidebar]")
+    models = [o.split(" (")[0] for o in b.options()]
+    b.page.keyboard.press("Escape")
+    other = next((m for m in models if m != MODEL), None)
+    b.notes["models"] = models
+    if other:
+        for _ in range(runs):
+            for name in (other, MODEL):
+                b.open_options("Model", "[data-testid=stSidebar]")
+                option = next(o for o in b.options() if o.split(" (")[0] == name)
+                b.measure(f"switch model → {'other' if name == other else MODEL}", lambda o=option: b.pick(o))
+    for i in range(runs):
+        link = b.link(highlight=WORDS[i], colour="(none)")
+        b.measure("open a shared link", lambda link=link: b.page.goto(link), navigation=True)
+
+
+def heavy_umap(b: Bench) -> None:
+    """Choose UMAP in the map settings: the time to the progress bar, and to the UMAP map on screen."""
+    b.page.goto(b.link())
+    b.idle()
+    b.page.get_by_role("button", name=re.compile("Map settings")).click()
+    b.open_options("Method")
+    t0 = time.perf_counter()
+    b.pick("UMAP")
+    b.page.locator("[data-testid=stProgress]").first.wait_for(timeout=600_000)
+    shown = time.perf_counter() - t0
+    b.page.get_by_text(re.compile(r"^UMAP( fitted)?")).first.wait_for(timeout=1_800_000)
+    b.page.locator("[data-testid=stCaptionContainer]").filter(has_text=re.compile(r"^UMAP: drawing")).first.wait_for(
+        timeout=1_800_000)
+    b.idle()
+    b.notes["umap"] = {"progress_visible_s": round(shown, 3), "map_on_screen_s": round(time.perf_counter() - t0, 2)}
+    print(f"  UMAP: progress after {shown:.2f} s, map after {b.notes['umap']['map_on_screen_s']} s", flush=True)
+
+
+# -- workspaces ------------------------------------------------------------------------------------------------
+
+
+def synthetic_corpus(store: Any, name: str, n: int, seed: int) -> None:
+    """`n` generated papers with topic-structured vectors stored under MiniLM's fingerprint (as bench_mcp)."""
+    from bench_mcp import synthetic_papers
+
+    from core.embedding import get_model, vectors_fingerprint
+
+    if not store.has_corpus(name):
+        papers = list(synthetic_papers(n))
+        for p in papers:  # distinct ids and titles from the big corpus, so the small one is its own corpus
+            p.id, p.title = f"{name}-{p.id}", p.title.replace("study", f"{name} study")
+        store.import_papers(name, papers, source="bench_interactions")
+    fp = vectors_fingerprint(get_model(MODEL, store))
+    missing = store.missing_hashes(name, fp)
+    for offset in range(0, len(missing), 50_000):
+        part = missing[offset: offset + 50_000]
+        store.add_embeddings(fp, part, clustered_unit_vectors(len(part), seed=seed + offset))
+
+
+def prepare(kind: str, papers: int) -> tuple[Path, str]:
+    """The workspace of `kind` (demo, big or quick) and its main corpus; made once, reused by later runs."""
+    from core.store import Store
+
+    root = OUT / f"ws-{kind}"
+    if kind == "demo":
+        store = Store(root)
+        if not store.has_corpus("pubmed-demo"):
+            subprocess.run([sys.executable, "-m", "core", "--workspace", str(root), "demo", "--limit", "3000",
+                            "--embed", "--map", "pca"], cwd=ROOT, check=True)
+        main = "pubmed-demo"
+    else:
+        store = Store(root)
+        main = "synthetic"
+        synthetic_corpus(store, main, papers if kind == "big" else 400, seed=7)
+    synthetic_corpus(Store(root), OTHER, 2000 if kind != "quick" else 200, seed=99)
+    return root, main
+
+
+def queries(n: int) -> list[tuple[str, str]]:
+    from common import arxiv
+
+    return [(r["title"], r["abstract"]) for r in arxiv(n, offset=1000)]
+
+
+def run_corpus(browser: Any, kind: str, args: argparse.Namespace) -> dict[str, Any]:
+    root, corpus = prepare(kind, args.papers)
+    from core.store import Store
+
+    store = Store(root)
+    frame = store.papers_frame(corpus)
+    titles = [str(t) for t in frame["title"].iloc[[5, 50, 500 % len(frame), 1500 % len(frame), 2500 % len(frame),
+                                                      77, 777 % len(frame)]]]
+    info = store.corpus(corpus)
+    colours = ((info.labels or ["(none)"])[0], "(none)")
+    env = {"MIREAD_WARM_NUMBA": "0", "MIREAD_TIMING": "1", "MIREAD_DEVICE": "cpu", "MIREAD_MODEL": MODEL}
+    print(f"\n== {kind}: {corpus} ({len(frame):,} papers) ==", flush=True)
+    with streamlit_server(root, env=env, timeout=240) as url:
+        log = root.parent / f"streamlit-{url.rsplit(':', 1)[1]}.log"
+        context = browser.new_context(viewport={"width": 1400, "height": 1000})
+        context.add_init_script(PROBE)
+        bench = Bench(context.new_page(), url, log, corpus, args.quiet)
+        start = time.perf_counter()
+        bench.page.goto(bench.link())
+        bench.idle()
+        bench.notes["first_page_s"] = round(time.perf_counter() - start, 2)
+        wanted = set(args.actions.split(","))
+        steps = {"pages": lambda: page_actions(bench, args.runs),
+                 "map": lambda: map_actions(bench, args.runs, titles, colours),
+                 "query": lambda: query_actions(bench, args.runs, queries(args.runs)),
+                 "switch": lambda: switch_actions(bench, args.runs),
+                 "umap": lambda: heavy_umap(bench)}
+        for name, step in steps.items():
+            if name in wanted:
+                try:
+                    step()
+                except Exception as exc:  # noqa: BLE001 - one failed step is reported, the others still run
+                    bench.notes[f"{name}_failed"] = f"{type(exc).__name__}: {str(exc)[:300]}"
+                    print(f"  step {name} failed: {exc}", flush=True)
+                    bench.page.screenshot(path=str(OUT / f"failed-{kind}-{name}.png"))
+        context.close()
+    return {"corpus": corpus, "papers": len(frame), "notes": bench.notes,
+            "actions": {name: [s.__dict__ for s in samples] for name, samples in bench.results.items()}}
+
+
+def table(result: dict[str, Any]) -> str:
+    lines = [f"**{result['corpus']}** ({result['papers']:,} papers)", "",
+             "| action | p50 s | p95 s | script p50 s | browser p50 s | runs | ws kB p50 | over 1 s |",
+             "|---|---:|---:|---:|---:|---:|---:|---|"]
+    for name, samples in result["actions"].items():
+        total = [s["total_s"] for s in samples]
+        script = [s["script_s"] for s in samples]
+        p50, p95, s50 = median(total), percentile(total, 95), median(script)
+        lines.append(f"| {name} | {p50:.2f} | {p95:.2f} | {s50:.2f} | {p50 - s50:.2f} | "
+                     f"{median([s['runs'] for s in samples]):.0f} | {median([s['ws_kb'] for s in samples]):.0f} | "
+                     f"{'**yes**' if p50 > BUDGET_S else ''} |")
+    return "\n".join(lines)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--runs", type=int, default=5)
+    parser.add_argument("--corpora", default="demo,big", help="demo, big (--papers synthetic papers), quick")
+    parser.add_argument("--papers", type=int, default=50_000)
+    parser.add_argument("--actions", default="pages,map,query,switch", help="pages, map, query, switch, umap")
+    parser.add_argument("--quiet", type=float, default=0.3, help="seconds without DOM change that count as settled")
+    parser.add_argument("--quick", action="store_true", help="the quick corpus only (checks the harness)")
+    args = parser.parse_args()
+    if args.quick:
+        args.corpora = "quick"
+    from playwright.sync_api import sync_playwright
+
+    OUT.mkdir(parents=True, exist_ok=True)
+    results: dict[str, Any] = {"machine": machine(), "command": " ".join([Path(sys.executable).name] + sys.argv),
+                               "runs": args.runs, "quiet_s": args.quiet, "corpora": {}}
+    with sync_playwright() as pw:
+        browser = pw.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        for kind in args.corpora.split(","):
+            results["corpora"][kind] = run_corpus(browser, kind, args)
+        browser.close()
+    results["machine_after"] = machine()
+    name = "interactions" + ("-quick" if args.quick else "")
+    (OUT / f"{name}.json").write_text(json.dumps(results, indent=2), encoding="utf-8")
+    text = "\n\n".join(table(r) for r in results["corpora"].values())
+    notes = "\n".join(f"- {k}: {json.dumps(r['notes'])}" for k, r in results["corpora"].items())
+    (OUT / f"{name}.md").write_text(f"{text}\n\n{notes}\n", encoding="utf-8")
+    print("\n" + text + "\n\n" + notes)
+
+
+if __name__ == "__main__":
+    main()
