@@ -237,7 +237,8 @@ if panel_box is not None:
 
 selected = selected_rows(event.selection) if event and event.selection else np.array([], dtype=int)
 c1, c2 = st.columns(2)
-c1.download_button("Export map (HTML)", export_html(fig).encode("utf-8"), file_name=f"{corpus}-{method}-map.html",
+c1.download_button("Export map (HTML)", lambda: export_html(fig).encode("utf-8"),  # built on the click, not every run
+                   file_name=f"{corpus}-{method}-map.html",
                    mime="text/html", help="A standalone interactive file; use the camera icon on the map for PNG.")
 if len(selected) > 1 or (len(selected) == 1 and open_row is None):
     chosen = frame.iloc[selected].copy()

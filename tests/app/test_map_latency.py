@@ -1,0 +1,18 @@
+"""What a map rerun must not do (issue 32): work nobody asked for on this click."""
+
+from __future__ import annotations
+
+from tests.app.test_pages import empty_workspace, open_app, workspace  # noqa: F401
+
+
+def test_a_map_rerun_does_not_build_the_html_export_until_it_is_downloaded(workspace, monkeypatch):  # noqa: F811
+    import core.plots
+
+    built: list[int] = []
+    real = core.plots.export_html
+    monkeypatch.setattr(core.plots, "export_html", lambda fig: built.append(1) or real(fig))
+    at = open_app()
+    at.text_input(key="map_highlight").set_value("galaxy").run()  # a second run of the page
+    assert not at.exception
+    assert [b.label for b in at.get("download_button")] == ["Export map (HTML)"]
+    assert built == []  # the standalone HTML (plotly.js inlined, every point) is made on the click only
