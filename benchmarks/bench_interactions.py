@@ -29,7 +29,9 @@ import re
 import subprocess
 import sys
 import time
-from collections.abc import Callable
+import urllib.request
+from collections.abc import Callable, Iterator
+from contextlib import ExitStack, contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -38,7 +40,7 @@ from urllib.parse import quote
 from common import ROOT, machine, median, percentile
 from synthetic import clustered_unit_vectors
 
-from tests.e2e.server import CHROMIUM, CHROMIUM_ARGS, streamlit_server, wait_idle
+from tests.e2e.server import CHROMIUM, CHROMIUM_ARGS, free_port, wait_idle
 
 OUT = ROOT / "benchmarks" / "out" / "interactions"
 BUDGET_S = 1.0
@@ -140,7 +142,9 @@ class Bench:
                 time.sleep(0.05)
                 continue
             start = t0 if navigation else max(t0, s["input"])
-            started = s["runStart"] > start or navigation and s["runs"] > 0
+            # a run that brought nothing (a widget echo) is not the answer yet: wait for bytes, or 3 s
+            started = (s["runStart"] > start or navigation and s["runs"] > 0) and (
+                self.ws_bytes[0] > 0 or s["now"] - start > 3000)
             busy = s["cur"] in ("running", "rerunRequested", "none")
             waited = s["now"] - start
             last = max(s["mut"], s["runEnd"])
@@ -383,48 +387,93 @@ def queries(n: int) -> list[tuple[str, str]]:
     return [(r["title"], r["abstract"]) for r in arxiv(n, offset=1000)]
 
 
+@contextmanager
+def serve(app_root: Path, workspace: Path, env: dict[str, str]) -> Iterator[tuple[str, Path]]:
+    """`streamlit run app.py` of the checkout at `app_root` (this one, or the revision before a change) on
+    `workspace`; yields its URL and log (tests/e2e/server.py's server, with the checkout as a parameter)."""
+    port = free_port()
+    log_path = workspace.parent / f"streamlit-{port}.log"
+    full_env = {**os.environ, "MIREAD_WORKSPACE": str(workspace), "HF_HUB_OFFLINE": "1",
+                "PYTHONPATH": str(app_root), **env}
+    with open(log_path, "w") as log:
+        proc = subprocess.Popen(
+            [sys.executable, "-m", "streamlit", "run", "app.py", "--server.port", str(port), "--server.address",
+             "127.0.0.1", "--server.headless", "true", "--server.fileWatcherType", "none"],
+            cwd=app_root, env=full_env, stdout=log, stderr=subprocess.STDOUT)
+        url = f"http://127.0.0.1:{port}"
+        try:
+            deadline = time.time() + 240
+            while time.time() < deadline:
+                try:
+                    with urllib.request.urlopen(f"{url}/_stcore/health", timeout=2) as resp:
+                        if resp.status == 200:
+                            break
+                except OSError:
+                    time.sleep(0.3)
+            else:
+                raise RuntimeError(f"streamlit did not start; see {log_path}")
+            yield url, log_path
+        finally:
+            proc.terminate()
+            try:
+                proc.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                proc.kill()
+
+
 def run_corpus(browser: Any, kind: str, args: argparse.Namespace) -> dict[str, Any]:
+    """Every wanted step on this corpus, round after round; with --before, the steps in --before-steps also on the
+    revision before (a second server), the two revisions alternating within each round (A B, B A, ...)."""
     root, corpus = prepare(kind, args.papers)
     from core.store import Store
 
     store = Store(root)
     frame = store.papers_frame(corpus)
-    titles = [str(t) for t in frame["title"].iloc[[5, 50, 500 % len(frame), 1500 % len(frame), 2500 % len(frame),
-                                                      77, 777 % len(frame)]]]
+    titles = [str(frame["title"].iloc[r % len(frame)]) for r in (5, 50, 500, 1500, 2500, 77, 777)]
     info = store.corpus(corpus)
     colours = ((info.labels or ["(none)"])[0], "(none)")
     env = {"MIREAD_WARM_NUMBA": "0", "MIREAD_TIMING": "1", "MIREAD_DEVICE": "cpu", "MIREAD_MODEL": MODEL}
     print(f"\n== {kind}: {corpus} ({len(frame):,} papers) ==", flush=True)
-    with streamlit_server(root, env=env, timeout=240) as url:
-        log = root.parent / f"streamlit-{url.rsplit(':', 1)[1]}.log"
-        context = browser.new_context(viewport={"width": 1400, "height": 1000})
-        context.add_init_script(PROBE)
-        bench = Bench(context.new_page(), url, log, corpus, args.quiet)
-        start = time.perf_counter()
-        bench.page.goto(bench.link())
-        bench.idle()
-        bench.notes["first_page_s"] = round(time.perf_counter() - start, 2)
-        wanted = set(args.actions.split(","))
-        steps = {"pages": lambda: page_actions(bench, args.runs),
-                 "map": lambda: map_actions(bench, args.runs, titles, colours),
-                 "query": lambda: query_actions(bench, args.runs, queries(args.runs)),
-                 "switch": lambda: switch_actions(bench, args.runs),
-                 "umap": lambda: heavy_umap(bench)}
-        for name, step in steps.items():
-            if name in wanted:
-                try:
-                    step()
-                except Exception as exc:  # noqa: BLE001 - one failed step is reported, the others still run
-                    bench.notes[f"{name}_failed"] = f"{type(exc).__name__}: {str(exc)[:300]}"
-                    print(f"  step {name} failed: {exc}", flush=True)
-                    bench.page.screenshot(path=str(OUT / f"failed-{kind}-{name}.png"))
-        context.close()
-    return {"corpus": corpus, "papers": len(frame), "notes": bench.notes,
-            "actions": {name: [s.__dict__ for s in samples] for name, samples in bench.results.items()}}
+    roots = {"after": ROOT, **({"before": Path(args.before)} if args.before else {})}
+    wanted = [s for s in ("pages", "map", "query", "switch", "umap") if s in args.actions.split(",")]
+    both = set(args.before_steps.split(","))
+    with ExitStack() as stack:
+        benches: dict[str, Bench] = {}
+        for label, app_root in roots.items():
+            url, log = stack.enter_context(serve(app_root, root, env))
+            context = browser.new_context(viewport={"width": 1400, "height": 1000})
+            stack.callback(context.close)
+            context.add_init_script(PROBE)
+            bench = benches[label] = Bench(context.new_page(), url, log, corpus, args.quiet)
+            start = time.perf_counter()
+            bench.page.goto(bench.link())
+            bench.idle()
+            bench.notes["first_page_s"] = round(time.perf_counter() - start, 2)
+        for i in range(args.runs):
+            print(f"-- round {i + 1}", flush=True)
+            order = list(benches.items()) if i % 2 == 0 else list(benches.items())[::-1]
+            for label, bench in order:
+                for name in wanted:
+                    if label == "before" and name not in both or name == "umap" and i > 0:
+                        continue
+                    print(f" [{label}] {name}", flush=True)
+                    try:
+                        {"pages": lambda b: page_actions(b, 1),
+                         "map": lambda b: map_actions(b, 1, titles[i:], colours),
+                         "query": lambda b: query_actions(b, 1, queries(args.runs)[i:]),
+                         "switch": lambda b: switch_actions(b, 1),
+                         "umap": heavy_umap}[name](bench)
+                    except Exception as exc:  # noqa: BLE001 - one failed step is reported, the others still run
+                        bench.notes[f"{name}_failed"] = f"{type(exc).__name__}: {str(exc)[:300]}"
+                        print(f"  step {name} failed: {exc}", flush=True)
+                        bench.page.screenshot(path=str(OUT / f"failed-{kind}-{label}-{name}.png"))
+    return {label: {"corpus": corpus, "papers": len(frame), "revision": label, "notes": bench.notes,
+                    "actions": {name: [s.__dict__ for s in samples] for name, samples in bench.results.items()}}
+            for label, bench in benches.items()}
 
 
 def table(result: dict[str, Any]) -> str:
-    lines = [f"**{result['corpus']}** ({result['papers']:,} papers)", "",
+    lines = [f"**{result['corpus']}** ({result['papers']:,} papers), revision {result['revision']}", "",
              "| action | p50 s | p95 s | script p50 s | browser p50 s | runs | ws kB p50 | over 1 s |",
              "|---|---:|---:|---:|---:|---:|---:|---|"]
     for name, samples in result["actions"].items():
@@ -444,6 +493,8 @@ def main() -> None:
     parser.add_argument("--papers", type=int, default=50_000)
     parser.add_argument("--actions", default="pages,map,query,switch", help="pages, map, query, switch, umap")
     parser.add_argument("--quiet", type=float, default=0.3, help="seconds without DOM change that count as settled")
+    parser.add_argument("--before", default="", help="a checkout of the revision before a change (git worktree)")
+    parser.add_argument("--before-steps", default="map", help="the steps also timed on --before, interleaved")
     parser.add_argument("--quick", action="store_true", help="the quick corpus only (checks the harness)")
     args = parser.parse_args()
     if args.quick:
@@ -456,7 +507,8 @@ def main() -> None:
     with sync_playwright() as pw:
         browser = pw.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
         for kind in args.corpora.split(","):
-            results["corpora"][kind] = run_corpus(browser, kind, args)
+            for label, result in run_corpus(browser, kind, args).items():
+                results["corpora"][f"{kind} ({label})"] = result
         browser.close()
     results["machine_after"] = machine()
     name = "interactions" + ("-quick" if args.quick else "")
