@@ -341,6 +341,44 @@ def heavy_umap(b: Bench) -> None:
     print(f"  UMAP: progress after {shown:.2f} s, map after {b.notes['umap']['map_on_screen_s']} s", flush=True)
 
 
+def map_parts(root: Path, corpus: str, reps: int = 3) -> dict[str, float]:
+    """The map page's own pieces in this process, median of `reps` (seconds, MB): what one rerun rebuilds."""
+    import numpy as np
+
+    from core.embedding import get_model, vectors_fingerprint
+    from core.explore import hover_frame, map_coordinates
+    from core.plots import export_html, map_figure
+    from core.store import Store
+
+    store = Store(root)
+    spec = get_model(MODEL, store)
+    info = store.corpus(corpus)
+    timed: dict[str, list[float]] = {}
+
+    def clock(name: str, fn: Callable[[], Any]) -> Any:
+        start = time.perf_counter()
+        value = fn()
+        timed.setdefault(name, []).append(time.perf_counter() - start)
+        return value
+
+    for _ in range(reps):
+        frame = clock("papers_frame_s", lambda: store.papers_frame(corpus))
+        clock("is_embedded_s (missing_hashes)", lambda: store.missing_hashes(corpus, vectors_fingerprint(spec)))
+        clock("embeddings_s", lambda: np.asarray(store.embeddings(corpus, vectors_fingerprint(spec))))
+        coords = clock("pca_map_cached_s", lambda: map_coordinates(store, corpus, spec, "pca", {})[0])
+        colour = frame[info.labels[0]].tolist() if info.labels else None
+        hover = hover_frame(frame).drop(columns=[info.labels[0]] if info.labels else [], errors="ignore")
+        fig = clock("map_figure_s", lambda: map_figure(coords, color=colour, color_name=info.labels[0] if
+                                                       info.labels else "", hover=hover))
+        payload = clock("figure_to_json_s", fig.to_json)
+        clock("export_html_s", lambda: export_html(fig))
+    out = {name: round(median(values), 3) for name, values in timed.items()}
+    out["figure_json_mb"] = round(len(payload) / 2**20, 2)
+    out["hovertext_share_of_json"] = round(sum(len(json.dumps(list(t.hovertext or []))) for t in fig.data)
+                                           / len(payload), 2)
+    return out
+
+
 # -- workspaces ------------------------------------------------------------------------------------------------
 
 
@@ -434,6 +472,9 @@ def run_corpus(browser: Any, kind: str, args: argparse.Namespace) -> dict[str, A
     colours = ((info.labels or ["(none)"])[0], "(none)")
     env = {"MIREAD_WARM_NUMBA": "0", "MIREAD_TIMING": "1", "MIREAD_DEVICE": "cpu", "MIREAD_MODEL": MODEL}
     print(f"\n== {kind}: {corpus} ({len(frame):,} papers) ==", flush=True)
+    parts = map_parts(root, corpus) if "parts" in args.actions.split(",") else {}
+    if parts:
+        print(f"  map page pieces in-process: {parts}", flush=True)
     roots = {"after": ROOT, **({"before": Path(args.before)} if args.before else {})}
     wanted = [s for s in ("pages", "map", "query", "switch", "umap") if s in args.actions.split(",")]
     both = set(args.before_steps.split(","))
@@ -468,6 +509,7 @@ def run_corpus(browser: Any, kind: str, args: argparse.Namespace) -> dict[str, A
                         print(f"  step {name} failed: {exc}", flush=True)
                         bench.page.screenshot(path=str(OUT / f"failed-{kind}-{label}-{name}.png"))
     return {label: {"corpus": corpus, "papers": len(frame), "revision": label, "notes": bench.notes,
+                    "map_parts_in_process": parts,
                     "actions": {name: [s.__dict__ for s in samples] for name, samples in bench.results.items()}}
             for label, bench in benches.items()}
 
@@ -491,7 +533,8 @@ def main() -> None:
     parser.add_argument("--runs", type=int, default=5)
     parser.add_argument("--corpora", default="demo,big", help="demo, big (--papers synthetic papers), quick")
     parser.add_argument("--papers", type=int, default=50_000)
-    parser.add_argument("--actions", default="pages,map,query,switch", help="pages, map, query, switch, umap")
+    parser.add_argument("--actions", default="parts,pages,map,query,switch",
+                        help="parts (the map page's pieces in-process), pages, map, query, switch, umap")
     parser.add_argument("--quiet", type=float, default=0.3, help="seconds without DOM change that count as settled")
     parser.add_argument("--before", default="", help="a checkout of the revision before a change (git worktree)")
     parser.add_argument("--before-steps", default="map", help="the steps also timed on --before, interleaved")
@@ -514,7 +557,8 @@ def main() -> None:
     name = "interactions" + ("-quick" if args.quick else "")
     (OUT / f"{name}.json").write_text(json.dumps(results, indent=2), encoding="utf-8")
     text = "\n\n".join(table(r) for r in results["corpora"].values())
-    notes = "\n".join(f"- {k}: {json.dumps(r['notes'])}" for k, r in results["corpora"].items())
+    notes = "\n".join(f"- {k}: {json.dumps(r['notes'])} map pieces: {json.dumps(r['map_parts_in_process'])}"
+                      for k, r in results["corpora"].items())
     (OUT / f"{name}.md").write_text(f"{text}\n\n{notes}\n", encoding="utf-8")
     print("\n" + text + "\n\n" + notes)
 
