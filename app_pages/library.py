@@ -52,7 +52,7 @@ if source == "PubMed demo corpus":
 else:
     uploads = st.file_uploader(
         "Drop a file of papers, or several exports of one search",
-        accept_multiple_files=True,
+        accept_multiple_files=True, key=f"library_upload_{st.session_state.get(state.UPLOAD_ROUND, 0)}",
         type=["csv", "tsv", "tab", "jsonl", "ndjson", "json", "parquet", "xml", "bib", "bibtex", "ris", "nbib",
               "medline", "xlsx", "xlsm", "xls", "ciw", "nxml", "tgz", "tar", "gz", "txt"],
         help="Exports of PubMed (XML or PubMed format), Scopus, Web of Science, Embase, EndNote, Zotero, RefWorks, "

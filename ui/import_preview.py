@@ -177,6 +177,8 @@ def _corpus_name(key: str, default: str) -> str:
 
 def _imported(report: dict[str, Any]) -> None:
     st.session_state[state.IMPORT_REPORT] = report
+    # a multi-file uploader keeps its files: without a new key, the next file dropped would join the imported ones
+    st.session_state[state.UPLOAD_ROUND] = st.session_state.get(state.UPLOAD_ROUND, 0) + 1
     select_corpus(report["corpus"])
     st.session_state[state.EMBED_TARGET] = report["corpus"]  # what a user embeds next
     st.rerun()

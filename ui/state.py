@@ -25,6 +25,7 @@ BALANCE = "balance"
 EVALUATION = "evaluation"
 ROBUSTNESS = "robustness"
 IMPORT_REPORT = "last_report"
+UPLOAD_ROUND = "upload_round"  # bumped after an import: the uploader starts empty again (it keeps files otherwise)
 # other payloads
 MAP_QUERY = "map_query"  # a MapQuery: the last similar-papers query, drawn as a star on its corpus's map
 EMBED_DONE = "embed_done"  # a one-time success message

@@ -10,8 +10,9 @@ import pytest
 
 from core.store import Store
 from tests.app.test_pages import empty_workspace, open_app  # noqa: F401 (fixtures)
+from tests.conftest import SHARED_DATA
 
-EXPORTS = Path("/work/shared/data/exports")
+EXPORTS = SHARED_DATA / "exports"
 THREE = [EXPORTS / "RIS" / "_baseline_pubmed.ris", EXPORTS / "CSV" / "_baseline_scopus.csv",
          EXPORTS / "RIS" / "_baseline_webofscience.ris"]
 pytestmark = pytest.mark.skipif(not THREE[0].exists(), reason="the shared exports are not present")
@@ -64,3 +65,18 @@ def test_one_file_keeps_the_column_preview_and_offers_a_name_it_accepts(empty_wo
     assert at.text_input[0].value == "baseline_scopus"  # was '_baseline_scopus', refused on Import (no leading _)
     next(b for b in at.button if b.label == "Import").click().run()
     assert not at.exception and not at.error and Store(empty_workspace).corpus("baseline_scopus").papers == 10
+
+
+def test_after_an_import_the_uploader_is_empty_so_the_next_file_is_not_added_to_the_imported_ones(
+        empty_workspace):  # noqa: F811
+    """A multi-file uploader keeps its files; a file dropped after an import joined them as a several-file upload
+    (found by the Chromium journey, which imports a BibTeX export and then a RIS one)."""
+    at = open_app("app_pages/library.py", model=None)
+    _upload(at, THREE[:2])
+    at.text_input[0].set_value("search").run()
+    next(b for b in at.button if b.label == "Import 2 files into corpus search").click().run()
+    assert Store(empty_workspace).corpus("search").papers == 59
+    assert not at.file_uploader[0].value  # a new, empty uploader
+    _upload(at, THREE[2:])
+    assert any(c.value.startswith("Preview of **\\_baseline\\_webofscience.ris**") for c in at.caption), [
+        c.value for c in at.caption][:5]
