@@ -190,6 +190,9 @@ def test_the_import_preview_shows_the_reading_and_imports_titles_only_on_request
     pubmed.write_text("PMID,Title,Authors,Citation,First Author,Journal/Book,Publication Year,Create Date,PMCID,"
                       "NIHMS ID,DOI\n111,First title-only paper,Smith J,Nature. 2020,Smith J,Nature,2020,2020/01/01,,,"
                       "10.1/p1\n222,Second title-only paper,Doe A,BMJ. 2021,Doe A,BMJ,2021,2021/01/01,,,10.1/p2\n")
+    # the uploader takes several files (one search from several databases): take the first one out, then drop the next
+    tab.page.locator("[data-testid=stFileUploader] [data-testid=stFileChipDeleteBtn]").first.click()
+    tab.idle()
     tab.page.locator("[data-testid=stFileUploader] input[type=file]").set_input_files(str(pubmed))
     tab.see("PubMed's CSV has no abstracts: save in PubMed format (.nbib) or as XML instead")
     tab.idle()  # the previous file's preview is gone once the run is over
