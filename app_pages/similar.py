@@ -103,11 +103,11 @@ elif answer is not None:
             tie = ["citation"]
         papers_table(rows, ["rank", "score", "title", *tie, *(["figure"] if ranked else []), "journal",
                             *info.labels[:3], "year"])
-        with st.expander(f"Save these {len(rows)} results as a collection"):
-            add_to_collection(corpus, [str(r["id"]) for r in rows], key="similar_collect", what="search results")
         st.caption("Your query is placed on the **Domain map** among its neighbours (a ★).")
         st.page_link("app_pages/map.py", label="See it on the map", icon=":material/scatter_plot:")
         for item in result.results:
             with st.expander(f"{item['rank']}. {md_escape(item['title'])}  ·  {item['score']:.3f}"):
                 show_figures(ranked.get(str(item["id"])))
                 st.text(item.get("abstract") or "(title only: imported without an abstract)")
+        with st.expander(f"Save these {len(rows)} results as a collection"):  # after the results, which come first
+            add_to_collection(corpus, [str(r["id"]) for r in rows], key="similar_collect", what="search results")
