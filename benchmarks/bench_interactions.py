@@ -29,7 +29,6 @@ import re
 import subprocess
 import sys
 import time
-import urllib.request
 from collections.abc import Callable, Iterator
 from contextlib import ExitStack, contextmanager
 from dataclasses import dataclass, field
@@ -40,7 +39,8 @@ from urllib.parse import quote
 from common import ROOT, machine, median, percentile
 from synthetic import clustered_unit_vectors
 
-from tests.e2e.server import CHROMIUM, CHROMIUM_ARGS, free_port, wait_idle
+from tests.e2e.conftest import draw_lasso
+from tests.e2e.server import CHROMIUM, CHROMIUM_ARGS, streamlit_server, wait_idle
 
 OUT = ROOT / "benchmarks" / "out" / "interactions"
 BUDGET_S = 1.0
@@ -256,19 +256,7 @@ def map_actions(b: Bench, runs: int, titles: list[str], colours: tuple[str, str]
 
 
 def lasso(b: Bench, left: float, top: float, right: float, bottom: float) -> None:
-    plot = b.page.locator("[data-testid=stPlotlyChart] .nsewdrag").first
-    plot.scroll_into_view_if_needed()
-    box = plot.bounding_box()
-    assert box
-    width, height = box["width"] - 6, box["height"] - 6
-    x0, y0 = box["x"] + 3 + left * width, box["y"] + 3 + top * height
-    x1, y1 = box["x"] + 3 + right * width, box["y"] + 3 + bottom * height
-    mouse = b.page.mouse
-    mouse.move(x0, y0)
-    mouse.down()
-    for x, y in ((x1, y0), (x1, y1), (x0, y1), (x0, y0 + 2)):
-        mouse.move(x, y, steps=8)
-    mouse.up()
+    draw_lasso(b.page, left, top, right, bottom)
 
 
 def page_actions(b: Bench, runs: int) -> None:
@@ -428,35 +416,10 @@ def queries(n: int) -> list[tuple[str, str]]:
 @contextmanager
 def serve(app_root: Path, workspace: Path, env: dict[str, str]) -> Iterator[tuple[str, Path]]:
     """`streamlit run app.py` of the checkout at `app_root` (this one, or the revision before a change) on
-    `workspace`; yields its URL and log (tests/e2e/server.py's server, with the checkout as a parameter)."""
-    port = free_port()
-    log_path = workspace.parent / f"streamlit-{port}.log"
-    full_env = {**os.environ, "MIREAD_WORKSPACE": str(workspace), "HF_HUB_OFFLINE": "1",
-                "PYTHONPATH": str(app_root), **env}
-    with open(log_path, "w") as log:
-        proc = subprocess.Popen(
-            [sys.executable, "-m", "streamlit", "run", "app.py", "--server.port", str(port), "--server.address",
-             "127.0.0.1", "--server.headless", "true", "--server.fileWatcherType", "none"],
-            cwd=app_root, env=full_env, stdout=log, stderr=subprocess.STDOUT)
-        url = f"http://127.0.0.1:{port}"
-        try:
-            deadline = time.time() + 240
-            while time.time() < deadline:
-                try:
-                    with urllib.request.urlopen(f"{url}/_stcore/health", timeout=2) as resp:
-                        if resp.status == 200:
-                            break
-                except OSError:
-                    time.sleep(0.3)
-            else:
-                raise RuntimeError(f"streamlit did not start; see {log_path}")
-            yield url, log_path
-        finally:
-            proc.terminate()
-            try:
-                proc.wait(timeout=10)
-            except subprocess.TimeoutExpired:
-                proc.kill()
+    `workspace`; yields its URL and log."""
+    log_path = workspace.parent / f"streamlit-{app_root.name}-{time.time_ns()}.log"
+    with streamlit_server(workspace, env=env, timeout=240, app_root=app_root, log_path=log_path) as url:
+        yield url, log_path
 
 
 def run_corpus(browser: Any, kind: str, args: argparse.Namespace) -> dict[str, Any]:

@@ -37,6 +37,23 @@ def browser() -> Iterator:
         browser.close()
 
 
+def draw_lasso(page, left: float, top: float, right: float, bottom: float) -> None:
+    """Drag a lasso over a part of the page's first map (fractions of its plot area)."""
+    plot = page.locator("[data-testid=stPlotlyChart] .nsewdrag").first
+    plot.scroll_into_view_if_needed()
+    box = plot.bounding_box()
+    assert box
+    width, height = box["width"] - 6, box["height"] - 6
+    x0, y0 = box["x"] + 3 + left * width, box["y"] + 3 + top * height
+    x1, y1 = box["x"] + 3 + right * width, box["y"] + 3 + bottom * height
+    mouse = page.mouse
+    mouse.move(x0, y0)
+    mouse.down()
+    for x, y in ((x1, y0), (x1, y1), (x0, y1), (x0, y0 + 2)):
+        mouse.move(x, y, steps=8)
+    mouse.up()
+
+
 class Tab:
     """A browser tab on the app that records dialogs and page errors, with Streamlit-aware actions."""
 
@@ -123,19 +140,7 @@ class Tab:
 
     def lasso(self, left: float = 0.0, top: float = 0.0, right: float = 1.0, bottom: float = 1.0) -> None:
         """Draw a lasso over a part of the first map (fractions of its plot area; the maps' drag mode is lasso)."""
-        plot = self.page.locator("[data-testid=stPlotlyChart] .nsewdrag").first
-        plot.scroll_into_view_if_needed()
-        box = plot.bounding_box()
-        assert box
-        width, height = box["width"] - 6, box["height"] - 6
-        x0, y0 = box["x"] + 3 + left * width, box["y"] + 3 + top * height
-        x1, y1 = box["x"] + 3 + right * width, box["y"] + 3 + bottom * height
-        mouse = self.page.mouse
-        mouse.move(x0, y0)
-        mouse.down()
-        for x, y in ((x1, y0), (x1, y1), (x0, y1), (x0, y0 + 2)):
-            mouse.move(x, y, steps=8)
-        mouse.up()
+        draw_lasso(self.page, left, top, right, bottom)
         self.idle()
 
     def snap(self, name: str) -> Path:

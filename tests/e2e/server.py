@@ -25,16 +25,18 @@ def free_port() -> int:
 
 
 @contextmanager
-def streamlit_server(workspace: Path, env: dict[str, str] | None = None, timeout: float = 90):
-    """Yield the base URL of a running app on `workspace`; stop it afterwards."""
+def streamlit_server(workspace: Path, env: dict[str, str] | None = None, timeout: float = 90,
+                     app_root: Path = ROOT, log_path: Path | None = None):
+    """Yield the base URL of a running app (the checkout at `app_root`) on `workspace`; stop it afterwards. Its output
+    goes to `log_path` (default: streamlit-PORT.log beside the workspace)."""
     port = free_port()
     full_env = {**os.environ, "MIREAD_WORKSPACE": str(workspace), "HF_HUB_OFFLINE": "1",
-                "PYTHONPATH": str(ROOT), **(env or {})}
-    log = open(Path(workspace).parent / f"streamlit-{port}.log", "w")
+                "PYTHONPATH": str(app_root), **(env or {})}
+    log = open(log_path or Path(workspace).parent / f"streamlit-{port}.log", "w")
     proc = subprocess.Popen(
         [sys.executable, "-m", "streamlit", "run", "app.py", "--server.port", str(port), "--server.address",
          "127.0.0.1", "--server.headless", "true", "--server.fileWatcherType", "none"],
-        cwd=ROOT, env=full_env, stdout=log, stderr=subprocess.STDOUT,
+        cwd=app_root, env=full_env, stdout=log, stderr=subprocess.STDOUT,
     )
     url = f"http://127.0.0.1:{port}"
     try:

@@ -14,6 +14,7 @@ from core.store import Store
 from tests.conftest import SHARED_DATA
 from tests.e2e.conftest import VIEWPORT, Tab, tiny_store
 from tests.e2e.server import streamlit_server
+from tests.e2e.test_journey import calm
 
 pytestmark = pytest.mark.e2e
 
@@ -50,13 +51,6 @@ def tab(browser, workspace: Store) -> Iterator[Tab]:
         context = browser.new_context(viewport=VIEWPORT, accept_downloads=True)
         yield Tab(context.new_page(), url).open()
         context.close()
-
-
-def calm(tab: Tab) -> None:
-    tab.idle()
-    assert tab.page.locator("[data-testid=stException]").count() == 0, tab.page.locator(
-        "[data-testid=stException]").first.inner_text()
-    assert tab.errors == []
 
 
 def choose(tab: Tab, label: str, option: str) -> None:
