@@ -8,7 +8,7 @@ import numpy as np
 import streamlit as st
 
 from core.demo import DEMO_CORPUS
-from core.display import author_text, blank_missing, noun, plural
+from core.display import author_text, noun, plural
 from core.explore import (
     DEFAULT_PARAMS,
     highlight_mask,
@@ -19,19 +19,18 @@ from core.explore import (
     place_points,
     start_map,
 )
-from core.plots import add_citation_lines, export_html, map_figure, selected_rows
+from core.plots import add_citation_lines, export_html, map_figure
 from core.records import md_escape
 from ui import state
-from ui.collection_add import add_to_collection
 from ui.embedding import need_embeddings
 from ui.errors import guarded, show_error
-from ui.export_menu import export_menu
 from ui.figures_view import ranked_figures, summaries
-from ui.map_panel import PAPER, find_box, open_clicked, open_paper_at, paper_panel, paper_row
+from ui.map_panel import PAPER, paper_row
+from ui.map_side import side_panel
 from ui.map_stable import marked, resolve_stable, show_stable_controls
 from ui.map_time import PLAY_LINK, animate, fill_screen, topics_over_time, year_controls
 from ui.map_topics import topic_colours
-from ui.map_zoom import CHART_KEY, apply_zoom, current_zoom, watch_zoom
+from ui.map_zoom import CHART_KEY, apply_zoom, current_zoom
 from ui.resources import embeddings, papers_frame, store
 from ui.shared_view import link_problems, write_link
 from ui.sidebar import current_corpus, current_model
@@ -160,12 +159,7 @@ if years is not None and play == "off":  # while playing, the animation draws th
                "faded.")
 
 query_points, query_labels = None, None
-clicked = st.session_state.get(CHART_KEY)  # this run's selection: one clicked paper opens in the side panel
-open_clicked(frame, selected_rows(clicked.selection) if clicked and clicked.get("selection") else np.array([]))
-find_box(frame, coords)
-open_row = paper_row(frame, st.session_state.get(PAPER))
-if open_row is not None:  # the open paper (clicked, found, or named by a shared link): marked with a star
-    query_points, query_labels = coords[[open_row]], [f"{frame['title'].iloc[open_row]}"]
+open_row = paper_row(frame, st.session_state.get(PAPER))  # its star is drawn over the chart (ui/map_events.py)
 citations = None
 if info.links:  # a paper's references and citing papers drawn in front, joined to it by lines
     options = [None, *range(len(frame))]
@@ -224,46 +218,19 @@ if fitted is not None:
     st.caption(f"{method.upper()} fitted on a seeded sample of **{int(fitted.sum()):,}** papers; the other "
                f"**{int((~fitted).sum()):,}** were placed at the weighted mean of their 10 most similar fitted "
                f"papers, as a pasted paper (★) is.")
-map_box, panel_box = st.columns([5, 2]) if open_row is not None else (st.container(), None)
-event = map_box.plotly_chart(
-    apply_zoom(fig), width="stretch", on_select="rerun", selection_mode=("points", "box", "lasso"), key=CHART_KEY,
+map_box, side = st.columns([5, 2])  # the side column: Find, the open paper, the selection (a fragment)
+map_box.plotly_chart(
+    apply_zoom(fig), width="stretch", key=CHART_KEY,  # clicks, lasso and zoom are read by the side fragment
     config={"toImageButtonOptions": {"format": "png", "filename": f"{corpus}-map", "scale": 2}, "displaylogo": False,
             "responsive": True})
 show_stable_controls(stable if final is not None else None, corpus, spec, method, params)  # new papers, re-fit, undo
-watch_zoom(on_click=lambda row: open_paper_at(frame, row))
-if panel_box is not None:
-    with panel_box:
-        paper_panel(corpus, spec, frame, open_row, coords, info.links)
-
-selected = selected_rows(event.selection) if event and event.selection else np.array([], dtype=int)
-c1, c2 = st.columns(2)
-c1.download_button("Export map (HTML)", lambda: export_html(fig).encode("utf-8"),  # built on the click, not every run
-                   file_name=f"{corpus}-{method}-map.html",
-                   mime="text/html", help="A standalone interactive file; use the camera icon on the map for PNG.")
-if len(selected) > 1 or (len(selected) == 1 and open_row is None):
-    chosen = frame.iloc[selected].copy()
-    chosen.insert(0, "x", coords[chosen.index, 0])
-    chosen.insert(1, "y", coords[chosen.index, 1])
-    if ranked:
-        at = chosen.columns.get_loc("title") + 1 if "title" in chosen.columns else len(chosen.columns)
-        chosen.insert(at, "figure", summaries(ranked, chosen["id"].astype(str).tolist()))
-    st.subheader(plural(len(chosen), "selected paper"))
-    st.dataframe(blank_missing(chosen.drop(columns=["abstract"])), width="stretch", hide_index=True)
-    with c2.popover(f"Export the {plural(len(chosen), 'selected paper')}", icon=":material/download:"):
-        # for a reference manager; a topic colouring adds each paper's topic as a keyword
-        topic_tags = ({str(frame["id"].iloc[r]): {"keywords": [f"topic: {colour_values[r]}"]} for r in selected}
-                      if colour == TOPICS and colour_values else None)
-        export_menu(corpus, chosen["id"].astype(str).tolist(), "selection", key="map_selection", tags=topic_tags)
-        st.download_button("Map table with x, y (CSV)", chosen.to_csv(index=False).encode("utf-8"),
-                           file_name=f"{corpus}-selection.csv", mime="text/csv")
-    with st.expander(f"Save the {plural(len(chosen), 'selected paper')} as a collection"):
-        add_to_collection(corpus, chosen["id"].astype(str).tolist(), key="map_selection_collect", what="selection")
-elif len(selected) == 1:
-    st.caption("The clicked paper is open beside the map; select several with the lasso or box tool to list them.")
-else:
-    st.caption("Select points with the lasso or box tool to list them here.")
-if citations is None and len(selected) == 1 and info.links:
-    citations = paper_citations(store(), corpus, str(frame["id"].iloc[selected[0]]), frame)
+view = repr((corpus, spec.name, method, sorted(params.items()), colour, query.strip(), years, int(k), int(legend)))
+with side:
+    side_panel(corpus, spec, frame, coords, links=info.links, view=view, colour=colour, colour_values=colour_values,
+               ranked=ranked)
+map_box.download_button("Export map (HTML)", lambda: export_html(fig).encode("utf-8"),  # built on the click only
+                        file_name=f"{corpus}-{method}-map.html", mime="text/html",
+                        help="A standalone interactive file; use the camera icon on the map for PNG.")
 if citations is not None:
     show_citations(citations)
 topics_over_time(frame, colour_values, colour)

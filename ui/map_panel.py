@@ -23,7 +23,7 @@ from ui.resources import store
 from ui.tables import safe_link
 
 PAPER = "map_paper"  # the id of the paper open in the panel (also the URL's ``paper``)
-_SEEN = "map_seen_selection"  # the last map selection turned into the open paper (a new click replaces it)
+PAGE_RUN = "map_page_run"  # a button of the side panel changed what the figure draws: the whole page runs again
 _FLOWN = "map_find_flown"  # (query, id) of the last paper "find" flew to, so a rerun does not fly again
 
 
@@ -33,16 +33,6 @@ def paper_row(frame: pd.DataFrame, pid: str | None) -> int | None:
         return None
     rows = np.flatnonzero(frame["id"].astype(str).to_numpy() == str(pid))
     return int(rows[0]) if len(rows) else None
-
-
-def open_clicked(frame: pd.DataFrame, selected: np.ndarray) -> None:
-    """A click on one point (a new selection of exactly one paper) opens that paper in the panel."""
-    signature = tuple(int(r) for r in selected)
-    if signature == st.session_state.get(_SEEN):
-        return
-    st.session_state[_SEEN] = signature
-    if len(selected) == 1:
-        st.session_state[PAPER] = str(frame["id"].iloc[int(selected[0])])
 
 
 def open_paper_at(frame: pd.DataFrame, row: int) -> None:
@@ -122,9 +112,15 @@ def paper_panel(corpus: str, spec: ModelSpec, frame: pd.DataFrame, row: int, coo
                       on_click=_open, args=(str(item["id"]), coords, int(item["row"])), width="stretch")
     if links:
         st.button("Show its citations on the map", key="map_panel_citations", icon=":material/share:",
-                  on_click=lambda: st.session_state.__setitem__(f"map_cite_{corpus}", row))
+                  on_click=_show_citations, args=(corpus, row))
     with st.expander("Add to a collection"):
         add_to_collection(corpus, [pid], key="map_panel_collect")
+
+
+def _show_citations(corpus: str, row: int) -> None:
+    """Draw the paper's citations on the map (the figure changes: the whole page runs)."""
+    st.session_state[f"map_cite_{corpus}"] = row
+    st.session_state[PAGE_RUN] = True
 
 
 def _open(pid: str, coords: np.ndarray, row: int) -> None:

@@ -1,0 +1,88 @@
+"""The map's side column, one fragment: Find a paper, the open paper's panel, and the papers selected with the lasso
+or box. A click on a paper, a selection, a zoom or a button here reruns only this fragment; the chart (every paper's
+point and hover card) is not rebuilt nor sent again. What does change the figure (a flight to a found paper, a
+paper's citations drawn on the map, a new collection to colour by) asks for a run of the whole page."""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+import streamlit as st
+
+from core.display import blank_missing, plural
+from core.embedding import ModelSpec
+from ui.collection_add import add_to_collection
+from ui.export_menu import export_menu
+from ui.figures_view import summaries
+from ui.map_events import map_events
+from ui.map_panel import PAGE_RUN, PAPER, find_box, open_paper_at, paper_panel, paper_row
+from ui.map_zoom import FLY
+from ui.views import TOPICS
+
+SELECTED = "map_selected"  # (view, rows): the papers selected on the map drawn for `view`
+LISTED = 1_000  # rows of a selection listed in the side column
+
+
+@st.fragment
+def side_panel(corpus: str, spec: ModelSpec, frame: pd.DataFrame, coords: np.ndarray, *, links: int, view: str,
+               colour: str, colour_values: list | None, ranked: dict) -> None:
+    """Find a paper, the open paper, the selected papers; `view` names the drawn figure (a selection made on another
+    figure is dropped)."""
+    if st.session_state.pop(FLY, False) or st.session_state.pop(PAGE_RUN, False):
+        st.rerun(scope="app")  # the figure must change: its window (a flight) or what it draws
+    row = paper_row(frame, st.session_state.get(PAPER))
+    star = None if row is None else {"x": float(coords[row, 0]), "y": float(coords[row, 1]), "row": row,
+                                     "label": str(frame["title"].iloc[row])[:120]}
+    events = map_events(star)
+    changed = False
+    if events.clicked is not None:
+        open_paper_at(frame, events.clicked)
+        changed = True
+    if events.selected is not None:
+        st.session_state[SELECTED] = (view, events.selected)
+        changed = True
+    if changed:  # draw the new star / list from the top, so the overlay gets the paper just opened
+        st.rerun(scope="fragment")
+    find_box(frame, coords)
+    if st.session_state.pop(FLY, False):
+        st.rerun(scope="app")
+    pid = st.session_state.get(PAPER)
+    if row is not None:
+        st.query_params["paper"] = str(pid)
+        paper_panel(corpus, spec, frame, row, coords, links)
+    else:
+        st.query_params.pop("paper", None)
+    kept = st.session_state.get(SELECTED)
+    rows = kept[1] if isinstance(kept, tuple) and kept[0] == view else []
+    if rows:
+        selection_list(corpus, frame, coords, np.asarray(rows, dtype=np.int64), colour, colour_values, ranked)
+    elif row is None:
+        st.caption("Click a paper to read it here; select several with the lasso or box tool to list them.")
+
+
+def selection_list(corpus: str, frame: pd.DataFrame, coords: np.ndarray, rows: np.ndarray, colour: str,
+                   colour_values: list | None, ranked: dict) -> None:
+    """The selected papers: a table (with x, y and each paper's figure), export, and save as a collection."""
+    rows = rows[(rows >= 0) & (rows < len(frame))]
+    chosen = frame.iloc[rows].copy()
+    chosen.insert(0, "x", coords[rows, 0])
+    chosen.insert(1, "y", coords[rows, 1])
+    if ranked:
+        at = chosen.columns.get_loc("title") + 1 if "title" in chosen.columns else len(chosen.columns)
+        chosen.insert(at, "figure", summaries(ranked, chosen["id"].astype(str).tolist()))
+    st.subheader(plural(len(chosen), "selected paper"))
+    shown = chosen.drop(columns=["abstract", "x", "y"], errors="ignore").head(LISTED)
+    if len(chosen) > LISTED:  # a long list is not read here, and each row is sent to the browser
+        st.caption(f"The first {LISTED:,} listed; the export and the collection take all {len(chosen):,}.")
+    st.dataframe(blank_missing(shown), width="stretch", hide_index=True, height=min(420, 38 + 35 * len(shown)))
+    ids = chosen["id"].astype(str).tolist()
+    with st.popover(f"Export the {plural(len(chosen), 'selected paper')}", icon=":material/download:",
+                    width="stretch"):
+        # for a reference manager; a topic colouring adds each paper's topic as a keyword
+        topic_tags = ({str(frame["id"].iloc[r]): {"keywords": [f"topic: {colour_values[r]}"]} for r in rows}
+                      if colour == TOPICS and colour_values else None)
+        export_menu(corpus, ids, "selection", key="map_selection", tags=topic_tags)
+        st.download_button("Map table with x, y (CSV)", chosen.to_csv(index=False).encode("utf-8"),
+                           file_name=f"{corpus}-selection.csv", mime="text/csv")
+    with st.expander(f"Save the {plural(len(chosen), 'selected paper')} as a collection"):
+        add_to_collection(corpus, ids, key="map_selection_collect", what="selection")
