@@ -8,11 +8,10 @@ import numpy as np
 import streamlit as st
 
 from core.demo import DEMO_CORPUS
-from core.display import author_text, noun, plural
+from core.display import noun, plural
 from core.explore import (
     DEFAULT_PARAMS,
     highlight_mask,
-    hover_frame,
     map_coordinates,
     map_fitted,
     paper_citations,
@@ -24,7 +23,8 @@ from core.records import md_escape
 from ui import state
 from ui.embedding import need_embeddings
 from ui.errors import guarded, show_error
-from ui.figures_view import ranked_figures, summaries
+from ui.figures_view import ranked_figures
+from ui.map_cards import map_cards
 from ui.map_panel import PAPER, paper_row
 from ui.map_side import side_panel
 from ui.map_stable import marked, resolve_stable, show_stable_controls
@@ -189,13 +189,9 @@ write_link(corpus=corpus, model=spec.name, method=method, colour=colour, highlig
            paper=st.session_state.get(PAPER) if open_row is not None else None, zoom=current_zoom(), params=params,
            k=int(k),
            level=topic_map.level if topic_map else None, play=PLAY_LINK.get(play))
-hover = hover_frame(frame).drop(columns=[colour], errors="ignore")  # the colour label is already on the card
-if "authors" in frame.columns:  # the first three authors, after the title
-    hover.insert(1 if "title" in hover.columns else 0, "authors", frame["authors"].map(author_text))
 ranked = ranked_figures(corpus, spec)
-if ranked:  # each paper's visual summary on its hover card
-    hover = hover.assign(figure=summaries(ranked, frame["id"].astype(str).tolist(), limit=90))
-fig = map_figure(coords, color=colour_values, color_name=colour, hover=hover, highlight=highlight,
+cards = map_cards(corpus, frame, colour, colour_values, ranked)  # cached: the same for most reruns
+fig = map_figure(coords, color=colour_values, color_name=colour, cards=cards, highlight=highlight,
                  query_points=query_points, query_labels=query_labels, cluster_labels=cluster_text,
                  max_legend=int(legend), scale=bool(info.year) and colour == info.year,  # the year: a scale
                  marked=marked(stable))  # papers new since the map was fitted, ringed

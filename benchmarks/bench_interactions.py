@@ -362,7 +362,7 @@ def map_parts(root: Path, corpus: str, reps: int = 3) -> dict[str, float]:
         clock("export_html_s", lambda: export_html(fig))
     out = {name: round(median(values), 3) for name, values in timed.items()}
     out["figure_json_mb"] = round(len(payload) / 2**20, 2)
-    out["hovertext_share_of_json"] = round(sum(len(json.dumps(list(t.hovertext or []))) for t in fig.data)
+    out["hovertext_share_of_json"] = round(sum(len(json.dumps(list(t.hovertext if t.hovertext is not None else []))) for t in fig.data)
                                            / len(payload), 2)
     return out
 

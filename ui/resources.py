@@ -78,10 +78,19 @@ def device() -> str:
     return _device(settings().device)
 
 
+@st.cache_data(show_spinner=False, max_entries=64)
+def _embedded(workspace: str, corpus: str, version: int, fp: str, vectors: tuple[int, int]) -> bool:
+    return not get_store(workspace).missing_hashes(corpus, fp)
+
+
 def is_embedded(corpus: str, spec: ModelSpec) -> bool:
+    """Whether every paper of the corpus has a vector of the model; asked once per corpus version and change of the
+    model's stored vectors (0.1 s at 50k papers, on every rerun of every page before)."""
     from core.embedding import vectors_fingerprint
 
-    return not store().missing_hashes(corpus, vectors_fingerprint(spec))
+    fp = vectors_fingerprint(spec)
+    return _embedded(str(settings().workspace), corpus, store().corpus(corpus).version, fp,
+                     store().vectors_revision(fp))
 
 
 def embeddings(corpus: str, spec: ModelSpec) -> np.ndarray:

@@ -17,6 +17,7 @@ _EXPORTS = {
     "cluster_centres_2d": "labels",
     "add_year_animation": "timeline",
     "export_html": "export",
+    "hover_cards": "maps",
     "is_legend_entry": "maps",
     "journal_bar_figure": "journals",
     "legend_entry": "maps",

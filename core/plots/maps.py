@@ -53,10 +53,12 @@ def _wrap(text: str, width: int = 60, max_lines: int = 3) -> str:
     return "<br>".join(html.escape(line, quote=False) for line in lines)
 
 
-def _hover_texts(
+def hover_cards(
     n: int, labels: Sequence[str] | None, color_name: str, hover: pd.DataFrame | None
 ) -> list[str]:
-    """Build one escaped hover card per point: title, colour label, then other columns."""
+    """Build one escaped hover card per point: title, colour label (as `label_of` shows it), then other columns.
+
+    The slow part of a big map's figure (a Python string per paper): the page caches it (ui/map_cards.py)."""
     parts: list[list[str]] = [[] for _ in range(n)]
     if hover is not None:
         columns = list(hover.columns)
@@ -101,14 +103,15 @@ def _is_continuous(color: Sequence, max_legend: int) -> bool:
     return len(set(present)) > max_legend
 
 
-def _scatter(coords: np.ndarray, rows: np.ndarray, hovertext: list[str], **kwargs: Any) -> go.Scattergl:
-    """One Scattergl trace of the given rows, with customdata carrying row indices."""
+def _scatter(coords: np.ndarray, rows: np.ndarray, hovertext: np.ndarray, **kwargs: Any) -> go.Scattergl:
+    """One Scattergl trace of the given rows, with customdata carrying row indices (hover cards as a numpy array:
+    plotly checks a list element by element, an array at once)."""
     return go.Scattergl(
         x=coords[rows, 0],
         y=coords[rows, 1],
         mode="markers",
         customdata=rows,
-        hovertext=[hovertext[i] for i in rows],
+        hovertext=hovertext[rows],
         hoverinfo="text",
         **kwargs,
     )
@@ -129,7 +132,7 @@ def is_legend_entry(trace: Any) -> bool:
 
 
 def _add_label_traces(
-    fig: go.Figure, coords: np.ndarray, rows: np.ndarray, hovertext: list[str], labels: list[str], marker: dict
+    fig: go.Figure, coords: np.ndarray, rows: np.ndarray, hovertext: np.ndarray, labels: list[str], marker: dict
 ) -> np.ndarray:
     """Add one trace per label (most frequent first, 'other' last); return each point's colour."""
     label_arr = np.array(labels, dtype=object)
@@ -150,7 +153,7 @@ def _add_label_traces(
 
 
 def _add_continuous_traces(
-    fig: go.Figure, coords: np.ndarray, rows: np.ndarray, hovertext: list[str],
+    fig: go.Figure, coords: np.ndarray, rows: np.ndarray, hovertext: np.ndarray,
     color: Sequence, color_name: str, marker: dict,
 ) -> np.ndarray:
     """Add a colour-scale trace for numeric values (and a grey one for missing); return point colours."""
@@ -202,12 +205,14 @@ def map_figure(
     max_points: int | None = MAX_MAP_POINTS,
     scale: bool = False,
     marked: np.ndarray | None = None,
+    cards: Sequence[str] | None = None,
 ) -> go.Figure:
     """Draw a paper map: one trace per frequent label; customdata holds row indices (-1 for query points).
 
     Above `max_points` papers a seeded sample is drawn (every highlighted paper kept); `layout.meta` holds
     {"drawn": k, "total": n} so the page can say how many points it shows. `scale`: numbers (a year) are drawn on a
     colour scale however few distinct values they have. `marked`: papers ringed as new since the map was fitted.
+    `cards`: the hover cards `hover_cards` makes of these colour values and hover columns, when the caller has them.
     """
     coords = np.asarray(coords, dtype=np.float32)
     if coords.ndim != 2 or coords.shape[1] != 2:
@@ -217,6 +222,8 @@ def map_figure(
         raise MireadError(f"got {len(color)} colour values for {n} map points")
     if hover is not None and len(hover) != n:
         raise MireadError(f"got {len(hover)} hover rows for {n} map points")
+    if cards is not None and len(cards) != n:
+        raise MireadError(f"got {len(cards)} hover cards for {n} map points")
     mask = np.zeros(n, dtype=bool)
     if highlight is not None:
         mask = np.asarray(highlight, dtype=bool)
@@ -229,6 +236,7 @@ def map_figure(
             hover=None if hover is None else hover.iloc[drawn], highlight=mask[drawn], query_points=query_points,
             query_labels=query_labels, cluster_labels=cluster_labels, max_legend=max_legend, title=title,
             max_points=None, scale=scale, marked=None if marked is None else np.asarray(marked, dtype=bool)[drawn],
+            cards=None if cards is None else [cards[i] for i in drawn],
         )
         for trace in fig.data:  # back from sample positions to corpus rows
             ids = np.asarray(trace.customdata if trace.customdata is not None else [], dtype=np.int64)
@@ -239,8 +247,9 @@ def map_figure(
     opacity = 0.25 if mask.any() else 0.8
     continuous = color is not None and (_is_continuous(color, 0 if scale else max_legend))
     labels = None if color is None or continuous else top_labels(color, max_legend)
-    shown = None if color is None else [label_of(v) for v in color]  # the card keeps the real value, never "other"
-    hovertext = _hover_texts(n, shown, color_name, hover)
+    if cards is None:  # the card keeps the real value, never "other"
+        cards = hover_cards(n, None if color is None else [label_of(v) for v in color], color_name, hover)
+    hovertext = np.asarray(cards, dtype=object)
     fig = go.Figure()
     base = np.flatnonzero(~mask)
     marker = dict(size=size, opacity=opacity)
@@ -281,7 +290,7 @@ def sample_rows(keep: np.ndarray, size: int, seed: int = 0) -> np.ndarray:
     return np.sort(np.concatenate([kept, chosen]))
 
 
-def _add_marked_trace(fig: go.Figure, coords: np.ndarray, marked: np.ndarray, hovertext: list[str],
+def _add_marked_trace(fig: go.Figure, coords: np.ndarray, marked: np.ndarray, hovertext: np.ndarray,
                       size: float) -> None:
     """Ring the marked papers (new since the map was fitted) with a dark open circle over their own markers."""
     if marked.shape != (len(coords),):

@@ -29,6 +29,14 @@ class VectorsMixin:
             ).fetchall()
         return [r[0] for r in rows]
 
+    def vectors_revision(self, model_fp: str) -> tuple[int, int]:
+        """(chunks, newest chunk id) of a model's stored vectors: changes whenever vectors are added or dropped, so
+        a page can cache "is this corpus embedded" on it (with the corpus's version)."""
+        with self.connect() as conn:
+            count, newest = conn.execute("SELECT count(*), coalesce(max(id), 0) FROM emb_chunks WHERE model_fp = ?",
+                                         (model_fp,)).fetchone()
+        return int(count), int(newest)
+
     def iter_missing_papers(self, corpus: str, model_fp: str,
                             size: int = 50_000) -> Iterator[list[tuple[str, str, str]]]:
         """(hash, title, abstract) of papers without a vector for this model, in slices of `size`, corpus order.

@@ -47,7 +47,7 @@ def test_maps_draw_any_column_and_cards_show_the_real_value(column, legend):
     fig = map_figure(coords, color=column, color_name="label", max_legend=legend)
     drawn = sum(len(t.x) for t in fig.data)
     assert drawn == len(column)
-    cards = [c for t in fig.data for c in (t.hovertext or [])]
+    cards = [c for t in fig.data for c in (t.hovertext if t.hovertext is not None else [])]
     assert all(isinstance(c, str) for c in cards)
     assert not any("label: other" in c and "other" not in [label_text(v) for v in column] for c in cards)
     for value in column:

@@ -30,3 +30,21 @@ def test_missing_embeddings_and_damaged_files_are_reported(store):
         store.embeddings("c", "fp")
     assert store.repair()["dropped_chunks"] == 1
     assert len(store.missing_hashes("c", "fp")) == len(hashes)
+
+
+def test_the_vectors_revision_changes_whenever_a_models_vectors_are_added_or_dropped(store):
+    """Pages cache "is this corpus embedded" on (corpus version, vectors revision): both directions must show."""
+    store.import_papers("c", make_papers(2))
+    hashes = store.paper_hashes("c")
+    empty = store.vectors_revision("fp")
+    assert empty == (0, 0)
+    store.add_embeddings("fp", hashes[:1], np.ones((1, 3), np.float32))
+    one = store.vectors_revision("fp")
+    store.add_embeddings("fp", hashes[1:], np.ones((len(hashes) - 1, 3), np.float32))
+    both = store.vectors_revision("fp")
+    assert len({empty, one, both}) == 3
+    assert store.vectors_revision("other") == (0, 0)  # per model
+    for f in (store.arrays / "embeddings" / "fp").glob("*.npy"):
+        f.write_bytes(b"garbage")
+    store.repair()  # the damaged chunks are dropped: the revision says so
+    assert store.vectors_revision("fp") not in {one, both}
