@@ -27,9 +27,10 @@ from core.explore.compare import (
 from core.labels import default_label_column
 from core.plots import map_figure, selected_rows
 from core.records import md_escape
+from ui import background
 from ui.embedding import need_embeddings
 from ui.errors import guarded, show_error
-from ui.resources import papers_frame, store
+from ui.resources import papers_frame, settings, store
 from ui.shared_view import link_problems, write_link
 from ui.sidebar import current_corpus, current_model, sticky
 from ui.views import METHODS
@@ -38,6 +39,8 @@ SELECTED = "compare_selected"  # ids of the papers highlighted in both maps
 SELECTED_IN = "compare_selected_corpus"  # the corpus those ids belong to
 TABLE_ROUND = "compare_table_round"  # bumped to clear the table's own check marks when a map selection takes over
 SIDEBAR_SEEN = "_compare_sidebar_model"
+EVALUATING = "compare_evaluation_running"  # the quick evaluation in its background thread (ui.background)
+EVALUATED = "compare_evaluated"  # its duration, said once after it ends
 MAX_TABLE = 1000
 
 
@@ -57,12 +60,22 @@ def pick_from_table(key: str, corpus: str, ids: list[str]) -> None:
 
 
 def quick_evaluation(corpus: str, label: str, model: str) -> None:
-    """The Evaluate page's default protocols for one model, with a progress bar; then show the figures."""
-    bar = st.progress(0.0, text=f"Evaluating {model}…")
-    done = guarded(evaluate_models, store(), corpus, label, [model], list(QUICK_TASKS), sample=QUICK_SAMPLE,
-                   progress=lambda i, n: bar.progress(min(i / n, 1.0) if n else 1.0, text=f"Evaluating {model}…"))
-    if done is not None:
-        st.rerun()
+    """The Evaluate page's default protocols for one model, in a background thread (the page stays usable; a second
+    click finds the running one); its progress shows under the buttons until the figures replace it."""
+    s, conf = store(), settings()
+
+    def compute(progress: background.Progress) -> dict:
+        # core's process-wide encoder cache: the page's st.cache_resource needs the script's thread
+        return evaluate_models(s, corpus, label, [model], list(QUICK_TASKS), sample=QUICK_SAMPLE, device=conf.device,
+                               batch_size=conf.batch_size, progress=lambda i, n: progress(i / n if n else 1.0,
+                                                                                          f"step {i} of {n}"))
+
+    background.start(EVALUATING, f"Evaluating {model}", compute, inputs=model)
+
+
+def evaluated(task: background.Task) -> None:
+    """Say how long the quick evaluation took: the whole wait, model load included."""
+    st.session_state[EVALUATED] = f"Evaluated {task.inputs} in {task.seconds:.1f} s."
 
 
 st.title("Compare models")
@@ -205,6 +218,9 @@ with panel:
                               f"{QUICK_SAMPLE:,} papers, usually under a minute. From a shell: `python -m core "
                               f"evaluate --corpus {corpus} --label {label} --models {model} --sample {QUICK_SAMPLE}`"):
                 quick_evaluation(corpus, label, model)
+        background.watch(EVALUATING, evaluated)
+        if message := st.session_state.pop(EVALUATED, None):
+            st.caption(md_escape(message))
 
 shown = int(mask.sum()) if mask is not None else 0
 if shown:

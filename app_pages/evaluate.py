@@ -11,7 +11,7 @@ from core.evaluation import METRIC_NAMES, TASKS, Verdict, evaluate_models, held_
 from core.evaluation.report import CITE_NOTE, figure_table, result_from_row
 from core.plots import purity_figure, robustness_figure
 from core.records import md_escape
-from ui import state
+from ui import background, state
 from ui.embedding import need_embeddings
 from ui.errors import guarded
 from ui.resources import embeddings, encoder, papers_frame, settings, store
@@ -30,6 +30,7 @@ TASK_LABELS = {
     "journals": "Journal finder: is the right journal suggested? (top-1/5/10, mean rank; kNN, BM25, trained head)",
 }
 DEFAULT_TASKS = ["probe", "purity", "retrieval", "knn"]
+RUNNING = "evaluation_running"  # the session's evaluation in its background thread (ui.background)
 
 
 HELD_OUT = "the model's held-out test papers"
@@ -41,27 +42,33 @@ def bold_best(row: pd.Series, best: dict[str, str]) -> list[str]:
 
 
 def run(corpus: str, label: str, models: list[str], tasks: list[str], sample: int, seed: int,
-        papers: list[str] | None = None) -> dict | None:
-    """Run the suite with a progress bar; MireadErrors become one red sentence."""
-    bar = st.progress(0.0, text="Starting…")
-    state = {"fraction": 0.0, "text": "Starting…"}
+        papers: list[str] | None = None) -> None:
+    """Start the suite in a background thread (the page stays usable; a second click finds the running one); its
+    progress shows below until its results replace it."""
+    s, conf = store(), settings()
 
-    def show() -> None:
-        bar.progress(min(state["fraction"], 1.0), text=md_escape(state["text"]))
+    def compute(progress: background.Progress) -> dict:
+        now = {"fraction": 0.0, "text": "starting"}
 
-    def progress(done: int, total: int) -> None:
-        state["fraction"] = done / total if total else 1.0
-        show()
+        def step(done: int, total: int) -> None:
+            now["fraction"] = done / total if total else 1.0
+            progress(now["fraction"], now["text"])
 
-    def status(text: str) -> None:
-        state["text"] = text
-        show()
+        def status(text: str) -> None:
+            now["text"] = text
+            progress(now["fraction"], text)
 
-    doc = guarded(evaluate_models, store(), corpus, label, models, tasks, seed=seed, sample=sample, progress=progress,
-                  status=status, device=settings().device, batch_size=settings().batch_size, encoder_for=encoder,
-                  papers=papers)
-    bar.empty()
-    return doc
+        # core's process-wide encoder cache: the page's st.cache_resource needs the script's thread
+        return evaluate_models(s, corpus, label, models, tasks, seed=seed, sample=sample, progress=step,
+                               status=status, device=conf.device, batch_size=conf.batch_size, papers=papers)
+
+    background.start(RUNNING, f"Evaluating {', '.join(models)}", compute, inputs=(corpus, current_model().name))
+
+
+def finished(task: background.Task) -> None:
+    """Keep a finished evaluation as the page's answer; its duration is the whole wait (model loads included)."""
+    corpus, model = task.inputs
+    state.keep(state.EVALUATION, state.Answer(corpus, model, {}, {**task.result, "seconds": task.seconds}))
 
 
 def show_results(doc: dict) -> None:
@@ -163,9 +170,8 @@ def compare_tab(corpus: str) -> None:
             papers = held[1]
             st.caption(f"{len(papers):,} held-out test papers of **{md_escape(held[0])}** (the sample size caps them).")
     if st.button("Run evaluation", type="primary", disabled=not models or not tasks):
-        doc = run(corpus, label, models, tasks, int(sample), int(seed), papers)
-        if doc is not None:
-            state.keep(state.EVALUATION, state.Answer(corpus, current, {}, doc))
+        run(corpus, label, models, tasks, int(sample), int(seed), papers)
+    background.watch(RUNNING, finished)
     answer = st.session_state.get(state.EVALUATION)
     if isinstance(answer, state.Answer) and answer.corpus == corpus:  # results name their own models
         show_results(answer.value)

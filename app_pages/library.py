@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import hashlib
 from pathlib import Path
+from typing import Any
 
 import pandas as pd
 import streamlit as st
@@ -13,7 +14,7 @@ from core.embedding import list_models, model_names_by_vectors_fingerprint, vect
 from core.records import md_escape
 from ui import state
 from ui.collections_view import collections_panel
-from ui.embedding import embed_with_progress
+from ui.embedding import embed_in_background, embedding_progress
 from ui.errors import guarded
 from ui.export_menu import export_menu
 from ui.import_preview import import_files_table, import_preview, several_preview
@@ -138,11 +139,14 @@ with left:
     missing = len(s.missing_hashes(target, vectors_fingerprint(spec)))
     st.caption(f"{missing:,} papers of **{target}** still need embedding with **{spec.name}**.")
     if st.button(f"Embed with {spec.name}", disabled=missing == 0, type="primary"):
-        done = guarded(embed_with_progress, target, spec)
-        if done is not None:
-            st.session_state[state.EMBED_DONE] = (f"Embedded {plural(done.new, 'new paper')} of **{target}** with "
-                                              f"**{spec.name}** ({done.cached:,} cached) in {done.seconds:.1f} s.")
-            st.rerun()
+        embed_in_background(target, spec)  # a thread: the page and the other pages stay usable meanwhile
+
+    def embedded(done: Any, seconds: float) -> None:
+        st.session_state[state.EMBED_DONE] = (f"Embedded {plural(done.new, 'new paper')} of "
+                                              f"**{md_escape(done.corpus)}** with **{md_escape(done.model)}** "
+                                              f"({done.cached:,} cached) in {seconds:.1f} s.")
+
+    embedding_progress(embedded)
     if message := st.session_state.pop(state.EMBED_DONE, None):
         st.success(message)
 with right:

@@ -319,7 +319,9 @@ if st.button("Start training", type="primary", disabled=preview is None):
         cite_loss=cite_loss, cite_held_out=float(cite_held_out),
         temperature=float(temperature), classes_per_batch=int(classes_per_batch), device=settings().device,
     )
+    starting = st.progress(0.0, text="Starting the training job…")  # on screen at once; the job's own bar follows
     job_id = guarded(jobs.launch, s, cfg)
+    starting.empty()
     if job_id:
         st.query_params[JOB_PARAM] = job_id
         st.rerun()

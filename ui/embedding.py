@@ -11,8 +11,11 @@ import streamlit as st
 
 from core.display import plural
 from core.embedding import ModelSpec
+from ui import background
 from ui.errors import guarded
 from ui.resources import encoder, is_embedded, settings, store
+
+EMBEDDING = "embedding_running"  # the session's embedding in its background thread (ui.background)
 
 
 def embed_with_progress(corpus: str, spec: ModelSpec, clock: Callable[[], float] = time.perf_counter) -> Any:
@@ -38,6 +41,37 @@ def embed_with_progress(corpus: str, spec: ModelSpec, clock: Callable[[], float]
     report = dataclasses.replace(report, seconds=clock() - started)
     bar.progress(1.0, text=f"Embedded {report.new:,} new papers ({report.cached:,} cached) in {report.seconds:.1f} s")
     return report
+
+
+def embed_in_background(corpus: str, spec: ModelSpec) -> None:
+    """Embed a corpus in a background thread (the page stays usable; a second click finds the running one); its
+    progress with an ETA shows where `embedding_progress` is drawn."""
+    from core.embedding import embed_corpus
+
+    s, conf = store(), settings()
+
+    def compute(progress: background.Progress) -> Any:
+        progress(0.0, "loading the model")
+        started = time.perf_counter()
+
+        def update(done: int, total: int) -> None:
+            if total <= 0:
+                return
+            elapsed = time.perf_counter() - started
+            rate = done / elapsed if elapsed > 0 else 0
+            eta = (total - done) / rate if rate > 0 else 0
+            progress(done / total, f"{done:,}/{plural(total, 'paper')} · {rate:.0f}/s · ETA {eta:.0f}s")
+
+        # core's process-wide encoder cache: the page's st.cache_resource needs the script's thread
+        return embed_corpus(s, corpus, spec, device=conf.device, batch_size=conf.batch_size, progress=update)
+
+    background.start(EMBEDDING, f"Embedding {corpus} with {spec.name}", compute, inputs=(corpus, spec.name))
+
+
+def embedding_progress(on_done: Callable[[Any, float], None]) -> None:
+    """The running embedding's progress (a fragment); when it ends, `on_done(report, seconds)` with the whole wait
+    the user had (loading the model included), then the page reruns."""
+    background.watch(EMBEDDING, lambda task: on_done(task.result, task.seconds))
 
 
 def need_embeddings(corpus: str | None, spec: ModelSpec) -> bool:

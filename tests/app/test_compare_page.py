@@ -13,6 +13,7 @@ from streamlit.testing.v1 import AppTest
 from core.embedding import build_tiny_model, embed_corpus, get_model
 from core.explore.compare import paper_neighbours
 from core.store import Store
+from tests.app.background_jobs import wait_for_background
 from tests.app.test_pages import APP, decode, texts
 from tests.helpers import make_papers, register_tiny
 
@@ -114,7 +115,7 @@ def test_a_model_without_vectors_is_one_sentence_with_an_embed_button(workspace)
 def test_stored_evaluations_are_shown_and_a_missing_one_runs_from_a_button(workspace):
     at = open_compare()
     assert {b.label for b in at.button} == {"Evaluate tiny", "Evaluate tiny-ft"}
-    next(b for b in at.button if b.label == "Evaluate tiny-ft").click().run()
+    wait_for_background(next(b for b in at.button if b.label == "Evaluate tiny-ft").click().run())
     assert not at.exception and not at.error
     figures = next(d.value for d in at.dataframe if d.value.index.name == "measure")
     assert list(figures.columns) == ["tiny-ft", "n"] and "Linear probe macro-F1" in figures.index

@@ -11,6 +11,7 @@ from streamlit.testing.v1 import AppTest
 
 from core.embedding import embed_corpus
 from core.store import Store
+from tests.app.background_jobs import wait_for_background
 from tests.helpers import make_papers, register_tiny
 
 PAGE = str(Path(__file__).resolve().parents[2] / "app_pages" / "evaluate.py")
@@ -43,7 +44,7 @@ def test_comparing_models_shows_the_table_charts_and_the_model_that_could_not_lo
     at.multiselect(key="eval_tasks").set_value(["probe", "purity", "knn"])
     at.number_input(key="eval_sample").set_value(30)
     next(b for b in at.button if b.label == "Run evaluation").click()
-    at.run()
+    wait_for_background(at.run())
     assert not at.exception and not at.error
     assert any("scibert" in w.value and "Hugging Face hub" in w.value for w in at.warning)
     table = at.dataframe[0].value
@@ -65,7 +66,7 @@ def test_the_journals_task_shows_each_method_and_marks_the_lowest_mean_rank(work
     at = open_evaluate_page()
     at.multiselect(key="eval_tasks").set_value(["journals"])
     next(b for b in at.button if b.label == "Run evaluation").click()
-    at.run()
+    wait_for_background(at.run())
     assert not at.exception and not at.error
     table = at.dataframe[0].value
     assert {f"Journal finder, {m}: {k} (%)" for m in ("neighbour vote", "BM25") for k in ("top-1", "top-5")} <= set(
@@ -107,7 +108,7 @@ def test_the_cite_task_ranks_cited_papers_of_held_out_queries(tmp_path, monkeypa
     assert any(o.startswith("Citations") for o in at.multiselect(key="eval_tasks").options)
     at.multiselect(key="eval_tasks").set_value(["cite"])
     next(b for b in at.button if b.label == "Run evaluation").click()
-    at.run()
+    wait_for_background(at.run())
     assert not at.exception and not at.error
     table = at.dataframe[0].value
     assert {"Citations MAP", "Citations nDCG", "Citations recall@10", "Citations nDCG@10"} <= set(table.index)
@@ -128,7 +129,7 @@ def test_a_fine_tuned_model_is_evaluated_on_its_held_out_test_papers_beside_its_
     assert at.radio(key="eval_papers").options == ["a random sample", "the model's held-out test papers"]
     at.radio(key="eval_papers").set_value("the model's held-out test papers").run()
     next(b for b in at.button if b.label == "Run evaluation").click()
-    at.run()
+    wait_for_background(at.run())
     assert not at.exception and not at.error
     table = at.dataframe[0].value
     assert list(table.columns) == ["tiny", "tuned", "n"] and table.loc["kNN accuracy (k = 10 vote)", "n"] == "6"

@@ -15,6 +15,7 @@ from streamlit.testing.v1 import AppTest
 from core.embedding import embed_corpus, fast_kind, get_model, vectors_fingerprint
 from core.records import Paper
 from core.store import Store
+from tests.app.background_jobs import wait_for_background
 from tests.helpers import make_papers, register_tiny
 
 APP = str(Path(__file__).resolve().parents[2] / "app.py")
@@ -110,7 +111,7 @@ def test_the_library_embeds_a_new_corpus_and_deletes_one_after_confirmation(work
     at = open_app("app_pages/library.py")
     at.selectbox(key="embed_target").set_value("more").run()
     assert "6 papers of **more** still need embedding with **tiny**." in texts(at.caption)
-    widget(at.button, "Embed with tiny").click().run()
+    wait_for_background(widget(at.button, "Embed with tiny").click().run())
     assert not at.exception and not at.error
     assert not workspace.missing_hashes("more", vectors_fingerprint(get_model("tiny", workspace)))
     assert "Embedded 6 new papers of **more** with **tiny**" in texts(at.success)

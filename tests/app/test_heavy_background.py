@@ -1,0 +1,115 @@
+"""Heavy steps run in the background (issue 32): the click answers with a progress bar before the work ends, a second
+click does not start a second run, and the duration the page reports is the whole wait (ui.background's clock), not
+the part core timed."""
+
+from __future__ import annotations
+
+import itertools
+import threading
+from pathlib import Path
+
+import pytest
+from streamlit.testing.v1 import AppTest
+
+import core.evaluation
+import ui.background
+from core.embedding import embed_corpus, get_model, vectors_fingerprint
+from core.store import Store
+from tests.app.background_jobs import wait_for_background
+from tests.helpers import make_papers, register_tiny
+
+ROOT = Path(__file__).resolve().parents[2]
+@pytest.fixture()
+def workspace(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, tiny_model_dir: Path) -> Store:
+    monkeypatch.setenv("MIREAD_WORKSPACE", str(tmp_path / "ws"))
+    store = Store(tmp_path / "ws")
+    register_tiny(store, tiny_model_dir)
+    store.import_papers("c", make_papers(12))
+    embed_corpus(store, "c", "tiny")
+    return store
+
+
+@pytest.fixture()
+def gated(monkeypatch: pytest.MonkeyPatch) -> dict:
+    """core's evaluate_models held at a gate the test opens; counts its calls and whether it has ended."""
+    real = core.evaluation.evaluate_models
+    seen = {"calls": 0, "ended": False, "gate": threading.Event()}
+
+    def held(*args, **kwargs):  # noqa: ANN002, ANN003, ANN202 - the same call, held until the gate opens
+        seen["calls"] += 1
+        seen["gate"].wait(timeout=8)
+        try:
+            return real(*args, **kwargs)
+        finally:
+            seen["ended"] = True
+
+    monkeypatch.setattr(core.evaluation, "evaluate_models", held)
+    return seen
+
+
+def test_an_evaluation_shows_progress_at_once_runs_once_and_reports_the_whole_wait(workspace, gated, monkeypatch):
+    ticks = itertools.count(1000.0, 100.0)  # each look at the jobs' clock: 100 s later
+    monkeypatch.setattr(ui.background, "now", lambda: next(ticks))
+    at = AppTest.from_file(str(ROOT / "app_pages" / "evaluate.py"), default_timeout=60)
+    at.session_state["corpus"], at.session_state["model"] = "c", "tiny"
+    at.run()
+    at.multiselect(key="eval_tasks").set_value(["probe", "knn"])
+    at.number_input(key="eval_sample").set_value(30)
+    next(b for b in at.button if b.label == "Run evaluation").click()
+    at.run()
+    assert not at.exception
+    assert not gated["ended"], "the page waited for the evaluation instead of answering at once"
+    assert [p.proto.text for p in at.get("progress")][0].startswith("Evaluating tiny")
+    assert not at.dataframe  # no results yet
+
+    next(b for b in at.button if b.label == "Run evaluation").click()
+    at.run()
+    assert gated["calls"] == 1  # the second click found the running evaluation
+    assert any("already running" in i.value for i in at.info)
+
+    gated["gate"].set()
+    wait_for_background(at)
+    assert not at.exception and not at.error
+    assert list(at.dataframe[0].value.columns) == ["tiny", "n"]
+    caption = next(c.value for c in at.caption if "results from the cache" in c.value)
+    seconds = float(caption.rsplit(";", 1)[1].strip().removesuffix(" s."))
+    assert seconds >= 100.0  # the jobs' clock from the click to the result, not core's own sub-second timing
+
+
+def test_leaving_the_page_does_not_stop_the_evaluation(workspace, gated):
+    at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=60)
+    at.session_state["corpus"], at.session_state["model"] = "c", "tiny"
+    at.run()
+    at.switch_page("app_pages/evaluate.py").run()
+    at.multiselect(key="eval_tasks").set_value(["knn"])
+    at.number_input(key="eval_sample").set_value(30)
+    next(b for b in at.button if b.label == "Run evaluation").click()
+    at.run()
+    at.switch_page("app_pages/journals.py").run()  # the user looks elsewhere meanwhile
+    assert not at.exception
+    gated["gate"].set()
+    at.switch_page("app_pages/evaluate.py").run()
+    wait_for_background(at)
+    assert gated["calls"] == 1 and gated["ended"]
+    assert list(at.dataframe[0].value.columns) == ["tiny", "n"]
+
+
+def test_the_library_embeds_in_the_background_and_says_how_long_the_whole_wait_was(workspace, monkeypatch):
+    papers = make_papers(2)
+    for paper in papers:  # new texts: nothing cached under the tiny model yet
+        paper.title += " (a new paper)"
+    workspace.import_papers("new", papers)
+    ticks = itertools.count(0.0, 9.0)
+    monkeypatch.setattr(ui.background, "now", lambda: next(ticks))
+    at = AppTest.from_file(str(ROOT / "app_pages" / "library.py"), default_timeout=60)
+    at.session_state["corpus"], at.session_state["model"] = "new", "tiny"
+    at.session_state["embed_target"] = "new"
+    at.run()
+    next(b for b in at.button if b.label == "Embed with tiny").click()
+    at.run()
+    assert not at.exception
+    assert at.get("progress") or at.session_state["embedding_running"].done  # a bar, unless already done
+    wait_for_background(at)
+    message = next(s.value for s in at.success if s.value.startswith("Embedded"))
+    assert "6 new papers" in message and float(message.rsplit(" in ", 1)[1].removesuffix(" s.")) >= 9.0
+    assert not workspace.missing_hashes("new", vectors_fingerprint(get_model("tiny", workspace)))
