@@ -61,7 +61,7 @@ def pick_from_table(key: str, corpus: str, ids: list[str]) -> None:
 
 def quick_evaluation(corpus: str, label: str, model: str) -> None:
     """The Evaluate page's default protocols for one model, in a background thread (the page stays usable; a second
-    click finds the running one); its progress shows under the buttons until the figures replace it."""
+    click finds the running one); its progress shows at the top of the page until the figures replace it."""
     s, conf = store(), settings()
 
     def compute(progress: background.Progress) -> dict:
@@ -81,6 +81,9 @@ def evaluated(task: background.Task) -> None:
 st.title("Compare models")
 for problem in link_problems():
     st.warning(problem)
+background.watch(EVALUATING, evaluated)  # a model's quick evaluation, started from the panel below
+if message := st.session_state.pop(EVALUATED, None):
+    st.success(md_escape(message))
 corpus = current_corpus()
 if corpus is None:
     st.info("Import a corpus on the **Library** page first.")
@@ -216,11 +219,9 @@ with panel:
             if st.button(f"Evaluate {model}", key=f"compare_eval_{model}", icon=":material/analytics:",
                          help=f"The Evaluate page's quick protocols ({', '.join(QUICK_TASKS)}) on up to "
                               f"{QUICK_SAMPLE:,} papers, usually under a minute. From a shell: `python -m core "
-                              f"evaluate --corpus {corpus} --label {label} --models {model} --sample {QUICK_SAMPLE}`"):
-                quick_evaluation(corpus, label, model)
-        background.watch(EVALUATING, evaluated)
-        if message := st.session_state.pop(EVALUATED, None):
-            st.caption(md_escape(message))
+                              f"evaluate --corpus {corpus} --label {label} --models {model} --sample {QUICK_SAMPLE}`",
+                         on_click=quick_evaluation, args=(corpus, label, model)):
+                pass  # started by the callback, before this page's maps rerun: its bar is at the top at once
 
 shown = int(mask.sum()) if mask is not None else 0
 if shown:

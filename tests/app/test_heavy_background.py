@@ -113,3 +113,30 @@ def test_the_library_embeds_in_the_background_and_says_how_long_the_whole_wait_w
     message = next(s.value for s in at.success if s.value.startswith("Embedded"))
     assert "6 new papers" in message and float(message.rsplit(" in ", 1)[1].removesuffix(" s.")) >= 9.0
     assert not workspace.missing_hashes("new", vectors_fingerprint(get_model("tiny", workspace)))
+
+
+def test_compare_models_evaluates_a_model_in_the_background_with_its_bar_at_the_top(workspace, gated, tmp_path,
+                                                                                     monkeypatch):
+    from core.embedding import build_tiny_model
+
+    monkeypatch.setenv("MIREAD_WARM_NUMBA", "0")
+    spec = register_tiny(workspace, build_tiny_model(tmp_path / "tiny-ft", seed=7), name="tiny-ft")
+    workspace.save_model("tiny-ft", {**spec.to_dict(), "base": "tiny"})
+    embed_corpus(workspace, "c", "tiny-ft")
+    at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=90)
+    at.session_state["corpus"], at.session_state["model"] = "c", "tiny"
+    at.session_state["compare_method"] = "pca"
+    at.run()
+    at.switch_page("app_pages/compare.py").run()
+    next(b for b in at.button if b.label == "Evaluate tiny-ft").click().run()
+    assert not at.exception
+    assert not gated["ended"], "the page waited for the evaluation instead of answering at once"
+    [bar] = at.get("progress")
+    assert bar.proto.text.startswith("Evaluating tiny-ft")
+    assert len(at.get("plotly_chart")) == 2  # the rest of the page is drawn meanwhile
+    next(b for b in at.button if b.label == "Evaluate tiny").click().run()
+    assert gated["calls"] == 1 and any("already running" in i.value for i in at.info)
+    gated["gate"].set()
+    wait_for_background(at)
+    assert any(s.value.startswith("Evaluated tiny-ft in ") for s in at.success)
+    assert [b.label for b in at.button if b.label.startswith("Evaluate ")] == ["Evaluate tiny"]
