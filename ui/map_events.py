@@ -56,12 +56,10 @@ export default function (component) {
         clearTimeout(timer);
         timer = setTimeout(() => me.setStateValue("zoom", value), 250);
     };
-    const attach = () => {
-        const plot = document.querySelector(`.st-key-${me.data.chart} .js-plotly-plot`);
-        if (!plot || typeof plot.on !== "function") return;
-        if (plot.__mireadEvents !== me) {
-            plot.__mireadEvents = me;
-            plot.on("plotly_relayout", (event) => {
+    if (!me.handlers) {  // made once per listener, so a chart can be checked for them
+        me.handlers = {
+            plotly_relayout: (event) => {
+                const plot = me.plot;
                 place(plot);
                 if (event["xaxis.autorange"] || event["yaxis.autorange"]) { sendZoom(""); return; }
                 const x = plot.layout.xaxis && plot.layout.xaxis.range;
@@ -70,19 +68,30 @@ export default function (component) {
                     return;
                 }
                 sendZoom([x[0], x[1], y[0], y[1]].map(Number).join(","));
-            });
-            plot.on("plotly_afterplot", () => place(plot));
-            plot.on("plotly_click", (event) => {
+            },
+            plotly_afterplot: () => place(me.plot),
+            plotly_click: (event) => {
                 const point = event && event.points && event.points[0];
                 const row = point ? rowOf(point) : -1;
                 if (row >= 0) me.setTriggerValue("clicked", row);
-            });
-            plot.on("plotly_selected", (event) => {
+            },
+            plotly_selected: (event) => {
                 if (!event || !event.points) return;
                 const rows = [...new Set(event.points.map(rowOf).filter((r) => r >= 0))].sort((a, b) => a - b);
                 me.setTriggerValue("selected", rows);
-            });
-            plot.on("plotly_deselect", () => me.setTriggerValue("selected", []));
+            },
+            plotly_deselect: () => me.setTriggerValue("selected", []),
+        };
+    }
+    const attach = () => {
+        const plot = document.querySelector(`.st-key-${me.data.chart} .js-plotly-plot`);
+        if (!plot || typeof plot.on !== "function") return;
+        me.plot = plot;
+        // Streamlit redraws a changed figure with Plotly.newPlot and keeps only the listeners it knows: check ours
+        // on every poll, not once per chart element
+        for (const [name, handler] of Object.entries(me.handlers)) {
+            const known = plot._ev && typeof plot._ev.listeners === "function" ? plot._ev.listeners(name) : [];
+            if (!known.includes(handler)) plot.on(name, handler);
         }
         place(plot);
     };
