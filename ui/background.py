@@ -39,6 +39,7 @@ class Task(BackgroundMap):
     inputs: Any = None
     result: Any = None
     finished: float = 0.0
+    launch: Callable[[], Any] | None = None  # starts the thread: `watch` calls it once its bar is on the page
 
     @property
     def seconds(self) -> float:
@@ -53,8 +54,9 @@ def running(key: str) -> Task | None:
 
 
 def start(key: str, what: str, compute: Callable[[Progress], Any], inputs: Any = None) -> Task:
-    """Run `compute(progress)` in a thread as the session's job `key`, unless one is already running there: then
-    say so and return that one. `what` names the step in its progress line ("Evaluating minilm")."""
+    """Make `compute(progress)` the session's job `key`, unless one is already running there: then say so and return
+    that one. Its thread starts when `watch(key, ...)` has drawn its bar (call it later in the same run). `what`
+    names the step in its progress line ("Evaluating minilm")."""
     current = running(key)
     if current is not None:
         st.info(f"{current.what} is already running (started {now() - current.started:.0f} s ago); its result "
@@ -68,7 +70,8 @@ def start(key: str, what: str, compute: Callable[[Progress], Any], inputs: Any =
         finally:
             task.finished = now()
 
-    st.session_state[key] = run_in_background(task, work, f"{what} failed", f"{key}-{int(task.started)}")
+    task.launch = lambda: run_in_background(task, work, f"{what} failed", f"{key}-{int(task.started)}")
+    st.session_state[key] = task
     return task
 
 
@@ -92,3 +95,6 @@ def watch(key: str, on_done: Callable[[Task], None], every: float = 1.0) -> None
         st.progress(task.fraction, text=md_escape(f"{task.what}: {task.message} ({now() - task.started:.0f} s)…"))
 
     poll()
+    if task.launch is not None:  # the bar first, then the work: a started thread competes with this run for the CPU
+        launch, task.launch = task.launch, None
+        launch()
