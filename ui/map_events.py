@@ -24,6 +24,16 @@ export default function (component) {
     const { data, setStateValue, setTriggerValue, parentElement } = component;
     const me = parentElement.__miread || (parentElement.__miread = {});
     Object.assign(me, { data, setStateValue, setTriggerValue });
+    // A page run may mount a new listener and leave this one's handlers on the chart; a retired listener's report
+    // would go nowhere and swallow the live one's (the same value), so it removes itself first.
+    const retired = () => {
+        if (parentElement.isConnected) return false;
+        clearInterval(me.poll);
+        if (me.plot && me.handlers) {
+            for (const [name, handler] of Object.entries(me.handlers)) me.plot.removeListener(name, handler);
+        }
+        return true;
+    };
     const rowOf = (point) => {
         const value = Array.isArray(point.customdata) ? point.customdata[0] : point.customdata;
         return value === undefined || value === null ? -1 : Number(value);
@@ -59,6 +69,7 @@ export default function (component) {
     if (!me.handlers) {  // made once per listener, so a chart can be checked for them
         me.handlers = {
             plotly_relayout: (event) => {
+                if (retired()) return;
                 const plot = me.plot;
                 place(plot);
                 if (event["xaxis.autorange"] || event["yaxis.autorange"]) { sendZoom(""); return; }
@@ -69,21 +80,23 @@ export default function (component) {
                 }
                 sendZoom([x[0], x[1], y[0], y[1]].map(Number).join(","));
             },
-            plotly_afterplot: () => place(me.plot),
+            plotly_afterplot: () => { if (!retired()) place(me.plot); },
             plotly_click: (event) => {
+                if (retired()) return;
                 const point = event && event.points && event.points[0];
                 const row = point ? rowOf(point) : -1;
                 if (row >= 0) me.setTriggerValue("clicked", row);
             },
             plotly_selected: (event) => {
-                if (!event || !event.points) return;
+                if (retired() || !event || !event.points) return;
                 const rows = [...new Set(event.points.map(rowOf).filter((r) => r >= 0))].sort((a, b) => a - b);
                 me.setTriggerValue("selected", rows);
             },
-            plotly_deselect: () => me.setTriggerValue("selected", []),
+            plotly_deselect: () => { if (!retired()) me.setTriggerValue("selected", []); },
         };
     }
     const attach = () => {
+        if (retired()) return;
         const plot = document.querySelector(`.st-key-${me.data.chart} .js-plotly-plot`);
         if (!plot || typeof plot.on !== "function") return;
         me.plot = plot;
