@@ -90,6 +90,7 @@ def watch(key: str, on_done: Callable[[Task], None], every: float = 1.0) -> None
                 show_error(task.error)
                 return
             st.session_state.pop(key, None)
+            task.finished = max(task.finished, now())  # the wait ends when the page has the result, not the thread
             on_done(task)
             st.rerun(scope="app")
         st.progress(task.fraction, text=md_escape(f"{task.what}: {task.message} ({now() - task.started:.0f} s)…"))
