@@ -11,7 +11,6 @@ from core.demo import DEMO_CORPUS
 from core.display import noun, plural
 from core.explore import (
     DEFAULT_PARAMS,
-    highlight_mask,
     map_coordinates,
     map_fitted,
     paper_citations,
@@ -31,7 +30,7 @@ from ui.map_stable import marked, resolve_stable, show_stable_controls
 from ui.map_time import PLAY_LINK, animate, fill_screen, topics_over_time, year_controls
 from ui.map_topics import topic_colours
 from ui.map_zoom import CHART_KEY, apply_zoom, current_zoom
-from ui.resources import embeddings, papers_frame, store
+from ui.resources import embeddings, highlight_rows, papers_frame, store
 from ui.shared_view import link_problems, write_link
 from ui.sidebar import current_corpus, current_model
 from ui.tables import show_citations
@@ -148,7 +147,7 @@ elif colour != "(none)":
 
 highlight = None
 if query.strip():
-    highlight = highlight_mask(frame, query)
+    highlight = highlight_rows(corpus, query)
     matched = int(highlight.sum())
     st.caption(f"{plural(matched, 'paper')} match{'es' * (matched == 1)} “{md_escape(query.strip())}”.")
 years, play = year_controls(frame, corpus)

@@ -55,6 +55,22 @@ def _frame(workspace: str, corpus: str, version: int) -> Any:
     return get_store(workspace).papers_frame(corpus)
 
 
+@st.cache_resource(show_spinner=False, max_entries=2)
+def _highlight_text(workspace: str, corpus: str, version: int) -> Any:
+    from core.explore import highlight_text
+
+    return highlight_text(_frame(workspace, corpus, version))
+
+
+def highlight_rows(corpus: str, query: str) -> np.ndarray:
+    """The rows of the corpus matching a highlight query (core.explore.highlight_mask over a text kept per version)."""
+    from core.explore import highlight_mask
+
+    version = store().corpus(corpus).version
+    frame = _frame(str(settings().workspace), corpus, version)
+    return highlight_mask(frame, query, _highlight_text(str(settings().workspace), corpus, version))
+
+
 def papers_frame(corpus: str) -> Any:
     """The corpus's papers as a DataFrame, cached per corpus version."""
     info = store().corpus(corpus)

@@ -35,6 +35,7 @@ _EXPORTS = {
     "rank_figures": "figures",
     "visual_summary": "figures",
     "highlight_mask": "maps.cached",
+    "highlight_text": "maps.cached",
     "hover_frame": "maps.cached",
     "kmeans": "topics.clusters",
     "map_coordinates": "maps.cached",

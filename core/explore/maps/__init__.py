@@ -21,6 +21,7 @@ _EXPORTS = {
     "cached_map": "cached",
     "corpus_map": "cached",
     "highlight_mask": "cached",
+    "highlight_text": "cached",
     "hover_frame": "cached",
     "map_coordinates": "cached",
     "map_fitted": "cached",
