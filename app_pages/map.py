@@ -24,6 +24,7 @@ from ui.embedding import need_embeddings
 from ui.errors import guarded, show_error
 from ui.figures_view import ranked_figures
 from ui.map_cards import map_cards
+from ui.map_events import watch_zoom
 from ui.map_panel import PAPER, paper_row
 from ui.map_side import side_panel
 from ui.map_stable import marked, resolve_stable, show_stable_controls
@@ -220,6 +221,7 @@ map_box.plotly_chart(
             "responsive": True})
 show_stable_controls(stable if final is not None else None, corpus, spec, method, params)  # new papers, re-fit, undo
 view = repr((corpus, spec.name, method, sorted(params.items()), colour, query.strip(), years, int(k), int(legend)))
+watch_zoom()  # zooms: the session and the address bar, in a fragment of their own
 with side:
     side_panel(corpus, spec, frame, coords, links=info.links, view=view, colour=colour, colour_values=colour_values,
                ranked=ranked)
