@@ -56,11 +56,12 @@ export default function (component) {
         const left = xa._offset + xa.l2p(star.x), top = ya._offset + ya.l2p(star.y);
         const inside = left >= xa._offset && left <= xa._offset + xa._length
             && top >= ya._offset && top <= ya._offset + ya._length;
-        mark.style.display = inside ? "block" : "none";
-        mark.style.left = `${left}px`;
-        mark.style.top = `${top}px`;
-        mark.dataset.row = String(star.row);
-        mark.title = star.label;
+        const want = { display: inside ? "block" : "none", left: `${left}px`, top: `${top}px` };
+        for (const [name, value] of Object.entries(want)) {  // only what moved: the page stays still between polls
+            if (mark.style[name] !== value) mark.style[name] = value;
+        }
+        if (mark.dataset.row !== String(star.row)) mark.dataset.row = String(star.row);
+        if (mark.title !== star.label) mark.title = star.label;
     };
     let timer = null;
     const sendZoom = (value) => {

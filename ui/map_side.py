@@ -72,9 +72,13 @@ def selection_list(corpus: str, frame: pd.DataFrame, coords: np.ndarray, rows: n
         chosen.insert(at, "figure", summaries(ranked, chosen["id"].astype(str).tolist()))
     st.subheader(plural(len(chosen), "selected paper"))
     shown = chosen.drop(columns=["abstract", "x", "y"], errors="ignore").head(LISTED)
+    first = [c for c in ("title", "figure", "year") if c in shown.columns]  # what a narrow column shows first
+    shown = shown[first + [c for c in shown.columns if c not in first]]
     if len(chosen) > LISTED:  # a long list is not read here, and each row is sent to the browser
         st.caption(f"The first {LISTED:,} listed; the export and the collection take all {len(chosen):,}.")
-    st.dataframe(blank_missing(shown), width="stretch", hide_index=True, height=min(420, 38 + 35 * len(shown)))
+    st.dataframe(blank_missing(shown), width="stretch", hide_index=True, height=min(420, 38 + 35 * len(shown)),
+                 column_config={"title": st.column_config.TextColumn(width="medium"),
+                                "figure": st.column_config.TextColumn(width="medium")})
     ids = chosen["id"].astype(str).tolist()
     with st.popover(f"Export the {plural(len(chosen), 'selected paper')}", icon=":material/download:",
                     width="stretch"):

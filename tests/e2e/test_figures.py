@@ -91,6 +91,7 @@ def test_an_imported_pmc_package_shows_visual_summaries(tab: Tab, workspace: Sto
     calm(tab)
     tab.lasso()
     tab.page.get_by_role("heading", name=re.compile(r"\d+ selected papers")).wait_for()
-    assert any(" — " in c and c.lower().startswith("fig") for c in tab.cells())
+    cells = tab.cells()
+    assert any(" — " in c and c.lower().startswith("fig") for c in cells), cells
     calm(tab)
     shot(tab, "map")
