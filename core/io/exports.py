@@ -10,7 +10,7 @@ from collections.abc import Sequence
 
 from core.io.vocabulary import normal
 
-_TITLE_ONLY = "or import titles only (--title-only in the CLI, 'Titles only' on the Library page)"
+TITLE_ONLY = "import titles only (--title-only in the CLI, 'Titles only' on the Library page)"
 
 KNOWN_EXPORTS: tuple[tuple[str, frozenset[str], str], ...] = (
     ("PubMed CSV", frozenset({"pmid", "citation", "create_date"}),
@@ -37,5 +37,5 @@ def missing_abstract_fix(columns: Sequence[str]) -> str:
     names = {normal(c) for c in columns}
     fix = next((fix for _, signature, fix in KNOWN_EXPORTS if signature <= names), None)
     if fix:
-        return f"{fix}, {_TITLE_ONLY}"
-    return f"choose the abstract column, {_TITLE_ONLY}"
+        return f"{fix}, or {TITLE_ONLY}"
+    return f"choose the abstract column, or {TITLE_ONLY}"

@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING, Any
 
 from core.errors import CorpusError, MireadError
 from core.io import RowWarning
+from core.io.exports import TITLE_ONLY
 from core.records import Paper, RowError, scrub
 from core.store.batches import add_batch, stored_form
 from core.store.field_roles import label_columns
@@ -108,8 +109,10 @@ def _one_stream(conn: sqlite3.Connection, corpus: str, stream: Stream, upload_fi
         into["corpus" if seq < upload_first else "earlier files" if seq < first else "this file"] += 1
     report.merged_into = into if several else {"this file": into["this file"], "corpus": into["corpus"]}
     if attempted == 0 and (several or not _count(conn, corpus)):
-        raise CorpusError(
-            f"{source or 'the file'} has no usable papers: every row lacked a title or abstract"
+        titled = report.errors and all(e.reason.endswith(": empty abstract") for e in report.errors)
+        raise CorpusError(  # titles without abstracts (a book chapter, an old record): say how to keep them
+            f"{source or 'the file'} has no usable papers: every row lacked an abstract; {TITLE_ONLY}" if titled
+            else f"{source or 'the file'} has no usable papers: every row lacked a title or abstract"
             if report.skipped
             else f"{source or 'the file'} contains no papers"
         )

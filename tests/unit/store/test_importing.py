@@ -123,3 +123,33 @@ def test_a_file_with_no_usable_paper_is_refused_in_one_sentence(store, tmp_path)
     with pytest.raises(CorpusError, match="no usable papers"):
         import_file(store, empty, "c")
     assert not store.has_corpus("c")
+
+
+MEDLINE_TITLES_ONLY = """PMID- 5432876
+DP  - 1970 Jun 10
+TI  - Tryptophan metabolism in the magnesium deficient rat.
+JT  - The Journal of vitaminology
+AID - 10.5925/jnsv1954.16.140 [doi]
+
+PMID- 25905182
+DP  - 2000
+TI  - Role of Glucose and Lipids in the Atherosclerotic Cardiovascular Disease in
+      Patients with Diabetes.
+BTI - Endotext
+AID - NBK278947 [bookaccession]
+"""
+
+
+def test_a_file_of_titles_without_abstracts_says_how_to_keep_them(store, tmp_path):
+    """Two real PubMed records without abstracts (a 1970 paper, a book chapter; from a public MEDLINE test file):
+    refused in one sentence that names the title-only import, nothing stored; kept with title_only."""
+    path = tmp_path / "no_abstracts.nbib"
+    path.write_text(MEDLINE_TITLES_ONLY, encoding="utf-8")
+    with pytest.raises(CorpusError, match=r"no_abstracts.nbib has no usable papers: every row lacked an abstract; "
+                                          r"import titles only \(--title-only"):
+        import_file(store, path, "c")
+    assert not store.has_corpus("c")
+    import_file(store, path, "c", title_only=True)
+    frame = store.papers_frame("c")
+    assert frame["doi"].tolist()[0] == "10.5925/jnsv1954.16.140"
+    assert "Cardiovascular Disease in Patients with Diabetes." in frame["title"].tolist()[1]  # the wrapped title
