@@ -9,6 +9,7 @@ import pytest
 from core.cli import main
 from core.embedding import embed_corpus
 from core.store import Store, is_held_out
+from tests.app.background_jobs import wait_for_background
 from tests.app.test_pages import open_app, texts, widget
 from tests.helpers import register_tiny
 
@@ -51,7 +52,8 @@ def test_the_evaluate_page_runs_the_figures_task_beside_its_baselines(jats_works
     at.multiselect(key="eval_models").set_value(["tiny"])
     at.multiselect(key="eval_tasks").set_value(["figures"])
     at.number_input(key="eval_seed").set_value(seed)
-    widget(at.button, "Run evaluation").click().run()
+    widget(at.button, "Run evaluation").click()
+    wait_for_background(at.run())  # the evaluation runs in a background thread (issue 32)
     assert not at.exception and not at.error
     table = at.dataframe[0].value
     assert {"random (baseline)", "pick-first (baseline)", "tiny"} <= set(table.columns)
