@@ -148,7 +148,7 @@ elif colour != "(none)":
 
 highlight = None
 if query.strip():
-    highlight = highlight_rows(corpus, query)
+    highlight = highlight_rows(corpus, frame, query)
     matched = int(highlight.sum())
     st.caption(f"{plural(matched, 'paper')} match{'es' * (matched == 1)} “{md_escape(query.strip())}”.")
 years, play = year_controls(frame, corpus)

@@ -62,12 +62,12 @@ def _highlight_text(workspace: str, corpus: str, version: int) -> Any:
     return highlight_text(_frame(workspace, corpus, version))
 
 
-def highlight_rows(corpus: str, query: str) -> np.ndarray:
-    """The rows of the corpus matching a highlight query (core.explore.highlight_mask over a text kept per version)."""
+def highlight_rows(corpus: str, frame: Any, query: str) -> np.ndarray:
+    """The rows of the corpus's `frame` (`papers_frame`) matching a highlight query (core.explore.highlight_mask
+    over a text kept per corpus version)."""
     from core.explore import highlight_mask
 
     version = store().corpus(corpus).version
-    frame = _frame(str(settings().workspace), corpus, version)
     return highlight_mask(frame, query, _highlight_text(str(settings().workspace), corpus, version))
 
 

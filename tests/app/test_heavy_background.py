@@ -14,21 +14,11 @@ from streamlit.testing.v1 import AppTest
 import core.evaluation
 import ui.background
 from core.embedding import embed_corpus, get_model, vectors_fingerprint
-from core.store import Store
 from tests.app.background_jobs import wait_for_background
+from tests.app.test_evaluate_page import workspace  # noqa: F401 - the fixture: corpus c embedded with tiny
 from tests.helpers import make_papers, register_tiny
 
 ROOT = Path(__file__).resolve().parents[2]
-@pytest.fixture()
-def workspace(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, tiny_model_dir: Path) -> Store:
-    monkeypatch.setenv("MIREAD_WORKSPACE", str(tmp_path / "ws"))
-    store = Store(tmp_path / "ws")
-    register_tiny(store, tiny_model_dir)
-    store.import_papers("c", make_papers(12))
-    embed_corpus(store, "c", "tiny")
-    return store
-
-
 @pytest.fixture()
 def gated(monkeypatch: pytest.MonkeyPatch) -> dict:
     """core's evaluate_models held at a gate the test opens; counts its calls and whether it has ended."""
@@ -47,7 +37,7 @@ def gated(monkeypatch: pytest.MonkeyPatch) -> dict:
     return seen
 
 
-def test_an_evaluation_shows_progress_at_once_runs_once_and_reports_the_whole_wait(workspace, gated, monkeypatch):
+def test_an_evaluation_shows_progress_at_once_runs_once_and_reports_the_whole_wait(workspace, gated, monkeypatch):  # noqa: F811
     ticks = itertools.count(1000.0, 100.0)  # each look at the jobs' clock: 100 s later
     monkeypatch.setattr(ui.background, "now", lambda: next(ticks))
     at = AppTest.from_file(str(ROOT / "app_pages" / "evaluate.py"), default_timeout=60)
@@ -76,7 +66,7 @@ def test_an_evaluation_shows_progress_at_once_runs_once_and_reports_the_whole_wa
     assert seconds >= 100.0  # the jobs' clock from the click to the result, not core's own sub-second timing
 
 
-def test_leaving_the_page_does_not_stop_the_evaluation(workspace, gated):
+def test_leaving_the_page_does_not_stop_the_evaluation(workspace, gated):  # noqa: F811
     at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=60)
     at.session_state["corpus"], at.session_state["model"] = "c", "tiny"
     at.run()
@@ -94,7 +84,7 @@ def test_leaving_the_page_does_not_stop_the_evaluation(workspace, gated):
     assert list(at.dataframe[0].value.columns) == ["tiny", "n"]
 
 
-def test_the_library_embeds_in_the_background_and_says_how_long_the_whole_wait_was(workspace, monkeypatch):
+def test_the_library_embeds_in_the_background_and_says_how_long_the_whole_wait_was(workspace, monkeypatch):  # noqa: F811
     papers = make_papers(2)
     for paper in papers:  # new texts: nothing cached under the tiny model yet
         paper.title += " (a new paper)"
@@ -115,8 +105,8 @@ def test_the_library_embeds_in_the_background_and_says_how_long_the_whole_wait_w
     assert not workspace.missing_hashes("new", vectors_fingerprint(get_model("tiny", workspace)))
 
 
-def test_compare_models_evaluates_a_model_in_the_background_with_its_bar_at_the_top(workspace, gated, tmp_path,
-                                                                                     monkeypatch):
+def test_compare_models_evaluates_a_model_in_the_background_with_its_bar_at_the_top(
+        workspace, gated, tmp_path, monkeypatch):  # noqa: F811
     from core.embedding import build_tiny_model
 
     monkeypatch.setenv("MIREAD_WARM_NUMBA", "0")
