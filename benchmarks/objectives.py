@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 import time
 from pathlib import Path
@@ -30,7 +31,8 @@ from core.records import Paper  # noqa: E402
 from core.store import Store
 from core.training import TrainConfig, run_foreground
 
-DATA = Path("/work/shared/data") if Path("/work/shared/data").exists() else Path(__file__).parents[2] / "shared/data"
+DATA = Path(os.environ.get("MIREAD_BENCH_DATA") or (
+    "/work/shared/data" if Path("/work/shared/data").exists() else Path(__file__).parents[2] / "shared/data"))
 EVAL_LENGTH = 128
 COMMON = dict(epochs=1.0, batch_size=32, val_fraction=0.05, device="cpu")
 # Each objective's TrainConfig options; "base" is the packaged model without training, "ce LP-FT" the defaults.
@@ -98,10 +100,11 @@ def train_model(store: Store, split: dict[str, pd.DataFrame], name: str, options
     corpus = f"train-h{args.holdout}-p{args.per_journal}"
     if not store.has_corpus(corpus):
         store.import_papers(corpus, to_papers(split["train"]), source="arxiv_journals split")
-    cfg = TrainConfig(corpus=corpus, label="journal", base="minilm", seed=args.seed, min_per_class=2,
+    cfg = TrainConfig(corpus=corpus, label="journal", base=args.base, seed=args.seed, min_per_class=2,
                       max_length=args.train_length,
                       name=f"{name.replace(' ', '').replace('(', '').replace(')', '').replace('+', '-')}-"
-                           f"{time.strftime('%H%M%S')}", eval_every=10**9, **{**COMMON, **options})
+                           f"{time.strftime('%H%M%S')}", eval_every=10**9,
+                      **{**COMMON, "epochs": args.epochs, "device": args.device, **options})
     return run_foreground(store, cfg)
 
 
@@ -147,18 +150,19 @@ def run_one(name: str, args: argparse.Namespace, split: dict[str, pd.DataFrame],
     store = Store(out / "workspace")
     started, job = time.time(), None
     if name == "base":
-        spec = get_model("minilm", store)
+        spec = get_model(args.base, store)
     else:
         job = train_model(store, split, name, OBJECTIVES[name], args)
         if job["status"] != "completed":
             raise SystemExit(f"{name}: training {job['status']}: {job.get('error')}")
         spec = get_model(job["model"], store)
     trained = time.time()
-    encoder = Encoder(spec, device="cpu", batch_size=32, max_length=EVAL_LENGTH, fast=False)
-    X = embed_sets(encoder, split, out / "base-embeddings" if name == "base" else None, full)
+    encoder = Encoder(spec, device=args.device, batch_size=32, max_length=EVAL_LENGTH, fast=False)
+    X = embed_sets(encoder, split, out / f"base-embeddings-{args.base}" if name == "base" else None, full)
     embedded = time.time()
     result = {
-        "objective": name, "options": OBJECTIVES[name], "seed": args.seed,
+        "objective": name, "options": OBJECTIVES[name], "seed": args.seed, "base": args.base,
+        "device": device_name(args.device), "epochs": args.epochs if job else 0,
         "train_papers": int(job["metrics"]["train_papers"]) if job else 0, "train_length": args.train_length,
         "train_minutes": round((trained - started) / 60, 1) if job else 0.0,
         "eval_minutes": round((embedded - trained) / 60, 1),
@@ -172,9 +176,20 @@ def run_one(name: str, args: argparse.Namespace, split: dict[str, pd.DataFrame],
     return result
 
 
+def device_name(device: str) -> str:
+    """The device the run used, as recorded beside its result."""
+    import torch
+
+    if device != "cpu" and torch.cuda.is_available():
+        return torch.cuda.get_device_name(0)
+    return "cpu"
+
+
 def result_suffix(args: argparse.Namespace) -> str:
     """Results differ by training size and eval sizes: they are part of the file name."""
-    return (f"-p{args.per_journal}-L{args.train_length}-e{args.eval_per_journal}-s{args.seen_per_journal}"
+    base = "" if args.base == "minilm" else f"-{args.base}"
+    epochs = "" if args.epochs == 1.0 else f"-E{args.epochs:g}"
+    return (f"{base}-p{args.per_journal}-L{args.train_length}{epochs}-e{args.eval_per_journal}-s{args.seen_per_journal}"
             f"-c{args.transfer}-m{args.medical}")
 
 
@@ -184,7 +199,8 @@ def table(results: list[dict]) -> str:
     keys = list(results[0]["metrics"])
     lines = ["| objective | budget | " + " | ".join(keys) + " |", "|---|---|" + "---|" * len(keys)]
     for r in results:
-        budget = (f"{r['train_papers']} papers x 1 epoch x {r['train_length']} tokens, {r['train_minutes']} min"
+        budget = (f"{r['train_papers']} papers x {r.get('epochs', 1):g} epoch x {r['train_length']} tokens, "
+                  f"{r['train_minutes']} min"
                   if r["objective"] != "base" else "no training")
         cells = []
         for k in keys:
@@ -209,6 +225,10 @@ def main() -> None:
     parser.add_argument("--transfer", type=int, default=800, help="arxiv_categories papers (<= 1500)")
     parser.add_argument("--medical", type=int, default=800, help="medical_abstracts papers (<= 800)")
     parser.add_argument("--threads", type=int, default=2)
+    parser.add_argument("--base", default="minilm", help="the model fine-tuned and compared against (a preset name)")
+    parser.add_argument("--epochs", type=float, default=1.0, help="passes over the training papers")
+    parser.add_argument("--device", default="cpu", help="cpu, cuda or auto (training and evaluation embedding; "
+                        "bf16 autocast on CUDA)")
     parser.add_argument("--out", default="/tmp/mired-objectives")
     args = parser.parse_args()
     import torch
