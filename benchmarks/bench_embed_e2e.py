@@ -63,15 +63,16 @@ def run_once(store_dir: Path, batch_size: int, device: str) -> dict[str, Any]:
     encoder = enc.get_encoder(enc.get_model("minilm", store), device=device, batch_size=batch_size)
     clock: dict[str, float] = defaultdict(float)
     sync = torch.cuda.synchronize if encoder.device.startswith("cuda") else (lambda: None)
+    tokenize = "tokenize" if hasattr(encoder, "tokenize") else "tokenizer"  # before 2026-11-28: one-thread calls
     patches = [(store, "papers"), (store, "missing_hashes"), (store, "add_embeddings"), (enc, "collate"),
-               (encoder, "_forward"), (encoder, "tokenizer")]
+               (encoder, "_forward"), (encoder, tokenize)]
     saved = [(obj, attr, getattr(obj, attr)) for obj, attr in patches]
     store.papers = timed(clock, "store read", store.papers)
     store.missing_hashes = timed(clock, "missing hashes", store.missing_hashes)
     store.add_embeddings = timed(clock, "store write", store.add_embeddings)
     enc.collate = timed(clock, "pad (collate)", enc.collate)
     encoder._forward = timed(clock, "encode (forward)", encoder._forward, sync)
-    tokenizer = encoder.tokenizer
+    tokenizer = getattr(encoder, tokenize)
 
     class Tokenizer:  # the tokenizer object stays itself (pad_token_id...); only its call is timed
         def __getattr__(self, name: str) -> Any:
@@ -79,7 +80,7 @@ def run_once(store_dir: Path, batch_size: int, device: str) -> dict[str, Any]:
 
         __call__ = staticmethod(timed(clock, "tokenise", tokenizer.__call__))
 
-    encoder.tokenizer = Tokenizer()
+    setattr(encoder, tokenize, Tokenizer())
     try:
         start = time.perf_counter()
         done = enc.embed_corpus(store, "big", "minilm", device=device, batch_size=batch_size, encoder=encoder)

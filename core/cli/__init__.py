@@ -66,7 +66,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--corpus", required=True)
     model_args(p)
     p.add_argument("--device", default="auto")
-    p.add_argument("--batch-size", type=int, default=32)
+    p.add_argument("--batch-size", type=int, default=None,
+                   help="papers per forward pass (default: 32 on a CPU, 256 on a GPU)")
     p.add_argument("--engine", default="local", choices=["local", "ray"], help="ray: an actor pool on a Ray cluster")
     p.add_argument("--address", default=None, help="with --engine ray: auto or ray://HOST:PORT (default: local)")
     p.add_argument("--workers", type=int, default=None,

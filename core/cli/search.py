@@ -17,11 +17,13 @@ from core.store import Store
 
 def cmd_embed(store: Store, args: argparse.Namespace, emit: Emit) -> dict[str, Any]:
     from core.embedding import RayOptions, embed_corpus, embed_corpus_ray
+    from core.embedding.encoder import GPU_BATCH
 
     model, bar = args.model or args.settings.default_model, progress_bar("embedding", not args.json)
-    if args.engine == "ray":
+    if args.engine == "ray":  # the actors' device, not this machine's, decides the default batch
+        batch = args.batch_size or (GPU_BATCH if args.gpus_per_worker else RayOptions.batch_size)
         options = RayOptions(address=args.address, workers=args.workers, gpus_per_worker=args.gpus_per_worker,
-                             batch_size=args.batch_size)
+                             batch_size=batch)
         report = embed_corpus_ray(store, args.corpus, model, options, progress=bar)
     else:
         report = embed_corpus(store, args.corpus, model, device=args.device, batch_size=args.batch_size, progress=bar)

@@ -17,11 +17,13 @@ _EXPORTS = {
     "META_FILE": "checkpoint",
     "ModelSpec": "models",
     "PRESETS": "models",
+    "ParallelTokenizer": "tokens",
     "RayOptions": "distributed",
     "autocast_context": "encoder",
     "build_tiny_model": "tiny",
     "clip_text": "encoder",
     "corpus_embeddings": "encoder",
+    "default_batch_size": "encoder",
     "cpu_supports_bf16": "quantize",
     "embed_corpus": "encoder",
     "embed_corpus_ray": "distributed",
@@ -40,7 +42,7 @@ _EXPORTS = {
     "read_checkpoint_meta": "checkpoint",
     "save_checkpoint": "checkpoint",
     "load_head": "checkpoint",
-    "collate": "encoder",
+    "collate": "tokens",
     "vectors_fingerprint": "encoder",
 }
 __all__ = sorted(_EXPORTS)

@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from core.config import resolve_device
-from core.embedding import autocast_context, collate, load_backbone, pool
+from core.embedding import ParallelTokenizer, autocast_context, collate, load_backbone, pool
 from core.training.citations import CitationData
 from core.training.config import CITATION_OBJECTIVES, COSINE_OBJECTIVES, TrainConfig
 from core.training.data import probe_sample, select
@@ -47,8 +47,8 @@ class TrainingRun:
         self.row_ids = rows["id"].astype(str).tolist()
         titles = rows["title"].fillna("").astype(str).tolist()
         abstracts = rows["abstract"].fillna("").astype(str).tolist()
-        enc = self.tokenizer(titles, abstracts, truncation="longest_first", max_length=cfg.max_length)
-        self.encoded = {k: enc[k] for k in ("input_ids", "token_type_ids", "attention_mask") if k in enc}
+        tokenize = ParallelTokenizer(self.tokenizer)
+        self.encoded = tokenize(titles, abstracts, truncation="longest_first", max_length=cfg.max_length)
         self.pad_id = self.tokenizer.pad_token_id or 0
         self.head = torch.nn.Linear(self.model.config.hidden_size, len(self.sel.classes))
         self.teacher = copy.deepcopy(self.model).eval().requires_grad_(False) if cfg.distill_weight > 0 else None
@@ -65,9 +65,9 @@ class TrainingRun:
         if cfg.objective in CITATION_OBJECTIVES:
             ids = frame["id"].astype(str).tolist()
             self.cite = CitationData.build(ids, store.links(cfg.corpus), cfg.seed, cfg.cite_held_out)
-            everything = self.tokenizer(frame["title"].fillna("").astype(str).tolist(),
-                                        frame["abstract"].fillna("").astype(str).tolist(),
-                                        truncation="longest_first", max_length=cfg.max_length)
+            everything = tokenize(frame["title"].fillna("").astype(str).tolist(),
+                                  frame["abstract"].fillna("").astype(str).tolist(),
+                                  truncation="longest_first", max_length=cfg.max_length)
             self.cite_encoded = {k: everything[k] for k in self.encoded}
             self.triplet_batch = cfg.batch_size if cfg.objective == "specter" else max(2, cfg.batch_size // 2)
             self.cite_val = self.cite.val_sets(cfg.seed)
