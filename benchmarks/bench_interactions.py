@@ -36,7 +36,7 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import quote
 
-from common import ROOT, machine, median, percentile
+from common import DATA, ROOT, machine, median, percentile
 from synthetic import clustered_unit_vectors
 
 from tests.e2e.conftest import draw_lasso
@@ -311,6 +311,45 @@ def switch_actions(b: Bench, runs: int) -> None:
         b.measure("open a shared link", lambda link=link: b.page.goto(link), navigation=True)
 
 
+def export_files(out: Path) -> list[tuple[str, Path]]:
+    """A real 98-record RIS export (shared/data/exports) and a ~10 MB CSV of real arXiv records."""
+    import gzip
+
+    import pandas as pd
+
+    big = out / "arxiv_10mb.csv"
+    if not big.exists():
+        frame = pd.read_json(gzip.open(DATA / "arxiv_journals.jsonl.gz", "rt"), lines=True, dtype=False)
+        cols = ["id", "title", "abstract", "journal", "year", "doi"]
+        frame = frame[[c for c in cols if c in frame]]
+        rows = int(len(frame) * 10e6 / len(frame.to_csv(index=False).encode()))
+        frame.head(rows).to_csv(big, index=False)
+    return [("100-record RIS", DATA / "exports" / "RIS" / "_baseline.ris"), ("10 MB CSV", big)]
+
+
+def library_actions(b: Bench, run: int, files: list[tuple[str, Path]]) -> None:
+    """On the Library page: choose an export (to its preview), then Import it into a new corpus (to the report)."""
+    for label, path in files:
+        b.page.goto(b.link())
+        b.idle()
+        b.go("Library")
+        b.idle()
+        upload = b.page.locator("[data-testid=stFileUploader] input[type=file]").first
+
+        def preview(upload: Any = upload, path: Path = path) -> None:
+            upload.set_input_files(str(path))
+            b.page.get_by_text(f"Preview of {path.name}").first.wait_for(timeout=600_000)
+
+        def import_it() -> None:
+            b.page.get_by_role("button", name="Import", exact=True).click()
+            b.page.get_by_text(re.compile(r"Imported [\d,]+ rows? into")).first.wait_for(timeout=600_000)
+
+        b.measure(f"preview {label} ({path.stat().st_size / 1e6:.1f} MB)", preview)
+        b.type_and_commit("Corpus name", f"bench-{run}-{label.split()[0].lower()}")
+        b.idle()
+        b.measure(f"import {label}", import_it)
+
+
 def heavy_umap(b: Bench) -> None:
     """Choose UMAP in the map settings: the time to the progress bar, and to the UMAP map on screen."""
     b.page.goto(b.link())
@@ -439,7 +478,8 @@ def run_corpus(browser: Any, kind: str, args: argparse.Namespace) -> dict[str, A
     if parts:
         print(f"  map page pieces in-process: {parts}", flush=True)
     roots = {"after": ROOT, **({"before": Path(args.before)} if args.before else {})}
-    wanted = [s for s in ("pages", "map", "query", "switch", "umap") if s in args.actions.split(",")]
+    wanted = [s for s in ("pages", "map", "query", "switch", "library", "umap") if s in args.actions.split(",")]
+    files = export_files(OUT) if "library" in wanted else []
     both = set(args.before_steps.split(","))
     with ExitStack() as stack:
         benches: dict[str, Bench] = {}
@@ -466,6 +506,7 @@ def run_corpus(browser: Any, kind: str, args: argparse.Namespace) -> dict[str, A
                          "map": lambda b: map_actions(b, 1, titles[i:], colours),
                          "query": lambda b: query_actions(b, 1, queries(args.runs)[i:]),
                          "switch": lambda b: switch_actions(b, 1),
+                         "library": lambda b: library_actions(b, i, files),
                          "umap": heavy_umap}[name](bench)
                     except Exception as exc:  # noqa: BLE001 - one failed step is reported, the others still run
                         bench.notes[f"{name}_failed"] = f"{type(exc).__name__}: {str(exc)[:300]}"
@@ -497,7 +538,8 @@ def main() -> None:
     parser.add_argument("--corpora", default="demo,big", help="demo, big (--papers synthetic papers), quick")
     parser.add_argument("--papers", type=int, default=50_000)
     parser.add_argument("--actions", default="parts,pages,map,query,switch",
-                        help="parts (the map page's pieces in-process), pages, map, query, switch, umap")
+                        help="parts (the map page's pieces in-process), pages, map, query, switch, library "
+                        "(preview and import a 98-record RIS and a 10 MB CSV), umap")
     parser.add_argument("--quiet", type=float, default=0.3, help="seconds without DOM change that count as settled")
     parser.add_argument("--before", default="", help="a checkout of the revision before a change (git worktree)")
     parser.add_argument("--before-steps", default="map", help="the steps also timed on --before, interleaved")

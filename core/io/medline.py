@@ -58,7 +58,8 @@ def medline_row(record: dict[str, Any]) -> Row:
         "pmid": _text(record, "PMID"),
         "title": _text(record, "TI", "BTI", "TT"),
         "abstract": _text(record, "AB"),
-        "journal": _text(record, "JT", "TA"),
+        # a chapter's venue is its book, as BibTeX's booktitle is (core.io.bibtex); a whole book has no venue
+        "journal": _text(record, "JT", "TA") or (_text(record, "BTI") if _text(record, "TI") else None),
         "journal_abbrev": _text(record, "TA"),
         "year": _year(_text(record, "DP")),
         "pubdate": _text(record, "DP"),

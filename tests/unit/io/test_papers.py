@@ -230,3 +230,15 @@ def test_real_medical_abstracts_read_with_disease_labels() -> None:
     assert len({p.id for p in papers}) == 2888
     with gzip.open(MEDICAL, "rt", encoding="utf-8") as handle:
         assert papers[0].id == json.loads(handle.readline())["id"]
+
+
+def test_a_medline_book_chapter_takes_its_book_as_venue_and_a_whole_book_has_none() -> None:
+    """As BibTeX's booktitle does for @incollection: the chapter's BTI is its venue (journal field)."""
+    from core.io.medline import medline_row
+
+    chapter = medline_row({"PMID": "25905182", "TI": "Role of Glucose and Lipids.", "BTI": "Endotext"})
+    assert (chapter["title"], chapter["journal"]) == ("Role of Glucose and Lipids.", "Endotext")
+    book = medline_row({"PMID": "20301295", "BTI": "GeneReviews(R)"})
+    assert (book["title"], book["journal"]) == ("GeneReviews(R)", None)
+    article = medline_row({"PMID": "1", "TI": "A paper.", "JT": "Nature", "BTI": "Ignored"})
+    assert article["journal"] == "Nature"

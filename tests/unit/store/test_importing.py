@@ -153,3 +153,5 @@ def test_a_file_of_titles_without_abstracts_says_how_to_keep_them(store, tmp_pat
     frame = store.papers_frame("c")
     assert frame["doi"].tolist()[0] == "10.5925/jnsv1954.16.140"
     assert "Cardiovascular Disease in Patients with Diabetes." in frame["title"].tolist()[1]  # the wrapped title
+    papers = store.papers("c")
+    assert [p.fields.get("journal") for p in papers] == ["The Journal of vitaminology", "Endotext"]  # the book
