@@ -242,3 +242,20 @@ def test_a_medline_book_chapter_takes_its_book_as_venue_and_a_whole_book_has_non
     assert (book["title"], book["journal"]) == ("GeneReviews(R)", None)
     article = medline_row({"PMID": "1", "TI": "A paper.", "JT": "Nature", "BTI": "Ignored"})
     assert article["journal"] == "Nature"
+
+
+def test_zoteros_medline_test_file_imports_its_chapter_with_the_book_as_venue(store) -> None:
+    """Zotero's MEDLINE translator test input (fixtures/real/medline): the article keeps its journal; the chapter
+    takes its book, as Zotero's bookTitle; editors (FED/ED) are not authors; wrapped lines are joined."""
+    from core.store.importing import import_file
+
+    path = Path(__file__).resolve().parents[2] / "fixtures" / "real" / "medline" / "zotero_medline_chapter.nbib"
+    report = import_file(store, path, "z")
+    assert (report.added, report.skipped) == (2, 0)
+    papers = {p.id: p for p in store.papers("z")}  # the PMID is the id
+    article, chapter = papers["8692918"], papers["21249755"]
+    assert article.title == "The structure of bovine F1-ATPase complexed with the antibiotic inhibitor aurovertin B."
+    assert article.fields["journal"].startswith("Proceedings of the National Academy of Sciences")
+    assert (chapter.title, chapter.fields["journal"]) == ("Peutz-Jeghers Syndrome", "Cancer Syndromes")
+    assert len(chapter.fields["authors"]) == 7 and "Roberts M" not in chapter.fields["authors"]
+    assert chapter.abstract.startswith("PJS is a rare disease.") and "\n" not in chapter.abstract
