@@ -40,6 +40,8 @@ export default function (component) {
         return value === undefined || value === null ? -1 : Number(value);
     };
     const place = (plot) => {
+        if (me.data.zoom) return;  // the star is the paper listener's: the zoom listener (star None) removed it on
+        // each poll and the other drew it again, so it blinked and the page never settled
         let mark = plot.querySelector(":scope > .miread-star");
         const star = me.data.star, full = plot._fullLayout;
         if (!star || !full || !full.xaxis || typeof full.xaxis.l2p !== "function") { if (mark) mark.remove(); return; }

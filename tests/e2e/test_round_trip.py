@@ -37,6 +37,21 @@ CLICK = """row => {
     return null; }"""
 
 
+STAR_STILL = """async () => {
+    const plot = document.querySelector('.st-key-corpus_map .js-plotly-plot');
+    const isStar = n => n && n.classList && n.classList.contains('miread-star');
+    const first = plot.querySelector(':scope > .miread-star');
+    let changes = 0;
+    const watch = new MutationObserver(records => { for (const r of records) {
+        if (isStar(r.target) || [...r.addedNodes, ...r.removedNodes].some(isStar)) changes += 1; } });
+    watch.observe(plot, {subtree: true, childList: true, attributes: true});
+    await new Promise(done => setTimeout(done, 1500));
+    watch.disconnect();
+    const now = plot.querySelectorAll(':scope > .miread-star');
+    return {stars: now.length, same: now[0] === first, changes};
+}"""
+
+
 @pytest.fixture(scope="module")
 def workspace(tmp_path_factory: pytest.TempPathFactory) -> Store:
     if not all(p.exists() for p in SEARCHES):
@@ -118,6 +133,9 @@ def test_import_two_searches_keep_a_region_read_a_paper_export_it_and_import_it_
     abstract = str(frame["abstract"].iloc[row])
     tab.see(abstract[:60], "[data-testid=stMarkdownContainer]")
     assert f"paper={kept[0]}" in tab.page.url
+    # its star is drawn once and stays still: the zoom listener used to remove it on each 0.4 s poll and the main
+    # listener to draw it again, so the star blinked and the page never settled (bench_interactions hung there)
+    assert tab.page.evaluate(STAR_STILL) == {"stars": 1, "same": True, "changes": 0}
     tab.snap("round-trip-map-panel")
     calm(tab)
 
