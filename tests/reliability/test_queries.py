@@ -134,14 +134,13 @@ def test_journal_suggestions_clip_a_100k_character_query_before_the_tokenizer(se
 def test_embedding_clips_a_huge_imported_abstract_before_the_tokenizer(searchable, spy, monkeypatch):
     encoder = spy.encoder
     longest = []
-    real_tokenizer = encoder.tokenizer
+    real_tokenize = encoder.tokenize  # what hands the texts to the tokenizer (core.embedding.tokens)
 
-    def recording_tokenizer(*texts, **kwargs):
+    def recording_tokenize(*texts, **kwargs):
         longest.append(max(len(t) for column in texts for t in column))
-        return real_tokenizer(*texts, **kwargs)
+        return real_tokenize(*texts, **kwargs)
 
-    monkeypatch.setattr(encoder, "tokenizer", recording_tokenizer)
-    monkeypatch.setattr(recording_tokenizer, "pad_token_id", real_tokenizer.pad_token_id, raising=False)
+    monkeypatch.setattr(encoder, "tokenize", recording_tokenize)
     searchable.import_papers("long", [Paper("huge", "Huge abstract", LONG)], source="long.jsonl")
     report = embed_corpus(searchable, "long", "tiny", device="cpu", encoder=encoder)
     assert report.new == 1
