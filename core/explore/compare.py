@@ -19,6 +19,7 @@ import numpy as np
 from core.display import plural
 from core.embedding import ModelSpec
 from core.errors import MireadError
+from core.store.files import load_npy
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -126,7 +127,7 @@ def neighbourhood_scores(store: Store, corpus: str, spec_a: ModelSpec, spec_b: M
     papers = store.corpus(corpus).papers
     if path.exists():
         try:
-            scores = np.load(path)
+            scores = load_npy(path)
             if scores.shape == (papers,):
                 return scores
         except (OSError, ValueError, EOFError):

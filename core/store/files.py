@@ -5,7 +5,11 @@ from __future__ import annotations
 import os
 import re
 import tempfile
+import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
+from typing import Any, Literal
 
 import numpy as np
 
@@ -38,6 +42,26 @@ def atomic_save_npy(path: Path, array: np.ndarray) -> None:
     except BaseException:
         Path(tmp).unlink(missing_ok=True)
         raise
+
+
+# numpy reads an array file's header with ast.literal_eval, and CPython 3.11's AST conversion keeps its recursion
+# depth in interpreter-wide state: two threads reading headers at once (a page and a background map job) can fail
+# with "SystemError: AST constructor recursion depth mismatch" (tests/unit/store/test_vectors.py reproduces it).
+# Header reads are microseconds, so every array file this project reads is opened under one lock.
+_HEADERS = threading.Lock()
+
+
+def load_npy(path: Path, mmap_mode: Literal["r"] | None = None) -> np.ndarray:
+    """An .npy file's array (memory-mapped read-only with mmap_mode="r"); never a pickle."""
+    with _HEADERS:
+        return np.load(path, mmap_mode=mmap_mode, allow_pickle=False)
+
+
+@contextmanager
+def load_npz(path: Path) -> Iterator[Any]:
+    """An .npz archive to read arrays from inside the block (each member's header is parsed when it is read)."""
+    with _HEADERS, np.load(path, allow_pickle=False) as data:
+        yield data
 
 
 def atomic_write_text(path: Path, text: str) -> None:

@@ -10,7 +10,7 @@ from pathlib import Path
 import numpy as np
 
 from core.errors import NotEmbeddedError, StoreError
-from core.store.files import atomic_save_npy
+from core.store.files import atomic_save_npy, load_npy
 
 _STALE_TEMP_S = 3600.0  # repair() removes leftover temporary/orphan array files older than this
 
@@ -80,7 +80,7 @@ class VectorsMixin:
     def _load_chunk(self, model_fp: str, chunk_id: int, file: str) -> np.ndarray:
         path = self.arrays / "embeddings" / model_fp / file
         try:
-            return np.load(path, mmap_mode="r")
+            return load_npy(path, mmap_mode="r")
         except (OSError, ValueError, EOFError) as exc:
             raise StoreError(
                 f"embedding file {path} is missing or damaged ({exc.__class__.__name__}); "
@@ -93,7 +93,7 @@ class VectorsMixin:
         cached = self.arrays / "matrices" / f"{self.corpus_slug(corpus)}-{model_fp}-v{info.version}.npy"
         if cached.exists():
             try:
-                matrix = np.load(cached, mmap_mode="r")
+                matrix = load_npy(cached, mmap_mode="r")
                 if matrix.shape[0] == info.papers:
                     return matrix
             except (OSError, ValueError, EOFError):
@@ -138,10 +138,14 @@ class VectorsMixin:
             raise
         matrix.flush()
         del matrix
+        # opened before it is renamed: a thread building the same matrix at once may replace the file, and one
+        # building an older version deletes this one; the open map stays valid either way
+        result = load_npy(tmp, mmap_mode="r")
         for stale in cached.parent.glob(f"{self.corpus_slug(corpus)}-{model_fp}-v*.npy"):
-            stale.unlink(missing_ok=True)
+            if stale != cached:
+                stale.unlink(missing_ok=True)
         os.replace(tmp, cached)
-        return np.load(cached, mmap_mode="r")
+        return result
 
     def embedded_models(self, corpus: str) -> list[str]:
         """Model fingerprints that have embedded every paper of the corpus.
@@ -174,7 +178,7 @@ class VectorsMixin:
                 dropped += 1
         for matrix in (self.arrays / "matrices").glob("*.npy"):
             try:
-                np.load(matrix, mmap_mode="r")
+                load_npy(matrix, mmap_mode="r")
             except (OSError, ValueError, EOFError):
                 matrix.unlink(missing_ok=True)
                 dropped += 1

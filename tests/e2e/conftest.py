@@ -118,6 +118,23 @@ class Tab:
         element.wait_for()
         return " ".join(element.inner_text().split())
 
+    def map_drawn(self, embed: re.Pattern | None = None):
+        """The first map's plot area once Plotly has drawn it (Plotly loads lazily: on a busy machine it arrives
+        after the script has finished). With `embed`, click that Embed button when the page offers it instead, again
+        if a rerun swallowed the click; on time-out the assertion shows the page's text."""
+        plot = self.page.locator("[data-testid=stPlotlyChart] .nsewdrag").first
+
+        def drawn() -> None:
+            self.idle()
+            if embed is not None and not plot.count():
+                button = self.page.get_by_role("button", name=embed)
+                if button.count():
+                    button.first.click()
+                    self.idle()
+            assert plot.count(), " ".join(self.page.locator("[data-testid=stMain]").inner_text().split())[-800:]
+        self.eventually(drawn)
+        return plot
+
     def expanders(self) -> list[str]:
         """The summary line of every expander on the page."""
         labels = self.page.locator("[data-testid=stExpander] summary [data-testid=stMarkdownContainer]")

@@ -7,6 +7,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 import pytest
+from playwright.sync_api import expect
 
 from core.embedding import build_tiny_model, embed_corpus, get_model
 from core.explore.compare import paper_neighbours
@@ -58,7 +59,8 @@ def stars(tab: Tab) -> list[list[str]]:
 def test_a_link_opens_the_compare_view_and_selections_are_linked(tab: Tab, workspace: Store):
     assert "/compare?" in tab.page.url and "compare=tiny-ft" in tab.page.url
     tab.page.get_by_role("heading", name="Compare models").wait_for()
-    assert tab.page.locator("[data-testid=stPlotlyChart]").count() == 2
+    tab.map_drawn()
+    expect(tab.page.locator("[data-testid=stPlotlyChart] .nsewdrag")).to_have_count(2)
     assert highlighted(tab) == [[], []]
 
     tab.lasso(right=0.5)  # the left half of map A

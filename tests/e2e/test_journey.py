@@ -250,11 +250,8 @@ def test_the_map_and_search_are_usable_on_a_phone(browser, server: str, workspac
     phone = Tab(context.new_page(), server).open()
     try:
         calm(phone)
-        embed = phone.page.get_by_role("button", name=re.compile(r"^Embed .* with tiny$"))
-        if embed.count():  # a new session opens on the newest corpus; embed it if the journey did not
-            embed.first.click()
-            phone.idle()
-        plot = phone.page.locator("[data-testid=stPlotlyChart] .nsewdrag").first
+        # a new session opens on the newest corpus; embed it if the journey did not
+        plot = phone.map_drawn(embed=re.compile(r"^Embed .* with tiny$"))
         box = plot.bounding_box()
         assert box and box["width"] > 0.75 * PHONE["width"], box  # the plot, not the legend, has the width
         assert box["y"] < 1.2 * PHONE["height"], box  # compact controls: the map starts on the first screen or so

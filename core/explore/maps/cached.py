@@ -13,6 +13,7 @@ import numpy as np
 
 from core.embedding import ModelSpec, get_model
 from core.errors import MireadError
+from core.store.files import load_npy
 
 if TYPE_CHECKING:
     from pathlib import Path
@@ -55,7 +56,7 @@ def map_fitted(store: Store, corpus: str, spec: ModelSpec | str, method: str = "
     mask_path = path.with_name(f"{path.stem}-fitted.npy")
     if not mask_path.exists():
         return None
-    return np.unpackbits(np.load(mask_path), count=papers).astype(bool)
+    return np.unpackbits(load_npy(mask_path), count=papers).astype(bool)
 
 
 def cached_map(store: Store, corpus: str, spec: ModelSpec, method: str = "umap",
@@ -64,7 +65,7 @@ def cached_map(store: Store, corpus: str, spec: ModelSpec, method: str = "umap",
     path, papers, _ = _map_file(store, corpus, spec, method, params, seed)
     if path.exists():
         try:
-            coords = np.load(path)
+            coords = load_npy(path)
             if coords.shape == (papers, 2):
                 return coords
         except (OSError, ValueError, EOFError):

@@ -34,6 +34,7 @@ import numpy as np
 from core.display import plural
 from core.embedding import ModelSpec, get_model
 from core.errors import MireadError
+from core.store.files import load_npz
 
 if TYPE_CHECKING:
     from core.store import CorpusInfo, Store
@@ -113,7 +114,7 @@ def load_record(path: Path, ids: bool = True) -> Record | None:
     if not path.exists():
         return None
     try:
-        with np.load(path, allow_pickle=False) as data:
+        with load_npz(path) as data:
             linear = (data["mean"], data["weights"], data["offset"]) if "weights" in data else None
             names = _split_ids(data["ids"]) if ids else np.empty(0, dtype=str)
             return Record(names, data["coords"], data["new"], json.loads(str(data["meta"])), linear)

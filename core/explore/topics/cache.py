@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from core.explore.topics.hierarchy import LEVELS, Topics, clustering_key, coarse_count, topic_hierarchy
+from core.store.files import load_npy
 
 if TYPE_CHECKING:
     from core.embedding import ModelSpec
@@ -47,7 +48,7 @@ def cached_topics(store: Store, corpus: str, spec: ModelSpec, fine_k: int, seed:
     """The stored hierarchy when it was computed for this corpus version, model vectors and k; else None."""
     labels_path, meta_path, _ = topics_files(store, corpus, spec, fine_k, seed)
     try:
-        fine = np.load(labels_path)
+        fine = load_npy(labels_path)
         meta = json.loads(meta_path.read_text(encoding="utf-8"))
         parent = np.asarray(meta["parent"], dtype=np.int64)
         keywords = {level: {int(c): list(words) for c, words in meta["keywords"][level].items()} for level in LEVELS}

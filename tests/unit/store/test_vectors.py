@@ -48,3 +48,36 @@ def test_the_vectors_revision_changes_whenever_a_models_vectors_are_added_or_dro
         f.write_bytes(b"garbage")
     store.repair()  # the damaged chunks are dropped: the revision says so
     assert store.vectors_revision("fp") not in {one, both}
+
+
+def test_threads_building_the_same_matrix_at_once_all_get_it(store):
+    """Two page threads asking for a corpus's matrix at once (the map and a background map job) both build it; one's
+    clean-up of older versions deleted the file the other had just put in place (FileNotFoundError on the map)."""
+    import threading
+
+    store.import_papers("c", make_papers(20))
+    hashes = store.paper_hashes("c")
+    vecs = np.random.default_rng(0).normal(size=(len(hashes), 8)).astype(np.float32)
+    store.add_embeddings("fp", hashes, vecs)
+    matrices = store.arrays / "matrices"
+    errors: list[BaseException] = []
+    for _ in range(30):
+        for old in matrices.glob("*.npy"):
+            old.unlink()
+        start = threading.Barrier(6)
+
+        def build() -> None:
+            start.wait()
+            try:
+                np.testing.assert_array_equal(store.embeddings("c", "fp"), vecs)
+            except BaseException as exc:  # noqa: BLE001 - collected and asserted below
+                errors.append(exc)
+
+        threads = [threading.Thread(target=build) for _ in range(6)]
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join()
+    assert errors == []
+    assert [p.name for p in matrices.glob("*.npy")] == [f"c-fp-v{store.corpus('c').version}.npy"]
+    assert not list(matrices.glob("*.tmp"))
