@@ -27,25 +27,27 @@ from core.io.ris import _ris_rows, looks_like_ris
 from core.io.rows import NumberedRow
 from core.io.safety import _check_file, _decoding, _head_text, _name, _open_binary
 from core.io.tabular import _delimited_rows, _jsonl_rows, _parquet_rows
-from core.io.tagged import _cochrane_rows, _wos_rows, looks_like_cochrane, looks_like_wos
+from core.io.tagged import _cochrane_rows, _refer_rows, _wos_rows, looks_like_cochrane, looks_like_refer, looks_like_wos
 
 FORMATS: tuple[str, ...] = ("csv", "tsv", "excel", "jsonl", "parquet", "pubmed", "jats", "medline", "bibtex", "ris",
-                            "endnote", "wos", "cochrane")
+                            "endnote", "refer", "wos", "cochrane")
 FORMAT_NAMES = {"csv": "CSV", "tsv": "TSV", "excel": "Excel (.xlsx)", "jsonl": "JSONL/JSON (incl. CSL JSON)",
                 "parquet": "Parquet", "pubmed": "PubMed XML",
                 "jats": "JATS / PMC full text (.xml, .nxml, .tar.gz)", "medline": "MEDLINE / PubMed format (.nbib)",
-                "bibtex": "BibTeX", "ris": "RIS", "endnote": "EndNote XML", "wos": "Web of Science plain text",
+                "bibtex": "BibTeX", "ris": "RIS", "endnote": "EndNote XML",
+                "refer": "EndNote tagged / Refer text (.enw)", "wos": "Web of Science plain text",
                 "cochrane": "Cochrane CENTRAL text"}
 _EXTENSIONS = {
     ".csv": "csv", ".tsv": "tsv", ".tab": "tsv", ".jsonl": "jsonl", ".ndjson": "jsonl", ".json-lines": "jsonl",
     ".json": "jsonl", ".parquet": "parquet", ".pq": "parquet", ".xml": "pubmed", ".bib": "bibtex",
     ".bibtex": "bibtex", ".ris": "ris", ".nbib": "medline", ".medline": "medline", ".xlsx": "excel",
-    ".xlsm": "excel", ".xls": "excel", ".ciw": "wos", ".nxml": "jats", ".tar": "jats", ".tgz": "jats",
+    ".xlsm": "excel", ".xls": "excel", ".ciw": "wos", ".enw": "refer", ".refer": "refer", ".nxml": "jats",
+    ".tar": "jats", ".tgz": "jats",
 }
 _ALIASES = {"pmc": "jats", "nxml": "jats",
             "xml": "pubmed", "pubmed-xml": "pubmed", "nbib": "medline", "pubmed-text": "medline", "bib": "bibtex",
             "ndjson": "jsonl", "json": "jsonl", "csl": "jsonl", "xlsx": "excel", "endnote-xml": "endnote",
-            "web-of-science": "wos", "isi": "wos"}
+            "web-of-science": "wos", "isi": "wos", "enw": "refer", "endnote-tagged": "refer"}
 _TEXT_TABLE_EXTENSIONS = (".txt", "")  # tables saved as .txt (RefWorks, Web of Science tab-delimited)
 _PEEK_ROWS = 100
 
@@ -83,6 +85,8 @@ def _by_content(path: Path, ext: str) -> str | None:
         return "ris"
     if looks_like_cochrane(text):
         return "cochrane"
+    if looks_like_refer(text):
+        return "refer"
     if text.startswith("{") and _json_object_line(text):
         return "jsonl"  # JSON lines, whatever the file is called
     if text.startswith("<"):
@@ -117,6 +121,9 @@ def detect_format(path: str | Path, fmt: str | None = None) -> str:
         return by_content
     if ext in _EXTENSIONS:
         return _EXTENSIONS[ext]
+    if ext == ".enl":  # EndNote's own database file, not an export (a Refer text saved as .enl is read by content)
+        raise CorpusError(f"file '{_name(path)}' is an EndNote library (EndNote's own database), not an export; in "
+                          "EndNote choose File > Export and save as RIS or XML, then import that file")
     raise _unknown(path)
 
 
@@ -147,6 +154,7 @@ def _csl_rows(rows: Iterator[NumberedRow]) -> Iterator[NumberedRow]:
 
 _TEXT_READERS: dict[str, Callable[[Path], Iterator[NumberedRow]]] = {
     "bibtex": _bibtex_rows, "ris": _ris_rows, "medline": _medline_rows, "wos": _wos_rows, "cochrane": _cochrane_rows,
+    "refer": _refer_rows,
 }
 
 

@@ -1,10 +1,13 @@
-"""Readers of tagged-text exports without a maintained Python parser: Web of Science and Cochrane CENTRAL.
+"""Readers of tagged-text exports without a maintained Python parser: Web of Science, Cochrane CENTRAL, Refer.
 
 Web of Science "plain text" (``FN Clarivate ...``, ``VR 1.0``, records ``PT J`` .. ``ER``, file end ``EF``): a
 two-character tag, a space, the value; continuation lines are indented by three spaces and are further items of
 list tags (authors, addresses, cited references) or wrapped text otherwise. Cochrane CENTRAL exports
 (``Record #1 of 12``, then ``TAG: value`` lines). Both are line formats of a few dozen lines of code, and the
 Python parsers that exist (metaknowledge, wostools) have not been maintained since 2020, so they are read here.
+EndNote's tagged text, the Refer format (``%0 Journal Article``, ``%T`` title, ``%A`` one author a line, ``%X``
+abstract; a blank line ends a record): what Google Scholar's "EndNote" link (``.enw``), the AIS eLibrary and CNKI
+export and EndNote's "Refer/BibIX" style write; no Python package reads it.
 """
 
 from __future__ import annotations
@@ -15,7 +18,7 @@ from pathlib import Path
 
 from core.io.rows import NumberedRow, Row, _year
 from core.io.safety import _open_text
-from core.records import RowError
+from core.records import RowError, bare_doi
 
 _WOS_LIST_TAGS = frozenset(("AU", "AF", "BA", "BF", "CA", "GP", "BE", "C1", "C3", "CR", "EM", "RI", "OI", "FU",
                             "SE", "BS", "HO", "WC", "SC"))
@@ -31,6 +34,69 @@ _COCHRANE_LINE = re.compile(r"^([A-Z]{2,3}):\s?(.*)$")
 _COCHRANE_NAMES = {"ID": "id", "TI": "title", "AB": "abstract", "SO": "journal", "YR": "year", "DOI": "doi",
                    "AU": "authors", "KY": "keywords", "PT": "publication_type", "PM": "pmid", "VL": "volume",
                    "NO": "issue", "PG": "pages", "XR": "embase_id", "US": "url", "CC": "cochrane_groups"}
+
+
+_REFER_LINE = re.compile(r"^%([0-9A-Z@!#$&()*+^~<>=?|\[\]])(?: (.*))?$")
+_REFER_NAMES = {"0": "publication_type", "T": "title", "X": "abstract", "A": "authors", "E": "editors",
+                "Y": "tertiary_authors", "J": "journal", "B": "secondary_title", "D": "year", "8": "date",
+                "V": "volume", "N": "issue", "P": "pages", "R": "doi", "@": "issn_isbn", "U": "url", "K": "keywords",
+                "I": "publisher", "C": "place", "M": "accession_number", "G": "language", "S": "series",
+                "7": "edition", "9": "type_of_work", "!": "short_title", "F": "label", "L": "call_number",
+                "Z": "notes", "W": "database_provider", "~": "database"}
+_REFER_LISTS = frozenset("AEYK")
+
+
+def looks_like_refer(head: str) -> bool:
+    """EndNote tagged / Refer text: its first lines are ``%T title``-style tags (two of the first five)."""
+    lines = [line for line in head.lstrip("\ufeff").splitlines()[:5] if line.strip()]
+    tagged = [bool(_REFER_LINE.match(line) and len(line) > 3) for line in lines]
+    return bool(tagged) and tagged[0] and sum(tagged) >= min(2, len(tagged))
+
+
+def _refer_row(tags: dict[str, list[str]]) -> Row:
+    row: Row = {}
+    for tag, values in tags.items():
+        name = _REFER_NAMES.get(tag)
+        if name is None:
+            continue
+        if tag == "K":  # one keyword a line, or several joined with ";" (CNKI)
+            row[name] = [k.strip() for v in values for k in v.split(";") if k.strip()]
+        elif tag in _REFER_LISTS:
+            row[name] = [v.strip() for v in values if v.strip()]
+        else:
+            row[name] = " ".join(v.strip() for v in values if v.strip())
+    if row.get("doi"):
+        row["doi"] = bare_doi(row["doi"])  # %R: the electronic resource number, a DOI as "10.x/y" or "doi:10.x/y"
+    if not row.get("journal") and row.get("secondary_title"):
+        row["journal"] = row["secondary_title"]  # %B: the journal (AIS eLibrary), the book of a chapter, the meeting
+    return _with_year(row)
+
+
+def _refer_rows(path: Path) -> Iterator[NumberedRow]:
+    number = 0
+    tags: dict[str, list[str]] = {}
+    tag = ""
+    with _open_text(path) as handle:
+        for raw in handle:
+            line = raw.rstrip("\r\n").lstrip("\ufeff")
+            match = _REFER_LINE.match(line)
+            # a blank line ends a record; so does a second %0 where an exporter left no blank line between records
+            if tags and (not line.strip() or (match and match.group(1) == "0" and "0" in tags)):
+                number += 1
+                yield number, _refer_row(tags)
+                tags, tag = {}, ""
+            if match:
+                tag = match.group(1)
+                tags.setdefault(tag, []).append(match.group(2) or "")
+            elif not line.strip() or not tag:
+                continue
+            elif tag in _REFER_LISTS:  # a wrapped line: the next keyword or author of a list tag
+                tags[tag].append(line)
+            else:  # ... or more of the same text
+                tags[tag][-1] = f"{tags[tag][-1]} {line.strip()}"
+    if tags:
+        number += 1
+        yield number, _refer_row(tags)
 
 
 def _with_year(row: Row) -> Row:

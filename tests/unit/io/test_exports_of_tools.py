@@ -413,3 +413,50 @@ def test_the_fold_of_ascii_text_agrees_with_the_regex() -> None:
         assert normalise_text(text) == re.sub(r"\s+", " ", text).strip().lower()
 
     check()
+
+
+def test_a_real_ais_elibrary_export_in_endnote_tagged_refer_text(tmp_path: Path) -> None:
+    """Issue 19's 'not read yet': EndNote tagged text (%T/%A/%X), here as the AIS eLibrary writes it (.txt)."""
+    path = REAL / "ais_refer_6.txt"
+    text = path.read_text()
+    expected = [dict((line[1], line[3:]) for line in block.splitlines() if line.startswith("%") and line[1] != "A")
+                for block in text.split("\n\n") if block.strip()]
+    assert detect_format(path) == "refer" and len(expected) == 6
+    papers, errors = papers_and_errors(path)
+    with_abstract = [r for r in expected if "X" in r]
+    assert [(p.title, p.abstract) for p in papers] == [(r["T"], r["X"]) for r in with_abstract]
+    # the journal's table of contents and subject index carry no abstract: skipped, each named by its record
+    assert [(e.row, e.reason) for e in errors] == [(2, "row 2: empty abstract"), (3, "row 3: empty abstract")]
+    first = papers[0].fields
+    assert first["authors"] == ["Guo, Wenbo", "Straub, Detmar W.", "Zhang, Pengzhu", "Cai, Zhao"]
+    assert (first["journal"], first["year"], first["volume"], first["pages"]) == (
+        "Management Information Systems Quarterly", 2021, "45", "1309-1348")
+    assert first["publication_type"] == "Journal Article" and first["url"].endswith("/misq/vol45/iss3/13")
+    # a conference paper's venue is its %B: the meeting
+    assert papers[1].fields["journal"] == "Hawaii International Conference on System Sciences 2019 (HICSS-52)"
+    # the same text as Google Scholar names it, and as a .enl text file (CoLRev's tests): read by content
+    for name in ("scholar.enw", "library.enl"):
+        copy = write(tmp_path / name, text)
+        assert detect_format(copy) == "refer" and len(papers_and_errors(copy)[0]) == 4
+
+
+def test_refer_text_wrapped_lines_keywords_dois_and_records_without_a_blank_line(tmp_path: Path) -> None:
+    text = ("\ufeff%0 Journal Article\r\n%T A title\r\n%A Smith, Jane\r\n%A Doe, A.\r\n%J Journal of Tests\r\n"
+            "%D 2019\r\n%R doi:10.1/refer\r\n%K alpha\r\nbeta\r\n%K gamma; delta\r\n"
+            "%X An abstract\r\nthat wraps.\r\n"
+            "%0 Book Section\r\n%T A chapter\r\n%E Editor, E.\r\n%B The Book\r\n%D 2020\r\n%X Second.\r\n")
+    path = write(tmp_path / "refs.enw", text)
+    papers, errors = papers_and_errors(path)
+    assert errors == [] and [(p.title, p.abstract) for p in papers] == [("A title", "An abstract that wraps."),
+                                                                        ("A chapter", "Second.")]
+    first, chapter = papers[0].fields, papers[1].fields
+    assert first["authors"] == ["Smith, Jane", "Doe, A."] and first["doi"] == "10.1/refer"
+    assert first["keywords"] == ["alpha", "beta", "gamma", "delta"] and first["year"] == 2019
+    assert (chapter["journal"], chapter["editors"], chapter["year"]) == ("The Book", ["Editor, E."], 2020)
+    assert "authors" not in chapter  # an editor is not an author
+
+
+def test_an_endnote_library_file_is_named_as_such_with_the_way_to_export_it(tmp_path: Path) -> None:
+    path = write(tmp_path / "My Library.enl", b"\x00\x01binary endnote database\x00" * 10)
+    with pytest.raises(CorpusError, match=r"'My Library.enl' is an EndNote library .* Export and save as RIS"):
+        detect_format(path)
