@@ -42,6 +42,13 @@ def _doi(record: dict[str, Any]) -> str | None:
     return None
 
 
+def _issn(record: dict[str, Any]) -> str | None:
+    """The linking ISSN (the PubMed XML reader's ``issn``), else the first; Biopython joins the ``IS`` lines into
+    one value ("1879-1026 (Electronic) 0048-9697 (Linking)")."""
+    found = re.findall(r"(\d{4}-\d{3}[\dXx])(?:\s*\(([^)]*)\))?", " ".join(_listed(record, "IS")))
+    return next((issn for issn, kind in found if kind == "Linking"), found[0][0] if found else None)
+
+
 def _text(record: dict[str, Any], *tags: str) -> str | None:
     for tag in tags:
         value = record.get(tag)
@@ -71,7 +78,7 @@ def medline_row(record: dict[str, Any]) -> Row:
         "language": _text(record, "LA"),
         "issue": _text(record, "IP"),
         "pages": _text(record, "PG"),
-        "issn": _text(record, "IS"),
+        "issn": _issn(record),
         "pmc": _text(record, "PMC"),
     }
 

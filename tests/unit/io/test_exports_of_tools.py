@@ -460,3 +460,8 @@ def test_an_endnote_library_file_is_named_as_such_with_the_way_to_export_it(tmp_
     path = write(tmp_path / "My Library.enl", b"\x00\x01binary endnote database\x00" * 10)
     with pytest.raises(CorpusError, match=r"'My Library.enl' is an EndNote library .* Export and save as RIS"):
         detect_format(path)
+
+
+def test_medline_gives_the_linking_issn_as_pubmed_xml_does() -> None:
+    papers, _ = papers_and_errors(REAL / "pubmed_3.txt")
+    assert [p.fields["issn"] for p in papers] == ["0048-9697", "0364-152X", "2167-8359"]
