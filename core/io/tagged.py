@@ -39,7 +39,7 @@ _COCHRANE_NAMES = {"ID": "id", "TI": "title", "AB": "abstract", "SO": "journal",
 _REFER_LINE = re.compile(r"^%([0-9A-Z@!#$&()*+^~<>=?|\[\]])(?: (.*))?$")
 _REFER_NAMES = {"0": "publication_type", "T": "title", "X": "abstract", "A": "authors", "E": "editors",
                 "Y": "tertiary_authors", "J": "journal", "B": "secondary_title", "D": "year", "8": "date",
-                "V": "volume", "N": "issue", "P": "pages", "R": "doi", "@": "issn_isbn", "U": "url", "K": "keywords",
+                "V": "volume", "N": "issue", "P": "pages", "R": "doi", "@": "issn", "U": "url", "K": "keywords",
                 "I": "publisher", "C": "place", "M": "accession_number", "G": "language", "S": "series",
                 "7": "edition", "9": "type_of_work", "!": "short_title", "F": "label", "L": "call_number",
                 "Z": "notes", "W": "database_provider", "~": "database"}
