@@ -25,7 +25,8 @@ from ui.sidebar import current_model
 st.title("Library")
 st.caption("Load papers from CSV, TSV, Excel, JSON/JSONL, Parquet, PubMed XML or PubMed format, JATS / PMC full "
            "text with figures (.xml, .nxml, .tar.gz), BibTeX, RIS, "
-           "EndNote XML, Web of Science or Cochrane exports; check the preview, import, then embed them to explore.")
+           "EndNote XML or tagged text (.enw), Web of Science or Cochrane exports; check the preview, import, then "
+           "embed them to explore.")
 s = store()
 
 
