@@ -25,7 +25,7 @@ NASTY = FIXTURES / "nasty"
 GOOD = FIXTURES / "corpus"
 EXAMPLES = int(os.environ.get("MIREAD_FUZZ_EXAMPLES", "60"))  # per property; raise it for a deeper run
 FUZZ = settings(max_examples=EXAMPLES, deadline=None, suppress_health_check=list(HealthCheck))
-EXTENSIONS = [".csv", ".tsv", ".jsonl", ".json", ".parquet", ".xml", ".bib", ".ris", ".txt"]
+EXTENSIONS = [".csv", ".tsv", ".jsonl", ".json", ".parquet", ".xml", ".bib", ".ris", ".enw", ".txt"]
 
 # name -> "imports" or "refused" (and, for refusals, a pattern the sentence must match)
 EXPECTED: dict[str, tuple[str, str]] = {
@@ -348,6 +348,21 @@ def test_bibtex_and_ris_oddities_never_crash_the_importer(fuzz, entries, ris, ne
     lines = (["TY  - JOUR"] if ris and ris[0][:2] != "TY" else []) + ris
     path = _write(fuzz, "odd", ".ris", newline.join(lines).encode("utf-8", "surrogatepass"))
     import_or_refuse(fuzz["store"], path, _target(fuzz, not append), "generated RIS")
+
+
+REFER_LINE = st.one_of(
+    st.builds(lambda tag, value: f"%{tag} {value}",
+              st.sampled_from(list("0TXAKJBDR@E") + ["", "%", "x", "t"]), TEXT),
+    TEXT, st.just(""))
+
+
+@FUZZ
+@given(lines=st.lists(REFER_LINE, max_size=30), newline=st.sampled_from(["\n", "\r\n", "\r"]),
+       append=st.booleans())
+def test_endnote_tagged_oddities_never_crash_the_importer(fuzz, lines, newline, append):
+    head = ["%0 Journal Article", "%T A title"] if not lines or not lines[0].startswith("%") else []
+    path = _write(fuzz, "odd", ".enw", newline.join(head + lines).encode("utf-8", "surrogatepass"))
+    import_or_refuse(fuzz["store"], path, _target(fuzz, append), "generated Refer")
 
 
 def test_refusals_and_imports_named_the_file_and_left_no_partial_corpus(fuzz):
