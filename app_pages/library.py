@@ -71,6 +71,8 @@ else:
         if not path.exists():
             path.write_bytes(data)
         saved.append((path, upload.name, digest))
+    if saved:  # the last import's report is about other files: under a new file's preview it would read as its own
+        st.session_state.pop(state.IMPORT_REPORT, None)
     if len(saved) == 1:
         import_preview(*saved[0])
     elif saved:
