@@ -76,27 +76,32 @@ def _refer_rows(path: Path) -> Iterator[NumberedRow]:
     number = 0
     tags: dict[str, list[str]] = {}
     tag = ""
-    with _open_text(path) as handle:
-        for raw in handle:
-            line = raw.rstrip("\r\n").lstrip("\ufeff")
-            match = _REFER_LINE.match(line)
-            # a blank line ends a record; so does a second %0 where an exporter left no blank line between records
-            if tags and (not line.strip() or (match and match.group(1) == "0" and "0" in tags)):
-                number += 1
-                yield number, _refer_row(tags)
-                tags, tag = {}, ""
-            if match:
-                tag = match.group(1)
-                tags.setdefault(tag, []).append(match.group(2) or "")
-            elif not line.strip() or not tag:
-                continue
-            elif tag in _REFER_LISTS:  # a wrapped line: the next keyword or author of a list tag
-                tags[tag].append(line)
-            else:  # ... or more of the same text
-                tags[tag][-1] = f"{tags[tag][-1]} {line.strip()}"
+    for line in _lines(path):
+        match = _REFER_LINE.match(line)
+        # a blank line ends a record; so does a second %0 where an exporter left no blank line between records
+        if tags and (not line.strip() or (match and match.group(1) == "0" and "0" in tags)):
+            number += 1
+            yield number, _refer_row(tags)
+            tags, tag = {}, ""
+        if match:
+            tag = match.group(1)
+            tags.setdefault(tag, []).append(match.group(2) or "")
+        elif not line.strip() or not tag:
+            continue
+        elif tag in _REFER_LISTS:  # a wrapped line: the next keyword or author of a list tag
+            tags[tag].append(line)
+        else:  # ... or more of the same text
+            tags[tag][-1] = f"{tags[tag][-1]} {line.strip()}"
     if tags:
         number += 1
         yield number, _refer_row(tags)
+
+
+def _lines(path: Path) -> Iterator[str]:
+    """A text file's lines without their line ends or a byte order mark (the tagged formats are line formats)."""
+    with _open_text(path) as handle:
+        for raw in handle:
+            yield raw.rstrip("\r\n").lstrip("\ufeff")
 
 
 def _with_year(row: Row) -> Row:
@@ -135,24 +140,22 @@ def _wos_rows(path: Path) -> Iterator[NumberedRow]:
     number = 0
     tags: dict[str, list[str]] = {}
     tag = ""
-    with _open_text(path) as handle:
-        for raw in handle:
-            line = raw.rstrip("\r\n").lstrip("\ufeff")
-            if line.startswith("   ") and tag:
-                tags[tag].append(line.strip())
-                continue
-            head, _, value = line.partition(" ")
-            if head in ("FN", "VR", "EF") and not tags:
-                continue
-            if head == "ER":
-                number += 1
-                yield number, (_wos_row(tags) if tags.get("TI") or tags.get("UT")
-                               else RowError(number, f"row {number}: Web of Science record has no TI or UT tag"))
-                tags, tag = {}, ""
-                continue
-            if len(head) == 2 and head.isalnum() and head.isupper():
-                tag = head
-                tags.setdefault(tag, []).append(value.strip())
+    for line in _lines(path):
+        if line.startswith("   ") and tag:
+            tags[tag].append(line.strip())
+            continue
+        head, _, value = line.partition(" ")
+        if head in ("FN", "VR", "EF") and not tags:
+            continue
+        if head == "ER":
+            number += 1
+            yield number, (_wos_row(tags) if tags.get("TI") or tags.get("UT")
+                           else RowError(number, f"row {number}: Web of Science record has no TI or UT tag"))
+            tags, tag = {}, ""
+            continue
+        if len(head) == 2 and head.isalnum() and head.isupper():
+            tag = head
+            tags.setdefault(tag, []).append(value.strip())
     if tags:
         number += 1
         yield number, _wos_row(tags)
@@ -173,21 +176,19 @@ def _cochrane_rows(path: Path) -> Iterator[NumberedRow]:
     number = 0
     fields: dict[str, list[str]] = {}
     tag = ""
-    with _open_text(path) as handle:
-        for raw in handle:
-            line = raw.rstrip("\r\n").lstrip("\ufeff")
-            if _COCHRANE_RECORD.match(line):
-                if fields:
-                    number += 1
-                    yield number, _cochrane_row(fields)
-                fields, tag = {}, ""
-                continue
-            match = _COCHRANE_LINE.match(line)
-            if match:
-                tag = match.group(1)
-                fields.setdefault(tag, []).append(match.group(2))
-            elif line.strip() and tag:
-                fields[tag].append(line.strip())
+    for line in _lines(path):
+        if _COCHRANE_RECORD.match(line):
+            if fields:
+                number += 1
+                yield number, _cochrane_row(fields)
+            fields, tag = {}, ""
+            continue
+        match = _COCHRANE_LINE.match(line)
+        if match:
+            tag = match.group(1)
+            fields.setdefault(tag, []).append(match.group(2))
+        elif line.strip() and tag:
+            fields[tag].append(line.strip())
     if fields:
         number += 1
         yield number, _cochrane_row(fields)
