@@ -40,8 +40,6 @@ _EXPORTS = {
     "import_file": "importing",
     "import_files": "multi_import",
     "is_held_out": "figures",
-    "load_npy": "files",
-    "load_npz": "files",
     "pid_alive": "files",
 }
 __all__ = sorted(_EXPORTS)
