@@ -1,12 +1,15 @@
 """Adding one batch of imported papers to the papers table, with duplicates merged and id conflicts kept apart.
 
-Fast path: a batch whose ids and normalised texts repeat nothing (the common case) is inserted as it is, inside a
-savepoint; the table's unique indexes on (corpus, pid) and (corpus, dkey) say whether anything collided with a
-paper already stored. Only then (or when a text holds lone surrogates) is the savepoint rolled back and the batch
-redone row by row against the stored ids, keys and DOIs: a duplicate (same duplicate key, or same DOI) is merged
-into the paper it duplicates (`core.store.merging`: the first record stays, the later one fills what it lacked), an
-id taken by different text becomes ``<id>~<row>`` and is reported. Both paths give the same table. The DOI index is
-not unique (workspaces made before it may hold two papers with one DOI), so the fast path asks it directly.
+Fast path: a batch whose ids, normalised texts and match keys (`core.store.identity`: DOI, PMID, PMCID, arXiv id,
+WoS UT, Scopus EID, title key) repeat nothing (the common case) is inserted as it is, inside a savepoint; the table's
+unique indexes on (corpus, pid) and (corpus, dkey) say whether anything collided with a paper already stored, and one
+probe of ``paper_keys`` whether a key did. Only then (or when a text holds lone surrogates) is the savepoint rolled
+back and the batch redone row by row: a duplicate (same normalised title and abstract, or one paper by the rules of
+`core.store.identity`) is merged into the paper it duplicates (`core.store.merging`: the first record stays, the later
+one fills what it lacked, and the later record itself is kept in ``merged_records`` so the merge can be undone); an
+id taken by different text becomes ``<id>~<row>`` and is reported; records that share a strong id but are different
+papers are both kept and reported. Both paths give the same table. Every paper keeps the import and row it came from
+(``papers.import_id``, ``papers.srow``).
 """
 
 from __future__ import annotations
@@ -21,11 +24,13 @@ import orjson
 
 from core.records import Paper, duplicate_key, scrub, text_hash
 from core.store.field_stats import FieldTally
+from core.store.identity import match_keys, record_key, same_paper
 from core.store.links import take_references
-from core.store.merging import apply_merges, doi_key
+from core.store.merging import TEXT_RULE, apply_merges, doi_key
 
-_INSERT = ("INSERT INTO papers(corpus, pid, seq, title, abstract, fields, hash, dkey, doi) "
-           "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)")
+_INSERT = ("INSERT INTO papers(corpus, pid, seq, title, abstract, fields, hash, dkey, doi, import_id, srow) "
+           "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)")
+_INSERT_KEY = "INSERT INTO paper_keys(corpus, key, seq) VALUES (?, ?, ?)"
 
 
 _FIELDS_JSON = json.JSONEncoder(ensure_ascii=False, default=str, allow_nan=False).encode  # built once, not per row
@@ -47,7 +52,8 @@ def _fields_json(fields: dict[str, Any]) -> str:
 
 def stored_form(record: Paper) -> tuple:
     """What the importer keeps of a paper, computed from the paper alone: (had a reference field, references,
-    malformed references, id, title, abstract, fields as JSON, text hash, duplicate key, DOI key). NaN/inf in the fields
+    malformed references, id, title, abstract, fields as JSON, text hash, duplicate key, DOI key, match keys
+    (`core.store.identity.match_keys`)). NaN/inf in the fields
     become null (SQLite's JSON has no NaN). A reading process may compute it for the importer (core.io.background).
     The fields are written by orjson (8x the standard library's speed; compact, the same values once parsed)."""
     had, refs, bad = take_references(record.fields)
@@ -56,47 +62,99 @@ def stored_form(record: Paper) -> tuple:
     except orjson.JSONEncodeError:  # lone surrogates, ints past 64 bits, non-text keys: the standard library's way
         fields = _fields_json(record.fields)
     return (had, refs, bad, record.id, record.title, record.abstract, fields, record.hash,
-            duplicate_key(record.title, record.abstract), doi_key(record.fields))
+            record_key(record.title, record.abstract, record.fields), doi_key(record.fields),
+            match_keys(record.title, record.fields, record.id))
 
 
 def _scrubbed_row(row: tuple) -> tuple:
     """A row whose text had lone surrogates (e.g. from JSON escapes), with them replaced by U+FFFD."""
     corpus, pid, seq, title, abstract, fields = row[:6]
     pid, title, abstract, fields, doi = (scrub(v) for v in (pid, title, abstract, fields, row[8]))
-    return (corpus, pid, seq, title, abstract, fields, text_hash(title, abstract), duplicate_key(title, abstract), doi)
+    key = duplicate_key(title, abstract) if abstract and abstract.strip() else row[7]
+    return (corpus, pid, seq, title, abstract, fields, text_hash(title, abstract), key, doi,
+            *row[9:])  # import id and source row
+
+
+def _keys_of(prepared: list[tuple[int, tuple]]) -> list[str]:
+    return [key for _, v in prepared for key in v[9]]
+
+
+def _insert_keys(conn: sqlite3.Connection, corpus: str, pairs: Iterable[tuple[Iterable[str], int]]) -> None:
+    """Store each paper's match keys: (keys, seq) pairs."""
+    conn.executemany(_INSERT_KEY, [(corpus, scrub(key), seq) for keys, seq in pairs for key in keys])
 
 
 def _fast(conn: sqlite3.Connection, corpus: str, prepared: list[tuple[int, tuple]], first: int, rows: array,
-          tally: FieldTally | None) -> bool:
+          tally: FieldTally | None, import_id: int | None) -> bool:
     """Insert a batch that collides with nothing as it is; False (and nothing kept) if anything collides."""
     if len({v[1] for _, v in prepared}) < len(prepared) or len({v[7] for _, v in prepared}) < len(prepared):
         return False
-    dois = [v[8] for _, v in prepared if v[8] is not None]
-    if len(set(dois)) < len(dois):
+    keys = _keys_of(prepared)
+    if len(set(keys)) < len(keys):
         return False
     seq = first + len(rows)
-    if dois and seq and conn.execute(  # seq 0: the corpus holds no paper yet
-            "SELECT 1 FROM papers WHERE corpus = ? AND doi IN (SELECT value FROM json_each(?)) LIMIT 1",
-            (corpus, json.dumps(dois))).fetchone():
+    if keys and seq and conn.execute(  # seq 0: the corpus holds no paper yet
+            "SELECT 1 FROM paper_keys WHERE corpus = ? AND key IN (SELECT value FROM json_each(?)) LIMIT 1",
+            (corpus, json.dumps([scrub(k) for k in keys]))).fetchone():
         return False
     conn.execute("SAVEPOINT batch")
     try:
-        conn.executemany(_INSERT, [v[:2] + (seq + i,) + v[3:] for i, (_, v) in enumerate(prepared)])
+        conn.executemany(_INSERT, [v[:2] + (seq + i,) + v[3:9] + (import_id, row)
+                                   for i, (row, v) in enumerate(prepared)])
     except (sqlite3.IntegrityError, UnicodeEncodeError):
         conn.execute("ROLLBACK TO batch")
         conn.execute("RELEASE batch")
         return False
     conn.execute("RELEASE batch")
+    _insert_keys(conn, corpus, ((v[9], seq + i) for i, (_, v) in enumerate(prepared)))
     rows.extend(row for row, _ in prepared)
     if tally is not None:
         tally.add(v[5] for _, v in prepared)
     return True
 
 
+class _Known:
+    """The papers a batch's records may be one of: title, fields and match keys by seq (stored or added here)."""
+
+    def __init__(self, conn: sqlite3.Connection, corpus: str, by_key: dict[str, list[int]]):
+        self.conn, self.corpus, self.by_key = conn, corpus, by_key
+        self.papers: dict[int, list[Any]] = {}  # seq -> [title, fields dict, keys set, pid]
+
+    def load(self, seqs: set[int]) -> None:
+        """Fetch the stored papers among `seqs` not known yet."""
+        missing = sorted(s for s in seqs if s not in self.papers)
+        for start in range(0, len(missing), 500):
+            part = missing[start:start + 500]
+            marks = ",".join("?" * len(part))
+            for seq, title, fields, pid in self.conn.execute(
+                    f"SELECT seq, title, fields, pid FROM papers WHERE corpus = ? AND seq IN ({marks})",
+                    (self.corpus, *part)):
+                self.papers[seq] = [title, json.loads(fields or "{}"), set(), pid]
+            for key, seq in self.conn.execute(
+                    f"SELECT key, seq FROM paper_keys WHERE corpus = ? AND seq IN ({marks})", (self.corpus, *part)):
+                if seq in self.papers:
+                    self.papers[seq][2].add(key)
+
+    def candidates(self, keys: Iterable[str]) -> list[int]:
+        return sorted({seq for key in keys for seq in self.by_key.get(key, ())})
+
+    def add(self, seq: int, keys: Iterable[str], title: str | None = None, fields: str | None = None,
+            pid: str | None = None) -> None:
+        """A paper answers to `keys` (new, or a record merged into it)."""
+        for key in keys:
+            held = self.by_key.setdefault(key, [])
+            if seq not in held:
+                held.append(seq)
+        if title is not None:
+            self.papers[seq] = [title, json.loads(fields or "{}"), set(keys), pid]
+        elif seq in self.papers:
+            self.papers[seq][2].update(keys)
+
+
 def _careful(conn: sqlite3.Connection, corpus: str, prepared: list[tuple[int, tuple]], first: int, rows: array,
              conflicts: list[dict[str, Any]], merges: list[tuple[int, int, str, tuple]]) -> list[tuple]:
-    """The rows of a batch that are new papers, checked against the stored ids, keys and DOIs one by one; the
-    duplicates go to ``merges`` as (row, seq of the paper they duplicate, "text" or "doi", row values)."""
+    """The rows of a batch that are new papers, checked against the stored ids, keys and match keys one by one;
+    the duplicates go to ``merges`` as (row, seq of the paper they duplicate, the rule, row values)."""
     def lookup(column: str, values: Iterable[str]) -> dict[str, int]:
         found: dict[str, int] = {}
         for value, seq in conn.execute(  # no ORDER BY: the planner would walk the seq index, not this column's
@@ -108,18 +166,34 @@ def _careful(conn: sqlite3.Connection, corpus: str, prepared: list[tuple[int, tu
 
     taken_keys = lookup("dkey", (values[7] for _, values in prepared))
     taken_ids = lookup("pid", (values[1] for _, values in prepared))
-    taken_dois = lookup("doi", (values[8] for _, values in prepared if values[8] is not None))
+    by_key: dict[str, list[int]] = {}
+    for key, seq in conn.execute(
+            "SELECT key, seq FROM paper_keys WHERE corpus = ? AND key IN (SELECT value FROM json_each(?))",
+            (corpus, json.dumps(sorted({scrub(k) for k in _keys_of(prepared)})))):
+        by_key.setdefault(key, []).append(seq)
+    known = _Known(conn, corpus, by_key)
+    known.load({seq for seqs in by_key.values() for seq in seqs})
     out: list[tuple] = []
     seq = first + len(rows)
     for row, values in prepared:
-        doi = values[8]
-        held, how = taken_keys.get(values[7]), "text"
-        if held is None and doi is not None:
-            held, how = taken_dois.get(doi), "doi"
+        held, how = taken_keys.get(values[7]), TEXT_RULE
+        if held is None:
+            fields: dict[str, Any] | None = None
+            for candidate in known.candidates(values[9]):
+                title, cfields, ckeys, cpid = known.papers[candidate]
+                fields = json.loads(values[5] or "{}") if fields is None else fields
+                rule, why = same_paper(values[3], fields, values[9], title, cfields, ckeys)
+                if rule:
+                    held, how = candidate, rule
+                    break
+                if why:
+                    conflicts.append({
+                        "row": row, "id": values[1], "kept_as": values[1], "other": cpid, "kind": "shared id",
+                        "reason": f"row {row}: {why}: '{_short(values[3])}' and paper '{cpid}' "
+                                  f"('{_short(title)}'): both kept"})
         if held is not None:
             merges.append((row, held, how, values))
-            if doi is not None:
-                taken_dois.setdefault(doi, held)
+            known.add(held, values[9])
             continue
         pid = scrub(values[1])
         holder = taken_ids.get(pid)
@@ -138,46 +212,56 @@ def _careful(conn: sqlite3.Connection, corpus: str, prepared: list[tuple[int, tu
             pid = new_id
         values = values[:2] + (seq,) + values[3:]
         taken_keys[values[7]] = taken_ids[pid] = seq
-        if doi is not None:
-            taken_dois[doi] = seq
+        known.add(seq, values[9], values[3], values[5], pid)
         rows.append(row)
-        out.append(values)
+        out.append((row, values))
         seq += 1
     return out
 
 
-def _insert(conn: sqlite3.Connection, batch: list[tuple]) -> None:
+def _short(text: str, n: int = 80) -> str:
+    text = " ".join(str(text or "").split())
+    return text if len(text) <= n else text[:n - 1] + "…"
+
+
+def _insert(conn: sqlite3.Connection, corpus: str, batch: list[tuple[int, tuple]], import_id: int | None) -> int:
+    """Insert the new papers of a careful batch and their match keys; how many papers went in."""
     sql = _INSERT.replace("INSERT", "INSERT OR IGNORE", 1)
-    if batch:
-        try:
-            conn.executemany(sql, batch)
-        except UnicodeEncodeError:  # rows before the bad one are in; re-inserting them is ignored
-            conn.executemany(sql, [_scrubbed_row(row) for row in batch])
+    if not batch:
+        return 0
+    before = conn.total_changes
+    table = [v[:9] + (import_id, row) for row, v in batch]
+    try:
+        conn.executemany(sql, table)
+    except UnicodeEncodeError:  # rows before the bad one are in; re-inserting them is ignored
+        conn.executemany(sql, [_scrubbed_row(v) for v in table])
+    inserted = conn.total_changes - before
+    _insert_keys(conn, corpus, ((v[9], v[2]) for _, v in batch))
+    return inserted
 
 
 def add_batch(conn: sqlite3.Connection, corpus: str, prepared: list[tuple[int, tuple]], first: int, rows: array,
               conflicts: list[dict[str, Any]], tally: FieldTally | None = None,
-              merged: list[tuple[int, int, str, str, str]] | None = None, merging: dict[str, Any] | None = None) -> int:
+              merged: list[tuple[int, int, str, str, str]] | None = None, merging: dict[str, Any] | None = None,
+              import_id: int | None = None) -> int:
     """Add a batch of (source row, papers-table row) pairs and return how many papers were added: new papers get
     the next seq numbers, their source rows are appended to ``rows``; duplicates are merged into the papers they
-    duplicate (`core.store.merging`) and listed in ``merged`` as (row, seq of that paper, "text" or "doi", the
-    row's id, that paper's id); id
-    conflicts are appended to ``conflicts``; ``tally`` counts the added papers' fields. ``merging`` gathers what
-    the merges did: "filled" (seqs of papers that took a field or an abstract) and "redirect" (duplicate keys of
-    merged records -> the key of the paper they became, for the import's links). (SQLite's change count also
-    counts inserts a savepoint rolled back.)"""
+    duplicate (`core.store.merging`) and listed in ``merged`` as (row, seq of that paper, the rule, the row's id,
+    that paper's id); id conflicts and records sharing a strong id with another paper are appended to
+    ``conflicts``; ``tally`` counts the added papers' fields. ``merging`` gathers what the merges did: "filled"
+    (seqs of papers that took a field or an abstract) and "redirect" (duplicate keys of merged records -> the key
+    of the paper they became, for the import's links). ``import_id`` is stored with each paper and merged record
+    (its provenance). (SQLite's change count also counts inserts a savepoint rolled back.)"""
     if not prepared:
         return 0
-    if _fast(conn, corpus, prepared, first, rows, tally):
+    if _fast(conn, corpus, prepared, first, rows, tally, import_id):
         return len(prepared)
     merges: list[tuple[int, int, str, tuple]] = []
     added = _careful(conn, corpus, prepared, first, rows, conflicts, merges)
-    before = conn.total_changes
-    _insert(conn, added)
-    inserted = conn.total_changes - before
+    inserted = _insert(conn, corpus, added, import_id)
     if tally is not None:
-        tally.add(v[5] for v in added)
-    done = apply_merges(conn, corpus, merges)
+        tally.add(v[5] for _, v in added)
+    done = apply_merges(conn, corpus, merges, import_id)
     if merged is not None:
         merged.extend((*m[:3], m[3][1], kept) for m, kept in zip(merges, done["kept"], strict=True))
     if merging is not None:

@@ -22,10 +22,13 @@ from core.store.collections import CollectionsMixin
 from core.store.corpora import CorporaMixin
 from core.store.figures import SCHEMA as FIGURES_SCHEMA
 from core.store.figures import FiguresMixin
+from core.store.identity import SCHEMA as IDENTITY_SCHEMA
+from core.store.identity import backfill_keys
 from core.store.jobs import JobsMixin
 from core.store.links import SCHEMA as LINKS_SCHEMA
 from core.store.links import LinksMixin
-from core.store.merging import add_doi_column
+from core.store.merging import SCHEMA as MERGING_SCHEMA
+from core.store.merging import add_doi_column, add_provenance_columns
 from core.store.models import ModelsMixin
 from core.store.topics import SCHEMA as TOPICS_SCHEMA
 from core.store.topics import TopicsMixin
@@ -95,8 +98,9 @@ class Store(TrashMixin, CorporaMixin, VectorsMixin, ModelsMixin, CacheMixin, Job
         self.db_path = self.root / "catalog.sqlite"
         self._local = threading.local()
         with self.connect() as conn:
+            had_keys = conn.execute("SELECT 1 FROM sqlite_master WHERE name = 'paper_keys'").fetchone() is not None
             conn.executescript(SCHEMA + FIGURES_SCHEMA + LINKS_SCHEMA + TOPICS_SCHEMA + TRASH_SCHEMA
-                               + COLLECTIONS_SCHEMA)
+                               + COLLECTIONS_SCHEMA + IDENTITY_SCHEMA + MERGING_SCHEMA)
             for table, column, kind in (("imports", "pid", "INTEGER"), ("corpora", "roles", "TEXT DEFAULT '{}'"),
                                          ("corpora", "labels_chosen", "INTEGER DEFAULT 0")):
                 if column in {r["name"] for r in conn.execute(f"PRAGMA table_info({table})")}:
@@ -107,6 +111,9 @@ class Store(TrashMixin, CorporaMixin, VectorsMixin, ModelsMixin, CacheMixin, Job
                     if "duplicate column" not in str(exc):
                         raise
             add_doi_column(conn)  # papers.doi: duplicates merge by DOI (core.store.merging)
+            add_provenance_columns(conn)  # papers.import_id, papers.srow: where each paper came from
+            if not had_keys:  # a workspace made before match keys: its papers get theirs once
+                backfill_keys(conn)
 
     # -- connections -------------------------------------------------------------------------
     def _connection(self) -> sqlite3.Connection:

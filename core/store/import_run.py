@@ -14,6 +14,7 @@ import os
 import sqlite3
 import time
 from array import array
+from collections import Counter
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
@@ -26,6 +27,7 @@ from core.store.batches import add_batch, stored_form
 from core.store.field_roles import label_columns
 from core.store.field_stats import FieldTally, counted_by_sql
 from core.store.files import check_name
+from core.store.identity import id_column_kind, with_id_key
 from core.store.importing import ImportReport
 from core.store.links import link_import
 from core.store.merging import resolved
@@ -45,6 +47,7 @@ class Stream:
     records: Iterable[Paper | RowError | RowWarning]
     source: str = ""
     before_commit: Callable[[sqlite3.Connection, ImportReport], None] | None = None
+    import_id: int | None = None  # its row in the ``imports`` table: each paper's provenance
 
 
 def _count(conn: sqlite3.Connection, corpus: str) -> int:
@@ -69,6 +72,7 @@ def _one_stream(conn: sqlite3.Connection, corpus: str, stream: Stream, upload_fi
                           id_note=str(getattr(records, "id_note", "") or ""),
                           reading=dict(getattr(records, "reading", None) or {}))
     first = conn.execute("SELECT COALESCE(MAX(seq), -1) + 1 FROM papers WHERE corpus = ?", (corpus,)).fetchone()[0]
+    id_kind = id_column_kind(report.id_column)  # ids read from a PMID / EID / UT column are match keys too
     rows = array("q")  # the source row of each paper this stream adds, by seq - first
     pending: list[tuple[int, tuple]] = []
     cites: list[tuple[int, str, list, list[str]]] = []  # rows with a reference list
@@ -86,14 +90,18 @@ def _one_stream(conn: sqlite3.Connection, corpus: str, stream: Stream, upload_fi
         row += 1
         had, refs, bad, *stored = record.prepared or stored_form(record)
         values = (corpus, stored[0], 0, *stored[1:])
+        if id_kind is not None:
+            values = with_id_key(values, id_kind)
         if had:
             cites.append((row, values[7], refs, bad))
         pending.append((row, values))
         attempted += 1
         if len(pending) >= _BATCH:
-            inserted += add_batch(conn, corpus, pending, first, rows, report.conflicts, tally, merged, merging)
+            inserted += add_batch(conn, corpus, pending, first, rows, report.conflicts, tally, merged, merging,
+                                  stream.import_id)
             pending = []
-    inserted += add_batch(conn, corpus, pending, first, rows, report.conflicts, tally, merged, merging)
+    inserted += add_batch(conn, corpus, pending, first, rows, report.conflicts, tally, merged, merging,
+                          stream.import_id)
     redirect = merging.get("redirect") or {}
     if redirect:  # a row merged by DOI (or into a paper that took its abstract) links from the paper it became
         cites = [(r, resolved(redirect, key), refs, bad) for r, key, refs, bad in cites]
@@ -102,7 +110,9 @@ def _one_stream(conn: sqlite3.Connection, corpus: str, stream: Stream, upload_fi
     report.links = {**linked.to_dict(), "new": conn.total_changes - changes}
     report.link_rows = [{"row": r, "reason": f"row {r}: {reason}"} for r, reason in linked.rows]
     report.imported, report.added, report.merged = attempted, inserted, attempted - inserted
-    report.merged_by_doi = sum(1 for m in merged if m[2] == "doi")
+    report.merged_by_doi = sum(1 for m in merged if m[2] == "same DOI and title")
+    report.merges = [{"row": r, "id": row_id, "into": kept, "rule": rule} for r, _, rule, row_id, kept in merged]
+    report.rules = dict(Counter(m[2] for m in merged))
     into = {"this file": 0, "earlier files": 0, "corpus": 0}
     report.merged_ids = {row_id: kept for _, _, _, row_id, kept in merged if row_id != kept}
     for _, seq, *_ in merged:
@@ -133,6 +143,8 @@ def import_streams(store: Store, corpus: str, streams: list[Stream]) -> list[Imp
         import_ids = [conn.execute(
             "INSERT INTO imports(corpus, file, status, started, pid) VALUES (?, ?, 'running', ?, ?)",
             (corpus, s.source, started, os.getpid())).lastrowid for s in streams]
+    for stream, import_id in zip(streams, import_ids, strict=True):
+        stream.import_id = import_id
     reports: list[ImportReport] = []
     several = len(streams) > 1
     try:

@@ -27,7 +27,10 @@ class ImportReport:
     merged: int = 0  # rows folded into a paper already there: same normalised title+abstract, or same DOI
     skipped: int = 0
     file: str = ""  # the file's name as stored in the catalog
-    merged_by_doi: int = 0  # of `merged`: rows whose text differed from the paper's, merged by their DOI
+    merged_by_doi: int = 0  # of `merged`: rows whose text differed from the paper's, merged by DOI and title
+    # every merge: {"row", "id" (the record's), "into" (the paper's id), "rule"} (core.store.identity's rules)
+    merges: list[dict[str, Any]] = field(default_factory=list)
+    rules: dict[str, int] = field(default_factory=dict)  # merges by rule
     # of `merged`: into a paper of this file, of an earlier file of the same upload, or already in the corpus
     merged_into: dict[str, int] = field(default_factory=dict)
     filled: int = 0  # stored papers that took a field (or the abstract) they lacked from a merged row
@@ -65,6 +68,9 @@ class ImportReport:
             "merged_by_doi": self.merged_by_doi,
             "merged_into": dict(self.merged_into),
             "filled": self.filled,
+            "read": self.imported + self.skipped,
+            "merges": [dict(m) for m in self.merges[:max_errors]],
+            "merge_rules": dict(self.rules),
         }
         if self.figures is not None:
             doc["figures"] = self.figures

@@ -28,7 +28,8 @@ CREATE TABLE IF NOT EXISTS trash (
 );
 """
 TRASH_PREFIX = "#trash:"
-CORPUS_TABLES = ("papers", "figures", "links", "topic_names")  # rows keyed by a `corpus` column
+# rows keyed by a `corpus` column
+CORPUS_TABLES = ("papers", "figures", "links", "topic_names", "paper_keys", "merged_records")
 _FINGERPRINT = r"[0-9a-f]{16}"  # models.fingerprint(): every derived array's key starts with it
 
 

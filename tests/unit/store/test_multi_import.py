@@ -139,7 +139,7 @@ def test_a_workspace_made_before_the_doi_column_gets_it_filled(tmp_path):
     store = Store(root)
     with store.connect() as c:
         assert c.execute("SELECT doi FROM papers").fetchone()[0] == "10.5/xy"
-    report = store.import_papers("old", [Paper("q", "Other title", "Other abstract.", {"doi": "10.5/xy"})])
+    report = store.import_papers("old", [Paper("q", "T.", "Other abstract.", {"doi": "10.5/xy"})])
     assert (report.added, report.merged_by_doi) == (0, 1)
 
 
@@ -167,8 +167,9 @@ def test_full_text_merged_by_doi_gives_its_figures_to_the_paper_it_became(store,
     from core.io import bundle_files
 
     jats = sorted((Path(__file__).resolve().parents[2] / "fixtures" / "real" / "jats").glob("*.xml"))
-    store.import_papers("pmc", [Paper("pubmed-1", "A title as PubMed gives it", "PubMed's abstract.",
-                                      {"doi": "10.3389/FPLS.2018.00492"})])
+    title = ("Novel digital features discriminate between drought resistant and drought sensitive rice under "
+             "controlled and field conditions.")  # PubMed's case and full stop: the titles agree
+    store.import_papers("pmc", [Paper("pubmed-1", title, "PubMed's abstract.", {"doi": "10.3389/FPLS.2018.00492"})])
     report = import_file(store, bundle_files(jats, tmp_path), "pmc")
     assert (report.added, report.merged_by_doi, report.figures) == (2, 1, 18)
     assert {pid: len(figs) for pid, figs in store.figures("pmc").items()} == {

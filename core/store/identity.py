@@ -1,0 +1,323 @@
+"""When two records are one paper: the external ids a record carries, its title in comparable form, and the rules.
+
+A record's **match keys** are its strong external ids (DOI, PMID, PMCID, arXiv id, Web of Science UT, Scopus EID) and
+its title key (the title folded for comparison, `title_key`). Two records whose normalised title and abstract are
+equal are one paper (the text rule, `core.records.duplicate_key`). Otherwise:
+
+- **one strong id, titles agree**: one paper ("same DOI and title", "same PMID and title", ...). Titles agree when
+  their similarity (`title_similarity`) reaches `TITLE_AGREE`, measured on the shared exports (BENCHMARKS.md §24).
+  Scopus' ``Title; [Original-language title]`` and PubMed's ``[Translated title].`` are known title forms: the
+  bracketed part is left out of the comparison.
+- **one strong id, titles disagree**: two papers. Web of Science and Embase give different papers one DOI (a
+  supplement's DOI on each of its abstracts); both are kept and the import reports "one DOI on different papers".
+- **no shared id, same title key, same year (or a year missing), first authors agree where both are given, and no
+  strong id of the same kind that differs**: one paper ("same title, year and first author"): the same paper from a
+  database that left out its DOI. Short titles (under `MIN_TITLE_KEY` characters, "Editorial", "Reply") never merge
+  this way.
+
+Keys are stored one row each in the ``paper_keys`` table (corpus, key, seq), so a lookup is one index probe.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import sqlite3
+import unicodedata
+from collections.abc import Iterable
+from typing import Any
+
+from rapidfuzz import fuzz
+
+from core.records import bare_doi, duplicate_key
+
+STRONG_KINDS = ("doi", "pmid", "pmcid", "arxiv", "wos", "eid")
+KIND_NAMES = {"doi": "DOI", "pmid": "PMID", "pmcid": "PMCID", "arxiv": "arXiv id", "wos": "Web of Science UT",
+              "eid": "Scopus EID", "title": "title"}
+TITLE_AGREE = 90.0  # similarity (0-100) at or above which two titles are one paper's (BENCHMARKS.md §24)
+SIMILAR_TITLE = 90.0  # without a shared id, spelling differences only: a stricter bar (BENCHMARKS.md §24)
+MIN_TITLE_KEY = 25  # a title key shorter than this never merges records on its own
+
+SCHEMA = """
+CREATE TABLE IF NOT EXISTS paper_keys (corpus TEXT, key TEXT, seq INTEGER);
+CREATE INDEX IF NOT EXISTS paper_keys_key ON paper_keys(corpus, key);
+CREATE INDEX IF NOT EXISTS paper_keys_seq ON paper_keys(corpus, seq);
+"""
+
+# field names (lower-cased, as readers store them) that hold each kind of id
+_ID_FIELDS = {
+    "pmid": ("pmid", "pubmed id", "pubmed_id", "pubmedid", "pm"),
+    "pmcid": ("pmcid", "pmc", "pmc id", "pubmed central id"),
+    "arxiv": ("arxiv", "arxiv id", "arxiv_id", "arxivid", "eprint"),
+    "wos": ("ut", "ut unique wos id", "ut (unique wos id)", "unique-id", "wos", "accession number", "accession_number"),
+    "eid": ("eid",),
+}
+# the id column a reader took a record's id from -> the kind of that id
+_ID_COLUMN_KINDS = {name: kind for kind, names in _ID_FIELDS.items() for name in names} | {"doi": "doi"}
+_PMID = re.compile(r"^\d{1,9}$")
+_PMCID = re.compile(r"^(?:PMC)?(\d{1,9})$", re.IGNORECASE)
+_ARXIV = re.compile(r"^(?:arxiv:)?(\d{4}\.\d{4,5}|[a-z-]+(?:\.[A-Z]{2})?/\d{7})(?:v\d+)?$", re.IGNORECASE)
+_ARXIV_DOI = re.compile(r"^10\.48550/arxiv\.(.+)$", re.IGNORECASE)
+_WOS = re.compile(r"^(?:WOS|ISI):?(\d{15})$", re.IGNORECASE)
+_EID = re.compile(r"^2-s2\.0-(\d+)$", re.IGNORECASE)
+_BRACKETED_TAIL = re.compile(r"[;.]?\s*\[[^\[\]]*\]\s*\.?\s*$")  # Scopus "Title; [Original title]", "[Japanese]"
+_WHOLLY_BRACKETED = re.compile(r"^\s*\[(.*)\]\s*\.?\s*$", re.DOTALL)  # PubMed "[Translated title]."
+# what databases append to a title: Ovid's "(Provisional abstract)", "LA: Chi" language codes
+_NOTE_TAIL = re.compile(r"(?:\s*\((?:provisional|structured) abstract\)|\s+LA:\s*\w+)\s*\.?\s*$", re.IGNORECASE)
+_NOT_WORD = re.compile(r"[\W_]+")
+
+
+def _first(value: Any) -> str | None:
+    if isinstance(value, list):
+        value = next((v for v in value if isinstance(v, (str, int)) and str(v).strip()), None)
+    if isinstance(value, bool) or value is None:
+        return None
+    if isinstance(value, float):
+        value = int(value) if value.is_integer() else None
+    text = str(value).strip() if value is not None else ""
+    return text or None
+
+
+def id_value(kind: str, value: Any) -> str | None:
+    """An external id in one comparable form ('10.x/y' lower-cased, '12345', 'PMC123', '2101.00001', the UT's 15
+    digits, the EID's number), or None when `value` is not an id of that kind."""
+    text = _first(value)
+    if text is None:
+        return None
+    if kind == "doi":
+        doi = bare_doi(text).strip().lower()
+        if not (doi.startswith("10.") and "/" in doi):
+            return None
+        return doi
+    if kind == "pmid":
+        text = text.removeprefix("PMID:").removeprefix("pmid:").strip()
+        return text.lstrip("0") or None if _PMID.match(text) else None
+    if kind == "pmcid":
+        m = _PMCID.match(text)
+        return f"PMC{m.group(1)}" if m else None
+    if kind == "arxiv":
+        m = _ARXIV.match(text.removeprefix("arXiv:").strip())
+        return m.group(1).lower() if m else None
+    if kind == "wos":
+        m = _WOS.match(text.replace(" ", ""))
+        return m.group(1) if m and (text[:1].isalpha() or len(text) == 15) else None
+    if kind == "eid":
+        m = _EID.match(text)
+        return m.group(1) if m else None
+    return None
+
+
+def external_ids(fields: dict[str, Any], pid: str | None = None, id_column: str | None = None) -> dict[str, str]:
+    """The strong ids a record carries: from its fields, and from its id when the file's id column says what it is
+    (or the id's own form does: 'WOS:…', '2-s2.0-…', 'PMC…')."""
+    found: dict[str, str] = {}
+    doi = id_value("doi", fields.get("doi"))
+    if doi:
+        found["doi"] = doi
+        arxiv = _ARXIV_DOI.match(doi)
+        if arxiv and id_value("arxiv", arxiv.group(1)):
+            found["arxiv"] = id_value("arxiv", arxiv.group(1)) or ""
+    for kind, names in _ID_FIELDS.items():
+        if kind in found:
+            continue
+        for name in names:
+            if name in fields:
+                value = id_value(kind, fields[name])
+                if value:
+                    found[kind] = value
+                    break
+    if pid:
+        kind = _ID_COLUMN_KINDS.get((id_column or "").strip().lower())
+        if kind and kind not in found and (value := id_value(kind, pid)):
+            found[kind] = value
+        upper = pid.upper()
+        for kind, prefixes in (("wos", ("WOS:", "ISI:")), ("eid", ("2-S2.0-",)), ("pmcid", ("PMC",))):
+            if kind not in found and upper.startswith(prefixes) and (value := id_value(kind, pid)):
+                found[kind] = value
+    return found
+
+
+def title_form(title: str) -> str:
+    """A title without the bracketed other-language form databases add: Scopus' ``; [Original title]`` tail and
+    PubMed's wholly bracketed ``[Translated title].``."""
+    text = title or ""
+    for _ in range(4):  # "[Clinical aspects of X]. [Japanese]", "Title. [Review] [33 refs]"
+        before = text
+        text = _NOTE_TAIL.sub("", text)
+        whole = _WHOLLY_BRACKETED.match(text)
+        if whole and "[" not in whole.group(1) and "]" not in whole.group(1):
+            text = whole.group(1)
+        elif text.rstrip().rstrip(".").endswith("]"):
+            stripped = _BRACKETED_TAIL.sub("", text)
+            if len(title_letters(stripped)) >= 10:  # "[18F]-NaF PET/CT" inside a title is not a tail
+                text = stripped
+        if text == before:
+            break
+    return text
+
+
+def title_letters(text: str) -> str:
+    return "".join(c for c in text if c.isalnum())
+
+
+def title_key(title: str) -> str:
+    """A title folded for comparison: known bracketed forms left out, diacritics, case, punctuation and spacing
+    folded ("Revista de Neuro-Psiquiatría." and "REVISTA DE NEURO PSIQUIATRIA" give one key)."""
+    text = unicodedata.normalize("NFKD", title_form(title))
+    text = "".join(c for c in text if not unicodedata.combining(c))
+    return " ".join(_NOT_WORD.sub(" ", text.casefold()).split())
+
+
+def title_similarity(a: str, b: str) -> float:
+    """How alike two titles are, 0-100, on their title keys (rapidfuzz's normalised Indel ratio)."""
+    ka, kb = title_key(a), title_key(b)
+    if not ka or not kb:
+        return 0.0
+    return float(fuzz.ratio(ka, kb))
+
+
+def titles_agree(a: str, b: str) -> bool:
+    """True when two titles are the same paper's by `TITLE_AGREE` (case, accents, punctuation, brackets aside)."""
+    return title_similarity(a, b) >= TITLE_AGREE
+
+
+def first_author_surname(fields: dict[str, Any]) -> str | None:
+    """The first author's family name, folded ("Curry Rogers, Kristina" and "Curry Rogers K" give 'curry rogers')."""
+    authors = fields.get("authors")
+    if isinstance(authors, str):
+        authors = re.split(r";| and ", authors)
+    first = _first(authors) if isinstance(authors, list) else None
+    if not first:
+        return None
+    name = first.split(",")[0] if "," in first else " ".join(
+        w for w in first.split() if not (w.isupper() and len(w) <= 3) and not w.endswith("."))
+    key = title_key(name)
+    return key or None
+
+
+def year_of(fields: dict[str, Any]) -> str | None:
+    """A record's year as four digits, or None."""
+    value = _first(fields.get("year"))
+    m = re.search(r"\b(1[5-9]\d\d|20\d\d)\b", value or "")
+    return m.group(1) if m else None
+
+
+def match_keys(title: str, fields: dict[str, Any], pid: str | None = None,
+               id_column: str | None = None) -> tuple[str, ...]:
+    """A record's lookup keys: 'kind:value' for each strong id, and 'title:<key>' for a long enough title."""
+    keys = [f"{kind}:{value}" for kind, value in external_ids(fields, pid, id_column).items()]
+    key = title_key(title)
+    if len(key) >= MIN_TITLE_KEY:
+        keys.append(f"title:{key}")
+        surname, year = first_author_surname(fields), year_of(fields)
+        if surname and year:  # the block in which titles are compared for spelling differences
+            keys.append(f"ay:{surname.split()[-1]}|{year}")
+    return tuple(keys)
+
+
+def record_key(title: str, abstract: str, fields: dict[str, Any]) -> str:
+    """The key the text rule compares (unique in a corpus): the normalised title and abstract; for a record without
+    an abstract, the title with the year, first author, volume, issue and first page, since one title alone
+    ("Atypical hemolytic uremic syndrome", "Editorial") is shared by different papers."""
+    if abstract and abstract.strip():
+        return duplicate_key(title, abstract)
+    where = "\x1e".join(v or "" for v in (year_of(fields), first_author_surname(fields), _first(fields.get("volume")),
+                                          _first(fields.get("issue") or fields.get("number")), _first_page(fields)))
+    return duplicate_key(title, "\x1e" + where)
+
+
+def kinds_of(keys: Iterable[str]) -> dict[str, str]:
+    """{'doi': '10.x/y', ...} from 'kind:value' keys (the title key too, as 'title')."""
+    out: dict[str, str] = {}
+    for key in keys:
+        kind, _, value = key.partition(":")
+        out.setdefault(kind, value)
+    return out
+
+
+def _first_page(fields: dict[str, Any]) -> str | None:
+    for name in ("start_page", "first page", "pages"):
+        value = _first(fields.get(name))
+        if value:
+            m = re.match(r"\s*([A-Za-z]?\d+)", value)
+            if m:
+                return m.group(1).lstrip("0") or "0"
+    return None
+
+
+def _volume(fields: dict[str, Any]) -> str | None:
+    """A volume's number ('Drug Discovery. 9' -> '9'), or None."""
+    numbers = re.findall(r"\d+", _first(fields.get("volume")) or "")
+    return numbers[-1].lstrip("0") or "0" if numbers else None
+
+
+def _bibliographic_conflict(a: dict[str, Any], b: dict[str, Any], years_apart: int) -> bool:
+    """True when two records' year (more than `years_apart` apart), volume or first page differ (both given)."""
+    ya, yb = year_of(a), year_of(b)
+    if ya and yb and abs(int(ya) - int(yb)) > years_apart:
+        return True
+    va, vb = _volume(a), _volume(b)
+    if va and vb and va != vb:
+        return True
+    pa, pb = _first_page(a), _first_page(b)
+    return bool(pa and pb and pa != pb)
+
+
+def _authors_agree(a: dict[str, Any], b: dict[str, Any]) -> bool | None:
+    """Whether the first authors' family names agree (one may carry a particle: 'von Pawel' / 'Pawel'); None when
+    either is missing."""
+    sa, sb = first_author_surname(a), first_author_surname(b)
+    if not sa or not sb:
+        return None
+    return sa == sb or sa.endswith(sb) or sb.endswith(sa) or sa.startswith(sb) or sb.startswith(sa)
+
+
+def same_paper(a_title: str, a_fields: dict[str, Any], a_keys: Iterable[str],
+               b_title: str, b_fields: dict[str, Any], b_keys: Iterable[str]) -> tuple[str | None, str | None]:
+    """Whether records a and b (title, fields, match keys) are one paper: (rule, None) when they are, (None, why
+    not) when they share a strong id but are not ("one DOI on different papers"), (None, None) otherwise. Rules:
+    "same DOI and title" (and the other strong kinds); "same title, year and first author" (title keys equal);
+    "similar title, same year and first author" (a spelling difference: similarity at least `TITLE_AGREE`)."""
+    ka, kb = kinds_of(a_keys), kinds_of(b_keys)
+    shared = [k for k in STRONG_KINDS if k in ka and ka[k] == kb.get(k)]
+    if shared:
+        if titles_agree(a_title, b_title):
+            return f"same {KIND_NAMES[shared[0]]} and title", None
+        return None, f"one {KIND_NAMES[shared[0]]} on different papers"
+    if any(k in ka and k in kb and ka[k] != kb[k] for k in STRONG_KINDS):
+        return None, None  # two DOIs (PMIDs, ...): two papers, however alike (a correction, a reprint)
+    authors = _authors_agree(a_fields, b_fields)
+    if authors is False:
+        return None, None
+    if ka.get("title") and ka.get("title") == kb.get("title"):
+        if _bibliographic_conflict(a_fields, b_fields, 1 if authors else 0):
+            return None, None
+        return "same title, year and first author", None
+    if (authors and ka.get("ay") and ka.get("ay") == kb.get("ay")
+            and title_similarity(a_title, b_title) >= SIMILAR_TITLE):
+        if _bibliographic_conflict(a_fields, b_fields, 0):
+            return None, None
+        return "similar title, same year and first author", None
+    return None, None
+
+
+def backfill_keys(conn: sqlite3.Connection) -> None:
+    """Fill ``paper_keys`` for the papers of a workspace made before it existed (run once, when it is created)."""
+    rows = conn.execute("SELECT corpus, seq, pid, title, fields FROM papers").fetchall()
+    conn.executemany("INSERT INTO paper_keys(corpus, key, seq) VALUES (?, ?, ?)",
+                     [(corpus, key, seq) for corpus, seq, pid, title, fields in rows
+                      for key in match_keys(title or "", json.loads(fields or "{}"), pid)])
+
+
+def id_column_kind(column: str | None) -> str | None:
+    """The kind of strong id a file's id column holds ('PMID' -> 'pmid', 'EID' -> 'eid'), or None."""
+    return _ID_COLUMN_KINDS.get((column or "").strip().lower())
+
+
+def with_id_key(values: tuple, kind: str) -> tuple:
+    """A papers-table row (match keys last) with its id added as a match key of `kind` (when it is one)."""
+    value = id_value(kind, values[1])
+    key = f"{kind}:{value}" if value else None
+    if key is None or any(k.startswith(f"{kind}:") for k in values[-1]):
+        return values
+    return (*values[:-1], (*values[-1], key))

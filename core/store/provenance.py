@@ -1,0 +1,207 @@
+"""Where each paper came from: its source records (file, row, database, ids), the merges, the overlap between
+databases, and undoing a merge.
+
+Every paper keeps the import and row it was added from (``papers.import_id``, ``papers.srow``); every record merged
+into it is kept whole in ``merged_records`` (`core.store.merging`). From those:
+
+- `paper_sources`: a paper's source records, first the one it was added from, then each merged record with the
+  rule that merged it;
+- `merges`: every merge of a corpus (or of some imports) as rows for a table or a CSV;
+- `overlap`: papers per database, found by 1, 2, … databases, unique to each, and the pairwise matrix (what
+  CiteSource is used for);
+- `split_record`: undo one merge — the merged record becomes a paper of its own again, and the paper gives back
+  the fields (and the abstract) it took from it.
+
+A file's database is read from the file's name and the reader's own marks (`database_of`).
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import sqlite3
+import time
+from collections import Counter
+from dataclasses import dataclass
+from itertools import combinations
+from typing import Any
+
+from core.errors import CorpusError, NotFoundError
+from core.records import text_hash
+from core.store.identity import match_keys, record_key
+from core.store.merging import TEXT_RULE, doi_key
+
+# words in a file's name (or a record's database field) -> the database it came from, first match wins
+_DATABASES = (
+    ("pubmed", "PubMed"), ("medline", "PubMed"), ("pmc", "PubMed Central"), ("scopus", "Scopus"),
+    ("webofscience", "Web of Science"), ("web of science", "Web of Science"), ("wos", "Web of Science"),
+    ("savedrecs", "Web of Science"), ("embase", "Embase"), ("cinahl", "CINAHL"), ("cochrane", "Cochrane"),
+    ("psycinfo", "PsycInfo"), ("psychinfo", "PsycInfo"), ("eric", "ERIC"), ("openalex", "OpenAlex"),
+    ("lens", "Lens"), ("dimensions", "Dimensions"), ("googlescholar", "Google Scholar"),
+    ("google scholar", "Google Scholar"), ("scholar", "Google Scholar"), ("ieee", "IEEE Xplore"),
+    ("semanticscholar", "Semantic Scholar"), ("arxiv", "arXiv"), ("scielo", "SciELO"), ("ebsco", "EBSCO"),
+    ("proquest", "ProQuest"), ("jstor", "JSTOR"), ("mdpi", "MDPI"), ("acm", "ACM"), ("dblp", "DBLP"),
+)
+
+
+def database_of(file: str) -> str:
+    """The database a file came from, by the words of its name ('_baseline_scopus.ris' -> 'Scopus'); the file's
+    name itself when none is known (each file is then its own source)."""
+    words = re.sub(r"[^a-z]+", " ", (file or "").lower())
+    squashed = words.replace(" ", "")
+    for needle, name in _DATABASES:
+        if (" " in needle and needle in words) or re.search(rf"\b{needle}\b", words) or (
+                len(needle) > 5 and needle in squashed):
+            return name
+    return file or "(unknown file)"
+
+
+@dataclass(frozen=True)
+class SourceRecord:
+    """One record a paper came from."""
+
+    file: str
+    row: int | None
+    database: str
+    id: str
+    rule: str  # "added" for the record the paper was added from, else the rule that merged it
+    record: int | None = None  # the merged record's number (for `split_record`); None for the first record
+    title: str = ""
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"file": self.file, "row": self.row, "database": self.database, "id": self.id, "rule": self.rule,
+                "record": self.record, "title": self.title}
+
+
+def _files(conn: sqlite3.Connection) -> dict[int, str]:
+    return {r[0]: r[1] or "" for r in conn.execute("SELECT id, file FROM imports")}
+
+
+def paper_sources(conn: sqlite3.Connection, corpus: str, pid: str) -> list[SourceRecord]:
+    """Every source record of one paper: the one it was added from, then each record merged into it."""
+    row = conn.execute("SELECT seq, pid, title, import_id, srow FROM papers WHERE corpus = ? AND pid = ?",
+                       (corpus, pid)).fetchone()
+    if row is None:
+        raise NotFoundError(f"corpus {corpus!r} has no paper with id {pid!r}")
+    files = _files(conn)
+    seq, _, title, import_id, srow = tuple(row)
+    out = [SourceRecord(files.get(import_id, ""), srow, database_of(files.get(import_id, "")), pid, "added",
+                        None, title)]
+    for rid, mid, mimport, mrow, rule, mtitle in conn.execute(
+            "SELECT id, pid, import_id, srow, rule, title FROM merged_records WHERE corpus = ? AND seq = ? "
+            "ORDER BY id", (corpus, seq)):
+        file = files.get(mimport, "")
+        out.append(SourceRecord(file, mrow, database_of(file), mid, rule, rid, mtitle))
+    return out
+
+
+def merges(conn: sqlite3.Connection, corpus: str, imports: list[int] | None = None) -> list[dict[str, Any]]:
+    """Every merge of a corpus (or of the given imports): the merged record (file, row, id, title), the paper it
+    went into (id, file, row, title), and the rule. The rows of a merges table or its CSV."""
+    files = _files(conn)
+    where, args = "", [corpus]
+    if imports:
+        where = f" AND m.import_id IN ({','.join('?' * len(imports))})"
+        args += list(imports)
+    out = []
+    for r in conn.execute(
+            "SELECT m.id, m.pid, m.import_id, m.srow, m.title, m.rule, p.pid, p.import_id, p.srow, p.title "
+            "FROM merged_records m JOIN papers p ON p.corpus = m.corpus AND p.seq = m.seq "
+            f"WHERE m.corpus = ?{where} ORDER BY m.id", args):
+        out.append({"record": r[0], "file": files.get(r[2], ""), "row": r[3], "id": r[1], "title": r[4],
+                    "rule": r[5], "into": r[6], "into file": files.get(r[7], ""), "into row": r[8],
+                    "into title": r[9]})
+    return out
+
+
+def overlap(conn: sqlite3.Connection, corpus: str) -> dict[str, Any]:
+    """Which databases found which papers: ``papers`` (papers each database found), ``unique`` (found by it alone),
+    ``by_count`` ({1: papers found by one database, 2: …}), ``pairs`` ({(a, b): papers both found}),
+    ``combinations`` ({database set as a sorted tuple: papers}), and ``total``."""
+    files = _files(conn)
+    found: dict[int, set[str]] = {}
+    for seq, import_id in conn.execute("SELECT seq, import_id FROM papers WHERE corpus = ?", (corpus,)):
+        found[seq] = {database_of(files.get(import_id, ""))} if import_id is not None else {"(earlier import)"}
+    for seq, import_id in conn.execute("SELECT seq, import_id FROM merged_records WHERE corpus = ?", (corpus,)):
+        if seq in found:
+            found[seq].add(database_of(files.get(import_id, "")))
+    papers: Counter[str] = Counter()
+    unique: Counter[str] = Counter()
+    combos: Counter[tuple[str, ...]] = Counter()
+    pairs: Counter[tuple[str, str]] = Counter()
+    for dbs in found.values():
+        papers.update(dbs)
+        if len(dbs) == 1:
+            unique.update(dbs)
+        combos[tuple(sorted(dbs))] += 1
+        for a, b in combinations(sorted(dbs), 2):
+            pairs[(a, b)] += 1
+    by_count = Counter(len(d) for d in found.values())
+    return {"total": len(found), "papers": dict(papers.most_common()),
+            "unique": {d: unique.get(d, 0) for d in papers}, "by_count": dict(sorted(by_count.items())),
+            "pairs": dict(pairs), "combinations": dict(combos.most_common())}
+
+
+def overlap_rows(summary: dict[str, Any]) -> list[dict[str, Any]]:
+    """The overlap as table rows: one per database (papers, unique, share found elsewhere) — the CSV export."""
+    total = summary["total"] or 1
+    return [{"database": db, "papers": n, "unique to it": summary["unique"].get(db, 0),
+             "also in another database": n - summary["unique"].get(db, 0), "share of all papers": round(n / total, 4)}
+            for db, n in summary["papers"].items()]
+
+
+def split_record(conn: sqlite3.Connection, corpus: str, record: int) -> str:
+    """Undo one merge inside the caller's transaction: the merged record becomes a paper of its own (its own id,
+    or ``id~row`` when that is taken), the paper it went into gives back the fields it took from it (those still
+    equal to the record's) and, if it took the record's abstract, the abstract. Returns the new paper's id. A
+    record merged because its title and abstract were identical cannot be split (nothing tells the two apart)."""
+    r = conn.execute("SELECT seq, import_id, srow, pid, title, abstract, fields, rule, filled, took_abstract "
+                     "FROM merged_records WHERE corpus = ? AND id = ?", (corpus, record)).fetchone()
+    if r is None:
+        raise NotFoundError(f"corpus {corpus!r} has no merged record number {record}")
+    seq, import_id, srow, pid, title, abstract, fields_json, rule, filled, took_abstract = tuple(r)
+    if rule == TEXT_RULE:
+        raise CorpusError(f"record {record} (id {pid!r}) has the same title and abstract as the paper it was "
+                          "merged into; as two papers they could not be told apart, so it stays merged")
+    fields = json.loads(fields_json or "{}")
+    paper = conn.execute("SELECT pid, title, abstract, fields FROM papers WHERE corpus = ? AND seq = ?",
+                         (corpus, seq)).fetchone()
+    target_fields = json.loads(paper[3] or "{}")
+    for key in json.loads(filled or "[]"):
+        if key in target_fields and target_fields[key] == fields.get(key):
+            del target_fields[key]
+    target_abstract = paper[2]
+    if took_abstract:
+        target_abstract = ""
+        target_fields["title_only"] = True
+    new_key = record_key(title, abstract, fields)
+    clash = conn.execute("SELECT pid FROM papers WHERE corpus = ? AND dkey = ?", (corpus, new_key)).fetchone()
+    if clash is not None:
+        raise CorpusError(f"record {record} (id {pid!r}) has the same text as paper {clash[0]!r}; it stays merged")
+    target_key = record_key(paper[1], target_abstract, target_fields)
+    conn.execute("UPDATE papers SET abstract = ?, fields = ?, hash = ?, dkey = ?, doi = ? WHERE corpus = ? AND seq = ?",
+                 (target_abstract, json.dumps(target_fields, ensure_ascii=False), text_hash(paper[1], target_abstract),
+                  target_key, doi_key(target_fields), corpus, seq))
+    new_id, n = pid, 2
+    while conn.execute("SELECT 1 FROM papers WHERE corpus = ? AND pid = ?", (corpus, new_id)).fetchone():
+        new_id, n = (f"{pid}~{srow}" if n == 2 else f"{pid}~{srow}~{n}"), n + 1
+    new_seq = conn.execute("SELECT COALESCE(MAX(seq), -1) + 1 FROM papers WHERE corpus = ?", (corpus,)).fetchone()[0]
+    conn.execute("INSERT INTO papers(corpus, pid, seq, title, abstract, fields, hash, dkey, doi, import_id, srow) "
+                 "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                 (corpus, new_id, new_seq, title, abstract, fields_json, text_hash(title, abstract), new_key,
+                  doi_key(fields), import_id, srow))
+    own = set(match_keys(title, fields, pid))
+    others = {k for (keys,) in conn.execute("SELECT keys FROM merged_records WHERE corpus = ? AND seq = ? AND id != ?",
+                                            (corpus, seq, record)) for k in json.loads(keys or "[]")}
+    kept = set(match_keys(paper[1], target_fields, paper[0])) | others
+    conn.executemany("DELETE FROM paper_keys WHERE corpus = ? AND seq = ? AND key = ?",
+                     [(corpus, seq, k) for k in own - kept])
+    conn.executemany("INSERT INTO paper_keys(corpus, key, seq) VALUES (?, ?, ?)",
+                     [(corpus, k, new_seq) for k in own])
+    conn.execute("DELETE FROM merged_records WHERE corpus = ? AND id = ?", (corpus, record))
+    version = conn.execute("INSERT INTO imports(corpus, file, status, started, finished, report) VALUES "
+                           "(?, ?, 'completed', ?, ?, ?)",
+                           (corpus, f"split: {new_id}", time.time(), time.time(),
+                            json.dumps({"split": record, "paper": new_id, "from": paper[0]}))).lastrowid
+    conn.execute("UPDATE corpora SET version = ? WHERE name = ?", (version, corpus))
+    return new_id

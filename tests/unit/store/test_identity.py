@@ -1,0 +1,189 @@
+"""When two records are one paper (core.store.identity), what a merge keeps (core.store.provenance), and the
+four-number invariant of every import: records read = added + merged + skipped."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from core.errors import CorpusError
+from core.io import read_papers
+from core.records import Paper
+from core.store import Store, import_file, import_files
+from core.store.identity import external_ids, same_paper, title_form, title_key
+from core.store.provenance import database_of, merges, overlap, paper_sources, split_record
+
+EXPORTS = Path("/work/shared/data/exports") if Path("/work/shared/data/exports").is_dir() else \
+    Path(__file__).resolve().parents[4] / "shared" / "data" / "exports"
+needs_exports = pytest.mark.skipif(not EXPORTS.is_dir(), reason="the shared exports are not on this machine")
+
+
+def _papers(path: Path) -> list[Paper]:
+    return [p for p in read_papers(path) if isinstance(p, Paper)]
+
+
+# -- the title forms databases write ------------------------------------------------------------------------
+@pytest.mark.parametrize(("given", "plain"), [
+    ("Cognitive disorders in stroke; [Kognitive Störungen nach Schlaganfall]", "Cognitive disorders in stroke"),
+    ("[Cognitive disorders and its correction in the acute period of ischemic stroke]. [Russian]",
+     "Cognitive disorders and its correction in the acute period of ischemic stroke"),
+    ("[Clinical aspects of the complement system]. [Japanese]", "Clinical aspects of the complement system"),
+    ("Update on the diagnosis and treatment of human papillomavirus infection. [Review] [33 refs]",
+     "Update on the diagnosis and treatment of human papillomavirus infection"),
+    ("An [18F]-NaF PET/CT Study", "An [18F]-NaF PET/CT Study"),  # brackets inside a title stay
+])
+def test_known_title_forms_compare_as_the_title(given: str, plain: str) -> None:
+    assert title_key(given) == title_key(plain)
+    assert "[" not in title_form(given) or "[18F]" in given
+
+
+def test_ids_come_from_fields_and_from_an_id_column_that_names_them() -> None:
+    ids = external_ids({"doi": "https://doi.org/10.1038/X1", "eid": "2-s2.0-85189760133", "pmc": "PMC123"},
+                       "WOS:000282053100002")
+    assert ids == {"doi": "10.1038/x1", "eid": "85189760133", "pmcid": "PMC123", "wos": "000282053100002"}
+    assert external_ids({}, "30922926", "PMID") == {"pmid": "30922926"}
+    assert external_ids({}, "176404503") == {}  # a bare number is nobody's PMID unless its column says so
+    assert external_ids({"doi": "10.48550/arXiv.2101.00001"})["arxiv"] == "2101.00001"
+
+
+# -- the rules -----------------------------------------------------------------------------------------------
+def test_one_doi_on_two_different_papers_keeps_both_and_says_so(tmp_path: Path) -> None:
+    """Web of Science gave different papers one DOI: both stay, and the report lists them (real titles)."""
+    first, second = _papers(Path(__file__).resolve().parents[2] / "fixtures" / "real" / "wos_3.ris")[:2]
+    second.fields["doi"] = first.fields["doi"]
+    store = Store(tmp_path / "ws")
+    report = store.import_papers("w", [first, second])
+    assert (report.added, report.merged) == (2, 0)
+    shared = [c for c in report.conflicts if c.get("kind") == "shared id"]
+    assert len(shared) == 1 and "one DOI on different papers" in shared[0]["reason"]
+    assert shared[0]["other"] == first.id
+
+
+def test_same_pmid_with_scopus_original_title_is_one_paper(tmp_path: Path) -> None:
+    """PubMed's record (a real MEDLINE file) and Scopus' (its title with '; [original-language title]', the
+    abstract with a copyright line): one paper, merged by PMID and title, not kept as 'another paper'."""
+    medline = Path(__file__).resolve().parents[2] / "fixtures" / "real" / "pubmed_3.txt"
+    first = _papers(medline)[0]
+    scopus = Paper("2-s2.0-85018", first.title.rstrip(".") + "; [Unterschiede im Nitrat- und Phosphorexport]",
+                   first.abstract + " © 2017 Elsevier Ltd. All rights reserved.",
+                   {"pubmed id": first.id, "year": "2017", "authors": ["Neilen, A.D.", "Chen, C.R."]})
+    store = Store(tmp_path / "ws")
+    import_file(store, medline, "c")
+    report = import_file(store, [scopus], "c", source="scopus.csv")
+    assert (report.added, report.merged, report.conflicts) == (0, 1, [])
+    assert report.merges == [{"row": 1, "id": "2-s2.0-85018", "into": first.id, "rule": "same PMID and title"}]
+    assert store.paper("c", first.id).abstract == first.abstract  # the first record's text stays
+
+
+def test_same_title_is_not_the_same_paper_when_year_author_or_pages_differ() -> None:
+    title = "Atypical hemolytic uremic syndrome in children and adults"
+    keys = ("title:" + title_key(title),)
+    a = {"year": "2009", "authors": ["Noris, M."], "start_page": "1676"}
+    assert same_paper(title, a, keys, title, {"year": "2011", "authors": ["Loirat, C."]}, keys) == (None, None)
+    assert same_paper(title, a, keys, title, {"year": "2009", "authors": ["Noris, M"], "start_page": "12"},
+                      keys) == (None, None)
+    assert same_paper(title, a, keys, title + ".", {"year": "2009", "authors": ["Noris M"]}, keys)[0] == \
+        "same title, year and first author"
+
+
+def test_titles_only_records_with_one_generic_title_stay_apart(tmp_path: Path) -> None:
+    """'Editorial' in two issues: without abstracts the text rule needs the year, author and issue too."""
+    store = Store(tmp_path / "ws")
+    report = store.import_papers("e", [
+        Paper("a", "Editorial", "", {"year": "2001", "authors": ["Avison, D."], "volume": "16", "issue": "1"}),
+        Paper("b", "Editorial", "", {"year": "2001", "authors": ["Avison, D."], "volume": "16", "issue": "2"}),
+        Paper("c", "Editorial", "", {"year": "2001", "authors": ["Avison, D."], "volume": "16", "issue": "2"}),
+    ])
+    assert (report.added, report.merged) == (2, 1)
+
+
+# -- provenance, undo, overlap -------------------------------------------------------------------------------
+def _two_databases(tmp_path: Path) -> tuple[Store, str]:
+    store = Store(tmp_path / "ws")
+    title = "Anti-Factor H autoantibodies in a fifth renal transplant recipient with atypical HUS"
+    pubmed = Paper("19", title, "PubMed's abstract of it.", {"doi": "10.1/ahus", "year": "2009",
+                                                             "authors": ["Le Quintrec M"]})
+    scopus = Paper("2-s2.0-1", title.upper(), "Scopus' abstract of it. © 2009 Elsevier.",
+                   {"doi": "10.1/AHUS", "year": "2009", "authors": ["Le Quintrec, M."], "volume": "9",
+                    "keywords": ["aHUS"]})
+    other = Paper("20", "A different paper on eculizumab dosing in children", "Its abstract.", {"year": "2010"})
+    import_file(store, [pubmed, other], "lib", source="pubmed_export.txt")
+    import_file(store, [scopus], "lib", source="scopus_export.csv")
+    return store, title
+
+
+def test_a_paper_lists_every_record_it_came_from_and_a_merge_can_be_undone(tmp_path: Path) -> None:
+    store, _ = _two_databases(tmp_path)
+    with store.connect() as conn:
+        sources = paper_sources(conn, "lib", "19")
+        assert [(s.file, s.row, s.database, s.id, s.rule) for s in sources] == [
+            ("pubmed_export.txt", 1, "PubMed", "19", "added"),
+            ("scopus_export.csv", 1, "Scopus", "2-s2.0-1", "same DOI and title")]
+        assert [m["into"] for m in merges(conn, "lib")] == ["19"]
+    paper = store.paper("lib", "19")
+    assert paper.fields["volume"] == "9" and paper.fields["keywords"] == ["aHUS"]  # filled from Scopus
+    version = store.corpus("lib").version
+    with store.transaction() as conn:
+        new_id = split_record(conn, "lib", sources[1].record)
+    assert new_id == "2-s2.0-1"
+    back = store.paper("lib", "2-s2.0-1")
+    assert back.abstract == "Scopus' abstract of it. © 2009 Elsevier."  # the merged-away text was kept whole
+    paper = store.paper("lib", "19")
+    assert "volume" not in paper.fields and "keywords" not in paper.fields  # what it took, given back
+    assert store.corpus("lib").version != version  # maps and embeddings see a new corpus version
+    with store.connect() as conn:
+        assert merges(conn, "lib") == []
+        assert [s.rule for s in paper_sources(conn, "lib", "19")] == ["added"]
+
+
+def test_identical_records_cannot_be_split(tmp_path: Path) -> None:
+    store = Store(tmp_path / "ws")
+    store.import_papers("t", [Paper("a", "Same title here", "Same abstract."),
+                              Paper("b", "Same Title here", "Same  abstract.")])
+    with store.connect() as conn:
+        record = merges(conn, "t")[0]["record"]
+    with pytest.raises(CorpusError, match="could not be told apart"), store.transaction() as conn:
+        split_record(conn, "t", record)
+
+
+def test_overlap_counts_papers_per_database(tmp_path: Path) -> None:
+    store, _ = _two_databases(tmp_path)
+    with store.connect() as conn:
+        summary = overlap(conn, "lib")
+    assert summary["total"] == 2
+    assert summary["papers"] == {"PubMed": 2, "Scopus": 1}
+    assert summary["unique"] == {"PubMed": 1, "Scopus": 0}
+    assert summary["by_count"] == {1: 1, 2: 1}
+    assert summary["pairs"] == {("PubMed", "Scopus"): 1}
+
+
+@pytest.mark.parametrize(("file", "database"), [
+    ("_baseline_scopus.ris", "Scopus"), ("savedrecs.txt", "Web of Science"), ("pubmed-dinosaur-set.txt", "PubMed"),
+    ("_baseline_psychInfo_ovid.ris", "PsycInfo"), ("my_library.bib", "my_library.bib"),
+    ("_baseline_googlescholar.csv", "Google Scholar"), ("_baseline_eric_ovid.ris", "ERIC"),
+])
+def test_a_files_database_is_read_from_its_name(file: str, database: str) -> None:
+    assert database_of(file) == database
+
+
+# -- every record accounted for ------------------------------------------------------------------------------
+@needs_exports
+def test_every_shared_export_adds_up_alone_and_together(tmp_path: Path) -> None:
+    """records read = added + merged + skipped, for each file and for all 43 imported as one search."""
+    files = sorted(p for p in EXPORTS.glob("*/*") if p.suffix in {".csv", ".ris", ".tsv", ".xlsx"})
+    assert len(files) == 43
+    store = Store(tmp_path / "ws")
+    report = import_files(store, files, "all", title_only=True)
+    doc = report.to_dict()
+    for one in doc["files"]:
+        assert one["read"] == one["added"] + one["merged"] + one["skipped"], one["file"]
+        assert len(one["merges"]) == one["merged"]
+    assert doc["imported"] + doc["skipped"] == sum(f["read"] for f in doc["files"])
+    with store.connect() as conn:
+        papers = conn.execute("SELECT COUNT(*) FROM papers WHERE corpus = 'all'").fetchone()[0]
+        kept = conn.execute("SELECT COUNT(*) FROM merged_records WHERE corpus = 'all'").fetchone()[0]
+    assert papers == doc["added"] and kept == doc["merged"]  # every merged record is kept, none lost
+    rules = json.dumps([f["merge_rules"] for f in doc["files"]])
+    assert "same DOI and title" in rules and "same title and abstract" in rules
