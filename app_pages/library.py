@@ -17,7 +17,8 @@ from ui.collections_view import collections_panel
 from ui.embedding import embed_in_background, embedding_progress
 from ui.errors import guarded
 from ui.export_menu import export_menu
-from ui.import_preview import import_files_table, import_preview, several_preview
+from ui.import_preview import import_preview, several_preview
+from ui.import_report import files_table, headline, merges_panel, overlap_panel
 from ui.library_trash import delete_panel, labels_panel, trash_panel, undo_notice
 from ui.resources import store
 from ui.sidebar import current_model
@@ -82,14 +83,11 @@ else:
 report = st.session_state.get(state.IMPORT_REPORT)
 if report:
     files = report.get("files") or []
-    st.success(f"Imported **{plural(report['imported'], 'row')}**"
-               + (f" from **{len(files)} files**" if files else "") + f" into **{md_escape(report['corpus'])}**: "
-               f"{plural(report['added'], 'new paper')} · {plural(report['merged'], 'merged duplicate')}"
-               + (f" ({report['merged_by_doi']:,} by DOI)" if report.get("merged_by_doi") else "")
-               + f" · {plural(report['skipped'], 'skipped row')}"
-               + (f" · {plural(report['figures'], 'figure')}" if "figures" in report else ""))
+    st.success(headline(report))
     if files:
-        st.dataframe(import_files_table(files), width="stretch", hide_index=True)
+        st.dataframe(files_table(files), width="stretch", hide_index=True)
+    merges_panel(report)
+    overlap_panel(report)
     if report["errors"]:
         errors = pd.DataFrame(report["errors"])
         with st.expander(f"Skipped rows ({len(errors):,})"):
@@ -111,8 +109,14 @@ if report:
                 st.dataframe(pd.DataFrame(links["rows"]), width="stretch", hide_index=True)
     if report.get("id_note"):
         st.info(f"Ids: {md_escape(report['id_note'])}")
-    if report.get("conflicts"):
-        _rows_warning(report["conflicts"], "Id conflicts", f"{plural(len(report['conflicts']), 'row')} reused an "
+    shared = [c for c in report.get("conflicts") or [] if c.get("kind") == "shared id"]
+    reused = [c for c in report.get("conflicts") or [] if c.get("kind") != "shared id"]
+    if shared:
+        _rows_warning(shared, "One id on different papers", f"{plural(len(shared), 'record')} carried the DOI "
+                      "(or PMID) of a paper with another title: both were kept as different papers, since "
+                      "databases sometimes give one paper's DOI to another.")
+    if reused:
+        _rows_warning(reused, "Id conflicts", f"{plural(len(reused), 'row')} reused an "
                       "id of a paper with another title and abstract; each was kept as a separate paper under a "
                       "derived id.")
 

@@ -199,19 +199,6 @@ def file_summaries(plans: list[tuple[str, ImportPlan | None, str]]) -> pd.DataFr
     return pd.DataFrame(rows)
 
 
-def import_files_table(files: list[dict[str, Any]]) -> pd.DataFrame:
-    """The report of a several-file import as a table: one row per file (its report from `ImportReport.to_dict`):
-    file, rows, added, merged (by DOI, into an earlier file of the upload, into the corpus already there),
-    skipped, then a row of totals."""
-    rows = [{"file": f["file"], "rows": f["imported"] + f["skipped"], "added": f["added"], "merged": f["merged"],
-             "by DOI": f.get("merged_by_doi", 0),
-             "into earlier files": (f.get("merged_into") or {}).get("earlier files", 0),
-             "into the corpus": (f.get("merged_into") or {}).get("corpus", 0), "skipped": f["skipped"]}
-            for f in files]
-    total = {"file": "total", **{k: sum(r[k] for r in rows) for k in rows[0] if k != "file"}} if rows else {}
-    return pd.DataFrame([*rows, total] if rows else [])
-
-
 def several_preview(files: list[tuple[Path, str]], digest: str) -> None:
     """Draw the preview of several uploaded files (a summary per file) and one button importing them all into one
     corpus: one transaction, duplicates merged across the files and with the corpus (by DOI or title+abstract)."""

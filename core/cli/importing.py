@@ -116,22 +116,38 @@ def _import_several(store: Store, args: argparse.Namespace, emit: Emit, paths: l
     for row in report.file_rows():
         merged = plural(row["merged"], "merged duplicate")
         if row["merged"]:
-            merged += (f" ({row['merged by DOI']} by DOI; {row['merged into earlier files']} into earlier files, "
-                       f"{row['merged into the corpus']} into the corpus)")
-        lines.append(f"{row['file']} ({row['reader']}): {plural(row['rows'], 'row')}: "
-                     f"{plural(row['added'], 'new paper')}, {merged}, {plural(row['skipped'], 'skipped row')}")
-    lines.append(f"corpus {report.corpus}: imported {plural(report.imported, 'row')} from "
-                 f"{plural(len(report.files), 'file')} ({plural(report.added, 'new paper')}, "
-                 f"{plural(report.merged, 'merged duplicate')}), skipped {plural(report.skipped, 'row')}")
+            merged += (f" ({row['merged within the file']} within the file, {row['merged into earlier files']} "
+                       f"into earlier files, {row['merged into the corpus']} into the corpus)")
+        lines.append(f"{row['file']} ({row['reader']}): {plural(row['rows'], 'record')} read: "
+                     f"{plural(row['added'], 'new paper')}, {merged}, {plural(row['skipped'], 'skipped record')}")
+    lines.append(f"corpus {report.corpus}: read {plural(report.imported + report.skipped, 'record')} from "
+                 f"{plural(len(report.files), 'file')}: {plural(report.added, 'new paper')}, "
+                 f"{plural(report.merged, 'merged duplicate')}, {plural(report.skipped, 'skipped record')}")
+    if doc["merge_rules"]:
+        lines.append("merged by rule: " + ", ".join(f"{n} {rule}" for rule, n in doc["merge_rules"].items())
+                     + " (--json: every merge in 'merges')")
     lines += [f"  {e['reason']}" for e in doc["errors"][:20]]
     if report.skipped > 20:
         lines.append(f"  ... and {report.skipped - 20} more (use --json for all)")
-    if doc["conflicts"]:
-        lines.append(f"{plural(len(doc['conflicts']), 'id conflict')}: an id already used by a paper with another "
-                     "title and abstract (each was kept as a separate paper)")
-        lines += [f"  {c['reason']}" for c in doc["conflicts"][:20]]
+    lines += _conflict_lines(doc["conflicts"])
     emit(doc, "\n".join(lines))
     return doc
+
+
+def _conflict_lines(conflicts: list[dict[str, Any]]) -> list[str]:
+    """The report's id conflicts and shared ids, a sentence each kind and up to 20 rows each."""
+    lines: list[str] = []
+    shared = [c for c in conflicts if c.get("kind") == "shared id"]
+    reused = [c for c in conflicts if c.get("kind") != "shared id"]
+    if shared:
+        lines.append(f"{plural(len(shared), 'record')} carried the DOI or PMID of a paper with another title: "
+                     "both kept as different papers")
+        lines += [f"  {c['reason']}" for c in shared[:20]]
+    if reused:
+        lines.append(f"{plural(len(reused), 'id conflict')}: an id already used by a paper with another "
+                     "title and abstract (each was kept as a separate paper)")
+        lines += [f"  {c['reason']}" for c in reused[:20]]
+    return lines
 
 
 def _import(store: Store, args: argparse.Namespace, emit: Emit, path: Path, source: str) -> dict[str, Any]:

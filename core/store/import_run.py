@@ -70,7 +70,7 @@ def _one_stream(conn: sqlite3.Connection, corpus: str, stream: Stream, upload_fi
     records, source = stream.records, stream.source
     report = ImportReport(corpus=corpus, file=source, id_column=getattr(records, "id_column", None),
                           id_note=str(getattr(records, "id_note", "") or ""),
-                          reading=dict(getattr(records, "reading", None) or {}))
+                          reading=dict(getattr(records, "reading", None) or {}), import_id=stream.import_id)
     first = conn.execute("SELECT COALESCE(MAX(seq), -1) + 1 FROM papers WHERE corpus = ?", (corpus,)).fetchone()[0]
     id_kind = id_column_kind(report.id_column)  # ids read from a PMID / EID / UT column are match keys too
     rows = array("q")  # the source row of each paper this stream adds, by seq - first

@@ -31,6 +31,7 @@ class ImportReport:
     # every merge: {"row", "id" (the record's), "into" (the paper's id), "rule"} (core.store.identity's rules)
     merges: list[dict[str, Any]] = field(default_factory=list)
     rules: dict[str, int] = field(default_factory=dict)  # merges by rule
+    import_id: int | None = None  # its row of the ``imports`` table (the provenance of its papers)
     # of `merged`: into a paper of this file, of an earlier file of the same upload, or already in the corpus
     merged_into: dict[str, int] = field(default_factory=dict)
     filled: int = 0  # stored papers that took a field (or the abstract) they lacked from a merged row
@@ -69,6 +70,7 @@ class ImportReport:
             "merged_into": dict(self.merged_into),
             "filled": self.filled,
             "read": self.imported + self.skipped,
+            "import_id": self.import_id,
             "merges": [dict(m) for m in self.merges[:max_errors]],
             "merge_rules": dict(self.rules),
         }

@@ -70,10 +70,11 @@ class MultiImportReport:
         return sum(r.merged_by_doi for r in self.files)
 
     def file_rows(self) -> list[dict[str, Any]]:
-        """One row per file: file, reader, rows read, added, merged (by DOI; into an earlier file; into the
-        corpus), skipped."""
+        """One row per file: file, reader, records read, added, merged (by DOI; within the file; into an earlier
+        file; into the corpus), skipped; read = added + merged + skipped on every row."""
         return [{"file": r.file, "reader": r.reading.get("reader", ""), "rows": r.imported + r.skipped,
                  "added": r.added, "merged": r.merged, "merged by DOI": r.merged_by_doi,
+                 "merged within the file": r.merged_into.get("this file", 0),
                  "merged into earlier files": r.merged_into.get("earlier files", 0),
                  "merged into the corpus": r.merged_into.get("corpus", 0), "skipped": r.skipped}
                 for r in self.files]
@@ -92,9 +93,15 @@ class MultiImportReport:
                                                     else None)})
             return out[:max_errors]
 
+        rules: dict[str, int] = {}
+        for report in self.files:
+            for rule, n in report.rules.items():
+                rules[rule] = rules.get(rule, 0) + n
         doc: dict[str, Any] = {
             "corpus": self.corpus, "imported": self.imported, "added": self.added, "merged": self.merged,
-            "skipped": self.skipped, "merged_by_doi": self.merged_by_doi,
+            "skipped": self.skipped, "read": self.imported + self.skipped, "merged_by_doi": self.merged_by_doi,
+            "merge_rules": rules, "import_ids": [r.import_id for r in self.files],
+            "merges": [{"file": r.file, **m} for r in self.files for m in r.merges][:max_errors],
             "filled": sum(r.filled for r in self.files),
             "errors": rows("errors"), "warnings": rows("warnings"), "conflicts": rows("conflicts"),
             "links": {key: sum(int(r.links.get(key) or 0) for r in self.files)

@@ -37,8 +37,8 @@ def test_three_exports_are_previewed_per_file_and_imported_into_one_corpus(empty
     button.click().run()
     assert not at.exception and not at.error
     assert Store(empty_workspace).corpus("search").papers == 64
-    assert any(s.value.startswith("Imported **66 rows** from **3 files** into **search**: 64 new papers · "
-                                  "2 merged duplicates (2 by DOI) · 4 skipped rows") for s in at.success)
+    assert any(s.value.startswith("Read **70 records** from **3 files** into **search**: 64 new papers · "
+                                  "2 merged into papers already there · 4 skipped records") for s in at.success)
     table = next(d.value for d in at.dataframe if "into earlier files" in d.value.columns)
     assert list(table["file"]) == [*(p.name for p in THREE), "total"]
     assert list(table["added"]) == [49, 10, 5, 64] and list(table["merged"]) == [0, 0, 2, 2]

@@ -56,7 +56,7 @@ def test_importing_a_second_corpus_selects_it_without_an_exception(lived_in: Sto
     at.run()
     assert not at.exception
     assert at.selectbox(key="corpus").value == "second"
-    assert "Imported **2 rows** into **second**" in texts(at.success)
+    assert "Read **2 records** into **second**" in texts(at.success)
 
 
 def test_highlight_on_a_corpus_with_missing_values_counts_matches(lived_in: Store):

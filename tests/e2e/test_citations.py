@@ -51,7 +51,7 @@ def test_references_import_train_specter_with_a_live_cite_curve_evaluate_and_map
     tab.see(f"Preview of {JSONL.name}", "[data-testid=stCaptionContainer]")
     tab.fill("Corpus name", CORPUS)
     tab.click("Import")
-    tab.see(re.compile(rf"Imported \d+ rows into {CORPUS}"))
+    tab.see(re.compile(rf"Read \d+ records? into {CORPUS}"))
     report = tab.see("Citation links:")
     kept = int(re.search(r"([\d,]+) kept", report).group(1).replace(",", ""))
     assert kept > 100, report

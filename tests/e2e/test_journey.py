@@ -79,7 +79,7 @@ def upload(tab: Tab, path: Path, corpus: str) -> str:
     tab.fill("Corpus name", corpus)
     tab.eventually(lambda: _equal(name.input_value(), corpus))
     tab.click("Import")
-    return tab.see(re.compile(rf"Imported \d+ rows into {re.escape(corpus)}"))
+    return tab.see(re.compile(rf"Read \d+ records? into {re.escape(corpus)}"))
 
 
 
@@ -185,7 +185,7 @@ def test_the_import_preview_shows_the_reading_and_imports_titles_only_on_request
     tab.see("2 papers, 2 with an abstract; 0 rows will be skipped")
     calm(tab)
     # the last import's report is about another file: it goes when a new one is dropped
-    assert tab.page.locator("[data-testid=stAlert]").filter(has_text=re.compile(r"Imported \d+ rows? into")).count() == 0
+    assert tab.page.locator("[data-testid=stAlert]").filter(has_text=re.compile(r"Read \d+ records? into")).count() == 0
     tab.snap("journey-import-preview-preamble")
 
     pubmed = tmp_path / "csv-asthma-set.csv"
@@ -206,7 +206,7 @@ def test_the_import_preview_shows_the_reading_and_imports_titles_only_on_request
     tab.snap("journey-import-preview-title-only")
     tab.fill("Corpus name", "titles")
     tab.click("Import")
-    tab.see(re.compile(r"Imported 2 rows into titles"))
+    tab.see(re.compile(r"Read 2 records into titles"))
     calm(tab)
     papers = workspace.papers_frame("titles")
     assert sorted(papers["title"]) == ["First title-only paper", "Second title-only paper"]

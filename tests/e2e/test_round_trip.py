@@ -90,7 +90,7 @@ def import_into(tab: Tab, files: list[Path], corpus: str) -> str:
     tab.idle()
     tab.fill("Corpus name", corpus)
     tab.click(f"Import {len(files)} files into corpus {corpus}" if len(files) > 1 else "Import")
-    report = tab.see(re.compile(rf"Imported .* into {re.escape(corpus)}"))
+    report = tab.see(re.compile(rf"Read .* into {re.escape(corpus)}"))
     calm(tab)
     return report
 
