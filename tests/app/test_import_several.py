@@ -80,3 +80,30 @@ def test_after_an_import_the_uploader_is_empty_so_the_next_file_is_not_added_to_
     _upload(at, THREE[2:])
     assert any(c.value.startswith("Preview of **\\_baseline\\_webofscience.ris**") for c in at.caption), [
         c.value for c in at.caption][:5]
+
+
+def test_the_report_adds_up_lists_each_merge_shows_the_overlap_and_splits_one_back(empty_workspace):  # noqa: F811
+    """Every record accounted for (read = added + merged + skipped on every row), every merge listed with its rule,
+    the databases' overlap shown, and one merge undone from the page."""
+    at = open_app("app_pages/library.py", model=None)
+    _upload(at, THREE)
+    at.text_input[0].set_value("search").run()
+    next(b for b in at.button if b.label == "Import 3 files into corpus search").click().run()
+    assert not at.exception and not at.error
+    table = next(d.value for d in at.dataframe if "within the file" in d.value.columns)
+    assert list(table["database"])[:3] == ["PubMed", "Scopus", "Web of Science"]
+    assert all(table["read"] == table["added"] + table["merged"] + table["skipped"])
+    assert all(table["merged"] == table["within the file"] + table["into earlier files"] + table["into the corpus"])
+    merges = next(d.value for d in at.dataframe if "into title" in d.value.columns)
+    assert len(merges) == 2 and set(merges["file"]) == {"_baseline_webofscience.ris"}
+    assert set(merges["rule"]) <= {"same DOI and title", "same Web of Science UT and title",
+                                   "same title, year and first author", "same title and abstract"}
+    overlap = next(d.value for d in at.dataframe if "unique to it" in d.value.columns)
+    assert set(overlap["database"]) == {"PubMed", "Scopus", "Web of Science"}
+    assert int(overlap["papers"].sum()) == 64 + 2  # two papers were found by two databases
+    record = merges["id"][0]
+    split = next(b for b in at.button if b.label.startswith(f"Split record {record} from paper"))
+    split.click().run()
+    assert not at.exception and not at.error
+    assert Store(empty_workspace).corpus("search").papers == 65
+    assert any(f"Record {record}" in s.value.replace("\\", "") and "is now paper" in s.value for s in at.success)
