@@ -121,19 +121,21 @@ class _Known:
         self.papers: dict[int, list[Any]] = {}  # seq -> [title, fields dict, keys set, pid]
 
     def load(self, seqs: set[int]) -> None:
-        """Fetch the stored papers among `seqs` not known yet."""
+        """Fetch the stored papers among `seqs` not known yet; their keys are those they were found by and those
+        their own title and fields give."""
         missing = sorted(s for s in seqs if s not in self.papers)
+        found: dict[int, set[str]] = {}
+        for key, held in self.by_key.items():
+            for seq in held:
+                found.setdefault(seq, set()).add(key)
         for start in range(0, len(missing), 500):
             part = missing[start:start + 500]
             marks = ",".join("?" * len(part))
             for seq, title, fields, pid in self.conn.execute(
                     f"SELECT seq, title, fields, pid FROM papers WHERE corpus = ? AND seq IN ({marks})",
                     (self.corpus, *part)):
-                self.papers[seq] = [title, json.loads(fields or "{}"), set(), pid]
-            for key, seq in self.conn.execute(
-                    f"SELECT key, seq FROM paper_keys WHERE corpus = ? AND seq IN ({marks})", (self.corpus, *part)):
-                if seq in self.papers:
-                    self.papers[seq][2].add(key)
+                parsed = json.loads(fields or "{}")
+                self.papers[seq] = [title, parsed, set(match_keys(title, parsed, pid)) | found.get(seq, set()), pid]
 
     def candidates(self, keys: Iterable[str]) -> list[int]:
         return sorted({seq for key in keys for seq in self.by_key.get(key, ())})

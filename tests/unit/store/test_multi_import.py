@@ -149,13 +149,14 @@ def test_the_cli_imports_several_exports_with_a_line_per_file_and_the_totals(tmp
     workspace = str(tmp_path / "ws")
     assert main(["--workspace", workspace, "import", *map(str, THREE), "--corpus", "search"]) == 0
     lines = capsys.readouterr().out.splitlines()
-    assert lines[:4] == [
-        "_baseline_pubmed.ris (medline): 50 rows: 49 new papers, 0 merged duplicates, 1 skipped row",
-        "_baseline_scopus.csv (csv): 10 rows: 10 new papers, 0 merged duplicates, 0 skipped rows",
-        "_baseline_webofscience.ris (ris): 10 rows: 5 new papers, 2 merged duplicates (2 by DOI; 2 into earlier "
-        "files, 0 into the corpus), 3 skipped rows",
-        "corpus search: imported 66 rows from 3 files (64 new papers, 2 merged duplicates), skipped 4 rows"]
-    assert lines[4] == "  _baseline_pubmed.ris, row 13: empty abstract"
+    assert lines[:5] == [
+        "_baseline_pubmed.ris (medline): 50 records read: 49 new papers, 0 merged duplicates, 1 skipped record",
+        "_baseline_scopus.csv (csv): 10 records read: 10 new papers, 0 merged duplicates, 0 skipped records",
+        "_baseline_webofscience.ris (ris): 10 records read: 5 new papers, 2 merged duplicates (0 within the file, "
+        "2 into earlier files, 0 into the corpus), 3 skipped records",
+        "corpus search: read 70 records from 3 files: 64 new papers, 2 merged duplicates, 4 skipped records",
+        "merged by rule: 2 same DOI and title (--json: every merge in 'merges')"]
+    assert lines[5] == "  _baseline_pubmed.ris, row 13: empty abstract"
     assert main(["--workspace", workspace, "import", *map(str, THREE), "--corpus", "search", "--json"]) == 0
     doc = json.loads(capsys.readouterr().out)
     assert (doc["corpus"], doc["imported"], doc["added"], doc["merged"], doc["skipped"]) == ("search", 66, 0, 66, 4)
