@@ -18,12 +18,13 @@ Databases spell one journal differently ("PLOS ONE", "PloS one", "PLoS ONE"; "Sc
 
 Links by ISSN and exact name are always taken; the softer ones (an abbreviation shared by two groups, a stripped
 subtitle) are refused when both groups have ISSNs and share none, so two journals that only look alike stay two.
-The name shown is the fullest properly cased spelling (mixed case first, then the longest main title, then title
-case, then the one without subtitle, then the commonest); every spelling is kept for the legend and the Journals page.
+The name shown is the fullest spelling read, properly cased where one is (`_shown`): never an abbreviation when a
+full name was read, even in capitals; every spelling is kept for the Journals page and the map's caption.
 """
 
 from __future__ import annotations
 
+import functools
 import re
 import unicodedata
 from collections import Counter, defaultdict
@@ -74,10 +75,12 @@ def issns_in(value: Any) -> list[str]:
     return list(dict.fromkeys(found))
 
 
+@functools.lru_cache(maxsize=1 << 16)
 def name_key(text: str) -> str:
     """A journal name as compared: no diacritics, case, punctuation or leading "The"; '&' reads 'and'."""
-    text = unicodedata.normalize("NFKD", text)
-    text = "".join(c for c in text if not unicodedata.combining(c)).casefold().replace("&", " and ")
+    if not text.isascii():
+        text = "".join(c for c in unicodedata.normalize("NFKD", text) if not unicodedata.combining(c))
+    text = text.casefold().replace("&", " and ")
     words = _WORD.sub(" ", text).split()
     if words[:1] == ["the"] and len(words) > 1:
         words = words[1:]
@@ -95,17 +98,26 @@ def stem_of(text: str) -> str | None:
     return stem if stem and name_key(stem) and name_key(stem) != name_key(text) else None
 
 
-def _main_title(text: str) -> str:
-    return stem_of(text) or text
+def _main_length(text: str) -> int:
+    """How many letters and digits the title has before any subtitle or qualifier (an abbreviation has few)."""
+    return len(re.sub(r"\W", "", stem_of(text) or text))
 
 
-def _spelling_rank(text: str, count: int) -> tuple:
-    """Higher is better: mixed case, longest main title, most capitalised words, no subtitle, commonest."""
-    letters = [c for c in text if c.isalpha()]
-    proper = bool(letters) and not all(c.isupper() for c in letters) and not all(c.islower() for c in letters)
-    main = _main_title(text)
-    capitals = sum(1 for word in main.split() if any(c.isupper() for c in word))
-    return (proper, len(re.sub(r"\W", "", main)), capitals, -len(text), count, text)
+def _shown(spellings: Mapping[str, int]) -> str:
+    """The name a journal is shown under: among its full spellings (main title at least 3/4 as long as the
+    longest: no abbreviation), mixed case first, then the longest main title, the most capitalised words, the one
+    without subtitle, the commonest. Only spellings read are shown: an all-capitals full name beats "Am. Midl. Nat."."""
+    longest = max(_main_length(text) for text in spellings)
+
+    def rank(item: tuple[str, int]) -> tuple:
+        text, count = item
+        letters = [c for c in text if c.isalpha()]
+        proper = bool(letters) and not all(c.isupper() for c in letters) and not all(c.islower() for c in letters)
+        main = stem_of(text) or text
+        capitals = sum(1 for word in main.split() if any(c.isupper() for c in word))
+        return (_main_length(text) >= 0.75 * longest, proper, _main_length(text), capitals, -len(text), count, text)
+
+    return max(spellings.items(), key=rank)[0]
 
 
 class _Groups:
@@ -169,8 +181,15 @@ class JournalIdentities:
                 for name in sorted(self.spellings, key=lambda n: (-self.papers.get(n, 0), n.casefold()))]
 
 
-def _field_name(key: str) -> str:
-    return re.sub(r"[_\s]+", " ", key.strip().lower())
+@functools.lru_cache(maxsize=4096)
+def _field_kind(key: str) -> str | None:
+    """What a stored field holds for the journal: 'name' (another name of it), 'issn', or None."""
+    low = re.sub(r"[_\s]+", " ", key.strip().lower())
+    if low in _NAME_FIELDS:
+        return "name"
+    if _ISSN_FIELD.search(low) and not low.startswith(_NOT_ISSN_FIELD):
+        return "issn"
+    return None
 
 
 def _texts(value: Any) -> list[str]:
@@ -181,25 +200,10 @@ def _texts(value: Any) -> list[str]:
     return []
 
 
-def _record_names(fields: Mapping[str, Any], journal_field: str, aliases: frozenset[str]) -> list[str]:
-    """The other names a record gives its journal: its alias fields' texts (not the journal field itself)."""
-    names = []
-    for key, value in fields.items():
-        if key == journal_field:
-            continue
-        low = _field_name(key)
-        if low in _NAME_FIELDS or key in aliases:
-            names.extend(text for text in _texts(value) if len(name_key(text)) >= 2)
-    return names
-
-
-def _record_issns(fields: Mapping[str, Any]) -> list[str]:
-    found: list[str] = []
-    for key, value in fields.items():
-        low = _field_name(key)
-        if _ISSN_FIELD.search(low) and not low.startswith(_NOT_ISSN_FIELD):
-            found.extend(issns_in(value))
-    return list(dict.fromkeys(found))
+def _hashable(value: Any) -> Any:
+    if isinstance(value, list):
+        return tuple(_hashable(v) for v in value)
+    return value if value is None or isinstance(value, (str, int, float, bool)) else repr(value)
 
 
 def journal_identities(records: Iterable[tuple[str, Mapping[str, Any]]], journal_field: str = "journal",
@@ -207,26 +211,43 @@ def journal_identities(records: Iterable[tuple[str, Mapping[str, Any]]], journal
     """The journal identity of each (paper id, stored fields) record that has a journal (a text in
     `journal_field`); `alias_fields` names more fields that hold other names of the journal (role "alias")."""
     aliases = frozenset(alias_fields)
+    # records that agree on their journal, ISSN and alias fields are read once (a journal's papers mostly do)
+    layouts: dict[tuple[str, ...], tuple[tuple[str, str | None], ...]] = {}
+    alike: dict[tuple, list[str]] = defaultdict(list)
+    for pid, fields in records:
+        value = fields.get(journal_field)
+        if not isinstance(value, str) or not value.strip():
+            continue  # a paper without a journal keeps no journal, whatever ISSN it carries
+        keys = tuple(fields)
+        layout = layouts.get(keys)
+        if layout is None:
+            layout = layouts[keys] = tuple(
+                (key, "name" if key in aliases else _field_kind(key)) for key in keys
+                if key != journal_field and (key in aliases or _field_kind(key)))
+        alike[(value, *((kind, _hashable(fields[key])) for key, kind in layout))].append(pid)
+
     groups = _Groups()
-    journal_of: dict[str, str] = {}  # paper id -> its journal text
+    journal_of: list[tuple[list[str], str]] = []  # paper ids and their journal text
     counts: Counter[str] = Counter()  # spelling -> papers whose journal field reads so
     seen: Counter[str] = Counter()  # every spelling, journal field or alias
     soft: list[tuple[str, str]] = []
-    for pid, fields in records:
-        value = fields.get(journal_field)
-        journal = value.strip() if isinstance(value, str) else ""
-        issns = _record_issns(fields)
-        if not journal or not name_key(journal):
-            continue  # a paper without a journal keeps no journal, whatever ISSN it carries
-        journal_of[pid] = journal
-        counts[journal] += 1
-        seen[journal] += 1
+    for (value, *parts), pids in alike.items():
+        journal = value.strip()
+        if not name_key(journal):
+            continue
+        journal_of.append((pids, journal))
+        counts[journal] += len(pids)
+        seen[journal] += len(pids)
         node = groups.add("n:" + name_key(journal))
-        for issn in issns:
-            groups.union(node, "i:" + issn)
-        for other in _record_names(fields, journal_field, aliases):
-            seen[other] += 0  # known, though no paper's journal field reads so
-            soft.append((node, "n:" + name_key(other)))
+        for kind, stored in parts:
+            if kind == "issn":
+                for issn in issns_in(list(stored) if isinstance(stored, tuple) else stored):
+                    groups.union(node, "i:" + issn)
+                continue
+            for other in _texts(list(stored) if isinstance(stored, tuple) else stored):
+                if len(name_key(other)) >= 2:
+                    seen[other] += 0  # known, though no paper's journal field reads so
+                    soft.append((node, "n:" + name_key(other)))
     for a, b in soft:  # an alias shared by two groups joins them unless their ISSNs say two journals
         groups.union(a, b, soft=True)
     _join_stems(groups, seen)
@@ -234,13 +255,12 @@ def journal_identities(records: Iterable[tuple[str, Mapping[str, Any]]], journal
     members: dict[str, Counter[str]] = defaultdict(Counter)
     for spelling, n in seen.items():
         members[groups.find("n:" + name_key(spelling))][spelling] += n
-    shown = {root: max(spellings.items(), key=lambda kv: _spelling_rank(kv[0], kv[1]))[0]
-             for root, spellings in members.items()}
+    shown = {root: _shown(spellings) for root, spellings in members.items()}
     out = JournalIdentities()
-    for pid, journal in journal_of.items():
-        name = shown[groups.find("n:" + name_key(journal))]
-        out.names[pid] = name
-        out.papers[name] = out.papers.get(name, 0) + 1
+    name_of = {journal: shown[groups.find("n:" + name_key(journal))] for journal in counts}
+    out.names = {pid: name_of[journal] for pids, journal in journal_of for pid in pids}
+    for journal, n in counts.items():
+        out.papers[name_of[journal]] = out.papers.get(name_of[journal], 0) + n
     for root, spellings in members.items():
         name = shown[root]
         if name not in out.papers:

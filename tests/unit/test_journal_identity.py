@@ -101,6 +101,22 @@ def test_the_issue_s_spellings_are_one_journal():
     assert found["d"] == found["e"] == "American journal of surgery"
 
 
+def test_a_full_name_in_capitals_is_shown_before_any_abbreviation():
+    # Web of Science tab-delimited (fixtures/real/tools/wos_tab_3.txt): SO, J9 and JI of one record
+    found = journal_identities([("w", {"journal": "AMERICAN MIDLAND NATURALIST", "journal_abbrev": "AM MIDL NAT",
+                                       "ji": "Am. Midl. Nat.", "issn": "0003-0031"})], alias_fields=["ji"])
+    assert found.names == {"w": "AMERICAN MIDLAND NATURALIST"}
+    assert set(found.spellings["AMERICAN MIDLAND NATURALIST"]) == {"AMERICAN MIDLAND NATURALIST", "AM MIDL NAT",
+                                                                    "Am. Midl. Nat."}
+
+
+def test_real_web_of_science_tab_export_shows_the_full_name_not_the_abbreviation():
+    papers = [p for p in read_papers(REAL / "tools" / "wos_tab_3.txt") if isinstance(p, Paper)]
+    found = journal_identities([(str(i), p.fields) for i, p in enumerate(papers)])
+    assert "AMERICAN MIDLAND NATURALIST" in found.names.values()
+    assert "Am. Midl. Nat." in found.spellings["AMERICAN MIDLAND NATURALIST"]
+
+
 def test_a_subtitled_name_joins_its_bare_title_only_when_it_is_the_only_such_form():
     records = [("m", {"journal": "Cladistics : the international journal of the Willi Hennig Society"}),
                ("z", {"journal": "Cladistics"}),
