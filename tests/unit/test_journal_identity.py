@@ -214,3 +214,12 @@ def test_five_databases_exports_in_one_corpus_show_each_journal_once(store: Stor
     assert "plos one" in keys and "peerj" in keys
     assert not {"sci rep", "nat commun", "anat rec", "bmc ecol evol"} & keys  # shown by their full names
     assert sum(1 for j in set(journals) if name_key(j) == "scientific reports") <= 1
+
+
+def test_a_search_filter_may_name_a_journal_by_any_of_its_spellings(store: Store):
+    from core.mcp.papers import _filters
+    from core.mcp.workspace import Workspace
+
+    store.import_papers("c", _two_spellings(), source="test")
+    wanted = _filters(Workspace(store=store), "c", {"journal": ["PLOS ONE", "J. Bio"], "year": ["2001"]})
+    assert wanted == {"journal": ["PloS one", "J. Bio"], "year": ["2001"]}  # the names the frame holds
