@@ -39,7 +39,7 @@ _NAME_FIELDS = frozenset((
     "journal abbrev", "journal abbreviation", "abbreviated source title", "abbrev source title", "periodical abbrev",
     "iso abbreviation", "container title short", "shortjournal", "journal iso", "journaltitle", "journal title",
     "alternate title1", "alternate title2", "alternate title3", "journal name", "secondary title", "source title",
-    "full journal title", "ta", "jt", "j9", "ji", "jo", "jf", "ja", "j2", "t2", "so", "medline ta", "journal"))
+    "full journal title", "ta", "jt", "j9", "ji", "jo", "jf", "ja", "j2", "t2", "medline ta", "journal"))
 # fields holding ISSNs (lower case; '_' and ' ' alike); OpenAlex's other locations (repositories) are not the journal
 _ISSN_FIELD = re.compile(r"(^|[\s./(])(e ?issns?|issns?|issn l|sn|ei|print issn|electronic issn|online issn)($|[\s/)])")
 _NOT_ISSN_FIELD = ("locations.", "best oa location.", "host organization")
