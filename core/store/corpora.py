@@ -191,7 +191,7 @@ class CorporaMixin:
             ).fetchall()
         parsed = [(r["pid"], json.loads(r["fields"] or "{}")) for r in rows]
         journal = info.journal
-        names = self.journal_identities(corpus, parsed).names if journal and not stored_journals else {}
+        names = self.journal_identities(corpus, parsed, info).names if journal and not stored_journals else {}
         records = []
         for r, (pid, fields) in zip(rows, parsed):
             rec = {"id": pid, "title": r["title"]}
@@ -205,11 +205,12 @@ class CorporaMixin:
             records.append(rec)
         return pd.DataFrame.from_records(records) if records else pd.DataFrame(columns=["id", "title"])
 
-    def journal_identities(self, corpus: str,
-                           parsed: list[tuple[str, Mapping[str, Any]]] | None = None) -> JournalIdentities:
+    def journal_identities(self, corpus: str, parsed: list[tuple[str, Mapping[str, Any]]] | None = None,
+                           info: CorpusInfo | None = None) -> JournalIdentities:
         """Each paper's journal as one name, and every spelling of each (`core.journal_identity`), computed once per
-        corpus version; stored fields are never rewritten. `parsed`: the corpus's (id, fields) when already read."""
-        info = self.corpus(corpus)
+        corpus version; stored fields are never rewritten. `parsed` and `info`: the corpus's (id, fields) and its
+        `corpus()` when the caller has already read them."""
+        info = info if info is not None else self.corpus(corpus)
         key = (str(self.db_path), corpus, info.version, info.papers)
         with _JOURNALS_LOCK:
             if key in _JOURNALS:
