@@ -19,6 +19,7 @@ from ui import state
 from ui.collection_filter import collection_choice
 from ui.embedding import need_embeddings
 from ui.errors import guarded
+from ui.journal_names import spellings_table
 from ui.resources import encoder, papers_frame, store
 from ui.sidebar import current_corpus, current_model, sticky
 from ui.tables import papers_table
@@ -146,6 +147,9 @@ if pred is not None:
                 papers_table(p["evidence_papers"], ["score", "title", "year"])
             else:
                 st.caption("No nearby corpus paper from this journal.")
+
+if corpus and journal:
+    spellings_table(corpus)  # the journals exported under several spellings, shown under one name
 
 if corpus and column:
     st.divider()

@@ -23,6 +23,7 @@ from ui import state
 from ui.embedding import need_embeddings
 from ui.errors import guarded, show_error
 from ui.figures_view import ranked_figures
+from ui.journal_names import spellings_caption
 from ui.map_cards import map_cards
 from ui.map_events import watch_zoom
 from ui.map_panel import PAPER, paper_row
@@ -209,6 +210,7 @@ if shown["drawn"] < shown["total"]:
 else:
     st.caption(f"{kind}: drawing all **{len(coords):,}** {noun(len(coords), 'paper')} (WebGL). Drag to "
                "lasso-select; double-click to reset the zoom.")
+spellings_caption(corpus, colour)  # one colour per journal, whatever its spellings
 fitted = guarded(map_fitted, store(), corpus, spec, method, params) if final is not None else None
 if fitted is not None:
     st.caption(f"{method.upper()} fitted on a seeded sample of **{int(fitted.sum()):,}** papers; the other "

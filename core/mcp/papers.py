@@ -29,14 +29,20 @@ def _years(year_from: int | None, year_to: int | None) -> tuple[int, int] | None
 
 
 def _filters(ws: Workspace, corpus: str, labels: dict[str, list[str]] | None) -> dict[str, list[Any]] | None:
-    """Label filters of a search: every column must be one of the corpus's."""
+    """Label filters of a search: every column must be one of the corpus's; a journal may be named by any of its
+    spellings (core.journal_identity)."""
     if not labels:
         return None
-    columns = ws.store.corpus(corpus).columns
+    info = ws.store.corpus(corpus)
+    columns = info.columns
     unknown = [c for c in labels if c not in columns]
     if unknown:
         raise MireadError(f"corpus {corpus!r} has no column {unknown[0]!r}; its columns are {', '.join(columns)}")
-    return {c: [str(v) for v in values] for c, values in labels.items()}
+    filters = {c: [str(v) for v in values] for c, values in labels.items()}
+    if info.journal in filters:  # a journal by any spelling the corpus has: the one name the papers carry
+        journals = ws.store.journal_identities(corpus)
+        filters[info.journal] = [journals.name_of(v) or v for v in filters[info.journal]]
+    return filters
 
 
 def list_corpora(ws: Workspace) -> dict[str, Any]:

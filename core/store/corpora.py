@@ -6,18 +6,26 @@ import hashlib
 import json
 import re
 import sqlite3
-from collections.abc import Callable, Iterable
+import threading
+from collections import OrderedDict
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
 from core.errors import CorpusError, NotFoundError
 from core.io import RowWarning
+from core.journal_identity import JournalIdentities, journal_identities
 from core.records import Paper, RowError
 from core.store.field_roles import can_be_label, journal_field, label_columns, year_field
 from core.store.field_stats import counted_by_sql
 from core.store.files import pid_alive
 from core.store.import_run import Stream, import_streams
 from core.store.importing import ImportReport
+
+# journal identities per (catalog, corpus, version, papers): computed once per corpus version, in this process
+_JOURNALS: OrderedDict[tuple[str, str, int, int], JournalIdentities] = OrderedDict()
+_JOURNALS_KEPT = 8
+_JOURNALS_LOCK = threading.Lock()
 
 
 @dataclass
@@ -168,26 +176,60 @@ class CorporaMixin:
         return slug
 
     # -- papers ------------------------------------------------------------------------------
-    def papers_frame(self, corpus: str, with_abstract: bool = True) -> Any:
-        """All papers of a corpus as a pandas DataFrame in corpus order (id, title, abstract, fields...)."""
+    def papers_frame(self, corpus: str, with_abstract: bool = True, stored_journals: bool = False) -> Any:
+        """All papers of a corpus as a pandas DataFrame in corpus order (id, title, abstract, fields...).
+
+        The journal field reads one name per journal (`journal_identities`): "PloS one", "PLOS ONE" and "PLoS ONE"
+        are one label for the map, the vote and training. ``stored_journals=True`` gives the spellings as stored."""
         import pandas as pd
 
-        self.corpus(corpus)
+        info = self.corpus(corpus)
         cols = "pid, title, abstract, fields" if with_abstract else "pid, title, fields"
         with self.connect() as conn:
             rows = conn.execute(
                 f"SELECT {cols} FROM papers WHERE corpus = ? ORDER BY seq", (corpus,)
             ).fetchall()
+        parsed = [(r["pid"], json.loads(r["fields"] or "{}")) for r in rows]
+        journal = info.journal
+        names = self.journal_identities(corpus, parsed, info).names if journal and not stored_journals else {}
         records = []
-        for r in rows:
-            rec = {"id": r["pid"], "title": r["title"]}
+        for r, (pid, fields) in zip(rows, parsed):
+            rec = {"id": pid, "title": r["title"]}
             if with_abstract:
                 rec["abstract"] = r["abstract"]
-            for key, value in json.loads(r["fields"] or "{}").items():
+            for key, value in fields.items():
                 if key not in ("id", "title", "abstract"):
                     rec[key] = value
+            if pid in names:
+                rec[journal] = names[pid]
             records.append(rec)
         return pd.DataFrame.from_records(records) if records else pd.DataFrame(columns=["id", "title"])
+
+    def journal_identities(self, corpus: str, parsed: list[tuple[str, Mapping[str, Any]]] | None = None,
+                           info: CorpusInfo | None = None) -> JournalIdentities:
+        """Each paper's journal as one name, and every spelling of each (`core.journal_identity`), computed once per
+        corpus version; stored fields are never rewritten. `parsed` and `info`: the corpus's (id, fields) and its
+        `corpus()` when the caller has already read them."""
+        info = info if info is not None else self.corpus(corpus)
+        key = (str(self.db_path), corpus, info.version, info.papers)
+        with _JOURNALS_LOCK:
+            if key in _JOURNALS:
+                _JOURNALS.move_to_end(key)
+                return _JOURNALS[key]
+        if not info.journal:
+            found = JournalIdentities()
+        else:
+            if parsed is None or len(parsed) != info.papers:
+                with self.connect() as conn:
+                    parsed = [(r[0], json.loads(r[1] or "{}")) for r in conn.execute(
+                        "SELECT pid, fields FROM papers WHERE corpus = ? ORDER BY seq", (corpus,))]
+            aliases = [name for name, role in info.roles.items() if role == "alias"]
+            found = journal_identities(parsed, info.journal, aliases)
+        with _JOURNALS_LOCK:
+            _JOURNALS[key] = found
+            while len(_JOURNALS) > _JOURNALS_KEPT:
+                _JOURNALS.popitem(last=False)
+        return found
 
     def papers(self, corpus: str) -> list[Paper]:
         """All papers of a corpus as Paper records, in corpus order."""

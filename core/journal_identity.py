@@ -1,0 +1,285 @@
+"""One journal, one name: the journal identity of each paper of a corpus, whatever database spelled it.
+
+Databases spell one journal differently ("PLOS ONE", "PloS one", "PLoS ONE"; "Scientific reports", "Sci Rep",
+"Sci. Rep."). A paper's journal is identified here from its stored fields, never rewritten there:
+
+- by ISSN (print or electronic, any field named like ``issn``/``eissn``/``sn``; the check digit is verified, so an
+  ISBN or a stray number is no ISSN): two records sharing an ISSN are one journal, and a record carrying two ISSNs
+  joins them (print and electronic);
+- by a normalised name (case, diacritics, punctuation, ``&``/``and``, a leading "The");
+- by the pairs of names the exports carry in one record: MEDLINE ``TA``/``JT`` (``journal_abbrev``), RIS
+  ``J2``/``JA``/``JF``/``JO``/``T2`` (rispy's ``alternate_title1..3``, ``journal_name``, ``secondary_title``), Scopus
+  "Abbreviated Source Title", Web of Science ``J9``/``JI``, Zotero/Embase "Journal Abbreviation", Lens "Periodical
+  Abbrev" and every other field whose role is an alias (core.store.field_roles);
+- a name with a trailing subtitle or qualifier ("Cladistics : the international journal of the Willi Hennig
+  Society", "Addiction (Abingdon, England)", "Psychosocial intervention = intervencion psicosocial") joins its bare
+  title only when that title has no other subtitled form in the corpus ("Journal of Physics: Conference Series" and
+  "...: Condensed Matter" stay apart).
+
+Links by ISSN and exact name are always taken; the softer ones (an abbreviation shared by two groups, a stripped
+subtitle) are refused when both groups have ISSNs and share none, so two journals that only look alike stay two.
+The name shown is the fullest spelling read, properly cased where one is (`_shown`): never an abbreviation when a
+full name was read, even in capitals; every spelling is kept for the Journals page and the map's caption.
+"""
+
+from __future__ import annotations
+
+import functools
+import re
+import unicodedata
+from collections import Counter, defaultdict
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+__all__ = ["JournalIdentities", "issns_in", "journal_identities", "name_key", "stem_of", "valid_issn"]
+
+# fields that name the journal of the record besides the journal field itself (lower case; '_' and ' ' alike)
+_NAME_FIELDS = frozenset((
+    "journal abbrev", "journal abbreviation", "abbreviated source title", "abbrev source title", "periodical abbrev",
+    "iso abbreviation", "container title short", "shortjournal", "journal iso", "journaltitle", "journal title",
+    "alternate title1", "alternate title2", "alternate title3", "journal name", "secondary title", "source title",
+    "full journal title", "ta", "jt", "j9", "ji", "jo", "jf", "ja", "j2", "t2", "medline ta", "journal"))
+# fields holding ISSNs (lower case; '_' and ' ' alike); OpenAlex's other locations (repositories) are not the journal
+_ISSN_FIELD = re.compile(r"(^|[\s./(])(e ?issns?|issns?|issn l|sn|ei|print issn|electronic issn|online issn)($|[\s/)])")
+_NOT_ISSN_FIELD = ("locations.", "best oa location.", "host organization")
+_ISSN = re.compile(r"(?<![\dXx-])(\d{4})[-\u2010\u2011\u2013 ]?(\d{3}[\dXx])(?![\dXx-])")
+_WORD = re.compile(r"[^\w\s]|_", re.UNICODE)
+_SUBTITLE = re.compile(r"\s*(?::|\s=\s)\s*")  # "Title : subtitle", "Title = parallel title"
+_QUALIFIER = re.compile(r"\s*\([^()]*\)\s*$")  # NLM's "(Auckland, N.Z.)", "(1982)", "( ISSN 2470-0983)"
+
+
+def valid_issn(digits: str) -> bool:
+    """Whether eight characters (seven digits and a digit or X) carry a correct ISSN check digit."""
+    digits = digits.upper()
+    if len(digits) != 8 or not digits[:7].isdigit() or not (digits[7].isdigit() or digits[7] == "X"):
+        return False
+    total = sum(int(d) * w for d, w in zip(digits[:7], range(8, 1, -1)))
+    check = (11 - total % 11) % 11
+    return digits[7] == ("X" if check == 10 else str(check))
+
+
+def issns_in(value: Any) -> list[str]:
+    """The valid ISSNs in a stored value (text, list or number), as ``NNNN-NNNC``: '20452322 (ISSN)',
+    '1932-8494 (electronic),1932-8486', '["1932-8494", "1932-8486"]', '0167594x'."""
+    if value is None:
+        return []
+    if isinstance(value, (list, tuple, set)):
+        return [issn for item in value for issn in issns_in(item)]
+    if isinstance(value, float) and value.is_integer():
+        value = f"{int(value):08d}"  # a spreadsheet cell 20452322.0 (a leading zero is lost there anyway)
+    found = []
+    for a, b in _ISSN.findall(str(value)):
+        if valid_issn(a + b):
+            found.append(f"{a}-{b.upper()}")
+    return list(dict.fromkeys(found))
+
+
+@functools.lru_cache(maxsize=1 << 16)
+def name_key(text: str) -> str:
+    """A journal name as compared: no diacritics, case, punctuation or leading "The"; '&' reads 'and'."""
+    if not text.isascii():
+        text = "".join(c for c in unicodedata.normalize("NFKD", text) if not unicodedata.combining(c))
+    text = text.casefold().replace("&", " and ")
+    words = _WORD.sub(" ", text).split()
+    if words[:1] == ["the"] and len(words) > 1:
+        words = words[1:]
+    return " ".join(words)
+
+
+def stem_of(text: str) -> str | None:
+    """The title before a subtitle, parallel title or trailing qualifier, or None when the name has none:
+    'Cladistics : the international journal ...' -> 'Cladistics'; 'Sports medicine (Auckland, N.Z.)' ->
+    'Sports medicine'."""
+    stem = _QUALIFIER.sub("", text).strip()
+    head = _SUBTITLE.split(stem, maxsplit=1)[0].strip()
+    if head and name_key(head):
+        stem = head
+    return stem if stem and name_key(stem) and name_key(stem) != name_key(text) else None
+
+
+def _main_length(text: str) -> int:
+    """How many letters and digits the title has before any subtitle or qualifier (an abbreviation has few)."""
+    return len(re.sub(r"\W", "", stem_of(text) or text))
+
+
+def _shown(spellings: Mapping[str, int]) -> str:
+    """The name a journal is shown under: among its full spellings (main title at least 3/4 as long as the
+    longest: no abbreviation), mixed case first, then the longest main title, the most capitalised words, the one
+    without subtitle, the commonest. Only spellings read are shown: an all-capitals full name beats "Am. Midl. Nat."."""
+    longest = max(_main_length(text) for text in spellings)
+
+    def rank(item: tuple[str, int]) -> tuple:
+        text, count = item
+        letters = [c for c in text if c.isalpha()]
+        proper = bool(letters) and not all(c.isupper() for c in letters) and not all(c.islower() for c in letters)
+        main = stem_of(text) or text
+        capitals = sum(1 for word in main.split() if any(c.isupper() for c in word))
+        return (_main_length(text) >= 0.75 * longest, proper, _main_length(text), capitals, -len(text), count, text)
+
+    return max(spellings.items(), key=rank)[0]
+
+
+class _Groups:
+    """Union-find over keys ('n:' names, 'i:' ISSNs), each root knowing its group's ISSNs."""
+
+    def __init__(self) -> None:
+        self.parent: dict[str, str] = {}
+        self.issns: dict[str, set[str]] = {}
+
+    def add(self, key: str) -> str:
+        if key not in self.parent:
+            self.parent[key] = key
+            self.issns[key] = {key[2:]} if key.startswith("i:") else set()
+        return key
+
+    def find(self, key: str) -> str:
+        root = self.add(key)
+        while self.parent[root] != root:
+            self.parent[root] = self.parent[self.parent[root]]
+            root = self.parent[root]
+        return root
+
+    def union(self, a: str, b: str, soft: bool = False) -> bool:
+        """Join a's and b's groups; a soft link is refused when both have ISSNs and share none."""
+        ra, rb = self.find(a), self.find(b)
+        if ra == rb:
+            return True
+        if soft and self.issns[ra] and self.issns[rb] and not self.issns[ra] & self.issns[rb]:
+            return False
+        if (len(self.issns[ra]), ra) < (len(self.issns[rb]), rb):
+            ra, rb = rb, ra
+        self.parent[rb] = ra
+        self.issns[ra] |= self.issns.pop(rb)
+        return True
+
+
+@dataclass
+class JournalIdentities:
+    """Each paper's journal as one name: `names` paper id -> shown name; `spellings` shown name -> every spelling
+    read (journal fields and the abbreviations the records carried), commonest first; `issns` shown name -> ISSNs;
+    `papers` shown name -> how many papers."""
+
+    names: dict[str, str] = field(default_factory=dict)
+    spellings: dict[str, list[str]] = field(default_factory=dict)
+    issns: dict[str, list[str]] = field(default_factory=dict)
+    papers: dict[str, int] = field(default_factory=dict)
+    keys: dict[str, str] = field(default_factory=dict)  # name_key of every spelling -> shown name
+
+    def name_of(self, spelling: str) -> str | None:
+        """The shown name of a journal spelled any way the corpus spells it ('PLOS ONE' -> 'PLoS ONE'), or None."""
+        return self.keys.get(name_key(spelling)) if isinstance(spelling, str) and spelling.strip() else None
+
+    def joined(self) -> dict[str, list[str]]:
+        """The journals read under more than one spelling: shown name -> spellings."""
+        return {name: spellings for name, spellings in self.spellings.items() if len(spellings) > 1}
+
+    def table(self) -> list[dict[str, Any]]:
+        """One row per journal, most papers first: journal, papers, spellings ('; '-joined), ISSNs."""
+        return [{"journal": name, "papers": self.papers.get(name, 0), "spellings": "; ".join(self.spellings[name]),
+                 "issn": "; ".join(self.issns.get(name, []))}
+                for name in sorted(self.spellings, key=lambda n: (-self.papers.get(n, 0), n.casefold()))]
+
+
+@functools.lru_cache(maxsize=4096)
+def _field_kind(key: str) -> str | None:
+    """What a stored field holds for the journal: 'name' (another name of it), 'issn', or None."""
+    low = re.sub(r"[_\s]+", " ", key.strip().lower())
+    if low in _NAME_FIELDS:
+        return "name"
+    if _ISSN_FIELD.search(low) and not low.startswith(_NOT_ISSN_FIELD):
+        return "issn"
+    return None
+
+
+def _texts(value: Any) -> list[str]:
+    if isinstance(value, str):
+        return [value.strip()] if value.strip() else []
+    if isinstance(value, (list, tuple)):
+        return [v.strip() for v in value if isinstance(v, str) and v.strip()]
+    return []
+
+
+def _hashable(value: Any) -> Any:
+    if isinstance(value, list):
+        return tuple(_hashable(v) for v in value)
+    return value if value is None or isinstance(value, (str, int, float, bool)) else repr(value)
+
+
+def journal_identities(records: Iterable[tuple[str, Mapping[str, Any]]], journal_field: str = "journal",
+                       alias_fields: Iterable[str] = ()) -> JournalIdentities:
+    """The journal identity of each (paper id, stored fields) record that has a journal (a text in
+    `journal_field`); `alias_fields` names more fields that hold other names of the journal (role "alias")."""
+    aliases = frozenset(alias_fields)
+    # records that agree on their journal, ISSN and alias fields are read once (a journal's papers mostly do)
+    layouts: dict[tuple[str, ...], tuple[tuple[str, str | None], ...]] = {}
+    alike: dict[tuple, list[str]] = defaultdict(list)
+    for pid, fields in records:
+        value = fields.get(journal_field)
+        if not isinstance(value, str) or not value.strip():
+            continue  # a paper without a journal keeps no journal, whatever ISSN it carries
+        keys = tuple(fields)
+        layout = layouts.get(keys)
+        if layout is None:
+            layout = layouts[keys] = tuple(
+                (key, "name" if key in aliases else _field_kind(key)) for key in keys
+                if key != journal_field and (key in aliases or _field_kind(key)))
+        alike[(value, *((kind, _hashable(fields[key])) for key, kind in layout))].append(pid)
+
+    groups = _Groups()
+    journal_of: list[tuple[list[str], str]] = []  # paper ids and their journal text
+    counts: Counter[str] = Counter()  # spelling -> papers whose journal field reads so
+    seen: Counter[str] = Counter()  # every spelling, journal field or alias
+    soft: list[tuple[str, str]] = []
+    for (value, *parts), pids in alike.items():
+        journal = value.strip()
+        if not name_key(journal):
+            continue
+        journal_of.append((pids, journal))
+        counts[journal] += len(pids)
+        seen[journal] += len(pids)
+        node = groups.add("n:" + name_key(journal))
+        for kind, stored in parts:
+            if kind == "issn":
+                for issn in issns_in(list(stored) if isinstance(stored, tuple) else stored):
+                    groups.union(node, "i:" + issn)
+                continue
+            for other in _texts(list(stored) if isinstance(stored, tuple) else stored):
+                if len(name_key(other)) >= 2:
+                    seen[other] += 0  # known, though no paper's journal field reads so
+                    soft.append((node, "n:" + name_key(other)))
+    for a, b in soft:  # an alias shared by two groups joins them unless their ISSNs say two journals
+        groups.union(a, b, soft=True)
+    _join_stems(groups, seen)
+
+    members: dict[str, Counter[str]] = defaultdict(Counter)
+    for spelling, n in seen.items():
+        members[groups.find("n:" + name_key(spelling))][spelling] += n
+    shown = {root: _shown(spellings) for root, spellings in members.items()}
+    out = JournalIdentities()
+    name_of = {journal: shown[groups.find("n:" + name_key(journal))] for journal in counts}
+    out.names = {pid: name_of[journal] for pids, journal in journal_of for pid in pids}
+    for journal, n in counts.items():
+        out.papers[name_of[journal]] = out.papers.get(name_of[journal], 0) + n
+    for root, spellings in members.items():
+        name = shown[root]
+        if name not in out.papers:
+            continue  # a group of aliases only, no paper's journal
+        out.spellings[name] = [s for s, _ in sorted(spellings.items(), key=lambda kv: (-counts[kv[0]], kv[0]))]
+        out.keys.update((name_key(s), name) for s in spellings)
+        out.issns[name] = sorted(groups.issns.get(root, ()))
+    return out
+
+
+def _join_stems(groups: _Groups, seen: Mapping[str, int]) -> None:
+    """Join 'Title : subtitle' (or 'Title (qualifier)') to 'Title' when the corpus has that bare title and no other
+    group with a subtitled form of it."""
+    keys = {name_key(s) for s in seen}
+    variants: dict[str, set[str]] = defaultdict(set)
+    for spelling in seen:
+        stem = stem_of(spelling)
+        if stem is not None:
+            variants[name_key(stem)].add(groups.find("n:" + name_key(spelling)))
+    for stem, roots in sorted(variants.items()):
+        if stem in keys and len(roots) == 1:
+            groups.union("n:" + stem, next(iter(roots)), soft=True)
