@@ -17,7 +17,7 @@ left out (the importer skips them with a reason) and counted.
     .venv/bin/python benchmarks/dedup_benchmark.py [--sets stroke,haematology,...] [--json out.json]
 
 "exact" is the baseline: records are one paper when their normalised title and abstract are equal or their DOIs
-are (the rules before BENCHMARKS.md §24). "importer" is `core.store.import_file` with today's rules.
+are (the rules before BENCHMARKS.md §25). "importer" is `core.store.import_file` with today's rules.
 """
 
 from __future__ import annotations

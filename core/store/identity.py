@@ -5,7 +5,7 @@ its title key (the title folded for comparison, `title_key`). Two records whose 
 equal are one paper (the text rule, `core.records.duplicate_key`). Otherwise:
 
 - **one strong id, titles agree**: one paper ("same DOI and title", "same PMID and title", ...). Titles agree when
-  their similarity (`title_similarity`) reaches `TITLE_AGREE`, measured on the shared exports (BENCHMARKS.md §24).
+  their similarity (`title_similarity`) reaches `TITLE_AGREE`, chosen on labelled deduplication sets (BENCHMARKS.md §25).
   Scopus' ``Title; [Original-language title]`` and PubMed's ``[Translated title].`` are known title forms: the
   bracketed part is left out of the comparison.
 - **one strong id, titles disagree**: two papers. Web of Science and Embase give different papers one DOI (a
@@ -35,8 +35,8 @@ from core.records import bare_doi, duplicate_key
 STRONG_KINDS = ("doi", "pmid", "pmcid", "arxiv", "wos", "eid")
 KIND_NAMES = {"doi": "DOI", "pmid": "PMID", "pmcid": "PMCID", "arxiv": "arXiv id", "wos": "Web of Science UT",
               "eid": "Scopus EID", "title": "title"}
-TITLE_AGREE = 90.0  # similarity (0-100) at or above which two titles are one paper's (BENCHMARKS.md §24)
-SIMILAR_TITLE = 90.0  # without a shared id, spelling differences only: a stricter bar (BENCHMARKS.md §24)
+TITLE_AGREE = 90.0  # similarity (0-100) at or above which two titles are one paper's (BENCHMARKS.md §25)
+SIMILAR_TITLE = 90.0  # without a shared id (same first author and year): 95 lost 0.7 points of sensitivity, §25
 MIN_TITLE_KEY = 25  # a title key shorter than this never merges records on its own
 
 SCHEMA = """
