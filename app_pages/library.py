@@ -18,7 +18,7 @@ from ui.embedding import embed_in_background, embedding_progress
 from ui.errors import guarded
 from ui.export_menu import export_menu
 from ui.import_preview import import_preview, several_preview
-from ui.import_report import files_table, headline, merges_panel, overlap_panel
+from ui.import_report import corpus_merges_panel, files_table, headline, merges_panel, overlap_panel
 from ui.library_trash import delete_panel, labels_panel, trash_panel, undo_notice
 from ui.resources import store
 from ui.sidebar import current_model
@@ -159,6 +159,7 @@ with left:
 with right:
     delete_panel([c.name for c in corpora])
 labels_panel(target)
+corpus_merges_panel(target)
 with st.expander(f"Export {target} to a reference manager", icon=":material/download:"):
     st.caption("RIS (Zotero, EndNote, Mendeley), BibTeX, CSL JSON, CSV or JSONL, with authors, journal, year, DOI, "
                "keywords and abstract; each paper's collections come as keywords and a note.")

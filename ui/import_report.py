@@ -53,22 +53,35 @@ def _import_ids(report: dict[str, Any]) -> list[int]:
 
 
 def merges_panel(report: dict[str, Any]) -> None:
-    """Every merge of the import: what went into what, by which rule; a CSV; a button that undoes one."""
+    """Every merge of the import just made: what went into what, by which rule; a CSV; a button undoing one."""
     if message := st.session_state.pop(_SPLIT_DONE, None):
         st.success(message)
-    corpus, ids = report["corpus"], _import_ids(report)
-    if not report.get("merged") or not ids:
-        return
+    ids = _import_ids(report)
+    if report.get("merged") and ids:
+        rules = report.get("merge_rules") or {}
+        why = "; ".join(f"{n:,} by {rule}" for rule, n in sorted(rules.items(), key=lambda kv: -kv[1]))
+        _merges_view(report["corpus"], ids, "What was merged, and why", why, "report")
+
+
+def corpus_merges_panel(corpus: str) -> None:
+    """Every merge ever made in a corpus (all its imports), with the same table, CSV and split button."""
+    if message := st.session_state.pop(_SPLIT_DONE, None):
+        st.success(message)
+    with store().connect() as conn:
+        count = conn.execute("SELECT COUNT(*) FROM merged_records WHERE corpus = ?", (corpus,)).fetchone()[0]
+    if count:
+        _merges_view(corpus, None, f"Merged records of {corpus}", "", "corpus")
+
+
+def _merges_view(corpus: str, ids: list[int] | None, title: str, why: str, key: str) -> None:
     s = store()
     with s.connect() as conn:
         rows = merges(conn, corpus, ids)
-    rules = report.get("merge_rules") or {}
-    why = "; ".join(f"{n:,} by {rule}" for rule, n in sorted(rules.items(), key=lambda kv: -kv[1]))
-    with st.expander(f"What was merged, and why ({len(rows):,} records)", icon=":material/merge:"):
-        st.caption(f"{why}. Each merged record is kept whole with the paper it went into: its own title, abstract "
-                   "and fields are not lost, and a merge can be split back.")
+    with st.expander(f"{title} ({len(rows):,} records)", icon=":material/merge:"):
+        st.caption((f"{why}. " if why else "") + "Each merged record is kept whole with the paper it went into: "
+                   "its own title, abstract and fields are not lost, and a merge can be split back.")
         if not rows:
-            st.info("Every merge of this import has been split back.")
+            st.info("Every merge here has been split back.")
             return
         table = pd.DataFrame(rows)[["file", "row", "id", "title", "rule", "into", "into file", "into row",
                                     "into title", "record"]]
@@ -76,14 +89,14 @@ def merges_panel(report: dict[str, Any]) -> None:
             "title": st.column_config.TextColumn("title", width="medium"),
             "into title": st.column_config.TextColumn("into title", width="medium")})
         st.download_button("Download the merges (CSV)", _csv(table), file_name=f"{corpus}-merges.csv",
-                           mime="text/csv", key="merges_csv")
+                           mime="text/csv", key=f"merges_csv_{key}")
         choices = {r["record"]: r for r in rows}
         record = st.selectbox("Split a merged record back into a paper of its own", list(choices),
                               format_func=lambda k: (f"{choices[k]['file']} row {choices[k]['row']} "
                                                      f"({choices[k]['id']}) → {choices[k]['into']}"),
-                              key="split_record")
+                              key=f"split_record_{key}")
         chosen = choices[record]
-        if st.button(f"Split record {chosen['id']} from paper {chosen['into']}", key="split_button"):
+        if st.button(f"Split record {chosen['id']} from paper {chosen['into']}", key=f"split_button_{key}"):
             try:
                 with s.transaction() as conn:
                     new_id = split_record(conn, corpus, int(record))

@@ -19,6 +19,7 @@ from ui.collection_add import add_to_collection
 from ui.errors import guarded
 from ui.figures_view import ranked_figures, show_figures
 from ui.map_zoom import fly_to
+from ui.paper_sources import sources_expander
 from ui.resources import store
 from ui.tables import safe_link
 
@@ -113,6 +114,7 @@ def paper_panel(corpus: str, spec: ModelSpec, frame: pd.DataFrame, row: int, coo
     if links:
         st.button("Show its citations on the map", key="map_panel_citations", icon=":material/share:",
                   on_click=_show_citations, args=(corpus, row))
+    sources_expander(corpus, pid)
     with st.expander("Add to a collection"):
         add_to_collection(corpus, [pid], key="map_panel_collect")
 
