@@ -13,7 +13,7 @@ import streamlit as st
 from core.display import plural
 from core.errors import MireadError
 from core.records import md_escape
-from core.store.provenance import database_of, merges, overlap, overlap_rows, split_record
+from core.store.provenance import database_of, import_databases, merges, overlap, overlap_rows, split_record
 from ui.errors import show_error
 from ui.resources import store
 
@@ -34,9 +34,12 @@ def files_table(files: list[dict[str, Any]]) -> pd.DataFrame:
     """One row per file of a several-file import, then the totals: read = added + merged + skipped on every row,
     and merged = within the file + into earlier files + into the corpus."""
     rows = []
+    with store().connect() as conn:
+        dbs = import_databases(conn, {f["import_id"] for f in files if f.get("import_id") is not None})
     for f in files:
         into = f.get("merged_into") or {}
-        rows.append({"file": f["file"], "database": database_of(f["file"]), "read": f["imported"] + f["skipped"],
+        database = dbs.get(f.get("import_id"), database_of(f["file"]))
+        rows.append({"file": f["file"], "database": database, "read": f["imported"] + f["skipped"],
                      "added": f["added"], "merged": f["merged"], "within the file": into.get("this file", 0),
                      "into earlier files": into.get("earlier files", 0), "into the corpus": into.get("corpus", 0),
                      "skipped": f["skipped"]})

@@ -5,7 +5,7 @@ its title key (the title folded for comparison, `title_key`). Two records whose 
 equal are one paper (the text rule, `core.records.duplicate_key`). Otherwise:
 
 - **one strong id, titles agree**: one paper ("same DOI and title", "same PMID and title", ...). Titles agree when
-  their similarity (`title_similarity`) reaches `TITLE_AGREE`, chosen on labelled deduplication sets (BENCHMARKS.md §25).
+  their similarity (`title_similarity`) reaches `TITLE_AGREE`, chosen on labelled deduplication sets (§25).
   Scopus' ``Title; [Original-language title]`` and PubMed's ``[Translated title].`` are known title forms: the
   bracketed part is left out of the comparison.
 - **one strong id, titles disagree**: two papers. Web of Science and Embase give different papers one DOI (a

@@ -44,16 +44,54 @@ _DATABASES = (
 )
 
 
-def database_of(file: str) -> str:
-    """The database a file came from, by the words of its name ('_baseline_scopus.ris' -> 'Scopus'); the file's
-    name itself when none is known (each file is then its own source)."""
-    words = re.sub(r"[^a-z]+", " ", (file or "").lower())
+# a field only one database's export has -> that database
+_MARKER_FIELDS = (("lens id", "Lens"), ("eid", "Scopus"), ("ut unique wos id", "Web of Science"),
+                  ("ut", "Web of Science"), ("dimensions url", "Dimensions"), ("publication id", "Dimensions"),
+                  ("openalex id", "OpenAlex"), ("corpus id", "Semantic Scholar"), ("covidence", "Covidence"))
+
+
+def _known(text: str) -> str | None:
+    words = re.sub(r"[^a-z]+", " ", (text or "").lower())
     squashed = words.replace(" ", "")
     for needle, name in _DATABASES:
         if (" " in needle and needle in words) or re.search(rf"\b{needle}\b", words) or (
                 len(needle) > 5 and needle in squashed):
             return name
-    return file or "(unknown file)"
+    return None
+
+
+def database_of(file: str, fields: dict[str, Any] | None = None) -> str:
+    """The database a file came from: by the words of its name ('_baseline_scopus.ris' -> 'Scopus'), else by a
+    record of it (a 'Lens ID' column, RIS 'DB'/'DP' naming the database); the file's name itself when neither says
+    (each file is then its own source)."""
+    known = _known(file)
+    if known is None and fields:
+        for key in ("name_of_database", "database_provider", "database", "data source", "source"):
+            value = fields.get(key)
+            if isinstance(value, str) and (known := _known(value)):
+                break
+        else:
+            known = next((name for marker, name in _MARKER_FIELDS if marker in fields), None)
+    return known or file or "(unknown file)"
+
+
+def import_databases(conn: sqlite3.Connection, imports: set[int]) -> dict[int, str]:
+    """The database of each of these imports (see `database_of`)."""
+    return _databases(conn, _files(conn), imports)
+
+
+def _databases(conn: sqlite3.Connection, files: dict[int, str], imports: set[int]) -> dict[int, str]:
+    """The database of each import, by its file's name or one of its records."""
+    out: dict[int, str] = {}
+    for import_id in imports:
+        file = files.get(import_id, "")
+        if _known(file):
+            out[import_id] = _known(file) or file
+            continue
+        row = conn.execute("SELECT fields FROM papers WHERE import_id = ? LIMIT 1", (import_id,)).fetchone() or \
+            conn.execute("SELECT fields FROM merged_records WHERE import_id = ? LIMIT 1", (import_id,)).fetchone()
+        out[import_id] = database_of(file, json.loads(row[0] or "{}") if row else None)
+    return out
 
 
 @dataclass(frozen=True)
@@ -85,13 +123,13 @@ def paper_sources(conn: sqlite3.Connection, corpus: str, pid: str) -> list[Sourc
         raise NotFoundError(f"corpus {corpus!r} has no paper with id {pid!r}")
     files = _files(conn)
     seq, _, title, import_id, srow = tuple(row)
-    out = [SourceRecord(files.get(import_id, ""), srow, database_of(files.get(import_id, "")), pid, "added",
+    merged = conn.execute("SELECT id, pid, import_id, srow, rule, title FROM merged_records WHERE corpus = ? AND "
+                          "seq = ? ORDER BY id", (corpus, seq)).fetchall()
+    dbs = _databases(conn, files, {import_id, *(m[2] for m in merged)} - {None})
+    out = [SourceRecord(files.get(import_id, ""), srow, dbs.get(import_id, "(earlier import)"), pid, "added",
                         None, title)]
-    for rid, mid, mimport, mrow, rule, mtitle in conn.execute(
-            "SELECT id, pid, import_id, srow, rule, title FROM merged_records WHERE corpus = ? AND seq = ? "
-            "ORDER BY id", (corpus, seq)):
-        file = files.get(mimport, "")
-        out.append(SourceRecord(file, mrow, database_of(file), mid, rule, rid, mtitle))
+    for rid, mid, mimport, mrow, rule, mtitle in merged:
+        out.append(SourceRecord(files.get(mimport, ""), mrow, dbs.get(mimport, ""), mid, rule, rid, mtitle))
     return out
 
 
@@ -119,12 +157,15 @@ def overlap(conn: sqlite3.Connection, corpus: str) -> dict[str, Any]:
     ``by_count`` ({1: papers found by one database, 2: …}), ``pairs`` ({(a, b): papers both found}),
     ``combinations`` ({database set as a sorted tuple: papers}), and ``total``."""
     files = _files(conn)
+    own = conn.execute("SELECT seq, import_id FROM papers WHERE corpus = ?", (corpus,)).fetchall()
+    merged = conn.execute("SELECT seq, import_id FROM merged_records WHERE corpus = ?", (corpus,)).fetchall()
+    dbs = _databases(conn, files, {i for _, i in [*own, *merged] if i is not None})
     found: dict[int, set[str]] = {}
-    for seq, import_id in conn.execute("SELECT seq, import_id FROM papers WHERE corpus = ?", (corpus,)):
-        found[seq] = {database_of(files.get(import_id, ""))} if import_id is not None else {"(earlier import)"}
-    for seq, import_id in conn.execute("SELECT seq, import_id FROM merged_records WHERE corpus = ?", (corpus,)):
-        if seq in found:
-            found[seq].add(database_of(files.get(import_id, "")))
+    for seq, import_id in own:
+        found[seq] = {dbs[import_id]} if import_id is not None else {"(earlier import)"}
+    for seq, import_id in merged:
+        if seq in found and import_id is not None:
+            found[seq].add(dbs[import_id])
     papers: Counter[str] = Counter()
     unique: Counter[str] = Counter()
     combos: Counter[tuple[str, ...]] = Counter()
