@@ -24,14 +24,16 @@ from core.io.layout import Layout, separator_of, sniff_text
 from core.io.medline import _medline_rows, looks_like_medline
 from core.io.pubmed import _pubmed_rows
 from core.io.ris import _ris_rows, looks_like_ris
-from core.io.rows import NumberedRow
+from core.io.rows import NumberedRow, Row
 from core.io.safety import _check_file, _decoding, _head_text, _name, _open_binary
+from core.io.scholarly import looks_like_openalex, looks_like_semantic_scholar, openalex_row, semantic_scholar_row
 from core.io.tabular import _delimited_rows, _jsonl_rows, _parquet_rows
 from core.io.tagged import _cochrane_rows, _refer_rows, _wos_rows, looks_like_cochrane, looks_like_refer, looks_like_wos
 
 FORMATS: tuple[str, ...] = ("csv", "tsv", "excel", "jsonl", "parquet", "pubmed", "jats", "medline", "bibtex", "ris",
                             "endnote", "refer", "wos", "cochrane")
-FORMAT_NAMES = {"csv": "CSV", "tsv": "TSV", "excel": "Excel (.xlsx)", "jsonl": "JSONL/JSON (incl. CSL JSON)",
+FORMAT_NAMES = {"csv": "CSV", "tsv": "TSV", "excel": "Excel (.xlsx)",
+                "jsonl": "JSONL/JSON (incl. CSL JSON, OpenAlex, Semantic Scholar)",
                 "parquet": "Parquet", "pubmed": "PubMed XML",
                 "jats": "JATS / PMC full text (.xml, .nxml, .tar.gz)", "medline": "MEDLINE / PubMed format (.nbib)",
                 "bibtex": "BibTeX", "ris": "RIS", "endnote": "EndNote XML",
@@ -147,9 +149,19 @@ class Opened:
     layout: Layout = field(default_factory=Layout)
 
 
-def _csl_rows(rows: Iterator[NumberedRow]) -> Iterator[NumberedRow]:
+def _json_record(row: Row) -> Row:
+    """A JSON object under the product's field names when it is a CSL item, an OpenAlex work or a Semantic Scholar
+    paper; else as it is."""
+    if looks_like_openalex(row):
+        return openalex_row(row)
+    if looks_like_semantic_scholar(row):
+        return semantic_scholar_row(row)
+    return csl_row(row) if looks_like_csl(row) else row
+
+
+def _json_rows(rows: Iterator[NumberedRow]) -> Iterator[NumberedRow]:
     for number, row in rows:
-        yield number, (csl_row(row) if isinstance(row, dict) and looks_like_csl(row) else row)
+        yield number, (_json_record(row) if isinstance(row, dict) else row)
 
 
 _TEXT_READERS: dict[str, Callable[[Path], Iterator[NumberedRow]]] = {
@@ -177,7 +189,7 @@ def _numbered_rows(path: Path, fmt: str, options: ReadOptions) -> tuple[Iterator
                                    header_row=layout.header_row)
         return _decoding(path, reader), layout
     if fmt == "jsonl":
-        return _csl_rows(_decoding(path, _jsonl_rows)), Layout()
+        return _json_rows(_decoding(path, _jsonl_rows)), Layout()
     return _decoding(path, _TEXT_READERS[fmt]), Layout()
 
 

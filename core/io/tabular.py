@@ -78,9 +78,33 @@ def _json_object(path: Path, value: Any, where: str) -> Row:
     return value
 
 
+def _json_item(path: Path, value: Any, number: int, where: str) -> Row | RowError:
+    """An item of a JSON list or line: an object, or ``null`` as a skipped row (Semantic Scholar's batch answer
+    for an id it did not find); anything else refuses the file."""
+    if value is None:
+        return RowError(number, f"row {number}: {where} is null (no record: an id the database did not find)")
+    return _json_object(path, value, where)
+
+
+# where an API response keeps its records: OpenAlex ("results"), Semantic Scholar ("data"), CSL-JSON wrappers
+_RECORD_LISTS = ("results", "data", "items", "records")
+
+
+def _first_line_is_json(head: str) -> bool:
+    try:
+        json.loads(head.lstrip().splitlines()[0])
+    except (ValueError, RecursionError, IndexError):
+        return False
+    return True
+
+
 def _jsonl_rows(path: Path) -> Iterator[NumberedRow]:
-    if _head_text(path).lstrip().startswith("["):
+    head = _head_text(path).lstrip()
+    if head.startswith("["):
         yield from _json_array_rows(path)
+        return
+    if head.startswith("{") and not _first_line_is_json(head):  # one JSON document over several lines
+        yield from _json_document_rows(path)
         return
     number = 0
     with _open_text(path) as handle:
@@ -99,19 +123,35 @@ def _jsonl_rows(path: Path) -> Iterator[NumberedRow]:
             except (ValueError, RecursionError):
                 raise CorpusError(f"file '{_name(path)}' line {line_number} is not valid JSON") from None
             number += 1
-            yield number, _json_object(path, value, f"line {line_number}")
+            yield number, _json_item(path, value, number, f"line {line_number}")
 
 
-def _json_array_rows(path: Path) -> Iterator[NumberedRow]:
+def _load_json(path: Path) -> Any:
     with _open_text(path) as handle:
         try:
-            values = json.load(handle)
+            return json.load(handle)
         except json.JSONDecodeError as error:
             raise CorpusError(f"file '{_name(path)}' is not valid JSON (line {error.lineno})") from None
         except (ValueError, RecursionError):
             raise CorpusError(f"file '{_name(path)}' is not valid JSON") from None
+
+
+def _json_array_rows(path: Path, values: Any = None) -> Iterator[NumberedRow]:
+    values = _load_json(path) if values is None else values
     for number, value in enumerate(values, start=1):
-        yield number, _json_object(path, value, f"item {number}")
+        yield number, _json_item(path, value, number, f"item {number}")
+
+
+def _json_document_rows(path: Path) -> Iterator[NumberedRow]:
+    """A JSON object spread over several lines: an API response whose records are under ``results`` (OpenAlex)
+    or ``data`` (Semantic Scholar), else one record."""
+    document = _load_json(path)
+    if isinstance(document, dict):
+        for key in _RECORD_LISTS:
+            if isinstance(document.get(key), list):
+                yield from _json_array_rows(path, document[key])
+                return
+    yield 1, _json_object(path, document, "document")
 
 
 def _parquet_rows(path: Path) -> Iterator[NumberedRow]:
