@@ -25,7 +25,7 @@ from core.io.medline import _medline_rows, looks_like_medline
 from core.io.pubmed import _pubmed_rows
 from core.io.ris import _ris_rows, looks_like_ris
 from core.io.rows import NumberedRow, Row
-from core.io.safety import _check_file, _decoding, _head_text, _name, _open_binary
+from core.io.safety import _check_file, _decoding, _head_text, _name, _open_binary, text_encoding, with_encoding
 from core.io.scholarly import looks_like_openalex, looks_like_semantic_scholar, openalex_row, semantic_scholar_row
 from core.io.tabular import _delimited_rows, _jsonl_rows, _parquet_rows
 from core.io.tagged import _cochrane_rows, _refer_rows, _wos_rows, looks_like_cochrane, looks_like_refer, looks_like_wos
@@ -50,6 +50,7 @@ _ALIASES = {"pmc": "jats", "nxml": "jats",
             "xml": "pubmed", "pubmed-xml": "pubmed", "nbib": "medline", "pubmed-text": "medline", "bib": "bibtex",
             "ndjson": "jsonl", "json": "jsonl", "csl": "jsonl", "xlsx": "excel", "endnote-xml": "endnote",
             "web-of-science": "wos", "isi": "wos", "enw": "refer", "endnote-tagged": "refer"}
+_TEXT_FORMATS = frozenset(("csv", "tsv", "jsonl", "medline", "bibtex", "ris", "refer", "wos", "cochrane"))
 _TEXT_TABLE_EXTENSIONS = (".txt", "")  # tables saved as .txt (RefWorks, Web of Science tab-delimited)
 _PEEK_ROWS = 100
 
@@ -131,11 +132,12 @@ def detect_format(path: str | Path, fmt: str | None = None) -> str:
 
 @dataclass
 class ReadOptions:
-    """A user's choices about how a file is read: the sheet, the header row, the separator."""
+    """A user's choices about how a file is read: the sheet, the header row, the separator, the text encoding."""
 
     sheet: str | None = None
     header_row: int | None = None
     separator: str | None = None
+    encoding: str | None = None  # a codecs name or a label of safety.ENCODING_NAMES; None: detected
 
 
 @dataclass
@@ -147,6 +149,7 @@ class Opened:
     path: Path
     fmt: str
     layout: Layout = field(default_factory=Layout)
+    encoding: str | None = None  # the text encoding read in (None: a binary or XML format, which names its own)
 
 
 def _json_record(row: Row) -> Row:
@@ -195,10 +198,11 @@ def _numbered_rows(path: Path, fmt: str, options: ReadOptions) -> tuple[Iterator
 
 def _open_rows(path: str | Path, fmt: str | None, options: ReadOptions | None = None) -> Opened:
     """Open a file eagerly: check it, peek its first rows; return its columns, all its rows, format and layout."""
-    path = Path(path)
+    options = options or ReadOptions()
+    path = with_encoding(Path(path), options.encoding)
     _check_file(path)
     fmt = detect_format(path, fmt)
-    rows, layout = _numbered_rows(path, fmt, options or ReadOptions())
+    rows, layout = _numbered_rows(path, fmt, options)
     head = list(itertools.islice(rows, _PEEK_ROWS))
     columns: dict[str, None] = {}
     for _, row in head:
@@ -207,4 +211,5 @@ def _open_rows(path: str | Path, fmt: str | None, options: ReadOptions | None = 
     if not columns:
         kind = "rows" if fmt in ("csv", "tsv", "parquet", "excel") else "records"
         raise CorpusError(f"file '{_name(path)}' has no {kind}")
-    return Opened(list(columns), itertools.chain(head, rows), path, fmt, layout)
+    encoding = text_encoding(path) if fmt in _TEXT_FORMATS else None
+    return Opened(list(columns), itertools.chain(head, rows), path, fmt, layout, encoding)
