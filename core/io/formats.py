@@ -1,8 +1,12 @@
 """Format detection (by content first, then extension) and the dispatch from a file to its format's reader.
 
 Content wins where a format has a signature: MEDLINE text saved as ``.ris`` or ``.txt`` is MEDLINE, an RIS file
-saved as ``.txt`` is RIS, ``.xml`` is PubMed or EndNote XML by its elements. Tables (CSV, TSV, Excel) are read
-with a ``Layout``: the header row found under any preamble, the separator sniffed, the sheet chosen.
+saved as ``.txt`` is RIS, ``.xml`` is PubMed or EndNote XML by its elements. An extension is evidence too: a file
+named ``.csv`` or ``.tsv`` whose first rows read as a table with a header naming a title column is that table,
+whatever its cells hold (an abstract quoting RIS lines, ``TY  - JOUR``, stays an abstract); content overrules such
+an extension only when the file does not read as a table, and the reading then says why (``format_note``).
+Tables (CSV, TSV, Excel) are read with a ``Layout``: the header row found under any preamble, the separator
+sniffed, the sheet chosen.
 """
 
 from __future__ import annotations
@@ -51,7 +55,9 @@ _ALIASES = {"pmc": "jats", "nxml": "jats",
             "ndjson": "jsonl", "json": "jsonl", "csl": "jsonl", "xlsx": "excel", "endnote-xml": "endnote",
             "web-of-science": "wos", "isi": "wos", "enw": "refer", "endnote-tagged": "refer"}
 _TEXT_FORMATS = frozenset(("csv", "tsv", "jsonl", "medline", "bibtex", "ris", "refer", "wos", "cochrane"))
-_TEXT_TABLE_EXTENSIONS = (".txt", "")  # tables saved as .txt (RefWorks, Web of Science tab-delimited)
+_TEXT_TABLE_EXTENSIONS = (".txt", "")
+_TABLE_EXTENSIONS = {".csv": "csv", ".tsv": "tsv", ".tab": "tsv"}
+_XML_FORMATS = frozenset(("pubmed", "jats", "endnote"))  # tables saved as .txt (RefWorks, Web of Science tab-delimited)
 _PEEK_ROWS = 100
 
 
@@ -67,6 +73,29 @@ def _json_object_line(text: str) -> bool:
         return False
 
 
+def _reads_as_table(text: str, ext: str) -> bool:
+    """Whether a text's first rows read as a table under its extension: a header row naming a title column."""
+    return sniff_text(text, "\t" if _TABLE_EXTENSIONS[ext] == "tsv" else ",").found_by_title
+
+
+def _extension(path: Path) -> str:
+    suffixes = [s.lower() for s in path.suffixes]
+    if suffixes and suffixes[-1] == ".gz":
+        suffixes.pop()
+    return suffixes[-1] if suffixes else ""
+
+
+def format_note(path: Path, fmt: str) -> str:
+    """Why a file is read in another format than its extension names ("" when it is not): content overruled it."""
+    ext = _extension(path)
+    named = _EXTENSIONS.get(ext)
+    if named is None or named == fmt or {named, fmt} <= _XML_FORMATS:
+        return ""
+    why = (f"its first rows do not read as a table with a title column, and its content is {FORMAT_NAMES[fmt]}"
+           if named in ("csv", "tsv") else f"its content is {FORMAT_NAMES[fmt]}")
+    return f"read as {FORMAT_NAMES[fmt]}, not {FORMAT_NAMES[named]} as its extension '{ext}' says: {why}"
+
+
 def _by_content(path: Path, ext: str) -> str | None:
     """The format a file's first bytes show, when they show one."""
     with _open_binary(path) as stream:
@@ -80,6 +109,8 @@ def _by_content(path: Path, ext: str) -> str | None:
     except CorpusError:
         return None  # the reader chosen by extension says what is wrong with the text
     text = head.lstrip()
+    if ext in _TABLE_EXTENSIONS and _reads_as_table(text, ext):
+        return None  # the extension stands: the file is the table it says it is
     if looks_like_medline(text):
         return "medline"
     if looks_like_wos(text):
@@ -115,10 +146,7 @@ def detect_format(path: str | Path, fmt: str | None = None) -> str:
         if key not in FORMATS:
             raise CorpusError(f"format '{fmt}' is unknown; use one of {', '.join(FORMATS)}")
         return key
-    suffixes = [s.lower() for s in path.suffixes]
-    if suffixes and suffixes[-1] == ".gz":
-        suffixes.pop()
-    ext = suffixes[-1] if suffixes else ""
+    ext = _extension(path)
     by_content = _by_content(path, ext) if path.is_file() and ext not in (".tar", ".tgz") else None
     if by_content:
         return by_content
@@ -150,6 +178,7 @@ class Opened:
     fmt: str
     layout: Layout = field(default_factory=Layout)
     encoding: str | None = None  # the text encoding read in (None: a binary or XML format, which names its own)
+    format_note: str = ""  # why the content overruled the extension, when it did
 
 
 def _json_record(row: Row) -> Row:
@@ -201,6 +230,7 @@ def _open_rows(path: str | Path, fmt: str | None, options: ReadOptions | None = 
     options = options or ReadOptions()
     path = with_encoding(Path(path), options.encoding)
     _check_file(path)
+    given = fmt
     fmt = detect_format(path, fmt)
     rows, layout = _numbered_rows(path, fmt, options)
     head = list(itertools.islice(rows, _PEEK_ROWS))
@@ -212,4 +242,5 @@ def _open_rows(path: str | Path, fmt: str | None, options: ReadOptions | None = 
         kind = "rows" if fmt in ("csv", "tsv", "parquet", "excel") else "records"
         raise CorpusError(f"file '{_name(path)}' has no {kind}")
     encoding = text_encoding(path) if fmt in _TEXT_FORMATS else None
-    return Opened(list(columns), itertools.chain(head, rows), path, fmt, layout, encoding)
+    note = "" if given else format_note(path, fmt)
+    return Opened(list(columns), itertools.chain(head, rows), path, fmt, layout, encoding, note)

@@ -319,4 +319,6 @@ def read_papers(
                "title_only": title_only}
     if opened.encoding:  # the text encoding read in, as a person names it ("Windows-1252")
         reading["encoding"] = encoding_name(opened.encoding)
+    if opened.format_note:  # the content overruled the extension: why
+        reading["format_note"] = opened.format_note
     return PaperStream(items, chosen, note, reading, hooks)

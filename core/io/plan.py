@@ -38,6 +38,8 @@ def describe_reading(reading: dict[str, Any], tool: str | None = None,
         parts.append(f"separator {mark(SEPARATOR_NAMES.get(reading['separator'], str(reading['separator'])))}")
     if tool:
         parts.append(f"looks like a {mark(tool)} export")
+    if reading.get("format_note"):
+        parts.append(str(reading["format_note"]))
     return parts
 
 
