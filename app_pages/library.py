@@ -76,8 +76,7 @@ else:
     if len(saved) == 1:
         import_preview(*saved[0])
     elif saved:
-        several_preview([(path, name) for path, name, _ in saved],
-                        hashlib.sha1("".join(d for _, _, d in saved).encode()).hexdigest()[:12])
+        several_preview(saved)
 
 report = st.session_state.get(state.IMPORT_REPORT)
 if report:
