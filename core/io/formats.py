@@ -14,6 +14,7 @@ from __future__ import annotations
 import functools
 import itertools
 import json
+import re
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -59,6 +60,7 @@ _TEXT_TABLE_EXTENSIONS = (".txt", "")
 _TABLE_EXTENSIONS = {".csv": "csv", ".tsv": "tsv", ".tab": "tsv"}
 _XML_FORMATS = frozenset(("pubmed", "jats", "endnote"))  # tables saved as .txt (RefWorks, Web of Science tab-delimited)
 _PEEK_ROWS = 100
+_JSON_START = re.compile(r'(\{\s*"|\[\s*[{\]])')  # how a JSON object or a list of objects starts
 
 
 def _unknown(path: Path) -> CorpusError:
@@ -109,6 +111,8 @@ def _by_content(path: Path, ext: str) -> str | None:
     except CorpusError:
         return None  # the reader chosen by extension says what is wrong with the text
     text = head.lstrip()
+    if text.startswith("{") and _json_object_line(text):
+        return "jsonl"  # JSON lines, whatever the file is called: no table starts with a whole JSON object
     if ext in _TABLE_EXTENSIONS and _reads_as_table(text, ext):
         return None  # the extension stands: the file is the table it says it is
     if looks_like_medline(text):
@@ -121,8 +125,8 @@ def _by_content(path: Path, ext: str) -> str | None:
         return "cochrane"
     if looks_like_refer(text):
         return "refer"
-    if text.startswith("{") and _json_object_line(text):
-        return "jsonl"  # JSON lines, whatever the file is called
+    if ext in _TEXT_TABLE_EXTENSIONS and _JSON_START.match(text):
+        return "jsonl"  # a JSON document (an API response) saved as .txt
     if text.startswith("<"):
         if looks_like_endnote(text.encode()):
             return "endnote"

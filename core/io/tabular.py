@@ -90,6 +90,14 @@ def _json_item(path: Path, value: Any, number: int, where: str) -> Row | RowErro
 _RECORD_LISTS = ("results", "data", "items", "records")
 
 
+def _wrapped(value: Any) -> list | None:
+    """The records of an API response (an object with a list under ``results``, ``data``, ... and no title of its
+    own); None for anything else."""
+    if not isinstance(value, dict) or "title" in value:
+        return None
+    return next((value[key] for key in _RECORD_LISTS if isinstance(value.get(key), list)), None)
+
+
 def _first_line_is_json(head: str) -> bool:
     try:
         json.loads(head.lstrip().splitlines()[0])
@@ -122,6 +130,12 @@ def _jsonl_rows(path: Path) -> Iterator[NumberedRow]:
                 value = json.loads(line)
             except (ValueError, RecursionError):
                 raise CorpusError(f"file '{_name(path)}' line {line_number} is not valid JSON") from None
+            records = _wrapped(value)
+            if records is not None:  # an API response saved on one line (curl, a browser's raw view)
+                for index, item in enumerate(records, start=1):
+                    number += 1
+                    yield number, _json_item(path, item, number, f"line {line_number} item {index}")
+                continue
             number += 1
             yield number, _json_item(path, value, number, f"line {line_number}")
 
@@ -146,11 +160,10 @@ def _json_document_rows(path: Path) -> Iterator[NumberedRow]:
     """A JSON object spread over several lines: an API response whose records are under ``results`` (OpenAlex)
     or ``data`` (Semantic Scholar), else one record."""
     document = _load_json(path)
-    if isinstance(document, dict):
-        for key in _RECORD_LISTS:
-            if isinstance(document.get(key), list):
-                yield from _json_array_rows(path, document[key])
-                return
+    records = _wrapped(document)
+    if records is not None:
+        yield from _json_array_rows(path, records)
+        return
     yield 1, _json_object(path, document, "document")
 
 

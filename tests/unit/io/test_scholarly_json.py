@@ -23,9 +23,13 @@ def _works() -> list[dict]:
 
 
 def _shapes(tmp_path: Path, records: list, wrapper: str) -> dict[str, Path]:
-    """The same records as an API response (pretty-printed, as a browser saves it), a list, and JSON lines."""
-    files = {"response": tmp_path / "response.json", "list": tmp_path / "list.json", "jsonl": tmp_path / "lines.jsonl"}
+    """The same records as an API response (pretty-printed, as a browser saves it; on one line, as curl does, saved as
+    .txt), a list, and JSON lines."""
+    files = {"response": tmp_path / "response.json", "list": tmp_path / "list.json", "jsonl": tmp_path / "lines.jsonl",
+             "curl": tmp_path / "curl.txt", "response_txt": tmp_path / "response.txt"}
     files["response"].write_text(json.dumps({"meta": {"count": len(records)}, wrapper: records}, indent=2), "utf-8")
+    files["response_txt"].write_text(files["response"].read_text("utf-8"), "utf-8")
+    files["curl"].write_text(json.dumps({"meta": {"count": len(records)}, wrapper: records}), "utf-8")
     files["list"].write_text(json.dumps(records, indent=2), "utf-8")
     files["jsonl"].write_text("".join(json.dumps(r) + "\n" for r in records), "utf-8")
     return files
@@ -57,7 +61,7 @@ def test_openalex_abstract_positions_rebuild_the_text_in_order() -> None:
     assert abstract_from_index({}) is None and abstract_from_index(None) is None
 
 
-@pytest.mark.parametrize("shape", ["response", "list", "jsonl"])
+@pytest.mark.parametrize("shape", ["response", "list", "jsonl", "curl", "response_txt"])
 def test_openalex_in_every_shape_gives_the_same_papers(tmp_path: Path, shape: str) -> None:
     path = _shapes(tmp_path, _works(), "results")[shape]
     papers = [p for p in read_papers(path) if isinstance(p, Paper)]
@@ -84,7 +88,7 @@ def test_the_real_semantic_scholar_batch_answer_skips_its_null_with_a_reason() -
     assert first.fields["corpus_id"] == 470667
 
 
-@pytest.mark.parametrize("shape", ["response", "list", "jsonl"])
+@pytest.mark.parametrize("shape", ["response", "list", "jsonl", "curl", "response_txt"])
 def test_semantic_scholar_in_every_shape(tmp_path: Path, shape: str) -> None:
     records = [r for r in json.loads(S2.read_text(encoding="utf-8")) if r]
     path = _shapes(tmp_path, records, "data")[shape]
