@@ -95,7 +95,7 @@ def format_note(path: Path, fmt: str) -> str:
         return ""
     why = (f"its first rows do not read as a table with a title column, and its content is {FORMAT_NAMES[fmt]}"
            if named in ("csv", "tsv") else f"its content is {FORMAT_NAMES[fmt]}")
-    return f"read as {FORMAT_NAMES[fmt]}, not {FORMAT_NAMES[named]} as its extension '{ext}' says: {why}"
+    return f"not {FORMAT_NAMES[named]} as its extension '{ext}' says: {why}"
 
 
 def _by_content(path: Path, ext: str) -> str | None:

@@ -43,6 +43,7 @@ def test_an_ris_file_named_csv_is_read_as_ris_and_the_reading_says_why(tmp_path:
     plan = plan_import(path)
     assert plan.reading["reader"] == "ris" and plan.papers == 3
     note = plan.reading["format_note"]
-    assert note.startswith("read as RIS, not CSV as its extension '.csv' says")
+    assert note.startswith("not CSV as its extension '.csv' says")
+    assert describe_reading(plan.reading)[0] == "read as RIS"
     assert note in describe_reading(plan.reading)
     assert "format_note" not in plan_import(RIS).reading  # an .ris read as RIS needs no note

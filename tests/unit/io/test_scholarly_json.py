@@ -68,6 +68,7 @@ def test_openalex_in_every_shape_gives_the_same_papers(tmp_path: Path, shape: st
     assert [p.id for p in papers] == [p.id for p in read_papers(OPENALEX) if isinstance(p, Paper)]
     plan = plan_import(path)
     assert (plan.records, plan.papers, len(plan.skipped)) == (7, 5, 2)  # read = imported + skipped
+    assert plan.tool == "OpenAlex"
     titles_only = plan_import(path, title_only=True)
     assert titles_only.papers == 7 and titles_only.with_abstract == 5
 
@@ -75,7 +76,7 @@ def test_openalex_in_every_shape_gives_the_same_papers(tmp_path: Path, shape: st
 def test_the_real_semantic_scholar_batch_answer_skips_its_null_with_a_reason() -> None:
     plan = plan_import(S2)
     assert (plan.records, plan.papers, len(plan.skipped)) == (4, 3, 1)
-    assert "null" in plan.skipped[0]["reason"]
+    assert "null" in plan.skipped[0]["reason"] and plan.tool == "Semantic Scholar"
     papers = [p for p in read_papers(S2) if isinstance(p, Paper)]
     first = papers[0]
     assert first.id == "c31c87c591a25c64fbaa82e8ac6a81831b6ac7ce"
