@@ -56,9 +56,9 @@ _ALIASES = {"pmc": "jats", "nxml": "jats",
             "ndjson": "jsonl", "json": "jsonl", "csl": "jsonl", "xlsx": "excel", "endnote-xml": "endnote",
             "web-of-science": "wos", "isi": "wos", "enw": "refer", "endnote-tagged": "refer"}
 _TEXT_FORMATS = frozenset(("csv", "tsv", "jsonl", "medline", "bibtex", "ris", "refer", "wos", "cochrane"))
-_TEXT_TABLE_EXTENSIONS = (".txt", "")
-_TABLE_EXTENSIONS = {".csv": "csv", ".tsv": "tsv", ".tab": "tsv"}
-_XML_FORMATS = frozenset(("pubmed", "jats", "endnote"))  # tables saved as .txt (RefWorks, Web of Science tab-delimited)
+_TEXT_TABLE_EXTENSIONS = (".txt", "")  # tables saved as .txt (RefWorks, Web of Science tab-delimited)
+_TABLE_EXTENSIONS = {".csv": "csv", ".tsv": "tsv", ".tab": "tsv"}  # extensions that stand when the rows agree
+_XML_FORMATS = frozenset(("pubmed", "jats", "endnote"))  # .xml names all three: no note between them
 _PEEK_ROWS = 100
 _JSON_START = re.compile(r'(\{\s*"|\[\s*[{\]])')  # how a JSON object or a list of objects starts
 
