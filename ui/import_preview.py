@@ -63,23 +63,25 @@ def _options(digest: str) -> ReadOptions:
                        encoding=None if encoding == AUTO else encoding)
 
 
-def _encoding_widget(plan: ImportPlan | None, digest: str) -> None:
-    """The text encoding: (auto) takes the detected one (named in the help); shown for text files, and whenever
-    the file could not be read (a wrong encoding is one reason)."""
+def _encoding_widget(plan: ImportPlan | None, digest: str, slot: Any = st) -> None:
+    """The text encoding: (auto) takes the detected one (named in the help); for text files, and whenever the file
+    could not be read (a wrong encoding is one reason)."""
     detected = plan.reading.get("encoding") if plan else None
     if plan is not None and not detected:
         return  # Excel, Parquet, XML: the file names its own encoding
-    st.selectbox("Encoding", [AUTO, *ENCODING_NAMES.values()], key=sticky(f"import_enc_{digest}", AUTO),
-                 help=f"(auto) = detected{': ' + detected if detected else ''}. Files saved by Excel on Windows "
-                      "are often Windows-1252, on a classic Mac Mac Roman.")
+    slot.selectbox("Encoding", [AUTO, *ENCODING_NAMES.values()], key=sticky(f"import_enc_{digest}", AUTO),
+                   help=f"(auto) = detected{': ' + detected if detected else ''}. Files saved by Excel on Windows "
+                        "are often Windows-1252, on a classic Mac Mac Roman.")
 
 
 def _layout_widgets(plan: ImportPlan | None, digest: str) -> None:
-    """Sheet, header row and separator, for the formats that have them."""
+    """Sheet, header row, separator and text encoding, for the formats that have them."""
     reading = plan.reading if plan else {}
     if not reading.get("header_row"):
+        if reading.get("encoding"):  # a tagged text (RIS, MEDLINE, BibTeX...): its encoding alone
+            _encoding_widget(plan, digest, st.columns(4)[0])
         return
-    slots = iter(st.columns(3))
+    slots = iter(st.columns(4))
     if plan and plan.sheets:
         next(slots).selectbox("Sheet", [AUTO, *plan.sheets], key=sticky(f"import_sheet_{digest}", AUTO),
                        help="(auto) = the first sheet")
@@ -90,6 +92,7 @@ def _layout_widgets(plan: ImportPlan | None, digest: str) -> None:
     if reading.get("reader") in ("csv", "tsv"):
         next(slots).selectbox("Separator", [AUTO, *SEPARATOR_NAMES.values()], key=sticky(f"import_sep_{digest}", AUTO),
                         help="(auto) = sniffed from the first rows")
+    _encoding_widget(plan, digest, next(slots))
 
 
 def _mapping_widgets(columns: list[str], plan: ImportPlan | None, digest: str) -> None:
@@ -146,7 +149,7 @@ def import_preview(path: Path, name: str, digest: str) -> None:
                      tuple(sorted(chosen.items())), title_only)
     except MireadError as exc:
         show_error(exc)
-    _encoding_widget(plan, digest)
+        _encoding_widget(plan, digest)  # the file could not be read: another encoding may be why
     try:
         columns = plan.source_columns if plan else columns_of(path, options=options)
         head = preview(path, n=10, options=options)
@@ -206,6 +209,12 @@ def _several_name_key() -> str:
     """The corpus name input of a several-file upload: one per upload round, so that adding or removing a file keeps
     the name typed (an import starts a new round, and a new name)."""
     return f"corpus_name_several_{st.session_state.get(state.UPLOAD_ROUND, 0)}"
+
+
+def forget_several_name() -> None:
+    """Forget the name typed for several files (the uploader is empty: the next files are another upload)."""
+    for key in (_several_name_key(), f"_kept_{_several_name_key()}"):
+        st.session_state.pop(key, None)
 
 
 def _typed_several_name() -> str | None:
@@ -282,9 +291,11 @@ def several_preview(files: list[tuple[Path, str, str]]) -> None:
     unreadable = [(name, why_nothing(plan, error)) for name, plan, error in plans if plan is None or not plan.papers]
     if unreadable:
         these = "this file" if len(unreadable) == 1 else "these files"
+        one = len(unreadable) == 1
         st.warning("\n".join(f"- **{md_escape(name)}**: {md_escape(reason)}" for name, reason in unreadable)
-                   + f"\n\nNo paper can be imported from {these} as they are: fix {these} as said, or remove "
-                   f"{'it' if len(unreadable) == 1 else 'them'} from the upload to import the others.")
+                   + f"\n\nNo paper can be imported from {these} as {'it is' if one else 'they are'}: fix "
+                   f"{'it' if one else 'them'} as said, or remove {'it' if one else 'them'} from the upload to "
+                   "import the others.")
     corpus = _corpus_name(_several_name_key(), SEVERAL_DEFAULT_NAME)
     if st.button(f"Import {len(files)} files into corpus {md_escape(corpus.strip()) or '…'}", type="primary",
                  key="import_several", disabled=bool(unreadable) or not corpus.strip()):

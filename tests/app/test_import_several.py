@@ -90,6 +90,9 @@ def test_removing_a_file_keeps_the_corpus_name_typed(empty_workspace):  # noqa: 
     assert next(b for b in at.button if b.label == "Import 3 files into corpus one search")
     _upload(at, THREE[1:2])  # one file left: its own preview, the name still the one typed
     assert [s for s in at.selectbox if s.label == "Title column"] and at.text_input[0].value == "one search"
+    _upload(at, [])  # all removed: the next drop is another upload, named after its file
+    _upload(at, THREE[:1])
+    assert at.text_input[0].value == "baseline_pubmed"
 
 
 def test_one_file_keeps_the_column_preview_and_offers_a_name_it_accepts(empty_workspace):  # noqa: F811
