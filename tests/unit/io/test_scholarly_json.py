@@ -4,6 +4,7 @@ paper or a skipped row with its reason."""
 
 from __future__ import annotations
 
+import gzip
 import json
 from pathlib import Path
 
@@ -30,6 +31,9 @@ def _shapes(tmp_path: Path, records: list, wrapper: str) -> dict[str, Path]:
     files["response"].write_text(json.dumps({"meta": {"count": len(records)}, wrapper: records}, indent=2), "utf-8")
     files["response_txt"].write_text(files["response"].read_text("utf-8"), "utf-8")
     files["curl"].write_text(json.dumps({"meta": {"count": len(records)}, wrapper: records}), "utf-8")
+    files["snapshot"] = tmp_path / "part_000.gz"  # the OpenAlex snapshot's gzipped JSON lines, no other extension
+    with gzip.open(files["snapshot"], "wt", encoding="utf-8") as handle:
+        handle.write(files["jsonl"].read_text("utf-8"))
     files["list"].write_text(json.dumps(records, indent=2), "utf-8")
     files["jsonl"].write_text("".join(json.dumps(r) + "\n" for r in records), "utf-8")
     return files
@@ -61,7 +65,7 @@ def test_openalex_abstract_positions_rebuild_the_text_in_order() -> None:
     assert abstract_from_index({}) is None and abstract_from_index(None) is None
 
 
-@pytest.mark.parametrize("shape", ["response", "list", "jsonl", "curl", "response_txt"])
+@pytest.mark.parametrize("shape", ["response", "list", "jsonl", "curl", "response_txt", "snapshot"])
 def test_openalex_in_every_shape_gives_the_same_papers(tmp_path: Path, shape: str) -> None:
     path = _shapes(tmp_path, _works(), "results")[shape]
     papers = [p for p in read_papers(path) if isinstance(p, Paper)]
