@@ -25,17 +25,17 @@ def _works() -> list[dict]:
 
 def _shapes(tmp_path: Path, records: list, wrapper: str) -> dict[str, Path]:
     """The same records as an API response (pretty-printed, as a browser saves it; on one line, as curl does, saved as
-    .txt), a list, and JSON lines."""
+    .txt), a list, JSON lines, and gzipped JSON lines named as the OpenAlex snapshot names them."""
     files = {"response": tmp_path / "response.json", "list": tmp_path / "list.json", "jsonl": tmp_path / "lines.jsonl",
              "curl": tmp_path / "curl.txt", "response_txt": tmp_path / "response.txt"}
     files["response"].write_text(json.dumps({"meta": {"count": len(records)}, wrapper: records}, indent=2), "utf-8")
     files["response_txt"].write_text(files["response"].read_text("utf-8"), "utf-8")
     files["curl"].write_text(json.dumps({"meta": {"count": len(records)}, wrapper: records}), "utf-8")
+    files["list"].write_text(json.dumps(records, indent=2), "utf-8")
+    files["jsonl"].write_text("".join(json.dumps(r) + "\n" for r in records), "utf-8")
     files["snapshot"] = tmp_path / "part_000.gz"  # the OpenAlex snapshot's gzipped JSON lines, no other extension
     with gzip.open(files["snapshot"], "wt", encoding="utf-8") as handle:
         handle.write(files["jsonl"].read_text("utf-8"))
-    files["list"].write_text(json.dumps(records, indent=2), "utf-8")
-    files["jsonl"].write_text("".join(json.dumps(r) + "\n" for r in records), "utf-8")
     return files
 
 
