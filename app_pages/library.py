@@ -17,15 +17,15 @@ from ui.collections_view import collections_panel
 from ui.embedding import embed_in_background, embedding_progress
 from ui.errors import guarded
 from ui.export_menu import export_menu
-from ui.import_preview import import_preview, several_preview
+from ui.import_preview import forget_several_name, import_preview, several_preview
 from ui.import_report import corpus_merges_panel, files_table, headline, merges_panel, overlap_panel
 from ui.library_trash import delete_panel, labels_panel, trash_panel, undo_notice
 from ui.resources import store
 from ui.sidebar import current_model
 
 st.title("Library")
-st.caption("Load papers from CSV, TSV, Excel, JSON/JSONL, Parquet, PubMed XML or PubMed format, JATS / PMC full "
-           "text with figures (.xml, .nxml, .tar.gz), BibTeX, RIS, "
+st.caption("Load papers from CSV, TSV, Excel, JSON/JSONL (OpenAlex and Semantic Scholar too), Parquet, PubMed XML or "
+           "PubMed format, JATS / PMC full text with figures (.xml, .nxml, .tar.gz), BibTeX, RIS, "
            "EndNote XML or tagged text (.enw), Web of Science or Cochrane exports; check the preview, import, then "
            "embed them to explore.")
 s = store()
@@ -74,11 +74,12 @@ else:
         saved.append((path, upload.name, digest))
     if saved:  # the last import's report is about other files: under a new file's preview it would read as its own
         st.session_state.pop(state.IMPORT_REPORT, None)
+    if not saved:  # an empty uploader: the next files are another upload, with a name of their own
+        forget_several_name()
     if len(saved) == 1:
         import_preview(*saved[0])
     elif saved:
-        several_preview([(path, name) for path, name, _ in saved],
-                        hashlib.sha1("".join(d for _, _, d in saved).encode()).hexdigest()[:12])
+        several_preview(saved)
 
 report = st.session_state.get(state.IMPORT_REPORT)
 if report:

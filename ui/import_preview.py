@@ -16,6 +16,7 @@ from core.errors import MireadError
 from core.io import FIELDS, ImportPlan, ReadOptions, columns_of, plan_import, preview
 from core.io.layout import SEPARATOR_NAMES
 from core.io.plan import PREVIEW_ROWS, describe_reading
+from core.io.safety import ENCODING_NAMES
 from core.records import md_escape
 from core.store import import_file, import_files
 from core.store.field_roles import can_be_label, role_of
@@ -26,6 +27,8 @@ from ui.sidebar import select_corpus, sticky
 
 AUTO, NONE = "(auto)", "(none)"
 _REQUIRED = ("title", "abstract")
+NO_ABSTRACTS = "this export has no abstracts: tick Titles only, or export again with abstracts"
+SEVERAL_DEFAULT_NAME = "search"
 
 
 @st.cache_data(show_spinner=False, max_entries=16)
@@ -53,18 +56,32 @@ def _chosen_columns(digest: str) -> dict[str, str]:
 
 
 def _options(digest: str) -> ReadOptions:
-    sheet, header, separator = (_choice(f"import_{k}_{digest}") for k in ("sheet", "header", "sep"))
+    sheet, header, separator, encoding = (_choice(f"import_{k}_{digest}") for k in ("sheet", "header", "sep", "enc"))
     return ReadOptions(sheet=None if sheet == AUTO else sheet,
                        header_row=None if header in (AUTO, 0, None) else int(header),
-                       separator=None if separator == AUTO else separator)
+                       separator=None if separator == AUTO else separator,
+                       encoding=None if encoding == AUTO else encoding)
+
+
+def _encoding_widget(plan: ImportPlan | None, digest: str, slot: Any = st) -> None:
+    """The text encoding: (auto) takes the detected one (named in the help); for text files, and whenever the file
+    could not be read (a wrong encoding is one reason)."""
+    detected = plan.reading.get("encoding") if plan else None
+    if plan is not None and not detected:
+        return  # Excel, Parquet, XML: the file names its own encoding
+    slot.selectbox("Encoding", [AUTO, *ENCODING_NAMES.values()], key=sticky(f"import_enc_{digest}", AUTO),
+                   help=f"(auto) = detected{': ' + detected if detected else ''}. Files saved by Excel on Windows "
+                        "are often Windows-1252, on a classic Mac Mac Roman.")
 
 
 def _layout_widgets(plan: ImportPlan | None, digest: str) -> None:
-    """Sheet, header row and separator, for the formats that have them."""
+    """Sheet, header row, separator and text encoding, for the formats that have them."""
     reading = plan.reading if plan else {}
     if not reading.get("header_row"):
+        if reading.get("encoding"):  # a tagged text (RIS, MEDLINE, BibTeX...): its encoding alone
+            _encoding_widget(plan, digest, st.columns(4)[0])
         return
-    slots = iter(st.columns(3))
+    slots = iter(st.columns(4))
     if plan and plan.sheets:
         next(slots).selectbox("Sheet", [AUTO, *plan.sheets], key=sticky(f"import_sheet_{digest}", AUTO),
                        help="(auto) = the first sheet")
@@ -75,6 +92,7 @@ def _layout_widgets(plan: ImportPlan | None, digest: str) -> None:
     if reading.get("reader") in ("csv", "tsv"):
         next(slots).selectbox("Separator", [AUTO, *SEPARATOR_NAMES.values()], key=sticky(f"import_sep_{digest}", AUTO),
                         help="(auto) = sniffed from the first rows")
+    _encoding_widget(plan, digest, next(slots))
 
 
 def _mapping_widgets(columns: list[str], plan: ImportPlan | None, digest: str) -> None:
@@ -126,10 +144,12 @@ def import_preview(path: Path, name: str, digest: str) -> None:
     title_only = bool(st.session_state.get(f"import_title_only_{digest}", False))
     plan: ImportPlan | None = None
     try:
-        plan = _plan(str(path), path.stat().st_size, (options.sheet, options.header_row, options.separator),
+        plan = _plan(str(path), path.stat().st_size,
+                     (options.sheet, options.header_row, options.separator, options.encoding),
                      tuple(sorted(chosen.items())), title_only)
     except MireadError as exc:
         show_error(exc)
+        _encoding_widget(plan, digest)  # the file could not be read: another encoding may be why
     try:
         columns = plan.source_columns if plan else columns_of(path, options=options)
         head = preview(path, n=10, options=options)
@@ -146,8 +166,9 @@ def import_preview(path: Path, name: str, digest: str) -> None:
     if plan is not None:
         _plan_summary(plan)
     st.dataframe(head, width="stretch", hide_index=True, height=240)
-    # a corpus name starts with a letter or digit: '_baseline_scopus.csv' offers 'baseline_scopus'
-    name_default = Path(name).name.split(".")[0].lstrip("_-. ")[:40] or "corpus"
+    # a corpus name starts with a letter or digit: '_baseline_scopus.csv' offers 'baseline_scopus'; a name typed for
+    # several files of this upload stays when all but one were removed
+    name_default = _typed_several_name() or Path(name).name.split(".")[0].lstrip("_-. ")[:40] or "corpus"
     # one input per uploaded file: a name typed for this file survives reruns and never carries over
     corpus = _corpus_name(f"corpus_name_{digest}", name_default)
     chosen_labels = _label_widget(columns, plan, digest)
@@ -184,45 +205,90 @@ def _imported(report: dict[str, Any]) -> None:
     st.rerun()
 
 
+def _several_name_key() -> str:
+    """The corpus name input of a several-file upload: one per upload round, so that adding or removing a file keeps
+    the name typed (an import starts a new round, and a new name)."""
+    return f"corpus_name_several_{st.session_state.get(state.UPLOAD_ROUND, 0)}"
+
+
+def forget_several_name() -> None:
+    """Forget the name typed for several files (the uploader is empty: the next files are another upload)."""
+    for key in (_several_name_key(), f"_kept_{_several_name_key()}"):
+        st.session_state.pop(key, None)
+
+
+def _typed_several_name() -> str | None:
+    """The name typed for several files of this upload, when one was typed."""
+    key = _several_name_key()
+    typed = st.session_state.get(key, st.session_state.get(f"_kept_{key}"))
+    return typed.strip() if isinstance(typed, str) and typed.strip() not in ("", SEVERAL_DEFAULT_NAME) else None
+
+
+def why_nothing(plan: ImportPlan | None, error: str) -> str:
+    """Why no paper of a file can be imported, in one sentence naming the fix; "" when some can."""
+    if plan is None:
+        return NO_ABSTRACTS if "no abstract column" in error else error
+    if plan.papers:
+        return ""
+    if plan.records and not plan.with_abstract and all("abstract" in s["reason"] for s in plan.skipped):
+        return NO_ABSTRACTS
+    first = plan.skipped[0]["reason"] if plan.skipped else "the file has no records"
+    return f"no paper can be imported: {first}"
+
+
 def file_summaries(plans: list[tuple[str, ImportPlan | None, str]]) -> pd.DataFrame:
-    """One row per uploaded file: its name, reader, rows, papers, rows to skip and the fields found (or why it
-    cannot be read). ``plans``: (name, plan or None, the error sentence when None)."""
+    """One row per uploaded file: its name, reader, rows, papers, rows to skip and the fields found (or, when no
+    paper can be imported, why and the fix). ``plans``: (name, plan or None, the error sentence when None)."""
     rows = []
     for name, plan, error in plans:
+        reason = why_nothing(plan, error)
         if plan is None:
-            rows.append({"file": name, "reader": "–", "rows": 0, "papers": 0, "skipped": 0, "fields found": error})
+            rows.append({"file": name, "reader": "–", "rows": 0, "papers": 0, "skipped": 0, "fields found": reason})
             continue
-        found = [f for f, column in (plan.reading.get("columns") or {}).items() if column]
+        # a tagged format maps its abstract tag whether or not a record has one: found means some record has one
+        found = [f for f, column in (plan.reading.get("columns") or {}).items()
+                 if column and (f != "abstract" or plan.with_abstract)]
+        text = reason or ", ".join(found) + ("" if plan.complete else " (first rows checked)")
         rows.append({"file": name, "reader": plan.reader_name,
                      "rows": plan.records, "papers": plan.papers, "skipped": len(plan.skipped),
-                     "fields found": ", ".join(found) + ("" if plan.complete else " (first rows checked)")})
+                     "fields found": text})
     return pd.DataFrame(rows)
 
 
-def several_preview(files: list[tuple[Path, str]], digest: str) -> None:
-    """Draw the preview of several uploaded files (a summary per file) and one button importing them all into one
-    corpus: one transaction, duplicates merged across the files and with the corpus (by DOI or title+abstract)."""
+def several_preview(files: list[tuple[Path, str, str]]) -> None:
+    """Draw the preview of several uploaded files (a summary per file, Titles only per file) and one button importing
+    them all into one corpus: one transaction, duplicates merged across the files and with the corpus (by DOI or
+    title+abstract). ``files``: (path, name as uploaded, the file's digest)."""
     plans: list[tuple[str, ImportPlan | None, str]] = []
-    for path, name in files:
+    flags = [bool(st.session_state.get(f"import_title_only_{digest}", False)) for _, _, digest in files]
+    for (path, name, _), title_only in zip(files, flags):
         try:
-            plans.append((name, _plan(str(path), path.stat().st_size, (None, None, None), (), False), ""))
+            plans.append((name, _plan(str(path), path.stat().st_size, (None, None, None, None), (), title_only), ""))
         except MireadError as exc:
             plans.append((name, None, str(exc)))
     st.caption(f"Preview of **{len(files)} files**: nothing is stored until you press Import. They go into one "
                "corpus in one step; a paper found in several files (same DOI, or same title and abstract) is kept "
                "once: the first file's text stays, later files fill the fields it lacked.")
     st.dataframe(file_summaries(plans), width="stretch", hide_index=True)
-    unreadable = [name for name, plan, _ in plans if plan is None or not plan.papers]
+    st.caption("Titles only: also import the papers of a file that have no abstract (marked 'title only').")
+    slots = st.columns(min(len(files), 4))
+    for i, (_, name, digest) in enumerate(files):
+        slots[i % len(slots)].checkbox(f"Titles only: {md_escape(name)}",
+                                       key=sticky(f"import_title_only_{digest}", False))
+    unreadable = [(name, why_nothing(plan, error)) for name, plan, error in plans if plan is None or not plan.papers]
     if unreadable:
-        st.warning(f"{', '.join(md_escape(n) for n in unreadable)}: no paper can be imported from "
-                   f"{'this file' if len(unreadable) == 1 else 'these files'}; remove "
-                   f"{'it' if len(unreadable) == 1 else 'them'} from the upload to import the others.")
-    corpus = _corpus_name(f"corpus_name_{digest}", "search")
+        these = "this file" if len(unreadable) == 1 else "these files"
+        one = len(unreadable) == 1
+        st.warning("\n".join(f"- **{md_escape(name)}**: {md_escape(reason)}" for name, reason in unreadable)
+                   + f"\n\nNo paper can be imported from {these} as {'it is' if one else 'they are'}: fix "
+                   f"{'it' if one else 'them'} as said, or remove {'it' if one else 'them'} from the upload to "
+                   "import the others.")
+    corpus = _corpus_name(_several_name_key(), SEVERAL_DEFAULT_NAME)
     if st.button(f"Import {len(files)} files into corpus {md_escape(corpus.strip()) or '…'}", type="primary",
-                 key=f"import_several_{digest}", disabled=bool(unreadable) or not corpus.strip()):
+                 key="import_several", disabled=bool(unreadable) or not corpus.strip()):
         try:
             with st.spinner(f"Importing {len(files)} files…"):
-                report = import_files(store(), [path for path, _ in files], corpus)
+                report = import_files(store(), [path for path, _, _ in files], corpus, title_only=flags)
         except MireadError as exc:
             show_error(exc)
         else:

@@ -1,4 +1,4 @@
-"""The ``import`` command: its arguments (format, sheet, header row, separator, a column for every field,
+"""The ``import`` command: its arguments (format, sheet, header row, separator, encoding, a column for every field,
 title-only, dry run) and its handler, which prints the import report or, with ``--dry-run``, the import preview.
 Several files are either one JATS full-text bundle (articles and their images) or one upload of several exports
 (``core.store.import_files``: one transaction, duplicates merged across the files, a line per file)."""
@@ -34,6 +34,8 @@ def add_import_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--header-row", type=int, default=None,
                    help="tables: the 1-based row of the header (default: the first row naming a title column)")
     p.add_argument("--separator", default=None, help="CSV: comma, semicolon, tab or pipe (default: sniffed)")
+    p.add_argument("--encoding", default=None,
+                   help="text files: utf-8, cp1252 (Windows-1252), latin-1, mac-roman, ... (default: detected)")
     p.add_argument("--title-only", action="store_true",
                    help="also import rows without an abstract (marked title-only)")
     p.add_argument("--dry-run", action="store_true", help="show how the file would be imported; store nothing")
@@ -92,7 +94,8 @@ def _choices(args: argparse.Namespace) -> tuple[dict[str, str], Any]:
 
     columns = {name: getattr(args, f"{name}_column") for name in _FIELD_FLAGS
                if getattr(args, f"{name}_column") is not None}
-    return columns, ReadOptions(sheet=args.sheet, header_row=args.header_row, separator=args.separator)
+    return columns, ReadOptions(sheet=args.sheet, header_row=args.header_row, separator=args.separator,
+                                encoding=args.encoding)
 
 
 def _import_several(store: Store, args: argparse.Namespace, emit: Emit, paths: list[Path]) -> dict[str, Any]:

@@ -1,9 +1,9 @@
-"""Files in and out: the safety checks every upload passes (size, gzip bombs, encodings, entities), one reader per
-format (CSV/TSV with preambles and any separator, Excel, JSONL/JSON incl. CSL JSON, Parquet, PubMed XML, MEDLINE
-text, JATS / PMC full text with figures, BibTeX, RIS, EndNote XML and tagged text, Web of Science and Cochrane
-text), column detection by a vocabulary of the common tools' column names, the import preview, validation into
-`Paper` records with per-row errors and warnings, and export. Imports nothing else of `core` but records, labels
-and errors.
+"""Files in and out: the safety checks every upload passes (size, gzip bombs, encodings: UTF-8, UTF-16, Windows-1252
+and Mac Roman detected; entities), one reader per format (CSV/TSV with preambles and any separator, Excel, JSONL/JSON
+incl. CSL JSON, OpenAlex and Semantic Scholar, Parquet, PubMed XML with Bookshelf records, MEDLINE text, JATS / PMC
+full text with figures, BibTeX, RIS, EndNote XML and tagged text, Web of Science and Cochrane text), column detection
+by a vocabulary of the common tools' column names, the import preview, validation into `Paper` records with per-row
+errors and warnings, and export. Imports nothing else of `core` but records, labels and errors.
 
 Public names load lazily (PEP 562), so importing the package costs nothing until a name is used.
 """

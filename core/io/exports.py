@@ -21,6 +21,11 @@ KNOWN_EXPORTS: tuple[tuple[str, frozenset[str], str], ...] = (
      "Google Scholar exports have no abstracts: export from a database that has them"),
     ("Scopus CSV", frozenset({"eid", "source_title"}),
      "this Scopus CSV was exported without abstracts: tick 'Abstract' under 'Abstract & keywords' and export again"),
+    ("OpenAlex", frozenset({"openalex"}),  # the W… id our OpenAlex reader keeps
+     "OpenAlex keeps no abstract for these works (its abstract_inverted_index is empty): export from a database "
+     "that has them"),
+    ("Semantic Scholar", frozenset({"semantic_scholar"}),
+     "Semantic Scholar gave no abstracts: ask its API for the 'abstract' field and save again"),
     ("Web of Science", frozenset({"pt", "ut"}),
      "this Web of Science export has no abstracts: choose 'Full Record' as the record content and export again"),
 )

@@ -1,8 +1,12 @@
 """Format detection (by content first, then extension) and the dispatch from a file to its format's reader.
 
 Content wins where a format has a signature: MEDLINE text saved as ``.ris`` or ``.txt`` is MEDLINE, an RIS file
-saved as ``.txt`` is RIS, ``.xml`` is PubMed or EndNote XML by its elements. Tables (CSV, TSV, Excel) are read
-with a ``Layout``: the header row found under any preamble, the separator sniffed, the sheet chosen.
+saved as ``.txt`` is RIS, ``.xml`` is PubMed or EndNote XML by its elements. An extension is evidence too: a file
+named ``.csv`` or ``.tsv`` whose first rows read as a table with a header naming a title column is that table,
+whatever its cells hold (an abstract quoting RIS lines, ``TY  - JOUR``, stays an abstract); content overrules such
+an extension only when the file does not read as a table, and the reading then says why (``format_note``).
+Tables (CSV, TSV, Excel) are read with a ``Layout``: the header row found under any preamble, the separator
+sniffed, the sheet chosen.
 """
 
 from __future__ import annotations
@@ -10,6 +14,7 @@ from __future__ import annotations
 import functools
 import itertools
 import json
+import re
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -24,14 +29,16 @@ from core.io.layout import Layout, separator_of, sniff_text
 from core.io.medline import _medline_rows, looks_like_medline
 from core.io.pubmed import _pubmed_rows
 from core.io.ris import _ris_rows, looks_like_ris
-from core.io.rows import NumberedRow
-from core.io.safety import _check_file, _decoding, _head_text, _name, _open_binary
+from core.io.rows import NumberedRow, Row
+from core.io.safety import _check_file, _decoding, _head_text, _name, _open_binary, text_encoding, with_encoding
+from core.io.scholarly import looks_like_openalex, looks_like_semantic_scholar, openalex_row, semantic_scholar_row
 from core.io.tabular import _delimited_rows, _jsonl_rows, _parquet_rows
 from core.io.tagged import _cochrane_rows, _refer_rows, _wos_rows, looks_like_cochrane, looks_like_refer, looks_like_wos
 
 FORMATS: tuple[str, ...] = ("csv", "tsv", "excel", "jsonl", "parquet", "pubmed", "jats", "medline", "bibtex", "ris",
                             "endnote", "refer", "wos", "cochrane")
-FORMAT_NAMES = {"csv": "CSV", "tsv": "TSV", "excel": "Excel (.xlsx)", "jsonl": "JSONL/JSON (incl. CSL JSON)",
+FORMAT_NAMES = {"csv": "CSV", "tsv": "TSV", "excel": "Excel (.xlsx)",
+                "jsonl": "JSONL/JSON (incl. CSL JSON, OpenAlex, Semantic Scholar)",
                 "parquet": "Parquet", "pubmed": "PubMed XML",
                 "jats": "JATS / PMC full text (.xml, .nxml, .tar.gz)", "medline": "MEDLINE / PubMed format (.nbib)",
                 "bibtex": "BibTeX", "ris": "RIS", "endnote": "EndNote XML",
@@ -48,8 +55,12 @@ _ALIASES = {"pmc": "jats", "nxml": "jats",
             "xml": "pubmed", "pubmed-xml": "pubmed", "nbib": "medline", "pubmed-text": "medline", "bib": "bibtex",
             "ndjson": "jsonl", "json": "jsonl", "csl": "jsonl", "xlsx": "excel", "endnote-xml": "endnote",
             "web-of-science": "wos", "isi": "wos", "enw": "refer", "endnote-tagged": "refer"}
+_TEXT_FORMATS = frozenset(("csv", "tsv", "jsonl", "medline", "bibtex", "ris", "refer", "wos", "cochrane"))
 _TEXT_TABLE_EXTENSIONS = (".txt", "")  # tables saved as .txt (RefWorks, Web of Science tab-delimited)
+_TABLE_EXTENSIONS = {".csv": "csv", ".tsv": "tsv", ".tab": "tsv"}  # extensions that stand when the rows agree
+_XML_FORMATS = frozenset(("pubmed", "jats", "endnote"))  # .xml names all three: no note between them
 _PEEK_ROWS = 100
+_JSON_START = re.compile(r'(\{\s*"|\[\s*[{\]])')  # how a JSON object or a list of objects starts
 
 
 def _unknown(path: Path) -> CorpusError:
@@ -62,6 +73,29 @@ def _json_object_line(text: str) -> bool:
         return isinstance(json.loads(text.splitlines()[0]), dict)
     except (ValueError, RecursionError, IndexError):
         return False
+
+
+def _reads_as_table(text: str, ext: str) -> bool:
+    """Whether a text's first rows read as a table under its extension: a header row naming a title column."""
+    return sniff_text(text, "\t" if _TABLE_EXTENSIONS[ext] == "tsv" else ",").found_by_title
+
+
+def _extension(path: Path) -> str:
+    suffixes = [s.lower() for s in path.suffixes]
+    if suffixes and suffixes[-1] == ".gz":
+        suffixes.pop()
+    return suffixes[-1] if suffixes else ""
+
+
+def format_note(path: Path, fmt: str) -> str:
+    """Why a file is read in another format than its extension names ("" when it is not): content overruled it."""
+    ext = _extension(path)
+    named = _EXTENSIONS.get(ext)
+    if named is None or named == fmt or {named, fmt} <= _XML_FORMATS:
+        return ""
+    why = (f"its first rows do not read as a table with a title column, and its content is {FORMAT_NAMES[fmt]}"
+           if named in ("csv", "tsv") else f"its content is {FORMAT_NAMES[fmt]}")
+    return f"not {FORMAT_NAMES[named]} as its extension '{ext}' says: {why}"
 
 
 def _by_content(path: Path, ext: str) -> str | None:
@@ -77,6 +111,10 @@ def _by_content(path: Path, ext: str) -> str | None:
     except CorpusError:
         return None  # the reader chosen by extension says what is wrong with the text
     text = head.lstrip()
+    if text.startswith("{") and _json_object_line(text):
+        return "jsonl"  # JSON lines, whatever the file is called: no table starts with a whole JSON object
+    if ext in _TABLE_EXTENSIONS and _reads_as_table(text, ext):
+        return None  # the extension stands: the file is the table it says it is
     if looks_like_medline(text):
         return "medline"
     if looks_like_wos(text):
@@ -87,8 +125,8 @@ def _by_content(path: Path, ext: str) -> str | None:
         return "cochrane"
     if looks_like_refer(text):
         return "refer"
-    if text.startswith("{") and _json_object_line(text):
-        return "jsonl"  # JSON lines, whatever the file is called
+    if ext in _TEXT_TABLE_EXTENSIONS and _JSON_START.match(text):
+        return "jsonl"  # a JSON document (an API response) saved as .txt
     if text.startswith("<"):
         if looks_like_endnote(text.encode()):
             return "endnote"
@@ -112,10 +150,7 @@ def detect_format(path: str | Path, fmt: str | None = None) -> str:
         if key not in FORMATS:
             raise CorpusError(f"format '{fmt}' is unknown; use one of {', '.join(FORMATS)}")
         return key
-    suffixes = [s.lower() for s in path.suffixes]
-    if suffixes and suffixes[-1] == ".gz":
-        suffixes.pop()
-    ext = suffixes[-1] if suffixes else ""
+    ext = _extension(path)
     by_content = _by_content(path, ext) if path.is_file() and ext not in (".tar", ".tgz") else None
     if by_content:
         return by_content
@@ -129,11 +164,12 @@ def detect_format(path: str | Path, fmt: str | None = None) -> str:
 
 @dataclass
 class ReadOptions:
-    """A user's choices about how a file is read: the sheet, the header row, the separator."""
+    """A user's choices about how a file is read: the sheet, the header row, the separator, the text encoding."""
 
     sheet: str | None = None
     header_row: int | None = None
     separator: str | None = None
+    encoding: str | None = None  # a codecs name or a label of safety.ENCODING_NAMES; None: detected
 
 
 @dataclass
@@ -145,11 +181,23 @@ class Opened:
     path: Path
     fmt: str
     layout: Layout = field(default_factory=Layout)
+    encoding: str | None = None  # the text encoding read in (None: a binary or XML format, which names its own)
+    format_note: str = ""  # why the content overruled the extension, when it did
 
 
-def _csl_rows(rows: Iterator[NumberedRow]) -> Iterator[NumberedRow]:
+def _json_record(row: Row) -> Row:
+    """A JSON object under the product's field names when it is a CSL item, an OpenAlex work or a Semantic Scholar
+    paper; else as it is."""
+    if looks_like_openalex(row):
+        return openalex_row(row)
+    if looks_like_semantic_scholar(row):
+        return semantic_scholar_row(row)
+    return csl_row(row) if looks_like_csl(row) else row
+
+
+def _json_rows(rows: Iterator[NumberedRow]) -> Iterator[NumberedRow]:
     for number, row in rows:
-        yield number, (csl_row(row) if isinstance(row, dict) and looks_like_csl(row) else row)
+        yield number, (_json_record(row) if isinstance(row, dict) else row)
 
 
 _TEXT_READERS: dict[str, Callable[[Path], Iterator[NumberedRow]]] = {
@@ -177,16 +225,18 @@ def _numbered_rows(path: Path, fmt: str, options: ReadOptions) -> tuple[Iterator
                                    header_row=layout.header_row)
         return _decoding(path, reader), layout
     if fmt == "jsonl":
-        return _csl_rows(_decoding(path, _jsonl_rows)), Layout()
+        return _json_rows(_decoding(path, _jsonl_rows)), Layout()
     return _decoding(path, _TEXT_READERS[fmt]), Layout()
 
 
 def _open_rows(path: str | Path, fmt: str | None, options: ReadOptions | None = None) -> Opened:
     """Open a file eagerly: check it, peek its first rows; return its columns, all its rows, format and layout."""
-    path = Path(path)
+    options = options or ReadOptions()
+    path = with_encoding(Path(path), options.encoding)
     _check_file(path)
+    given = fmt
     fmt = detect_format(path, fmt)
-    rows, layout = _numbered_rows(path, fmt, options or ReadOptions())
+    rows, layout = _numbered_rows(path, fmt, options)
     head = list(itertools.islice(rows, _PEEK_ROWS))
     columns: dict[str, None] = {}
     for _, row in head:
@@ -195,4 +245,6 @@ def _open_rows(path: str | Path, fmt: str | None, options: ReadOptions | None = 
     if not columns:
         kind = "rows" if fmt in ("csv", "tsv", "parquet", "excel") else "records"
         raise CorpusError(f"file '{_name(path)}' has no {kind}")
-    return Opened(list(columns), itertools.chain(head, rows), path, fmt, layout)
+    encoding = text_encoding(path) if fmt in _TEXT_FORMATS else None
+    note = "" if given else format_note(path, fmt)
+    return Opened(list(columns), itertools.chain(head, rows), path, fmt, layout, encoding, note)

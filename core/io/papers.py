@@ -32,7 +32,7 @@ from core.io.columns import ColumnMap, detect_columns, id_like_columns
 from core.io.formats import _PEEK_ROWS, ReadOptions, _open_rows
 from core.io.markup import has_markup, plain_text
 from core.io.rows import NumberedRow, Row, RowWarning, _year
-from core.io.safety import _name, _shown
+from core.io.safety import _name, _shown, encoding_name
 from core.labels import is_missing
 from core.records import Paper, RowError, bare_doi, duplicate_key
 
@@ -317,4 +317,8 @@ def read_papers(
             columns=columns, options=options, title_only=title_only))
     reading = {"reader": opened.fmt, **opened.layout.to_dict(), "columns": mapping.as_dict(),
                "title_only": title_only}
+    if opened.encoding:  # the text encoding read in, as a person names it ("Windows-1252")
+        reading["encoding"] = encoding_name(opened.encoding)
+    if opened.format_note:  # the content overruled the extension: why
+        reading["format_note"] = opened.format_note
     return PaperStream(items, chosen, note, reading, hooks)

@@ -28,6 +28,8 @@ def describe_reading(reading: dict[str, Any], tool: str | None = None,
 
     reader = str(reading.get("reader"))
     parts = [f"read as {mark(FORMAT_NAMES.get(reader, reader))}"]
+    if reading.get("encoding") and not str(reading["encoding"]).startswith("UTF-8"):
+        parts.append(f"encoding {mark(str(reading['encoding']))}")
     if reading.get("sheet"):
         parts.append(f"sheet {mark(str(reading['sheet']))}")
     if reading.get("header_row"):
@@ -36,6 +38,8 @@ def describe_reading(reading: dict[str, Any], tool: str | None = None,
         parts.append(f"separator {mark(SEPARATOR_NAMES.get(reading['separator'], str(reading['separator'])))}")
     if tool:
         parts.append(f"looks like a {mark(tool)} export")
+    if reading.get("format_note"):
+        parts.append(str(reading["format_note"]))
     return parts
 
 

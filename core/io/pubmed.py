@@ -1,4 +1,10 @@
-"""The PubMed XML reader: MEDLINE records as numbered raw rows, with XML entities refused."""
+"""The PubMed XML reader: MEDLINE records as numbered raw rows, with XML entities refused.
+
+A PubMed XML file (efetch, a saved search) mixes journal records (``PubmedArticle``) with Bookshelf records
+(``PubmedBookArticle``: a GeneReviews or StatPearls chapter, or a whole book). Both are read: a book record's
+title is its ``ArticleTitle`` (a chapter), else its ``BookTitle`` (a whole book), its journal the book's title; a
+record that cannot be read is a row error with its reason, so every record in the file is accounted for.
+"""
 
 from __future__ import annotations
 
@@ -50,6 +56,62 @@ def _pubmed_row(article: dict[str, Any]) -> Row:
     return row
 
 
+def _text_of(element: Any) -> str:
+    """An element's text with its children's (``<sup>``, ``<i>``), spaces collapsed; "" for None."""
+    return " ".join("".join(element.itertext()).split()) if element is not None else ""
+
+
+def _person(author: Any) -> str:
+    collective = _text_of(author.find("CollectiveName"))
+    if collective:
+        return collective
+    last, fore = _text_of(author.find("LastName")), _text_of(author.find("ForeName"))
+    initials = _text_of(author.find("Initials"))
+    return " ".join(filter(None, (last, initials or fore)))
+
+
+def _book_row(element: Any) -> Row:
+    """A ``PubmedBookArticle`` as a row: the chapter's (else the book's) title, abstract, PMID, authors, year."""
+    document = element.find("BookDocument")
+    if document is None:
+        raise ValueError("no BookDocument")
+    book = document.find("Book")
+    book_title = _text_of(book.find("BookTitle")) if book is not None else ""
+    title = _text_of(document.find("ArticleTitle")) or book_title
+    abstract = document.find("Abstract")
+    paragraphs = []
+    for part in abstract.findall("AbstractText") if abstract is not None else []:
+        text, label = _text_of(part), part.get("Label")
+        if text:
+            paragraphs.append(f"{label}: {text}" if label else text)
+    # the chapter's authors; a whole book has only its editors (under Book)
+    lists = [a for a in document.findall("AuthorList") if a.get("Type", "authors") == "authors"]
+    if not lists and book is not None:
+        lists = book.findall("AuthorList")
+    authors = [name for authors in lists for a in authors.findall("Author") if (name := _person(a))]
+    year = _year(_text_of(book.find("PubDate/Year")) if book is not None else "") or _year(
+        _text_of(document.find("ContributionDate/Year")))
+    ids = {i.get("IdType"): _text_of(i) for i in document.findall("ArticleIdList/ArticleId")}
+    ids.update({i.get("IdType"): _text_of(i) for i in element.findall("PubmedBookData/ArticleIdList/ArticleId")
+                if i.get("IdType") not in ids})
+    publisher = _text_of(book.find("Publisher/PublisherName")) if book is not None else ""
+    return {
+        "pmid": _text_of(document.find("PMID")) or None,
+        "title": title,
+        "abstract": "\n".join(paragraphs),
+        "journal": book_title or None,
+        "year": year,
+        "doi": ids.get("doi") or None,
+        "authors": authors,
+        "publication_types": [_text_of(t) for t in document.findall("PublicationType") if _text_of(t)],
+        "language": _text_of(document.find("Language")) or None,
+        "publisher": publisher or None,
+        "bookaccession": ids.get("bookaccession") or None,
+        "pmc": ids.get("pmc") or None,
+        "record_type": "book",
+    }
+
+
 def _entities_refused(path: Path) -> CorpusError:
     return CorpusError(
         f"file '{_name(path)}' declares XML entities, which are refused for safety; "
@@ -70,19 +132,24 @@ def _pubmed_rows(path: Path) -> Iterator[NumberedRow]:
     number = 0
     with _open_binary(path) as stream:
         events = etree.iterparse(
-            stream, events=("end",), tag="PubmedArticle", resolve_entities=False,
+            stream, events=("end",), tag=("PubmedArticle", "PubmedBookArticle"), resolve_entities=False,
             no_network=True, load_dtd=False, huge_tree=False, remove_comments=True,
         )
         try:
             for _, element in events:
                 number += 1
                 row: Row | RowError
+                book = element.tag == "PubmedBookArticle"
                 try:
-                    article = parse_article_info(element, False, False, True, False)
-                    article["grant_ids"] = parse_grant_id(element)
-                    row = _pubmed_row(article)
+                    if book:
+                        row = _book_row(element)
+                    else:
+                        article = parse_article_info(element, False, False, True, False)
+                        article["grant_ids"] = parse_grant_id(element)
+                        row = _pubmed_row(article)
                 except (AttributeError, IndexError, KeyError, TypeError, ValueError):
-                    row = RowError(number, f"row {number}: PubMed record could not be read")
+                    kind = "PubMed book record (PubmedBookArticle)" if book else "PubMed record"
+                    row = RowError(number, f"row {number}: {kind} could not be read")
                 element.clear()
                 while element.getprevious() is not None:
                     del element.getparent()[0]

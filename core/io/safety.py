@@ -1,8 +1,15 @@
-"""File safety: file checks, the gzip-bomb guard, encoding detection and opening text, with their limits."""
+"""File safety: file checks, the gzip-bomb guard, encoding detection and opening text, with their limits.
+
+Text is UTF-8 (or UTF-16 with its BOM) unless its first MiB is not UTF-8: then it is a file saved by Excel on
+Windows or a classic Mac (Windows-1252, which reads Latin-1 too, or Mac Roman), told apart by charset-normalizer
+among those two. Bytes that are not text in either (controls, NULs) or UTF-8 mixed with other bytes are refused
+with one sentence. A user's choice (``with_encoding``) always wins.
+"""
 
 from __future__ import annotations
 
 import codecs
+import functools
 import gzip
 import io
 import zlib
@@ -85,24 +92,100 @@ def _open_binary(path: Path) -> io.BufferedReader:
     return open(path, "rb")
 
 
-def _encoding_of(head: bytes) -> str:
+# the encodings a user may choose (the import preview's Encoding, --encoding), by their codecs names
+ENCODING_NAMES = {"utf-8": "UTF-8", "utf-8-sig": "UTF-8 (with BOM)", "utf-16": "UTF-16", "cp1252": "Windows-1252",
+                  "iso8859-1": "Latin-1 (ISO-8859-1)", "mac-roman": "Mac Roman", "iso8859-15": "Latin-9 (ISO-8859-15)",
+                  "cp1250": "Windows-1250 (Central European)"}
+_LEGACY = ("cp1252", "mac-roman")  # what Excel saves on Windows (Latin-1 text reads the same) and on a classic Mac
+_CONTROLS = frozenset(chr(c) for c in range(32)) - frozenset("\t\n\r\f")
+
+
+class EncodedPath(type(Path())):  # type: ignore[misc]
+    """A path whose text is read in the encoding a user chose (``encoding``), whatever detection says."""
+
+    encoding: str | None = None
+
+
+def with_encoding(path: Path, encoding: str | None) -> Path:
+    """The path, to be read as ``encoding`` (a codecs name or one of ENCODING_NAMES' labels); unchanged for None."""
+    if not encoding:
+        return path
+    by_label = {label.lower(): name for name, label in ENCODING_NAMES.items()}
+    try:
+        name = codecs.lookup(by_label.get(encoding.strip().lower(), encoding.strip())).name
+    except LookupError:
+        raise CorpusError(f"encoding '{_shown(encoding, 40)}' is unknown; use one of "
+                          f"{', '.join(ENCODING_NAMES.values())}") from None
+    chosen = EncodedPath(path)
+    chosen.encoding = name
+    return chosen
+
+
+def encoding_name(encoding: str) -> str:
+    """An encoding as a person names it ("cp1252" -> "Windows-1252")."""
+    return ENCODING_NAMES.get(encoding, encoding)
+
+
+def _legacy_encoding(head: bytes) -> str | None:
+    """Windows-1252 or Mac Roman for a head that is not UTF-8 but is text in one of them; None when it is neither
+    (random bytes, UTF-8 with a few bad bytes)."""
+    if any(ord(c) > 127 and c != "\ufffd" for c in head.decode("utf-8", "replace")):
+        return None  # real UTF-8 sequences among the bad bytes: a damaged UTF-8 file, not another encoding
+    fitting = []
+    for encoding in _LEGACY:
+        try:
+            text = head.decode(encoding)
+        except UnicodeDecodeError:
+            continue
+        if not _CONTROLS.intersection(text):
+            fitting.append(encoding)
+    if len(fitting) < 2:
+        return fitting[0] if fitting else None
+    from charset_normalizer import from_bytes
+
+    best = from_bytes(head, cp_isolation=["cp1252", "mac_roman"]).best()
+    return codecs.lookup(best.encoding).name if best is not None else fitting[0]
+
+
+@functools.lru_cache(maxsize=64)
+def _detected(path: str, size: int, mtime: int) -> str:
+    with _open_binary(Path(path)) as stream:
+        head = stream.read(_HEAD_BYTES)
+        at_end = not stream.peek(1)
     if head.startswith(codecs.BOM_UTF8):
         return "utf-8-sig"
     if head.startswith((codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE)):
         return "utf-16"
+    try:
+        codecs.getincrementaldecoder("utf-8")().decode(head, final=at_end)
+    except UnicodeDecodeError:
+        return _legacy_encoding(head) or "utf-8"
     return "utf-8"
+
+
+def text_encoding(path: Path) -> str:
+    """The encoding a text file is read in: the user's choice, else the BOM's, else UTF-8 when its first MiB is
+    UTF-8, else Windows-1252 or Mac Roman when that is text (see the module), else UTF-8 (refused when read)."""
+    chosen = getattr(path, "encoding", None)
+    if chosen:
+        return str(chosen)
+    stat = path.stat()
+    return _detected(str(path), stat.st_size, stat.st_mtime_ns)
 
 
 def _encoding_error(path: Path, position: int | None, encoding: str) -> CorpusError:
     if encoding == "utf-16":
         return CorpusError(f"file '{_name(path)}' is not valid UTF-16 text; save it as UTF-8 and import again")
     where = f" (invalid byte at position {position})" if position is not None else ""
+    if encoding not in ("utf-8", "utf-8-sig"):
+        return CorpusError(f"file '{_name(path)}' is not {encoding_name(encoding)} text{where}; choose its encoding "
+                           "or save it as UTF-8 and import again")
     return CorpusError(f"file '{_name(path)}' is not UTF-8 text{where}; save it as UTF-8 and import again")
 
 
-def _invalid_byte_position(path: Path) -> int | None:
-    """Byte offset of the first invalid UTF-8 sequence in the (expanded) file, if any."""
-    decoder = codecs.getincrementaldecoder("utf-8")()
+def _invalid_byte_position(path: Path, encoding: str = "utf-8") -> int | None:
+    """Byte offset of the first invalid sequence (in ``encoding``) in the (expanded) file, if any."""
+    decoder = codecs.getincrementaldecoder(encoding)()
     offset = 0
     with _open_binary(path) as stream:
         while True:
@@ -118,11 +201,11 @@ def _invalid_byte_position(path: Path) -> int | None:
 
 
 def _head_text(path: Path) -> str:
-    """Decode the first MiB of a text file, refusing empty or non-UTF-8/16 files."""
+    """Decode the first MiB of a text file (in `text_encoding`), refusing empty files or text it cannot decode."""
     with _open_binary(path) as stream:
         head = stream.read(_HEAD_BYTES)
         at_end = not stream.peek(1)
-    encoding = _encoding_of(head)
+    encoding = text_encoding(path)
     try:
         text = codecs.getincrementaldecoder(encoding.replace("-sig", ""))().decode(head, final=at_end)
     except UnicodeDecodeError as error:
@@ -133,8 +216,8 @@ def _head_text(path: Path) -> str:
 
 
 def _open_text(path: Path, newline: str | None = None) -> IO[str]:
-    stream = _open_binary(path)
-    return io.TextIOWrapper(stream, encoding=_encoding_of(stream.peek(4)[:4]), newline=newline)
+    encoding = text_encoding(path)
+    return io.TextIOWrapper(_open_binary(path), encoding=encoding, newline=newline)
 
 
 def _decoding(path: Path, reader: Callable[[Path], Iterator[NumberedRow]]) -> Iterator[NumberedRow]:
@@ -142,7 +225,7 @@ def _decoding(path: Path, reader: Callable[[Path], Iterator[NumberedRow]]) -> It
     _head_text(path)
     try:
         yield from reader(path)
-    except UnicodeDecodeError as error:
-        encoding = "utf-16" if "16" in (error.encoding or "") else "utf-8"
-        position = _invalid_byte_position(path) if encoding == "utf-8" else None
+    except UnicodeDecodeError:
+        encoding = text_encoding(path)
+        position = None if encoding == "utf-16" else _invalid_byte_position(path, encoding.replace("-sig", ""))
         raise _encoding_error(path, position, encoding) from None

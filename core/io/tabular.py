@@ -78,9 +78,41 @@ def _json_object(path: Path, value: Any, where: str) -> Row:
     return value
 
 
+def _json_item(path: Path, value: Any, number: int, where: str) -> Row | RowError:
+    """An item of a JSON list or line: an object, or ``null`` as a skipped row (Semantic Scholar's batch answer
+    for an id it did not find); anything else refuses the file."""
+    if value is None:
+        return RowError(number, f"row {number}: {where} is null (no record: an id the database did not find)")
+    return _json_object(path, value, where)
+
+
+# where an API response keeps its records: OpenAlex ("results"), Semantic Scholar ("data"), CSL-JSON wrappers
+_RECORD_LISTS = ("results", "data", "items", "records")
+
+
+def _wrapped(value: Any) -> list | None:
+    """The records of an API response (an object with a list under ``results``, ``data``, ... and no title of its
+    own); None for anything else."""
+    if not isinstance(value, dict) or "title" in value:
+        return None
+    return next((value[key] for key in _RECORD_LISTS if isinstance(value.get(key), list)), None)
+
+
+def _first_line_is_json(head: str) -> bool:
+    try:
+        json.loads(head.lstrip().splitlines()[0])
+    except (ValueError, RecursionError, IndexError):
+        return False
+    return True
+
+
 def _jsonl_rows(path: Path) -> Iterator[NumberedRow]:
-    if _head_text(path).lstrip().startswith("["):
+    head = _head_text(path).lstrip()
+    if head.startswith("["):
         yield from _json_array_rows(path)
+        return
+    if head.startswith("{") and not _first_line_is_json(head):  # one JSON document over several lines
+        yield from _json_document_rows(path)
         return
     number = 0
     with _open_text(path) as handle:
@@ -98,20 +130,41 @@ def _jsonl_rows(path: Path) -> Iterator[NumberedRow]:
                 value = json.loads(line)
             except (ValueError, RecursionError):
                 raise CorpusError(f"file '{_name(path)}' line {line_number} is not valid JSON") from None
+            records = _wrapped(value)
+            if records is not None:  # an API response saved on one line (curl, a browser's raw view)
+                for index, item in enumerate(records, start=1):
+                    number += 1
+                    yield number, _json_item(path, item, number, f"line {line_number} item {index}")
+                continue
             number += 1
-            yield number, _json_object(path, value, f"line {line_number}")
+            yield number, _json_item(path, value, number, f"line {line_number}")
 
 
-def _json_array_rows(path: Path) -> Iterator[NumberedRow]:
+def _load_json(path: Path) -> Any:
     with _open_text(path) as handle:
         try:
-            values = json.load(handle)
+            return json.load(handle)
         except json.JSONDecodeError as error:
             raise CorpusError(f"file '{_name(path)}' is not valid JSON (line {error.lineno})") from None
         except (ValueError, RecursionError):
             raise CorpusError(f"file '{_name(path)}' is not valid JSON") from None
+
+
+def _json_array_rows(path: Path, values: Any = None) -> Iterator[NumberedRow]:
+    values = _load_json(path) if values is None else values
     for number, value in enumerate(values, start=1):
-        yield number, _json_object(path, value, f"item {number}")
+        yield number, _json_item(path, value, number, f"item {number}")
+
+
+def _json_document_rows(path: Path) -> Iterator[NumberedRow]:
+    """A JSON object spread over several lines: an API response whose records are under ``results`` (OpenAlex)
+    or ``data`` (Semantic Scholar), else one record."""
+    document = _load_json(path)
+    records = _wrapped(document)
+    if records is not None:
+        yield from _json_array_rows(path, records)
+        return
+    yield 1, _json_object(path, document, "document")
 
 
 def _parquet_rows(path: Path) -> Iterator[NumberedRow]:

@@ -122,18 +122,22 @@ def import_files(
     fmt: str | None = None,
     columns: dict[str, str | None] | None = None,
     options: ReadOptions | None = None,
-    title_only: bool = False,
+    title_only: bool | Sequence[bool] = False,
     labels: Sequence[str] | None = None,
 ) -> MultiImportReport:
     """Import `files` into `corpus` in one transaction (see the module). `fmt`, `columns`, `options` and
-    `title_only` apply to every file (default: each file's own detection); `labels` as in `import_file`."""
+    `title_only` apply to every file (default: each file's own detection); `title_only` may also be one flag per
+    file (a drop where one export has no abstracts); `labels` as in `import_file`."""
     if not files:
         raise MireadError("no file to import")
+    flags = [title_only] * len(files) if isinstance(title_only, bool) else list(title_only)
+    if len(flags) != len(files):
+        raise MireadError(f"title_only has {len(flags)} flags for {len(files)} files")
     streams = []
-    for file in files:
+    for file, only_titles in zip(files, flags):
         try:
             records, source, save_figures = file_records(store, file, fmt=fmt, columns=columns, options=options,
-                                                         title_only=title_only)
+                                                         title_only=only_titles)
         except MireadError as exc:
             named = named_error(exc, Path(file).name)
             if named is exc:

@@ -48,14 +48,51 @@ def test_three_exports_are_previewed_per_file_and_imported_into_one_corpus(empty
     assert skipped["reason"][0] == "_baseline_pubmed.ris, row 13: empty abstract"
 
 
-def test_an_unreadable_file_among_several_is_named_and_nothing_can_be_imported(empty_workspace):  # noqa: F811
+NO_ABSTRACTS = "this export has no abstracts: tick Titles only, or export again with abstracts"
+
+
+@pytest.mark.parametrize("export", ["CSV/_baseline_pubmed.csv", "RIS/_baseline_googlescholar.ris"])
+def test_a_file_without_abstracts_names_the_fix_and_titles_only_for_it_imports_it(empty_workspace,  # noqa: F811
+                                                                                   export: str):
+    """PubMed's CSV (no abstract column) and Google Scholar's RIS (an AB tag in no record) beside a Scopus export:
+    the row said 'fields found: … abstract' (false) and the warning gave no reason; there was no Titles only."""
     at = open_app("app_pages/library.py", model=None)
-    _upload(at, [THREE[0], EXPORTS / "CSV" / "_baseline_pubmed.csv"])
+    bare = EXPORTS / export
+    _upload(at, [THREE[1], bare])
     summary = at.dataframe[0].value
-    assert "no abstract column" in summary["fields found"][1]
-    assert any(w.value.startswith("\\_baseline\\_pubmed.csv: no paper can be imported from this file")
-               for w in at.warning), [w.value for w in at.warning]
+    assert summary["fields found"][1] == NO_ABSTRACTS
+    assert "abstract" in summary["fields found"][0]
+    warning = next(w.value for w in at.warning if NO_ABSTRACTS in w.value)
+    assert bare.name.replace("_", "\\_") in warning
     assert next(b for b in at.button if b.label.startswith("Import 2 files")).disabled
+    next(c for c in at.checkbox if c.label == f"Titles only: {bare.name}".replace("_", "\\_")).check().run()
+    summary = at.dataframe[0].value
+    assert list(summary["papers"]) == [10, 10] and "abstract" not in summary["fields found"][1]
+    assert not [w for w in at.warning if NO_ABSTRACTS in w.value]
+    at.text_input[0].set_value("mixed").run()
+    next(b for b in at.button if b.label == "Import 2 files into corpus mixed").click().run()
+    assert not at.exception and not at.error
+    table = next(d.value for d in at.dataframe if "into earlier files" in d.value.columns)
+    assert list(table["rows"]) == [10, 10, 20] and list(table["skipped"]) == [0, 0, 0]
+    assert table["added"][2] + table["merged"][2] == 20  # every row read is a paper added or merged
+    papers = Store(empty_workspace).papers("mixed")
+    assert len(papers) == table["added"][2]
+    assert any(p.fields.get("title_only") for p in papers)
+    assert all(p.abstract for p in papers if not p.fields.get("title_only"))  # Scopus's papers kept their text
+
+
+def test_removing_a_file_keeps_the_corpus_name_typed(empty_workspace):  # noqa: F811
+    at = open_app("app_pages/library.py", model=None)
+    _upload(at, [*THREE, EXPORTS / "RIS" / "_baseline_googlescholar.ris"])
+    at.text_input[0].set_value("one search").run()
+    _upload(at, THREE)  # the file without abstracts removed
+    assert at.text_input[0].value == "one search"
+    assert next(b for b in at.button if b.label == "Import 3 files into corpus one search")
+    _upload(at, THREE[1:2])  # one file left: its own preview, the name still the one typed
+    assert [s for s in at.selectbox if s.label == "Title column"] and at.text_input[0].value == "one search"
+    _upload(at, [])  # all removed: the next drop is another upload, named after its file
+    _upload(at, THREE[:1])
+    assert at.text_input[0].value == "baseline_pubmed"
 
 
 def test_one_file_keeps_the_column_preview_and_offers_a_name_it_accepts(empty_workspace):  # noqa: F811
@@ -107,3 +144,27 @@ def test_the_report_adds_up_lists_each_merge_shows_the_overlap_and_splits_one_ba
     assert not at.exception and not at.error
     assert Store(empty_workspace).corpus("search").papers == 65
     assert any(f"Record {record}" in s.value.replace("\\", "") and "is now paper" in s.value for s in at.success)
+
+
+def test_a_file_saved_on_a_mac_names_its_encoding_and_the_one_chosen_rereads_it(empty_workspace,  # noqa: F811
+                                                                                 tmp_path: Path):
+    text = (EXPORTS / "CSV" / "_baseline_embase.csv").read_text(encoding="utf-8-sig")
+    text = text.encode("mac_roman", "replace").decode("mac_roman")
+    saved = tmp_path / "embase_mac.csv"
+    saved.write_bytes(text.encode("mac_roman"))
+    at = open_app("app_pages/library.py", model=None)
+    _upload(at, [saved])
+    assert any("encoding **Windows-1252**" in c.value for c in at.caption)  # few accents: detection guesses wrong
+    encoding = next(s for s in at.selectbox if s.label == "Encoding")
+    assert "detected: Windows-1252" in encoding.help
+    encoding.set_value("Mac Roman").run()
+    assert not at.exception and any("encoding **Mac Roman**" in c.value for c in at.caption)
+    next(b for b in at.button if b.label == "Import").click().run()
+    assert not at.exception and not at.error
+    original = tmp_path / "embase_utf8.csv"
+    original.write_text(text, encoding="utf-8")
+    from core.io import read_papers
+    from core.records import Paper
+
+    expected = sorted(p.abstract for p in read_papers(original) if isinstance(p, Paper))
+    assert sorted(p.abstract for p in Store(empty_workspace).papers("embase_mac")) == expected

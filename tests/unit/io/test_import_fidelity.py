@@ -340,7 +340,7 @@ def test_the_import_report_lists_warnings_and_keeps_its_other_keys(tmp_path: Pat
     doc = report.to_dict()
     assert list(doc) == ["corpus", "imported", "added", "merged", "skipped", "errors", "warnings", "conflicts",
                          "id_column", "id_note", "reader", "header_row", "separator", "sheet", "columns",
-                         "title_only", "links", "file", "merged_by_doi", "merged_into", "filled",
+                         "title_only", "encoding", "links", "file", "merged_by_doi", "merged_into", "filled",
                          "read", "import_id", "merges", "merge_rules"]
     assert doc["links"]["read"] == 0
     assert (doc["reader"], doc["header_row"], doc["title_only"]) == ("bibtex", None, False)

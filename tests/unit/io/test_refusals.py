@@ -34,12 +34,13 @@ def test_missing_abstract_column_is_refused_before_reading(tmp_path: Path) -> No
         read_papers(path)
 
 
-def test_non_utf8_bytes_are_refused_with_their_position(tmp_path: Path) -> None:
-    path = write(tmp_path / "x.csv", b"title,abstract\nCaf" + b"\xe9,text\n")
+def test_damaged_utf8_bytes_are_refused_with_their_position(tmp_path: Path) -> None:
+    # UTF-8 text (the ü) with one stray byte: a damaged UTF-8 file, not one in another encoding
+    path = write(tmp_path / "x.csv", "title,abstract\nMüller,".encode() + b"\xe9 text\n")
     with pytest.raises(CorpusError) as error:
         read_papers(path)
     assert str(error.value) == (
-        "file 'x.csv' is not UTF-8 text (invalid byte at position 18); save it as UTF-8 and import again"
+        "file 'x.csv' is not UTF-8 text (invalid byte at position 23); save it as UTF-8 and import again"
     )
 
 
