@@ -73,7 +73,7 @@ def test_a_file_without_abstracts_names_the_fix_and_titles_only_for_it_imports_i
     next(b for b in at.button if b.label == "Import 2 files into corpus mixed").click().run()
     assert not at.exception and not at.error
     table = next(d.value for d in at.dataframe if "into earlier files" in d.value.columns)
-    assert list(table["rows"]) == [10, 10, 20] and list(table["skipped"]) == [0, 0, 0]
+    assert list(table["read"]) == [10, 10, 20] and list(table["skipped"]) == [0, 0, 0]
     assert table["added"][2] + table["merged"][2] == 20  # every row read is a paper added or merged
     papers = Store(empty_workspace).papers("mixed")
     assert len(papers) == table["added"][2]
