@@ -11,8 +11,7 @@ import pytest
 
 from core.store import Store
 from tests.conftest import SHARED_DATA
-from tests.e2e.conftest import VIEWPORT, Tab, tiny_store
-from tests.e2e.server import streamlit_server
+from tests.e2e.conftest import Tab, app_tab, tiny_store
 from tests.e2e.test_journey import calm
 from tests.e2e.test_round_trip import choose, import_into
 
@@ -33,11 +32,8 @@ def workspace(tmp_path_factory: pytest.TempPathFactory) -> Store:
 
 @pytest.fixture(scope="module")
 def tab(browser, workspace: Store) -> Iterator[Tab]:
-    env = {"MIREAD_WARM_NUMBA": "0", "MIREAD_DEVICE": "cpu", "MIREAD_MODEL": "tiny"}
-    with streamlit_server(workspace.root, env=env, timeout=240) as url:
-        context = browser.new_context(viewport=VIEWPORT, accept_downloads=True)
-        yield Tab(context.new_page(), url).open()
-        context.close()
+    with app_tab(browser, workspace, env={"MIREAD_DEVICE": "cpu", "MIREAD_MODEL": "tiny"}) as opened:
+        yield opened
 
 
 def test_five_databases_report_merges_overlap_split_and_one_journal_name(tab: Tab, workspace: Store) -> None:
