@@ -167,8 +167,8 @@ def reference(paper: Paper, roles: FieldRoles, tags: Mapping[str, list[str]] | N
     if not doi and bare_doi(paper.id).startswith("10."):
         doi = bare_doi(paper.id)
     keywords: list[str] = []
-    for name in roles.keyword_fields:
-        keywords.extend(text_list(fields.get(name)))
+    for name in roles.keyword_fields:  # a keyword wrapped over lines in the export (Web of Science) is one line
+        keywords.extend(" ".join(k.split()) if "\n" in k else k for k in text_list(fields.get(name)))
     ref = Reference(
         id=paper.id, title=paper.title or "", abstract=paper.abstract or "", kind=_kind(fields),
         authors=[split_name(name) for name in text_list(fields.get("authors"))],

@@ -74,3 +74,15 @@ def test_web_of_science_bibtex_capitalised_fields_give_an_author_list_and_clean_
     assert first.title.startswith("Effect of nitrogen and phosphorus addition on litter decomposition and nutrients")
     assert "Author" not in first.fields and "author" not in first.fields
     assert papers[2].fields["authors"][:2] == ["Hitaka Soares, Jessica Akemi", "Teixeira de Souza, Andrea Lucia"]
+
+
+def test_web_of_science_plain_text_authors_are_the_full_names_short_forms_kept() -> None:
+    papers, _ = _read(REAL / "wos_cr_8.txt")
+    assert papers[0].fields["authors"] == ["Toh, Ming Liang"]  # AF, not AU's "Toh, ML"
+    assert papers[0].fields["author_short_names"] == ["Toh, ML"]
+    assert "author_full_names" not in papers[0].fields
+
+
+def test_medline_authors_are_the_full_names() -> None:
+    papers, _ = _read(REAL / "pubmed_3.txt")
+    assert papers[1].fields["authors"][:2] == ["Piqueray, Julien", "Gilliaux, Valentin"]
