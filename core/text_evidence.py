@@ -7,8 +7,9 @@ was imported, but they say nothing about a paper's topic: `evidence_text` leaves
 (core.explore.topics.keywords) read only what it returns. The encoder's input is not changed (see BENCHMARKS.md for
 the measurement behind that choice).
 
-A copyright statement starts at a copyright sign or word that opens a sentence or line and runs to the end of that
-line (publishers put it last); a label is a known section name, or a line-initial run of capitals, followed by a
+A copyright statement is a parenthesis holding one (PsycInfo's "(PsycInfo Database Record (c) 2023 APA, all rights
+reserved)"), or starts at a copyright sign or word that opens a sentence or line and runs to the end of that line
+(publishers put it last); a label is a known section name, or a line-initial run of capitals, followed by a
 colon at the start of the text, a line or a sentence. Nothing else is touched.
 """
 
@@ -41,6 +42,11 @@ _OPENS = r"(?:^|(?<=\n)|(?<=[.!?;]\s)|(?<=[.!?;]\s\s))[ \t]*"
 _COPYRIGHT = re.compile(
     _OPENS + r"(?:©|\(c\)\s*(?:\d{4}|copyright)|copyright\b|crown copyright|published by\b|all rights reserved)"
     r"[^\n]*", re.IGNORECASE)
+# a statement in parentheses: "(PsycInfo Database Record (c) 2023 APA, all rights reserved)"
+_INSIDE = r"(?:[^()\n]|\([^()\n]*\))"  # a character of a parenthesis, or a parenthesis inside it
+_PAREN_COPYRIGHT = re.compile(
+    rf"\({_INSIDE}*?(?:©|\(c\)\s*\d{{4}}|copyright\s*(?:©|\(c\)|\d{{4}})|rights reserved){_INSIDE}*\)",
+    re.IGNORECASE)
 _RESERVED = re.compile(r"\s*\ball rights reserved\.?", re.IGNORECASE)
 _COPYRIGHT_MARKERS = ("©", "copyright", "(c)", "published by", "reserved")
 
@@ -73,7 +79,7 @@ def evidence_text(text: str | None) -> str:
         return ""
     out = text
     if any(marker in text.lower() for marker in _COPYRIGHT_MARKERS):
-        out = _RESERVED.sub("", _COPYRIGHT.sub("", out))
+        out = _RESERVED.sub("", _COPYRIGHT.sub("", _PAREN_COPYRIGHT.sub("", out)))
     if ":" in out:
         out = _without_labels(out)
     if out == text:

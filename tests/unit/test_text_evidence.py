@@ -22,6 +22,9 @@ REAL = Path(__file__).resolve().parents[1] / "fixtures" / "real"
     ("Soil fauna differ. (C) 2020 The Authors. Published by Elsevier B.V.", "Soil fauna differ."),
     ("Soil fauna differ.\nCopyright © 2020 The Authors. This is an open access article.", "Soil fauna differ."),
     ("Soil fauna differ. All rights reserved.", "Soil fauna differ."),
+    ("Birds differ. (PsycInfo Database Record (c) 2023 APA, all rights reserved)", "Birds differ."),
+    ("Birds differ. (PsycInfo Database Record (c) 2022 APA, all rights reserved) Abstract (Spanish) Aves.",
+     "Birds differ. Abstract (Spanish) Aves."),
     ("BACKGROUND: Fauna matter.\nMETHODS: We sampled soils.\nCONCLUSIONS: They differ.",
      "Fauna matter.\nWe sampled soils.\nThey differ."),
     ("Objective: Fauna matter. Materials and Methods: We sampled soils. Results: They differ.",
@@ -35,7 +38,7 @@ def test_boilerplate_is_left_out(text: str, evidence: str) -> None:
 @pytest.mark.parametrize("text", [
     "We found p < 0.05: the effect held.", "Two groups: treated and control.", "In summary: fauna differ.",
     "The copyright of the data lies with the authors, who studied fauna.", "Fauna (c 20%) differ.",
-    "HIV: a review of fauna.", "",
+    "HIV: a review of fauna.", "Fauna (see the copyright notice) differ.", "",
 ])
 def test_text_without_boilerplate_is_unchanged(text: str) -> None:
     assert evidence_text(text) == text
