@@ -86,3 +86,19 @@ def test_web_of_science_plain_text_authors_are_the_full_names_short_forms_kept()
 def test_medline_authors_are_the_full_names() -> None:
     papers, _ = _read(REAL / "pubmed_3.txt")
     assert papers[1].fields["authors"][:2] == ["Piqueray, Julien", "Gilliaux, Valentin"]
+
+
+def test_authors_stored_glued_before_this_fix_are_a_list_in_the_panel_and_in_exports(tmp_path: Path) -> None:
+    from core.display import author_text
+    from core.io.reference_export import write_references
+
+    glued = ["Zhang, Jingfan and Li, Jian and Fan, Yingxu and Mo, Qifeng and Li,\n   Yingwen"]  # the old reading
+    assert author_text(glued, limit=None) == "Zhang, Jingfan; Li, Jian; Fan, Yingxu; Mo, Qifeng; Li, Yingwen"
+    assert author_text("Smith, A. and Roe, B.") == "Smith, A.; Roe, B."
+    assert author_text(["Procter and Gamble"]) == "Procter and Gamble"  # no "Family, Given" parts: one name
+    paper = Paper("p", "Soil", "Fauna.", {"authors": glued})
+    out = tmp_path / "p.ris"
+    with open(out, "w", encoding="utf-8", newline="") as handle:
+        write_references([paper], handle, "ris")
+    assert [line[6:] for line in out.read_text(encoding="utf-8").splitlines() if line.startswith("AU")] == [
+        "Zhang, Jingfan", "Li, Jian", "Fan, Yingxu", "Mo, Qifeng", "Li, Yingwen"]
