@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from core.labels import is_missing, label_text
+from core.records import author_names
 
 
 def noun(n: int, word: str, many: str | None = None) -> str:
@@ -36,16 +37,14 @@ def blank_missing(table: Any) -> Any:
 def author_text(value: Any, limit: int | None = 3) -> str:
     """A paper's authors as one line: 'Yang, Z.; Jiang, B.; Xu, J. et al.' (`limit` names; None: all of them).
 
-    Authors come as a list (RIS, BibTeX, MEDLINE readers) or as one string (tables; split on ';' when it has one)."""
+    Authors come as a list (RIS, BibTeX, MEDLINE readers) or as one string (tables; split on ';' when it has one);
+    a BibTeX "A, B and C, D" stored whole is split too (`core.records.author_names`)."""
     if is_missing(value):
         return ""
-    if isinstance(value, str):
-        names = [n.strip() for n in value.split(";")] if ";" in value else [value.strip()]
-    elif isinstance(value, (list, tuple)):
-        names = [label_text(n).strip() for n in value]
+    if isinstance(value, (list, tuple)):
+        names = author_names([label_text(n) for n in value])
     else:
-        names = [label_text(value).strip()]
-    names = [n for n in names if n]
+        names = author_names(value if isinstance(value, str) else label_text(value))
     if limit is not None and len(names) > limit:
         return "; ".join(names[:limit]) + " et al."
     return "; ".join(names)

@@ -62,6 +62,24 @@ def bare_doi(value: str) -> str:
     return bare if bare.startswith("10.") else text
 
 
+_BIBTEX_AND = re.compile(r"\s+and\s+")
+
+
+def author_names(value: Any) -> list[str]:
+    """A paper's authors as a list of names: a list as it is, a text split at ";" (tables); a name that is BibTeX's
+    "Family, Given and Family, Given" (stored before Web of Science BibTeX authors were split) is split at "and"
+    when every part is a "Family, Given" name. White space inside a name becomes one space."""
+    if value is None or (isinstance(value, float) and math.isnan(value)):
+        return []
+    items = [v for v in value if v is not None] if isinstance(value, (list, tuple)) else str(value).split(";")
+    names: list[str] = []
+    for item in items:
+        text = " ".join(str(item).split())
+        parts = _BIBTEX_AND.split(text) if " and " in text else [text]
+        names.extend(parts if len(parts) > 1 and all("," in part for part in parts) else [text])
+    return [name for name in names if name]
+
+
 def duplicate_key(title: str, abstract: str) -> str:
     """Hash of the normalised title and abstract: equal for papers that differ only in case/spacing."""
     return text_hash(normalise_text(title), normalise_text(abstract))

@@ -15,9 +15,15 @@ from core.records import RowError
 
 
 def _split_keywords(value: Any) -> list[str]:
+    """Keywords as a list: split at ";" where the value has one (Scopus, Web of Science and our own export write
+    "; ", so a MeSH term such as "Carcinoma, Non-Small-Cell Lung" stays whole), else at "," (Zotero, JabRef);
+    line breaks and runs of spaces inside a keyword become one space."""
     if isinstance(value, list):
-        return [str(v).strip() for v in value if str(v).strip()]
-    return [part.strip() for part in re.split(r"[;,]", str(value or "")) if part.strip()]
+        parts = [str(v) for v in value]
+    else:
+        text = str(value or "")
+        parts = text.split(";") if ";" in text else text.split(",")
+    return [" ".join(part.split()) for part in parts if part.strip()]
 
 
 # BibTeX: bibtexparser splits entries and fields, pylatexenc decodes the LaTeX in the values. Exporters such
@@ -141,37 +147,65 @@ def _bibtex_row(entry: Any, number: int, latex: _LatexText) -> tuple[Row, list[R
             warnings.append(RowWarning(number, name, f"field '{_shown(name)}': {problem}"))
         fields[name] = value
     authors = fields.pop("author", [])
+    authors = [" ".join(str(name).split()) for name in (authors if isinstance(authors, list) else [authors])]
     row: Row = {
-        "key": entry.key,
+        "key": _key(entry),
         "entrytype": entry.entry_type.lower(),
         "title": fields.pop("title", None),
         "abstract": fields.pop("abstract", None),
         "journal": fields.pop("journal", None) or fields.get("booktitle"),
         "year": _year(fields.pop("year", None)),
         "doi": fields.pop("doi", None),
-        "authors": authors if isinstance(authors, list) else [authors],
+        "authors": [name for name in authors if name],
         "keywords": _split_keywords(fields.pop("keywords", None)),
     }
     row.update(fields)
     return row, warnings
 
 
+_SAME_KEY = "\x1f"  # joins a repeated citation key to its entry's number while bibtexparser reads the file
+
+
 def _bibtex_library(text: str) -> Any:
-    """Parse BibTeX with bibtexparser; an entry with a repeated field is kept (bibtexparser sets it aside)."""
+    """Parse BibTeX with bibtexparser, every entry kept: one with a repeated field (bibtexparser sets it aside as a
+    DuplicateFieldKeyBlock) and one whose citation key an earlier entry has (a DuplicateBlockKeyBlock: Scopus, Web of
+    Science and Mendeley write author-year keys that different papers share). Field names are read in lower case
+    (Web of Science writes ``Author``, ``Title``), so authors are split into a list whatever their case."""
     import bibtexparser
+    from bibtexparser.library import Library
     from bibtexparser.middlewares import BlockMiddleware, SeparateCoAuthors, default_parse_stack
-    from bibtexparser.model import DuplicateFieldKeyBlock
+    from bibtexparser.model import DuplicateBlockKeyBlock, DuplicateFieldKeyBlock, Entry
 
-    class KeepRepeatedFields(BlockMiddleware):
-        """Turns bibtexparser's DuplicateFieldKeyBlock back into its entry, every field kept."""
+    class KeepEveryEntry(BlockMiddleware):
+        """Turns bibtexparser's set-aside entries back into entries (a repeated key made unique meanwhile with
+        ``_SAME_KEY`` and the entry's number; `_key` reads it back) and lower-cases field names, repeats kept."""
 
-        def transform_failed_block(self, failed_block: Any, library: Any) -> Any:
-            if isinstance(failed_block, DuplicateFieldKeyBlock):
-                return failed_block.ignore_error_block
-            return failed_block
+        def __init__(self) -> None:
+            super().__init__(allow_inplace_modification=True, allow_parallel_execution=False)
 
-    stack = [KeepRepeatedFields(allow_inplace_modification=True), *default_parse_stack(), SeparateCoAuthors()]
+        def transform(self, library: Any) -> Any:
+            blocks, seen = [], set()
+            for number, block in enumerate(library.blocks):
+                if isinstance(block, DuplicateBlockKeyBlock) and isinstance(block.ignore_error_block, Entry):
+                    block = block.ignore_error_block
+                if isinstance(block, DuplicateFieldKeyBlock):
+                    block = block.ignore_error_block
+                if isinstance(block, Entry):
+                    if block.key in seen:
+                        block.key = f"{block.key}{_SAME_KEY}{number}"
+                    seen.add(block.key)
+                    for field in block.fields:
+                        field.key = field.key.lower()
+                blocks.append(block)
+            return Library(blocks=blocks, fail_on_duplicate_key=False)
+
+    stack = [KeepEveryEntry(), *default_parse_stack(), SeparateCoAuthors()]
     return bibtexparser.parse_string(text, parse_stack=stack)
+
+
+def _key(entry: Any) -> str:
+    """An entry's citation key as written (see `_bibtex_library`)."""
+    return str(entry.key).partition(_SAME_KEY)[0]
 
 
 def _closed_entry(raw: str) -> tuple[Any, str] | None:
@@ -187,7 +221,7 @@ def _closed_entry(raw: str) -> tuple[Any, str] | None:
 
 
 def _bibtex_rows(path: Path) -> Iterator[NumberedRow]:
-    from bibtexparser.model import DuplicateBlockKeyBlock, Entry, ParsingFailedBlock
+    from bibtexparser.model import Entry, ParsingFailedBlock
 
     with _open_text(path) as handle:
         text = handle.read()
@@ -200,8 +234,6 @@ def _bibtex_rows(path: Path) -> Iterator[NumberedRow]:
             row, warnings = _bibtex_row(block, number, latex)
             yield number, row
             yield from ((number, warning) for warning in warnings)
-        elif isinstance(block, DuplicateBlockKeyBlock):
-            yield number, RowError(number, f"row {number}: duplicate citation key '{block.key}' (line {line})")
         elif isinstance(block, ParsingFailedBlock):
             closed = _closed_entry(block.raw or "")
             if closed is None:

@@ -47,5 +47,8 @@ def csl_row(item: Row) -> Row:
     row["doi"] = row.pop("DOI", None) or row.get("doi")
     row["authors"] = [_name(p) for p in row.pop("author", None) or []]
     keywords = row.pop("keyword", None)
-    row["keywords"] = [k.strip() for k in keywords.split(",") if k.strip()] if isinstance(keywords, str) else []
+    if isinstance(keywords, str):  # ", " between keywords, or "; " when one holds a comma (our export)
+        row["keywords"] = [k.strip() for k in keywords.split(";" if ";" in keywords else ",") if k.strip()]
+    else:
+        row["keywords"] = []
     return row

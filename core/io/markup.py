@@ -2,13 +2,15 @@
 
 Exports carry the publisher's markup inside text fields: Lens and Crossref-fed RIS write ``<jats:p>`` and
 ``<jats:title>``, PubMed-fed records ``<AbstractText Label="METHODS">``, others ``<p>``, ``<i>``, ``<sub>`` and
-MathML. `plain_text` turns such a value into the text a reader sees: elements dropped and their text kept,
-entities decoded, a paragraph, section or list item one line, a section title or PubMed label written before its
-text as ``"LABEL: text"``, a lone "Abstract" heading dropped, and TeX annotations that repeat a formula left out.
+MathML, some of them escaped (``&lt;p&gt;``). `plain_text` turns such a value into the text a reader sees:
+elements dropped and their text kept, entities decoded, a paragraph, section or list item one line, a section title
+or PubMed label written before its text as ``"LABEL: text"``, a lone "Abstract" heading dropped, and TeX annotations
+that repeat a formula left out.
 
 Only known element names count as markup, so "p < 0.05", "<5 mm" or "a<b and c>d" stay as written; text without
 a known element or an entity is returned unchanged (and fast). The parser is the standard library's
-``html.parser``: it tolerates unclosed and stray tags, which exported fragments often have.
+``html.parser``: it tolerates unclosed and stray tags, which exported fragments often have. `placeholder` tells an
+export's "[No abstract available]" from text.
 """
 
 from __future__ import annotations
@@ -150,17 +152,49 @@ class _Text(HTMLParser):
         return "\n".join(self.paragraphs)
 
 
+def _unescape(text: str) -> str:
+    """A text with its entities decoded once."""
+    return _ENTITY.sub(lambda m: html.unescape(m.group(0)), text)
+
+
 def has_markup(text: str) -> bool:
     """Whether a text holds a known element (HTML, JATS, MathML, PubMed) or an HTML entity."""
     return ("<" in text and _MARKUP.search(text) is not None) or ("&" in text and _ENTITY.search(text) is not None)
 
 
 def plain_text(text: str) -> str:
-    """A title or abstract without its markup: paragraphs as lines, labels as "LABEL: text" (see the module)."""
+    """A title or abstract without its markup: paragraphs as lines, labels as "LABEL: text" (see the module).
+
+    Markup that the export escaped ("&lt;p&gt;", Crossref's "&lt;jats:p&gt;", twice: "&amp;lt;i&amp;gt;") is
+    markup too: entities are decoded (up to three times) while that uncovers a known element, and the result is
+    read as markup; otherwise entities are decoded once and nothing else is touched ("p &lt; 0.05" is "p < 0.05").
+    """
     if not has_markup(text):
         return text
-    if "<" not in text or _MARKUP.search(text) is None:  # entities only: decode them, touch nothing else
-        return _ENTITY.sub(lambda m: html.unescape(m.group(0)), text)
+    if "<" not in text or _MARKUP.search(text) is None:  # entities only
+        decoded = unescaped = _unescape(text)
+        for _ in range(3):
+            if "<" in unescaped and _MARKUP.search(unescaped):  # the export escaped its markup
+                return plain_text(unescaped)
+            if "&" not in unescaped or _ENTITY.search(unescaped) is None:
+                break
+            unescaped = _unescape(unescaped)
+        return decoded
     parser = _Text()
     parser.feed(_NOT_A_TAG.sub("&lt;", text))  # "x<y", "<5 mm", "<unknown>" stay text, whatever follows them
     return parser.text()
+
+
+# what exports write where a record has no abstract (or title): Scopus "[No abstract available]", PubMed
+# "[Not Available].", Ovid "Abstract not available", others "No abstract.", "N/A"; the whole value, case and
+# brackets and end punctuation aside
+_PLACEHOLDER = re.compile(
+    r"^[\s\[(]*(?:no\s+abstract(?:\s+(?:is\s+)?(?:available|provided|found))?|abstract\s+(?:is\s+)?"
+    r"(?:not\s+(?:available|provided)|unavailable)|not\s+available|no\s+(?:title|summary)(?:\s+available)?|n/a)"
+    r"[\s.\])]*$", re.IGNORECASE)
+
+
+def placeholder(text: str | None) -> bool:
+    """Whether a title or abstract is an export's placeholder for "none" ("[No abstract available]",
+    "[Not Available].", "Abstract not available", "N/A"), not text."""
+    return bool(text) and len(text) < 64 and _PLACEHOLDER.match(text) is not None

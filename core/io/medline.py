@@ -59,6 +59,13 @@ def _text(record: dict[str, Any], *tags: str) -> str | None:
     return None
 
 
+def _authors(record: dict[str, Any]) -> list[str]:
+    """The authors in the fullest form read: ``FAU`` ("Neilen, Amanda D") when it names every author ``AU`` names,
+    else ``AU`` ("Neilen AD")."""
+    full, short = _listed(record, "FAU"), _listed(record, "AU")
+    return full if full and len(full) >= len(short) else short or full
+
+
 def medline_row(record: dict[str, Any]) -> Row:
     """One MEDLINE record as a row with the PubMed XML reader's keys."""
     return {
@@ -71,7 +78,7 @@ def medline_row(record: dict[str, Any]) -> Row:
         "year": _year(_text(record, "DP")),
         "pubdate": _text(record, "DP"),
         "doi": _doi(record),
-        "authors": _listed(record, "AU") or _listed(record, "FAU"),
+        "authors": _authors(record),
         "mesh": _listed(record, "MH"),
         "keywords": _listed(record, "OT"),
         "publication_types": _listed(record, "PT"),

@@ -30,7 +30,7 @@ from typing import TYPE_CHECKING, Any
 from core.io.background import background_worthwhile, read_in_background
 from core.io.columns import ColumnMap, detect_columns, id_like_columns
 from core.io.formats import _PEEK_ROWS, ReadOptions, _open_rows
-from core.io.markup import has_markup, plain_text
+from core.io.markup import has_markup, placeholder, plain_text
 from core.io.rows import NumberedRow, Row, RowWarning, _year
 from core.io.safety import _name, _shown, encoding_name
 from core.labels import is_missing
@@ -223,9 +223,19 @@ def _paper(number: int, row: Row, columns: ColumnMap, tabular: bool, title_only:
         marked["title_markup"], title = title, plain
     if abstract is not None and has_markup(abstract) and (plain := plain_text(abstract).strip()):
         marked["abstract_markup"], abstract = abstract, plain
+    # an export's placeholder for none ("[No abstract available]", "[Not Available].") is no text
+    held: dict[str, str] = {}
+    if title is not None and placeholder(title):
+        held["title"], title = title, None
+    if abstract is not None and placeholder(abstract):
+        held["abstract"], abstract = abstract, None
     if title is None or (abstract is None and not title_only):
         empty = [name for name, value in (("title", title), ("abstract", abstract)) if value is None]
-        return RowError(number, f"row {number}: empty {' and '.join(empty)}")
+        if not held:
+            return RowError(number, f"row {number}: empty {' and '.join(empty)}")
+        return RowError(number, f"row {number}: " + "; ".join(
+            f"no {name} (the export's placeholder '{_shown(held[name])}')" if name in held else f"empty {name}"
+            for name in empty))
     fields: dict[str, Any] = {}
     for key, field in columns.renames.items():  # known fields first, under the product's names
         if key in row:

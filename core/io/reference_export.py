@@ -127,6 +127,12 @@ _AND = re.compile(r"\band\b", re.IGNORECASE)
 _KEY_STOPWORDS = frozenset("a an the of on in for from and to with does how its it why this some".split())
 
 
+def keyword_list(keywords: list[str]) -> str:
+    """Keywords as one text: ", " between them (Zotero's form), or "; " when a keyword holds a comma (a MeSH term
+    such as "Carcinoma, Non-Small-Cell Lung"), as Scopus writes them; our readers split at ";" when there is one."""
+    return ("; " if any("," in keyword for keyword in keywords) else ", ").join(keywords)
+
+
 def bibtex_escape(text: str) -> str:
     """A text as a BibTeX value: LaTeX's special characters escaped; its white space as it is (readers keep it)."""
     escaped = _BIBTEX_SPECIAL.sub(lambda match: _BIBTEX_ESCAPES[match[0]], text.strip())
@@ -189,7 +195,7 @@ def bibtex_entry(ref: Reference, key: str) -> str:
         if value:
             fields.append((name, _line(value).translate(_VERBATIM_BRACES)))
     if ref.keywords:
-        fields.append(("keywords", bibtex_escape(", ".join(ref.keywords))))
+        fields.append(("keywords", bibtex_escape(keyword_list(ref.keywords))))
     if ref.abstract.strip():
         fields.append(("abstract", bibtex_escape(ref.abstract)))
     if ref.notes:
@@ -229,7 +235,7 @@ def csl_item(ref: Reference) -> dict[str, object]:
     if ref.abstract:
         item["abstract"] = ref.abstract
     if ref.keywords:
-        item["keyword"] = ", ".join(ref.keywords)
+        item["keyword"] = keyword_list(ref.keywords)
     if ref.notes:
         item["note"] = "\n".join(ref.notes)
     return item

@@ -17,7 +17,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from core.records import Paper, bare_doi
+from core.records import Paper, author_names, bare_doi
 
 # an initials token: "L.N.", "LN", "J.-P.", "A"
 _INITIALS = re.compile(r"^(?:[A-Z][a-z]?\.?-?){1,4}$")
@@ -167,11 +167,11 @@ def reference(paper: Paper, roles: FieldRoles, tags: Mapping[str, list[str]] | N
     if not doi and bare_doi(paper.id).startswith("10."):
         doi = bare_doi(paper.id)
     keywords: list[str] = []
-    for name in roles.keyword_fields:
-        keywords.extend(text_list(fields.get(name)))
+    for name in roles.keyword_fields:  # a keyword wrapped over lines in the export (Web of Science) is one line
+        keywords.extend(" ".join(k.split()) if "\n" in k else k for k in text_list(fields.get(name)))
     ref = Reference(
         id=paper.id, title=paper.title or "", abstract=paper.abstract or "", kind=_kind(fields),
-        authors=[split_name(name) for name in text_list(fields.get("authors"))],
+        authors=[split_name(name) for name in author_names(fields.get("authors"))],
         journal=_scalar(journal) if journal is not None else "",
         year=year if isinstance(year, int) or year is None else _scalar(year) or None,
         doi=bare_doi(doi) if doi else "",

@@ -133,6 +133,10 @@ def _wos_row(tags: dict[str, list[str]]) -> Row:
         else:
             value = " ".join(values).strip()
         row[name] = value
+    full, short = row.get("author_full_names"), row.get("authors")
+    if isinstance(full, list) and isinstance(short, list) and len(full) == len(short) and full != short:
+        # the fullest form read is the authors' ("Li, Wei", not "Li, W"); the short forms stay as exported
+        row["authors"], row["author_short_names"] = row.pop("author_full_names"), short
     return _with_year(row)
 
 

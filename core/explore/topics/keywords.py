@@ -4,7 +4,8 @@ No lemmatiser ships offline with this project's dependencies (nltk and spaCy nee
 is a small rule-based English plural folding ("cells" -> "cell", "studies" -> "study", "analyses" ->
 "analysis"), which is what makes labels like "cells, cell" collapse; verb forms are left alone on purpose
 ("protein folding" stays). Labels show each lemma's most frequent spelling in the corpus. Stop words are
-scikit-learn's English list plus a scientific list kept as data in ``stopwords.txt`` beside this module.
+scikit-learn's English list plus a scientific list kept as data in ``stopwords.txt`` beside this module. Texts are
+read without the publisher's boilerplate (copyright lines, structured-abstract labels: `core.text_evidence`).
 """
 
 from __future__ import annotations
@@ -19,6 +20,7 @@ from pathlib import Path
 import numpy as np
 
 from core.lazy import heavy
+from core.text_evidence import evidence_text
 
 STOP_FILE = Path(__file__).with_name("stopwords.txt")
 _ACCENT = re.compile(r"""\\[`'"^~=.]\{?([A-Za-z])\}?""")  # Schr\"odinger -> Schrodinger
@@ -104,7 +106,7 @@ def term_matrix(texts: Sequence[str | None]) -> TermMatrix:
 
     spellings: dict[str, Counter] = {}
     vectorizer = CountVectorizer(analyzer=lambda doc: _tokens(doc, spellings), binary=True, lowercase=False)
-    docs = ["" if t is None else str(t) for t in texts]
+    docs = [evidence_text(None if t is None else str(t)) for t in texts]  # no copyright lines or section labels
     try:
         matrix = vectorizer.fit_transform(docs).tocsr()
     except ValueError:  # nothing but stop words

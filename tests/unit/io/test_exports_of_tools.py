@@ -70,7 +70,7 @@ def test_medline_text_is_recognised_by_its_content_whatever_the_extension(tmp_pa
     assert first.abstract.endswith("RESULTS: The gel was effective.")
     assert first.fields["journal"] == "Advanced biomedical research" and first.fields["year"] == 2018
     assert first.fields["doi"] == "10.4103/abr.abr_87_17"
-    assert first.fields["authors"] == ["Shahtalebi MA", "Asghari GR"]  # lists stay lists
+    assert first.fields["authors"] == ["Shahtalebi, Mohammad Ali", "Asghari, Gholam Reza"]  # lists; FAU, the fullest form
     assert first.fields["keywords"] == ["Acne", "blue light"]
     assert papers[1].fields["mesh"] == ["Acne Vulgaris/*therapy", "Humans"]
 
@@ -285,7 +285,7 @@ def test_a_real_pubmed_format_export_saved_as_txt() -> None:
         assert (paper.id, paper.title, paper.abstract) == (record["PMID"], record["TI"], record["AB"])
         assert paper.fields["journal"] == record["JT"] and paper.fields["year"] == int(record["DP"][:4])
     assert papers[0].fields["doi"] == "10.1016/j.scitotenv.2017.04.075"  # from the second LID line
-    assert papers[0].fields["authors"][:2] == ["Neilen AD", "Chen CR"]
+    assert papers[0].fields["authors"][:2] == ["Neilen, Amanda D", "Chen, Chengrong R"]
 
 
 def test_a_real_web_of_science_plain_text_export() -> None:

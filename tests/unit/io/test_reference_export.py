@@ -187,3 +187,59 @@ def test_unknown_ids_or_format_are_refused_and_nothing_is_written(store, tmp_pat
     with pytest.raises(CorpusError, match="export format 'docx' is unknown"):
         export_corpus_file(store, "c", out, "docx")
     assert not out.parent.exists() or list(out.parent.iterdir()) == []
+
+
+# Issue 40: authors are a list everywhere and an export keeps the fullest form read; keywords round-trip whole
+ROUND_TRIP = [REAL / "wos_3.bib", REAL / "pubmed_3.txt", REAL / "medline" / "zotero_medline_chapter.nbib",
+              REAL / "scopus_3.bib"]
+
+
+def _exported_keywords(store, corpus: str) -> dict[str, list[str]]:
+    from core.io.reference_fields import FieldRoles, reference
+
+    info = store.corpus(corpus)
+    roles = FieldRoles(journal=info.journal, year=info.year, roles=info.roles)
+    return {p.title: reference(p, roles).keywords for p in store.papers(corpus)}
+
+
+@pytest.mark.parametrize("fmt", ["ris", "bibtex", "csl"])
+@pytest.mark.parametrize("source", ROUND_TRIP, ids=[p.name for p in ROUND_TRIP])
+def test_authors_and_keywords_come_back_as_a_list_after_export_and_reimport(source, fmt, store, tmp_path):
+    import_file(store, source, "orig")
+    before = {p.title: p for p in store.papers("orig")}
+    out = tmp_path / f"export{EXT[fmt]}"
+    export_corpus_file(store, "orig", out, fmt)
+    import_file(store, out, "again")
+    after = {p.title: p for p in store.papers("again")}
+    assert set(after) == set(before)
+    keywords_before, keywords_after = _exported_keywords(store, "orig"), _exported_keywords(store, "again")
+    for title, paper in before.items():
+        assert isinstance(paper.fields.get("authors"), list), title
+        assert _authors(after[title]) == _authors(paper), title
+        assert keywords_after[title] == keywords_before[title], title
+    assert any(len(p.fields["authors"]) > 1 for p in before.values())
+
+
+def test_web_of_science_bibtex_authors_are_exported_one_by_one(store, tmp_path):
+    import_file(store, REAL / "wos_3.bib", "wos")
+    out = tmp_path / "wos.ris"
+    export_corpus_file(store, "wos", out, "ris")
+    lines = out.read_text(encoding="utf-8").splitlines()
+    authors = [line[6:] for line in lines if line.startswith("AU  - ")]
+    assert authors[:3] == ["Zhang, Jingfan", "Li, Jian", "Fan, Yingxu"] and len(authors) == 8 + 9 + 4
+
+
+def test_medline_full_author_names_are_kept_and_exported(store, tmp_path):
+    (first, *_) = _papers(REAL / "pubmed_3.txt")
+    assert first.fields["authors"][:2] == ["Neilen, Amanda D", "Chen, Chengrong R"]  # FAU, not AU's "Neilen AD"
+    import_file(store, REAL / "pubmed_3.txt", "pm")
+    out = tmp_path / "pm.bib"
+    export_corpus_file(store, "pm", out, "bibtex")
+    assert "author = {Neilen, Amanda D and Chen, Chengrong R and" in out.read_text(encoding="utf-8")
+
+
+def test_a_keyword_with_a_comma_stays_one_keyword_through_bibtex(tmp_path):
+    terms = ["Carcinoma, Non-Small-Cell Lung", "Lung Neoplasms/diagnosis", "Humans"]
+    paper = Paper("p", "Lung cancer", "An abstract.", {"keywords": terms, "authors": ["Doe, Jane"]})
+    (again,) = _papers(_write([paper], "bibtex", tmp_path))
+    assert again.fields["keywords"] == terms
