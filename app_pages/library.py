@@ -50,7 +50,7 @@ if source == "PubMed demo corpus":
         with st.spinner("Fetching and importing the PubMed demo…"):
             doc = guarded(prepare_demo, s)
         if doc:
-            st.success(f"Corpus **{doc['corpus']}** has {doc['papers']:,} papers.")
+            st.success(f"Corpus **{md_escape(doc['corpus'])}** has {doc['papers']:,} papers.")
 else:
     uploads = st.file_uploader(
         "Drop a file of papers, or several exports of one search",
@@ -140,8 +140,8 @@ left, right = st.columns(2)
 with left:
     target = st.selectbox("Corpus to embed", [c.name for c in corpora], key=state.EMBED_TARGET)
     missing = len(s.missing_hashes(target, vectors_fingerprint(spec)))
-    st.caption(f"{missing:,} papers of **{target}** still need embedding with **{spec.name}**.")
-    if st.button(f"Embed with {spec.name}", disabled=missing == 0, type="primary"):
+    st.caption(f"{missing:,} papers of **{md_escape(target)}** still need embedding with **{md_escape(spec.name)}**.")
+    if st.button(f"Embed with {md_escape(spec.name)}", disabled=missing == 0, type="primary"):
         embed_in_background(target, spec)  # a thread: the page and the other pages stay usable meanwhile
 
     def embedded(done: Any, seconds: float) -> None:
@@ -155,7 +155,7 @@ with left:
 with right:
     delete_panel([c.name for c in corpora])
 labels_panel(target)
-with st.expander(f"Export {target} to a reference manager", icon=":material/download:"):
+with st.expander(f"Export {md_escape(target)} to a reference manager", icon=":material/download:"):
     st.caption("RIS (Zotero, EndNote, Mendeley), BibTeX, CSL JSON, CSV or JSONL, with authors, journal, year, DOI, "
                "keywords and abstract; each paper's collections come as keywords and a note.")
     export_menu(target, None, "all", key="library_corpus")
