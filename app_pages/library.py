@@ -11,6 +11,7 @@ import streamlit as st
 
 from core.display import plural
 from core.embedding import list_models, model_names_by_vectors_fingerprint, vectors_fingerprint
+from core.io.formulas import csv_bytes
 from core.records import md_escape
 from ui import state
 from ui.collections_view import collections_panel
@@ -94,7 +95,7 @@ if report:
         errors = pd.DataFrame(report["errors"])
         with st.expander(f"Skipped rows ({len(errors):,})"):
             st.dataframe(errors, width="stretch", hide_index=True)
-        st.download_button("Download the import report (CSV)", errors.to_csv(index=False).encode(),
+        st.download_button("Download the import report (CSV)", csv_bytes(errors),
                            file_name=f"{report['corpus']}-import-report.csv", mime="text/csv")
     if report.get("warnings"):
         _rows_warning(report["warnings"], "Fields not read whole", f"{plural(len(report['warnings']), 'field')} "
