@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import hashlib
-from pathlib import Path
 from typing import Any
 
 import pandas as pd
@@ -22,6 +21,7 @@ from ui.import_preview import import_files_table, import_preview, several_previe
 from ui.library_trash import delete_panel, labels_panel, trash_panel, undo_notice
 from ui.resources import store
 from ui.sidebar import current_model
+from ui.uploads import kept_uploads
 
 st.title("Library")
 st.caption("Load papers from CSV, TSV, Excel, JSON/JSONL, Parquet, PubMed XML or PubMed format, JATS / PMC full "
@@ -62,16 +62,7 @@ else:
              "Cochrane… Each paper needs a title and an abstract; every other column is kept. Several files (one "
              "search exported by several databases) go into one corpus, a paper found in several kept once.",
     )
-    saved = []
-    for upload in uploads or []:
-        data = upload.getvalue()
-        digest = hashlib.sha1(data).hexdigest()[:12]
-        folder = s.root / "uploads" / digest  # the file keeps its own name: error sentences name what you uploaded
-        folder.mkdir(parents=True, exist_ok=True)
-        path = folder / (Path(upload.name).name.replace("/", "_") or "upload")
-        if not path.exists():
-            path.write_bytes(data)
-        saved.append((path, upload.name, digest))
+    saved = kept_uploads(uploads or [], s.root, st.session_state)  # gone from disk once the uploader lets go
     if saved:  # the last import's report is about other files: under a new file's preview it would read as its own
         st.session_state.pop(state.IMPORT_REPORT, None)
     if len(saved) == 1:
