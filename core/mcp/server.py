@@ -12,7 +12,7 @@ from mcp.server.mcpserver import Context, MCPServer
 from mcp.server.mcpserver.exceptions import ToolError
 from pydantic import ValidationError
 
-from core.errors import MireadError, NotEmbeddedError
+from core.errors import MireadError, NotEmbeddedError, bounded
 from core.mcp.workspace import Workspace
 
 log = logging.getLogger("core.mcp")
@@ -32,15 +32,16 @@ def one_sentence(tool: str, exc: BaseException) -> str:
         for error in cause.errors():
             where = ".".join(str(p) for p in error["loc"]) or "arguments"
             parts.append(f"{where}: {error['msg'][:1].lower()}{error['msg'][1:]}")
-        return f"bad arguments for {tool}: " + "; ".join(parts)
+        return bounded(f"bad arguments for {tool}: " + "; ".join(parts))
     if isinstance(cause, NotEmbeddedError):
         return f"{cause}; embed it first (`python -m core embed --corpus NAME --model MODEL`, or the Library page)"
     if isinstance(cause, MireadError):
         return str(cause)
     if isinstance(cause, ToolError):
-        return str(cause).removeprefix(f"Error executing tool {tool}: ")
+        return bounded(str(cause).removeprefix(f"Error executing tool {tool}: "))
     log.error("tool %s failed unexpectedly", tool, exc_info=cause)
-    return f"{tool} failed unexpectedly ({cause.__class__.__name__}: {cause}); the server's log has the details"
+    return bounded(f"{tool} failed unexpectedly ({cause.__class__.__name__}: {cause}); the server's log has the "
+                   "details")
 
 
 class MireadMCP(MCPServer):

@@ -145,8 +145,10 @@ class TrashMixin:
 
     def trash_item(self, item_id: int) -> TrashItem:
         """One trashed item by id, or NotFoundError naming what the trash holds."""
-        with self.connect() as conn:
-            row = conn.execute("SELECT * FROM trash WHERE id = ?", (int(item_id),)).fetchone()
+        row = None
+        if -2**63 <= int(item_id) < 2**63:  # past SQLite's integers no item can have the id (was an OverflowError)
+            with self.connect() as conn:
+                row = conn.execute("SELECT * FROM trash WHERE id = ?", (int(item_id),)).fetchone()
         if row is None:
             raise NotFoundError(f"the trash has no item {item_id} (trash: {self._held()})")
         return self._item(row)
