@@ -3,6 +3,8 @@ PYTHON ?= python3
 VENV := .venv
 PY := $(VENV)/bin/python
 PORT ?= 8501
+# 127.0.0.1: this machine only. ADDRESS=0.0.0.0 serves every network the machine is on (README, "Serving to a network")
+ADDRESS ?= 127.0.0.1
 WORKSPACE ?= workspace
 export MIREAD_WORKSPACE ?= $(WORKSPACE)
 export HF_HUB_OFFLINE ?= 1
@@ -30,8 +32,9 @@ demo: install
 	$(PY) -m core demo --embed --map umap
 
 run: demo
-	@echo "[make run] MIReAD Explorer is ready: open http://localhost:$(PORT) (Ctrl+C stops it)"
-	$(PY) -m streamlit run app.py --server.port $(PORT) --server.headless true --server.fileWatcherType none
+	@echo "[make run] MIReAD Explorer is ready: open http://$(ADDRESS):$(PORT) (Ctrl+C stops it)"
+	$(PY) -m streamlit run app.py --server.address $(ADDRESS) --server.port $(PORT) --server.headless true \
+	  --server.fileWatcherType none
 
 lint: install
 	$(VENV)/bin/ruff check .

@@ -216,10 +216,11 @@ with panel:
             st.dataframe(table, width="stretch")  # as on the Evaluate page: readable measures, 95 % intervals, n
         for model in missing:
             st.caption(f"No stored evaluation of **{md_escape(model)}** on this corpus yet.")
-            if st.button(f"Evaluate {model}", key=f"compare_eval_{model}", icon=":material/analytics:",
+            if st.button(f"Evaluate {md_escape(model)}", key=f"compare_eval_{model}", icon=":material/analytics:",
                          help=f"The Evaluate page's quick protocols ({', '.join(QUICK_TASKS)}) on up to "
-                              f"{QUICK_SAMPLE:,} papers, usually under a minute. From a shell: `python -m core "
-                              f"evaluate --corpus {corpus} --label {label} --models {model} --sample {QUICK_SAMPLE}`",
+                              f"{QUICK_SAMPLE:,} papers, usually under a minute. From a shell: "
+                              + md_escape(f"python -m core evaluate --corpus {corpus} --label {label} "
+                                          f"--models {model} --sample {QUICK_SAMPLE}"),
                          on_click=quick_evaluation, args=(corpus, label, model)):
                 pass  # started by the callback, before this page's maps rerun: its bar is at the top at once
 

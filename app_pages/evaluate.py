@@ -9,6 +9,7 @@ from core.embedding import get_model, list_models
 from core.errors import MireadError
 from core.evaluation import METRIC_NAMES, TASKS, Verdict, evaluate_models, held_out_papers, robustness_for_abstract
 from core.evaluation.report import CITE_NOTE, figure_table, result_from_row
+from core.io.formulas import csv_bytes
 from core.plots import purity_figure, robustness_figure
 from core.records import md_escape
 from ui import background, state
@@ -123,7 +124,7 @@ def show_results(doc: dict) -> None:
         st.info(f"**{md_escape(note['model'])}**: {note['text']}")
     name = f"evaluation-{doc['corpus']}-{doc['label']}"
     c1, c2 = st.columns(2)
-    c1.download_button("Export CSV", table.to_csv().encode("utf-8"), file_name=f"{name}.csv", mime="text/csv")
+    c1.download_button("Export CSV", csv_bytes(table, index=True), file_name=f"{name}.csv", mime="text/csv")
     c2.download_button("Export markdown", doc["markdown"].encode("utf-8"), file_name=f"{name}.md",
                        mime="text/markdown")
 

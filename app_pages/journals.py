@@ -44,7 +44,7 @@ column = c1.selectbox("Suggest", targets, format_func=lambda c: "journals" if c 
                       help="Journals come from the corpus's journal field; the other choices suggest a value of a "
                            "label column, named as such.") if targets else None
 k = c2.number_input("Suggestions", 1, 20, 5)
-what = "journals" if column is not None and column == journal else f"values of {column}"
+what = "journals" if column is not None and column == journal else f"values of {md_escape(column)}"
 
 # a trained head and the neighbour vote, measured on held-out papers: the better one is the default
 has_head = spec.has_head and column is not None and column == spec.label_column

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import hashlib
-from pathlib import Path
 from typing import Any
 
 import pandas as pd
@@ -11,6 +9,7 @@ import streamlit as st
 
 from core.display import plural
 from core.embedding import list_models, model_names_by_vectors_fingerprint, vectors_fingerprint
+from core.io.formulas import csv_bytes
 from core.records import md_escape
 from ui import state
 from ui.collections_view import collections_panel
@@ -22,6 +21,7 @@ from ui.import_report import corpus_merges_panel, files_table, headline, merges_
 from ui.library_trash import delete_panel, labels_panel, trash_panel, undo_notice
 from ui.resources import store
 from ui.sidebar import current_model
+from ui.uploads import kept_uploads
 
 st.title("Library")
 st.caption("Load papers from CSV, TSV, Excel, JSON/JSONL (OpenAlex and Semantic Scholar too), Parquet, PubMed XML or "
@@ -51,7 +51,7 @@ if source == "PubMed demo corpus":
         with st.spinner("Fetching and importing the PubMed demo…"):
             doc = guarded(prepare_demo, s)
         if doc:
-            st.success(f"Corpus **{doc['corpus']}** has {doc['papers']:,} papers.")
+            st.success(f"Corpus **{md_escape(doc['corpus'])}** has {doc['papers']:,} papers.")
 else:
     uploads = st.file_uploader(
         "Drop a file of papers, or several exports of one search",
@@ -62,16 +62,7 @@ else:
              "Cochrane… Each paper needs a title and an abstract; every other column is kept. Several files (one "
              "search exported by several databases) go into one corpus, a paper found in several kept once.",
     )
-    saved = []
-    for upload in uploads or []:
-        data = upload.getvalue()
-        digest = hashlib.sha1(data).hexdigest()[:12]
-        folder = s.root / "uploads" / digest  # the file keeps its own name: error sentences name what you uploaded
-        folder.mkdir(parents=True, exist_ok=True)
-        path = folder / (Path(upload.name).name.replace("/", "_") or "upload")
-        if not path.exists():
-            path.write_bytes(data)
-        saved.append((path, upload.name, digest))
+    saved = kept_uploads(uploads or [], s.root, st.session_state)  # gone from disk once the uploader lets go
     if saved:  # the last import's report is about other files: under a new file's preview it would read as its own
         st.session_state.pop(state.IMPORT_REPORT, None)
     if not saved:  # an empty uploader: the next files are another upload, with a name of their own
@@ -93,7 +84,7 @@ if report:
         errors = pd.DataFrame(report["errors"])
         with st.expander(f"Skipped rows ({len(errors):,})"):
             st.dataframe(errors, width="stretch", hide_index=True)
-        st.download_button("Download the import report (CSV)", errors.to_csv(index=False).encode(),
+        st.download_button("Download the import report (CSV)", csv_bytes(errors),
                            file_name=f"{report['corpus']}-import-report.csv", mime="text/csv")
     if report.get("warnings"):
         _rows_warning(report["warnings"], "Fields not read whole", f"{plural(len(report['warnings']), 'field')} "
@@ -145,8 +136,8 @@ left, right = st.columns(2)
 with left:
     target = st.selectbox("Corpus to embed", [c.name for c in corpora], key=state.EMBED_TARGET)
     missing = len(s.missing_hashes(target, vectors_fingerprint(spec)))
-    st.caption(f"{missing:,} papers of **{target}** still need embedding with **{spec.name}**.")
-    if st.button(f"Embed with {spec.name}", disabled=missing == 0, type="primary"):
+    st.caption(f"{missing:,} papers of **{md_escape(target)}** still need embedding with **{md_escape(spec.name)}**.")
+    if st.button(f"Embed with {md_escape(spec.name)}", disabled=missing == 0, type="primary"):
         embed_in_background(target, spec)  # a thread: the page and the other pages stay usable meanwhile
 
     def embedded(done: Any, seconds: float) -> None:
@@ -161,7 +152,7 @@ with right:
     delete_panel([c.name for c in corpora])
 labels_panel(target)
 corpus_merges_panel(target)
-with st.expander(f"Export {target} to a reference manager", icon=":material/download:"):
+with st.expander(f"Export {md_escape(target)} to a reference manager", icon=":material/download:"):
     st.caption("RIS (Zotero, EndNote, Mendeley), BibTeX, CSL JSON, CSV or JSONL, with authors, journal, year, DOI, "
                "keywords and abstract; each paper's collections come as keywords and a note.")
     export_menu(target, None, "all", key="library_corpus")

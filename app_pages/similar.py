@@ -53,7 +53,7 @@ with st.expander("Filters and number of results"):
         key = sticky(f"filter_{corpus}_{column}")
         if key in st.session_state:  # drop kept choices the corpus no longer has
             st.session_state[key] = [v for v in st.session_state[key] if v in values]
-        filters[column] = st.multiselect(f"Only {column}", values, key=key, filter_mode="contains",
+        filters[column] = st.multiselect(f"Only {md_escape(column)}", values, key=key, filter_mode="contains",
                                          help="Type part of a name: the list keeps the names that contain it, so "
                                               "'Select all matches' selects only those.")
     collection = collection_choice(corpus, "similar_collection", "the results")

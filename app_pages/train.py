@@ -84,10 +84,11 @@ def _show_job(job: dict[str, Any], metrics: pd.DataFrame) -> None:
     s = store()
     active = job["status"] in jobs.ACTIVE
     head, button = st.columns([5, 1])
-    head.markdown(f"Job `{job['id']}` → model **{job['model']}** ({job['corpus']} / {job['label']}, "
-                  f"base {job['base']}) — {_status_line(job)}")
+    head.markdown(f"Job `{job['id']}` → model **{md_escape(job['model'])}** ({md_escape(job['corpus'])} / "
+                  f"{md_escape(job['label'])}, base {md_escape(job['base'])}) — {_status_line(job)}")
     if active and button.button("Cancel", key=f"cancel-{job['id']}", disabled=job["cancel_requested"],
-                                help=f"Stop job {job['id']} (model {job['model']}); nothing else is touched"):
+                                help=f"Stop job {job['id']} (model {md_escape(job['model'])}); nothing else is "
+                                     "touched"):
         jobs.cancel(s, job["id"])
         st.toast("Cancel requested: the job stops at its next step.")
     if active:
@@ -143,7 +144,7 @@ def _show_job(job: dict[str, Any], metrics: pd.DataFrame) -> None:
             cols[3].metric("Classes", final.get("classes", "–"))
         cols[4].metric("Time", _duration(final.get("seconds")))
         _show_verdict(job)
-        st.caption(f"Model **{job['model']}** is now in the sidebar's model list: embed, map, search and "
+        st.caption(f"Model **{md_escape(job['model'])}** is now in the sidebar's model list: embed, map, search and "
                    "journal suggestions can use it.")
 
 
@@ -296,7 +297,7 @@ preview = guarded(_preview, str(s.root), corpus, info.version, label, min_per_cl
 if preview is not None:
     used = preview[preview["used"]]
     n_used = int(used["sampled"].sum())
-    st.markdown(f"**{len(used):,}** of {len(preview):,} classes of `{label}` will be used, "
+    st.markdown(f"**{len(used):,}** of {len(preview):,} classes of **{md_escape(label)}** will be used, "
                 f"{n_used:,} papers in all (before the validation and test splits).")
     if max_papers is not None and n_used > max_papers:
         st.caption(f"Max papers is {int(max_papers):,}, but every class keeps at least 2 papers "

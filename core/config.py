@@ -58,6 +58,8 @@ class Settings:
     # never download from the Hugging Face hub (transformers' own variable; the Makefile sets it)
     hub_offline: bool = field(default_factory=lambda: _env_flag("HF_HUB_OFFLINE", False))
     debug: bool = field(default_factory=lambda: _env_flag("MIREAD_DEBUG", False))  # CLI: tracebacks for bugs
+    # the bearer token the MCP server's HTTP transport asks for (`mcp --http PORT`; `--token` overrides)
+    mcp_token: str | None = field(default_factory=lambda: os.environ.get("MIREAD_MCP_TOKEN", "").strip() or None)
     timing: bool = field(default_factory=lambda: _env_flag("MIREAD_TIMING", False))  # CLI: print each command's time
     demo_corpus: str = "pubmed-demo"
 

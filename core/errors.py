@@ -1,8 +1,28 @@
 """User-facing errors: each carries one clear sentence naming what is wrong and where."""
 
+import re
+
+MAX_SENTENCE = 1000  # an error sentence longer than this repeats someone's input: it is cut (issue 41)
+_LONG_WORD = re.compile(r"\S{101,}")
+
+
+def bounded(text: str, limit: int = MAX_SENTENCE) -> str:
+    """An error sentence that quotes no more than ~100 characters of any one unbroken input (a 10 MB paper id) and
+    is at most about `limit` characters long."""
+    if len(text) <= limit:
+        return text
+    text = _LONG_WORD.sub(lambda m: m.group()[:100] + "…", text)
+    return text if len(text) <= limit else f"{text[:limit - 60]}… ({len(text) - limit + 60:,} more characters cut)"
+
 
 class MireadError(Exception):
-    """Base class for errors whose message is shown to the user as-is (no traceback)."""
+    """Base class for errors whose message is shown to the user as-is (no traceback); a message that repeats a huge
+    input is cut (``bounded``)."""
+
+    def __init__(self, *args: object) -> None:
+        if args and isinstance(args[0], str):
+            args = (bounded(args[0]), *args[1:])
+        super().__init__(*args)
 
 
 class CorpusError(MireadError):

@@ -7,6 +7,7 @@ import math
 import re
 from dataclasses import dataclass, field
 from typing import Any
+from urllib.parse import quote, urlsplit
 
 _CONTROL = bytes(range(32)) + b"\x7f"  # ASCII control characters (tab, CR, form feed... are white space)
 _MARKDOWN_SPECIAL = re.compile(r"([\\`*_\[\]{}<>|~#!$])")
@@ -28,9 +29,20 @@ def normalise_text(text: str) -> str:
     return " ".join(text.split()).lower()
 
 
+# GitHub-flavoured Markdown (Streamlit's remark-gfm) turns bare 'http://x', 'www.x' and 'a@b.c' into links after
+# backslash escapes are resolved, so an escape cannot stop them: an invisible WORD JOINER (U+2060) breaks the pattern.
+_AUTOLINK = re.compile(r"(?<=:)(?=//)|(?<=\bwww)(?=\.)|(?=@)", re.IGNORECASE)
+_JOINER = "\u2060"
+
+
 def md_escape(text: Any) -> str:
-    """Untrusted text made safe for one markdown line or table cell (no links, HTML, emphasis or $math$)."""
-    return _MARKDOWN_SPECIAL.sub(r"\\\1", " ".join(str(text).split()))
+    """Untrusted text made safe for one markdown line, table cell, button/checkbox/expander label or caption: no
+    links, images, HTML, emphasis, $math$ or bare-URL autolinks; white space (line breaks too) folded to spaces.
+
+    The one helper for every string built from data that Streamlit renders as Markdown (issue 41). It is not for
+    plain-text places (select box options, data frames, file names), where the backslashes would show."""
+    escaped = _MARKDOWN_SPECIAL.sub(r"\\\1", " ".join(str(text).split()))
+    return _AUTOLINK.sub(_JOINER, escaped)
 
 
 def text_hash(title: str, abstract: str) -> str:
@@ -78,6 +90,42 @@ def author_names(value: Any) -> list[str]:
         parts = _BIBTEX_AND.split(text) if " and " in text else [text]
         names.extend(parts if len(parts) > 1 and all("," in part for part in parts) else [text])
     return [name for name in names if name]
+
+
+_DOI = re.compile(r"^10\.\d+(?:\.\d+)*/[^\s\x00-\x1f\x7f]+$")
+_URL_UNSAFE = re.compile(r"[\s\x00-\x1f\x7f<>\"`\\\u202a-\u202e\u2066-\u2069]")
+
+
+def doi_url(value: Any) -> str | None:
+    """The resolver link of a valid DOI ('https://doi.org/' + the URL-encoded DOI), None for anything else."""
+    if not isinstance(value, str):
+        return None
+    doi = bare_doi(value)
+    if not _DOI.match(doi):
+        return None
+    return "https://doi.org/" + quote(doi, safe="/")
+
+
+def web_url(value: Any) -> str | None:
+    """A plain http(s) URL with a host, safe as a Markdown link target (parentheses encoded); None otherwise
+    (javascript:, data:, white space, quotes, angle brackets, control or bidi characters)."""
+    if not isinstance(value, str):
+        return None
+    url = value.strip()
+    if not url or _URL_UNSAFE.search(url):
+        return None
+    try:
+        parts = urlsplit(url)
+    except ValueError:
+        return None
+    if parts.scheme.lower() not in ("http", "https") or not parts.hostname:
+        return None
+    return url.replace("(", "%28").replace(")", "%29")
+
+
+def safe_link(doi: Any = None, url: Any = None) -> str | None:
+    """A paper's link: its DOI's resolver link, else its URL when that is plain http(s); None when neither is valid."""
+    return doi_url(doi) or web_url(url)
 
 
 def duplicate_key(title: str, abstract: str) -> str:

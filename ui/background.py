@@ -59,8 +59,8 @@ def start(key: str, what: str, compute: Callable[[Progress], Any], inputs: Any =
     names the step in its progress line ("Evaluating minilm")."""
     current = running(key)
     if current is not None:
-        st.info(f"{current.what} is already running (started {now() - current.started:.0f} s ago); its result "
-                "appears here when it is done.")
+        st.info(f"{md_escape(current.what)} is already running (started {now() - current.started:.0f} s ago); its "
+                "result appears here when it is done.")
         return current
     task = Task(started=now(), what=what, inputs=inputs, message="starting")
 

@@ -75,17 +75,17 @@ def _papers(collection: Any) -> None:
     st.dataframe(table, width="stretch", hide_index=True, key=key, selection_mode="multi-row",
                  on_select=partial(_tick, key, corpus, name, shown),
                  column_config={"title": st.column_config.TextColumn("title", width="large")})
-    with st.popover(f"Export {name}", icon=":material/download:"):
+    with st.popover(f"Export {md_escape(name)}", icon=":material/download:"):
         export_menu(corpus, ids, name, key=f"collection_export:{corpus}:{name}")
     held = st.session_state.get(TICKED)
     ticked = held[2] if held and held[:2] == (corpus, name) else []
-    if st.button(f"Remove {plural(len(ticked), 'ticked paper')} from {name}", disabled=not ticked,
+    if st.button(f"Remove {plural(len(ticked), 'ticked paper')} from {md_escape(name)}", disabled=not ticked,
                  key=f"collection_remove:{corpus}:{name}"):
         gone = guarded(s.remove_from_collection, corpus, name, ticked)
         if gone is not None:
             st.session_state.pop(TICKED, None)
             st.session_state[ROUND] = st.session_state.get(ROUND, 0) + 1
-            st.toast(f"Removed {plural(gone, 'paper')} from {name}")
+            st.toast(f"Removed {plural(gone, 'paper')} from {md_escape(name)}")
             _rerun_on(corpus, name)
 
 
@@ -100,22 +100,23 @@ def _edit(collection: Any, found: list[Any]) -> None:
             _rerun_on(corpus, name)
     left, right = st.columns(2)
     new_name = left.text_input("New name", value=name, key=f"collection_rename:{at}", max_chars=120)
-    if left.button(f"Rename {name}", disabled=new_name.strip() in ("", name), key=f"collection_rename_go:{at}"):
+    if left.button(f"Rename {md_escape(name)}", disabled=new_name.strip() in ("", name),
+                   key=f"collection_rename_go:{at}"):
         renamed = guarded(s.rename_collection, corpus, name, new_name)
         if renamed is not None:
             _rerun_on(corpus, renamed.name)
     others = [c.name for c in found if c.corpus == corpus and c.name != name]
     if others:
         other = right.selectbox("Merge another collection into this one", others, key=f"collection_merge:{at}")
-        drop = right.checkbox(f"Then move {other} to the trash", key=f"collection_merge_drop:{at}:{other}")
-        if right.button(f"Merge {other} into {name}", key=f"collection_merge_go:{at}"):
+        drop = right.checkbox(f"Then move {md_escape(other)} to the trash", key=f"collection_merge_drop:{at}:{other}")
+        if right.button(f"Merge {md_escape(other)} into {md_escape(name)}", key=f"collection_merge_go:{at}"):
             merged = guarded(s.merge_collections, corpus, [name, other], into=name, keep_sources=not drop)
             if merged is not None:
-                st.toast(f"{name} now holds {plural(merged.papers, 'paper')}")
+                st.toast(f"{md_escape(name)} now holds {plural(merged.papers, 'paper')}")
                 _rerun_on(corpus, name)
     sure = st.checkbox(f"Yes, move collection **{md_escape(name)}** of {md_escape(corpus)} to the trash (its papers "
                        "stay in the corpus)", key=f"collection_delete_confirm:{at}")
-    if st.button(f"Delete collection {name}", disabled=not sure, key=f"collection_delete:{at}"):
+    if st.button(f"Delete collection {md_escape(name)}", disabled=not sure, key=f"collection_delete:{at}"):
         item = guarded(s.delete_collection, corpus, name)
         if item is not None:
             st.session_state[LAST_DELETED] = (item.id, item.describe())

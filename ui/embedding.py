@@ -11,6 +11,7 @@ import streamlit as st
 
 from core.display import plural
 from core.embedding import ModelSpec
+from core.records import md_escape
 from ui import background
 from ui.errors import guarded
 from ui.resources import encoder, is_embedded, settings, store
@@ -82,8 +83,8 @@ def need_embeddings(corpus: str | None, spec: ModelSpec) -> bool:
         return False
     if is_embedded(corpus, spec):
         return True
-    st.warning(f"Corpus **{corpus}** is not embedded with model **{spec.name}** yet.")
-    if st.button(f"Embed {corpus} with {spec.name}", type="primary"):
+    st.warning(f"Corpus **{md_escape(corpus)}** is not embedded with model **{md_escape(spec.name)}** yet.")
+    if st.button(f"Embed {md_escape(corpus)} with {md_escape(spec.name)}", type="primary"):
         if guarded(embed_with_progress, corpus, spec) is not None:
             st.rerun()  # only on success: a failure stays on screen as its one sentence
     return False

@@ -12,6 +12,7 @@ import streamlit as st
 
 from core.display import plural
 from core.errors import MireadError
+from core.io.formulas import csv_bytes
 from core.records import md_escape
 from core.store.provenance import database_of, import_databases, merges, overlap, overlap_rows, split_record
 from ui.errors import show_error
@@ -73,7 +74,7 @@ def corpus_merges_panel(corpus: str) -> None:
     with store().connect() as conn:
         count = conn.execute("SELECT COUNT(*) FROM merged_records WHERE corpus = ?", (corpus,)).fetchone()[0]
     if count:
-        _merges_view(corpus, None, f"Merged records of {corpus}", "", "corpus")
+        _merges_view(corpus, None, f"Merged records of {md_escape(corpus)}", "", "corpus")
 
 
 def _merges_view(corpus: str, ids: list[int] | None, title: str, why: str, key: str) -> None:
@@ -99,7 +100,8 @@ def _merges_view(corpus: str, ids: list[int] | None, title: str, why: str, key: 
                                                      f"({choices[k]['id']}) → {choices[k]['into']}"),
                               key=f"split_record_{key}")
         chosen = choices[record]
-        if st.button(f"Split record {chosen['id']} from paper {chosen['into']}", key=f"split_button_{key}"):
+        if st.button(f"Split record {md_escape(chosen['id'])} from paper {md_escape(chosen['into'])}",
+                     key=f"split_button_{key}"):
             try:
                 with s.transaction() as conn:
                     new_id = split_record(conn, corpus, int(record))
@@ -149,4 +151,4 @@ def combinations_figure(summary: dict[str, Any], top: int = 15) -> go.Figure:
 
 
 def _csv(table: pd.DataFrame) -> bytes:
-    return table.to_csv(index=False).encode()
+    return csv_bytes(table)  # no live spreadsheet formulas from data (issue 41)

@@ -39,7 +39,7 @@ def delete_panel(corpora: list[str]) -> None:
     s = store()
     victim = st.selectbox("Corpus to delete", corpora, key="delete_target")
     sure = _confirmed("corpus", victim)
-    if st.button(f"Delete corpus {victim}", disabled=not sure, key="delete_corpus_button"):
+    if st.button(f"Delete corpus {md_escape(victim)}", disabled=not sure, key="delete_corpus_button"):
         item = guarded(s.delete_corpus, victim)
         if item is not None:
             if (st.session_state.get(state.IMPORT_REPORT) or {}).get("corpus") == victim:
@@ -50,7 +50,7 @@ def delete_panel(corpora: list[str]) -> None:
         with st.expander("Delete a fine-tuned model"):
             model = st.selectbox("Model to delete", models, key="delete_model_target")
             sure_model = _confirmed("model", model)
-            if st.button(f"Delete model {model}", disabled=not sure_model, key="delete_model_button"):
+            if st.button(f"Delete model {md_escape(model)}", disabled=not sure_model, key="delete_model_button"):
                 item = guarded(s.delete_model, model)
                 if item is not None:
                     _trashed(item)
@@ -67,7 +67,7 @@ def _restore(item_id: int, key: str = LAST_TRASHED, on_restored: Callable[[Any],
             select_corpus(restored.name)
         if on_restored is not None:
             on_restored(restored)
-        st.toast(f"Restored {restored.describe()}")
+        st.toast(f"Restored {md_escape(restored.describe())}")
         st.rerun()
 
 
@@ -110,7 +110,7 @@ def labels_panel(corpus: str) -> None:
     """Mark or unmark the label columns of a corpus (the journal and year fields keep their roles)."""
     s = store()
     info = s.corpus(corpus)
-    with st.expander(f"Label columns of {corpus}"):
+    with st.expander(f"Label columns of {md_escape(corpus)}"):
         roles = ", ".join(f"{role}: {field}" for field, role in sorted(info.roles.items())
                           if role in ("journal", "year"))
         st.caption("Label columns can colour the map, filter results and be trained on. "
@@ -122,7 +122,7 @@ def labels_panel(corpus: str) -> None:
         left, right = st.columns(2)
         if left.button("Save label columns", key=f"save_{key}", disabled=chosen == info.labels):
             if guarded(s.set_labels, corpus, chosen) is not None:
-                st.toast(f"Label columns of {corpus}: {', '.join(chosen) or 'none'}")
+                st.toast(f"Label columns of {md_escape(corpus)}: {md_escape(', '.join(chosen)) or 'none'}")
                 st.rerun()
         if info.labels_chosen and right.button("Guess them again", key=f"reset_{key}"):
             if guarded(s.set_labels, corpus, None) is not None:

@@ -14,14 +14,13 @@ from core.display import author_text, plural
 from core.embedding import ModelSpec
 from core.explore.search import find_papers, similar_papers
 from core.labels import is_missing, label_text
-from core.records import md_escape
+from core.records import md_escape, safe_link
 from ui.collection_add import add_to_collection
 from ui.errors import guarded
 from ui.figures_view import ranked_figures, show_figures
 from ui.map_zoom import fly_to
 from ui.paper_sources import sources_expander
 from ui.resources import store
-from ui.tables import safe_link
 
 PAPER = "map_paper"  # the id of the paper open in the panel (also the URL's ``paper``)
 PAGE_RUN = "map_page_run"  # a button of the side panel changed what the figure draws: the whole page runs again
@@ -109,7 +108,7 @@ def paper_panel(corpus: str, spec: ModelSpec, frame: pd.DataFrame, row: int, coo
     with st.expander("Similar to this", expanded=False):
         found = guarded(similar_papers, store(), corpus, spec, paper_id=pid, k=5, frame=frame)
         for item in (found.results if found else []):
-            st.button(f"{item['score']:.2f} · {str(item['title'])[:90]}", key=f"map_similar_{item['id']}",
+            st.button(f"{item['score']:.2f} · {md_escape(str(item['title'])[:90])}", key=f"map_similar_{item['id']}",
                       on_click=_open, args=(str(item["id"]), coords, int(item["row"])), width="stretch")
     if links:
         st.button("Show its citations on the map", key="map_panel_citations", icon=":material/share:",

@@ -11,6 +11,7 @@ import streamlit as st
 
 from core.display import blank_missing, plural
 from core.embedding import ModelSpec
+from core.io.formulas import csv_bytes
 from ui.collection_add import add_to_collection
 from ui.export_menu import export_menu
 from ui.figures_view import summaries
@@ -86,7 +87,7 @@ def selection_list(corpus: str, frame: pd.DataFrame, coords: np.ndarray, rows: n
         topic_tags = ({str(frame["id"].iloc[r]): {"keywords": [f"topic: {colour_values[r]}"]} for r in rows}
                       if colour == TOPICS and colour_values else None)
         export_menu(corpus, ids, "selection", key="map_selection", tags=topic_tags)
-        st.download_button("Map table with x, y (CSV)", chosen.to_csv(index=False).encode("utf-8"),
+        st.download_button("Map table with x, y (CSV)", csv_bytes(chosen),
                            file_name=f"{corpus}-selection.csv", mime="text/csv")
     with st.expander(f"Save the {plural(len(chosen), 'selected paper')} as a collection"):
         add_to_collection(corpus, ids, key="map_selection_collect", what="selection")

@@ -57,7 +57,8 @@ def show_stable_controls(stable: StableMap | None, corpus: str, spec: ModelSpec,
         if guarded(start_refit, store(), corpus, spec, method, params) is not None:
             st.rerun()
     if stable.previous and not running:
-        if right.button(f"Undo re-fit: back to {stable.previous}", key="map_undo_refit", icon=":material/undo:"):
+        if right.button(f"Undo re-fit: back to {md_escape(stable.previous)}", key="map_undo_refit",
+                        icon=":material/undo:"):
             if guarded(undo_refit, store(), corpus, spec, method, params) is not None:
                 st.rerun()
     if stable.movement is not None and stable.previous:

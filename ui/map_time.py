@@ -12,6 +12,7 @@ import streamlit as st
 from core.display import plural
 from core.explore.timeline import papers_per_year
 from core.plots import add_year_animation, topics_over_time_figure
+from core.records import md_escape
 from ui.errors import guarded
 from ui.resources import settings
 from ui.views import PLAY_MODES, clamp_years, year_bounds
@@ -75,7 +76,8 @@ def topics_over_time(papers: pd.DataFrame, groups: Sequence | None, group_name: 
     st.subheader("Topics over time")
     st.plotly_chart(topics_over_time_figure(table, group_name), width="stretch", key="topics_over_time",
                     config={"displaylogo": False})
-    st.caption(f"{plural(int(table.to_numpy().sum()), 'paper')} with a year, by {group_name}: the {TOP_GROUPS} largest "
+    st.caption(f"{plural(int(table.to_numpy().sum()), 'paper')} with a year, by {md_escape(group_name)}: the "
+               f"{TOP_GROUPS} largest "
                "groups and 'other'. Click a legend entry to hide it.")
 
 

@@ -7,6 +7,7 @@ import pandas as pd
 import streamlit as st
 
 from core.errors import MireadError
+from core.records import md_escape
 from core.store.provenance import paper_sources
 from ui.resources import store
 
@@ -20,7 +21,7 @@ def sources_expander(corpus: str, pid: str) -> None:
         return
     label = "source" if len(sources) == 1 else "sources"
     databases = sorted({s.database for s in sources})
-    with st.expander(f"Found in {len(sources)} {label} ({', '.join(databases)})"):
+    with st.expander(f"Found in {len(sources)} {label} ({md_escape(', '.join(databases))})"):
         st.dataframe(pd.DataFrame([{"database": s.database, "file": s.file, "row": s.row, "id": s.id,
                                     "how": "first record" if s.rule == "added" else f"merged: {s.rule}",
                                     "title as that source gave it": s.title} for s in sources]),

@@ -29,8 +29,12 @@ def settings() -> Settings:
 
 @st.cache_resource(show_spinner=False)
 def get_store(workspace: str) -> Store:
-    """One Store per workspace folder for the whole server."""
-    return Store(workspace)
+    """One Store per workspace folder for the whole server; uploads an earlier run left behind are removed."""
+    from core.store.uploads import clean_uploads
+
+    opened = Store(workspace)
+    clean_uploads(opened.root)
+    return opened
 
 
 def store() -> Store:

@@ -48,7 +48,7 @@ def sidebar() -> None:
 
 def assistant_config(s: Store) -> None:
     """The MCP client configuration that serves this workspace to an AI assistant (core/mcp, docs/mcp.md)."""
-    from core.mcp.config import config_json
+    from core.mcp.config import HTTP_PORT, config_json
 
     with st.expander("Use from an AI assistant (MCP)", icon=":material/smart_toy:"):
         st.caption("Claude Desktop: add this to `claude_desktop_config.json` (Settings → Developer → Edit Config), "
@@ -58,6 +58,11 @@ def assistant_config(s: Store) -> None:
         st.code(config_json(s.root, "vscode"), language="json")
         st.caption("The assistant can search, open papers, suggest journals and browse topics; it cannot change the "
                    "workspace unless you add `\"--allow-write\"` to `args` (import, training). See docs/mcp.md.")
+        token = settings().mcp_token
+        if token:  # MIREAD_MCP_TOKEN: the HTTP transport asks for it, so the configuration carries it
+            st.caption(f"Over HTTP: start `python -m core mcp --workspace … --http {HTTP_PORT}` with the same "
+                       "MIREAD_MCP_TOKEN; VS Code connects with this (it holds the token: keep it private).")
+            st.code(config_json(s.root, "vscode", http_port=HTTP_PORT, token=token), language="json")
 
 
 def model_notes(s: Store) -> None:

@@ -8,17 +8,7 @@ import streamlit as st
 
 from core.display import blank_missing, plural
 from core.labels import is_missing, label_text
-from core.records import bare_doi
-
-
-def safe_link(doi: Any = None, url: Any = None) -> str | None:
-    """A paper's link: its DOI resolver URL, else its URL when that is plain http(s) (never javascript:)."""
-    if isinstance(doi, str) and doi.strip():
-        return f"https://doi.org/{bare_doi(doi)}"  # an older import may have kept 'http://dx.doi.org/…'
-
-    if isinstance(url, str) and url.strip().lower().startswith(("https://", "http://")):
-        return url.strip()
-    return None
+from core.records import safe_link
 
 
 def papers_table(rows: list[dict[str, Any]], columns: list[str]) -> None:

@@ -21,8 +21,12 @@ def cmd_mcp(store: Store, args: argparse.Namespace, emit: Emit) -> dict[str, Any
         raise MireadError(f"there is no corpus {args.corpus!r} in workspace {store.root}")
     if args.http is not None and not 1 <= args.http <= 65535:
         raise MireadError(f"--http takes a port between 1 and 65535, got {args.http}")
+    token = args.token or args.settings.mcp_token
+    if args.token and args.http is None:
+        raise MireadError("--token is for the HTTP transport: add --http PORT (over stdio the client starts the "
+                          "server itself)")
     ws = Workspace(store, corpus=args.corpus, model=args.model, allow_write=args.allow_write, settings=args.settings)
-    serve(ws, http_port=args.http)
+    serve(ws, http_port=args.http, token=token if args.http is not None else None)
     return {}
 
 
@@ -34,7 +38,11 @@ def add_mcp_command(add: Callable[..., argparse.ArgumentParser]) -> None:
     p.add_argument("--corpus", default=None, help="the corpus tools use when a call names none")
     p.add_argument("--model", default=None, help="the model tools use when a call names none (default minilm)")
     p.add_argument("--http", type=int, default=None, metavar="PORT",
-                   help="serve streamable HTTP on 127.0.0.1:PORT/mcp instead of stdio")
+                   help="serve streamable HTTP on 127.0.0.1:PORT/mcp instead of stdio (Host and Origin must be "
+                        "127.0.0.1:PORT or localhost:PORT)")
+    p.add_argument("--token", default=None,
+                   help="with --http: serve only requests with 'Authorization: Bearer TOKEN' (default "
+                        "$MIREAD_MCP_TOKEN)")
     p.add_argument("--allow-write", action="store_true",
                    help="also offer the tools that change the workspace (import_file, start_training, "
                         "save_collection)")

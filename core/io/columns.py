@@ -56,6 +56,12 @@ class ColumnMap:
 
 
 def _found(columns: Sequence[str]) -> str:
+    """The columns a header row offers, for an error sentence; none of them when the "header" does not read as a
+    table's (one column, or a name with '=' or over 100 characters): the first line of a file that is not a table
+    (a forced format=csv of /etc/passwd or a .env) is never quoted (issue 41)."""
+    if len(columns) < 2 or any("=" in str(c) or len(str(c)) > 100 for c in columns):
+        count = f"{len(columns)} column{'s' * (len(columns) != 1)}"
+        return f"{count} in a first line that does not read as a table's header"
     shown = ", ".join(_shown(str(c), 60) for c in columns[:30])
     return shown + (", ..." if len(columns) > 30 else "")
 

@@ -15,9 +15,34 @@ from typing import Any
 from core.errors import CorpusError
 from core.io.layout import HEADER_SEARCH_ROWS, Layout, header_index
 from core.io.rows import NumberedRow
-from core.io.safety import _name, _shown
+from core.io.safety import _expanded_limit, _name, _shown
 from core.io.tabular import _unique_header
 from core.records import RowError
+
+BOMB_RATIO = 100  # a part expanding more than this many times over ...
+BOMB_FLOOR = 32 * 2**20  # ... to more than this is a compression bomb (real sheets and shared strings: 3-30 times)
+
+
+def _check_expansion(path: Path) -> None:
+    """Refuse a workbook before openpyxl expands it (it holds all shared strings in memory; issue 41): the parts'
+    sizes (zipfile reads no more than they declare) may add up to MIREAD_MAX_EXPANDED_BYTES, as a gzip upload may,
+    and no part may expand like a compression bomb."""
+    try:
+        with zipfile.ZipFile(path) as archive:
+            parts = archive.infolist()
+    except (zipfile.BadZipFile, OSError, ValueError):
+        return  # openpyxl says what is wrong with it
+    limit = _expanded_limit()
+    if sum(p.file_size for p in parts) > limit:
+        raise CorpusError(f"file '{_name(path)}' expands to more than {limit:,} bytes, over the limit set by "
+                          "MIREAD_MAX_EXPANDED_BYTES")
+    for part in parts:
+        if part.file_size > BOMB_FLOOR and part.file_size > BOMB_RATIO * max(part.compress_size, 1):
+            raise CorpusError(
+                f"file '{_name(path)}' is refused: its part '{_shown(part.filename)}' expands "
+                f"{part.file_size // max(part.compress_size, 1):,}-fold to {part.file_size // 2**20:,} MiB, as a "
+                f"compression bomb does (a real workbook compresses at most ~{BOMB_RATIO}-fold; the expanded size of "
+                "an upload is limited by MIREAD_MAX_EXPANDED_BYTES)")
 
 
 def _workbook(path: Path) -> Any:
@@ -29,6 +54,7 @@ def _workbook(path: Path) -> Any:
     if magic.startswith(b"\xd0\xcf\x11\xe0"):
         raise CorpusError(f"file '{_name(path)}' is an old Excel 97-2003 workbook (.xls); "
                           "save it as .xlsx or CSV and import again")
+    _check_expansion(path)
     try:
         return openpyxl.load_workbook(path, read_only=True, data_only=True)
     except (InvalidFileException, zipfile.BadZipFile, KeyError, OSError, ValueError):

@@ -4,7 +4,9 @@ core.io.reference_export (`fmt` ris, bibtex, csl, or a .ris, .bib, .json path).
 What ``export_papers`` -> ``read_papers`` round-trips exactly:
 - JSONL: every JSON value (strings, numbers, booleans, None, lists, dicts); other values become strings.
 - Parquet: the same; columns of mixed or nested types are stored as JSON text and decoded on import.
-- CSV/TSV: strings, lists and dicts (JSON-encoded); None and "" both come back as None;
+- CSV/TSV: strings, lists and dicts (JSON-encoded); None and "" both come back as None; a text a spreadsheet
+  would run as a formula (= + - @ tab CR first) is written with a leading apostrophe that the import removes
+  (core.io.formulas);
   numbers and booleans come back as strings. On import, a CSV cell that is a JSON list or object
   (starts with ``[`` or ``{`` and parses) becomes that list or dict.
 Ids, titles and abstracts round-trip in every format.
@@ -23,6 +25,7 @@ from typing import IO, Any
 
 from core.errors import CorpusError
 from core.io.formats import detect_format
+from core.io.formulas import neutralise
 from core.io.reference_export import REFERENCE_FORMATS, write_references
 from core.io.rows import Row, RowWarning
 from core.io.tabular import _ABSENT_COLUMN_KEY, _JSON_COLUMNS_KEY
@@ -57,11 +60,12 @@ def _kind(value: Any) -> str | None:
 
 
 def _csv_cell(value: Any) -> str:
+    """A CSV/TSV cell: lists and dicts as JSON, a text a spreadsheet would run as a formula neutralised."""
     if value is None:
         return ""
     if isinstance(value, (list, dict)):
         return json.dumps(value, ensure_ascii=False, default=str)
-    return str(value)
+    return neutralise(str(value))
 
 
 def _open_output(path: Path) -> IO[str]:
@@ -143,7 +147,7 @@ def export_papers(
         with _open_output(path) as out:
             # "\r\n" (RFC 4180) makes the writer quote cells holding a bare "\r", which "\n" would not
             writer = csv.writer(out, delimiter="," if fmt == "csv" else "\t", lineterminator="\r\n")
-            writer.writerow(list(kinds))
+            writer.writerow([neutralise(str(c)) for c in kinds])
             for record in spilled:
                 writer.writerow([_csv_cell(record.get(c)) for c in kinds])
     return count

@@ -34,6 +34,7 @@ from core.io.safety import _check_file, _decoding, _head_text, _name, _open_bina
 from core.io.scholarly import looks_like_openalex, looks_like_semantic_scholar, openalex_row, semantic_scholar_row
 from core.io.tabular import _delimited_rows, _jsonl_rows, _parquet_rows
 from core.io.tagged import _cochrane_rows, _refer_rows, _wos_rows, looks_like_cochrane, looks_like_refer, looks_like_wos
+from core.records import RowError
 
 FORMATS: tuple[str, ...] = ("csv", "tsv", "excel", "jsonl", "parquet", "pubmed", "jats", "medline", "bibtex", "ris",
                             "endnote", "refer", "wos", "cochrane")
@@ -244,7 +245,9 @@ def _open_rows(path: str | Path, fmt: str | None, options: ReadOptions | None = 
             columns.update(dict.fromkeys(row))
     if not columns:
         kind = "rows" if fmt in ("csv", "tsv", "parquet", "excel") else "records"
-        raise CorpusError(f"file '{_name(path)}' has no {kind}")
+        skipped = next((row.reason for _, row in head if isinstance(row, RowError)), None)  # say why (issue 41)
+        raise CorpusError(f"file '{_name(path)}' has no usable {kind}: {skipped}" if skipped else
+                          f"file '{_name(path)}' has no {kind}")
     encoding = text_encoding(path) if fmt in _TEXT_FORMATS else None
     note = "" if given else format_note(path, fmt)
     return Opened(list(columns), itertools.chain(head, rows), path, fmt, layout, encoding, note)

@@ -15,7 +15,7 @@ from typing import Any
 
 from core.errors import CorpusError
 from core.io.rows import NumberedRow, Row, _year
-from core.io.safety import _expanded_limit, _name, _open_binary
+from core.io.safety import _expanded_limit, _name, _open_binary, _shown
 from core.records import RowError
 
 MAX_XML_BYTES = 64 * 2**20
@@ -294,30 +294,68 @@ def _jats_rows(path: Path) -> Iterator[NumberedRow]:
             raise CorpusError(f"file '{_name(path)}' is larger than {MAX_XML_BYTES // 2**20} MiB")
         yield 1, parse_article(data, _name(path))[0]
         return
-    xml: list[tuple[str, bytes | None, str | None]] = []
-    images: dict[str, dict[str, tuple[str, Any]]] = {}
-    for name, data, problem in _archive_members(path):
-        folder, base = str(Path(name).parent), Path(name).name.lower()
-        if base.endswith((".xml", ".nxml")) or problem:
-            xml.append((name, data, problem))
-        elif base.endswith(IMAGE_TYPES) and data is not None:
-            kind = Path(base).suffix.lstrip(".").replace("jpg", "jpeg")
-            entry = (kind, lambda data=data: data)
-            images.setdefault(folder, {})[base] = entry
-            images[folder].setdefault(Path(base).stem, entry)
-    if not xml:
-        raise CorpusError(f"file '{_name(path)}' holds no .xml or .nxml articles")
-    for number, (name, data, problem) in enumerate(xml, start=1):
-        if problem or data is None:
-            yield number, RowError(number, f"row {number}: file '{name}' {problem or 'could not be read'}")
-            continue
-        try:
-            row, figures = parse_article(data, name)
-        except CorpusError as error:
-            yield number, RowError(number, f"row {number}: {error}; skipped")
-            continue
-        _attach_images(figures, images.get(str(Path(name).parent), {}))
-        yield number, row
+    # one member at a time (issue 41): each article is parsed as it comes and only its row is kept; image bytes
+    # wait in a temporary file until the rows are given their figures (images may come after their article)
+    parsed: list[tuple[int, Row | RowError, FigureList | None, str]] = []
+    with _ImageSpill() as images:
+        for name, data, problem in _archive_members(path):
+            folder, base = str(Path(name).parent), Path(name).name.lower()
+            if base.endswith((".xml", ".nxml")) or problem:
+                number = len(parsed) + 1
+                if problem or data is None:
+                    why = problem or "could not be read"
+                    parsed.append((number, RowError(number, f"row {number}: file '{_shown(name)}' {why}"), None, ""))
+                    continue
+                try:
+                    row, figures = parse_article(data, name)
+                except CorpusError as error:
+                    parsed.append((number, RowError(number, f"row {number}: {error}; skipped"), None, ""))
+                    continue
+                finally:
+                    data = None  # not held while the next member is read
+                parsed.append((number, row, figures, folder))
+            elif base.endswith(IMAGE_TYPES) and data is not None:
+                images.add(folder, base, Path(base).suffix.lstrip(".").replace("jpg", "jpeg"), data)
+        if not parsed:
+            raise CorpusError(f"file '{_name(path)}' holds no .xml or .nxml articles")
+        for number, row, figures, folder in parsed:
+            if figures:
+                _attach_images(figures, images.folder(folder))
+            yield number, row
+
+
+class _ImageSpill:
+    """An archive's images in a temporary file, each read back (as ``_attach_images`` expects) when a figure
+    needs it: a folder's {name or stem: (kind, read)}."""
+
+    def __init__(self) -> None:
+        self._file: Any = None
+        self._folders: dict[str, dict[str, tuple[str, Any]]] = {}
+
+    def __enter__(self) -> _ImageSpill:
+        import tempfile
+
+        self._file = tempfile.TemporaryFile()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self._file.close()
+
+    def add(self, folder: str, base: str, kind: str, data: bytes) -> None:
+        self._file.seek(0, 2)
+        offset = self._file.tell()
+        self._file.write(data)
+        entry = (kind, lambda offset=offset, size=len(data): self._read(offset, size))
+        found = self._folders.setdefault(folder, {})
+        found[base] = entry
+        found.setdefault(Path(base).stem, entry)
+
+    def _read(self, offset: int, size: int) -> bytes:
+        self._file.seek(offset)
+        return self._file.read(size)
+
+    def folder(self, folder: str) -> dict[str, tuple[str, Any]]:
+        return self._folders.get(folder, {})
 
 
 def is_jats(head: str) -> bool:

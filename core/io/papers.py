@@ -30,6 +30,7 @@ from typing import TYPE_CHECKING, Any
 from core.io.background import background_worthwhile, read_in_background
 from core.io.columns import ColumnMap, detect_columns, id_like_columns
 from core.io.formats import _PEEK_ROWS, ReadOptions, _open_rows
+from core.io.formulas import restore
 from core.io.markup import has_markup, placeholder, plain_text
 from core.io.rows import NumberedRow, Row, RowWarning, _year
 from core.io.safety import _name, _shown, encoding_name
@@ -68,6 +69,11 @@ def preview(path: str | Path, fmt: str | None = None, n: int = 20,
 def _missing(value: Any) -> bool:
     """None or NaN; blank text stays text here (readers decide what an empty cell means)."""
     return not isinstance(value, str) and is_missing(value)
+
+
+def _restored(value: Any) -> Any:
+    """A CSV cell without the apostrophe an export put before a formula (others as they are)."""
+    return restore(value).strip() or None if isinstance(value, str) and value[:1] == "'" else value
 
 
 def _text(value: Any) -> str | None:
@@ -171,6 +177,8 @@ def _field_value(value: Any, tabular: bool) -> Any:
     if type(value) is not str and _missing(value):  # noqa: E721 - a str is never missing: skip the check
         return None
     if tabular and type(value) is str:  # noqa: E721
+        if value[:1] == "'":  # a formula neutralised by a CSV export (ours, or OWASP's rule elsewhere)
+            value = restore(value)
         if value.startswith('="') and value.endswith('"'):  # an Excel formula cell (CINAHL): ="Jun2023"
             value = value[2:-1]
         if value == "":
@@ -214,6 +222,8 @@ def _paper(number: int, row: Row, columns: ColumnMap, tabular: bool, title_only:
     try:
         title = _text(row.get(columns.title))
         abstract = _text(row.get(columns.abstract)) if columns.abstract else None
+        if tabular:  # a formula neutralised by a CSV export: its apostrophe goes (core.io.formulas)
+            title, abstract = _restored(title), _restored(abstract)
     except ValueError:
         return RowError(number, f"row {number}: title or abstract is not text")
     marked = {}  # the title and abstract as exported, where they held markup (core.io.markup)
@@ -243,7 +253,7 @@ def _paper(number: int, row: Row, columns: ColumnMap, tabular: bool, title_only:
     passed, dates = columns.passed_over, columns.dates
     for key, value in row.items():
         if key not in passed and not (key in dates and str(value).strip() == str(fields.get("year"))):
-            fields[_field_name(key, fields)] = _field_value(value, tabular)
+            fields[_field_name(restore(key) if tabular else key, fields)] = _field_value(value, tabular)
     citation = _CITATION.match(fields["journal"]) if isinstance(fields.get("journal"), str) else None
     if citation:  # the journal's name, the year if no column gave one, and the citation kept whole
         fields["source"] = fields["journal"]
@@ -256,7 +266,7 @@ def _paper(number: int, row: Row, columns: ColumnMap, tabular: bool, title_only:
         fields["title_only"] = True
     title = " ".join(str(title).split())  # as the regex \s+ -> " ", faster
     paper_id = (
-        (_id_text(row.get(columns.id)) if columns.id else None)
+        (_id_text(_restored(row.get(columns.id)) if tabular else row.get(columns.id)) if columns.id else None)
         or _id_text(fields.get("doi"))
         or duplicate_key(title, abstract or "")[:16]
     )

@@ -1,7 +1,7 @@
 """The MCP server: an `MCPServer` (the official SDK's) with the tools, resources and prompt of this package, served
-over stdio or streamable HTTP on 127.0.0.1. A failing call answers one sentence as a tool error, never a traceback:
-a user error says what is wrong, bad arguments name the argument, and a write tool on a read-only server says how to
-allow it."""
+over stdio or streamable HTTP on 127.0.0.1 (core.mcp.http). A failing call answers one sentence as a tool error,
+never a traceback: a user error says what is wrong, bad arguments name the argument, and a write tool on a read-only
+server says how to allow it."""
 
 from __future__ import annotations
 
@@ -12,7 +12,7 @@ from mcp.server.mcpserver import Context, MCPServer
 from mcp.server.mcpserver.exceptions import ToolError
 from pydantic import ValidationError
 
-from core.errors import MireadError, NotEmbeddedError
+from core.errors import MireadError, NotEmbeddedError, bounded
 from core.mcp.workspace import Workspace
 
 log = logging.getLogger("core.mcp")
@@ -32,15 +32,16 @@ def one_sentence(tool: str, exc: BaseException) -> str:
         for error in cause.errors():
             where = ".".join(str(p) for p in error["loc"]) or "arguments"
             parts.append(f"{where}: {error['msg'][:1].lower()}{error['msg'][1:]}")
-        return f"bad arguments for {tool}: " + "; ".join(parts)
+        return bounded(f"bad arguments for {tool}: " + "; ".join(parts))
     if isinstance(cause, NotEmbeddedError):
         return f"{cause}; embed it first (`python -m core embed --corpus NAME --model MODEL`, or the Library page)"
     if isinstance(cause, MireadError):
         return str(cause)
     if isinstance(cause, ToolError):
-        return str(cause).removeprefix(f"Error executing tool {tool}: ")
+        return bounded(str(cause).removeprefix(f"Error executing tool {tool}: "))
     log.error("tool %s failed unexpectedly", tool, exc_info=cause)
-    return f"{tool} failed unexpectedly ({cause.__class__.__name__}: {cause}); the server's log has the details"
+    return bounded(f"{tool} failed unexpectedly ({cause.__class__.__name__}: {cause}); the server's log has the "
+                   "details")
 
 
 class MireadMCP(MCPServer):
@@ -84,13 +85,16 @@ def _version() -> str:
         return ""
 
 
-def serve(ws: Workspace, http_port: int | None = None) -> None:
-    """Serve until the client disconnects (stdio) or the process is stopped (HTTP on 127.0.0.1:PORT/mcp)."""
+def serve(ws: Workspace, http_port: int | None = None, token: str | None = None) -> None:
+    """Serve until the client disconnects (stdio) or the process is stopped (HTTP on 127.0.0.1:PORT/mcp: only the
+    server's own Host and Origin, and with `token` only requests bearing it; core.mcp.http)."""
     server = build_server(ws)
     for noisy in ("bm25s", "httpx", "numba"):  # their debug lines would fill the client's server log
         logging.getLogger(noisy).setLevel(logging.WARNING)
     if http_port is None:
         server.run("stdio")
     else:
-        server.run("streamable-http", host="127.0.0.1", port=int(http_port))
+        from core.mcp.http import serve_http
+
+        serve_http(server, int(http_port), token)
 

@@ -22,6 +22,7 @@ from typing import Any
 
 from core.display import plural
 from core.errors import CorpusError, NotFoundError
+from core.store.files import check_printable
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS collections (
@@ -77,7 +78,7 @@ def clean_name(name: str) -> str:
     if len(cleaned) > MAX_NAME:
         raise CorpusError(f"a collection name may have at most {MAX_NAME} characters, {cleaned[:30]!r}... has "
                           f"{len(cleaned)}")
-    return cleaned
+    return check_printable(cleaned, "a collection name")
 
 
 def _unique(pids: Iterable[str]) -> list[str]:

@@ -29,6 +29,20 @@ def check_name(name: str, what: str = "name") -> str:
     return cleaned
 
 
+# control characters (white space is folded before this check) and the bidirectional formatting characters that
+# can make a name read as something else on screen ('evil\u202etxt.exe' shows as 'evilexe.txt')
+_INVISIBLE = re.compile("[\x00-\x1f\x7f-\x9f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]")
+
+
+def check_printable(name: str, what: str = "name") -> str:
+    """`name` when it holds no control or bidi-override character, else CorpusError saying which."""
+    bad = _INVISIBLE.search(name)
+    if bad:
+        raise CorpusError(f"{what} may not hold control or bidi characters; this one has "
+                          f"U+{ord(bad.group()):04X} at position {bad.start() + 1}")
+    return name
+
+
 def atomic_save_npy(path: Path, array: np.ndarray) -> None:
     """Write an .npy file atomically: a temporary file in the same folder, fsync, then rename."""
     path.parent.mkdir(parents=True, exist_ok=True)

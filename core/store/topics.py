@@ -5,6 +5,7 @@ from __future__ import annotations
 import time
 
 from core.errors import StoreError
+from core.store.files import check_printable
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS topic_names (
@@ -32,6 +33,7 @@ class TopicsMixin:
         name = " ".join(str(name or "").split())
         if len(name) > MAX_NAME:
             raise StoreError(f"a topic name may have at most {MAX_NAME} characters, this one has {len(name)}")
+        check_printable(name, "a topic name")
         with self.transaction() as conn:
             conn.execute("DELETE FROM topic_names WHERE corpus = ? AND model = ? AND clustering = ? AND level = ? "
                          "AND cluster = ?", (corpus, model, clustering, level, int(cluster)))

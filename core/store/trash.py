@@ -33,6 +33,11 @@ CORPUS_TABLES = ("papers", "figures", "links", "topic_names", "paper_keys", "mer
 _FINGERPRINT = r"[0-9a-f]{16}"  # models.fingerprint(): every derived array's key starts with it
 
 
+def _array_pattern(slug: str) -> re.Pattern[str]:
+    """The names of one corpus slug's array files: `<slug>-<fingerprint>-v<version>...`."""
+    return re.compile(re.escape(slug) + "-(" + _FINGERPRINT + r"-v\d+\b.*)$")
+
+
 @dataclass(frozen=True)
 class TrashItem:
     """One deleted corpus or model: what it was, when it went, and how much it held."""
@@ -102,7 +107,8 @@ class TrashMixin:
             for table in CORPUS_TABLES:
                 conn.execute(f"UPDATE {table} SET corpus = ? WHERE corpus = ?", (key, name))
             conn.execute("UPDATE corpora SET name = ? WHERE name = ?", (key, name))
-        moved = self._move_arrays(self.corpus_slug(name), self.arrays, self.trash_dir / str(item_id))
+        others = [self.corpus_slug(c.name) for c in self.corpora()]
+        moved = self._move_arrays(self.corpus_slug(name), self.arrays, self.trash_dir / str(item_id), others=others)
         self._set_detail(item_id, files=moved)
         return self.trash_item(item_id)
 
@@ -140,8 +146,10 @@ class TrashMixin:
 
     def trash_item(self, item_id: int) -> TrashItem:
         """One trashed item by id, or NotFoundError naming what the trash holds."""
-        with self.connect() as conn:
-            row = conn.execute("SELECT * FROM trash WHERE id = ?", (int(item_id),)).fetchone()
+        row = None
+        if -2**63 <= int(item_id) < 2**63:  # past SQLite's integers no item can have the id (was an OverflowError)
+            with self.connect() as conn:
+                row = conn.execute("SELECT * FROM trash WHERE id = ?", (int(item_id),)).fetchone()
         if row is None:
             raise NotFoundError(f"the trash has no item {item_id} (trash: {self._held()})")
         return self._item(row)
@@ -247,15 +255,21 @@ class TrashMixin:
             conn.execute("UPDATE trash SET detail = ? WHERE id = ?", (json.dumps({**detail, **values}), item_id))
 
     @staticmethod
-    def _move_arrays(slug: str, source: Path, target: Path, new_slug: str | None = None) -> int:
-        """Move a corpus's array files (`<slug>-<fingerprint>-v<version>...` in each sub-folder) between folders."""
-        own = re.compile(re.escape(slug) + "-(" + _FINGERPRINT + r"-v\d+\b.*)$")
+    def _move_arrays(slug: str, source: Path, target: Path, new_slug: str | None = None,
+                     others: list[str] | tuple[str, ...] = ()) -> int:
+        """Move a corpus's array files (`<slug>-<fingerprint>-v<version>...` in each sub-folder) between folders.
+
+        A name can read as two corpora's: 'a-<fp>-v1-<fp>-v2.npy' is corpus 'a-<fp>-v1''s as well as 'a''s. It
+        belongs to the longest slug it fits, so the slugs of the `others` (the corpora left in the workspace) that
+        extend this one claim their files first (issue 41: deleting 'a' once moved another corpus's maps)."""
+        own = _array_pattern(slug)
+        longer = [_array_pattern(o) for o in others if o != slug and o.startswith(slug + "-")]
         moved = 0
         if not source.is_dir():
             return 0
         for path in source.glob("*/*"):
             hit = own.match(path.name)
-            if not hit or not path.is_file():
+            if not hit or not path.is_file() or any(p.match(path.name) for p in longer):
                 continue
             name = f"{new_slug}-{hit.group(1)}" if new_slug else path.name
             destination = target / path.parent.name / name

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import re
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -141,8 +142,9 @@ class VectorsMixin:
         # opened before it is renamed: a thread building the same matrix at once may replace the file, and one
         # building an older version deletes this one; the open map stays valid either way
         result = load_npy(tmp, mmap_mode="r")
+        mine = re.compile(re.escape(f"{self.corpus_slug(corpus)}-{model_fp}-v") + r"\d+\.npy")  # not 'a-<fp>-v1-…'
         for stale in cached.parent.glob(f"{self.corpus_slug(corpus)}-{model_fp}-v*.npy"):
-            if stale != cached:
+            if stale != cached and mine.fullmatch(stale.name):
                 stale.unlink(missing_ok=True)
         os.replace(tmp, cached)
         return result

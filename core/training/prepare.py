@@ -19,12 +19,24 @@ if TYPE_CHECKING:
     from core.store import Store
 
 
+_WEIGHTS = ("model.safetensors", "model.safetensors.index.json", "pytorch_model.bin", "pytorch_model.bin.index.json")
+_TOKENIZER = ("tokenizer.json", "vocab.txt", "tokenizer_config.json", "sentencepiece.bpe.model", "spiece.model")
+
+
 def base_spec(store: Store, base: str) -> ModelSpec:
     """The base model's spec, or TrainingError naming it."""
     try:
-        return get_model(base, store)
+        spec = get_model(base, store)
     except MireadError as exc:
         raise TrainingError(f"unknown base model {base!r}: {exc}") from exc
+    folder = Path(spec.location)
+    if spec.source == "checkpoint" and not (  # checked before the job is queued, not by its tokenizer later
+            (folder / "config.json").is_file()
+            and any((folder / w).is_file() for w in _WEIGHTS) and any((folder / t).is_file() for t in _TOKENIZER)):
+        raise TrainingError(f"base {base!r} is a folder that holds no model (a model folder has config.json, "
+                            "model.safetensors and a tokenizer); name a model of the sidebar's list, a Hugging Face "
+                            "id or a fine-tuned model's folder")
+    return spec
 
 
 def taken_names(store: Store) -> set[str]:

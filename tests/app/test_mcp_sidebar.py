@@ -37,3 +37,18 @@ def test_the_sidebar_shows_the_claude_desktop_and_vs_code_configuration(tmp_path
     expected = client_config(workspace, python=sys.executable)
     assert shown == [expected["claude_desktop"], expected["vscode"]]
     assert shown[0]["mcpServers"]["miread-explorer"]["args"][-1] == str(workspace.resolve())
+
+
+def test_with_an_mcp_token_the_sidebar_shows_the_http_configuration_carrying_it(tmp_path: Path,
+                                                                               monkeypatch: pytest.MonkeyPatch):
+    from core.mcp.config import HTTP_PORT
+
+    monkeypatch.setenv("MIREAD_WORKSPACE", str(tmp_path / "ws"))
+    monkeypatch.setenv("MIREAD_WARM_NUMBA", "0")
+    monkeypatch.setenv("MIREAD_MCP_TOKEN", "s3cret-token")
+    at = AppTest.from_file(APP, default_timeout=90)
+    at.run()
+    assert not at.exception
+    shown = [json.loads(block.value) for block in at.sidebar.code if block.language == "json"]
+    assert shown[-1] == {"servers": {"miread-explorer": {"type": "http", "url": f"http://127.0.0.1:{HTTP_PORT}/mcp",
+                                                         "headers": {"Authorization": "Bearer s3cret-token"}}}}

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 import threading
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
@@ -46,8 +47,9 @@ def corpus_index(store: Store, corpus: str, spec: ModelSpec, settings: Settings 
         if index is None:
             matrix = store.embeddings(corpus, fp)
             path = store.array_path("indexes", corpus, f"{fp}-v{version}", ".faiss")
+            mine = re.compile(re.escape(f"{store.corpus_slug(corpus)}-{fp}-v") + r"\d+\.faiss.*")
             for stale in path.parent.glob(f"{store.corpus_slug(corpus)}-{fp}-v*.faiss*"):  # + compressed's .json
-                if not stale.name.startswith(path.name):
+                if not stale.name.startswith(path.name) and mine.fullmatch(stale.name):
                     stale.unlink(missing_ok=True)
             for older in [k for k in _INDEXES if k[:3] == key[:3]]:  # earlier versions of this corpus
                 del _INDEXES[older]

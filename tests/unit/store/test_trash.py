@@ -111,3 +111,23 @@ def test_deleting_a_model_moves_its_folder_and_restore_brings_it_back(store):
     store.restore(item.id)
     assert [m["name"] for m in store.saved_models()] == ["ft"] and (folder / "config.json").exists()
     assert store.trash() == []
+
+
+def test_deleting_a_corpus_leaves_the_arrays_of_a_corpus_whose_name_starts_like_its_files(store):
+    """Issue 41, item 3: corpus 'a-<fingerprint>-v1' has files 'a-<fingerprint>-v1-<fp>-v<n>…' that also read as
+    corpus 'a''s; deleting and emptying 'a' must leave them (its map, its stable map's positions) alone."""
+    fp = "0123456789abcdef"
+    other = f"a-{fp}-v1"
+    _corpus_with_everything(store, "a")
+    _corpus_with_everything(store, other)
+    stable = store.arrays / "maps" / f"{store.corpus_slug(other)}-{fp}-v0-stable-n15-s0.npz"
+    np.savez(stable, coords=np.ones((3, 2)))
+    theirs = sorted(p.name for p in (store.arrays / "maps").glob(f"{other}-{fp}-*"))
+    assert len(theirs) == 2
+    item = store.delete_corpus("a")
+    assert item.files == 1
+    assert sorted(p.name for p in (store.arrays / "maps").glob(f"{other}-{fp}-*")) == theirs
+    store.empty_trash()
+    assert sorted(p.name for p in (store.arrays / "maps").glob(f"{other}-{fp}-*")) == theirs
+    restored = store.delete_corpus(other)
+    assert restored.files == 2
