@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from core.errors import CorpusError
+from core.io.image_spill import ImageSpill
 from core.io.rows import NumberedRow, Row, _year
 from core.io.safety import _expanded_limit, _name, _open_binary, _shown
 from core.records import RowError
@@ -297,7 +298,7 @@ def _jats_rows(path: Path) -> Iterator[NumberedRow]:
     # one member at a time (issue 41): each article is parsed as it comes and only its row is kept; image bytes
     # wait in a temporary file until the rows are given their figures (images may come after their article)
     parsed: list[tuple[int, Row | RowError, FigureList | None, str]] = []
-    with _ImageSpill() as images:
+    with ImageSpill() as images:
         for name, data, problem in _archive_members(path):
             folder, base = str(Path(name).parent), Path(name).name.lower()
             if base.endswith((".xml", ".nxml")) or problem:
@@ -322,40 +323,6 @@ def _jats_rows(path: Path) -> Iterator[NumberedRow]:
             if figures:
                 _attach_images(figures, images.folder(folder))
             yield number, row
-
-
-class _ImageSpill:
-    """An archive's images in a temporary file, each read back (as ``_attach_images`` expects) when a figure
-    needs it: a folder's {name or stem: (kind, read)}."""
-
-    def __init__(self) -> None:
-        self._file: Any = None
-        self._folders: dict[str, dict[str, tuple[str, Any]]] = {}
-
-    def __enter__(self) -> _ImageSpill:
-        import tempfile
-
-        self._file = tempfile.TemporaryFile()
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        self._file.close()
-
-    def add(self, folder: str, base: str, kind: str, data: bytes) -> None:
-        self._file.seek(0, 2)
-        offset = self._file.tell()
-        self._file.write(data)
-        entry = (kind, lambda offset=offset, size=len(data): self._read(offset, size))
-        found = self._folders.setdefault(folder, {})
-        found[base] = entry
-        found.setdefault(Path(base).stem, entry)
-
-    def _read(self, offset: int, size: int) -> bytes:
-        self._file.seek(offset)
-        return self._file.read(size)
-
-    def folder(self, folder: str) -> dict[str, tuple[str, Any]]:
-        return self._folders.get(folder, {})
 
 
 def is_jats(head: str) -> bool:

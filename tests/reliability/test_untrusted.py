@@ -214,12 +214,12 @@ def test_background_jobs_start_with_an_argument_list_and_no_shell():
 
 def test_uploaded_files_are_only_read_never_imported_or_run():
     names: set[str] = set()
-    for page in ("app_pages/library.py", "ui/import_preview.py"):  # the upload, then its preview and import
+    for page in ("app_pages/library.py", "ui/uploads.py", "ui/import_preview.py"):  # the upload, preview, import
         tree = ast.parse((ROOT / page).read_text(encoding="utf-8"))
         names |= {name for _, name, _ in calls(tree)}
     assert not names & {"runpy.run_path", "importlib.import_module", "exec", "eval", "subprocess.run",
                         "subprocess.Popen", "os.system"}
-    assert "upload.getvalue" in names and "import_file" in names
+    assert "upload.getbuffer" in names and "import_file" in names
 
 
 def test_the_html_map_export_shows_scripts_and_links_in_corpus_text_as_text(store):
