@@ -100,8 +100,7 @@ def show_results(doc: dict) -> None:
     for name in doc["models"]:
         verdict = Verdict.from_dict(_spec_verdict(name))
         if verdict is not None:
-            st.info(f"**{md_escape(name)}** (its training run, on its own held-out test papers): "
-                    f"{md_escape(verdict.sentence('its base'))}")
+            st.info(f"**{md_escape(name)}**, from its training run: {md_escape(verdict.sentence('its base'))}")
     purity = pd.DataFrame(doc["purity"])
     robustness = pd.DataFrame(doc["robustness"])
     left, right = st.columns(2)

@@ -24,8 +24,10 @@ from core.training import (
     class_limits,
     class_preview,
     jobs,
+    verdict_outlook,
 )
 from core.training.comparison import verdict_of_metrics
+from core.training.curves import curve_start_note
 from ui.errors import guarded, show_error
 from ui.figures_train import figure_scorer_form
 from ui.resources import settings, store
@@ -65,7 +67,8 @@ def _base_name(job: dict[str, Any]) -> str:
 
 def _show_verdict(job: dict[str, Any]) -> None:
     """Whether the finished model beats its base on held-out test papers, with n and the 95 % interval: green when it
-    does, a warning when it is worse, plain when the change is within the interval."""
+    does, a warning when it is worse or there are too few test papers to judge, plain when the change is within the
+    interval."""
     final = job["metrics"]
     sentence = base_comparison(final, f"its base {_base_name(job)}")
     verdict = verdict_of_metrics(final)
@@ -73,7 +76,7 @@ def _show_verdict(job: dict[str, Any]) -> None:
         st.caption("No base reference: with head warm-up off there is no fitted head to score the base model with.")
     elif verdict is not None and verdict.kind == "better":
         st.success(md_escape(sentence))
-    elif verdict is not None and verdict.kind == "worse":
+    elif verdict is not None and (verdict.kind == "worse" or not verdict.judgeable):
         st.warning(md_escape(sentence))
     else:
         st.info(md_escape(sentence))
@@ -117,20 +120,27 @@ def _show_job(job: dict[str, Any], metrics: pd.DataFrame) -> None:
                    "trains on them, and a gap above **val** shows overfitting. **base model** (dashed): the base "
                    "encoder with the warmed-up head on validation, before any encoder step. The verdict at the end "
                    "compares both on held-out **test** papers that no curve here uses.")
+        note = curve_start_note(metrics)
+        if note:
+            st.caption(note)
     if job["status"] == "completed":
         final = job["metrics"]
         gain = final.get("val_accuracy_gain")
         verdict = verdict_of_metrics(final)
         cols = st.columns(5)
-        if verdict is not None:
-            cols[0].metric(f"{verdict.split.title()} accuracy", f"{verdict.new:.1%}",
+        test_papers = final.get("test_papers", 0) or 0
+        if verdict is not None and verdict.judgeable:
+            cols[0].metric("Test accuracy", f"{verdict.new:.1%}",
                            delta=f"{100 * verdict.change:+.1f} ± {verdict.margin:.1f} points vs base",
                            delta_color="normal" if verdict.kind != "no measurable change" else "off",
                            help=f"On {verdict.papers()}; the base: {verdict.base:.1%}. ± is half the 95 % interval "
-                                "of the change (paired bootstrap over papers).")
-        elif final.get("test_accuracy") is not None:
+                                "of the change (paired bootstrap over papers, never narrower than the exact binomial "
+                                "bound for n papers).")
+        elif final.get("test_accuracy") is not None and test_papers:
             cols[0].metric("Test accuracy", f"{final['test_accuracy']:.1%}",
-                           help=f"On {final.get('test_papers', 0):,} held-out test papers.")
+                           help=f"On {test_papers:,} held-out test papers: too few to judge against the base.")
+        elif job["kind"] != "figures":
+            cols[0].metric("Test accuracy", "–", help="No held-out test papers: this run set none aside.")
         cols[1].metric("Validation accuracy", f"{final.get('val_accuracy', 0):.1%}",
                        delta=None if gain is None or verdict is not None else f"{100 * gain:+.1f} points vs base",
                        delta_color="normal" if gain else "off")
@@ -162,6 +172,8 @@ def _verdict_cell(metrics: dict[str, Any]) -> str:
     verdict = verdict_of_metrics(metrics)
     if verdict is None:
         return ""
+    if not verdict.judgeable:
+        return f"{verdict.kind} (n={verdict.n:,} {verdict.split})"
     return f"{100 * verdict.change:+.1f} ± {verdict.margin:.1f} pts ({verdict.kind}, n={verdict.n:,})"
 
 
@@ -301,6 +313,9 @@ if preview is not None:
     if max_papers is not None and n_used > max_papers:
         st.caption(f"Max papers is {int(max_papers):,}, but every class keeps at least 2 papers "
                    "(one for training, one for validation).")
+    outlook = verdict_outlook(used["sampled"].astype(int).tolist(), float(test_fraction))
+    if outlook:
+        st.warning(outlook)
     st.dataframe(preview, width="stretch", hide_index=True, height=min(240, 35 * (len(preview) + 1) + 3),
                  column_config={"used": st.column_config.CheckboxColumn("used"),
                                 "sampled": st.column_config.NumberColumn("papers used")})

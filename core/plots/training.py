@@ -8,6 +8,7 @@ import pandas as pd
 import plotly.graph_objects as go
 
 from core.plots.style import PALETTE, finish, require_columns
+from core.training.curves import WARMUP_NOTE, warmup_start
 
 TRAINING_SPLIT_ORDER = ("train", "train-probe", "val")
 BASE_SPLIT = "base"  # the base encoder with the warmed-up head, scored on validation before fine-tuning
@@ -35,6 +36,10 @@ def training_curves_figure(metrics: pd.DataFrame, y: str = "loss") -> go.Figure:
             x=[first, last], y=[value, value], name="base model", mode="lines" if last > first else "lines+markers",
             line=dict(dash="dash", color="#7f7f7f"), hovertemplate="base model: %{y:.4g}<extra></extra>",
         ))
+    start = warmup_start(metrics) if y == "loss" else None
+    if start is not None:  # the train curve's first point is the head warm-up's loss, not a step of the objective
+        fig.add_annotation(x=0, y=start, text=f"{WARMUP_NOTE} ({start:.3g})", showarrow=True, arrowhead=2, ax=40,
+                           ay=-30, font=dict(size=11))
     if rows.empty:
         fig.add_annotation(text="no metrics yet", showarrow=False, xref="paper", yref="paper", x=0.5, y=0.5)
     return finish(fig, "", xaxis=dict(title="step"), yaxis=dict(title=html.escape(y, quote=False)),
