@@ -37,7 +37,7 @@ HELD_OUT = "the model's held-out test papers"
 
 
 def bold_best(row: pd.Series, best: dict[str, str]) -> list[str]:
-    """CSS for one table row (a measure): the best model's cell in bold."""
+    """CSS for one table row (a measure): the cell of the model that measurably beats the others in bold."""
     return ["font-weight: bold" if best.get(row.name) == model else "" for model in row.index]
 
 
@@ -96,7 +96,10 @@ def show_results(doc: dict) -> None:
         st.dataframe(figures.style.apply(bold_best, best=best, axis=1), width="stretch")
         st.caption("Each figure with its 95 % interval in brackets where one follows from its papers (n): Wilson for "
                    "shares of papers (accuracies, purity, precision, top-k), a t interval over the linear probe's 4 "
-                   "folds. The best model of each row is in bold: higher is better, except mean rank.")
+                   "folds. A model is in bold only where it beats every other model beyond chance: the 95 % "
+                   "interval of the paired per-paper difference excludes 0 (where the task scores each paper), else "
+                   "the two 95 % intervals do not overlap; higher is better, except mean rank. No bold: no "
+                   "measurable winner.")
     for name in doc["models"]:
         verdict = Verdict.from_dict(_spec_verdict(name))
         if verdict is not None:

@@ -28,6 +28,7 @@ _EXPORTS = {
     "TASKS": "protocols",
     "Verdict": "verdict",
     "best_per_column": "report",
+    "winners": "report",
     "calibration_figures": "calibration",
     "expected_calibration_error": "calibration",
     "fit_temperature": "calibration",

@@ -23,7 +23,6 @@ from core.evaluation.citations import CITE_TASKS, citation_tasks
 from core.evaluation.figures import figures_task
 from core.evaluation.protocols import PROTOCOLS, QUICK_TASKS, TASKS, TEXT_TASKS, run_protocols
 from core.evaluation.report import (
-    best_per_column,
     family_table,
     figure_table,
     markdown_report,
@@ -33,6 +32,7 @@ from core.evaluation.report import (
     results_table,
     robustness_by_category,
     to_json,
+    winners,
 )
 from core.evaluation.robustness import neighbours_summary
 from core.labels import is_missing, label_text
@@ -305,7 +305,7 @@ def _document(drawn: Sample, models: list[str], tasks: list[str], requested: int
         "requested_sample": requested, "sample": len(drawn.rows), "labelled": drawn.labelled,
         "papers": drawn.papers, "results": results,
         "table": table.reset_index().to_dict(orient="records") if objects else [],
-        "best": best_per_column(table) if objects else {},
+        "best": winners([r for r in objects if r.task != "neighbours"]),
         "purity": purity_points(objects).to_dict(orient="records"),
         "robustness": robustness_by_category(objects).to_dict(orient="records"),
         "families": family_table(objects).to_dict(orient="records"),

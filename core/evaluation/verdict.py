@@ -160,7 +160,16 @@ def paired_verdict(new: Sequence[float] | np.ndarray, base: Sequence[float] | np
     n = len(new_scores)
     if n == 0:
         return None
-    diff = new_scores - base_scores
+    low, high = paired_interval(new_scores - base_scores, seed, resamples)
+    classes = None if groups is None else judged_classes(groups)
+    return Verdict(n, float(new_scores.mean()), float(base_scores.mean()), low, high, metric, split, classes)
+
+
+def paired_interval(diff: np.ndarray, seed: int = 0, resamples: int = BOOTSTRAP) -> tuple[float, float]:
+    """The 95 % paired-bootstrap interval of the mean of per-paper differences, never narrower than
+    `floor_half_width` of n on either side of the mean (unchanged 0/1 scores give the exact binomial bound, not 0)."""
+    diff = np.asarray(diff, dtype=np.float64)
+    n = len(diff)
     rng = np.random.default_rng(seed)
     means = np.empty(resamples)
     chunk = max(1, 2_000_000 // n)
@@ -170,9 +179,8 @@ def paired_verdict(new: Sequence[float] | np.ndarray, base: Sequence[float] | np
     tail = 100 * (1 - LEVEL) / 2
     low, high = np.percentile(means, [tail, 100 - tail])
     change, floor = float(diff.mean()), floor_half_width(n)
-    low, high = min(float(low), change - floor), max(float(high), change + floor)
-    classes = None if groups is None else judged_classes(groups)
-    return Verdict(n, float(new_scores.mean()), float(base_scores.mean()), low, high, metric, split, classes)
+    scale = max(1.0, float(np.abs(diff).max(initial=0.0)))  # scores beyond 0/1 (ranks): the floor in their unit
+    return min(float(low), change - floor * scale), max(float(high), change + floor * scale)
 
 
 def proportion_interval(successes: float, n: int, level: float = LEVEL) -> tuple[float, float] | None:
