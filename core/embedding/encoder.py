@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import os
 import time
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Collection, Iterator, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from contextlib import contextmanager, nullcontext
 from dataclasses import dataclass
@@ -235,15 +235,18 @@ class EmbedReport:
 def embed_corpus(
     store: Store, corpus: str, model: str | ModelSpec = "minilm", *, device: str = "auto",
     batch_size: int | None = None, progress: Progress | None = None, encoder: Encoder | None = None,
-    fast: bool | None = None,
+    fast: bool | None = None, only: Collection[str] | None = None,
 ) -> EmbedReport:
     """Embed the corpus papers that have no cached vector for this model (and mode); saves every CHUNK papers.
-    Without a batch size, `default_batch_size` of the device."""
+    Without a batch size, `default_batch_size` of the device. `only`: text hashes to embed, the rest left alone (an
+    evaluation's sample)."""
     started = time.perf_counter()
     spec = model if isinstance(model, ModelSpec) else get_model(model, store)
     info = store.corpus(corpus)
     fp = encoder.fingerprint if encoder is not None else vectors_fingerprint(spec, fast, device)
     missing = set(store.missing_hashes(corpus, fp))
+    if only is not None:
+        missing &= set(only)
     total = info.papers
     if missing:
         encoder = encoder or get_encoder(spec, device=device, batch_size=batch_size or default_batch_size(device),

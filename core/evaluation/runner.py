@@ -17,7 +17,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from core.embedding import ModelSpec, corpus_embeddings, embed_corpus, get_encoder, get_model, vectors_fingerprint
+from core.embedding import ModelSpec, embed_corpus, get_encoder, get_model, vectors_fingerprint
 from core.errors import CorpusError, MireadError
 from core.evaluation.citations import CITE_TASKS, citation_tasks
 from core.evaluation.figures import figures_task
@@ -174,18 +174,23 @@ def _evaluate_model(store: Store, drawn: Sample, name: str, tasks: list[str], en
     out: dict[str, list] = {"results": [], "errors": [], "timings": []}
     X, encoder = None, None
     if todo:
+        # only the sampled papers: "Sample 600" of a 10,000-paper corpus embeds 600 papers, not 10,000
+        every = store.paper_hashes(drawn.corpus)
+        hashes = [every[i] for i in drawn.rows]
+        missing = set(store.missing_hashes(drawn.corpus, fp)) & set(hashes)
         if status:
-            status(f"{name}: embedding the corpus")
-        if store.missing_hashes(drawn.corpus, fp) or any(PROTOCOLS[t].needs_encoder(spec.has_head) for t in todo):
+            status(f"{name}: embedding {len(missing):,} of the {len(drawn.rows):,} sampled papers" if missing
+                   else f"{name}: the {len(drawn.rows):,} sampled papers are embedded")
+        if missing or any(PROTOCOLS[t].needs_encoder(spec.has_head) for t in todo):
             encoder = encoder_of(spec)
 
         def embedding(n: int, of: int) -> None:
             if status and of:
-                status(f"{name}: embedding {n:,}/{of:,} papers")
+                status(f"{name}: embedding {n:,}/{of:,} sampled papers")
 
         embed_corpus(store, drawn.corpus, spec, device=device, batch_size=batch_size, progress=embedding,
-                     encoder=encoder)
-        X = np.asarray(corpus_embeddings(store, drawn.corpus, spec))[drawn.rows]
+                     encoder=encoder, only=set(hashes))
+        X = store.vectors_of(fp, hashes)
     step(f"{name}: embeddings ready")
     for task in tasks:
         started = time.perf_counter()
