@@ -11,6 +11,7 @@ import streamlit as st
 
 from core.display import plural
 from core.embedding import ModelSpec
+from core.eta import Eta
 from ui import background
 from ui.errors import guarded
 from ui.resources import encoder, is_embedded, settings, store
@@ -25,18 +26,15 @@ def embed_with_progress(corpus: str, spec: ModelSpec, clock: Callable[[], float]
 
     bar = st.progress(0.0, text="Loading the model…")
     started = clock()
+    eta = Eta(clock)  # the rate of the last minute of work, from the first batch on (not the model load)
 
     def update(done: int, total: int) -> None:
         if total <= 0:
             return
-        elapsed = clock() - started
-        rate = done / elapsed if elapsed > 0 else 0
-        eta = (total - done) / rate if rate > 0 else 0
-        bar.progress(min(done / total, 1.0),
-                     text=f"Embedding {done:,}/{plural(total, 'paper')} · {rate:.0f}/s · ETA {eta:.0f}s")
+        bar.progress(min(done / total, 1.0), text=f"Embedding {done:,}/{plural(total, 'paper')} · {eta.text()}")
 
     report = embed_corpus(store(), corpus, spec, device=settings().device, batch_size=settings().batch_size,
-                          progress=update, encoder=encoder(spec))
+                          progress=update, encoder=encoder(spec), work=eta.update)
     # the wait the user had: loading the model and reading the store count, not the encoding alone
     report = dataclasses.replace(report, seconds=clock() - started)
     bar.progress(1.0, text=f"Embedded {report.new:,} new papers ({report.cached:,} cached) in {report.seconds:.1f} s")
@@ -52,18 +50,16 @@ def embed_in_background(corpus: str, spec: ModelSpec) -> None:
 
     def compute(progress: background.Progress) -> Any:
         progress(0.0, "loading the model")
-        started = time.perf_counter()
+        eta = Eta()
 
         def update(done: int, total: int) -> None:
             if total <= 0:
                 return
-            elapsed = time.perf_counter() - started
-            rate = done / elapsed if elapsed > 0 else 0
-            eta = (total - done) / rate if rate > 0 else 0
-            progress(done / total, f"{done:,}/{plural(total, 'paper')} · {rate:.0f}/s · ETA {eta:.0f}s")
+            progress(done / total, f"{done:,}/{plural(total, 'paper')} · {eta.text()}")
 
         # core's process-wide encoder cache: the page's st.cache_resource needs the script's thread
-        return embed_corpus(s, corpus, spec, device=conf.device, batch_size=conf.batch_size, progress=update)
+        return embed_corpus(s, corpus, spec, device=conf.device, batch_size=conf.batch_size, progress=update,
+                            work=eta.update)
 
     background.start(EMBEDDING, f"Embedding {corpus} with {spec.name}", compute, inputs=(corpus, spec.name))
 
