@@ -131,14 +131,16 @@ def need_embeddings(corpus: str | None, spec: ModelSpec) -> bool:
         return False
     if is_embedded(corpus, spec):
         return True
-    if error := st.session_state.pop(FAILED, None):
-        show_error(error)
-    if running := active_embeddings(corpus, spec.name):
+    running = active_embeddings(corpus, spec.name)
+    watched = st.session_state.setdefault(WATCHED, [])  # started elsewhere too: this page reruns when it ends
+    watched += [j["id"] for j in running if j["id"] not in watched]
+    if running:
         st.info(f"Corpus **{md_escape(corpus)}** is being embedded with model **{md_escape(spec.name)}** in the "
                 "background; this page continues when it is done (you can leave it meanwhile).")
-        watched = st.session_state.setdefault(WATCHED, [])  # started elsewhere: this page reruns when it ends
-        watched += [j["id"] for j in running if j["id"] not in watched]
-        embedding_jobs(_remember_failure, corpus, spec.name)
+    embedding_jobs(_remember_failure, corpus, spec.name)  # the bars; a watched job that ended: reported, rerun
+    if error := st.session_state.pop(FAILED, None):
+        show_error(error)
+    if running:
         return False
     st.warning(f"Corpus **{md_escape(corpus)}** is not embedded with model **{md_escape(spec.name)}** yet.")
     if st.button(f"Embed {corpus} with {spec.name}", type="primary") and start_embedding(corpus, spec):
