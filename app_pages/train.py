@@ -12,6 +12,7 @@ import pandas as pd
 import streamlit as st
 
 from core.embedding import list_models
+from core.eta import ESTIMATING
 from core.plots import training_curves_figure
 from core.records import md_escape
 from core.training import (
@@ -52,10 +53,17 @@ def _duration(seconds: float | None) -> str:
     return f"{hours}h {minutes:02d}m" if hours else f"{minutes}m {secs:02d}s" if minutes else f"{secs}s"
 
 
+def _eta(job: dict[str, Any]) -> str:
+    """'about 3m 05s left', 'estimating…' while running without a stable estimate, else ''."""
+    if job["status"] != "running":
+        return ""
+    return ESTIMATING if job["eta_s"] is None else f"about {_duration(job['eta_s'])} left"
+
+
 def _status_line(job: dict[str, Any]) -> str:
     text = f"**{job['status']}** · {job['progress']:.0%}"
-    if job["status"] == "running" and job["eta_s"] is not None:
-        text += f" · about {_duration(job['eta_s'])} left"
+    if job["status"] == "running":
+        text += f" · {_eta(job)}"
     if job["cancel_requested"] and job["status"] == "running":
         text += " · stopping at the next step…"
     return text
@@ -87,8 +95,12 @@ def _show_job(job: dict[str, Any], metrics: pd.DataFrame) -> None:
     s = store()
     active = job["status"] in jobs.ACTIVE
     head, button = st.columns([5, 1])
-    head.markdown(f"Job `{job['id']}` → model **{job['model']}** ({job['corpus']} / {job['label']}, "
-                  f"base {job['base']}) — {_status_line(job)}")
+    if job["kind"] == "embed":
+        head.markdown(f"Job `{job['id']}` embeds **{md_escape(job['corpus'])}** with model "
+                      f"**{md_escape(job['model'])}** — {_status_line(job)}")
+    else:
+        head.markdown(f"Job `{job['id']}` → model **{job['model']}** ({job['corpus']} / {job['label']}, "
+                      f"base {job['base']}) — {_status_line(job)}")
     if active and button.button("Cancel", key=f"cancel-{job['id']}", disabled=job["cancel_requested"],
                                 help=f"Stop job {job['id']} (model {job['model']}); nothing else is touched"):
         jobs.cancel(s, job["id"])
@@ -97,6 +109,8 @@ def _show_job(job: dict[str, Any], metrics: pd.DataFrame) -> None:
         st.progress(min(max(job["progress"], 0.0), 1.0))
     if job["status"] == "failed":
         show_error(job["error"] or "the job failed")
+    if job["kind"] == "embed":  # no curves: its progress, ETA and Cancel are all there is
+        return
     left, right = st.columns(2)
     left.plotly_chart(training_curves_figure(metrics, y="loss"), key=f"loss-{job['id']}", width="stretch")
     right.plotly_chart(training_curves_figure(metrics, y="accuracy"), key=f"accuracy-{job['id']}", width="stretch")
@@ -159,8 +173,9 @@ def _show_job(job: dict[str, Any], metrics: pd.DataFrame) -> None:
 
 def _jobs_table(items: list[dict[str, Any]]) -> pd.DataFrame:
     return pd.DataFrame([{
-        "job": j["id"], "status": j["status"], "model": j["model"], "corpus": j["corpus"], "label": j["label"],
-        "base": _base_name(j), "progress": j["progress"],
+        "job": j["id"], "kind": j["kind"], "status": j["status"], "model": j["model"], "corpus": j["corpus"],
+        "label": j["label"],
+        "base": _base_name(j), "progress": j["progress"], "time left": _eta(j),
         "started": time.strftime("%Y-%m-%d %H:%M", time.localtime(j["created"])) if j["created"] else "",
         "test accuracy": j["metrics"].get("test_accuracy"), "val accuracy": j["metrics"].get("val_accuracy"),
         "vs base": _verdict_cell(j["metrics"]), "error": j["error"] or "",

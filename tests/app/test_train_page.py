@@ -229,3 +229,22 @@ def test_the_citation_loss_is_chosen_on_the_page_for_the_specter_objectives(tmp_
         assert job["config"]["objective"] == "specter" and job["config"]["cite_loss"] == "triplet"
     finally:
         stop_workers(store)
+
+
+def test_an_embedding_job_is_in_the_jobs_table_with_its_time_left_and_cancel_but_no_curves(workspace):
+    from core.embedding.job import EmbedConfig
+
+    now = time.time()
+    with workspace.connect() as conn:
+        conn.execute("INSERT INTO jobs(id, kind, status, args, pid, created, started, heartbeat, progress, eta) "
+                     "VALUES ('embed-1', 'embed', 'running', ?, ?, ?, ?, ?, 0.25, ?)",
+                     (json.dumps({"config": EmbedConfig("toy", "tiny").to_dict(), "background": True}), os.getpid(),
+                      now, now, now, now + 185))
+    at = open_page()
+    assert not at.exception
+    row = table(at, "time left").set_index("job").loc["embed-1"]
+    assert (row["kind"], row["model"], row["corpus"]) == ("embed", "tiny", "toy")
+    assert row["time left"].startswith("about 3m 0")
+    header = next(m.value for m in at.markdown if "embed-1" in m.value)
+    assert "embeds **toy** with model **tiny**" in header and "about 3m 0" in header
+    assert not at.get("plotly_chart") and widget(at.button, "Cancel")
