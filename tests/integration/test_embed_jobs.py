@@ -102,3 +102,16 @@ def test_the_cli_starts_joins_lists_and_cancels_an_embedding_job(store, capsys):
     assert [(j["id"], j["kind"], j["corpus"]) for j in listed] == [(started["job"], "embed", "toy")]
     ended = run_json(capsys, ws, "cancel", started["job"])
     assert ended["status"] in ("cancelled", "completed")  # a fast tiny embedding may finish first
+
+
+def test_mcp_job_status_follows_an_embedding_job_to_its_end(store):
+    from core.mcp import writing
+    from core.mcp.workspace import Workspace
+
+    job_id = launch(store, EmbedConfig("toy", "tiny", device="cpu"))
+    seen: list[tuple[float, float | None, str | None]] = []
+    doc = writing.job_status(Workspace(store), job_id, wait_seconds=120,
+                             progress=lambda done, total, message: seen.append((done, total, message)))
+    assert doc["job"]["id"] == job_id and doc["job"]["kind"] == "embed" and doc["job"]["status"] == "completed"
+    listed = writing.job_status(Workspace(store))["jobs"]
+    assert [(j["id"], j["kind"]) for j in listed] == [(job_id, "embed")]
