@@ -160,7 +160,8 @@ def compare_tab(corpus: str) -> None:
     d1, d2 = st.columns(2)
     sample = d1.number_input("Sample size (papers)", min_value=2, max_value=max(2, info.papers),
                              value=min(2000, max(2, info.papers)), step=100, key="eval_sample",
-                             help="Labelled papers drawn at random (seeded) for the protocols.")
+                             help="Labelled papers drawn at random (seeded) for the protocols; only these are "
+                                  "embedded with a model that has no vectors yet.")
     seed = d2.number_input("Seed", min_value=0, max_value=1_000_000, value=0, key="eval_seed")
     held = held_out_papers(store(), corpus, models or [])
     papers = None
