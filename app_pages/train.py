@@ -28,7 +28,7 @@ from core.training import (
     verdict_outlook,
 )
 from core.training.comparison import verdict_of_metrics
-from core.training.curves import curve_start_note
+from core.training.curves import curve_start_note, start_annotation
 from ui.errors import guarded, show_error
 from ui.figures_train import figure_scorer_form
 from ui.resources import settings, store
@@ -112,7 +112,8 @@ def _show_job(job: dict[str, Any], metrics: pd.DataFrame) -> None:
     if job["kind"] == "embed":  # no curves: its progress, ETA and Cancel are all there is
         return
     left, right = st.columns(2)
-    left.plotly_chart(training_curves_figure(metrics, y="loss"), key=f"loss-{job['id']}", width="stretch")
+    left.plotly_chart(training_curves_figure(metrics, y="loss", start_note=start_annotation(metrics)),
+                      key=f"loss-{job['id']}", width="stretch")
     right.plotly_chart(training_curves_figure(metrics, y="accuracy"), key=f"accuracy-{job['id']}", width="stretch")
     if not metrics.empty and (metrics["name"] == "cite_map").any():
         left.plotly_chart(training_curves_figure(metrics, y="cite_map"), key=f"cite-{job['id']}", width="stretch")

@@ -20,6 +20,13 @@ def warmup_start(metrics: pd.DataFrame) -> float | None:
     return float(rows.loc[rows["step"] == 0, "value"].iloc[-1])
 
 
+def start_annotation(metrics: pd.DataFrame) -> tuple[float, str] | None:
+    """(value, text) of the arrow at the train loss curve's first point, for `training_curves_figure`; None
+    without a warm-up point."""
+    start = warmup_start(metrics)
+    return None if start is None else (start, f"{WARMUP_NOTE} ({start:.3g})")
+
+
 def curve_start_note(metrics: pd.DataFrame) -> str | None:
     """One sentence on where the train loss curve starts and why it may rise from there; None without a warm-up
     point."""

@@ -8,7 +8,7 @@ import json
 import pandas as pd
 
 from core.plots import training_curves_figure
-from core.training.curves import curve_start_note, warmup_start
+from core.training.curves import curve_start_note, start_annotation, warmup_start
 
 
 def frame(rows: list[tuple[int, str, str, float]]) -> pd.DataFrame:
@@ -25,12 +25,15 @@ def test_the_step_0_train_point_is_named_the_head_warm_up_on_the_chart_and_in_a_
     note = curve_start_note(ISSUE)
     assert note.startswith("Where the curves start: the **train** loss at step 0 (4e-06) is the head warm-up's last")
     assert "(first 1.38)" in note and "not training making the model worse" in note
-    annotations = json.loads(training_curves_figure(ISSUE, y="loss").to_json())["layout"]["annotations"]
+    figure = training_curves_figure(ISSUE, y="loss", start_note=start_annotation(ISSUE))
+    annotations = json.loads(figure.to_json())["layout"]["annotations"]
     assert [a["text"] for a in annotations] == ["head warm-up (4e-06)"] and annotations[0]["x"] == 0
 
 
 def test_no_note_without_a_warm_up_point_or_before_the_first_step():
     assert curve_start_note(frame([(1, "train", "loss", 1.0), (2, "train", "loss", 0.9)])) is None
     assert curve_start_note(frame([(0, "train", "loss", 0.01)])) is None
+    assert start_annotation(frame([(0, "train", "loss", 0.01)])) is None
     with_accuracy = pd.concat([ISSUE, frame([(2, "val", "accuracy", 0.5)])])
     assert "annotations" not in json.loads(training_curves_figure(with_accuracy, y="accuracy").to_json())["layout"]
+    assert "annotations" not in json.loads(training_curves_figure(with_accuracy, y="loss").to_json())["layout"]
