@@ -48,8 +48,6 @@ def held_out_report(val: Scores, test: Scores | None, base: Scores | None, seed:
     the validation logits. `base`: the base's scores on the test papers."""
     temperature = fit_temperature(*val)
     out: dict[str, Any] = {"head_temperature": temperature, "test_papers": 0 if test is None else len(test[1])}
-    empty = (np.zeros((0, val[0].shape[1] if val[0].ndim == 2 else 0)), np.zeros(0, dtype=np.int64))
-    judged = test if test is not None and len(test[1]) else empty
     if test is not None and len(test[1]):
         figures = split_metrics(*test)
         out.update(test_loss=figures["loss"], test_accuracy=figures["accuracy"],
@@ -57,7 +55,8 @@ def held_out_report(val: Scores, test: Scores | None, base: Scores | None, seed:
         out.update({f"test_{k}": v for k, v in calibration_figures(*test, temperature).items()})
         if base is not None:
             out["base_test_accuracy"] = split_metrics(*base)["accuracy"]
-    verdict = verdict_of(judged, base if base is None or len(judged[1]) else empty, "test", seed)
+    no_papers = (np.zeros((0, 0)), np.zeros(0, dtype=np.int64))  # no test split: a verdict of 0 papers
+    verdict = verdict_of(test if test is not None else no_papers, base, "test", seed)
     out["verdict"] = verdict.to_dict() if verdict is not None else None
     out["beats_base"] = None if verdict is None else verdict.beats_base
     return out, temperature
