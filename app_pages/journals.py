@@ -131,7 +131,7 @@ if pred is not None:
             if found["bm25"] is not None else ""
         band = proportion_interval(found["top5"] / 100 * found["papers"], int(found["papers"]))
         interval = f" (95 % interval {100 * band[0]:.0f}–{100 * band[1]:.0f} %)" if band else ""
-        st.success(f"How often it is right: on {found['papers']:,} sampled labelled papers of **{md_escape(corpus)}**, "
+        st.success(f"How often it is right: on {found['papers']:,} held-out papers of **{md_escape(corpus)}**, "
                    f"the true {column_name} is among the top 5 suggestions **{found['top5']:.0f} %** of the time"
                    f"{interval}{baseline} (Evaluate page, task *journals*).")
     if pred.disagreement:
