@@ -47,6 +47,8 @@ def test_a_running_embedding_shows_its_progress_and_cancel_on_every_tab_instead_
         assert widget(at.button, "Cancel").label == "Cancel"
     widget(at.button, "Cancel").click().run()
     assert jobs.get_job(workspace, job_id)["cancel_requested"]
+    elsewhere = open_app("app_pages/library.py")  # any page: the sidebar says what runs
+    assert "Running: embedding big with tiny (40%, running)" in texts(elsewhere.caption)
 
 
 def test_the_library_does_not_offer_embed_while_the_same_embedding_runs_and_says_estimating(workspace):  # noqa: F811
