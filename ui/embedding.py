@@ -1,48 +1,23 @@
 """Embedding a corpus from a page: a background job in its own process (`core.embedding.job`), so it is one job per
 corpus and model whichever tab or session asks (a second request joins it), it survives a reload, shows its progress
-and ETA, and can be cancelled, keeping what was embedded. `embed_with_progress` embeds in the script itself (for
-callers that must wait)."""
+and ETA, and can be cancelled, keeping what was embedded. The wait it reports is the job's, from the request to its
+end (process start and model load included)."""
 
 from __future__ import annotations
 
-import dataclasses
-import time
 from collections.abc import Callable
 from typing import Any
 
 import streamlit as st
 
-from core.display import plural
 from core.embedding import ModelSpec
-from core.eta import ESTIMATING, Eta, duration_text
+from core.eta import ESTIMATING, duration_text
 from core.records import md_escape
 from ui.errors import guarded, show_error
-from ui.resources import encoder, is_embedded, settings, store
+from ui.resources import is_embedded, settings, store
 
 WATCHED = "embedding_jobs_watched"  # ids of the embedding jobs this session started or joined
 FAILED = "embedding_job_failed"  # the last watched job's error, shown once by `need_embeddings`
-
-
-def embed_with_progress(corpus: str, spec: ModelSpec, clock: Callable[[], float] = time.perf_counter) -> Any:
-    """Embed a corpus in this script run showing a progress bar with an ETA; return core's EmbedReport, whose seconds
-    are the whole wait the user had (loading the model included), read from `clock`."""
-    from core.embedding import embed_corpus
-
-    bar = st.progress(0.0, text="Loading the model…")
-    started = clock()
-    eta = Eta(clock)  # the rate of the last minute of work, from the first batch on (not the model load)
-
-    def update(done: int, total: int) -> None:
-        if total <= 0:
-            return
-        bar.progress(min(done / total, 1.0), text=f"Embedding {done:,}/{plural(total, 'paper')} · {eta.text()}")
-
-    report = embed_corpus(store(), corpus, spec, device=settings().device, batch_size=settings().batch_size,
-                          progress=update, encoder=encoder(spec), work=eta.update)
-    # the wait the user had: loading the model and reading the store count, not the encoding alone
-    report = dataclasses.replace(report, seconds=clock() - started)
-    bar.progress(1.0, text=f"Embedded {report.new:,} new papers ({report.cached:,} cached) in {report.seconds:.1f} s")
-    return report
 
 
 def start_embedding(corpus: str, spec: ModelSpec) -> str | None:

@@ -11,7 +11,7 @@ from streamlit.testing.v1 import AppTest
 from core.store import Store
 from core.training import jobs
 
-RUNNING_KEYS = ("evaluation_running", "compare_evaluation_running", "embedding_running")
+RUNNING_KEYS = ("evaluation_running", "compare_evaluation_running")
 
 
 def wait_for_background(at: AppTest, timeout: float = 120) -> AppTest:
