@@ -38,7 +38,7 @@ HELD_OUT = "the model's held-out test papers"
 
 
 def bold_best(row: pd.Series, best: dict[str, str]) -> list[str]:
-    """CSS for one table row (a measure): the best model's cell in bold."""
+    """CSS for one table row (a measure): the cell of the model that measurably beats the others in bold."""
     return ["font-weight: bold" if best.get(row.name) == model else "" for model in row.index]
 
 
@@ -97,12 +97,14 @@ def show_results(doc: dict) -> None:
         st.dataframe(figures.style.apply(bold_best, best=best, axis=1), width="stretch")
         st.caption("Each figure with its 95 % interval in brackets where one follows from its papers (n): Wilson for "
                    "shares of papers (accuracies, purity, precision, top-k), a t interval over the linear probe's 4 "
-                   "folds. The best model of each row is in bold: higher is better, except mean rank.")
+                   "folds. A model is in bold only where it beats every other model beyond chance: the 95 % "
+                   "interval of the paired per-paper difference excludes 0 (where the task scores each paper), else "
+                   "the two 95 % intervals do not overlap; higher is better, except mean rank. No bold: no "
+                   "measurable winner.")
     for name in doc["models"]:
         verdict = Verdict.from_dict(_spec_verdict(name))
         if verdict is not None:
-            st.info(f"**{md_escape(name)}** (its training run, on its own held-out test papers): "
-                    f"{md_escape(verdict.sentence('its base'))}")
+            st.info(f"**{md_escape(name)}**, from its training run: {md_escape(verdict.sentence('its base'))}")
     purity = pd.DataFrame(doc["purity"])
     robustness = pd.DataFrame(doc["robustness"])
     left, right = st.columns(2)
@@ -159,7 +161,8 @@ def compare_tab(corpus: str) -> None:
     d1, d2 = st.columns(2)
     sample = d1.number_input("Sample size (papers)", min_value=2, max_value=max(2, info.papers),
                              value=min(2000, max(2, info.papers)), step=100, key="eval_sample",
-                             help="Labelled papers drawn at random (seeded) for the protocols.")
+                             help="Labelled papers drawn at random (seeded) for the protocols; only these are "
+                                  "embedded with a model that has no vectors yet.")
     seed = d2.number_input("Seed", min_value=0, max_value=1_000_000, value=0, key="eval_seed")
     held = held_out_papers(store(), corpus, models or [])
     papers = None

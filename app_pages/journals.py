@@ -9,7 +9,9 @@ from core.evaluation import (
     head_and_vote,
     head_temperature,
     journal_accuracy,
+    measurably_better,
     method_summary,
+    papers_measured,
     proportion_interval,
 )
 from core.explore import KNN_PRIOR_STRENGTH, KNN_TEMPERATURE, predict_journals, prediction_balance
@@ -46,33 +48,36 @@ column = c1.selectbox("Suggest", targets, format_func=lambda c: "journals" if c 
 k = c2.number_input("Suggestions", 1, 20, 5)
 what = "journals" if column is not None and column == journal else f"values of {md_escape(column)}"
 
-# a trained head and the neighbour vote, measured on held-out papers: the better one is the default
+# a trained head and the neighbour vote, measured on the same papers: the higher top-5 is the default
 has_head = spec.has_head and column is not None and column == spec.label_column
 measured = guarded(head_and_vote, store(), corpus, spec, column) if has_head and corpus else None
 method = None
 if measured:
     methods = ["head", "knn"]
     method = st.radio("Suggest with", methods, index=methods.index(measured["best"]), horizontal=True,
-                      format_func=lambda m: METHOD_NAMES[m] + (" (better on held-out papers)"
-                                                               if m == measured["best"] else ""),
+                      format_func=lambda m: METHOD_NAMES[m] + (
+                          (f" (better on {papers_measured(measured)})" if measurably_better(measured)
+                           else " (higher top-5, not measurably better)") if m == measured["best"] else ""),
                       key=f"journal_method_{spec.name}",
-                      help="Both were measured on the same held-out papers; the better top-5 is the default.")
-    st.caption(f"Measured on held-out papers of **{md_escape(corpus)}**: {md_escape(method_summary(measured, 'head'))}"
+                      help=f"Both were measured on the same {papers_measured(measured)}; the higher top-5 is the "
+                           "default, and called better only when the paired difference's 95 % interval excludes 0.")
+    st.caption(f"Measured on {papers_measured(measured)} of **{md_escape(corpus)}**: "
+               f"{md_escape(method_summary(measured, 'head'))}"
                f"; {md_escape(method_summary(measured, 'knn'))}. Top-5 difference (head − vote): "
                f"{100 * measured['difference']['change']:+.1f} points (95 % interval "
                f"{100 * measured['difference']['low']:+.1f} to {100 * measured['difference']['high']:+.1f}).")
 elif has_head and corpus:
     st.caption(f"Only the trained head can answer until **{md_escape(corpus)}** is embedded with "
-               f"**{md_escape(spec.name)}**; then the page measures it against the neighbour vote on held-out "
-               "papers and uses the better one.")
+               f"**{md_escape(spec.name)}**; then the page measures it against the neighbour vote on its "
+               "held-out test papers (else a sample) and uses the one with the higher top-5.")
 
 collection = collection_choice(corpus, "journal_collection", "the vote to the nearest papers of that collection "
                                "(the trained head cannot be limited)") if corpus and column else None
 if collection is not None:
     method = "knn"
     st.caption(f"Suggestions from the similarity-weighted vote of the nearest papers in collection "
-               f"**{md_escape(collection[0])}** ({len(collection[1]):,} papers). The accuracies measured on held-out "
-               f"papers are for the whole corpus, not for this collection.")
+               f"**{md_escape(collection[0])}** ({len(collection[1]):,} papers). The accuracies measured above "
+               f"are for the whole corpus, not for this collection.")
 title = st.text_input("Title", key=sticky("journal_title"))
 abstract = st.text_area("Abstract", key=sticky("journal_abstract"), height=180)
 inputs = {"title": title, "abstract": abstract, "column": column, "k": int(k), "method": method,

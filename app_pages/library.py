@@ -13,8 +13,8 @@ from core.io.formulas import csv_bytes
 from core.records import md_escape
 from ui import state
 from ui.collections_view import collections_panel
-from ui.embedding import embed_in_background, embedding_progress
-from ui.errors import guarded
+from ui.embedding import active_embeddings, embedding_jobs, start_embedding
+from ui.errors import guarded, show_error
 from ui.export_menu import export_menu
 from ui.import_preview import forget_several_name, import_preview, several_preview
 from ui.import_report import corpus_merges_panel, files_table, headline, merges_panel, overlap_panel
@@ -137,17 +137,31 @@ with left:
     target = st.selectbox("Corpus to embed", [c.name for c in corpora], key=state.EMBED_TARGET)
     missing = len(s.missing_hashes(target, vectors_fingerprint(spec)))
     st.caption(f"{missing:,} papers of **{md_escape(target)}** still need embedding with **{md_escape(spec.name)}**.")
-    if st.button(f"Embed with {md_escape(spec.name)}", disabled=missing == 0, type="primary"):
-        embed_in_background(target, spec)  # a thread: the page and the other pages stay usable meanwhile
+    running = bool(active_embeddings(target, spec.name))
+    if st.button(f"Embed with {md_escape(spec.name)}", disabled=missing == 0 or running, type="primary",
+                 help="A background job: one per corpus and model, shown on every page and after a reload; "
+                      "Cancel keeps what it embedded." + (" It is running." if running else "")):
+        start_embedding(target, spec)  # its own process: the page and the other pages stay usable meanwhile
 
-    def embedded(done: Any, seconds: float) -> None:
-        st.session_state[state.EMBED_DONE] = (f"Embedded {plural(done.new, 'new paper')} of "
-                                              f"**{md_escape(done.corpus)}** with **{md_escape(done.model)}** "
-                                              f"({done.cached:,} cached) in {seconds:.1f} s.")
+    def embedded(job: dict[str, Any]) -> None:
+        if job["status"] != "completed":
+            st.session_state[state.EMBED_DONE] = (job["status"], job["error"] or f"the embedding was {job['status']}")
+            return
+        done = job["result"]["report"]
+        seconds = (job["finished"] or 0) - (job["created"] or 0)  # the whole wait: process start and model load
+        st.session_state[state.EMBED_DONE] = ("completed", (
+            f"Embedded {plural(done['new'], 'new paper')} of **{md_escape(done['corpus'])}** with "
+            f"**{md_escape(done['model'])}** ({done['cached']:,} cached) in {seconds:.1f} s."))
 
-    embedding_progress(embedded)
-    if message := st.session_state.pop(state.EMBED_DONE, None):
-        st.success(message)
+    embedding_jobs(embedded)
+    if ended := st.session_state.pop(state.EMBED_DONE, None):
+        status, message = ended
+        if status == "completed":
+            st.success(message)
+        elif status == "cancelled":
+            st.info("Embedding cancelled; the papers embedded before it stopped are kept.")
+        else:
+            show_error(message)
 with right:
     delete_panel([c.name for c in corpora])
 labels_panel(target)

@@ -12,6 +12,7 @@ import pandas as pd
 import streamlit as st
 
 from core.embedding import list_models
+from core.eta import ESTIMATING
 from core.plots import training_curves_figure
 from core.records import md_escape
 from core.training import (
@@ -24,8 +25,10 @@ from core.training import (
     class_limits,
     class_preview,
     jobs,
+    verdict_outlook,
 )
 from core.training.comparison import verdict_of_metrics
+from core.training.curves import curve_start_note, start_annotation
 from ui.errors import guarded, show_error
 from ui.figures_train import figure_scorer_form
 from ui.resources import settings, store
@@ -50,10 +53,17 @@ def _duration(seconds: float | None) -> str:
     return f"{hours}h {minutes:02d}m" if hours else f"{minutes}m {secs:02d}s" if minutes else f"{secs}s"
 
 
+def _eta(job: dict[str, Any]) -> str:
+    """'about 3m 05s left', 'estimating…' while running without a stable estimate, else ''."""
+    if job["status"] != "running":
+        return ""
+    return ESTIMATING if job["eta_s"] is None else f"about {_duration(job['eta_s'])} left"
+
+
 def _status_line(job: dict[str, Any]) -> str:
     text = f"**{job['status']}** · {job['progress']:.0%}"
-    if job["status"] == "running" and job["eta_s"] is not None:
-        text += f" · about {_duration(job['eta_s'])} left"
+    if job["status"] == "running":
+        text += f" · {_eta(job)}"
     if job["cancel_requested"] and job["status"] == "running":
         text += " · stopping at the next step…"
     return text
@@ -65,7 +75,8 @@ def _base_name(job: dict[str, Any]) -> str:
 
 def _show_verdict(job: dict[str, Any]) -> None:
     """Whether the finished model beats its base on held-out test papers, with n and the 95 % interval: green when it
-    does, a warning when it is worse, plain when the change is within the interval."""
+    does, a warning when it is worse or there are too few test papers to judge, plain when the change is within the
+    interval."""
     final = job["metrics"]
     sentence = base_comparison(final, f"its base {_base_name(job)}")
     verdict = verdict_of_metrics(final)
@@ -73,7 +84,7 @@ def _show_verdict(job: dict[str, Any]) -> None:
         st.caption("No base reference: with head warm-up off there is no fitted head to score the base model with.")
     elif verdict is not None and verdict.kind == "better":
         st.success(md_escape(sentence))
-    elif verdict is not None and verdict.kind == "worse":
+    elif verdict is not None and (verdict.kind == "worse" or not verdict.judgeable):
         st.warning(md_escape(sentence))
     else:
         st.info(md_escape(sentence))
@@ -84,8 +95,12 @@ def _show_job(job: dict[str, Any], metrics: pd.DataFrame) -> None:
     s = store()
     active = job["status"] in jobs.ACTIVE
     head, button = st.columns([5, 1])
-    head.markdown(f"Job `{job['id']}` → model **{md_escape(job['model'])}** ({md_escape(job['corpus'])} / "
-                  f"{md_escape(job['label'])}, base {md_escape(job['base'])}) — {_status_line(job)}")
+    if job["kind"] == "embed":
+        head.markdown(f"Job `{job['id']}` embeds **{md_escape(job['corpus'])}** with model "
+                      f"**{md_escape(job['model'])}** — {_status_line(job)}")
+    else:
+        head.markdown(f"Job `{job['id']}` → model **{md_escape(job['model'])}** ({md_escape(job['corpus'])} / "
+                      f"{md_escape(job['label'])}, base {md_escape(job['base'])}) — {_status_line(job)}")
     if active and button.button("Cancel", key=f"cancel-{job['id']}", disabled=job["cancel_requested"],
                                 help=f"Stop job {job['id']} (model {md_escape(job['model'])}); nothing else is "
                                      "touched"):
@@ -95,8 +110,11 @@ def _show_job(job: dict[str, Any], metrics: pd.DataFrame) -> None:
         st.progress(min(max(job["progress"], 0.0), 1.0))
     if job["status"] == "failed":
         show_error(job["error"] or "the job failed")
+    if job["kind"] == "embed":  # no curves: its progress, ETA and Cancel are all there is
+        return
     left, right = st.columns(2)
-    left.plotly_chart(training_curves_figure(metrics, y="loss"), key=f"loss-{job['id']}", width="stretch")
+    left.plotly_chart(training_curves_figure(metrics, y="loss", start_note=start_annotation(metrics)),
+                      key=f"loss-{job['id']}", width="stretch")
     right.plotly_chart(training_curves_figure(metrics, y="accuracy"), key=f"accuracy-{job['id']}", width="stretch")
     if not metrics.empty and (metrics["name"] == "cite_map").any():
         left.plotly_chart(training_curves_figure(metrics, y="cite_map"), key=f"cite-{job['id']}", width="stretch")
@@ -118,20 +136,27 @@ def _show_job(job: dict[str, Any], metrics: pd.DataFrame) -> None:
                    "trains on them, and a gap above **val** shows overfitting. **base model** (dashed): the base "
                    "encoder with the warmed-up head on validation, before any encoder step. The verdict at the end "
                    "compares both on held-out **test** papers that no curve here uses.")
+        note = curve_start_note(metrics)
+        if note:
+            st.caption(note)
     if job["status"] == "completed":
         final = job["metrics"]
         gain = final.get("val_accuracy_gain")
         verdict = verdict_of_metrics(final)
         cols = st.columns(5)
-        if verdict is not None:
-            cols[0].metric(f"{verdict.split.title()} accuracy", f"{verdict.new:.1%}",
+        test_papers = final.get("test_papers", 0) or 0
+        if verdict is not None and verdict.judgeable:
+            cols[0].metric("Test accuracy", f"{verdict.new:.1%}",
                            delta=f"{100 * verdict.change:+.1f} ± {verdict.margin:.1f} points vs base",
                            delta_color="normal" if verdict.kind != "no measurable change" else "off",
                            help=f"On {verdict.papers()}; the base: {verdict.base:.1%}. ± is half the 95 % interval "
-                                "of the change (paired bootstrap over papers).")
-        elif final.get("test_accuracy") is not None:
+                                "of the change (paired bootstrap over papers, never narrower than the exact binomial "
+                                "bound for n papers).")
+        elif final.get("test_accuracy") is not None and test_papers:
             cols[0].metric("Test accuracy", f"{final['test_accuracy']:.1%}",
-                           help=f"On {final.get('test_papers', 0):,} held-out test papers.")
+                           help=f"On {test_papers:,} held-out test papers: too few to judge against the base.")
+        elif job["kind"] != "figures":
+            cols[0].metric("Test accuracy", "–", help="No held-out test papers: this run set none aside.")
         cols[1].metric("Validation accuracy", f"{final.get('val_accuracy', 0):.1%}",
                        delta=None if gain is None or verdict is not None else f"{100 * gain:+.1f} points vs base",
                        delta_color="normal" if gain else "off")
@@ -150,8 +175,9 @@ def _show_job(job: dict[str, Any], metrics: pd.DataFrame) -> None:
 
 def _jobs_table(items: list[dict[str, Any]]) -> pd.DataFrame:
     return pd.DataFrame([{
-        "job": j["id"], "status": j["status"], "model": j["model"], "corpus": j["corpus"], "label": j["label"],
-        "base": _base_name(j), "progress": j["progress"],
+        "job": j["id"], "kind": j["kind"], "status": j["status"], "model": j["model"], "corpus": j["corpus"],
+        "label": j["label"],
+        "base": _base_name(j), "progress": j["progress"], "time left": _eta(j),
         "started": time.strftime("%Y-%m-%d %H:%M", time.localtime(j["created"])) if j["created"] else "",
         "test accuracy": j["metrics"].get("test_accuracy"), "val accuracy": j["metrics"].get("val_accuracy"),
         "vs base": _verdict_cell(j["metrics"]), "error": j["error"] or "",
@@ -163,6 +189,8 @@ def _verdict_cell(metrics: dict[str, Any]) -> str:
     verdict = verdict_of_metrics(metrics)
     if verdict is None:
         return ""
+    if not verdict.judgeable:
+        return f"{verdict.kind} (n={verdict.n:,} {verdict.split})"
     return f"{100 * verdict.change:+.1f} ± {verdict.margin:.1f} pts ({verdict.kind}, n={verdict.n:,})"
 
 
@@ -302,6 +330,9 @@ if preview is not None:
     if max_papers is not None and n_used > max_papers:
         st.caption(f"Max papers is {int(max_papers):,}, but every class keeps at least 2 papers "
                    "(one for training, one for validation).")
+    outlook = verdict_outlook(used["sampled"].astype(int).tolist(), float(test_fraction))
+    if outlook:
+        st.warning(outlook)
     st.dataframe(preview, width="stretch", hide_index=True, height=min(240, 35 * (len(preview) + 1) + 3),
                  column_config={"used": st.column_config.CheckboxColumn("used"),
                                 "sampled": st.column_config.NumberColumn("papers used")})

@@ -1,90 +1,124 @@
-"""Embedding a corpus from a page: a progress bar with an ETA, and the stop-and-offer when vectors are missing."""
+"""Embedding a corpus from a page: a background job in its own process (`core.embedding.job`), so it is one job per
+corpus and model whichever tab or session asks (a second request joins it), it survives a reload, shows its progress
+and ETA, and can be cancelled, keeping what was embedded. The wait it reports is the job's, from the request to its
+end (process start and model load included)."""
 
 from __future__ import annotations
 
-import dataclasses
-import time
 from collections.abc import Callable
 from typing import Any
 
 import streamlit as st
 
-from core.display import plural
 from core.embedding import ModelSpec
+from core.eta import ESTIMATING, duration_text
 from core.records import md_escape
-from ui import background
-from ui.errors import guarded
-from ui.resources import encoder, is_embedded, settings, store
+from ui.errors import guarded, show_error
+from ui.resources import is_embedded, settings, store
 
-EMBEDDING = "embedding_running"  # the session's embedding in its background thread (ui.background)
-
-
-def embed_with_progress(corpus: str, spec: ModelSpec, clock: Callable[[], float] = time.perf_counter) -> Any:
-    """Embed a corpus showing a progress bar with an ETA; return core's EmbedReport, whose seconds are the whole wait
-    the user had (loading the model included), read from `clock`."""
-    from core.embedding import embed_corpus
-
-    bar = st.progress(0.0, text="Loading the model…")
-    started = clock()
-
-    def update(done: int, total: int) -> None:
-        if total <= 0:
-            return
-        elapsed = clock() - started
-        rate = done / elapsed if elapsed > 0 else 0
-        eta = (total - done) / rate if rate > 0 else 0
-        bar.progress(min(done / total, 1.0),
-                     text=f"Embedding {done:,}/{plural(total, 'paper')} · {rate:.0f}/s · ETA {eta:.0f}s")
-
-    report = embed_corpus(store(), corpus, spec, device=settings().device, batch_size=settings().batch_size,
-                          progress=update, encoder=encoder(spec))
-    # the wait the user had: loading the model and reading the store count, not the encoding alone
-    report = dataclasses.replace(report, seconds=clock() - started)
-    bar.progress(1.0, text=f"Embedded {report.new:,} new papers ({report.cached:,} cached) in {report.seconds:.1f} s")
-    return report
+WATCHED = "embedding_jobs_watched"  # ids of the embedding jobs this session started or joined
+FAILED = "embedding_job_failed"  # the last watched job's error, shown once by `need_embeddings`
 
 
-def embed_in_background(corpus: str, spec: ModelSpec) -> None:
-    """Embed a corpus in a background thread (the page stays usable; a second click finds the running one); its
-    progress with an ETA shows where `embedding_progress` is drawn."""
-    from core.embedding import embed_corpus
+def start_embedding(corpus: str, spec: ModelSpec) -> str | None:
+    """Start the background job embedding `corpus` with `spec`, or join the one already running (from any tab or
+    session); this session reports it when it ends. The job id (None after an error, shown as one sentence)."""
+    from core.embedding.job import EmbedConfig
+    from core.training import jobs
 
-    s, conf = store(), settings()
-
-    def compute(progress: background.Progress) -> Any:
-        progress(0.0, "loading the model")
-        started = time.perf_counter()
-
-        def update(done: int, total: int) -> None:
-            if total <= 0:
-                return
-            elapsed = time.perf_counter() - started
-            rate = done / elapsed if elapsed > 0 else 0
-            eta = (total - done) / rate if rate > 0 else 0
-            progress(done / total, f"{done:,}/{plural(total, 'paper')} · {rate:.0f}/s · ETA {eta:.0f}s")
-
-        # core's process-wide encoder cache: the page's st.cache_resource needs the script's thread
-        return embed_corpus(s, corpus, spec, device=conf.device, batch_size=conf.batch_size, progress=update)
-
-    background.start(EMBEDDING, f"Embedding {corpus} with {spec.name}", compute, inputs=(corpus, spec.name))
+    conf = settings()
+    job_id = guarded(jobs.launch, store(), EmbedConfig(corpus, spec.name, conf.device, conf.batch_size))
+    if job_id:
+        watched = st.session_state.setdefault(WATCHED, [])
+        if job_id not in watched:
+            watched.append(job_id)
+    return job_id
 
 
-def embedding_progress(on_done: Callable[[Any, float], None]) -> None:
-    """The running embedding's progress (a fragment); when it ends, `on_done(report, seconds)` with the whole wait
-    the user had (loading the model included), then the page reruns."""
-    background.watch(EMBEDDING, lambda task: on_done(task.result, task.seconds))
+def active_embeddings(corpus: str | None = None, model: str | None = None) -> list[dict[str, Any]]:
+    """The queued and running embedding jobs of the workspace (of one corpus and model, when named)."""
+    from core.training import jobs
+
+    return [j for j in jobs.list_jobs(store()) if j["kind"] == "embed" and j["status"] in jobs.ACTIVE
+            and corpus in (None, j["corpus"]) and model in (None, j["model"])]
+
+
+def job_eta(job: dict[str, Any]) -> str:
+    """'about 1m 20s left', 'estimating…' while running without a stable estimate, 'queued' before it starts."""
+    if job["status"] == "queued":
+        return "queued"
+    return ESTIMATING if job["eta_s"] is None else f"about {duration_text(job['eta_s'])} left"
+
+
+def _show_job(job: dict[str, Any]) -> None:
+    """One running embedding: its bar (share, ETA) and its Cancel button."""
+    from core.training import jobs
+
+    bar, button = st.columns([5, 1])
+    stopping = " · stopping…" if job["cancel_requested"] else ""
+    bar.progress(min(max(job["progress"], 0.0), 1.0),
+                 text=md_escape(f"Embedding {job['corpus']} with {job['model']}: {job['progress']:.0%} · "
+                                f"{job_eta(job)}{stopping}"))
+    if button.button("Cancel", key=f"cancel-embed-{job['id']}", disabled=job["cancel_requested"],
+                     help="Stop this embedding; the papers embedded so far are kept"):
+        jobs.cancel(store(), job["id"])
+        st.toast("Cancel requested: the embedding stops after its current batch, keeping what it embedded.")
+
+
+def embedding_jobs(on_done: Callable[[dict[str, Any]], None], corpus: str | None = None,
+                   model: str | None = None, every: float = 1.0) -> None:
+    """The workspace's running embeddings (of one corpus and model, when named), each with its progress, ETA and
+    Cancel, refreshed every `every` s in a fragment. When a job this session started or joined ends: `on_done(job)`,
+    then one full rerun so the page draws what it made."""
+    from core.training import jobs
+
+    polling = bool(active_embeddings(corpus, model) or st.session_state.get(WATCHED))
+
+    @st.fragment(run_every=every if polling else None)
+    def poll() -> None:
+        items = jobs.list_jobs(store())
+        watched = st.session_state.get(WATCHED, [])
+        ended = [j for j in items if j["id"] in watched and j["status"] not in jobs.ACTIVE]
+        for job in items:
+            if job["kind"] == "embed" and job["status"] in jobs.ACTIVE and corpus in (None, job["corpus"]) \
+                    and model in (None, job["model"]):
+                _show_job(job)
+        if ended:
+            st.session_state[WATCHED] = [i for i in watched if i not in {j["id"] for j in ended}]
+            for job in ended:
+                on_done(job)
+            st.rerun(scope="app")
+
+    poll()
+
+
+def _remember_failure(job: dict[str, Any]) -> None:
+    if job["status"] == "failed":
+        st.session_state[FAILED] = job["error"] or "the embedding failed"
 
 
 def need_embeddings(corpus: str | None, spec: ModelSpec) -> bool:
-    """Stop the page with a clear message (and an Embed button) unless the corpus is embedded with the model."""
+    """Stop the page with a clear message (and an Embed button, or the running embedding's progress) unless the
+    corpus is embedded with the model."""
     if corpus is None:
         st.info("Import a corpus on the **Library** page first.")
         st.page_link("app_pages/library.py", label="Go to the Library", icon=":material/library_books:")
         return False
     if is_embedded(corpus, spec):
         return True
+    running = active_embeddings(corpus, spec.name)
+    watched = st.session_state.setdefault(WATCHED, [])  # started elsewhere too: this page reruns when it ends
+    watched += [j["id"] for j in running if j["id"] not in watched]
+    if running:
+        st.info(f"Corpus **{md_escape(corpus)}** is being embedded with model **{md_escape(spec.name)}** in the "
+                "background; this page continues when it is done (you can leave it meanwhile).")
+    embedding_jobs(_remember_failure, corpus, spec.name)  # the bars; a watched job that ended: reported, rerun
+    if error := st.session_state.pop(FAILED, None):
+        show_error(error)
+    if running:
+        return False
     st.warning(f"Corpus **{md_escape(corpus)}** is not embedded with model **{md_escape(spec.name)}** yet.")
-    if st.button(f"Embed {md_escape(corpus)} with {md_escape(spec.name)}", type="primary"):
-        if guarded(embed_with_progress, corpus, spec) is not None:
-            st.rerun()  # only on success: a failure stays on screen as its one sentence
+    if st.button(f"Embed {md_escape(corpus)} with {md_escape(spec.name)}", type="primary") and start_embedding(
+            corpus, spec):
+        st.rerun()
     return False

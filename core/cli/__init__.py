@@ -73,6 +73,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--workers", type=int, default=None,
                    help="with --engine ray: encoder actors (default: as many as the cluster's CPUs or GPUs fit)")
     p.add_argument("--gpus-per-worker", type=float, default=0.0, help="with --engine ray: GPUs per actor")
+    p.add_argument("--background", action="store_true",
+                   help="run as a background job (follow it with `jobs`, stop it with `cancel`; one job per corpus "
+                        "and model: a second request joins the running one)")
 
     p = add("search", cmd_search, "nearest papers to a title + abstract or to a paper id")
     p.add_argument("--corpus", required=True)
@@ -118,7 +121,7 @@ def build_parser() -> argparse.ArgumentParser:
                    help="the citation term: in-batch negatives (default) or SPECTER's triplet margin loss")
     p.add_argument("--background", action="store_true", help="run as a background job")
 
-    add("jobs", cmd_jobs, "list background jobs")
+    add("jobs", cmd_jobs, "list background jobs (training, embedding) with their progress and ETA")
     p = add("cancel", cmd_cancel, "cancel a background job")
     p.add_argument("job")
     p = add("models", cmd_models, "list models; `models install mpnet` installs an installable one")

@@ -19,7 +19,10 @@ def cmd_embed(store: Store, args: argparse.Namespace, emit: Emit) -> dict[str, A
     from core.embedding import RayOptions, embed_corpus, embed_corpus_ray
     from core.embedding.encoder import GPU_BATCH
 
-    model, bar = args.model or args.settings.default_model, progress_bar("embedding", not args.json)
+    model = args.model or args.settings.default_model
+    if getattr(args, "background", False):
+        return _embed_job(store, args, model, emit)
+    bar = progress_bar("embedding", not args.json)
     if args.engine == "ray":  # the actors' device, not this machine's, decides the default batch
         batch = args.batch_size or (GPU_BATCH if args.gpus_per_worker else RayOptions.batch_size)
         options = RayOptions(address=args.address, workers=args.workers, gpus_per_worker=args.gpus_per_worker,
@@ -30,6 +33,25 @@ def cmd_embed(store: Store, args: argparse.Namespace, emit: Emit) -> dict[str, A
     doc = report.to_dict()
     emit(doc, f"{report.corpus} with {report.model}: {report.new} new, {report.cached} cached, "
           f"{report.total} total in {report.seconds:.1f}s")
+    return doc
+
+
+def _embed_job(store: Store, args: argparse.Namespace, model: str, emit: Emit) -> dict[str, Any]:
+    """`embed --background`: start (or join) the corpus's embedding job with this model."""
+    from core.embedding.job import EmbedConfig
+    from core.errors import MireadError
+    from core.training import jobs
+
+    if args.engine != "local":
+        raise MireadError("--background runs the local engine; drop --engine ray or --background")
+    cfg = EmbedConfig(args.corpus, model, args.device, args.batch_size)
+    joined = jobs.running_twin(store, jobs.kind_of(cfg).prepare(store, cfg))
+    job = jobs.get_job(store, joined or jobs.launch(store, cfg))
+    doc = {"job": job["id"], "status": job["status"], "corpus": args.corpus, "model": job["model"],
+           "joined": joined is not None}
+    emit(doc, f"job {job['id']} {'was already embedding' if joined else 'embeds'} {args.corpus} with {job['model']} "
+              "in the background; follow it with `python -m core jobs`, stop it with `python -m core cancel "
+              f"{job['id']}`")
     return doc
 
 

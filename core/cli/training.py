@@ -39,9 +39,18 @@ def cmd_jobs(store: Store, args: argparse.Namespace, emit: Emit) -> dict[str, An
     jobs.refresh(store)
     items = jobs.list_jobs(store)
     doc = {"jobs": items}
-    emit(doc, "\n".join(f"{j['id']}  {j['status']:<10} {j.get('progress', 0) or 0:5.0%}  "
+    emit(doc, "\n".join(f"{j['id']}  {j['status']:<10} {j.get('progress', 0) or 0:5.0%}  {eta_text(j):<22}"
                                f"{(j.get('error') or '')}" for j in items) or "no jobs")
     return doc
+
+
+def eta_text(job: dict[str, Any]) -> str:
+    """'about 1m 20s left', 'estimating…' for a running job without a stable estimate, '' for an ended one."""
+    from core.eta import ESTIMATING, duration_text
+
+    if job["status"] != "running":
+        return ""
+    return ESTIMATING if job.get("eta_s") is None else f"about {duration_text(job['eta_s'])} left"
 
 
 def cmd_cancel(store: Store, args: argparse.Namespace, emit: Emit) -> dict[str, Any]:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import os
 import time
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Collection, Iterator, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from contextlib import contextmanager, nullcontext
 from dataclasses import dataclass
@@ -235,35 +235,54 @@ class EmbedReport:
 def embed_corpus(
     store: Store, corpus: str, model: str | ModelSpec = "minilm", *, device: str = "auto",
     batch_size: int | None = None, progress: Progress | None = None, encoder: Encoder | None = None,
-    fast: bool | None = None,
+    fast: bool | None = None, only: Collection[str] | None = None, work: Callable[[float, float], None] | None = None,
 ) -> EmbedReport:
     """Embed the corpus papers that have no cached vector for this model (and mode); saves every CHUNK papers.
-    Without a batch size, `default_batch_size` of the device."""
+    Without a batch size, `default_batch_size` of the device. `only`: text hashes to embed, the rest left alone (an
+    evaluation's sample). `work(done, total)`: the same progress in units of work for an ETA (each paper's clipped
+    text length, a proxy for its tokens, counted in the encoder's longest-first order), first called once the model
+    is loaded."""
     started = time.perf_counter()
     spec = model if isinstance(model, ModelSpec) else get_model(model, store)
     info = store.corpus(corpus)
     fp = encoder.fingerprint if encoder is not None else vectors_fingerprint(spec, fast, device)
     missing = set(store.missing_hashes(corpus, fp))
+    if only is not None:
+        missing &= set(only)
     total = info.papers
     if missing:
         encoder = encoder or get_encoder(spec, device=device, batch_size=batch_size or default_batch_size(device),
                                          fast=fast)
         todo = [p for p in _unique_by_hash(store.papers(corpus)) if p.hash in missing]
-        done_before = 0
+        sizes = work_sizes(todo, CHARS_PER_TOKEN_LIMIT * encoder.max_length)
+        if work:
+            work(0.0, float(sizes.sum()))
+        done_before, work_before = 0, 0.0
         for start in range(0, len(todo), CHUNK):
             part = todo[start : start + CHUNK]
+            ordered = np.cumsum(np.sort(sizes[start : start + len(part)])[::-1])  # the encoder goes longest first
 
-            def report(done: int, _n: int, base: int = done_before) -> None:
+            def report(done: int, _n: int, base: int = done_before, wbase: float = work_before,
+                       ordered: np.ndarray = ordered) -> None:
+                if work and done:  # first: a progress line drawn now reads the ETA with this batch in it
+                    work(wbase + float(ordered[min(done, len(ordered)) - 1]), float(sizes.sum()))
                 if progress:
                     progress(base + done, len(todo))
 
             vectors = encoder.encode(part, progress=report)
             store.add_embeddings(fp, [p.hash for p in part], vectors)
             done_before += len(part)
+            work_before += float(ordered[-1])
     elif progress:
         progress(0, 0)
     new = len(missing)
     return EmbedReport(corpus, spec.name, new, total - new, total, time.perf_counter() - started)
+
+
+def work_sizes(papers: Sequence[Paper], limit: int) -> np.ndarray:
+    """Each paper's work for an ETA: its title and abstract lengths, each clipped where the encoder stops reading."""
+    return np.array([min(len(p.title or ""), limit) + min(len(p.abstract or ""), limit) + 1 for p in papers],
+                    dtype=np.float64)
 
 
 def _unique_by_hash(papers: list[Paper]) -> list[Paper]:

@@ -116,12 +116,24 @@ def head_and_vote(store: Store, corpus: str, spec: ModelSpec, column: str, seed:
     return result
 
 
+def papers_measured(measured: dict[str, Any]) -> str:
+    """What the papers measured on are: the model's held-out test papers, or a sample of the corpus's labelled papers
+    (another corpus, or a model without a stored test split: not held out of its training)."""
+    return "held-out test papers" if measured["split"] == "test" else "sampled labelled papers"
+
+
+def measurably_better(measured: dict[str, Any]) -> bool:
+    """Whether the default method's top-5 beats the other's: the paired difference's 95 % interval excludes 0."""
+    difference = measured["difference"]
+    return difference["low"] > 0 if measured["best"] == "head" else difference["high"] < 0
+
+
 def method_summary(measured: dict[str, Any], method: str) -> str:
     """'neighbour vote: top-5 61.0 % (57.0–64.8), top-1 35.2 % (…) on 600 held-out test papers; ECE 0.04'."""
     from core.evaluation.verdict import interval_text
 
     figures = measured[method]
-    where = "held-out test papers" if measured["split"] == "test" else "held-out papers"
+    where = papers_measured(measured)
     text = (f"{METHOD_NAMES[method]}: top-5 {interval_text(figures['top5'], figures['top5_low'], figures['top5_high'])}"
             f", top-1 {interval_text(figures['top1'], figures['top1_low'], figures['top1_high'])} on "
             f"{measured['papers']:,} {where}")

@@ -128,6 +128,10 @@ def journal_finder(
         if method not in ranked:
             continue
         extra = "; the text baseline: the same for every model" if method == "bm25" else ""
-        for metric, value in rank_metrics(ranked[method]).items():
-            results.append(Result(model, "journals", metric, value, None, len(queries), note + extra, method))
+        ranks = np.asarray(ranked[method], dtype=np.float64)
+        per_paper = {"top-1": ranks <= 1, "top-5": ranks <= 5, "top-10": ranks <= 10, "mean rank": ranks}
+        for metric, value in rank_metrics(ranks).items():
+            scores = per_paper[metric].astype(np.float64) * (100.0 if metric != "mean rank" else 1.0)
+            results.append(Result(model, "journals", metric, value, None, len(queries), note + extra, method,
+                                  scores.tolist()))
     return results

@@ -179,7 +179,7 @@ def knn_quality(X: np.ndarray, y: Sequence, k: int = 10, max_queries: int = 5000
     Z = normalise(X[keep])
     k = max(1, min(k, len(Z) - 1))
     queries = sample_indices(len(Z), max_queries, np.random.default_rng(seed))
-    correct, precision = 0, []
+    correct, precision, hits = 0, [], []
     for start in range(0, len(queries), BLOCK):
         block = queries[start : start + BLOCK]
         sims = Z[block] @ Z.T
@@ -188,12 +188,15 @@ def knn_quality(X: np.ndarray, y: Sequence, k: int = 10, max_queries: int = 5000
         precision.append((neighbours == labels[block][:, None]).mean(axis=1))
         # Counter keeps first-seen order among equal counts, so a tied vote goes to the nearer label.
         votes = [Counter(row.tolist()).most_common(1)[0][0] for row in neighbours]
-        correct += int(sum(v == t for v, t in zip(votes, labels[block])))
+        hits += [float(v == t) for v, t in zip(votes, labels[block])]
+    correct = int(sum(hits))
     return {
         "knn_accuracy": correct / len(queries),
         "precision_at_k": float(np.concatenate(precision).mean()),
         "k": k,
         "n": int(len(queries)),
+        "hits": hits,  # per query paper, in the seeded query order (the same for every model of one sample)
+        "precisions": np.concatenate(precision).round(4).tolist(),
     }
 
 
@@ -269,8 +272,9 @@ class KnnTask(Task):
 
     def run(self, i: TaskInputs) -> list[Result]:
         r = knn_quality(i.X, i.labels, seed=i.seed)
-        return [Result(i.model, self.name, "knn_accuracy", r["knn_accuracy"], None, r["n"]),
-                Result(i.model, self.name, f"precision@{r['k']}", r["precision_at_k"], None, r["n"])]
+        return [Result(i.model, self.name, "knn_accuracy", r["knn_accuracy"], None, r["n"], per_paper=r["hits"]),
+                Result(i.model, self.name, f"precision@{r['k']}", r["precision_at_k"], None, r["n"],
+                       per_paper=r["precisions"])]
 
 
 class SelfTask(Task):

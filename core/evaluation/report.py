@@ -36,12 +36,15 @@ class Result:
     n: int | None = None
     note: str = ""
     method: str | None = None  # the journals task's method (head, knn, bm25); None elsewhere
+    per_paper: list[float] | None = None  # each paper's score, in the sample's order, where the task has them
 
     def to_dict(self) -> dict:
-        """Plain dict with keys model, task, metric, value, std, n, note (and method, where there is one)."""
+        """Plain dict with keys model, task, metric, value, std, n, note (and method and per_paper, where there are
+        some)."""
         out = asdict(self)
-        if out["method"] is None:
-            del out["method"]
+        for key in ("method", "per_paper"):
+            if out[key] is None:
+                del out[key]
         return out
 
     @property
@@ -54,7 +57,7 @@ def result_from_row(row: dict) -> Result:
     """A Result from its JSON row (a null value becomes NaN)."""
     value = row.get("value")
     return Result(row["model"], row["task"], row["metric"], math.nan if value is None else float(value),
-                  row.get("std"), row.get("n"), row.get("note", ""), row.get("method"))
+                  row.get("std"), row.get("n"), row.get("note", ""), row.get("method"), row.get("per_paper"))
 
 
 # ---------------------------------------------------------------- the main table
@@ -92,9 +95,45 @@ def best_per_column(table: pd.DataFrame) -> dict[str, str]:
     return best
 
 
-def to_markdown(table: pd.DataFrame) -> str:
-    """The table as GitHub markdown, three decimals, the best model of each column in bold."""
-    best = best_per_column(table)
+def measurably_beats(best: Result, other: Result, lower: bool) -> bool:
+    """Whether `best` beats `other` beyond chance: the 95 % interval of the paired per-paper difference excludes 0
+    (both scored the same papers); without per-paper scores, their two 95 % intervals do not overlap (a stricter
+    test); without intervals, never."""
+    from core.evaluation.verdict import paired_interval
+
+    if best.per_paper is not None and other.per_paper is not None and len(best.per_paper) == len(other.per_paper) \
+            and len(best.per_paper):
+        diff = np.asarray(best.per_paper, dtype=np.float64) - np.asarray(other.per_paper, dtype=np.float64)
+        low, high = paired_interval(-diff if lower else diff)
+        return low > 0
+    mine, theirs = interval_of(best), interval_of(other)
+    if mine is None or theirs is None:
+        return False
+    return mine[1] < theirs[0] if lower else mine[0] > theirs[1]
+
+
+def winners(results: Sequence[Result]) -> dict[str, str]:
+    """The model to mark in each column: the best value, only where it measurably beats every other model's
+    (`measurably_beats`); a column with one model, a tie or overlapping figures has none."""
+    by_column: dict[str, list[Result]] = {}
+    for r in results:
+        if r.value is not None and not math.isnan(r.value):
+            by_column.setdefault(r.column, []).append(r)
+    out = {}
+    for column, rows in by_column.items():
+        if len(rows) < 2:
+            continue
+        lower = lower_is_better(column)
+        best = min(rows, key=lambda r: r.value) if lower else max(rows, key=lambda r: r.value)
+        if all(measurably_beats(best, r, lower) for r in rows if r is not best):
+            out[column] = best.model
+    return out
+
+
+def to_markdown(table: pd.DataFrame, best: dict[str, str] | None = None) -> str:
+    """The table as GitHub markdown, three decimals, the marked model of each column (`best`, by default the
+    highest) in bold."""
+    best = best_per_column(table) if best is None else best
     lines = [
         "| model | " + " | ".join(table.columns) + " |",
         "|---|" + "---:|" * len(table.columns),
@@ -215,8 +254,11 @@ def markdown_report(doc: dict) -> str:
     main = [r for r in results if r.task != "neighbours"]
     if main:
         table = results_table(main)
+        marked = {column: md_escape(model) for column, model in winners(main).items()}
         table.index = [md_escape(m) for m in table.index]
-        parts.append(to_markdown(table))
+        parts.append(to_markdown(table, marked))
+        parts.append("Bold: a model that beats every other on that measure beyond chance (the 95 % interval of the "
+                     "paired per-paper difference excludes 0, or the two 95 % intervals do not overlap).")
     robustness = robustness_by_category(results)
     if not robustness.empty:
         parts.append("Textual neighbours by category (mean over families; LO-DS perturbations destroy the text, "
@@ -285,11 +327,11 @@ def interval_of(result: Result) -> tuple[float, float] | None:
 
 def figure_table(results: Sequence[Result]) -> tuple[pd.DataFrame, dict[str, str]]:
     """Figures as text, one row per measure (readable name) and one column per model, each 'value (low–high)',
-    with the papers (n) of each measure; and the best model of each row."""
+    with the papers (n) of each measure; and the model that measurably beats the others in each row (`winners`)."""
     import pandas as pd
 
     main = [r for r in results if r.task != "neighbours"]
-    best = best_per_column(results_table(main)) if main else {}
+    best = winners(main)
     rows: dict[str, dict[str, str]] = {}
     best_of: dict[str, str] = {}
     for r in main:

@@ -17,13 +17,12 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from core.embedding import ModelSpec, corpus_embeddings, embed_corpus, get_encoder, get_model, vectors_fingerprint
+from core.embedding import ModelSpec, embed_corpus, get_encoder, get_model, vectors_fingerprint
 from core.errors import CorpusError, MireadError
 from core.evaluation.citations import CITE_TASKS, citation_tasks
 from core.evaluation.figures import figures_task
 from core.evaluation.protocols import PROTOCOLS, QUICK_TASKS, TASKS, TEXT_TASKS, run_protocols
 from core.evaluation.report import (
-    best_per_column,
     family_table,
     figure_table,
     markdown_report,
@@ -33,6 +32,7 @@ from core.evaluation.report import (
     results_table,
     robustness_by_category,
     to_json,
+    winners,
 )
 from core.evaluation.robustness import neighbours_summary
 from core.labels import is_missing, label_text
@@ -174,18 +174,23 @@ def _evaluate_model(store: Store, drawn: Sample, name: str, tasks: list[str], en
     out: dict[str, list] = {"results": [], "errors": [], "timings": []}
     X, encoder = None, None
     if todo:
+        # only the sampled papers: "Sample 600" of a 10,000-paper corpus embeds 600 papers, not 10,000
+        every = store.paper_hashes(drawn.corpus)
+        hashes = [every[i] for i in drawn.rows]
+        missing = set(store.missing_hashes(drawn.corpus, fp)) & set(hashes)
         if status:
-            status(f"{name}: embedding the corpus")
-        if store.missing_hashes(drawn.corpus, fp) or any(PROTOCOLS[t].needs_encoder(spec.has_head) for t in todo):
+            status(f"{name}: embedding {len(missing):,} of the {len(drawn.rows):,} sampled papers" if missing
+                   else f"{name}: the {len(drawn.rows):,} sampled papers are embedded")
+        if missing or any(PROTOCOLS[t].needs_encoder(spec.has_head) for t in todo):
             encoder = encoder_of(spec)
 
         def embedding(n: int, of: int) -> None:
             if status and of:
-                status(f"{name}: embedding {n:,}/{of:,} papers")
+                status(f"{name}: embedding {n:,}/{of:,} sampled papers")
 
         embed_corpus(store, drawn.corpus, spec, device=device, batch_size=batch_size, progress=embedding,
-                     encoder=encoder)
-        X = np.asarray(corpus_embeddings(store, drawn.corpus, spec))[drawn.rows]
+                     encoder=encoder, only=set(hashes))
+        X = store.vectors_of(fp, hashes)
     step(f"{name}: embeddings ready")
     for task in tasks:
         started = time.perf_counter()
@@ -305,7 +310,7 @@ def _document(drawn: Sample, models: list[str], tasks: list[str], requested: int
         "requested_sample": requested, "sample": len(drawn.rows), "labelled": drawn.labelled,
         "papers": drawn.papers, "results": results,
         "table": table.reset_index().to_dict(orient="records") if objects else [],
-        "best": best_per_column(table) if objects else {},
+        "best": winners([r for r in objects if r.task != "neighbours"]),
         "purity": purity_points(objects).to_dict(orient="records"),
         "robustness": robustness_by_category(objects).to_dict(orient="records"),
         "families": family_table(objects).to_dict(orient="records"),

@@ -13,8 +13,10 @@ TRAINING_SPLIT_ORDER = ("train", "train-probe", "val")
 BASE_SPLIT = "base"  # the base encoder with the warmed-up head, scored on validation before fine-tuning
 
 
-def training_curves_figure(metrics: pd.DataFrame, y: str = "loss") -> go.Figure:
-    """One line per split (train, train-probe, val) of metric `y` against the step; the base model's score dashed."""
+def training_curves_figure(metrics: pd.DataFrame, y: str = "loss",
+                           start_note: tuple[float, str] | None = None) -> go.Figure:
+    """One line per split (train, train-probe, val) of metric `y` against the step; the base model's score dashed;
+    `start_note` (value, text): an arrow at step 0 saying what the curve's first point is (the head warm-up)."""
     require_columns(metrics, ["step", "split", "name", "value"], "training metrics")
     rows = metrics[metrics["name"] == y].sort_values("step", kind="stable")
     fig = go.Figure()
@@ -35,6 +37,9 @@ def training_curves_figure(metrics: pd.DataFrame, y: str = "loss") -> go.Figure:
             x=[first, last], y=[value, value], name="base model", mode="lines" if last > first else "lines+markers",
             line=dict(dash="dash", color="#7f7f7f"), hovertemplate="base model: %{y:.4g}<extra></extra>",
         ))
+    if start_note is not None:  # e.g. the train curve's first point is the head warm-up's loss, not an objective step
+        fig.add_annotation(x=0, y=start_note[0], text=html.escape(start_note[1], quote=False), showarrow=True,
+                           arrowhead=2, ax=40, ay=-30, font=dict(size=11))
     if rows.empty:
         fig.add_annotation(text="no metrics yet", showarrow=False, xref="paper", yref="paper", x=0.5, y=0.5)
     return finish(fig, "", xaxis=dict(title="step"), yaxis=dict(title=html.escape(y, quote=False)),

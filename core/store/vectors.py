@@ -78,6 +78,26 @@ class VectorsMixin:
                 [(model_fp, h, chunk, i) for i, h in enumerate(hashes)],
             )
 
+    def vectors_of(self, model_fp: str, hashes: list[str]) -> np.ndarray:
+        """The stored vectors of these text hashes [len(hashes), d], in their order (an evaluation's sample, not the
+        whole corpus); NotEmbeddedError if one has none."""
+        found: dict[str, tuple[int, int, str]] = {}
+        wanted = list(dict.fromkeys(hashes))
+        with self.connect() as conn:
+            for start in range(0, len(wanted), 500):
+                part = wanted[start:start + 500]
+                rows = conn.execute(
+                    "SELECT k.hash, k.chunk, k.offset, c.file FROM emb_keys k JOIN emb_chunks c ON c.id = k.chunk "
+                    f"WHERE k.model_fp = ? AND k.hash IN ({','.join('?' * len(part))})", (model_fp, *part),
+                ).fetchall()
+                found.update({r["hash"]: (r["chunk"], r["offset"], r["file"]) for r in rows})
+        if missing := [h for h in wanted if h not in found]:
+            raise NotEmbeddedError(f"{len(missing)} papers are not embedded with this model yet")
+        if not hashes:
+            return np.zeros((0, 0), dtype=np.float32)
+        loaded = {cid: self._load_chunk(model_fp, cid, file) for cid, _, file in found.values()}
+        return np.stack([np.asarray(loaded[found[h][0]][found[h][1]], dtype=np.float32) for h in hashes])
+
     def _load_chunk(self, model_fp: str, chunk_id: int, file: str) -> np.ndarray:
         path = self.arrays / "embeddings" / model_fp / file
         try:

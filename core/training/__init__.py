@@ -44,6 +44,7 @@ _EXPORTS = {
     "similarity_distill_loss": "objectives",
     "supcon_loss": "objectives",
     "validate_config": "prepare",
+    "verdict_outlook": "heldout",
 }
 __all__ = sorted(_EXPORTS)
 __getattr__ = exporter(__name__, _EXPORTS)

@@ -98,13 +98,18 @@ class Selection:
     test: np.ndarray = field(default_factory=lambda: np.zeros(0, dtype=np.int64))  # never trained or stopped on
 
 
+def test_size(papers: int, fraction: float) -> int:
+    """Test papers held out of a class of `papers`: its rounded share, leaving the class 2 papers at least."""
+    return max(0, min(int(round(fraction * papers)), papers - 2))
+
+
 def hold_out_test(y: np.ndarray, fraction: float, seed: int) -> tuple[np.ndarray, np.ndarray]:
     """(kept, test) positions: a seeded share of each class's papers held out, leaving each class 2 papers at least."""
     rng = np.random.default_rng(seed + 3)
     test = []
     for c in np.unique(y):
         idx = np.flatnonzero(y == c)
-        size = min(int(round(fraction * len(idx))), len(idx) - 2)
+        size = test_size(len(idx), fraction)
         if size > 0:
             test.append(rng.choice(idx, size=size, replace=False))
     held = np.sort(np.concatenate(test)) if test else np.zeros(0, dtype=np.int64)

@@ -1,5 +1,6 @@
 """The kinds of background job, one entry each: the job table's kind, its config class, how a config is checked and
-run, and what the run raises when asked to stop. `core.training.jobs` looks the kind up; a new kind is one entry."""
+run, what the run raises when asked to stop, the slot it waits for and what makes two requests the same job.
+`core.training.jobs` looks the kind up; a new kind is one entry (training, figure scorers, embedding a corpus)."""
 
 from __future__ import annotations
 
@@ -7,6 +8,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+from core.embedding.job import EMBED_KIND, EmbedCancelled, EmbedConfig, embed_key, prepare_embed, run_embed
 from core.errors import TrainingError
 from core.training.config import TrainConfig
 from core.training.figures import (
@@ -23,7 +25,7 @@ from core.training.run import Cancelled
 if TYPE_CHECKING:
     from core.store import Store
 
-Config = TrainConfig | FigureTrainConfig  # the config of some kind: a dataclass with to_dict() and from_dict()
+Config = TrainConfig | FigureTrainConfig | EmbedConfig  # the config of some kind: to_dict() and from_dict()
 
 
 @dataclass(frozen=True)
@@ -35,11 +37,14 @@ class JobKind:
     prepare: Callable[[Store, Any], Any]  # validate and fill in the model name; TrainingError with one sentence
     run: Callable[[Store, Any, str, Callable[[], bool]], dict[str, Any]]  # (store, cfg, job id, should_stop): result
     cancelled: type[Exception]  # what `run` raises when `should_stop()` says stop
+    slot: str = "runner"  # jobs of one slot run one at a time (training shares one; embedding has its own)
+    key: Callable[[Any], tuple] | None = None  # requests with the same key while one runs join it (None: never)
 
 
 KINDS = {kind.name: kind for kind in (
     JobKind("train", TrainConfig, prepare_config, run_training, Cancelled),
     JobKind(FIGURES_KIND, FigureTrainConfig, prepare_figure_config, run_figure_training, FigureCancelled),
+    JobKind(EMBED_KIND, EmbedConfig, prepare_embed, run_embed, EmbedCancelled, slot="embed", key=embed_key),
 )}
 
 

@@ -1,4 +1,6 @@
-"""Background jobs: launch, list, cancel and recover training runs (one child process each, no shell)."""
+"""Background jobs: launch, list, cancel and recover training runs and corpus embeddings (one child process each, no
+shell; the kinds are in `core.training.job_kinds`). A request for a job that is already running with the same key
+(an embedding of the same corpus with the same model) joins it: its id is returned, nothing new starts."""
 
 from __future__ import annotations
 
@@ -32,7 +34,7 @@ ACTIVE = ("queued", "running")
 HEARTBEAT_S = 5.0  # how often a job's process says it is alive
 STALE_S = 120.0  # a job silent for this long is considered dead
 CANCEL_GRACE_S = 30.0  # a cancelled job still running after this long gets SIGTERM
-LOST = "the training process stopped unexpectedly (killed?)"
+LOST = "the job's process stopped unexpectedly (killed?)"
 REPO_ROOT = Path(__file__).resolve().parents[2]
 _CHILDREN: dict[str, subprocess.Popen] = {}
 
@@ -97,9 +99,26 @@ def _insert(store: Store, cfg: Config, background: bool) -> str:
     return job_id
 
 
+def running_twin(store: Store, cfg: Config) -> str | None:
+    """The id of a queued or running job with the same key as `cfg` (an embedding of the same corpus and model), or
+    None."""
+    kind = kind_of(cfg)
+    if kind.key is None:
+        return None
+    refresh(store)
+    for row in store.active_job_rows():
+        if row["kind"] == kind.name and kind.key(kind.config.from_dict(json.loads(row["args"])["config"])) \
+                == kind.key(cfg):
+            return row["id"]
+    return None
+
+
 def launch(store: Store, cfg: Config) -> str:
-    """Validate, queue the job (MIReAD or figure-scorer training) and start its worker process; the job id."""
+    """Validate, queue the job (MIReAD or figure-scorer training, an embedding) and start its worker process; the job
+    id. An embedding already running for the same corpus and model is joined: its id."""
     cfg = _prepare(store, cfg)
+    if (twin := running_twin(store, cfg)) is not None:
+        return twin
     job_id = _insert(store, cfg, background=True)
     env = child_environment()
     command = [sys.executable, "-m", "core.training.worker", "--workspace", str(store.root), "--job", job_id]
@@ -117,8 +136,11 @@ def launch(store: Store, cfg: Config) -> str:
 
 def run_foreground(store: Store, cfg: Config,
                    should_stop: Callable[[], bool] = lambda: False) -> dict[str, Any]:
-    """Validate, queue and run the job in this process (waiting for any running job first); the job."""
+    """Validate, queue and run the job in this process (waiting for any running job of its slot first); the job. An
+    embedding already running for the same corpus and model is not started twice: that job, as it is now."""
     cfg = _prepare(store, cfg)
+    if (twin := running_twin(store, cfg)) is not None:
+        return get_job(store, twin)
     job_id = _insert(store, cfg, background=False)
     execute(store, job_id, should_stop, reraise=True)
     return get_job(store, job_id)
@@ -145,9 +167,9 @@ class _Heartbeat(threading.Thread):
 
 
 @contextmanager
-def _runner_lock(store: Store, should_stop: Callable[[], bool]) -> Iterator[bool]:
-    """Hold the workspace's single training slot (True), or give up when the job is cancelled (False)."""
-    with open(store.jobs_dir / "runner.lock", "a+") as handle:
+def _runner_lock(store: Store, should_stop: Callable[[], bool], slot: str = "runner") -> Iterator[bool]:
+    """Hold the workspace's slot for this kind of job (True), or give up when the job is cancelled (False)."""
+    with open(store.jobs_dir / f"{slot}.lock", "a+") as handle:
         while True:
             try:
                 fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
@@ -171,7 +193,7 @@ def _finish(store: Store, job_id: str, status: str, error: str | None = None,
 
 def execute(store: Store, job_id: str, should_stop: Callable[[], bool] = lambda: False,
             reraise: bool = False) -> None:
-    """Run a queued job: wait for the training slot, train, and record how it ended."""
+    """Run a queued job: wait for its slot, run it, and record how it ended."""
     row = store.job_row(job_id)
     kind = kind_named(row["kind"])
     cfg = kind.config.from_dict(json.loads(row["args"])["config"])
@@ -183,7 +205,7 @@ def execute(store: Store, job_id: str, should_stop: Callable[[], bool] = lambda:
     heartbeat = _Heartbeat(store, job_id)
     heartbeat.start()
     try:
-        with _runner_lock(store, stop) as acquired:
+        with _runner_lock(store, stop, kind.slot) as acquired:
             started = acquired and store.start_job(job_id, os.getpid())
             if started:
                 _run(store, kind, cfg, job_id, stop, reraise)
@@ -207,7 +229,7 @@ def _run(store: Store, kind: JobKind, cfg: Config, job_id: str, stop: Callable[[
         if reraise:
             raise
     except Exception as exc:
-        _finish(store, job_id, "failed", error=f"training crashed ({exc.__class__.__name__}: {exc}); "
+        _finish(store, job_id, "failed", error=f"the {kind.name} job crashed ({exc.__class__.__name__}: {exc}); "
                                                f"see {log_path(store, job_id)}")
         raise
     else:

@@ -57,7 +57,7 @@ def _train(store: Store, cfg: TrainConfig, job_id: str, should_stop: Callable[[]
     eval_every = cfg.eval_every or max(1, total_steps // 10)
     recorder = Recorder(store, job_id, _plan(run, total_steps, eval_every))
     base: dict[str, float] = {}
-    base_scores: Scores | None = None  # the base's logits on the test split (on validation without one)
+    base_scores: Scores | None = None  # the base's logits on the test split (never judged on validation)
     if cfg.head_warmup_epochs > 0:  # the base encoder with a fitted head: the score fine-tuning has to beat
         head_loss = run.warm_up_head(rng, recorder)
         recorder.log(0, 0.0, "train", {"loss": head_loss, "ce_loss": head_loss})

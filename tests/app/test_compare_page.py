@@ -108,7 +108,10 @@ def test_a_model_without_vectors_is_one_sentence_with_an_embed_button(workspace)
     assert [w.value for w in at.warning] == ["Corpus **c** is not embedded with model **tiny3** yet."]
     assert [b.label for b in at.button] == ["Embed c with tiny3"]
     assert not at.get("plotly_chart")
-    at.button[0].click().run()
+    at.button[0].click().run()  # a background job (ui.embedding): the page shows its bar, then the charts
+    assert "is being embedded with model **tiny3** in the background" in " ".join(i.value for i in at.info) \
+        or not at.button
+    at = wait_for_background(at)
     assert not at.exception and len(at.get("plotly_chart")) == 2
 
 

@@ -53,7 +53,7 @@ def test_comparing_models_shows_the_table_charts_and_the_model_that_could_not_lo
     f1 = table.loc["Linear probe macro-F1", "tiny"]
     assert re.fullmatch(r"\d\.\d{3} \(\d\.\d{3}–\d\.\d{3}\)", f1)  # the figure and its 95 % interval
     assert table.loc["kNN accuracy (k = 10 vote)", "n"] == "30"
-    assert "font-weight: bold" in at.dataframe[0].proto.arrow_data.styler.styles  # the best of each row
+    assert "font-weight: bold" not in at.dataframe[0].proto.arrow_data.styler.styles  # one model beats nobody
     [chart] = at.get("plotly_chart")
     assert [t["name"] for t in json.loads(chart.proto.spec)["data"]] == ["tiny"]
     assert [d.proto.label for d in at.get("download_button")] == ["Export CSV", "Export markdown"]
@@ -135,4 +135,4 @@ def test_a_fine_tuned_model_is_evaluated_on_its_held_out_test_papers_beside_its_
     assert list(table.columns) == ["tiny", "tuned", "n"] and table.loc["kNN accuracy (k = 10 vote)", "n"] == "6"
     assert any("all of them held-out test papers" in c.value for c in at.caption)
     sentence = job["metrics"]["verdict"]
-    assert any(f"on {sentence['n']} held-out test papers" in i.value and "tuned" in i.value for i in at.info)
+    assert any(f"too few test papers to judge ({sentence['n']} in" in i.value and "tuned" in i.value for i in at.info)

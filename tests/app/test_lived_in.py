@@ -9,6 +9,7 @@ import pytest
 from core.embedding import ModelSpec, embed_corpus
 from core.records import Paper
 from core.store import Store
+from tests.app.background_jobs import wait_for_background
 from tests.app.test_pages import chart, open_app, texts, widget
 from tests.helpers import make_papers, register_tiny
 
@@ -102,6 +103,7 @@ def test_a_hub_model_that_cannot_load_keeps_its_error_on_screen(lived_in: Store)
                                                 pooling="cls", max_length=128).to_dict())
     at = open_app("app_pages/map.py", model="broken-hub")
     widget(at.button, "Embed old with broken-hub").click().run()
+    at = wait_for_background(at)  # the embedding job fails in its process; the page reports it when it ends
     assert not at.exception
     assert at.error and "broken-hub" in texts(at.error) or "no-such-model" in texts(at.error)
 

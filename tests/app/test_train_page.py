@@ -76,6 +76,9 @@ def test_page_previews_classes_and_starts_a_background_job_whose_curves_it_shows
     assert not at.exception
     preview = at.dataframe[0].value
     assert sorted(preview["label"]) == ["J. Astro", "J. Bio", "J. Econ"] and preview["used"].all()
+    # 36 papers, a 20 % test share: 2 of each journal's 12, 6 in all, are too few for a verdict: said before the run
+    [before] = [w.value for w in at.warning if "too few test papers to judge" in w.value]
+    assert before.startswith("This run will hold out 6 test papers: too few test papers to judge (6 in 3 classes")
     widget(at.selectbox, "Base model").set_value("tiny")
     widget(at.number_input, "Epochs").set_value(1.0)
     widget(at.number_input, "Batch size").set_value(8)
@@ -95,7 +98,9 @@ def test_page_previews_classes_and_starts_a_background_job_whose_curves_it_shows
     assert widget(at.metric, "Validation accuracy").value.endswith("%")
     assert widget(at.metric, "Test accuracy").value.endswith("%")
     [verdict] = [e.value for e in [*at.success, *at.warning, *at.info] if "its base tiny" in e.value]
-    assert "on 6 held-out test papers" in verdict and "95 % interval" in verdict
+    assert "too few test papers to judge (6 in 3 classes of 2 or more)" in verdict and "beats" not in verdict
+    labels = [m.label for m in at.metric]
+    assert len(labels) == len(set(labels))  # never two tiles with one name
     assert "from-the-page" in table(at, "progress")["model"].tolist()
 
 
@@ -167,6 +172,8 @@ def test_the_jobs_table_shows_the_same_progress_as_the_job_header(workspace, mon
      "+5.0 ± 4.0 pts (better, n=600)"),
     (Verdict(30, 0.4, 0.333, -0.1, 0.233), "info", "The new model: no measurable change against its base tiny "
      "(±16.7 points on 30 held-out test papers)", "+6.7 ± 16.7 pts (no measurable change, n=30)"),
+    (Verdict(12, 1.0, 0.0, 1.0, 1.0, classes=3), "warning", "The new model: too few test papers to judge (12 in 3 "
+     "classes of 2 or more): a verdict needs at least 30 test papers", "too few test papers to judge (n=12 test)"),
 ])
 def test_a_finished_job_says_whether_it_beats_its_base_with_n_and_interval(workspace, verdict, kind, text, cell):
     add_job(workspace, "done-job", "completed", 1.0, {
@@ -178,6 +185,21 @@ def test_a_finished_job_says_whether_it_beats_its_base_with_n_and_interval(works
     assert shown and shown[0].startswith(text)
     assert widget(at.metric, "Test accuracy").value == f"{verdict.new:.1%}"
     assert table(at, "vs base").set_index("job")["vs base"]["done-job"] == cell
+
+
+def test_an_old_verdict_on_validation_papers_is_not_called_a_test_verdict_nor_shown_twice(workspace):
+    """Issue 44: 'no measurable change (±0.0 points on 105 validation papers)' under two 'Validation accuracy'
+    tiles, on a page that says the verdict uses held-out test papers."""
+    old = Verdict(105, 0.4, 0.4, 0.0, 0.0, split="validation")
+    add_job(workspace, "old-job", "completed", 1.0, {
+        "val_accuracy": 0.4, "val_top5_accuracy": 1.0, "classes": 50, "base_val_accuracy": 0.4,
+        "val_accuracy_gain": 0.0, "test_papers": 0, "verdict": old.to_dict(), "beats_base": False, "seconds": 3})
+    at = open_page()
+    assert not at.exception
+    labels = [m.label for m in at.metric]
+    assert labels.count("Validation accuracy") == 1 and widget(at.metric, "Test accuracy").value == "–"
+    [said] = [w.value for w in at.warning if "its base tiny" in w.value]
+    assert "not on held-out test papers" in said and "±0.0" not in said and "no measurable change" not in said
 
 
 def test_the_citation_loss_is_chosen_on_the_page_for_the_specter_objectives(tmp_path, monkeypatch, tiny_model_dir):
@@ -207,3 +229,22 @@ def test_the_citation_loss_is_chosen_on_the_page_for_the_specter_objectives(tmp_
         assert job["config"]["objective"] == "specter" and job["config"]["cite_loss"] == "triplet"
     finally:
         stop_workers(store)
+
+
+def test_an_embedding_job_is_in_the_jobs_table_with_its_time_left_and_cancel_but_no_curves(workspace):
+    from core.embedding.job import EmbedConfig
+
+    now = time.time()
+    with workspace.connect() as conn:
+        conn.execute("INSERT INTO jobs(id, kind, status, args, pid, created, started, heartbeat, progress, eta) "
+                     "VALUES ('embed-1', 'embed', 'running', ?, ?, ?, ?, ?, 0.25, ?)",
+                     (json.dumps({"config": EmbedConfig("toy", "tiny").to_dict(), "background": True}), os.getpid(),
+                      now, now, now, now + 185))
+    at = open_page()
+    assert not at.exception
+    row = table(at, "time left").set_index("job").loc["embed-1"]
+    assert (row["kind"], row["model"], row["corpus"]) == ("embed", "tiny", "toy")
+    assert row["time left"].startswith("about 3m 0")
+    header = next(m.value for m in at.markdown if "embed-1" in m.value)
+    assert "embeds **toy** with model **tiny**" in header and "about 3m 0" in header
+    assert not at.get("plotly_chart") and widget(at.button, "Cancel")

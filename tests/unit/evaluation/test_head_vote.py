@@ -46,7 +46,7 @@ def test_on_another_corpus_the_head_is_measured_on_a_held_out_sample(trained):
     embed_corpus(store, "other", spec)
     measured = head_and_vote(store, "other", spec, "journal")
     assert measured["split"] == "sample" and measured["papers"] == 24
-    assert "on 24 held-out papers" in method_summary(measured, "head")
+    assert "on 24 sampled labelled papers" in method_summary(measured, "head")  # not held out of any training
 
 
 def test_the_page_can_ask_for_the_vote_of_a_model_that_has_a_head(trained):

@@ -2,6 +2,7 @@
 
 import math
 
+import numpy as np
 import pytest
 
 from core.evaluation import Result, best_per_column, results_table, to_markdown
@@ -50,4 +51,33 @@ def test_figures_have_readable_names_n_and_a_95_percent_interval_where_one_follo
     assert list(table.columns) == ["m", "b", "n"]
     assert table.loc["Linear probe macro-F1", "m"] == "0.500 (0.468–0.532)"
     assert table.loc["kNN accuracy (k = 10 vote)", "n"] == "100"
-    assert best == {"Linear probe macro-F1": "b", "kNN accuracy (k = 10 vote)": "m"}
+    # knn 0.36 (0.27–0.46) against 0.30 (0.22–0.40) on 100 papers: higher, but not measurably: not marked
+    assert best == {"Linear probe macro-F1": "b"}
+
+
+def test_overlapping_intervals_mark_no_winner_issue_44():
+    """'0.077 (0.057–0.097) vs 0.075 (0.039–0.111)' was bolded; without per-paper scores overlap marks nothing."""
+    from core.evaluation.report import figure_table, winners
+
+    a = Result("a", "probe", "macro_f1", 0.077, 0.0126, 2000)  # t interval 0.057–0.097
+    b = Result("b", "probe", "macro_f1", 0.075, 0.0226, 2000)  # 0.039–0.111
+    assert winners([a, b]) == {} and figure_table([a, b])[1] == {}
+    assert winners([a]) == {}  # one model beats nobody
+
+
+def test_a_winner_by_paired_per_paper_scores_only_when_the_difference_excludes_0():
+    from core.evaluation.report import winners
+
+    rng = np.random.default_rng(0)
+    base = (rng.random(400) < 0.4).astype(float)
+    better = np.where(rng.random(400) < 0.2, 1.0, base)  # right wherever base is, and on 20 % more
+    tiny = base.copy()
+    tiny[np.flatnonzero(base == 0)[:2]] = 1.0  # 2 of 400 papers more: within chance
+    rows = lambda other: [Result("base", "knn", "knn_accuracy", base.mean(), None, 400, per_paper=base.tolist()),  # noqa: E731
+                          Result("new", "knn", "knn_accuracy", other.mean(), None, 400, per_paper=other.tolist())]
+    assert winners(rows(better)) == {"knn:knn_accuracy": "new"}
+    assert winners(rows(tiny)) == {}
+    ranks_a, ranks_b = np.full(300, 2.0), np.full(300, 6.0)  # mean rank: lower is better
+    assert winners([Result("a", "journals", "mean rank", 2.0, None, 300, method="knn", per_paper=ranks_a.tolist()),
+                    Result("b", "journals", "mean rank", 6.0, None, 300, method="knn",
+                           per_paper=ranks_b.tolist())]) == {"journals:knn:mean rank": "a"}

@@ -8,6 +8,7 @@ import pytest
 from core.evaluation import (
     Verdict,
     calibration_figures,
+    enough_papers,
     expected_calibration_error,
     fit_temperature,
     interval_text,
@@ -16,6 +17,7 @@ from core.evaluation import (
     proportion_interval,
     softmax,
 )
+from core.evaluation.verdict import MIN_PAPERS, floor_half_width
 
 
 def test_a_clear_gain_on_many_papers_beats_the_base_and_says_n_and_the_interval():
@@ -30,17 +32,69 @@ def test_a_clear_gain_on_many_papers_beats_the_base_and_says_n_and_the_interval(
 
 
 def test_two_papers_out_of_thirty_is_no_measurable_change():
-    """The issue's case: 'beats its base by 6.7 points' was 2 of ~30 validation papers."""
+    """The issue's case: 'beats its base by 6.7 points' was 2 of ~30 papers."""
     base = np.array([1.0] * 10 + [0.0] * 20)
     new = base.copy()
     new[[10, 11]] = 1.0
-    verdict = paired_verdict(new, base, split="validation")
+    verdict = paired_verdict(new, base, groups=[0, 1] * 15)
     assert verdict.change == pytest.approx(2 / 30) and verdict.low <= 0 < verdict.high
     assert verdict.kind == "no measurable change" and not verdict.beats_base
     sentence = verdict.sentence("its base minilm")
     assert sentence.startswith(f"The new model: no measurable change against its base minilm (±{verdict.margin:.1f} "
-                               "points on 30 validation papers): validation accuracy 40.0% against 33.3%")
+                               "points on 30 held-out test papers): test accuracy 40.0% against 33.3%")
     assert "beats" not in sentence
+
+
+def test_unchanged_predictions_on_105_papers_give_the_exact_binomial_interval_not_zero_width():
+    """Issue 44: '±0.0 points on 105 papers (95 % interval +0.0 to +0.0)' when no prediction changed."""
+    scores = np.array([1.0] * 40 + [0.0] * 65)
+    verdict = paired_verdict(scores, scores.copy(), groups=np.arange(105) % 5)
+    bound = 1 - 0.025 ** (1 / 105)  # Clopper-Pearson: 0 changed of 105, upper 97.5 %
+    assert bound == pytest.approx(0.0345, abs=1e-4)
+    assert verdict.low == pytest.approx(-bound) and verdict.high == pytest.approx(bound)
+    assert verdict.kind == "no measurable change" and "±3.5 points on 105 held-out test papers" in verdict.sentence()
+    assert "+0.0 to +0.0" not in verdict.sentence()
+
+
+@pytest.mark.parametrize("n", [10, 30, 105, 600])
+def test_no_interval_is_narrower_than_n_allows(n):
+    rng = np.random.default_rng(n)
+    base = (rng.random(n) < 0.5).astype(float)
+    new = base.copy()
+    new[0] = 1 - new[0]  # one changed prediction
+    verdict = paired_verdict(new, base)
+    assert verdict.high - verdict.change >= floor_half_width(n) - 1e-12
+    assert verdict.change - verdict.low >= floor_half_width(n) - 1e-12
+
+
+def test_too_few_test_papers_are_not_judged_and_the_sentence_says_how_many():
+    base = np.zeros(12)
+    new = np.ones(12)  # right on every paper where the base was wrong: still only 12 papers
+    verdict = paired_verdict(new, base, groups=[0, 1, 2] * 4)
+    assert verdict.kind == "too few test papers to judge" and not verdict.beats_base and not verdict.judgeable
+    sentence = verdict.sentence("its base minilm")
+    assert sentence.startswith("The new model: too few test papers to judge (12 in 3 classes of 2 or more): a verdict "
+                               f"needs at least {MIN_PAPERS} test papers, in 2 classes of 2 or more")
+    assert "beats" not in sentence and "worse" not in sentence
+
+
+def test_many_papers_of_one_class_are_too_few_to_judge():
+    rng = np.random.default_rng(0)
+    base = (rng.random(200) < 0.3).astype(float)
+    verdict = paired_verdict(np.ones(200), base, groups=[7] * 199 + [8])
+    assert verdict.classes == 1 and verdict.kind == "too few test papers to judge"
+    assert paired_verdict(np.ones(200), base, groups=[7] * 198 + [8, 8]).kind == "better"
+
+
+def test_a_verdict_on_validation_papers_is_never_a_verdict():
+    verdict = Verdict(105, 0.4, 0.4, -0.03, 0.03, split="validation")
+    assert verdict.kind == "too few test papers to judge" and not verdict.beats_base
+    assert "not on held-out test papers" in verdict.sentence()
+
+
+def test_enough_papers_is_the_stated_rule():
+    assert MIN_PAPERS == 30 and not enough_papers(29, 5) and enough_papers(30, 2) and not enough_papers(30, 1)
+    assert enough_papers(30, None)  # verdicts stored before classes were counted
 
 
 def test_a_clear_loss_is_worse_than_the_base():
@@ -56,6 +110,8 @@ def test_a_verdict_round_trips_through_its_stored_dict_and_none_stays_none():
     stored = verdict.to_dict()
     assert stored["kind"] == verdict.kind and stored["n"] == 4 and stored["beats_base"] is verdict.beats_base
     assert Verdict.from_dict(stored) == verdict
+    grouped = paired_verdict([1, 0, 1, 1], [0, 0, 1, 0], groups=[0, 0, 1, 1])
+    assert Verdict.from_dict(grouped.to_dict()) == grouped and grouped.classes == 2
     assert Verdict.from_dict(None) is None and Verdict.from_dict({}) is None
     assert paired_verdict([], []) is None
 

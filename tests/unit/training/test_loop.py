@@ -286,10 +286,22 @@ def test_the_base_score_is_logged_before_fine_tuning_and_the_final_metrics_say_w
     verdict = Verdict.from_dict(final["verdict"])
     assert verdict.split == "test" and verdict.n == final["test_papers"] == 6  # 2 of each journal's 12 papers
     assert verdict.low <= verdict.change <= verdict.high
-    assert final["beats_base"] is (verdict.low > 0)  # only when the interval excludes 0
+    assert final["beats_base"] is False and verdict.kind == "too few test papers to judge"  # 6 < 30 test papers
+    assert verdict.classes == 3 and verdict.high - verdict.change >= 1 - 0.025 ** (1 / 6) - 1e-12
     assert verdict.new == final["test_accuracy"] and verdict.base == final["base_test_accuracy"]
     assert final["probe_papers"] == 5 and 0 <= final["train_probe_accuracy"] <= 1
     assert get_model(job["model"], store).verdict == final["verdict"]  # the model card carries the same figures
+
+
+def test_a_run_without_test_papers_is_never_judged_on_its_validation_papers(store, tiny_base):
+    """Issue 44: with no test papers the verdict came from validation papers (which early stopping used) and read
+    'no measurable change (±0.0 points on 105 validation papers)'."""
+    job = run_foreground(store, tiny_config(tiny_base, test_fraction=0.0, epochs=1))
+    verdict = Verdict.from_dict(job["metrics"]["verdict"])
+    assert verdict.split == "test" and verdict.n == 0 and verdict.kind == "too few test papers to judge"
+    assert job["metrics"]["beats_base"] is False
+    sentence = base_comparison(job["metrics"], "its base tiny")
+    assert sentence.startswith("The new model: too few test papers to judge (0 in 0 classes") and "validation" not in sentence
 
 
 def test_without_head_warm_up_there_is_no_base_score_to_compare_with(store, tiny_base):

@@ -1,0 +1,42 @@
+"""How a run's live curves read where they start: the train loss at step 0 is the head warm-up's last loss (the head
+alone, fitted on the training papers with the encoder frozen), not a step of the objective, so a curve that starts
+near 0 and rises is the objective taking over, not training making the model worse."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    import pandas as pd
+
+WARMUP_NOTE = "head warm-up"  # the annotation at the train curve's first point
+
+
+def warmup_start(metrics: pd.DataFrame) -> float | None:
+    """The train loss logged at step 0 (the head warm-up's last loss) when later train steps follow it; else None."""
+    rows = metrics[(metrics["split"] == "train") & (metrics["name"] == "loss")]
+    if rows.empty or not (rows["step"] == 0).any() or not (rows["step"] > 0).any():
+        return None
+    return float(rows.loc[rows["step"] == 0, "value"].iloc[-1])
+
+
+def start_annotation(metrics: pd.DataFrame) -> tuple[float, str] | None:
+    """(value, text) of the arrow at the train loss curve's first point, for `training_curves_figure`; None
+    without a warm-up point."""
+    start = warmup_start(metrics)
+    return None if start is None else (start, f"{WARMUP_NOTE} ({start:.3g})")
+
+
+def curve_start_note(metrics: pd.DataFrame) -> str | None:
+    """One sentence on where the train loss curve starts and why it may rise from there; None without a warm-up
+    point."""
+    start = warmup_start(metrics)
+    if start is None:
+        return None
+    first = float(metrics[(metrics["split"] == "train") & (metrics["name"] == "loss")
+                          & (metrics["step"] > 0)].sort_values("step")["value"].iloc[0])
+    return (f"Where the curves start: the **train** loss at step 0 ({start:.3g}) is the head warm-up's last loss, the "
+            "head alone fitted on these same training papers with the encoder frozen, so it is near 0 when the head "
+            f"has memorised them. From step 1 on it is the objective's loss of each batch (first {first:.3g}), another "
+            "quantity: a rise from step 0 is not training making the model worse. Read **val** and the verdict on "
+            "held-out test papers.")
