@@ -75,6 +75,6 @@ def test_a_drop_with_a_file_without_abstracts_then_a_windows_csv(tab: Tab, works
     assert field.input_value() == "scopus_windows"  # the upload emptied in between: a name of its own
     tab.fill("Corpus name", "windows")
     tab.click("Import")
-    tab.see(re.compile(r"Imported 3 rows into windows"))
+    tab.see(re.compile(r"Read 3 records into windows"))
     _calm(tab)
     assert len(workspace.papers("windows")) == 3
