@@ -43,7 +43,7 @@ def test_a_job_started_in_the_browser_trains_live_survives_a_reload_and_serves_t
     tab.go("Train")
     tab.choose("Base model", "tiny")
     tab.fill("New model name", MODEL)
-    set_number(tab, "Epochs", 100)  # the most the page allows: 1,400 steps of 2 papers, time to watch the curve grow
+    set_number(tab, "Epochs", 40)  # 560 steps of 2 papers: time to watch the curve grow, done in about 2 minutes
     set_number(tab, "Batch size", 2)
     tab.see("3 of 3 classes of journal will be used", "[data-testid=stMarkdownContainer]")
     tab.click("Start training")
@@ -60,8 +60,8 @@ def test_a_job_started_in_the_browser_trains_live_survives_a_reload_and_serves_t
     tab.see("completed · 100%", "[data-testid=stMarkdownContainer]")
     assert loss_points(tab) >= later
     tab.see(f"Model {MODEL} is now in the sidebar's model list", "[data-testid=stCaptionContainer]")
-    verdict = tab.see("held-out test papers")  # judged on the 6 papers no curve used, with the interval
-    assert "its base tiny" in verdict and "6 held-out test papers" in verdict and "95 % interval" in verdict
+    verdict = tab.see("too few test papers to judge")  # 6 held-out papers: no verdict is claimed (issue 44)
+    assert "its base tiny" in verdict and "(6" in verdict and "nothing is claimed" in verdict
     tab.snap("train-completed")
 
     tab.go("Journals")
