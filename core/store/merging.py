@@ -28,7 +28,8 @@ from typing import Any
 
 import orjson
 
-from core.records import bare_doi, duplicate_key, scrub, text_hash
+from core.records import duplicate_key, scrub, text_hash
+from core.store.identity import id_value
 
 _OWN_TEXT = ("title_only", "title_markup", "abstract_markup")  # about a record's own title/abstract: never copied
 TEXT_RULE = "same title and abstract"
@@ -57,14 +58,9 @@ def add_provenance_columns(conn: sqlite3.Connection) -> None:
 
 
 def doi_key(fields: dict[str, Any]) -> str | None:
-    """The DOI two records are matched by: bare ('10.x/y') and lower-cased; None without one."""
-    value = fields.get("doi")
-    if isinstance(value, list):  # an export giving several: the first
-        value = next((v for v in value if isinstance(v, str) and v.strip()), None)
-    if not isinstance(value, str):
-        return None
-    doi = (value if value.startswith("10.") else bare_doi(value)).strip().lower()  # readers give it bare
-    return doi if doi.startswith("10.") and "/" in doi else None
+    """The DOI two records are matched by: bare ('10.x/y') and lower-cased (the first of a list); None without one.
+    The same form as the DOI match key (`core.store.identity.id_value`)."""
+    return id_value("doi", fields.get("doi"))
 
 
 def add_doi_column(conn: sqlite3.Connection) -> None:
