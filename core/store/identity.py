@@ -40,8 +40,8 @@ SIMILAR_TITLE = 90.0  # without a shared id (same first author and year): 95 los
 MIN_TITLE_KEY = 25  # a title key shorter than this never merges records on its own
 
 SCHEMA = """
-CREATE TABLE IF NOT EXISTS paper_keys (corpus TEXT, key TEXT, seq INTEGER);
-CREATE INDEX IF NOT EXISTS paper_keys_key ON paper_keys(corpus, key);
+CREATE TABLE IF NOT EXISTS paper_keys (corpus TEXT, key TEXT, seq INTEGER, PRIMARY KEY (corpus, key, seq))
+    WITHOUT ROWID;
 """
 
 # field names (lower-cased, as readers store them) that hold each kind of id
