@@ -68,6 +68,10 @@ _NOTE_TAIL = re.compile(r"(?:\s*\((?:provisional|structured) abstract\)|\s+LA:\s
 _NOT_WORD = re.compile(r"[\W_]+")
 _ASCII_FOLD = str.maketrans({chr(c): " " for c in range(128) if not chr(c).isalnum()})
 _COMBINING = re.compile("[\u0300-\u036f\u1ab0-\u1aff\u1dc0-\u1dff\u20d0-\u20ff\ufe20-\ufe2f]")
+# letters NFKD does not take apart: "Sørensen" and "Sorensen", "Frimodt-Møller" and "Frimodt-Moller" are one name
+_LETTER_FOLD = str.maketrans({"ø": "o", "Ø": "o", "æ": "ae", "Æ": "ae", "œ": "oe", "Œ": "oe", "ß": "ss", "ł": "l",
+                              "Ł": "l", "đ": "d", "Đ": "d", "þ": "th", "Þ": "th", "ı": "i"})
+_PAGES = re.compile(r"^\s*([A-Za-z]*)(\d+)\s*(?:[-\u2013\u2014]+\s*([A-Za-z]*)(\d+))?\s*$")
 
 
 def _first(value: Any) -> str | None:
@@ -167,7 +171,8 @@ def title_key(title: str) -> str:
     text = title_form(title)
     if text.isascii():  # the common case: a table maps punctuation to spaces (several times a regex's speed)
         return " ".join(text.lower().translate(_ASCII_FOLD).split())
-    text = _COMBINING.sub("", unicodedata.normalize("NFKD", text))  # diacritics off: "Psiquiatría" -> "Psiquiatria"
+    # diacritics off: "Psiquiatría" -> "Psiquiatria"
+    text = _COMBINING.sub("", unicodedata.normalize("NFKD", text.translate(_LETTER_FOLD)))
     return " ".join(_NOT_WORD.sub(" ", text.casefold()).split())
 
 
@@ -264,17 +269,72 @@ def _bibliographic_conflict(a: dict[str, Any], b: dict[str, Any], years_apart: i
     va, vb = _volume(a), _volume(b)
     if va and vb and va != vb:
         return True
-    pa, pb = _first_page(a), _first_page(b)
-    return bool(pa and pb and pa != pb)
+    return _pages_conflict(a, b)
+
+
+def _first_author_text(fields: dict[str, Any]) -> str:
+    authors = fields.get("authors")
+    if isinstance(authors, str):
+        authors = re.split(r";| and ", authors)
+    return (_first(authors) if isinstance(authors, list) else None) or ""
 
 
 def _authors_agree(a: dict[str, Any], b: dict[str, Any]) -> bool | None:
-    """Whether the first authors' family names agree (one may carry a particle: 'von Pawel' / 'Pawel'); None when
-    either is missing."""
+    """Whether the first authors' family names agree; None when either is missing or garbled by an export's encoding
+    ('Ta?a?aj'). They agree when one family name ends, starts or is the other ('von Pawel' / 'Pawel'), their last
+    words are one ('Van Graaf' / 'van der Graaf'), or one's family name is a word of the other's whole name (given and
+    family name swapped: 'Wu, Ching-yi' / 'Ching-yi, Wu')."""
     sa, sb = first_author_surname(a), first_author_surname(b)
     if not sa or not sb:
         return None
-    return sa == sb or sa.endswith(sb) or sb.endswith(sa) or sa.startswith(sb) or sb.startswith(sa)
+    ta, tb = _first_author_text(a), _first_author_text(b)
+    if "?" in ta or "?" in tb or "\ufffd" in ta or "\ufffd" in tb:
+        return None
+    if sa == sb or sa.endswith(sb) or sb.endswith(sa) or sa.startswith(sb) or sb.startswith(sa):
+        return True
+    wa, wb = set(title_key(ta).split()), set(title_key(tb).split())
+    return sa.split()[-1] == sb.split()[-1] or sa.split()[-1] in wb or sb.split()[-1] in wa
+
+
+def _pages(fields: dict[str, Any]) -> tuple[str, int, int] | None:
+    """A record's pages as (prefix, first, last): '567-569' -> ('', 567, 569), '569' -> ('', 569, 569), 'e12724' ->
+    ('e', 12724, 12724); None when missing or not pages ('01-Jun', 'P63 [tp 104]')."""
+    value = _first(fields.get("pages")) or _first(fields.get("start_page")) or _first(fields.get("first page"))
+    m = _PAGES.match(value or "")
+    if not m:
+        return None
+    first = int(m.group(2))
+    last = int(m.group(4)) if m.group(4) else first
+    if m.group(4) and last < first and len(m.group(4)) < len(m.group(2)):  # '1351-9' is 1351-1359
+        last = int(m.group(2)[:len(m.group(2)) - len(m.group(4))] + m.group(4))
+    return m.group(1).lower(), first, max(first, last)
+
+
+def _pages_conflict(a: dict[str, Any], b: dict[str, Any]) -> bool:
+    """True when both records give plain page numbers and their ranges do not meet. An article number ('e12724',
+    'c1804') beside printed pages, or one page inside the other's range ('569' in '567-569'), is no conflict."""
+    pa, pb = _pages(a), _pages(b)
+    if pa is None or pb is None:
+        return bool(_first_page(a) and _first_page(b) and _first_page(a) != _first_page(b)
+                     and pa is not None and pb is not None)
+    if pa[0] != pb[0]:
+        return False
+    return pa[2] < pb[1] or pb[2] < pa[1]
+
+
+def _issues_differ(a: dict[str, Any], b: dict[str, Any]) -> bool:
+    """True when both records name an issue (a number up to 99) and the issues differ: a journal whose pages restart
+    with each issue. Longer 'numbers' are left out: some exports put a record number there (1112 / 1113)."""
+    ia, ib = (_first(f.get("issue") or f.get("number")) for f in (a, b))
+    plain = [i.lstrip("0") for i in (ia, ib) if i and i.isdigit() and len(i.lstrip("0")) <= 2]
+    return len(plain) == 2 and plain[0] != plain[1]
+
+
+def _same_place(a: dict[str, Any], b: dict[str, Any]) -> bool:
+    """True when two records give one year, one volume and the same printed pages (first and last): one place in
+    the literature, whatever the titles' languages."""
+    ya, yb, va, vb, pa, pb = year_of(a), year_of(b), _volume(a), _volume(b), _pages(a), _pages(b)
+    return bool(ya and ya == yb and va and va == vb and pa and pa == pb and pa[2] > pa[1] and not pa[0])
 
 
 def same_paper(a_title: str, a_fields: dict[str, Any], a_keys: Iterable[str],
@@ -292,17 +352,22 @@ def same_paper(a_title: str, a_fields: dict[str, Any], a_keys: Iterable[str],
     if any(k in ka and k in kb and ka[k] != kb[k] for k in STRONG_KINDS):
         return None, None  # two DOIs (PMIDs, ...): two papers, however alike (a correction, a reprint)
     authors = _authors_agree(a_fields, b_fields)
+    same_title = bool(ka.get("title") and ka.get("title") == kb.get("title"))
+    if same_title and _same_place(a_fields, b_fields):  # first authors spelt apart ('Xi, L F' / 'Long, F X')
+        return "same title, volume and pages", None
     if authors is False:
         return None, None
-    if ka.get("title") and ka.get("title") == kb.get("title"):
+    if same_title:
         if _bibliographic_conflict(a_fields, b_fields, 1 if authors else 0):
             return None, None
         return "same title, year and first author", None
-    if (authors and ka.get("ay") and ka.get("ay") == kb.get("ay")
-            and title_similarity(a_title, b_title) >= SIMILAR_TITLE):
-        if _bibliographic_conflict(a_fields, b_fields, 0):
-            return None, None
-        return "similar title, same year and first author", None
+    if authors and ka.get("ay") and ka.get("ay") == kb.get("ay"):
+        if title_similarity(a_title, b_title) >= SIMILAR_TITLE:
+            if _bibliographic_conflict(a_fields, b_fields, 0):
+                return None, None
+            return "similar title, same year and first author", None
+        if _same_place(a_fields, b_fields) and not _issues_differ(a_fields, b_fields):  # a translated title
+            return "same first author, year, volume and pages", None
     return None, None
 
 

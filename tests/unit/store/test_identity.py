@@ -88,6 +88,37 @@ def test_same_title_is_not_the_same_paper_when_year_author_or_pages_differ() -> 
         "same title, year and first author"
 
 
+def _rule(a_title: str, a: dict, b_title: str, b: dict) -> str | None:
+    from core.store.identity import match_keys
+
+    return same_paper(a_title, a, match_keys(a_title, a), b_title, b, match_keys(b_title, b))[0]
+
+
+def test_export_spellings_of_one_record_are_one_paper() -> None:
+    """Misses of the ASySD sets (BENCHMARKS §25): letters NFKD keeps ('Sørensen'), encodings that lost them
+    ('Ta?a?aj'), swapped name parts, a single page inside a range, an article number beside printed pages."""
+    title = "Treatment of malignant pleural exudates with talcum instillation and pleural drainage"
+    base = {"year": "1984", "volume": "146", "pages": "1485-1487"}
+    assert _rule(title, {**base, "authors": ["Sørensen, P. G."]}, title, {**base, "authors": ["Sorensen, P. G."]})
+    assert _rule(title, {**base, "authors": ["Talalaj, J."]}, title, {**base, "authors": ["Ta?a?aj, J."]})
+    assert _rule(title, {**base, "authors": ["Wu, Ching-yi"]}, title, {**base, "authors": ["Ching-yi, Wu"]})
+    assert _rule(title, {**base, "authors": ["Xi, L F"]}, title, {**base, "authors": ["Long, F X"]}) == \
+        "same title, volume and pages"
+    one = {"year": "2011", "authors": ["Benoy, I H"], "volume": "205"}
+    assert _rule(title, {**one, "pages": "569"}, title, {**one, "pages": "567-569"})
+    assert _rule(title, {**one, "pages": "1-6"}, title, {**one, "pages": "e12724"})
+    assert _rule(title, {**one, "pages": "64-68"}, title, {**one, "pages": "108-113"}) is None  # two places
+
+
+def test_a_translated_title_at_one_place_is_one_paper_but_not_across_issues() -> None:
+    english = "Antibiotic prophylaxis in pulmonary surgery. A controlled double-blind study"
+    french = "[Comparison of amoxicillin and cefamandole in the prevention of bronchopulmonary infections]"
+    a = {"year": "1994", "authors": ["Train, M."], "volume": "13", "pages": "280-284"}
+    assert _rule(english, a, french, dict(a)) == "same first author, year, volume and pages"
+    assert _rule(english, {**a, "issue": "1"}, french, {**a, "issue": "2"}) is None  # pages restart each issue
+    assert _rule(english, a, french, {**a, "pages": "280"}) is None  # one page is not a place
+
+
 def test_titles_only_records_with_one_generic_title_stay_apart(tmp_path: Path) -> None:
     """'Editorial' in two issues: without abstracts the text rule needs the year, author and issue too."""
     store = Store(tmp_path / "ws")
