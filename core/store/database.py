@@ -23,8 +23,8 @@ from core.store.corpora import CorporaMixin
 from core.store.figures import SCHEMA as FIGURES_SCHEMA
 from core.store.figures import FiguresMixin
 from core.store.identity import SCHEMA as IDENTITY_SCHEMA
-from core.store.identity import backfill_keys
 from core.store.jobs import JobsMixin
+from core.store.key_upkeep import backfill_keys, refresh_folded_keys
 from core.store.links import SCHEMA as LINKS_SCHEMA
 from core.store.links import LinksMixin
 from core.store.merging import SCHEMA as MERGING_SCHEMA
@@ -114,6 +114,7 @@ class Store(TrashMixin, CorporaMixin, VectorsMixin, ModelsMixin, CacheMixin, Job
             add_provenance_columns(conn)  # papers.import_id, papers.srow: where each paper came from
             if not had_keys:  # a workspace made before match keys: its papers get theirs once
                 backfill_keys(conn)
+            refresh_folded_keys(conn)  # keys computed by an older rule (once)
 
     # -- connections -------------------------------------------------------------------------
     def _connection(self) -> sqlite3.Connection:

@@ -21,9 +21,7 @@ Keys are stored one row each in the ``paper_keys`` table (corpus, key, seq), so 
 from __future__ import annotations
 
 import hashlib
-import json
 import re
-import sqlite3
 import unicodedata
 from collections.abc import Iterable
 from typing import Any
@@ -369,14 +367,6 @@ def same_paper(a_title: str, a_fields: dict[str, Any], a_keys: Iterable[str],
         if _same_place(a_fields, b_fields) and not _issues_differ(a_fields, b_fields):  # a translated title
             return "same first author, year, volume and pages", None
     return None, None
-
-
-def backfill_keys(conn: sqlite3.Connection) -> None:
-    """Fill ``paper_keys`` for the papers of a workspace made before it existed (run once, when it is created)."""
-    rows = conn.execute("SELECT corpus, seq, pid, title, fields FROM papers").fetchall()
-    conn.executemany("INSERT INTO paper_keys(corpus, key, seq) VALUES (?, ?, ?)",
-                     [(corpus, key, seq) for corpus, seq, pid, title, fields in rows
-                      for key in match_keys(title or "", json.loads(fields or "{}"), pid)])
 
 
 def id_column_kind(column: str | None) -> str | None:

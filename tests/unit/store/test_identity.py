@@ -218,3 +218,23 @@ def test_every_shared_export_adds_up_alone_and_together(tmp_path: Path) -> None:
     assert papers == doc["added"] and kept == doc["merged"]  # every merged record is kept, none lost
     rules = json.dumps([f["merge_rules"] for f in doc["files"]])
     assert "same DOI and title" in rules and "same title and abstract" in rules
+
+
+def test_an_older_workspace_gets_its_folded_title_keys_once(tmp_path: Path) -> None:
+    """Title keys of non-ASCII titles changed (ø folds to o): a workspace made before finds such papers again."""
+    import sqlite3
+
+    from core.store.identity import match_keys
+
+    title = "Randomized trial of doxorubicin versus cyclophosphamide in diffuse malignant pleural mesothelioma"
+    store = Store(tmp_path / "ws")
+    store.import_papers("c", [Paper("a", title.replace("pleural", "pleurål"), "One abstract.",
+                                    {"authors": ["Sørensen, P. G."], "year": "1985"})])
+    with sqlite3.connect(store.db_path) as conn:  # as an older version stored it: another title key, version 0
+        conn.execute("UPDATE paper_keys SET key = 'title:old' WHERE key LIKE 'title:%'")
+        conn.execute("PRAGMA user_version = 0")
+    store = Store(tmp_path / "ws")
+    with store.connect() as conn:
+        keys = {r[0] for r in conn.execute("SELECT key FROM paper_keys WHERE corpus = 'c'")}
+    expected = match_keys(title.replace("pleural", "pleurål"), {"authors": ["Sørensen, P. G."], "year": "1985"}, "a")
+    assert "title:old" not in keys and set(expected) <= keys
