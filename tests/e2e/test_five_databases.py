@@ -37,7 +37,7 @@ def tab(browser, workspace: Store) -> Iterator[Tab]:
 
 
 def test_five_databases_report_merges_overlap_split_and_one_journal_name(tab: Tab, workspace: Store) -> None:
-    headline = import_into(tab, FIVE, "five")
+    headline = import_into(tab, FIVE, "five", preview="five-databases-preview")
     numbers = [int(n.replace(",", "")) for n in re.findall(r"[\d,]+", headline.split(" into ")[0] + " "
                                                            + headline.split(":", 1)[1])]
     read, _files, added, merged, skipped = numbers[:5]

@@ -83,12 +83,15 @@ def choose(tab: Tab, label: str, option: str) -> None:
     tab.idle()
 
 
-def import_into(tab: Tab, files: list[Path], corpus: str) -> str:
-    """Upload files on the Library page and import them into `corpus`; the report's first line."""
+def import_into(tab: Tab, files: list[Path], corpus: str, preview: str | None = None) -> str:
+    """Upload files on the Library page and import them into `corpus`; the report's first line. With `preview`,
+    the preview is photographed under that name first."""
     tab.go("Library")
     tab.page.locator("[data-testid=stFileUploader] input[type=file]").set_input_files([str(f) for f in files])
     tab.idle()
     tab.fill("Corpus name", corpus)
+    if preview:
+        tab.snap(preview)
     tab.click(f"Import {len(files)} files into corpus {corpus}" if len(files) > 1 else "Import")
     report = tab.see(re.compile(rf"Read .* into {re.escape(corpus)}"))
     calm(tab)
