@@ -32,6 +32,7 @@ from core.io.columns import ColumnMap, detect_columns, id_like_columns
 from core.io.formats import _PEEK_ROWS, ReadOptions, _open_rows
 from core.io.formulas import restore
 from core.io.markup import has_markup, placeholder, plain_text
+from core.io.names import author_list
 from core.io.rows import NumberedRow, Row, RowWarning, _year
 from core.io.safety import _name, _shown, encoding_name
 from core.labels import is_missing
@@ -205,14 +206,19 @@ def _field_name(name: Any, taken: dict[str, Any]) -> str:
 
 
 def _known_value(field: str, value: Any) -> Any:
-    """A value of a known field as the product keeps it: years as numbers, authors and keywords as lists."""
+    """A value of a known field as the product keeps it: years as numbers, authors and keywords as lists, a journal
+    on one line."""
     if value is None:
         return None
     if field == "year" and not isinstance(value, int):
         return _year(value) or value
     if field == "doi" and isinstance(value, str):
         return bare_doi(value)
-    if field in ("authors", "keywords") and isinstance(value, str):
+    if field == "authors" and isinstance(value, str):  # a list everywhere, even of one name (core.io.names)
+        return author_list(value)
+    if field == "journal" and isinstance(value, str) and "\n" in value:  # wrapped over lines (WoS BibTeX)
+        return " ".join(value.split())
+    if field == "keywords" and isinstance(value, str):
         parts = [part.strip() for part in value.split(";")]
         return [part for part in parts if part] if len(parts) > 1 else value
     return value

@@ -25,6 +25,7 @@ def _read(path: Path, **kwargs) -> tuple[list[Paper], list[RowError]]:
     "[No abstract available]", "No abstract available.", "[Not Available].", "Abstract not available",
     "ABSTRACT NOT AVAILABLE", "No abstract available", "[Abstract not available]", "Not available.", "(No abstract)",
     "No abstract.", "Abstract unavailable", "  [ No Abstract Available ] ", "N/A", "[No abstract available.]",
+    "NA",  # R's missing value: RIS written by synthesisr/CiteSource has "AB  - NA" (citesource_agris_na_3.ris)
 ])
 def test_placeholders_are_recognised(text: str) -> None:
     assert placeholder(text)
@@ -32,7 +33,7 @@ def test_placeholders_are_recognised(text: str) -> None:
 
 @pytest.mark.parametrize("text", [
     "No abstract available: we show that abstracts matter.", "Not available in stores, the drug was studied.",
-    "Abstract", "None of the patients relapsed.", "NA", "Availability of data is discussed.", "",
+    "Abstract", "None of the patients relapsed.", "Na", "na", "Availability of data is discussed.", "",
 ])
 def test_real_text_is_no_placeholder(text: str) -> None:
     assert not placeholder(text)

@@ -1,0 +1,41 @@
+"""Authors held in one text cell, as a list: the separators the exports write.
+
+Tagged formats (RIS, MEDLINE, Web of Science, BibTeX) give one name per tag or ``and``; tables give one cell.
+There, ``;`` separates names (Scopus, Web of Science, Lens, IEEE); ``, `` does in Scopus' older CSV and in Embase
+("Yang Z., Jiang B.") and PubMed's CSV ("Griffin DK, Larkin DM, O'Connor RE."), where every part ends in initials;
+`` and `` in Rayyan and Abstrackr ("Yang, Z. and Jiang, B."), where every part is "Family, Given". Anything else
+is one name ("Smith, John", "Janko Wolfgang", "The ABLE Investigators and the Trials Group"), as a list of one.
+"""
+
+from __future__ import annotations
+
+import re
+
+# a name ending in initials: "Yang Z.", "McNamara M.E.", "Griffin DK", "Villard M.-A.", "O'Connor RE."
+_INITIALS_LAST = re.compile(r"^[^\W\d_][\w'’. -]*?\s(?:[A-ZÀ-ÖØ-Þ]{1,4}|(?:[A-ZÀ-ÖØ-Þ]\.-?\s?){1,4})\.?$")
+_SUFFIX = re.compile(r"^(?:Jr|Sr|I{2,3}|IV|2nd|3rd)\.?$")  # "Roach M.C., Thompson F.R., III, …": joins the name
+_FAMILY_GIVEN = re.compile(r"^[^,]+,\s*[^,]+$")
+
+
+def author_list(value: str) -> list[str]:
+    """The names in one cell, in order (see the module); empty for a blank cell."""
+    text = " ".join(value.split())
+    if not text:
+        return []
+    if ";" in text:
+        return [part.strip() for part in text.split(";") if part.strip()]
+    parts = [part.strip() for part in re.split(r"\s+and\s+", text)]
+    if len(parts) > 1 and all(_FAMILY_GIVEN.match(part) for part in parts):
+        return parts
+    parts = [part.strip() for part in text.split(",") if part.strip()]
+    names: list[str] = []
+    for part in parts:
+        if names and _SUFFIX.match(part):
+            names[-1] = f"{names[-1]}, {part}"
+        else:
+            names.append(part)
+    if len(names) > 1 and all(_INITIALS_LAST.match(name.split(", ")[0]) for name in names):
+        if "." not in "".join(names[:-1]) and names[-1].endswith("."):  # PubMed ends its list with a full stop
+            names[-1] = names[-1][:-1]
+        return names
+    return [text]
