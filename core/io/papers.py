@@ -42,6 +42,8 @@ if TYPE_CHECKING:
     import pandas
 
 # a citation in a journal column, as Embase writes it: "Endoscopic Ultrasound (2014) 3:3 (152-160). Date of ..."
+# the early access date of Web of Science plain text (EA), tab-delimited (EA) and BibTeX ("Early Access Date")
+_EARLY_ACCESS = ("ea", "early access date", "earlyaccessdate")
 _CITATION = re.compile(r"^(?P<journal>[^()]+?)\s+\((?P<year>\d{4})\)\s+\S")
 PLACEHOLDER_IDS = frozenset(("", "0", "na", "n/a", "nan", "null", "none", "-"))  # compared lower-cased
 
@@ -266,6 +268,10 @@ def _paper(number: int, row: Row, columns: ColumnMap, tabular: bool, title_only:
         fields["journal"] = citation["journal"]
         if fields.get("year") is None:
             fields["year"] = int(citation["year"])
+    if fields.get("year") is None:  # Web of Science's early access records have no PY, only EA "NOV 2021"
+        early = next((_year(fields[key]) for key in _EARLY_ACCESS if fields.get(key)), None)
+        if early:
+            fields["year"] = early
     for key, value in marked.items():  # kept for the export; a column of that name (a re-import) wins
         fields.setdefault(key, value)
     if abstract is None:

@@ -1,0 +1,93 @@
+"""Real exports from repositories the project had not read before (issue 40: "test with files you have never seen").
+Each file is a byte-exact excerpt (sources and licences in tests/fixtures/real/SOURCES.md); each test is a
+discrepancy found by comparing the importer with an independent count of the whole file."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from core.io import read_papers
+from core.io.markup import plain_text
+from core.records import Paper, RowError
+
+REAL = Path(__file__).resolve().parents[2] / "fixtures" / "real"
+TOOLS = REAL / "tools"
+
+
+def _read(path: Path, **kwargs) -> tuple[list[Paper], list[RowError]]:
+    items = list(read_papers(path, **kwargs))
+    return [i for i in items if isinstance(i, Paper)], [i for i in items if isinstance(i, RowError)]
+
+
+def test_ris_written_by_r_has_na_for_no_abstract() -> None:
+    """CiteSource's AGRIS file (RIS written by synthesisr): every record without an abstract has ``AB  - NA``, R's
+    missing value. The 838 such records of three files were imported with the abstract "NA"."""
+    papers, errors = _read(REAL / "citesource_agris_na_3.ris")
+    assert papers == []
+    assert errors == [RowError(n, f"row {n}: no abstract (the export's placeholder 'NA')") for n in (1, 2, 3)]
+    papers, errors = _read(REAL / "citesource_agris_na_3.ris", title_only=True)
+    assert errors == [] and [p.abstract for p in papers] == ["", "", ""]
+    assert papers[0].title == "Ethno medicinal survey of plants from salt range (Kallar Kahar) of Pakistan"
+    assert papers[0].fields["keywords"][:3] == ["species", "drug plants", "traditional uses"]  # untagged lines
+    assert papers[2].fields["authors"] == ["da Silva Dias, João Carlos"]
+
+
+def test_lens_abstracts_escaped_inside_jats_are_plain_text() -> None:
+    """Lens writes Crossref's abstract escaped inside its own ``<jats:p>``: ``<jats:p>&amp;lt;p&amp;gt;…``, and a
+    dash as ``&amp;amp;#8211;``. They were stored as "&lt;p&gt;The EU…" and "&amp;#8211;"."""
+    (hub, dutch), errors = _read(REAL / "lens_escaped_2.ris")
+    assert errors == []
+    assert hub.abstract.startswith("The EU Disaster Risk Management Knowledge Centre (DRMKC)[1] is currently "
+                                   "developing a WebGIS-based platform – the Risk Data Hub[2] - aimed at")
+    assert dutch.abstract.startswith("There is a growing recognition that there needs to be a shift from firefighting")
+    for paper in (hub, dutch):
+        assert not any(mark in paper.abstract for mark in ("&amp;", "&#", "<", ">", "lt;", "gt;"))
+    assert "Stouffer, S., DeVinney, L. & Suchman, E. 1949." in hub.abstract  # a real "&" stays
+
+
+def test_wiley_small_caps_and_scopus_subscripts_are_markup() -> None:
+    """Titles as Lens (from Wiley: ``<scp>``) and Scopus (``<inf>`` for subscripts) write them."""
+    lens_title = ("Decoding Global Indoor Health Perception on Social Media Through\n            <scp>NLP</scp>\n"
+                  "            and Transformer Deep Learning")
+    assert " ".join(plain_text(lens_title).split()) == ("Decoding Global Indoor Health Perception on Social Media "
+                                                        "Through NLP and Transformer Deep Learning")
+    assert plain_text("<scp>AORN</scp> Position Statement on Environmental Responsibility").startswith("AORN Pos")
+    (_, ybco, _), _ = _read(REAL / "scopus_authors_3.csv")
+    assert ybco.title == ("A Novel Partial Melting Process for YBa2Cu3O7−z Superconducting Films by Fluorine-Free "
+                          "Polymer-Assisted Metal Organic Deposition Approach")
+    assert ybco.abstract.startswith("High-performance YBa2Cu3O7−z (YBCO) super conducting films")
+
+
+def test_scopus_csv_of_2016_gives_authors_as_a_list() -> None:
+    """metaknowledge's Scopus CSV (older layout): ``Authors`` joined by ", " ("Yagai T., Kimura Y."). They were kept
+    as one text, so the first author, the exports and the side panel saw one name."""
+    (yagai, ybco, apl), errors = _read(REAL / "scopus_authors_3.csv")
+    assert errors == []
+    assert yagai.fields["authors"][:3] == ["Yagai T.", "Kimura Y.", "Kamada H."] and len(yagai.fields["authors"]) == 11
+    assert ybco.fields["authors"] == ["Wang W.T.", "Wang Z.", "Pu M.H.", "Wang M.J.", "Zhang X.", "Lei M.", "Zhao Y."]
+    assert apl.fields["authors"] == ["Janko Wolfgang"]  # one author, no initials: one name, still a list
+    assert apl.fields["journal"] == "Angewandte Informatik, Applied Informatics" and apl.fields["year"] == 1985
+
+
+def test_web_of_science_tab_delimited_single_author_is_a_list() -> None:
+    """ScientoPy's WoS tab-delimited export of 2026 (new columns DL, D2, HC, HP): a record with one author gave the
+    text "Sakamura, K", the others a list."""
+    (std, papr), errors = _read(REAL / "wos_tab_2026_2.txt")
+    assert errors == []
+    assert std.fields["authors"] == ["Sakamura, K"] and papr.fields["authors"] == ["Fujii, Y"]
+    assert papr.fields["journal"] == "SENSORS" and papr.fields["year"] == 2025
+    assert papr.fields["doi"] == "10.3390/s25175340"
+
+
+def test_author_cells_of_pubmed_rayyan_abstrackr_and_embase_are_lists() -> None:
+    """The other one-cell author forms among the real exports: PubMed's CSV ("Griffin DK, …, O'Connor RE." with a
+    closing full stop), Rayyan's " and ", Abstrackr's "\\n and ", Embase's ", "."""
+    (griffin, *_), _ = _read(TOOLS / "pubmed_3.csv", title_only=True)
+    assert griffin.fields["authors"] == ["Griffin DK", "Larkin DM", "O'Connor RE"]
+    (rayyan, *_), _ = _read(TOOLS / "rayyan_3.csv")
+    assert rayyan.fields["authors"] == ["Yang, Z.", "Jiang, B.", "Xu, J.", "McNamara, M.E."]
+    (abstrackr, eberth, *_), _ = _read(TOOLS / "abstrackr_3.csv")
+    assert abstrackr.fields["authors"] == ["Longrich, N.R.", "Pereda-Suberbiola, X.", "Bardet, N.", "Jalil, N.-E."]
+    assert eberth.fields["authors"] == ["Eberth, D.A."]
+    (embase, *_), _ = _read(TOOLS / "embase_3.csv")
+    assert embase.fields["authors"] == ["Yang Z.", "Jiang B.", "Xu J.", "McNamara M.E."]
