@@ -1,7 +1,7 @@
 """Authors held in one text cell, as a list: the separators the exports write.
 
 Tagged formats (RIS, MEDLINE, Web of Science, BibTeX) give one name per tag or ``and``; tables give one cell.
-There, ``;`` separates names (Scopus, Web of Science, Lens, IEEE); ``, `` does in Scopus' older CSV and in Embase
+There, ``;`` separates names (Scopus, Web of Science, Lens, IEEE), ``|`` in OpenAlex's CSV; ``, `` does in Scopus' older CSV and in Embase
 ("Yang Z., Jiang B.") and PubMed's CSV ("Griffin DK, Larkin DM, O'Connor RE."), where every part ends in initials;
 `` and `` in Rayyan and Abstrackr ("Yang, Z. and Jiang, B."), where every part is "Family, Given". Anything else
 is one name ("Smith, John", "Janko Wolfgang", "The ABLE Investigators and the Trials Group"), as a list of one.
@@ -22,8 +22,9 @@ def author_list(value: str) -> list[str]:
     text = " ".join(value.split())
     if not text:
         return []
-    if ";" in text:
-        return [part.strip() for part in text.split(";") if part.strip()]
+    for separator in (";", "|"):  # "|": OpenAlex's CSV ("Alba Vicente|Josep Sanjuan")
+        if separator in text:
+            return [part.strip() for part in text.split(separator) if part.strip()]
     parts = [part.strip() for part in re.split(r"\s+and\s+", text)]
     if len(parts) > 1 and all(_FAMILY_GIVEN.match(part) for part in parts):
         return parts

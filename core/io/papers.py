@@ -221,7 +221,7 @@ def _known_value(field: str, value: Any) -> Any:
     if field == "journal" and isinstance(value, str) and "\n" in value:  # wrapped over lines (WoS BibTeX)
         return " ".join(value.split())
     if field == "keywords" and isinstance(value, str):
-        parts = [part.strip() for part in value.split(";")]
+        parts = [part.strip() for part in value.split(";" if ";" in value or "|" not in value else "|")]
         return [part for part in parts if part] if len(parts) > 1 else value
     return value
 

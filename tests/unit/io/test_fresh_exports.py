@@ -91,3 +91,13 @@ def test_author_cells_of_pubmed_rayyan_abstrackr_and_embase_are_lists() -> None:
     assert eberth.fields["authors"] == ["Eberth, D.A."]
     (embase, *_), _ = _read(TOOLS / "embase_3.csv")
     assert embase.fields["authors"] == ["Yang Z.", "Jiang B.", "Xu J.", "McNamara M.E."]
+
+
+def test_openalex_csv_authors_and_keywords_are_lists() -> None:
+    """OpenAlex's web CSV joins names with "|" in ``authorships.author.display_name`` (found in bibliometrix's
+    ``openalex_sample.csv``; the same layout as this fixture): no column was taken for the authors at all."""
+    (first, *_), errors = _read(TOOLS / "openalex_3.csv")
+    assert errors == []
+    assert first.fields["authors"] == ["Alba Vicente", "Josep Sanjuan", "Jordi Pérez-Cano", "Khaled Trabelsi",
+                                       "Carles Martín–Closas"]
+    assert first.fields["keywords"] == ["Archipelago", "Aptian", "Paleoclimatology"]
