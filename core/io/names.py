@@ -1,10 +1,11 @@
 """Authors held in one text cell, as a list: the separators the exports write.
 
 Tagged formats (RIS, MEDLINE, Web of Science, BibTeX) give one name per tag or ``and``; tables give one cell.
-There, ``;`` separates names (Scopus, Web of Science, Lens, IEEE), ``|`` in OpenAlex's CSV; ``, `` does in Scopus' older CSV and in Embase
-("Yang Z., Jiang B.") and PubMed's CSV ("Griffin DK, Larkin DM, O'Connor RE."), where every part ends in initials;
-`` and `` in Rayyan and Abstrackr ("Yang, Z. and Jiang, B."), where every part is "Family, Given". Anything else
-is one name ("Smith, John", "Janko Wolfgang", "The ABLE Investigators and the Trials Group"), as a list of one.
+There, ``;`` separates names (Scopus, Web of Science, Lens, IEEE), ``|`` in OpenAlex's CSV; ``, `` does in
+Scopus' older CSV and in Embase ("Yang Z., Jiang B.") and PubMed's CSV ("Griffin DK, Larkin DM, O'Connor RE."),
+where every part ends in initials; `` and `` in Rayyan and Abstrackr ("Yang, Z. and Jiang, B."), where every part
+is "Family, Given". Anything else is one name ("Smith, John", "Janko Wolfgang", "The ABLE Investigators and the
+Trials Group"), as a list of one.
 """
 
 from __future__ import annotations
