@@ -101,3 +101,13 @@ def test_openalex_csv_authors_and_keywords_are_lists() -> None:
     assert first.fields["authors"] == ["Alba Vicente", "Josep Sanjuan", "Jordi Pérez-Cano", "Khaled Trabelsi",
                                        "Carles Martín–Closas"]
     assert first.fields["keywords"] == ["Archipelago", "Aptian", "Paleoclimatology"]
+
+
+def test_pubmed_xml_authors_keep_the_full_fore_name() -> None:
+    """Biopython's efetch record (PMID 28775130): ``LastName`` + ``ForeName`` ("Lerro" + "Catherine C") was written
+    "Lerro CC", while the same record as MEDLINE text gives FAU "Lerro, Catherine C": two forms of one author across
+    two PubMed exports, and the fuller one lost."""
+    (paper,), errors = _read(REAL / "pubmed_biopython_1.xml")
+    assert errors == []
+    assert paper.fields["authors"][:3] == ["Lerro, Catherine C", "Beane Freeman, Laura E", "DellaValle, Curt T"]
+    assert paper.fields["doi"] == "10.1136/oemed-2017-104431" and paper.fields["year"] == 2018
