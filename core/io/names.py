@@ -4,7 +4,8 @@ Tagged formats (RIS, MEDLINE, Web of Science, BibTeX) give one name per tag or `
 There, ``;`` separates names (Scopus, Web of Science, Lens, IEEE), ``|`` in OpenAlex's CSV; ``, `` does in
 Scopus' older CSV and in Embase ("Yang Z., Jiang B.") and PubMed's CSV ("Griffin DK, Larkin DM, O'Connor RE."),
 where every part ends in initials; `` and `` in Rayyan and Abstrackr ("Yang, Z. and Jiang, B."), where every part
-is "Family, Given". Anything else is one name ("Smith, John", "Janko Wolfgang", "The ABLE Investigators and the
+is "Family, Given"; Google Scholar (Publish or Perish) writes initials first ("C Kun‐Rodrigues, J Salmona, ...",
+its "..." dropped). Anything else is one name ("Smith, John", "Janko Wolfgang", "The ABLE Investigators and the
 Trials Group"), as a list of one.
 """
 
@@ -14,6 +15,9 @@ import re
 
 # a name ending in initials: "Yang Z.", "McNamara M.E.", "Griffin DK", "Villard M.-A.", "O'Connor RE."
 _INITIALS_LAST = re.compile(r"^[^\W\d_][\w'’. -]*?\s(?:[A-ZÀ-ÖØ-Þ]{1,4}|(?:[A-ZÀ-ÖØ-Þ]\.-?\s?){1,4})\.?$")
+# a name starting with initials, as Google Scholar (Publish or Perish) writes it: "C Kun‐Rodrigues", "KC McGoogan"
+_INITIALS_FIRST = re.compile(r"^(?:[A-ZÀ-ÖØ-Þ]{1,4}|(?:[A-ZÀ-ÖØ-Þ]\.\s?){1,4})\s+[^\W\d_]")
+_MORE = ("...", "…")  # Google Scholar's "and more authors"
 _SUFFIX = re.compile(r"^(?:Jr|Sr|I{2,3}|IV|2nd|3rd)\.?$")  # "Roach M.C., Thompson F.R., III, …": joins the name
 _FAMILY_GIVEN = re.compile(r"^[^,]+,\s*[^,]+$")
 
@@ -40,4 +44,7 @@ def author_list(value: str) -> list[str]:
         if "." not in "".join(names[:-1]) and names[-1].endswith("."):  # PubMed ends its list with a full stop
             names[-1] = names[-1][:-1]
         return names
+    shown = names[:-1] if len(names) > 2 and names[-1] in _MORE else names
+    if len(shown) > 1 and all(_INITIALS_FIRST.match(name) for name in shown):
+        return shown
     return [text]

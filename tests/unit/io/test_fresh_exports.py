@@ -111,3 +111,19 @@ def test_pubmed_xml_authors_keep_the_full_fore_name() -> None:
     assert errors == []
     assert paper.fields["authors"][:3] == ["Lerro, Catherine C", "Beane Freeman, Laura E", "DellaValle, Curt T"]
     assert paper.fields["doi"] == "10.1136/oemed-2017-104431" and paper.fields["year"] == 2018
+
+
+def test_publish_or_perish_authors_are_split_and_its_ellipsis_dropped(tmp_path: Path) -> None:
+    """Publish or Perish's Google Scholar CSV writes initials first and "..." for more authors. The real file
+    (funkepunkemonke/Research-trends-in-Propithecus-coquereli, PoPCites.csv, 980 records) has no licence, so only
+    its header and the first record's author, title and year cells are written here, as exported."""
+    path = tmp_path / "PoPCites.csv"
+    path.write_text("\ufeffCites,Authors,Title,Year,Source,Publisher,Abstract\n"
+                    '39,"C Kun‐Rodrigues, J Salmona, A Besolo, ...","New density estimates of a threatened sifaka species '
+                    '(Propithecus coquereli) in Ankarafantsika National Park",2014,"American Journal of …",'
+                    '"Wiley Online Library","… Propithecus coquereli is one of the last sifaka species …"\n'
+                    '3,"KC McGoogan","A second record",2007,"Thesis","","An abstract."\n', encoding="utf-8")
+    (first, second), errors = _read(path)
+    assert errors == []
+    assert first.fields["authors"] == ["C Kun‐Rodrigues", "J Salmona", "A Besolo"]
+    assert second.fields["authors"] == ["KC McGoogan"]
