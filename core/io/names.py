@@ -4,9 +4,9 @@ Tagged formats (RIS, MEDLINE, Web of Science, BibTeX) give one name per tag or `
 There, ``;`` separates names (Scopus, Web of Science, Lens, IEEE), ``|`` in OpenAlex's CSV; ``, `` does in
 Scopus' older CSV and in Embase ("Yang Z., Jiang B.") and PubMed's CSV ("Griffin DK, Larkin DM, O'Connor RE."),
 where every part ends in initials; `` and `` in Rayyan and Abstrackr ("Yang, Z. and Jiang, B."), where every part
-is "Family, Given"; Google Scholar (Publish or Perish) writes initials first ("C Kun‐Rodrigues, J Salmona, ...",
-its "..." dropped). Anything else is one name ("Smith, John", "Janko Wolfgang", "The ABLE Investigators and the
-Trials Group"), as a list of one.
+is "Family, Given". Google Scholar (Publish or Perish) writes initials first ("C Kun‐Rodrigues, J Salmona, ...",
+its "..." dropped) and Consensus whole names ("Vikram S Chundawat, A. Tarun"). Anything else is one name
+("Smith, John", "Janko Wolfgang", "Department of Health, Education and Welfare"), as a list of one.
 """
 
 from __future__ import annotations
@@ -17,7 +17,11 @@ import re
 _INITIALS_LAST = re.compile(r"^[^\W\d_][\w'’. -]*?\s(?:[A-ZÀ-ÖØ-Þ]{1,4}|(?:[A-ZÀ-ÖØ-Þ]\.-?\s?){1,4})\.?$")
 # a name starting with initials, as Google Scholar (Publish or Perish) writes it: "C Kun‐Rodrigues", "KC McGoogan"
 _INITIALS_FIRST = re.compile(r"^(?:[A-ZÀ-ÖØ-Þ]{1,4}|(?:[A-ZÀ-ÖØ-Þ]\.\s?){1,4})\s+[^\W\d_]")
-_MORE = ("...", "…")  # Google Scholar's "and more authors"
+_MORE = ("...", "…")
+# a whole name, given names first, of two to five capitalised words or name particles ("Vikram S Chundawat",
+# "A. Tarun", "Saif ul Islam"); "Department of Health" is none
+_WORD = r"(?:[A-ZÀ-ÖØ-Þ][^\s\d,]*|van|von|de|da|del|der|di|du|la|le|ul|bin|al|dos|das)"
+_GIVEN_FAMILY = re.compile(rf"^{_WORD}(?:\s+{_WORD}){{1,4}}$")
 _SUFFIX = re.compile(r"^(?:Jr|Sr|I{2,3}|IV|2nd|3rd)\.?$")  # "Roach M.C., Thompson F.R., III, …": joins the name
 _FAMILY_GIVEN = re.compile(r"^[^,]+,\s*[^,]+$")
 
@@ -47,4 +51,6 @@ def author_list(value: str) -> list[str]:
     shown = names[:-1] if len(names) > 2 and names[-1] in _MORE else names
     if len(shown) > 1 and all(_INITIALS_FIRST.match(name) for name in shown):
         return shown
+    if len(names) > 1 and all(_GIVEN_FAMILY.match(name) for name in names):  # Consensus: "Vikram S Chundawat, …"
+        return names
     return [text]

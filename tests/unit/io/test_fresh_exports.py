@@ -127,3 +127,19 @@ def test_publish_or_perish_authors_are_split_and_its_ellipsis_dropped(tmp_path: 
     assert errors == []
     assert first.fields["authors"] == ["C Kun‐Rodrigues", "J Salmona", "A Besolo"]
     assert second.fields["authors"] == ["KC McGoogan"]
+
+
+def test_consensus_csv_whole_names_joined_by_commas_are_a_list(tmp_path: Path) -> None:
+    """A Consensus export (saved as scopus.csv in danillocelino/slr_churn_unlearning_uid, no licence: only its
+    header and the first record's cells are written here, as exported) joins whole names with ", "."""
+    path = tmp_path / "consensus.csv"
+    path.write_text("Title,Takeaway,Authors,Year,Citations,Abstract,Study Type,Journal,Journal SJR Quartile,DOI,"
+                    "Consensus Link\nZero-Shot Machine Unlearning,\"Zero-shot machine unlearning … model efficacy on "
+                    "retain data.\",\"Vikram S Chundawat, A. Tarun, Murari Mandal, Mohan Kankanhalli\",2022,127,"
+                    "\"Modern privacy regulations grant citizens the right to be forgotten by products, services and "
+                    "companies.\",,IEEE Transactions on Information Forensics and Security,1,10.1109/tifs.2023.3265506,"
+                    "https://consensus.app/papers/x\n", encoding="utf-8")
+    (paper,), errors = _read(path)
+    assert errors == []
+    assert paper.fields["authors"] == ["Vikram S Chundawat", "A. Tarun", "Murari Mandal", "Mohan Kankanhalli"]
+    assert paper.fields["journal"] == "IEEE Transactions on Information Forensics and Security"
