@@ -6,6 +6,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
 from core.io import read_papers
 from core.io.markup import plain_text
 from core.records import Paper, RowError
@@ -143,3 +145,13 @@ def test_consensus_csv_whole_names_joined_by_commas_are_a_list(tmp_path: Path) -
     assert errors == []
     assert paper.fields["authors"] == ["Vikram S Chundawat", "A. Tarun", "Murari Mandal", "Mohan Kankanhalli"]
     assert paper.fields["journal"] == "IEEE Transactions on Information Forensics and Security"
+
+
+def test_a_file_whose_abstracts_are_all_placeholders_names_titles_only(store) -> None:
+    """The AGRIS file has "NA" for every abstract: the refusal says to import titles only, as for empty abstracts
+    (it said "every row lacked a title or abstract")."""
+    from core.errors import CorpusError
+    from core.store import import_file
+
+    with pytest.raises(CorpusError, match="every row lacked an abstract; "):
+        import_file(store, REAL / "citesource_agris_na_3.ris", "agris")
