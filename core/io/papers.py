@@ -44,6 +44,8 @@ if TYPE_CHECKING:
 # a citation in a journal column, as Embase writes it: "Endoscopic Ultrasound (2014) 3:3 (152-160). Date of ..."
 # the early access date of Web of Science plain text (EA), tab-delimited (EA) and BibTeX ("Early Access Date")
 _EARLY_ACCESS = ("ea", "early access date", "earlyaccessdate")
+_FULL_NAMES = ("af", "author full names")  # Web of Science's full author names, by its tags or field names
+_AUTHOR_ID = re.compile(r"\(\d{5,}\)")
 _CITATION = re.compile(r"^(?P<journal>[^()]+?)\s+\((?P<year>\d{4})\)\s+\S")
 PLACEHOLDER_IDS = frozenset(("", "0", "na", "n/a", "nan", "null", "none", "-"))  # compared lower-cased
 
@@ -272,6 +274,7 @@ def _paper(number: int, row: Row, columns: ColumnMap, tabular: bool, title_only:
         early = next((_year(fields[key]) for key in _EARLY_ACCESS if fields.get(key)), None)
         if early:
             fields["year"] = early
+    _fullest_authors(fields)
     for key, value in marked.items():  # kept for the export; a column of that name (a re-import) wins
         fields.setdefault(key, value)
     if abstract is None:
@@ -283,6 +286,22 @@ def _paper(number: int, row: Row, columns: ColumnMap, tabular: bool, title_only:
         or duplicate_key(title, abstract or "")[:16]
     )
     return Paper(id=paper_id, title=title, abstract=abstract or "", fields=fields)
+
+
+def _fullest_authors(fields: dict[str, Any]) -> None:
+    """Web of Science's tables carry the authors twice, "Sakamura, K" (AU, Authors) and "Sakamura, Ken" (AF, Author
+    Full Names): the full names become the authors, the short forms stay as ``author_short_names`` (as the plain
+    text reader does). Scopus' "Author full names" hold author ids ("Wilson, Lauren N. (58975547800)"): left."""
+    short = fields.get("authors")
+    for key in _FULL_NAMES:
+        full = fields.get(key)
+        if not isinstance(full, str) or not isinstance(short, list) or _AUTHOR_ID.search(full):
+            continue
+        names = author_list(full)
+        if len(names) == len(short) and names != short:
+            fields["authors"], fields["author_short_names"] = names, short
+            del fields[key]
+        return
 
 
 class PaperStream(Iterator["Paper | RowError | RowWarning"]):

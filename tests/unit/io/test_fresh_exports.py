@@ -73,10 +73,11 @@ def test_scopus_csv_of_2016_gives_authors_as_a_list() -> None:
 
 def test_web_of_science_tab_delimited_single_author_is_a_list() -> None:
     """ScientoPy's WoS tab-delimited export of 2026 (new columns DL, D2, HC, HP): a record with one author gave the
-    text "Sakamura, K", the others a list."""
+    text "Sakamura, K", the others a list; and AU's short names were taken over AF's full ones."""
     (std, papr), errors = _read(REAL / "wos_tab_2026_2.txt")
     assert errors == []
-    assert std.fields["authors"] == ["Sakamura, K"] and papr.fields["authors"] == ["Fujii, Y"]
+    assert std.fields["authors"] == ["Sakamura, Ken"] and papr.fields["authors"] == ["Fujii, Yusaku"]  # AF, fullest
+    assert std.fields["author_short_names"] == ["Sakamura, K"] and "af" not in std.fields  # AU kept as exported
     assert papr.fields["journal"] == "SENSORS" and papr.fields["year"] == 2025
     assert papr.fields["doi"] == "10.3390/s25175340"
 
