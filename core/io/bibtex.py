@@ -160,7 +160,16 @@ def _bibtex_row(entry: Any, number: int, latex: _LatexText) -> tuple[Row, list[R
         "keywords": _split_keywords(fields.pop("keywords", None)),
     }
     row.update(fields)
+    if isinstance(row["abstract"], str) and _web_of_science(row):  # its wrapped lines: "the first\n   outranking"
+        row["abstract"] = " ".join(row["abstract"].split())
     return row, warnings
+
+
+def _web_of_science(row: Row) -> bool:
+    """Whether an entry is Web of Science's (``@article{ WOS:…,``, ``Unique-ID = {WOS:…}``): its values are wrapped
+    at about 70 columns with a three-space indent, never broken into paragraphs, so a line break there is a space."""
+    ids = (str(row.get("key") or "").strip(), str(row.get("unique-id") or "").strip())
+    return any(value.upper().startswith(("WOS:", "ISI:")) for value in ids)
 
 
 _SAME_KEY = "\x1f"  # joins a repeated citation key to its entry's number while bibtexparser reads the file

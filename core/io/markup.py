@@ -27,7 +27,8 @@ _BLOCKS = frozenset(("p", "div", "sec", "section", "abstract", "abstracttext", "
                      "copyrightinformation", "otherabstract", "copyright-statement", "permissions"))
 _HEADINGS = frozenset(("title", "h1", "h2", "h3", "h4", "h5", "h6", "label"))
 _INLINE = frozenset((
-    "i", "b", "u", "em", "strong", "sub", "sup", "sc", "small", "big", "tt", "span", "font", "a", "code", "s",
+    "i", "b", "u", "em", "strong", "sub", "sup", "inf", "sc", "scp", "small", "big", "tt", "span", "font", "a", "code",
+    "s",
     "italic", "bold", "underline", "monospace", "overline", "strike", "roman", "sans-serif", "styled-content",
     "named-content", "ext-link", "uri", "xref", "email", "inline-formula", "disp-formula", "alternatives", "td", "th",
     "fn", "term", "def", "mixed-citation", "chem-struct", "abbrev", "inline-graphic", "graphic", "hr", "wbr",
@@ -48,6 +49,8 @@ _MARKUP = re.compile(rf"</{_PREFIX}(?:{_NAMES})\s*>|<{_PREFIX}(?:{_NAMES})(?:{_A
 # "<" that starts no known tag (any element of the JATS and MathML namespaces is known)
 _NOT_A_TAG = re.compile(rf"<(?!/?(?:{_PREFIX}(?:{_NAMES})|(?:jats|mml):[\w.-]+)[\s/>])", re.IGNORECASE)
 _ENTITY = re.compile(r"&(?:#[0-9]{1,7}|#[xX][0-9a-fA-F]{1,6}|[A-Za-z][A-Za-z0-9]{1,31});")
+# an entity whose "&" was escaped again ("&amp;#8211;", "&amp;amp;", "p &amp;lt; 0.05")
+_TWICE = re.compile(r"&amp;(?:#[0-9]{1,7}|#[xX][0-9a-fA-F]{1,6}|amp|lt|gt|quot|apos|nbsp|[lr]squo|[lr]dquo|[mn]dash);")
 
 
 def _local(tag: str) -> str:
@@ -179,22 +182,35 @@ def plain_text(text: str) -> str:
             if "&" not in unescaped or _ENTITY.search(unescaped) is None:
                 break
             unescaped = _unescape(unescaped)
+        before = text
+        while _TWICE.search(before):  # "&amp;#8211;", "&amp;amp;": an entity escaped again, decoded whole
+            before, decoded = decoded, _unescape(decoded)
         return decoded
     parser = _Text()
     parser.feed(_NOT_A_TAG.sub("&lt;", text))  # "x<y", "<5 mm", "<unknown>" stay text, whatever follows them
-    return parser.text()
+    plain = parser.text()
+    if _escaped_markup(plain):  # markup the export escaped inside its markup: "<jats:p>&amp;lt;p&amp;gt;..."
+        return plain_text(plain)
+    return plain
+
+
+def _escaped_markup(text: str) -> bool:
+    """Whether a text read out of markup (its entities decoded once) still holds markup or an entity: the export
+    escaped them inside its markup, as Lens writes a Crossref abstract: ``<jats:p>&amp;lt;p&amp;gt;…``."""
+    return ("&" in text and _ENTITY.search(text) is not None) or ("<" in text and _MARKUP.search(text) is not None)
 
 
 # what exports write where a record has no abstract (or title): Scopus "[No abstract available]", PubMed
-# "[Not Available].", Ovid "Abstract not available", others "No abstract.", "N/A"; the whole value, case and
-# brackets and end punctuation aside
+# "[Not Available].", Ovid "Abstract not available", others "No abstract.", "N/A", and "NA", R's missing value,
+# which RIS written by R packages (synthesisr, revtools, CiteSource) carries as "AB  - NA"; the whole value, case
+# and brackets and end punctuation aside
 _PLACEHOLDER = re.compile(
     r"^[\s\[(]*(?:no\s+abstract(?:\s+(?:is\s+)?(?:available|provided|found))?|abstract\s+(?:is\s+)?"
-    r"(?:not\s+(?:available|provided)|unavailable)|not\s+available|no\s+(?:title|summary)(?:\s+available)?|n/a)"
+    r"(?:not\s+(?:available|provided)|unavailable)|not\s+available|no\s+(?:title|summary)(?:\s+available)?|n/a|(?-i:NA))"
     r"[\s.\])]*$", re.IGNORECASE)
 
 
 def placeholder(text: str | None) -> bool:
     """Whether a title or abstract is an export's placeholder for "none" ("[No abstract available]",
-    "[Not Available].", "Abstract not available", "N/A"), not text."""
+    "[Not Available].", "Abstract not available", "N/A", "NA"), not text."""
     return bool(text) and len(text) < 64 and _PLACEHOLDER.match(text) is not None

@@ -32,6 +32,7 @@ from core.io.columns import ColumnMap, detect_columns, id_like_columns
 from core.io.formats import _PEEK_ROWS, ReadOptions, _open_rows
 from core.io.formulas import restore
 from core.io.markup import has_markup, placeholder, plain_text
+from core.io.names import author_list
 from core.io.rows import NumberedRow, Row, RowWarning, _year
 from core.io.safety import _name, _shown, encoding_name
 from core.labels import is_missing
@@ -41,6 +42,10 @@ if TYPE_CHECKING:
     import pandas
 
 # a citation in a journal column, as Embase writes it: "Endoscopic Ultrasound (2014) 3:3 (152-160). Date of ..."
+# the early access date of Web of Science plain text (EA), tab-delimited (EA) and BibTeX ("Early Access Date")
+_EARLY_ACCESS = ("ea", "early access date", "earlyaccessdate")
+_FULL_NAMES = ("af", "author full names")  # Web of Science's full author names, by its tags or field names
+_AUTHOR_ID = re.compile(r"\(\d{5,}\)")
 _CITATION = re.compile(r"^(?P<journal>[^()]+?)\s+\((?P<year>\d{4})\)\s+\S")
 PLACEHOLDER_IDS = frozenset(("", "0", "na", "n/a", "nan", "null", "none", "-"))  # compared lower-cased
 
@@ -205,15 +210,20 @@ def _field_name(name: Any, taken: dict[str, Any]) -> str:
 
 
 def _known_value(field: str, value: Any) -> Any:
-    """A value of a known field as the product keeps it: years as numbers, authors and keywords as lists."""
+    """A value of a known field as the product keeps it: years as numbers, authors and keywords as lists, a journal
+    on one line."""
     if value is None:
         return None
     if field == "year" and not isinstance(value, int):
         return _year(value) or value
     if field == "doi" and isinstance(value, str):
         return bare_doi(value)
-    if field in ("authors", "keywords") and isinstance(value, str):
-        parts = [part.strip() for part in value.split(";")]
+    if field == "authors" and isinstance(value, str):  # a list everywhere, even of one name (core.io.names)
+        return author_list(value)
+    if field == "journal" and isinstance(value, str) and "\n" in value:  # wrapped over lines (WoS BibTeX)
+        return " ".join(value.split())
+    if field == "keywords" and isinstance(value, str):
+        parts = [part.strip() for part in value.split(";" if ";" in value or "|" not in value else "|")]
         return [part for part in parts if part] if len(parts) > 1 else value
     return value
 
@@ -260,6 +270,11 @@ def _paper(number: int, row: Row, columns: ColumnMap, tabular: bool, title_only:
         fields["journal"] = citation["journal"]
         if fields.get("year") is None:
             fields["year"] = int(citation["year"])
+    if fields.get("year") is None:  # Web of Science's early access records have no PY, only EA "NOV 2021"
+        early = next((_year(fields[key]) for key in _EARLY_ACCESS if fields.get(key)), None)
+        if early:
+            fields["year"] = early
+    _fullest_authors(fields)
     for key, value in marked.items():  # kept for the export; a column of that name (a re-import) wins
         fields.setdefault(key, value)
     if abstract is None:
@@ -271,6 +286,22 @@ def _paper(number: int, row: Row, columns: ColumnMap, tabular: bool, title_only:
         or duplicate_key(title, abstract or "")[:16]
     )
     return Paper(id=paper_id, title=title, abstract=abstract or "", fields=fields)
+
+
+def _fullest_authors(fields: dict[str, Any]) -> None:
+    """Web of Science's tables carry the authors twice, "Sakamura, K" (AU, Authors) and "Sakamura, Ken" (AF, Author
+    Full Names): the full names become the authors, the short forms stay as ``author_short_names`` (as the plain
+    text reader does). Scopus' "Author full names" hold author ids ("Wilson, Lauren N. (58975547800)"): left."""
+    short = fields.get("authors")
+    for key in _FULL_NAMES:
+        full = fields.get(key)
+        if not isinstance(full, str) or not isinstance(short, list) or _AUTHOR_ID.search(full):
+            continue
+        names = author_list(full)
+        if len(names) == len(short) and names != short:
+            fields["authors"], fields["author_short_names"] = names, short
+            del fields[key]
+        return
 
 
 class PaperStream(Iterator["Paper | RowError | RowWarning"]):

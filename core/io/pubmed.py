@@ -27,10 +27,8 @@ def _coded_names(value: str) -> list[str]:
 
 
 def _pubmed_row(article: dict[str, Any]) -> Row:
-    authors = [
-        " ".join(filter(None, (a.get("lastname", ""), a.get("initials", "") or a.get("forename", ""))))
-        for a in article.get("authors") or []
-    ]
+    authors = [_name_of(a.get("lastname", ""), a.get("forename", ""), a.get("initials", ""))
+               for a in article.get("authors") or []]
     row: Row = {
         "pmid": article.get("pmid") or None,
         "title": article.get("title", ""),
@@ -66,7 +64,14 @@ def _person(author: Any) -> str:
     if collective:
         return collective
     last, fore = _text_of(author.find("LastName")), _text_of(author.find("ForeName"))
-    initials = _text_of(author.find("Initials"))
+    return _name_of(last, fore, _text_of(author.find("Initials")))
+
+
+def _name_of(last: str, fore: str, initials: str) -> str:
+    """The fullest form of a name, as MEDLINE's ``FAU`` writes it: "Bao, Ying" (else "Bao Y", else "Bao")."""
+    last, fore, initials = last.strip(), fore.strip(), initials.strip()
+    if last and fore:
+        return f"{last}, {fore}"
     return " ".join(filter(None, (last, initials or fore)))
 
 

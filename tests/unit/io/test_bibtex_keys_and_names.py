@@ -62,18 +62,30 @@ def test_an_entry_with_a_repeated_field_and_a_repeated_key_is_still_read(tmp_pat
 
 
 def test_web_of_science_bibtex_capitalised_fields_give_an_author_list_and_clean_keywords() -> None:
-    papers, errors = _read(REAL / "wos_3.bib")
-    assert errors == [] and len(papers) == 3
+    papers, errors = _read(REAL / "wos_bibtex_4.bib")
+    assert errors == [] and len(papers) == 4
     first = papers[0]
-    assert first.id == "ISI:000551366300002"
-    assert first.fields["authors"] == ["Zhang, Jingfan", "Li, Jian", "Fan, Yingxu", "Mo, Qifeng", "Li, Yingwen",
-                                       "Li, Yongxing", "Li, Zhian", "Wang, Faming"]
-    assert first.fields["keywords"] == ["Nitrogen", "Phosphorus", "Litter decomposition", "Nutrient release",
-                                        "Tropical forests"]
-    assert first.fields["journal"] == "PLANT AND SOIL"
-    assert first.title.startswith("Effect of nitrogen and phosphorus addition on litter decomposition and nutrients")
+    assert first.id == "WOS:000719584000015"
+    assert first.fields["authors"] == ["Figueira, Jose Rui", "Greco, Salvatore", "Roy, Bernard"]
+    assert first.fields["keywords"] == ["Multiple criteria analysis", "ELECTRE methods", "Scoring methods",
+                                        "Non-compensatory composite indicators", "Healthcare system evaluation"]
+    assert first.fields["journal"] == "EUROPEAN JOURNAL OF OPERATIONAL RESEARCH"
+    assert first.title == "ELECTRE-SCORE : A first outranking based method for scoring actions"
     assert "Author" not in first.fields and "author" not in first.fields
-    assert papers[2].fields["authors"][:2] == ["Hitaka Soares, Jessica Akemi", "Teixeira de Souza, Andrea Lucia"]
+    assert papers[1].fields["journal"] == "RELIABILITY ENGINEERING & SYSTEM SAFETY"  # written "\\&"
+    assert papers[3].fields["authors"][2] == "Sarmas, Elissaios"  # a name wrapped over two lines
+
+
+def test_web_of_science_bibtex_wrapped_lines_are_spaces_and_early_access_gives_the_year() -> None:
+    """pyBibX's real WoS export: values wrapped at ~70 columns with a three-space indent (in an abstract too), a
+    proceedings title wrapped in ``Booktitle``, and an early-access article without ``Year``."""
+    (first, _, early, proceedings), _ = _read(REAL / "wos_bibtex_4.bib")
+    assert first.abstract.startswith("In this paper, we present (to the best of our knowledge) the first outranking "
+                                     "method to assign a score to each alternative.")
+    assert "\n" not in first.abstract and "  " not in first.abstract
+    assert (early.fields["year"], early.fields["early access date"]) == (2021, "NOV 2021")
+    assert proceedings.fields["journal"] == ("2020 11TH INTERNATIONAL CONFERENCE ON INFORMATION, INTELLIGENCE, "
+                                             "SYSTEMS AND APPLICATIONS (IISA 2020)")
 
 
 def test_web_of_science_plain_text_authors_are_the_full_names_short_forms_kept() -> None:

@@ -321,7 +321,7 @@ def test_a_real_embase_csv_export_takes_the_journal_and_year_from_its_source_cit
     for paper, row in zip(papers, expected, strict=True):
         assert (paper.title, paper.abstract, paper.fields["source"]) == (row["Title"], row["Abstract"], row["Source"])
         assert row["Source"].startswith(f"{paper.fields['journal']} ({paper.fields['year']}) ")
-        assert paper.fields["authors"] == row["Author Names"]
+        assert paper.fields["authors"] == row["Author Names"].split(", ")  # "Liu R., Adler D.G.": a list (issue 40)
     assert (papers[1].fields["journal"], papers[1].fields["year"]) == ("Cancer", 2004)
 
 

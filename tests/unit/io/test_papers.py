@@ -83,7 +83,7 @@ def test_pubmed_reader_maps_medline_fields() -> None:
     assert fields["doi"] == "10.1016/s0960-9822(00)00336-5"
     assert fields["mesh"] == ["Animals", "Dopamine"]
     assert fields["keywords"] == ["addiction", "flies"]
-    assert fields["authors"] == ["Bainton RJ", "Heberlein U"]
+    assert fields["authors"] == ["Bainton, R J", "Heberlein, U"]  # LastName, ForeName: MEDLINE's FAU form
     assert fields["country"] == "England"
     assert carcase.id == "399296" and carcase.fields["year"] == 1979
     assert errors == [RowError(2, "row 2: empty abstract")]

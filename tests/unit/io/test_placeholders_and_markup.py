@@ -13,7 +13,7 @@ from core.records import Paper, RowError
 from core.store import import_file
 
 REAL = Path(__file__).resolve().parents[2] / "fixtures" / "real"
-NO_ABSTRACT = REAL / "scopus_noabstract_3.csv"  # row 2: Scopus's "[No abstract available]"
+NO_ABSTRACT = REAL / "scopus_cancer_noabstract_3.csv"  # row 2: Scopus's "[No abstract available]"
 
 
 def _read(path: Path, **kwargs) -> tuple[list[Paper], list[RowError]]:
@@ -25,6 +25,7 @@ def _read(path: Path, **kwargs) -> tuple[list[Paper], list[RowError]]:
     "[No abstract available]", "No abstract available.", "[Not Available].", "Abstract not available",
     "ABSTRACT NOT AVAILABLE", "No abstract available", "[Abstract not available]", "Not available.", "(No abstract)",
     "No abstract.", "Abstract unavailable", "  [ No Abstract Available ] ", "N/A", "[No abstract available.]",
+    "NA",  # R's missing value: RIS written by synthesisr/CiteSource has "AB  - NA" (citesource_agris_na_3.ris)
 ])
 def test_placeholders_are_recognised(text: str) -> None:
     assert placeholder(text)
@@ -32,7 +33,7 @@ def test_placeholders_are_recognised(text: str) -> None:
 
 @pytest.mark.parametrize("text", [
     "No abstract available: we show that abstracts matter.", "Not available in stores, the drug was studied.",
-    "Abstract", "None of the patients relapsed.", "NA", "Availability of data is discussed.", "",
+    "Abstract", "None of the patients relapsed.", "Na", "na", "Availability of data is discussed.", "",
 ])
 def test_real_text_is_no_placeholder(text: str) -> None:
     assert not placeholder(text)
@@ -47,9 +48,9 @@ def test_a_scopus_placeholder_abstract_is_skipped_with_its_reason() -> None:
 def test_a_placeholder_abstract_with_titles_only_is_a_title_only_paper(store) -> None:
     papers, errors = _read(NO_ABSTRACT, title_only=True)
     assert errors == [] and len(papers) == 3
-    stickleback = papers[1]
-    assert stickleback.title == "Size matters when three-spined sticklebacks go to school"
-    assert stickleback.abstract == "" and stickleback.fields["title_only"] is True
+    folkman = papers[1]
+    assert folkman.title == "Tumor angiogenesis: therapeutic implications."
+    assert folkman.abstract == "" and folkman.fields["title_only"] is True
     report = import_file(store, NO_ABSTRACT, "c")
     assert (report.added, report.skipped) == (2, 1)
 

@@ -1,0 +1,56 @@
+"""Authors held in one text cell, as a list: the separators the exports write.
+
+Tagged formats (RIS, MEDLINE, Web of Science, BibTeX) give one name per tag or ``and``; tables give one cell.
+There, ``;`` separates names (Scopus, Web of Science, Lens, IEEE), ``|`` in OpenAlex's CSV; ``, `` does in
+Scopus' older CSV and in Embase ("Yang Z., Jiang B.") and PubMed's CSV ("Griffin DK, Larkin DM, O'Connor RE."),
+where every part ends in initials; `` and `` in Rayyan and Abstrackr ("Yang, Z. and Jiang, B."), where every part
+is "Family, Given". Google Scholar (Publish or Perish) writes initials first ("C Kun‐Rodrigues, J Salmona, ...",
+its "..." dropped) and Consensus whole names ("Vikram S Chundawat, A. Tarun"). Anything else is one name
+("Smith, John", "Janko Wolfgang", "Department of Health, Education and Welfare"), as a list of one.
+"""
+
+from __future__ import annotations
+
+import re
+
+# a name ending in initials: "Yang Z.", "McNamara M.E.", "Griffin DK", "Villard M.-A.", "O'Connor RE."
+_INITIALS_LAST = re.compile(r"^[^\W\d_][\w'’. -]*?\s(?:[A-ZÀ-ÖØ-Þ]{1,4}|(?:[A-ZÀ-ÖØ-Þ]\.-?\s?){1,4})\.?$")
+# a name starting with initials, as Google Scholar (Publish or Perish) writes it: "C Kun‐Rodrigues", "KC McGoogan"
+_INITIALS_FIRST = re.compile(r"^(?:[A-ZÀ-ÖØ-Þ]{1,4}|(?:[A-ZÀ-ÖØ-Þ]\.\s?){1,4})\s+[^\W\d_]")
+_MORE = ("...", "…")
+# a whole name, given names first, of two to five capitalised words or name particles ("Vikram S Chundawat",
+# "A. Tarun", "Saif ul Islam"); "Department of Health" is none
+_WORD = r"(?:[A-ZÀ-ÖØ-Þ][^\s\d,]*|van|von|de|da|del|der|di|du|la|le|ul|bin|al|dos|das)"
+_GIVEN_FAMILY = re.compile(rf"^{_WORD}(?:\s+{_WORD}){{1,4}}$")
+_SUFFIX = re.compile(r"^(?:Jr|Sr|I{2,3}|IV|2nd|3rd)\.?$")  # "Roach M.C., Thompson F.R., III, …": joins the name
+_FAMILY_GIVEN = re.compile(r"^[^,]+,\s*[^,]+$")
+
+
+def author_list(value: str) -> list[str]:
+    """The names in one cell, in order (see the module); empty for a blank cell."""
+    text = " ".join(value.split())
+    if not text:
+        return []
+    for separator in (";", "|"):  # "|": OpenAlex's CSV ("Alba Vicente|Josep Sanjuan")
+        if separator in text:
+            return [part.strip() for part in text.split(separator) if part.strip()]
+    parts = [part.strip() for part in re.split(r"\s+and\s+", text)]
+    if len(parts) > 1 and all(_FAMILY_GIVEN.match(part) for part in parts):
+        return parts
+    parts = [part.strip() for part in text.split(",") if part.strip()]
+    names: list[str] = []
+    for part in parts:
+        if names and _SUFFIX.match(part):
+            names[-1] = f"{names[-1]}, {part}"
+        else:
+            names.append(part)
+    if len(names) > 1 and all(_INITIALS_LAST.match(name.split(", ")[0]) for name in names):
+        if "." not in "".join(names[:-1]) and names[-1].endswith("."):  # PubMed ends its list with a full stop
+            names[-1] = names[-1][:-1]
+        return names
+    shown = names[:-1] if len(names) > 2 and names[-1] in _MORE else names
+    if len(shown) > 1 and all(_INITIALS_FIRST.match(name) for name in shown):
+        return shown
+    if len(names) > 1 and all(_GIVEN_FAMILY.match(name) for name in names):  # Consensus: "Vikram S Chundawat, …"
+        return names
+    return [text]
