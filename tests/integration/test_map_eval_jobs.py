@@ -128,9 +128,9 @@ def test_a_fit_that_died_with_the_server_says_so_and_restarts(store):
 
 
 def test_an_evaluation_job_keeps_its_document_and_a_second_request_joins_it(store, monkeypatch):
-    from core.evaluation import runner
+    import core.evaluation
 
-    release, real = threading.Event(), runner.evaluate_models
+    release, real = threading.Event(), core.evaluation.evaluate_models
 
     def held(*args, progress=None, **kwargs):
         while not release.is_set():
@@ -138,7 +138,7 @@ def test_an_evaluation_job_keeps_its_document_and_a_second_request_joins_it(stor
             time.sleep(0.05)
         return real(*args, progress=progress, **kwargs)
 
-    monkeypatch.setattr(runner, "evaluate_models", held)
+    monkeypatch.setattr(core.evaluation, "evaluate_models", held)
     cfg = EvaluateConfig("toy", "journal", ["tiny"], ["knn"], sample=36, device="cpu", batch_size=8)
     first = jobs.launch_here(store, cfg)
     assert jobs.launch_here(store, EvaluateConfig("toy", "journal", ["tiny"], ["knn"], sample=36)) == first
