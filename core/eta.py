@@ -5,9 +5,9 @@ measured from the click, over the model load, and in papers, while the encoder w
 longest first, so the first papers of a chunk are the slowest. Here the rate is of *work* (for embedding: padded
 tokens, each paper's tokens known before the run, `core.embedding.tokens.token_estimates`, in the encoder's
 longest-first batches; else papers or steps), from the first report of work (after the model load), over the last
-minute (`WINDOW_S`) or the last half of the work so far when that is longer (`GROW`: a slow or fast minute on a shared
-machine is averaged out; BENCHMARKS §27). Until `MIN_SPAN_S` seconds of work have been seen and the last three
-predicted finish times agree within `AGREE` of the time left, the answer is "estimating…"; once stable it stays.
+minute (`WINDOW_S`; a window growing with the run, `grow`, was no better on real runs: BENCHMARKS §27). Until
+`MIN_SPAN_S` seconds of work have been seen and the last three predicted finish times agree within `AGREE` of the
+time left, the answer is "estimating…"; once stable it stays.
 """
 
 from __future__ import annotations
@@ -17,7 +17,7 @@ from collections import deque
 from collections.abc import Callable
 
 WINDOW_S = 60.0  # the rate is of the work done in the last minute at least ...
-GROW = 0.5  # ... or in the last half of the work so far, when that is longer (a slow or fast minute is averaged out)
+GROW = 0.0  # ... or in this share of the work so far, when longer (0.5 was tried: no better on real runs, §27)
 MIN_SPAN_S = 5.0  # seconds of work to see before any estimate
 AGREE = 0.25  # the last three predicted finishes within this share of the time left: stable
 ESTIMATING = "estimating…"

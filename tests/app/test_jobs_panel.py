@@ -35,6 +35,8 @@ def test_a_running_map_fit_is_in_every_pages_jobs_panel_and_can_be_stopped_there
     for page in ("app_pages/library.py", "app_pages/train.py"):
         at = open_app(page)
         assert "Running: UMAP map of c with tiny (30%, running) · estimating…" in texts(at.sidebar.caption)
+    assert "Job `map-1`: UMAP map of c with tiny — **running** · 30%" in texts(at.markdown)  # Train: no curves
+    assert not at.get("plotly_chart")
     widget(at.sidebar.button, "Stop job").click().run()
     assert jobs.get_job(workspace, "map-1")["cancel_requested"]
     at.run()  # the panel's next poll
