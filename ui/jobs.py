@@ -91,7 +91,7 @@ def _job_bar(job: dict[str, Any], cancel_key: str, label: str = "Cancel") -> Non
         st.toast("Cancel requested: the job stops at its next step.")
 
 
-def watch_job(key: str, on_done: Callable[[dict[str, Any], float], None], adopt: Callable[[], str | None] = None,
+def watch_job(key: str, on_done: Callable[[dict[str, Any], float], None], adopt: Callable[[], str | None] | None = None,
               every: float = POLL_S) -> None:
     """While the session's job `key` runs (or one `adopt()` names, e.g. the same work started in another tab): its
     bar with Cancel, refreshed every `every` s in a fragment. When it ends: `on_done(job, seconds)` (the whole wait,
