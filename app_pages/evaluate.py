@@ -7,14 +7,17 @@ import streamlit as st
 
 from core.embedding import get_model, list_models
 from core.errors import MireadError
-from core.evaluation import METRIC_NAMES, TASKS, Verdict, evaluate_models, held_out_papers, robustness_for_abstract
+from core.evaluation import METRIC_NAMES, TASKS, Verdict, held_out_papers, robustness_for_abstract
+from core.evaluation.job import EVALUATE_KIND, EvaluateConfig
 from core.evaluation.report import CITE_NOTE, figure_table, result_from_row
 from core.io.formulas import csv_bytes
 from core.plots import purity_figure, robustness_figure
 from core.records import md_escape
-from ui import background, state
+from core.training.jobs import ACTIVE, list_jobs
+from ui import state
 from ui.embedding import need_embeddings
 from ui.errors import guarded
+from ui.jobs import start_job, watch_job
 from ui.resources import embeddings, encoder, papers_frame, settings, store
 from ui.sidebar import current_corpus, current_model
 
@@ -31,7 +34,7 @@ TASK_LABELS = {
     "journals": "Journal finder: is the right journal suggested? (top-1/5/10, mean rank; kNN, BM25, trained head)",
 }
 DEFAULT_TASKS = ["probe", "purity", "retrieval", "knn"]
-RUNNING = "evaluation_running"  # the session's evaluation in its background thread (ui.background)
+RUNNING = "evaluation_running"  # the id of the evaluation job this session watches (ui.jobs)
 
 
 HELD_OUT = "the model's held-out test papers"
@@ -44,32 +47,24 @@ def bold_best(row: pd.Series, best: dict[str, str]) -> list[str]:
 
 def run(corpus: str, label: str, models: list[str], tasks: list[str], sample: int, seed: int,
         papers: list[str] | None = None) -> None:
-    """Start the suite in a background thread (the page stays usable; a second click finds the running one); its
-    progress shows below until its results replace it."""
-    s, conf = store(), settings()
-
-    def compute(progress: background.Progress) -> dict:
-        now = {"fraction": 0.0, "text": "starting"}
-
-        def step(done: int, total: int) -> None:
-            now["fraction"] = done / total if total else 1.0
-            progress(now["fraction"], now["text"])
-
-        def status(text: str) -> None:
-            now["text"] = text
-            progress(now["fraction"], text)
-
-        # core's process-wide encoder cache: the page's st.cache_resource needs the script's thread
-        return evaluate_models(s, corpus, label, models, tasks, seed=seed, sample=sample, progress=step,
-                               status=status, device=conf.device, batch_size=conf.batch_size, papers=papers)
-
-    background.start(RUNNING, f"Evaluating {', '.join(models)}", compute, inputs=(corpus, current_model().name))
+    """Start the suite as a job of the workspace (the page stays usable; every tab and a reload see it; the same
+    request while it runs joins it); its progress shows below until its results replace it."""
+    conf = settings()
+    start_job(RUNNING, EvaluateConfig(corpus, label, models, tasks, sample, seed, papers, conf.device,
+                                      conf.batch_size, extra={"sidebar_model": current_model().name}))
 
 
-def finished(task: background.Task) -> None:
+def finished(job: dict, seconds: float) -> None:
     """Keep a finished evaluation as the page's answer; its duration is the whole wait (model loads included)."""
-    corpus, model = task.inputs
-    state.keep(state.EVALUATION, state.Answer(corpus, model, {}, {**task.result, "seconds": task.seconds}))
+    config = job["config"]
+    state.keep(state.EVALUATION, state.Answer(config["corpus"], config.get("extra", {}).get("sidebar_model", ""), {},
+                                              {**job["result"]["evaluation"], "seconds": seconds}))
+
+
+def running_here(corpus: str) -> str | None:
+    """An evaluation of this corpus running for another tab or session: this page follows it too."""
+    return next((j["id"] for j in list_jobs(store()) if j["kind"] == EVALUATE_KIND and j["status"] in ACTIVE
+                 and j["corpus"] == corpus), None)
 
 
 def show_results(doc: dict) -> None:
@@ -175,7 +170,7 @@ def compare_tab(corpus: str) -> None:
             st.caption(f"{len(papers):,} held-out test papers of **{md_escape(held[0])}** (the sample size caps them).")
     if st.button("Run evaluation", type="primary", disabled=not models or not tasks):
         run(corpus, label, models, tasks, int(sample), int(seed), papers)
-    background.watch(RUNNING, finished)
+    watch_job(RUNNING, finished, adopt=lambda: running_here(corpus))
     answer = st.session_state.get(state.EVALUATION)
     if isinstance(answer, state.Answer) and answer.corpus == corpus:  # results name their own models
         show_results(answer.value)

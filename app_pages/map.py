@@ -15,7 +15,6 @@ from core.explore import (
     map_fitted,
     paper_citations,
     place_points,
-    start_map,
 )
 from core.plots import add_citation_lines, export_html, map_figure
 from core.records import md_escape
@@ -23,6 +22,7 @@ from ui import state
 from ui.embedding import need_embeddings
 from ui.errors import guarded, show_error
 from ui.figures_view import ranked_figures
+from ui.jobs import start_map  # the fit is a job of the workspace: every tab, a reload and the CLI see it
 from ui.journal_names import spellings_caption
 from ui.map_cards import map_cards
 from ui.map_events import watch_zoom

@@ -90,6 +90,9 @@ def _show_verdict(job: dict[str, Any]) -> None:
         st.info(md_escape(sentence))
 
 
+CURVES = ("train", "figures")  # the kinds of job that log loss and accuracy curves
+
+
 def _show_job(job: dict[str, Any], metrics: pd.DataFrame) -> None:
     """Progress, Cancel, and the loss and accuracy curves of one job."""
     s = store()
@@ -98,6 +101,8 @@ def _show_job(job: dict[str, Any], metrics: pd.DataFrame) -> None:
     if job["kind"] == "embed":
         head.markdown(f"Job `{job['id']}` embeds **{md_escape(job['corpus'])}** with model "
                       f"**{md_escape(job['model'])}** — {_status_line(job)}")
+    elif job["kind"] not in CURVES:  # a map fit, an evaluation: what it is, in words
+        head.markdown(f"Job `{job['id']}`: {md_escape(job['what'])} — {_status_line(job)}")
     else:
         head.markdown(f"Job `{job['id']}` → model **{md_escape(job['model'])}** ({md_escape(job['corpus'])} / "
                       f"{md_escape(job['label'])}, base {md_escape(job['base'])}) — {_status_line(job)}")
@@ -110,7 +115,7 @@ def _show_job(job: dict[str, Any], metrics: pd.DataFrame) -> None:
         st.progress(min(max(job["progress"], 0.0), 1.0))
     if job["status"] == "failed":
         show_error(job["error"] or "the job failed")
-    if job["kind"] == "embed":  # no curves: its progress, ETA and Cancel are all there is
+    if job["kind"] not in CURVES:  # no curves: its progress, ETA and Cancel are all there is
         return
     left, right = st.columns(2)
     left.plotly_chart(training_curves_figure(metrics, y="loss", start_note=start_annotation(metrics)),

@@ -2,10 +2,12 @@
 
 Issue 44 saw embedding's first ETA at 350 s where 83 s remained, and 3,071 s at 28 s into a 442 s run: the rate was
 measured from the click, over the model load, and in papers, while the encoder works through each chunk of papers
-longest first, so the first papers of a chunk are the slowest. Here the rate is of *work* (a paper's clipped text
-length, a proxy for its tokens, where the caller knows it; else papers), over the last minute (`WINDOW_S`), from the
-first report of work (after the model load). Until `MIN_SPAN_S` seconds of work have been seen and the last three
-predicted finish times agree within `AGREE` of the time left, the answer is "estimating…"; once stable it stays.
+longest first, so the first papers of a chunk are the slowest. Here the rate is of *work* (for embedding: padded
+tokens, each paper's tokens known before the run, `core.embedding.tokens.token_estimates`, in the encoder's
+longest-first batches; else papers or steps), from the first report of work (after the model load), over the last
+minute (`WINDOW_S`; a window growing with the run, `grow`, was no better on real runs: BENCHMARKS §27). Until
+`MIN_SPAN_S` seconds of work have been seen and the last three predicted finish times agree within `AGREE` of the
+time left, the answer is "estimating…"; once stable it stays.
 """
 
 from __future__ import annotations
@@ -14,7 +16,8 @@ import time
 from collections import deque
 from collections.abc import Callable
 
-WINDOW_S = 60.0  # the rate is of the work done in the last minute
+WINDOW_S = 60.0  # the rate is of the work done in the last minute at least ...
+GROW = 0.0  # ... or in this share of the work so far, when longer (0.5 was tried: no better on real runs, §27)
 MIN_SPAN_S = 5.0  # seconds of work to see before any estimate
 AGREE = 0.25  # the last three predicted finishes within this share of the time left: stable
 ESTIMATING = "estimating…"
@@ -31,8 +34,8 @@ class Eta:
     """Feed it `update(done, total)` in units of work; `seconds_left()` is None until the estimate is stable."""
 
     def __init__(self, clock: Callable[[], float] = time.monotonic, window: float = WINDOW_S,
-                 min_span: float = MIN_SPAN_S) -> None:
-        self.clock, self.window, self.min_span = clock, window, min_span
+                 min_span: float = MIN_SPAN_S, grow: float = GROW) -> None:
+        self.clock, self.window, self.min_span, self.grow = clock, window, min_span, grow
         self.samples: deque[tuple[float, float]] = deque()
         self.finishes: deque[float] = deque(maxlen=3)
         self.started: float | None = None
@@ -46,8 +49,9 @@ class Eta:
             self.started = now
         self.done, self.total = float(done), float(total)
         self.samples.append((now, self.done))
-        while len(self.samples) > 2 and self.samples[1][0] <= now - self.window:
-            self.samples.popleft()  # keep one sample at or before the window's start: the window stays a minute
+        window = max(self.window, self.grow * (now - self.started))
+        while len(self.samples) > 2 and self.samples[1][0] <= now - window:
+            self.samples.popleft()  # keep one sample at or before the window's start: the window stays whole
         rate = self.rate()
         if rate is None:
             return

@@ -1,9 +1,9 @@
-"""Heavy steps started from a page (an evaluation) run in a background thread of the server, so the
+"""Heavy steps started from a page (Compare models' quick evaluation) run in a background thread of the server, so the
 page, the sidebar and the other pages stay usable while they run (issue 32: progress within 0.5 s, the rest of the
 page usable, the true duration reported).
 
-Embedding a corpus is not one of them: it is a job in its own process, one per corpus and model, that every tab and
-a reload find (`ui.embedding`, `core.embedding.job`).
+Embedding a corpus, a map fit and Evaluate's suite are not: they are jobs of the workspace that every tab and a
+reload find (`ui.embedding`, `ui.jobs`, `core.training.job_kinds`).
 
 The thread is the maps' runner (`core.explore.maps.cached.run_in_background`: a failure becomes one sentence on the
 job); this module only keeps the job in the session, so that a second click finds the running one instead of starting

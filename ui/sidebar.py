@@ -8,10 +8,10 @@ import streamlit as st
 
 from core.embedding import ModelSpec, device_label, get_model, list_models
 from core.embedding.hub import NEEDS_HUB, needs_hub
-from core.records import md_escape
 from core.store import Store
 from ui import state
 from ui.errors import guarded
+from ui.jobs import jobs_panel
 from ui.resources import device, hub_reachable, settings, store
 
 
@@ -42,23 +42,10 @@ def sidebar() -> None:
         if st.session_state.get(state.MODEL) in unavailable:
             st.caption(f"This model {NEEDS_HUB}, which this machine cannot reach, and is not in the local cache.")
         model_notes(s)
-        running_jobs(s)
+        jobs_panel()  # every page and tab: the workspace's jobs, polled while they run
         st.caption(f"Device: {device_label(device())}")
         st.caption(f"Workspace: `{s.root}`")
         assistant_config(s)
-
-
-def running_jobs(s: Store) -> None:
-    """One line per queued or running background job (an embedding, a training run), so every page and tab shows
-    what is running; read from the store at each rerun (the Library, Train and the pages that need the vectors poll
-    their progress)."""
-    import json
-
-    for row in s.active_job_rows():
-        config = json.loads(row["args"] or "{}").get("config", {})
-        what = (f"embedding {config.get('corpus', '')} with {config.get('model', '')}" if row["kind"] == "embed"
-                else f"{row['kind']} job → {config.get('name', '')}")
-        st.caption(md_escape(f"Running: {what} ({float(row['progress'] or 0):.0%}, {row['status']})"))
 
 
 def assistant_config(s: Store) -> None:

@@ -100,6 +100,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--color", default=None, help="label column to colour by")
     p.add_argument("--out", default=None, help="write a standalone HTML map here")
     p.add_argument("--refit", action="store_true", help="fit the map afresh (papers may move), aligned on the old one")
+    p.add_argument("--background", action="store_true",
+                   help="fit the map as a background job (follow it with `jobs`, stop it with `cancel`; one job per "
+                        "corpus, model and method: a second request joins the running one); `map` then draws it")
 
     p = add("train", cmd_train, "MIReAD fine-tuning on a label column")
     p.add_argument("--corpus", required=True)
@@ -121,7 +124,7 @@ def build_parser() -> argparse.ArgumentParser:
                    help="the citation term: in-batch negatives (default) or SPECTER's triplet margin loss")
     p.add_argument("--background", action="store_true", help="run as a background job")
 
-    add("jobs", cmd_jobs, "list background jobs (training, embedding) with their progress and ETA")
+    add("jobs", cmd_jobs, "list background jobs (training, embedding, maps, evaluations) with their progress and ETA")
     p = add("cancel", cmd_cancel, "cancel a background job")
     p.add_argument("job")
     p = add("models", cmd_models, "list models; `models install mpnet` installs an installable one")
@@ -138,6 +141,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--sample", type=int, default=5000, help="papers sampled from large corpora")
     p.add_argument("--held-out", action="store_true",
                    help="sample only the held-out test papers of the first of --models fine-tuned on this corpus")
+    p.add_argument("--background", action="store_true",
+                   help="run as a background job (follow it with `jobs`, stop it with `cancel`; the same request "
+                        "while it runs joins it); its results are cached, so the same `evaluate` then answers at once")
     add("repair", cmd_repair, "drop damaged array files from the catalog")
     add_figure_commands(add, model_args)
     add_trash_commands(add)

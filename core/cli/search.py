@@ -55,6 +55,25 @@ def _embed_job(store: Store, args: argparse.Namespace, model: str, emit: Emit) -
     return doc
 
 
+def _map_job(store: Store, args: argparse.Namespace, model: str, emit: Emit) -> dict[str, Any]:
+    """`map --background`: start (or join) the fit of the corpus's map with this model and method."""
+    from core.errors import MireadError
+    from core.explore.maps.job import MapConfig
+    from core.training import jobs
+
+    if args.refit or args.out:
+        raise MireadError("--background fits the map only; drop --refit/--out, then run `map` again when it is done")
+    cfg = MapConfig(args.corpus, model, args.method)
+    joined = jobs.running_twin(store, jobs.kind_of(cfg).prepare(store, cfg))
+    job = jobs.get_job(store, joined or jobs.launch(store, cfg))
+    doc = {"job": job["id"], "status": job["status"], "corpus": args.corpus, "model": job["model"],
+           "method": args.method, "joined": joined is not None}
+    emit(doc, f"job {job['id']} {'was already fitting' if joined else 'fits'} the {args.method.upper()} map of "
+              f"{args.corpus} with {job['model']} in the background; follow it with `python -m core jobs`, stop it "
+              f"with `python -m core cancel {job['id']}`")
+    return doc
+
+
 def cmd_search(store: Store, args: argparse.Namespace, emit: Emit) -> dict[str, Any]:
     from core.explore.documents import search_document
 
@@ -96,6 +115,8 @@ def cmd_map(store: Store, args: argparse.Namespace, emit: Emit) -> dict[str, Any
 
     started = time.perf_counter()
     model = args.model or args.settings.default_model
+    if getattr(args, "background", False):
+        return _map_job(store, args, model, emit)
     if args.refit:
         stable, cached = refit_map(store, args.corpus, model, args.method), False
     else:

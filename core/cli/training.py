@@ -40,7 +40,7 @@ def cmd_jobs(store: Store, args: argparse.Namespace, emit: Emit) -> dict[str, An
     items = jobs.list_jobs(store)
     doc = {"jobs": items}
     emit(doc, "\n".join(f"{j['id']}  {j['status']:<10} {j.get('progress', 0) or 0:5.0%}  {eta_text(j):<22}"
-                               f"{(j.get('error') or '')}" for j in items) or "no jobs")
+                               f"{j.get('what', '')}  {(j.get('error') or '')}" for j in items) or "no jobs")
     return doc
 
 
@@ -98,8 +98,27 @@ def cmd_evaluate(store: Store, args: argparse.Namespace, emit: Emit) -> dict[str
     if args.held_out and held is None:
         raise MireadError(f"none of {', '.join(models)} was fine-tuned on corpus {args.corpus!r} with held-out "
                           "test papers; leave out --held-out to evaluate on a random sample")
+    if getattr(args, "background", False):
+        return _evaluate_job(store, args, models, tasks, held[1] if held else None, emit)
     doc = evaluate_models(store, args.corpus, args.label, models, tasks, seed=args.seed,
                           sample=args.sample, progress=progress_bar("evaluating", not args.json),
                           papers=held[1] if held else None)
     emit({k: v for k, v in doc.items() if k != "markdown"}, doc["markdown"])
+    return doc
+
+
+def _evaluate_job(store: Store, args: argparse.Namespace, models: list[str], tasks: list[str],
+                  papers: list[str] | None, emit: Emit) -> dict[str, Any]:
+    """`evaluate --background`: start (or join) the evaluation as a job; `jobs --json` holds its document."""
+    from core.evaluation.job import EvaluateConfig
+    from core.training import jobs
+
+    cfg = EvaluateConfig(args.corpus, args.label, models, tasks, args.sample, args.seed, papers)
+    joined = jobs.running_twin(store, jobs.kind_of(cfg).prepare(store, cfg))
+    job = jobs.get_job(store, joined or jobs.launch(store, cfg))
+    doc = {"job": job["id"], "status": job["status"], "corpus": args.corpus, "models": models, "tasks": tasks,
+           "joined": joined is not None}
+    emit(doc, f"job {job['id']} {'was already ' if joined else ''}evaluating {', '.join(models)} on {args.corpus} in "
+              "the background; follow it with `python -m core jobs`, stop it with "
+              f"`python -m core cancel {job['id']}`")
     return doc

@@ -17,7 +17,7 @@ from core.config import resolve_device
 from core.embedding.checkpoint import load_head
 from core.embedding.models import ModelSpec, fingerprint, get_model, load_backbone
 from core.embedding.quantize import KINDS, fast_fingerprint, fast_kind, fast_setting, make_fast
-from core.embedding.tokens import ParallelTokenizer, collate
+from core.embedding.tokens import ParallelTokenizer, collate, padded_work, token_estimates
 from core.records import Paper, scrub
 
 if TYPE_CHECKING:
@@ -239,9 +239,9 @@ def embed_corpus(
 ) -> EmbedReport:
     """Embed the corpus papers that have no cached vector for this model (and mode); saves every CHUNK papers.
     Without a batch size, `default_batch_size` of the device. `only`: text hashes to embed, the rest left alone (an
-    evaluation's sample). `work(done, total)`: the same progress in units of work for an ETA (each paper's clipped
-    text length, a proxy for its tokens, counted in the encoder's longest-first order), first called once the model
-    is loaded."""
+    evaluation's sample). `work(done, total)`: the same progress in units of work for an ETA (padded tokens: each
+    paper's tokens, known before the run (`tokens.token_estimates`), in the encoder's longest-first batches, each
+    padded to its longest paper), first called once the model is loaded."""
     started = time.perf_counter()
     spec = model if isinstance(model, ModelSpec) else get_model(model, store)
     info = store.corpus(corpus)
@@ -254,18 +254,20 @@ def embed_corpus(
         encoder = encoder or get_encoder(spec, device=device, batch_size=batch_size or default_batch_size(device),
                                          fast=fast)
         todo = [p for p in _unique_by_hash(store.papers(corpus)) if p.hash in missing]
-        sizes = work_sizes(todo, CHARS_PER_TOKEN_LIMIT * encoder.max_length)
+        sizes = token_estimates(todo, encoder) if work else np.zeros(len(todo))
+        batch = int(getattr(encoder, "batch_size", 32) or 32)
+        chunks = [padded_work(sizes[start : start + CHUNK], batch) for start in range(0, len(todo), CHUNK)]
+        total_work = float(sum(c[-1] for c in chunks))
         if work:
-            work(0.0, float(sizes.sum()))
+            work(0.0, total_work)
         done_before, work_before = 0, 0.0
-        for start in range(0, len(todo), CHUNK):
+        for start, ordered in zip(range(0, len(todo), CHUNK), chunks):
             part = todo[start : start + CHUNK]
-            ordered = np.cumsum(np.sort(sizes[start : start + len(part)])[::-1])  # the encoder goes longest first
 
             def report(done: int, _n: int, base: int = done_before, wbase: float = work_before,
                        ordered: np.ndarray = ordered) -> None:
                 if work and done:  # first: a progress line drawn now reads the ETA with this batch in it
-                    work(wbase + float(ordered[min(done, len(ordered)) - 1]), float(sizes.sum()))
+                    work(wbase + float(ordered[min(done, len(ordered)) - 1]), total_work)
                 if progress:
                     progress(base + done, len(todo))
 
@@ -277,12 +279,6 @@ def embed_corpus(
         progress(0, 0)
     new = len(missing)
     return EmbedReport(corpus, spec.name, new, total - new, total, time.perf_counter() - started)
-
-
-def work_sizes(papers: Sequence[Paper], limit: int) -> np.ndarray:
-    """Each paper's work for an ETA: its title and abstract lengths, each clipped where the encoder stops reading."""
-    return np.array([min(len(p.title or ""), limit) + min(len(p.abstract or ""), limit) + 1 for p in papers],
-                    dtype=np.float64)
 
 
 def _unique_by_hash(papers: list[Paper]) -> list[Paper]:

@@ -40,6 +40,10 @@ class EmbedConfig:
         known = {f.name for f in fields(cls)}
         return cls(**{k: v for k, v in data.items() if k in known})
 
+    def describe(self) -> str:
+        """'embedding big with tiny' (the jobs panel's line)."""
+        return f"embedding {self.corpus} with {self.model}"
+
 
 def embed_key(cfg: EmbedConfig) -> tuple[str, str]:
     """The job's identity: a running job with the same corpus and model is joined, not duplicated."""

@@ -91,3 +91,30 @@ def collate(encoded: dict[str, list], idx: Sequence[int], pad_id: int, device: s
                                   count=int(lengths.sum()))
         batch[key] = torch.from_numpy(out).to(device)
     return batch
+
+
+SAMPLE = 256  # papers tokenised to learn the corpus's characters per token (an ETA's work units)
+CHARS_PER_TOKEN = 4.0  # without a tokenizer to ask: English text in WordPiece
+
+
+def token_estimates(papers: Sequence[Any], encoder: Any) -> np.ndarray:
+    """Each paper's tokens as the encoder will read them, known before the run: its characters over the corpus's
+    characters per token (from the encoder's own tokenizer on an even sample of SAMPLE papers), plus the special
+    tokens, capped at the encoder's max length (the rest is cut off and costs nothing)."""
+    chars = np.array([len(p.title or "") + len(p.abstract or "") for p in papers], dtype=np.float64)
+    per_token = CHARS_PER_TOKEN
+    tokenizer = getattr(encoder, "tokenizer", None)
+    if tokenizer is not None and len(papers):
+        picked = [papers[i] for i in np.linspace(0, len(papers) - 1, min(SAMPLE, len(papers))).astype(int)]
+        texts = [f"{p.title or ''} {p.abstract or ''}"[:20_000] for p in picked]
+        counts = sum(len(ids) for ids in tokenizer(texts, add_special_tokens=False, verbose=False)["input_ids"])
+        per_token = max(1.0, sum(len(t) for t in texts) / max(1, counts))
+    return np.minimum(float(encoder.max_length), chars / per_token + 3.0)
+
+
+def padded_work(sizes: np.ndarray, batch_size: int) -> np.ndarray:
+    """The work done after each paper of one encode call, in padded tokens: the encoder goes longest first in batches
+    of `batch_size`, each padded to its longest paper, so each paper costs its batch's first size."""
+    ordered = np.sort(np.asarray(sizes, dtype=np.float64))[::-1]
+    heads = ordered[(np.arange(len(ordered)) // max(1, batch_size)) * max(1, batch_size)]
+    return np.cumsum(heads)

@@ -155,8 +155,8 @@ def register_tools(mcp: MCPServer, ws: Workspace) -> None:
         job_id: Annotated[str | None, Field(description="the job (default: list every job)")] = None,
         wait_seconds: Wait = 0.0,
     ) -> dict[str, Any]:
-        """Show a background job's (training, embedding) status, progress, ETA and metrics (or list every job); with
-        wait_seconds, follow it with progress notifications until it ends."""
+        """Show a background job's (training, embedding, a map fit, an evaluation) status, progress, ETA and metrics (or
+        list every job); with wait_seconds, follow it with progress notifications until it ends."""
         return await _in_thread(writing.job_status, ctx, ws=ws, job_id=job_id, wait_seconds=wait_seconds)
 
     if not ws.allow_write:

@@ -56,7 +56,7 @@ CREATE TABLE IF NOT EXISTS emb_keys (
 CREATE TABLE IF NOT EXISTS models (name TEXT PRIMARY KEY, spec TEXT, created REAL);
 CREATE TABLE IF NOT EXISTS jobs (
     id TEXT PRIMARY KEY, kind TEXT, status TEXT, args TEXT, pid INTEGER, created REAL, started REAL,
-    finished REAL, heartbeat REAL, error TEXT, result TEXT, progress REAL DEFAULT 0, eta REAL
+    finished REAL, heartbeat REAL, error TEXT, result TEXT, progress REAL DEFAULT 0, eta REAL, message TEXT
 );
 CREATE TABLE IF NOT EXISTS metrics (
     job TEXT, step INTEGER, epoch REAL, split TEXT, name TEXT, value REAL, ts REAL
@@ -102,7 +102,8 @@ class Store(TrashMixin, CorporaMixin, VectorsMixin, ModelsMixin, CacheMixin, Job
             conn.executescript(SCHEMA + FIGURES_SCHEMA + LINKS_SCHEMA + TOPICS_SCHEMA + TRASH_SCHEMA
                                + COLLECTIONS_SCHEMA + IDENTITY_SCHEMA + MERGING_SCHEMA)
             for table, column, kind in (("imports", "pid", "INTEGER"), ("corpora", "roles", "TEXT DEFAULT '{}'"),
-                                         ("corpora", "labels_chosen", "INTEGER DEFAULT 0")):
+                                         ("corpora", "labels_chosen", "INTEGER DEFAULT 0"),
+                                         ("jobs", "message", "TEXT")):
                 if column in {r["name"] for r in conn.execute(f"PRAGMA table_info({table})")}:
                     continue
                 try:  # a workspace made before this column existed

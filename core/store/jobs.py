@@ -85,10 +85,12 @@ class JobsMixin:
                 (status, error, finished, job_id),
             )
 
-    def set_progress(self, job_id: str, fraction: float, eta: float | None) -> None:
-        """Record a running job's progress (0..1) and its expected finish time (unix seconds, or None)."""
+    def set_progress(self, job_id: str, fraction: float, eta: float | None, message: str | None = None) -> None:
+        """Record a running job's progress (0..1), its expected finish time (unix seconds, or None) and, when given,
+        what it is doing now ("computing umap map of 2,000 papers")."""
         with self.connect() as conn:
-            conn.execute("UPDATE jobs SET progress = ?, eta = ? WHERE id = ?", (fraction, eta, job_id))
+            conn.execute("UPDATE jobs SET progress = ?, eta = ?, message = COALESCE(?, message) WHERE id = ?",
+                         (fraction, eta, message, job_id))
 
     # -- metrics -----------------------------------------------------------------------------
     def record_metrics(self, job_id: str, step: int, epoch: float, split: str, values: Mapping[str, float],

@@ -1,6 +1,7 @@
 """The kinds of background job, one entry each: the job table's kind, its config class, how a config is checked and
 run, what the run raises when asked to stop, the slot it waits for and what makes two requests the same job.
-`core.training.jobs` looks the kind up; a new kind is one entry (training, figure scorers, embedding a corpus)."""
+`core.training.jobs` looks the kind up; a new kind is one entry (training, figure scorers, embedding a corpus,
+fitting a UMAP/t-SNE map, an evaluation)."""
 
 from __future__ import annotations
 
@@ -10,6 +11,15 @@ from typing import TYPE_CHECKING, Any
 
 from core.embedding.job import EMBED_KIND, EmbedCancelled, EmbedConfig, embed_key, prepare_embed, run_embed
 from core.errors import TrainingError
+from core.evaluation.job import (
+    EVALUATE_KIND,
+    EvaluateConfig,
+    EvaluationCancelled,
+    evaluate_key,
+    prepare_evaluate,
+    run_evaluate,
+)
+from core.explore.maps.job import MAP_KIND, MapCancelled, MapConfig, map_key, prepare_map, run_map
 from core.training.config import TrainConfig
 from core.training.figures import (
     FIGURES_KIND,
@@ -25,7 +35,8 @@ from core.training.run import Cancelled
 if TYPE_CHECKING:
     from core.store import Store
 
-Config = TrainConfig | FigureTrainConfig | EmbedConfig  # the config of some kind: to_dict() and from_dict()
+# the config of some kind: to_dict() and from_dict()
+Config = TrainConfig | FigureTrainConfig | EmbedConfig | MapConfig | EvaluateConfig
 
 
 @dataclass(frozen=True)
@@ -45,6 +56,9 @@ KINDS = {kind.name: kind for kind in (
     JobKind("train", TrainConfig, prepare_config, run_training, Cancelled),
     JobKind(FIGURES_KIND, FigureTrainConfig, prepare_figure_config, run_figure_training, FigureCancelled),
     JobKind(EMBED_KIND, EmbedConfig, prepare_embed, run_embed, EmbedCancelled, slot="embed", key=embed_key),
+    JobKind(MAP_KIND, MapConfig, prepare_map, run_map, MapCancelled, slot="map", key=map_key),
+    JobKind(EVALUATE_KIND, EvaluateConfig, prepare_evaluate, run_evaluate, EvaluationCancelled, slot="evaluate",
+            key=evaluate_key),
 )}
 
 

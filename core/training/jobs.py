@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import fcntl
 import json
+import logging
 import os
 import secrets
 import signal
@@ -37,6 +38,8 @@ CANCEL_GRACE_S = 30.0  # a cancelled job still running after this long gets SIGT
 LOST = "the job's process stopped unexpectedly (killed?)"
 REPO_ROOT = Path(__file__).resolve().parents[2]
 _CHILDREN: dict[str, subprocess.Popen] = {}
+_HERE_LOCK = threading.Lock()  # two tabs asking at once for the same job in this process start it once
+log = logging.getLogger(__name__)
 
 
 # -- reading -----------------------------------------------------------------------------------
@@ -63,7 +66,21 @@ def _as_dict(store: Store, row: sqlite3.Row) -> dict[str, Any]:
         "metrics": (result or {}).get("metrics", {}), "progress": float(row["progress"] or 0.0), "eta": eta,
         "eta_s": max(0.0, eta - time.time()) if eta and row["status"] == "running" else None,
         "cancel_requested": _cancel_flag(store, row["id"]).exists(), "log": str(log_path(store, row["id"])),
+        "message": row["message"] if "message" in row.keys() else None, "what": describe(row["kind"], config),
     }
+
+
+def describe(kind: str, config: dict[str, Any]) -> str:
+    """A job in words for the jobs panel: 'embedding big with tiny', 'UMAP map of big with minilm'."""
+    from core.training.job_kinds import KINDS
+
+    cls = KINDS[kind].config if kind in KINDS else None
+    if cls is not None and hasattr(cls, "describe"):
+        try:
+            return cls.from_dict(config).describe()
+        except (TypeError, ValueError):
+            pass
+    return f"{kind} job → {config.get('name', '')}"
 
 
 def list_jobs(store: Store) -> list[dict[str, Any]]:
@@ -132,6 +149,35 @@ def launch(store: Store, cfg: Config) -> str:
     _CHILDREN[job_id] = child
     store.set_job_pid(job_id, child.pid)
     return job_id
+
+
+def launch_here(store: Store, cfg: Config) -> str:
+    """Validate, queue the job and run it in a daemon thread of this process (the app's server: its caches stay warm,
+    numba's compiled UMAP and loaded encoders); the job id. A job of the same key already queued or running (here,
+    in another tab, or from the CLI) is joined: its id. The job names this process, so a server that stops takes its
+    jobs with it and `refresh` marks them failed (LOST): a new request starts the work again."""
+    cfg = _prepare(store, cfg)
+    with _HERE_LOCK:
+        if (twin := running_twin(store, cfg)) is not None:
+            return twin
+        job_id = _insert(store, cfg, background=False)
+
+    def work() -> None:
+        try:
+            execute(store, job_id)
+        except Exception:  # noqa: BLE001 - recorded on the job as one sentence by `_run`; the trace goes to the log
+            log.exception("job %s crashed", job_id)
+
+    threading.Thread(target=work, name=f"job-{job_id}", daemon=True).start()
+    return job_id
+
+
+def restart(store: Store, job_id: str, here: bool = False) -> str:
+    """Start an ended job's work again with its config (one that failed, e.g. died with the server, or was
+    cancelled), in this process's thread (`here`) or a worker process; the new job's id (or a running twin's)."""
+    row = store.job_row(job_id)
+    cfg = kind_named(row["kind"]).config.from_dict(json.loads(row["args"])["config"])
+    return launch_here(store, cfg) if here else launch(store, cfg)
 
 
 def run_foreground(store: Store, cfg: Config,

@@ -40,6 +40,7 @@ def open_compare(query: dict[str, str] | None = None, page: bool = True) -> AppT
     at = AppTest.from_file(APP, default_timeout=90)
     at.session_state["model"] = "tiny"
     at.session_state["compare_method"] = "pca"
+    at.session_state["map_method"] = "pca"  # the router's first page, the map: no UMAP fit job in the sidebar
     for key, value in (query or {}).items():
         at.query_params[key] = value
     at.run()

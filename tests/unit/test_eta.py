@@ -22,25 +22,26 @@ class Clock:
 
 
 class SlowEncoder:
-    """Encodes longest first in batches of 32, spending `per_char` s per padded character and `per_batch` s per batch
-    (not the estimator's own model of the work: it counts characters, unpadded)."""
+    """Encodes longest first in batches of 32, spending `per_token` s per padded token and `per_batch` s per batch,
+    as a real encoder: a paper's tokens are its words' word pieces (~4.5 characters each, which the estimator does not
+    know: it has no tokenizer to ask here), cut off at `max_length`."""
 
     max_length, dim, batch_size = 128, 4, 32
 
-    def __init__(self, clock: Clock, fingerprint: str, load_s: float, per_char: float, per_batch: float,
+    def __init__(self, clock: Clock, fingerprint: str, load_s: float, per_token: float, per_batch: float,
                  jitter: float, seed: int = 0) -> None:
         self.clock, self.fingerprint = clock, fingerprint
-        self.per_char, self.per_batch, self.jitter = per_char, per_batch, jitter
+        self.per_token, self.per_batch, self.jitter = per_token, per_batch, jitter
         self.rng = np.random.default_rng(seed)
         clock.now += load_s  # the model load, before any work
 
     def encode(self, papers: list[Paper], progress=None) -> np.ndarray:
-        sizes = np.array([min(len(p.title), 2048) + min(len(p.abstract), 2048) for p in papers])
+        sizes = np.array([min(self.max_length, (len(p.title) + len(p.abstract)) / 4.5 + 3) for p in papers])
         order = np.argsort(-sizes, kind="stable")
         for start in range(0, len(order), self.batch_size):
             batch = order[start:start + self.batch_size]
             padded = len(batch) * sizes[batch].max()  # a batch costs as much as its longest paper, padded
-            self.clock.now += (self.per_batch + self.per_char * padded) * (
+            self.clock.now += (self.per_batch + self.per_token * padded) * (
                 1 + self.jitter * self.rng.uniform(-1, 1))
             if progress:
                 progress(start + len(batch), len(order))
@@ -63,7 +64,7 @@ def simulate(store, tiny_model_dir, n: int = 3000, load_s: float = 20.0, seed: i
     store.import_papers("big", corpus(n, seed))
     clock = Clock()
     started = clock.now
-    encoder = SlowEncoder(clock, vectors_fingerprint(get_model("tiny", store)), load_s, 1e-4, 0.05, jitter, seed)
+    encoder = SlowEncoder(clock, vectors_fingerprint(get_model("tiny", store)), load_s, 8e-4, 0.05, jitter, seed)
     eta = Eta(clock)
     seen: list[tuple[float, float, float | None]] = []
 
@@ -110,3 +111,20 @@ def test_estimating_until_stable_and_the_words():
         eta.update(done * 2, 100)
     assert eta.seconds_left() == pytest.approx(43.0) and eta.text() == "about 43s left"
     assert duration_text(3725) == "1h 02m" and duration_text(185) == "3m 05s" and duration_text(42) == "42s"
+
+
+def test_the_work_is_padded_tokens_known_before_the_run():
+    from core.embedding.tokens import padded_work, token_estimates
+
+    assert padded_work(np.array([10.0, 3.0, 7.0, 5.0]), 2).tolist() == [10.0, 20.0, 25.0, 30.0]  # batches padded
+
+    class Tokenizer:  # two characters per token in this corpus
+        def __call__(self, texts, add_special_tokens=False, verbose=False):
+            return {"input_ids": [[0] * (len(t) // 2) for t in texts]}
+
+    class Encoder:
+        tokenizer, max_length = Tokenizer(), 50
+
+    papers = [Paper("a", "t" * 9, "a" * 10, {}), Paper("b", "t" * 9, "a" * 490, {})]
+    # 19 and 499 characters at ~2 per token (the sample's ratio), + 3 special tokens; the second cut at max_length
+    assert token_estimates(papers, Encoder()).round(1).tolist() == [12.5, 50.0]

@@ -17,7 +17,8 @@ ALLOWED = {
     "store": {"io"},
     "embedding": {"store", "io"},
     "explore": {"embedding", "store", "io"},
-    "training": {"embedding", "store", "io", "evaluation"},  # validation uses the evaluation metrics
+    "training": {"embedding", "store", "io", "evaluation", "explore"},  # validation uses the evaluation metrics; the
+    # job kinds (core/training/job_kinds.py) name the map fit (core/explore/maps/job.py) beside embedding
     "evaluation": {"embedding", "explore", "store", "io"},
 }
 # the two floors above the packages: figures draw what the packages compute; the CLI may use all of core
