@@ -8,6 +8,7 @@ over the papers that hold all of its words (read from the index's postings), so 
 
 from __future__ import annotations
 
+import functools
 import json
 import re
 import shutil
@@ -43,7 +44,7 @@ def quoted_phrases(text: str) -> list[str]:
 
 
 def query_words(text: str) -> list[str]:
-    """The query's words as a reader sees them (lower case, stop words and one-letter words left out), in order, once."""
+    """The query's words as a reader sees them (lower case, no stop words or one-letter words), in order, once."""
     stop = _stopwords()
     seen: dict[str, None] = {}
     for word in _TOKEN.findall((text or "").lower()):
@@ -52,12 +53,14 @@ def query_words(text: str) -> list[str]:
     return list(seen)
 
 
+@functools.cache
 def _stopwords() -> frozenset[str]:
     from bm25s.stopwords import STOPWORDS_EN
 
     return frozenset(STOPWORDS_EN)
 
 
+@functools.cache
 def _stemmer(stem: bool) -> Any:
     if not stem:
         return None
