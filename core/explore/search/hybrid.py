@@ -166,7 +166,7 @@ def search(
         for col in label_cols:
             item[col] = plain_value(record[col])
         results.append(item)
-    return HybridResult(query={"title": title, "text": text}, model=spec.name, vector=vector, results=results,
+    return HybridResult(query={"title": title, "abstract": text}, model=spec.name, vector=vector, results=results,
                         notice="; ".join(notices) or None,
                         weights={"dense": 1.0, "lexical": round(w_lex, 3)})
 
