@@ -69,6 +69,26 @@ def _stemmer(stem: bool) -> Any:
     return Stemmer.Stemmer("english")
 
 
+def word_spans(text: str, words: Sequence[str], stem: bool = STEM) -> list[tuple[str, bool]]:
+    """`text` cut into (piece, is a query word) pieces: a word of the text is a query word when its stem is one of
+    the query words' stems ('halos' for 'halo'). The pieces joined give the text back."""
+    stemmer = _stemmer(stem)
+    wanted = set(stemmer.stemWords(list(words)) if stemmer is not None else words)
+    pieces: list[tuple[str, bool]] = []
+    last = 0
+    text = str(text or "")
+    for match in _TOKEN.finditer(text):
+        word = match.group().lower()
+        if (stemmer.stemWord(word) if stemmer is not None else word) in wanted:
+            if match.start() > last:
+                pieces.append((text[last:match.start()], False))
+            pieces.append((match.group(), True))
+            last = match.end()
+    if last < len(text):
+        pieces.append((text[last:], False))
+    return pieces
+
+
 def paper_texts(frame: pd.DataFrame) -> list[str]:
     """Title + abstract of each paper, the text the index holds."""
     titles = frame["title"].fillna("").astype(str)

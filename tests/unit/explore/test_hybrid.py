@@ -103,3 +103,21 @@ def test_long_query_ranks_as_dense_alone_and_filters_hold(embedded):
     assert filtered.results and all(r["journal"] == "J. Econ" for r in filtered.results)
     with pytest.raises(MireadError, match="empty"):
         search(embedded, "c", "tiny", "  ")
+
+
+def test_word_spans_mark_inflections_and_give_the_text_back():
+    from core.explore.search.lexical import word_spans
+
+    text = "Dark-matter halos; the HALO of [x](y)."
+    pieces = word_spans(text, ["halo"])
+    assert "".join(p for p, _ in pieces) == text
+    assert [p for p, hit in pieces if hit] == ["halos", "HALO"]
+
+
+def test_highlight_escapes_data_text_before_marking_words():
+    from tests.hostile import HOSTILE, markdown_dangers
+    from ui.search_view import highlighted
+
+    line = highlighted(f"{HOSTILE} telescope", ["telescope", "evil", "img"])
+    assert "**telescope**" in line and "**evil**" in line and not markdown_dangers(line)
+    assert highlighted("a  b\n\nc", []) == "a b c"
