@@ -20,7 +20,7 @@ DATA = Path(os.environ.get("MIREAD_BENCH_DATA", "/work/shared/data"))
 CACHE = Path(os.environ.get("MIREAD_HYBRID_CACHE", "/tmp/hybrid-bench"))
 BLOCK = 250
 SIZES = {"medical": ("medical_abstracts.jsonl.gz", 1000), "arxiv": ("arxiv_categories.jsonl.gz", 1000),
-         "cite": ("arxiv_citations.jsonl.gz", 3000)}
+         "arxiv4k": ("arxiv_categories.jsonl.gz", 4000), "cite": ("arxiv_citations.jsonl.gz", 3000)}
 
 
 def records(name: str) -> list[dict[str, Any]]:

@@ -55,7 +55,7 @@ def test_index_persists_and_is_rebuilt_when_the_corpus_changes(embedded, monkeyp
 
 def test_lexical_weight_depends_on_length_vocabulary_and_phrases():
     short, title, abstract = lexical_weight(3, 1.0), lexical_weight(12, 1.0), lexical_weight(200, 1.0)
-    assert short >= title > 0 and abstract == 0
+    assert short >= title > 0 and abstract == 0 and lexical_weight(40, 1.0) == 0
     assert lexical_weight(3, 0.0) == 0 and lexical_weight(3, 0.5) == pytest.approx(short / 2)
     assert lexical_weight(200, 1.0, phrases=True) == short
 
