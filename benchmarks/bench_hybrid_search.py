@@ -42,9 +42,10 @@ def corpora() -> dict[str, tuple[list[dict], np.ndarray]]:
     new = np.flatnonzero(years >= 2000)
     out = {"pubmed-1977 (train)": ([pubmed[i] for i in old], X[old]),
            "pubmed-2021 (held out)": ([pubmed[i] for i in new], X[new])}
-    for name in ("arxiv", "medical"):
+    for name in ("arxiv", "medical", "arxiv4k"):
         if (CACHE / f"{name}-docs.npy").exists():
-            out[f"{name}-1000 (held out)"] = (records(name), vectors(name))
+            recs = records(name)
+            out[f"{name.removesuffix('4k')}-{len(recs)} (held out)"] = (recs, vectors(name))
     return out
 
 
@@ -127,6 +128,11 @@ def quality(seeds: tuple[int, ...] = (0, 1)) -> dict:
         valid = {w: s[0] for w, s in scores.items() if s}
         found["chosen"][bucket] = max(valid, key=valid.get) if valid else None
     print(json.dumps({"grid": found["grid"], "chosen": found["chosen"]}, indent=1), flush=True)
+    found["grid_per_corpus"] = {}  # for the record: each corpus's own best weight (not used to choose)
+    for (name, seed), kinds in data.items():
+        for kind, d in kinds.items():
+            found["grid_per_corpus"][f"{name} s{seed} {kind}"] = {
+                str(w): round(float(per_query(ranks_with(d, lambda n, k, w=w: w * k))["MRR"].mean()), 4) for w in GRID}
     for (name, seed), kinds in data.items():  # the product's weights (hybrid.LEXICAL_WEIGHTS) on every corpus
         for kind, d in kinds.items():
             found["default"][f"{name} s{seed} {kind}"] = compare(
