@@ -154,11 +154,14 @@ def scale(n: int, queries_n: int = 200) -> dict:
     vocab = np.array([f"w{i}" for i in range(50_000)])
     weights = 1.0 / np.arange(1, len(vocab) + 1)
     weights /= weights.sum()
-    texts = [" ".join(vocab[rng.choice(len(vocab), 150, p=weights)]) for _ in range(n)]
+    words = rng.choice(len(vocab), size=(n, 150), p=weights)
+    texts = [" ".join(vocab[row]) for row in words]
+    del words
     started = time.perf_counter()
     index = LexicalIndex.build(texts, stem=True)
     build = time.perf_counter() - started
-    qs = [" ".join(vocab[rng.choice(len(vocab), int(rng.integers(1, 5)), p=weights)]) for _ in range(queries_n)]
+    picks = rng.choice(len(vocab), size=(queries_n, 4), p=weights)
+    qs = [" ".join(vocab[row[: int(rng.integers(1, 5))]]) for row in picks]
     times = []
     for q in qs:
         t = time.perf_counter()

@@ -20,8 +20,8 @@ from core.embedding import Encoder, ModelSpec, get_encoder, get_model
 from core.errors import MireadError
 from core.explore.search.lexical import (
     LexicalIndex,
+    PaperText,
     corpus_lexical,
-    paper_texts,
     query_words,
     quoted_phrases,
 )
@@ -129,7 +129,7 @@ def search(
         raise MireadError(f"corpus {corpus!r} changed during the search ({len(frame)} papers listed, "
                           f"{len(index.matrix)} indexed); search again")
     lexical = corpus_lexical(store, corpus, frame)
-    texts = paper_texts(frame)
+    texts = PaperText(frame)
     mask = filter_mask(frame, filters, year_range)
     notices = []
     phrases = quoted_phrases(whole)

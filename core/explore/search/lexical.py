@@ -89,6 +89,19 @@ def word_spans(text: str, words: Sequence[str], stem: bool = STEM) -> list[tuple
     return pieces
 
 
+class PaperText:
+    """One paper's title + abstract by row, read from the frame's columns only when asked (no copy of the corpus)."""
+
+    def __init__(self, frame: pd.DataFrame):
+        self.titles = frame["title"].to_numpy()
+        self.abstracts = frame["abstract"].to_numpy() if "abstract" in frame.columns else None
+
+    def __getitem__(self, row: int) -> str:
+        title = self.titles[row]
+        abstract = self.abstracts[row] if self.abstracts is not None else ""
+        return f"{title if isinstance(title, str) else ''} {abstract if isinstance(abstract, str) else ''}"
+
+
 def paper_texts(frame: pd.DataFrame) -> list[str]:
     """Title + abstract of each paper, the text the index holds."""
     titles = frame["title"].fillna("").astype(str)
@@ -173,7 +186,7 @@ class LexicalIndex:
             rows = docs if rows is None else np.intersect1d(rows, docs, assume_unique=True)
         return np.arange(self.papers, dtype=np.int64) if rows is None else np.sort(rows)
 
-    def phrase_mask(self, phrases: Sequence[str], texts: Sequence[str]) -> np.ndarray:
+    def phrase_mask(self, phrases: Sequence[str], texts: Sequence[str] | PaperText) -> np.ndarray:
         """Papers whose folded text holds every phrase (candidates from the postings, then checked on the text)."""
         mask = np.ones(self.papers, dtype=bool)
         for phrase in phrases:
