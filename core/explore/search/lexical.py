@@ -9,9 +9,9 @@ over the papers that hold all of its words (read from the index's postings), so 
 from __future__ import annotations
 
 import functools
+import hashlib
 import json
 import re
-import shutil
 import threading
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -26,6 +26,9 @@ if TYPE_CHECKING:
     from core.store import Store
 
 FORMAT = 1  # bump when the tokenization changes: older persisted indexes are rebuilt
+# The file name's key, 16 hex digits like a model fingerprint, so the trash moves the file with its corpus
+# (core/store/trash.py): `<corpus slug>-<INDEX_KEY>-v<version>.npz` in arrays/indexes.
+INDEX_KEY = hashlib.blake2b(f"bm25s-snowball-en-{FORMAT}".encode(), digest_size=8).hexdigest()
 STEM = True  # measured in BENCHMARKS §28: Snowball stemming vs none
 _TOKEN = re.compile(r"(?u)\b\w\w+\b")
 _QUOTED = re.compile(r"[\"“”„«»]([^\"“”„«»]+)[\"“”„«»]")
@@ -126,27 +129,41 @@ class LexicalIndex:
         retriever.index(tokens, show_progress=False)
         return cls(retriever, len(texts), stem)
 
-    def save(self, folder: Path) -> None:
-        """Written to a temporary folder, then renamed: a reader never sees half an index."""
-        tmp = folder.with_name(folder.name + ".tmp")
-        shutil.rmtree(tmp, ignore_errors=True)
-        self.retriever.save(str(tmp), show_progress=False)
-        (tmp / "miread.json").write_text(json.dumps({"format": FORMAT, "papers": self.papers, "stem": self.stem}))
-        shutil.rmtree(folder, ignore_errors=True)
-        tmp.replace(folder)
+    def save(self, path: Path) -> None:
+        """One .npz file (the index's sparse scores, vocabulary and parameters), written then renamed."""
+        import tempfile
+
+        with tempfile.TemporaryDirectory(dir=path.parent) as tmp:
+            self.retriever.save(tmp, show_progress=False)
+            folder = Path(tmp)
+            meta = {"format": FORMAT, "papers": self.papers, "stem": self.stem,
+                    "params": json.loads((folder / "params.index.json").read_text()),
+                    "vocab": json.loads((folder / "vocab.index.json").read_text(encoding="utf-8"))}
+            arrays = {name: np.load(folder / f"{name}.csc.index.npy") for name in ("data", "indices", "indptr")}
+        partial = path.with_name(path.name + ".tmp.npz")
+        np.savez(partial, meta=np.frombuffer(json.dumps(meta).encode("utf-8"), dtype=np.uint8), **arrays)
+        partial.replace(path)
 
     @classmethod
-    def load(cls, folder: Path, papers: int) -> LexicalIndex | None:
-        """The index saved in `folder`, or None when absent, damaged, of another format or another paper count."""
+    def load(cls, path: Path, papers: int) -> LexicalIndex | None:
+        """The index saved at `path`, or None when absent, damaged, of another format or another paper count."""
         import bm25s
 
         try:
-            meta = json.loads((folder / "miread.json").read_text())
-            if meta.get("format") != FORMAT or meta.get("papers") != papers:
-                return None
-            retriever = bm25s.BM25.load(str(folder), show_progress=False, verbosity=0)
-        except (OSError, ValueError, KeyError, TypeError):
+            with np.load(path, allow_pickle=False) as stored:
+                meta = json.loads(stored["meta"].tobytes().decode("utf-8"))
+                if meta.get("format") != FORMAT or meta.get("papers") != papers:
+                    return None
+                scores = {name: stored[name] for name in ("data", "indices", "indptr")}
+            params = dict(meta["params"])
+            params.pop("version", None)
+            scores["num_docs"] = params.pop("num_docs", papers)
+            retriever = bm25s.BM25(**params)
+        except (OSError, ValueError, KeyError, TypeError, EOFError):
             return None
+        retriever.vocab_dict = meta["vocab"]
+        retriever.unique_token_ids_set = set(retriever.vocab_dict.values())
+        retriever.scores = scores
         return cls(retriever, papers, bool(meta.get("stem", STEM)))
 
     def terms(self, text: str) -> list[str]:
@@ -222,17 +239,16 @@ def corpus_lexical(store: Store, corpus: str, frame: pd.DataFrame | None = None)
         if index is not None:
             return index
         frame = frame if frame is not None else store.papers_frame(corpus)
-        folder = store.array_path("indexes", corpus, f"bm25-v{version}", "")
-        slug = store.corpus_slug(corpus)
-        mine = re.compile(re.escape(f"{slug}-bm25-v") + r"\d+(\.tmp)?")
-        for stale in folder.parent.glob(f"{slug}-bm25-v*"):
-            if stale.name != folder.name and mine.fullmatch(stale.name):
-                shutil.rmtree(stale, ignore_errors=True)
+        path = store.array_path("indexes", corpus, f"{INDEX_KEY}-v{version}", ".npz")
+        mine = re.compile(re.escape(f"{store.corpus_slug(corpus)}-{INDEX_KEY}-v") + r"\d+\.npz(\.tmp\.npz)?")
+        for stale in path.parent.glob(f"{store.corpus_slug(corpus)}-{INDEX_KEY}-v*"):
+            if stale.name != path.name and mine.fullmatch(stale.name):
+                stale.unlink(missing_ok=True)
         for older in [k for k in _INDEXES if k[:2] == key[:2]]:
             del _INDEXES[older]
-        index = LexicalIndex.load(folder, len(frame))
+        index = LexicalIndex.load(path, len(frame))
         if index is None:
             index = LexicalIndex.build(paper_texts(frame))
-            index.save(folder)
+            index.save(path)
         _INDEXES[key] = index
     return index

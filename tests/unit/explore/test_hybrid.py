@@ -41,7 +41,7 @@ def test_index_persists_and_is_rebuilt_when_the_corpus_changes(embedded, monkeyp
     lexical._INDEXES.clear()
     first = corpus_lexical(embedded, "c")
     assert first.papers == 15
-    folder = next((embedded.arrays / "indexes").glob("c-bm25-v*"))
+    folder = next((embedded.arrays / "indexes").glob(f"c-{lexical.INDEX_KEY}-v*.npz"))
     lexical._INDEXES.clear()
     built = []
     monkeypatch.setattr(LexicalIndex, "build", classmethod(lambda cls, texts, stem=True: built.append(1)))
@@ -51,6 +51,20 @@ def test_index_persists_and_is_rebuilt_when_the_corpus_changes(embedded, monkeyp
     second = corpus_lexical(embedded, "c")
     assert second.papers == 16 and second.search("pulsar", 3)[1].tolist() == [15]
     assert not folder.exists()  # the older version's index is gone
+
+
+def test_a_deleted_corpus_takes_its_index_to_the_trash_and_a_new_one_of_that_name_builds_its_own(store):
+    from tests.helpers import make_papers
+
+    lexical._INDEXES.clear()
+    store.import_papers("d", make_papers(2))
+    assert corpus_lexical(store, "d").search("galaxy", 3)[1].size
+    store.delete_corpus("d")
+    assert not list((store.arrays / "indexes").glob("d-*"))  # moved with the corpus
+    lexical._INDEXES.clear()
+    store.import_papers("d", [Paper(id=f"x{i}", title=f"Pulsar {i}", abstract="Timing.") for i in range(6)])
+    fresh = corpus_lexical(store, "d")
+    assert fresh.search("galaxy", 3)[1].size == 0 and fresh.search("pulsar", 3)[1].size == 3
 
 
 def test_lexical_weight_depends_on_length_vocabulary_and_phrases():
