@@ -164,6 +164,7 @@ class LexicalIndex:
         retriever.vocab_dict = meta["vocab"]
         retriever.unique_token_ids_set = set(retriever.vocab_dict.values())
         retriever.scores = scores
+        retriever.nonoccurrence_array = None  # only BM25L / BM25+ have one; the default (Lucene) method has none
         return cls(retriever, papers, bool(meta.get("stem", STEM)))
 
     def terms(self, text: str) -> list[str]:

@@ -45,7 +45,9 @@ def test_index_persists_and_is_rebuilt_when_the_corpus_changes(embedded, monkeyp
     lexical._INDEXES.clear()
     built = []
     monkeypatch.setattr(LexicalIndex, "build", classmethod(lambda cls, texts, stem=True: built.append(1)))
-    assert corpus_lexical(embedded, "c").papers == 15 and not built  # loaded from disk, not rebuilt
+    loaded = corpus_lexical(embedded, "c")
+    assert loaded.papers == 15 and not built  # loaded from disk, not rebuilt...
+    assert loaded.search("redshift telescope", 5)[1].tolist() == first.search("redshift telescope", 5)[1].tolist()
     monkeypatch.undo()
     embedded.import_papers("c", [Paper(id="new-1", title="Pulsar timing arrays", abstract="Nanohertz waves.")])
     second = corpus_lexical(embedded, "c")
