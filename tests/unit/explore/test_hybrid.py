@@ -105,6 +105,9 @@ def test_nothing_mentions_the_words(embedded, monkeypatch):
     assert found.notice == "no paper here mentions graph neural networks; the closest in meaning are these"
     assert found.weights["lexical"] == 0 and all(r["why"]["match"] == "meaning" for r in found.results)
     assert search(embedded, "c", "tiny", "galaxy", k=3).notice is None
+    some = search(embedded, "c", "tiny", "galaxy inflation", k=3)  # each word occurs, never both in one paper
+    assert some.notice == "no paper here mentions all of galaxy inflation; the closest by words or meaning are these"
+    assert {w for r in some.results for w in r["why"]["words"]} <= {"galaxy", "inflation"}
 
 
 def test_long_query_ranks_as_dense_alone_and_filters_hold(embedded):
