@@ -1,4 +1,4 @@
-"""Similar papers: paste a title and abstract (or pick a corpus paper) and get its nearest papers."""
+"""Similar papers: type a few words or paste a title and abstract (words and meaning fused), or pick a corpus paper."""
 
 from __future__ import annotations
 
