@@ -32,6 +32,7 @@ TASK_LABELS = {
     "cite": "Citations: rank a held-out paper's cited papers (MAP, nDCG; recall@10, nDCG@10 over the corpus)",
     "cocite": "Co-citations: rank papers cited together with a held-out paper (MAP, nDCG, recall@10, nDCG@10)",
     "journals": "Journal finder: is the right journal suggested? (top-1/5/10, mean rank; kNN, BM25, trained head)",
+    "short": "Short queries: a paper from its title or 2-4 of its keywords (recall@1/@10, MRR; dense, words, fused)",
 }
 DEFAULT_TASKS = ["probe", "purity", "retrieval", "knn"]
 RUNNING = "evaluation_running"  # the id of the evaluation job this session watches (ui.jobs)
@@ -149,7 +150,7 @@ def compare_tab(corpus: str) -> None:
     current = current_model().name
     models = c2.multiselect("Models", names, default=[current] if current in names else None, key="eval_models",
                             help="Models that cannot be loaded here (hub models offline) are reported and skipped.")
-    tasks = st.multiselect("Protocols", [*TASKS, *figures, *cites],
+    tasks = st.multiselect("Protocols", [*TASKS, *figures, *cites, "short"],
                            default=DEFAULT_TASKS if info.labels else [*figures, *cites],
                            format_func=TASK_LABELS.get,
                            key="eval_tasks")

@@ -1,11 +1,11 @@
-"""Similar papers: paste a title and abstract (or pick a corpus paper) and get its nearest papers."""
+"""Similar papers: type a few words or paste a title and abstract (words and meaning fused), or pick a corpus paper."""
 
 from __future__ import annotations
 
 import pandas as pd
 import streamlit as st
 
-from core.explore import citation_relation, paper_citations, similar_papers
+from core.explore import citation_relation, hybrid_search, paper_citations, similar_papers
 from core.records import md_escape
 from ui import state
 from ui.collection_add import add_to_collection
@@ -14,6 +14,7 @@ from ui.embedding import need_embeddings
 from ui.errors import guarded
 from ui.figures_view import ranked_figures, show_figures, summaries
 from ui.resources import encoder, papers_frame, store
+from ui.search_view import highlighted, why_line, why_plain
 from ui.sidebar import current_corpus, current_model, sticky
 from ui.tables import papers_table, show_citations
 
@@ -29,9 +30,11 @@ mode = st.radio("Query", ["Paste a title and abstract", "Pick a paper from the c
 paper_id = None
 title = abstract = ""
 if mode == "Paste a title and abstract":
-    title = st.text_input("Title", key=sticky("similar_title"), placeholder="Title of the paper")
+    title = st.text_input("Title", key=sticky("similar_title"), placeholder="A few words, or the title of a paper",
+                          help='Words are matched in titles and abstracts (any inflection); "quoted phrases" must '
+                               "occur as written. Papers close in meaning are found too.")
     abstract = st.text_area("Abstract", key=sticky("similar_abstract"), height=180,
-                            placeholder="Paste the abstract here")
+                            placeholder="Paste the abstract here (optional)")
 else:
     key = sticky(f"similar_paper_{corpus}")
     if st.session_state.get(key) not in frame.index:  # a row the corpus no longer has
@@ -76,8 +79,12 @@ inputs = {"mode": mode, "title": title, "abstract": abstract, "paper": paper_id,
           "years": year_range, "collection": collection[0] if collection else None}
 if st.button("Find similar papers", type="primary"):
     state.forget(state.SIMILAR)
-    found = guarded(similar_papers, store(), corpus, spec, title=title, abstract=abstract, paper_id=paper_id, k=k,
-                    filters=filters, year_range=year_range, encoder=encoder(spec), frame=frame)
+    if paper_id is not None:
+        found = guarded(similar_papers, store(), corpus, spec, paper_id=paper_id, k=k, filters=filters,
+                        year_range=year_range, encoder=encoder(spec), frame=frame)
+    else:  # words and meaning: any text from one word to a pasted abstract
+        found = guarded(hybrid_search, store(), corpus, spec, abstract, title=title, k=k, filters=filters,
+                        year_range=year_range, encoder=encoder(spec), frame=frame)
     if found is not None:
         state.keep(state.SIMILAR, state.Answer(corpus, spec.name, inputs, found))
         st.session_state[state.MAP_QUERY] = state.MapQuery(corpus, spec.name, found.vector.tolist(),
@@ -90,6 +97,8 @@ elif answer is not None:
     result = answer.value
     if result.warning:
         st.warning(result.warning)
+    if getattr(result, "notice", None):
+        st.info(md_escape(result.notice[:1].upper() + result.notice[1:]) + ".")
     if not result.results:
         st.info("No paper passes the filters" + (f" (collection **{md_escape(answer.inputs['collection'])}**)"
                                                  if answer.inputs.get("collection") else "") + ".")
@@ -101,6 +110,9 @@ elif answer is not None:
             ties = citation_relation(store(), corpus, answer.inputs["paper"], [str(r["id"]) for r in rows])
             rows = [dict(r, citation=t) for r, t in zip(rows, ties)]
             tie = ["citation"]
+        if any(r.get("why") for r in rows):
+            rows = [dict(r, why=why_plain(r)) for r in rows]
+            tie = [*tie, "why"]
         papers_table(rows, ["rank", "score", "title", *tie, *(["figure"] if ranked else []), "journal",
                             *info.labels[:3], "year"])
         st.caption("Your query is placed on the **Domain map** among its neighbours (a ★).")
@@ -108,6 +120,14 @@ elif answer is not None:
         for item in result.results:
             with st.expander(f"{item['rank']}. {md_escape(item['title'])}  ·  {item['score']:.3f}"):
                 show_figures(ranked.get(str(item["id"])))
-                st.text(item.get("abstract") or "(title only: imported without an abstract)")
+                words = (item.get("why") or {}).get("words") or []
+                if words:  # the query's words in bold; the data text escaped first
+                    st.caption(why_line(item))
+                    st.markdown(highlighted(item["title"], words))
+                    st.markdown(highlighted(item.get("abstract") or "", words))
+                else:
+                    if item.get("why"):
+                        st.caption(why_line(item))
+                    st.text(item.get("abstract") or "(title only: imported without an abstract)")
         with st.expander(f"Save these {len(rows)} results as a collection"):  # after the results, which come first
             add_to_collection(corpus, [str(r["id"]) for r in rows], key="similar_collect", what="search results")

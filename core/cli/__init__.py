@@ -77,11 +77,13 @@ def build_parser() -> argparse.ArgumentParser:
                    help="run as a background job (follow it with `jobs`, stop it with `cancel`; one job per corpus "
                         "and model: a second request joins the running one)")
 
-    p = add("search", cmd_search, "nearest papers to a title + abstract or to a paper id")
+    p = add("search", cmd_search, "papers that answer a few words, a title or an abstract (words and meaning fused), "
+                                  "or the nearest papers to a paper id")
     p.add_argument("--corpus", required=True)
     model_args(p)
     p.add_argument("--title", default="")
-    p.add_argument("--abstract", default="")
+    p.add_argument("--abstract", default="",
+                   help='the query text: a few words ("quoted phrases" must occur) up to a whole abstract')
     p.add_argument("--paper", default=None, help="id of a corpus paper to use as the query")
     p.add_argument("-k", type=int, default=10)
 
@@ -90,7 +92,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--corpus", default=None)
     p.add_argument("--label", default=None, help="label column for the kNN fallback (default: journal)")
     p.add_argument("--title", default="")
-    p.add_argument("--abstract", default="")
+    p.add_argument("--abstract", default="",
+                   help='the query text: a few words ("quoted phrases" must occur) up to a whole abstract')
     p.add_argument("-k", type=int, default=5)
 
     p = add("map", cmd_map, "2-D map of a corpus")
@@ -136,7 +139,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--label", default="", help="label column (not needed for the figures task alone)")
     p.add_argument("--models", default="minilm")
     p.add_argument("--tasks", default="probe,purity,retrieval,knn", help="also: self, neighbours, journals, figures, "
-                   "cite, cocite (the cite tasks need citation links)")
+                   "cite, cocite (the cite tasks need citation links), short (titles and keywords as queries: "
+                   "dense, lexical and fused search)")
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("--sample", type=int, default=5000, help="papers sampled from large corpora")
     p.add_argument("--held-out", action="store_true",

@@ -79,7 +79,12 @@ def cmd_search(store: Store, args: argparse.Namespace, emit: Emit) -> dict[str, 
 
     doc = search_document(store, args.corpus, args.model or args.settings.default_model, title=args.title or "",
                           abstract=args.abstract or "", paper_id=args.paper, k=args.k)
-    text = "\n".join(f"{r['rank']:>3}  {r['score']:.3f}  {r['title']}" for r in doc["results"])
+    from core.explore.search.hybrid import why_text
+
+    text = "\n".join(f"{r['rank']:>3}  {r['score']:.3f}  {r['title']}"
+                     + (f"  [{why_text(r['why'])}]" if r.get("why") else "") for r in doc["results"])
+    if doc.get("notice"):
+        print(f"note: {doc['notice']}", file=sys.stderr)
     if doc["warning"]:
         print(f"warning: {doc['warning']}", file=sys.stderr)
     emit(doc, text or "no results")

@@ -284,11 +284,12 @@ def markdown_report(doc: dict) -> str:
 
 TASK_NAMES = {"probe": "Linear probe", "purity": "Cluster purity", "retrieval": "Pair retrieval", "knn": "kNN",
               "self": "Alternative self", "journals": "Journal finder", "cite": "Citations", "cocite": "Co-citations",
-              "figures": "Figures"}
+              "figures": "Figures", "short": "Short queries"}
 METRIC_TEXT = {"macro_f1": "macro-F1", "accuracy": "accuracy", "ap": "average precision", "auc": "ROC-AUC",
                "knn_accuracy": "accuracy (k = 10 vote)", "task1_mrr": "title → paper MRR", "task1_t100": "title → "
                "paper top-100", "task2_mrr": "title → abstract MRR", "task2_t100": "title → abstract top-100"}
-METHOD_TEXT = {"knn": "neighbour vote", "bm25": "BM25", "head": "trained head"}
+METHOD_TEXT = {"knn": "neighbour vote", "bm25": "BM25", "head": "trained head", "dense": "meaning (dense)",
+               "lexical": "words (BM25)", "fused": "words + meaning"}
 PERCENT_METRICS = ("top-1", "top-5", "top-10")  # the journals task reports these in %
 PROBE_T = 3.182  # Student's t, 97.5 %, 3 degrees of freedom: the probe's 4 folds
 
@@ -297,6 +298,8 @@ def readable(column: str) -> str:
     """'probe:macro_f1' -> 'Linear probe macro-F1'; 'journals:knn:top-5' -> 'Journal finder, neighbour vote: top-5'."""
     parts = column.split(":")
     task = TASK_NAMES.get(parts[0], parts[0])
+    if len(parts) == 3 and parts[0] == "short":  # 'short:fused:title recall@1'
+        return f"{task}, {METHOD_TEXT.get(parts[1], parts[1])}: {parts[2]}"
     if len(parts) == 3 and parts[0] == "journals":
         return f"{task}, {METHOD_TEXT.get(parts[1], parts[1])}: {parts[2]} (%)" if parts[2] in PERCENT_METRICS \
             else f"{task}, {METHOD_TEXT.get(parts[1], parts[1])}: {parts[2]}"
@@ -318,7 +321,7 @@ def interval_of(result: Result) -> tuple[float, float] | None:
         return max(0.0, result.value - half), min(1.0, result.value + half)
     scale = 100.0 if result.task == "journals" and result.metric in PERCENT_METRICS else 1.0
     share = ("accuracy" in result.metric or result.metric.startswith(("purity@", "precision@"))
-             or scale == 100.0)
+             or scale == 100.0 or (result.task == "short" and "recall@" in result.metric))
     if not share or result.task in ("retrieval", "cite", "cocite", "figures", "self"):
         return None
     low, high = proportion_interval(result.value / scale * result.n, int(result.n))

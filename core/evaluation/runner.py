@@ -35,6 +35,7 @@ from core.evaluation.report import (
     winners,
 )
 from core.evaluation.robustness import neighbours_summary
+from core.evaluation.short_queries import SHORT_TASK, short_rows
 from core.labels import is_missing, label_text
 from core.store import Store
 
@@ -96,10 +97,10 @@ def cache_key(corpus: str, version: int, model_fp: str, task: str, label: str, s
 def _check_request(store: Store, corpus: str, models: Sequence[str], tasks: Sequence[str],
                    sample: int) -> tuple[list[str], list[str]]:
     store.corpus(corpus)
-    unknown = [t for t in tasks if t not in TASKS and t != FIGURES and t not in CITE_TASKS]
+    unknown = [t for t in tasks if t not in TASKS and t not in (FIGURES, SHORT_TASK) and t not in CITE_TASKS]
     if unknown:
         raise MireadError(f"unknown evaluation task {unknown[0]!r}; choose from {', '.join(TASKS)}, {FIGURES}, "
-                          f"{', '.join(CITE_TASKS)}")
+                          f"{', '.join(CITE_TASKS)}, {SHORT_TASK}")
     models = list(dict.fromkeys(m.strip() for m in models if m and m.strip()))
     if not models:
         raise MireadError("choose at least one model to evaluate")
@@ -245,10 +246,11 @@ def evaluate_models(
     models, tasks = _check_request(store, corpus, models, tasks, sample)
     figures = FIGURES in tasks
     cite = [t for t in tasks if t in CITE_TASKS]
-    tasks = [t for t in tasks if t != FIGURES and t not in CITE_TASKS]
+    short = SHORT_TASK in tasks
+    tasks = [t for t in tasks if t not in (FIGURES, SHORT_TASK) and t not in CITE_TASKS]
     drawn = (draw_sample(store, corpus, label, sample, seed, papers) if tasks
              else _no_sample(store, corpus, label, seed))
-    total, done = len(models) * ((len(tasks) + 1 if tasks else 0) + figures + bool(cite)), 0
+    total, done = len(models) * ((len(tasks) + 1 if tasks else 0) + figures + bool(cite) + short), 0
     found: dict[str, list] = {"results": [], "errors": [], "timings": []}
 
     def step(message: str) -> None:
@@ -277,6 +279,10 @@ def evaluate_models(
         except MireadError as exc:
             found["errors"].append({"model": None, "task": ", ".join(cite), "error": str(exc)})
         tasks_run += cite
+    if short:  # words, meaning and both on short queries (core.evaluation.short_queries)
+        for key, items in short_rows(store, corpus, models, encoder_of, seed, step).items():
+            found[key] += items
+        tasks_run.append(SHORT_TASK)
     for name in models if tasks else []:
         finished_before = done
         try:

@@ -26,6 +26,8 @@ _EXPORTS = {
     "paper_citations": "citations",
     "choose_kind": "search.index",
     "clip_query": "search.similar",
+    "corpus_lexical": "search.lexical",
+    "hybrid_search": "search.hybrid",
     "cluster_keywords": "topics.clusters",
     "cluster_names": "topics.clusters",
     "corpus_index": "search.similar",

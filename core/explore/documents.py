@@ -30,11 +30,16 @@ def search_document(
     paper_id: str | None = None, k: int = 10, filters: dict[str, list[Any]] | None = None,
     year_range: tuple[int, int] | None = None, encoder: Encoder | None = None, frame: pd.DataFrame | None = None,
 ) -> dict[str, Any]:
-    """`search --json`: the nearest papers to a title + abstract or to a corpus paper (rank, id, title, score, ...)."""
-    from core.explore import similar_papers
+    """`search --json`: the papers that best answer a text (words and meaning fused, each result's `why`), or the
+    nearest papers to a corpus paper: rank, id, title, score (similarity in meaning), labels..."""
+    from core.explore import hybrid_search, similar_papers
 
-    result = similar_papers(store, corpus, model, title=title or "", abstract=abstract or "", paper_id=paper_id, k=k,
-                            filters=filters, year_range=year_range, encoder=encoder, frame=frame)
+    if paper_id is not None:
+        result: Any = similar_papers(store, corpus, model, paper_id=paper_id, k=k, filters=filters,
+                                     year_range=year_range, encoder=encoder, frame=frame)
+    else:
+        result = hybrid_search(store, corpus, model, abstract or "", title=title or "", k=k, filters=filters,
+                               year_range=year_range, encoder=encoder, frame=frame)
     for item in result.results:
         item.pop("abstract", None)
         item.pop("row", None)

@@ -66,17 +66,20 @@ def register_tools(mcp: MCPServer, ws: Workspace) -> None:
 
     @mcp.tool(annotations=READ)
     def search_papers(
-        text: Annotated[str, Field(description="what to look for: an abstract, a question or a few sentences")],
+        text: Annotated[str, Field(description="what to look for: a few keywords (\"quoted phrases\" must occur), "
+                                               "a question, a title or a whole abstract")],
         title: Annotated[str, Field(description="an optional title, read with the text as a paper's title")] = "",
         corpus: Corpus = None, k: K = 10, model: Model = None, labels: Labels = None,
         year_from: YearFrom = None, year_to: YearTo = None,
         collection: Annotated[str | None, Field(description="search only the papers of this collection (a name "
                                                             "from get_paper's collections or the Library)")] = None,
     ) -> dict[str, Any]:
-        """Find the corpus papers closest in meaning to a text; ranked results with cosine scores and label columns.
+        """Find the corpus papers that answer a text: its words (BM25) and its meaning (the model) fused, with
+        weights that depend on the query's length; each result has `why` (the query words it holds, close in
+        meaning, or both) and its cosine score. `notice` says when no paper mentions the words at all.
 
-        The same answer as `python -m core search --title TITLE --abstract TEXT --json`. A query under 25 words gets
-        a warning: paste an abstract for better neighbours. `collection` keeps to the papers of a saved collection."""
+        The same answer as `python -m core search --title TITLE --abstract TEXT --json`. `collection` keeps to the
+        papers of a saved collection."""
         return papers.search_papers(ws, text, title, corpus, k, model, labels, year_from, year_to, collection)
 
     @mcp.tool(annotations=READ)

@@ -136,3 +136,15 @@ def test_a_fine_tuned_model_is_evaluated_on_its_held_out_test_papers_beside_its_
     assert any("all of them held-out test papers" in c.value for c in at.caption)
     sentence = job["metrics"]["verdict"]
     assert any(f"too few test papers to judge ({sentence['n']} in" in i.value and "tuned" in i.value for i in at.info)
+
+
+def test_the_short_query_task_compares_dense_words_and_fused(workspace):
+    at = open_evaluate_page()
+    at.multiselect(key="eval_tasks").set_value(["short"])
+    next(b for b in at.button if b.label == "Run evaluation").click()
+    wait_for_background(at.run())
+    assert not at.exception and not at.error
+    table = at.dataframe[0].value
+    rows = {f"Short queries, {m}: title recall@1" for m in ("meaning (dense)", "words (BM25)", "words + meaning")}
+    assert rows <= set(table.index)
+    assert all("(" in table.loc[r, "tiny"] and table.loc[r, "n"] == "36" for r in rows)  # Wilson interval, n

@@ -138,3 +138,14 @@ def test_search_results_and_journal_suggestions_show_hostile_data_as_text(hostil
     at.button(key="suggest_button").click().run()
     assert not at.exception, at.exception
     assert not _dangers(at)
+
+
+def test_search_highlights_query_words_in_hostile_titles_and_abstracts_as_text(hostile: Store):
+    at = _walk("app_pages/similar.py")
+    at.text_input(key="similar_title").set_value("evil telescope bold link")  # words inside the hostile markup
+    next(b for b in at.button if b.label == "Find similar papers").click().run()
+    assert not at.exception, at.exception
+    shown = "\n".join(str(m.value) for m in at.markdown)
+    assert "**telescope**" in shown and "**evil**" in shown  # the words are highlighted...
+    assert "\\*\\***bold**\\*\\*" in shown  # ...and the data's own **bold** stays literal text around the highlight
+    assert not _dangers(at)

@@ -196,13 +196,14 @@ def test_similar_papers_of_a_picked_corpus_paper_leave_the_paper_out(workspace):
     assert results["score"].is_monotonic_decreasing
 
 
-def test_similar_papers_warns_about_a_short_query(workspace):
+def test_similar_papers_answers_a_short_query_with_its_words(workspace):
     at = open_app("app_pages/similar.py")
     at.text_input(key="similar_title").set_value("protein")
     widget(at.button, "Find similar papers").click().run()
-    assert not at.exception
-    assert "retrieve poorly from a title or a few words" in texts(at.warning)
-    assert len(at.dataframe[0].value) == 10
+    assert not at.exception and not at.warning  # answered, not warned about (issue 43)
+    results = at.dataframe[0].value
+    assert len(results) == 10 and results["why"].iloc[0].startswith("words: protein")
+    assert "**protein**" in "\n".join(str(m.value) for m in at.markdown)  # the word in bold in the paper's text
 
 
 def test_journals_shows_knn_probabilities_and_evidence(workspace):

@@ -11,7 +11,7 @@ import pytest
 from core.cli import main
 from core.embedding import embed_corpus
 from core.errors import MireadError
-from core.explore import predict_journals, similar_papers
+from core.explore import hybrid_search, predict_journals, similar_papers
 from core.records import Paper
 from core.store import Store
 from tests.helpers import make_papers, register_tiny
@@ -71,6 +71,19 @@ def test_odd_queries_get_results_or_one_clear_sentence(searchable, kind):
             assert np.isfinite(found.vector).all()
             json.dumps(found.to_dict(), ensure_ascii=False, default=str).encode("utf-8")  # as the CLI prints it
         TALLY["queries: odd similar-paper queries answered"] += 1
+
+
+@pytest.mark.parametrize("kind", sorted(QUERIES))
+def test_odd_queries_through_the_word_and_meaning_search(searchable, kind):
+    query = QUERIES[kind]
+    for title, text in ((query, query), (query, ""), ("", query), ("", f'"{query}"')):
+        found = check_answer(lambda: hybrid_search(searchable, "q", "tiny", text, title=title, k=5))
+        if found == "refused":
+            assert not (title.strip() or text.strip()), f"{kind!r} was refused"
+        else:
+            assert 1 <= len(found.results) <= 5
+            assert all(np.isfinite(r["score"]) and r["why"]["match"] for r in found.results)
+            json.dumps(found.to_dict(), ensure_ascii=False, default=str).encode("utf-8")
 
 
 API_UNSAFE = {"lone surrogates", "100k characters"}  # see the two xfail tests below

@@ -1,6 +1,7 @@
 """Nearest-neighbour search: exact top-k and recall (`exact`), the index that picks exact/HNSW/IVF (`index`),
 IVF-PQ with exact re-ranking for very large corpora (`compressed`), similar-paper search over a corpus (`similar`),
-and finding a paper by its DOI or title words (`lookup`).
+finding a paper by its DOI or title words (`lookup`), the BM25 word index (`lexical`) and the one search
+that fuses words and meaning for any query (`hybrid`).
 
 Public names load lazily (PEP 562).
 """
@@ -18,6 +19,9 @@ _EXPORTS = {
     "choose_kind": "index",
     "CompressedSearch": "compressed",
     "find_papers": "lookup",
+    "LexicalIndex": "lexical",
+    "corpus_lexical": "lexical",
+    "hybrid_search": "hybrid",
     "clip_query": "similar",
     "corpus_index": "similar",
     "query_warning": "similar",

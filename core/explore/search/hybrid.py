@@ -1,0 +1,184 @@
+"""Search the way people type: one `search` for any text, from one word to a pasted abstract, fusing the corpus's
+BM25 ranking (core/explore/search/lexical.py) with the model's dense ranking by weighted reciprocal rank fusion.
+
+The lexical weight depends on the query: its length in words (`LEXICAL_WEIGHTS`, chosen on training corpora and
+checked on held-out ones, BENCHMARKS §28), scaled by the share of its words that occur in the corpus at all. A long
+pasted abstract is ranked by the dense model alone, as before. Quoted phrases keep only papers holding them.
+Every result says why it matched: the query words it holds, "close in meaning", or both; when no query word occurs
+in the corpus and even the closest paper is far in meaning, the result says so.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+
+from core.embedding import Encoder, ModelSpec, get_encoder, get_model
+from core.errors import MireadError
+from core.explore.search.lexical import (
+    LexicalIndex,
+    PaperText,
+    corpus_lexical,
+    query_words,
+    quoted_phrases,
+)
+from core.explore.search.similar import clip_query, corpus_index, filter_mask
+from core.labels import plain_value
+
+if TYPE_CHECKING:
+    import pandas as pd
+
+    from core.store import Store
+
+RRF_K = 60  # the usual reciprocal-rank constant (Cormack et al. 2009)
+# (most words, lexical weight): the first row whose word count the query does not exceed; the dense weight is 1.
+# The grid {0, .25, .5, 1, 2, 4} on the 1977-79 PubMed corpus (MRR of titles and MeSH/keyword queries) chose 0.5
+# for 1-4 and for 5-20 words; longer queries showed no gain there, so they (and pasted abstracts) rank by meaning
+# alone, exactly as dense search does (BENCHMARKS §28).
+LEXICAL_WEIGHTS: tuple[tuple[float, float], ...] = ((4, 0.5), (20, 0.5), (float("inf"), 0.0))
+DEPTH = 200  # candidates taken from each ranking before fusing
+# A best dense similarity under this, with no query word in the corpus: "nothing mentions". minilm's best similarity
+# for 5 off-topic 2-3-word queries per corpus was 0.23-0.47 (median 0.29 PubMed, 0.36 arXiv), for 40 on-topic
+# 3-word queries median 0.45-0.47 (BENCHMARKS §28): the threshold splits the medians; the vocabulary test decides.
+LOW_SIMILARITY = 0.35
+SHORT_WORDS = 6  # up to this many words, a query none of whose papers holds them all is told so
+MEANING_SHARE = 0.9  # "close in meaning": similarity at least this share of the best result's
+
+
+def lexical_weight(words: int, known_share: float, phrases: bool = False) -> float:
+    """The lexical ranking's weight (the dense one's is 1) for a query of `words` words, `known_share` of them in
+    the corpus vocabulary; a quoted phrase asks for words, so it counts as a short query."""
+    if words == 0 or known_share <= 0:
+        return 0.0
+    if phrases:
+        words = min(words, int(LEXICAL_WEIGHTS[0][0]))
+    weight = next(w for most, w in LEXICAL_WEIGHTS if words <= most)
+    return weight * known_share
+
+
+def fuse(rankings: Sequence[np.ndarray], weights: Sequence[float], k: int, rrf_k: int = RRF_K) -> np.ndarray:
+    """Rows by weighted reciprocal rank fusion of several rankings (rows, best first), the top k; ties keep the
+    order of the first ranking with a positive weight, then row order."""
+    score: dict[int, float] = {}
+    first: dict[int, int] = {}
+    for ranking, weight in zip(rankings, weights):
+        for rank, row in enumerate(np.asarray(ranking, dtype=np.int64).tolist()):
+            if row < 0:
+                continue
+            score[row] = score.get(row, 0.0) + (weight / (rrf_k + rank + 1) if weight > 0 else 0.0)
+            first.setdefault(row, len(first) if weight > 0 else 1 << 40)
+    order = sorted(score, key=lambda r: (-score[r], first[r], r))
+    return np.asarray(order[:k], dtype=np.int64)
+
+
+def matched_words(index: LexicalIndex, words: Sequence[str], text: str) -> list[str]:
+    """The query words (as typed, lower case) whose stem occurs in `text`."""
+    held = set(index.terms(text))
+    return [w for w in words if index.terms(w) and index.terms(w)[0] in held]
+
+
+@dataclass
+class HybridResult:
+    """Ranked papers for one query, why each matched, the query's vector (for the map) and any notice."""
+
+    query: dict[str, str]
+    model: str
+    vector: np.ndarray
+    results: list[dict[str, Any]] = field(default_factory=list)
+    warning: str | None = None
+    notice: str | None = None  # "no paper here mentions ..." and the like
+    weights: dict[str, float] = field(default_factory=dict)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"query": self.query, "model": self.model, "results": self.results, "warning": self.warning,
+                "notice": self.notice, "weights": self.weights}
+
+
+def _why(words: list[str], meaning: bool) -> dict[str, Any]:
+    match = "both" if words and meaning else "words" if words else "meaning"
+    return {"match": match, "words": words, "meaning": meaning}
+
+
+def why_text(why: dict[str, Any]) -> str:
+    """One line for a result's reason: 'words: dark, matter', 'close in meaning' or both."""
+    parts = []
+    if why.get("words"):
+        parts.append("words: " + ", ".join(why["words"]))
+    if why.get("meaning"):
+        parts.append("close in meaning")
+    return " · ".join(parts)
+
+
+def search(
+    store: Store, corpus: str, model: str | ModelSpec = "minilm", text: str = "", *, title: str = "", k: int = 10,
+    filters: dict[str, list[Any]] | None = None, year_range: tuple[int, int] | None = None,
+    encoder: Encoder | None = None, frame: pd.DataFrame | None = None,
+) -> HybridResult:
+    """The corpus papers that best answer `text` (any length; "quoted phrases" must occur), optionally with a
+    `title` (a pasted paper), among those passing the filters (label values, collection ids as `id`, years)."""
+    spec = model if isinstance(model, ModelSpec) else get_model(model, store)
+    title, text = clip_query(title or "", spec.max_length), clip_query(text or "", spec.max_length)
+    whole = f"{title} {text}".strip()
+    if not whole:
+        raise MireadError("the query is empty: type a few words or paste a title and abstract")
+    given = frame
+    frame = given if given is not None else store.papers_frame(corpus)
+    index = corpus_index(store, corpus, spec)
+    if len(index.matrix) != len(frame) and given is None:  # an import landed in between: read both again
+        index, frame = corpus_index(store, corpus, spec), store.papers_frame(corpus)
+    if len(index.matrix) != len(frame):
+        raise MireadError(f"corpus {corpus!r} changed during the search ({len(frame)} papers listed, "
+                          f"{len(index.matrix)} indexed); search again")
+    lexical = corpus_lexical(store, corpus, frame)
+    texts = PaperText(frame)
+    mask = filter_mask(frame, filters, year_range)
+    notices = []
+    phrases = quoted_phrases(whole)
+    if phrases:
+        held = lexical.phrase_mask(phrases, texts)
+        if (held if mask is None else held & mask).any():
+            mask = held if mask is None else held & mask
+        else:
+            notices.append("no paper here holds " + " and ".join(f'"{p}"' for p in phrases)
+                           + "; these hold its words or are close in meaning")
+            phrases = []
+    words = query_words(whole)
+    known = lexical.known_share(whole)
+    w_lex = lexical_weight(len(whole.split()), known, bool(phrases))
+    encoder = encoder or get_encoder(spec)
+    vector = encoder.encode([(title, text) if title else (text, "")])[0]
+    depth = max(DEPTH, k)
+    d_scores, d_rows = index.search(vector[None, :], depth, mask)
+    dense_rows = d_rows[0][(d_rows[0] >= 0) & np.isfinite(d_scores[0])]
+    lex_rows = lexical.search(whole, depth, mask)[1] if w_lex > 0 else np.array([], dtype=np.int64)
+    rows = fuse([dense_rows, lex_rows], [1.0, w_lex], k) if w_lex > 0 else dense_rows[:k]
+    sims = np.asarray(index.matrix[np.sort(rows)], dtype=np.float32) @ vector if len(rows) else np.array([])
+    similarity = dict(zip(np.sort(rows).tolist(), sims.tolist()))
+    best = max(similarity.values(), default=0.0)
+    if known == 0 and words and best < LOW_SIMILARITY:
+        notices.append(f"no paper here mentions {' '.join(words)}; the closest in meaning are these")
+    elif 1 < len(words) <= SHORT_WORDS and not phrases and not len(lexical.holding(words)):
+        notices.append(f"no paper here mentions all of {' '.join(words)}; the closest by words or meaning "
+                       "are these")
+    top_dense = set(dense_rows[:k].tolist())
+    label_cols = [c for c in frame.columns if c not in ("id", "title", "abstract")]
+    results = []
+    for rank, row in enumerate(rows.tolist(), start=1):
+        record = frame.iloc[row]
+        sim = similarity[row]
+        held = matched_words(lexical, words, texts[row]) if w_lex > 0 or known > 0 else []
+        item = {"rank": rank, "id": str(record["id"]), "title": record["title"], "score": round(float(sim), 4),
+                "row": int(row), "abstract": record.get("abstract", ""),
+                "why": _why(held, not held or row in top_dense or sim >= MEANING_SHARE * best)}
+        for col in label_cols:
+            item[col] = plain_value(record[col])
+        results.append(item)
+    return HybridResult(query={"title": title, "abstract": text}, model=spec.name, vector=vector, results=results,
+                        notice="; ".join(notices) or None,
+                        weights={"dense": 1.0, "lexical": round(w_lex, 3)})
+
+
+hybrid_search = search  # the name core.explore exports
