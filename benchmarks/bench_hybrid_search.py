@@ -2,6 +2,7 @@
 training corpora and checked on held-out ones; stemming on/off; BM25 build time and query p95 at scale.
 
     MIREAD_BENCH_DATA=/work/shared/data .venv/bin/python benchmarks/bench_hybrid_search.py quality
+    MIREAD_BENCH_DATA=/work/shared/data .venv/bin/python benchmarks/bench_hybrid_search.py loco
     .venv/bin/python benchmarks/bench_hybrid_search.py scale 100000
 
 Corpora (vectors cached in /tmp/hybrid-bench by benchmarks/hybrid_data.py): the PubMed demo corpus split by its two
@@ -148,6 +149,54 @@ def quality(seeds: tuple[int, ...] = (0, 1)) -> dict:
     return found
 
 
+def unit_of(name: str) -> str:
+    """The corpus a benchmark corpus is drawn from: arXiv 1,000 is the head of arXiv 4,000, so they are one unit."""
+    return name.split(" ")[0].rsplit("-", 1)[0] if not name.startswith("pubmed") else name.split(" ")[0]
+
+
+def choose(data: dict, keys: list) -> dict[str, float]:
+    """Per query-length bucket, the grid weight with the best mean MRR over the queries of `keys`."""
+    chosen = {}
+    for bucket, (lo, hi) in BUCKETS.items():
+        scores = {}
+        for w in GRID:
+            mrr = []
+            for key in keys:
+                for d in data[key].values():
+                    inside = np.array([lo <= n <= hi for n in d["words"]])
+                    if inside.any():
+                        mrr += per_query(ranks_with(d, lambda n, k, w=w: w * k))["MRR"][inside].tolist()
+            if mrr:
+                scores[w] = float(np.mean(mrr))
+        chosen[bucket] = max(scores, key=scores.get) if scores else 0.0
+    return chosen
+
+
+def weight_from(chosen: dict[str, float]):
+    def weight_of(n: int, known: float) -> float:
+        for bucket, (lo, hi) in BUCKETS.items():
+            if lo <= n <= hi:
+                return chosen[bucket] * known
+        return 0.0
+    return weight_of
+
+
+def loco(seeds: tuple[int, ...] = (0, 1)) -> dict:
+    """Leave one corpus out: the weights chosen on the other corpora, measured on the one left out (both seeds out
+    together); then the weights chosen on all of them (the product's)."""
+    data = {(name, seed): rankings(recs, X, name, seed) for name, (recs, X) in corpora().items() for seed in seeds}
+    units = sorted({unit_of(name) for name, _ in data})
+    found: dict = {"held_out": {}, "chosen_without": {}}
+    for held in units:
+        chosen = choose(data, [k for k in data if unit_of(k[0]) != held])
+        found["chosen_without"][held] = chosen
+        for key in [k for k in data if unit_of(k[0]) == held]:
+            for kind, d in data[key].items():
+                found["held_out"][f"{key[0]} s{key[1]} {kind}"] = compare(d, weight_from(chosen), key[1])
+    found["chosen_on_all"] = choose(data, list(data))
+    return found
+
+
 def scale(n: int, queries_n: int = 200) -> dict:
     """BM25 build time and lexical query p95 over n synthetic papers (Zipf words, 150 words each)."""
     rng = np.random.default_rng(0)
@@ -177,8 +226,9 @@ if __name__ == "__main__":
     torch.set_num_threads(2)
     OUT.parent.mkdir(parents=True, exist_ok=True)
     what = sys.argv[1] if len(sys.argv) > 1 else "quality"
-    result = quality() if what == "quality" else scale(int(sys.argv[2]) if len(sys.argv) > 2 else 100_000)
+    result = (quality() if what == "quality" else loco() if what == "loco"
+              else scale(int(sys.argv[2]) if len(sys.argv) > 2 else 100_000))
     previous = json.loads(OUT.read_text()) if OUT.exists() else {}
-    previous[what if what == "quality" else f"scale-{result['papers']}"] = result
+    previous[what if what in ("quality", "loco") else f"scale-{result['papers']}"] = result
     OUT.write_text(json.dumps(previous, indent=1))
     print(json.dumps(result, indent=1))
