@@ -43,7 +43,7 @@ class UnitFrame:
                 (y1 - self.cy) / self.half]
 
 
-def unit_frame(coords: np.ndarray, margin: float = 0.98) -> UnitFrame:
+def unit_frame(coords: np.ndarray, margin: float = 0.92) -> UnitFrame:
     """The frame that puts every point inside [-margin, margin] on both axes."""
     coords = np.asarray(coords, dtype=np.float64)
     if coords.ndim != 2 or coords.shape[1] != 2:

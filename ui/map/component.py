@@ -71,13 +71,6 @@ def _text(values: pd.Series | None, n: int, limit: int = 200) -> list[str]:
     return ["" if is_missing(v) else str(v)[:limit] for v in values.tolist()]
 
 
-def _first_author(value: Any) -> str:
-    """The first author of a record's authors value."""
-    text = author_text(value) if not is_missing(value) else ""
-    first = text.split(";")[0].split(",")[0] if ";" in text else text.split(",")[0]
-    return first.strip()[:80] + (" et al." if ("," in text or ";" in text) else "")
-
-
 def points_table(coords: np.ndarray, frame: pd.DataFrame, unit: UnitFrame) -> pd.DataFrame:
     """What the heavy instance keeps: x, y in [-1, 1] and the hover-card text, one row per paper (row i = frame
     row i)."""
@@ -86,7 +79,7 @@ def points_table(coords: np.ndarray, frame: pd.DataFrame, unit: UnitFrame) -> pd
     table = pd.DataFrame({"x": xy[:, 0], "y": xy[:, 1]})
     table["title"] = _text(frame["title"] if "title" in frame else None, n)
     authors = frame["authors"].tolist() if "authors" in frame else [None] * n
-    table["author"] = [_first_author(a) for a in authors]
+    table["author"] = [author_text(a)[:160] for a in authors]  # the first three, then "et al."
     table["journal"] = _text(frame["journal"] if "journal" in frame else None, n, 80)
     if "year" in frame:
         years = pd.to_numeric(frame["year"], errors="coerce").to_numpy(dtype=np.float32)
@@ -123,6 +116,7 @@ def push_state(state: dict, codes: np.ndarray | None, mask: np.ndarray | None, r
                hub: str = HUB, key: str = "map_state") -> None:
     """The per-run state (small JSON, a uint8 code per paper, a highlight bitmask, ringed rows) for the heavy
     instance."""
+    json.dumps(state)  # plain JSON or an error here: Streamlit would silently send its repr (../shared/MAP.md §1)
     data: dict[str, Any] = {"hub": hub, "role": "page", "part": True, "state": state}
     if codes is not None:
         data["codes"] = np.asarray(codes, dtype=np.uint8)

@@ -50,23 +50,24 @@ class MapView {
     this.selection = [];
     this.lassoing = false;
     const narrow = (root.host || root).clientWidth < 640;
-    this.wrap = el("div", "position:relative;width:100%;height:" + (narrow ? "max(360px, calc(100vh - 200px))"
-      : "max(420px, calc(100vh - 220px))") + ";font-family:sans-serif;user-select:none", root);
+    this.outer = el("div", "width:100%;font-family:sans-serif;user-select:none", root);
+    this.outer.className = "miread-map-outer";
+    this.tools = el("div", "display:flex;gap:4px;flex-wrap:wrap;margin-bottom:4px", this.outer);
+    this.wrap = el("div", "position:relative;width:100%;height:" + (narrow ? "max(320px, calc(100vh - 260px))"
+      : "max(420px, calc(100vh - 280px))") + ";border:1px solid #e6e6e6;border-radius:6px;overflow:hidden",
+    this.outer);
     this.wrap.className = "miread-map";
     this.canvas = el("canvas", "position:absolute;inset:0;width:100%;height:100%", this.wrap);
     this.overlay = el("canvas", "position:absolute;inset:0;width:100%;height:100%;pointer-events:none", this.wrap);
-    this.tools = el("div", "position:absolute;top:6px;left:6px;display:flex;gap:4px;flex-wrap:wrap;z-index:3",
-      this.wrap);
-    this.legend = el("div", "position:absolute;top:6px;right:6px;max-height:calc(100% - 12px);overflow:auto;"
-      + "background:rgba(255,255,255,.85);border-radius:6px;padding:4px 6px;font-size:12px;z-index:3;max-width:40%",
-      this.wrap);
+    this.legend = el("div", "display:flex;flex-wrap:wrap;gap:2px 12px;font-size:12px;margin-top:4px;color:#222",
+      this.outer);
     this.legend.className = "miread-legend";
     this.card = el("div", "position:absolute;display:none;pointer-events:none;z-index:4;max-width:320px;"
       + "background:#fff;border:1px solid #999;border-radius:6px;padding:6px 8px;font-size:12px;"
       + "box-shadow:0 2px 6px rgba(0,0,0,.2);color:#222", this.wrap);
     this.card.className = "miread-card";
     this.status = el("div", "position:absolute;bottom:4px;left:8px;font-size:11px;color:#555;z-index:3;"
-      + "background:rgba(255,255,255,.7);padding:0 4px", this.wrap);
+      + "background:rgba(255,255,255,.7);padding:0 4px;pointer-events:none", this.wrap);
     this.modes = {};
     for (const [mode, label, title] of [["panZoom", "Pan", "Drag to pan, wheel to zoom"],
       ["lasso", "Lasso", "Drag to select papers freehand (or shift-drag in Pan)"],
@@ -131,7 +132,7 @@ class MapView {
     this.weight = new Float32Array(this.n).fill(1);
     this.index = null;
     this.hidden.clear();
-    this.plot.set({ pointSize: this.n > 200000 ? 2 : this.n > 20000 ? 3 : 5 });
+    this.plot.set({ pointSize: this.n > 200000 ? 2 : this.n > 20000 ? 3 : this.n > 1000 ? 5 : 7 });
     this.wrap.dataset.ready = "0";
     await this.redraw();
     this.index = this.plot.get("spatialIndex");
@@ -184,7 +185,7 @@ class MapView {
       this.computeWeights();
       const palette = (s.palette && s.palette.length) ? s.palette : ["#1f77b4"];
       const faded = this.weight.some((w) => w < 1);
-      const base = this.n > 200000 ? 2 : this.n > 20000 ? 3 : 5;
+      const base = this.n > 200000 ? 2 : this.n > 20000 ? 3 : this.n > 1000 ? 5 : 7;
       this.plot.set({
         colorBy: "valueA", pointColor: palette,
         opacityBy: faded ? "valueB" : null, opacity: faded ? [0.1, 0.95] : (this.n > 20000 ? 0.7 : 0.85),
@@ -227,7 +228,7 @@ class MapView {
     this.legend.style.display = entries.length ? "" : "none";
     for (const entry of entries) {
       const row = el("div", "display:flex;align-items:center;gap:5px;cursor:pointer;white-space:nowrap;"
-        + "overflow:hidden;text-overflow:ellipsis", this.legend);
+        + "overflow:hidden;text-overflow:ellipsis;max-width:320px", this.legend);
       row.className = "miread-legend-entry";
       row.dataset.code = String(entry.code);
       const swatch = el("span", `display:inline-block;width:10px;height:10px;border-radius:50%;flex:none;`
@@ -287,7 +288,9 @@ class MapView {
       "color:#444");
     const entry = ((this.state && this.state.state && this.state.state.legend) || [])
       .find((e) => e.code === this.codes[i]);
-    if (entry) line(entry.label, "color:#666;font-style:italic");
+    if (entry && entry.label !== "other" && !(t.journal && entry.label === t.journal[i])) {
+      line(entry.label, "color:#666;font-style:italic");
+    }
     this.card.dataset.row = String(i);
     const [mx, my] = this.mouse || this.screen(this.x[i], this.y[i]);
     const w = this.wrap.clientWidth;
