@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import re
 import time
 from collections.abc import Callable, Iterator
@@ -19,7 +20,7 @@ if TYPE_CHECKING:
 ARTIFACTS = ROOT / "test-artifacts"
 FIXTURES = ROOT / "tests" / "fixtures" / "e2e"
 VIEWPORT = {"width": 1400, "height": 1000}
-PATIENCE_MS = 240_000  # generous: on two busy cores the first UMAP compile and model loads take minutes
+PATIENCE_MS = int(os.environ.get("MIREAD_E2E_PATIENCE_MS", "240000"))  # generous: on two busy cores the first UMAP compile and model loads take minutes
 T = TypeVar("T")
 
 
@@ -38,12 +39,13 @@ def browser() -> Iterator:
 
 
 MAP = ".miread-map"  # the map component's root (inside its element's shadow root; Playwright pierces it)
+TOOLS = ".miread-map-outer"  # the map with its tool row and legend
 MAP_JS = "(window.__mireadMaps && window.__mireadMaps.map && window.__mireadMaps.map.map)"
 
 
 def draw_lasso(page, left: float, top: float, right: float, bottom: float, mode: str = "lasso") -> None:
     """Drag a lasso (or with mode 'rectangle', a box) over a part of the page's map (fractions of its canvas)."""
-    page.locator(f"{MAP} button[data-mode={mode}]").first.click()
+    page.locator(f"{TOOLS} button[data-mode={mode}]").first.click()
     canvas = page.locator(f"{MAP} canvas").first
     canvas.scroll_into_view_if_needed()
     box = canvas.bounding_box()
@@ -185,7 +187,7 @@ class Tab:
     def click_point(self, row: int | None = None, title: str | None = None) -> None:
         """Click a paper's point on the map (in Pan mode) and wait for the app."""
         self.map_drawn()
-        self.page.locator(f"{MAP} button[data-mode=panZoom]").first.click()
+        self.page.locator(f"{TOOLS} button[data-mode=panZoom]").first.click()
         x, y = self.map_point(row, title)
         self.page.mouse.move(x, y, steps=2)
         self.page.mouse.click(x, y)

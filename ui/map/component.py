@@ -107,8 +107,8 @@ def show_map(corpus: str, coords: np.ndarray, frame: pd.DataFrame, *, hub: str =
     """Mount the heavy instance (outside fragments) and return the frame that maps coordinates into its space."""
     version = map_key(corpus, coords, frame)
     table, unit = _points(version, coords, frame)
-    _bundle()(key=key, data={"points": table, "meta": {"key": version, "n": len(table), "hub": hub,
-                                                       "name": corpus}}, height="content")
+    meta = {"key": version, "n": len(table), "hub": hub, "name": corpus, "unit": [unit.cx, unit.cy, unit.half]}
+    _bundle()(key=key, data={"points": table, "meta": meta}, height="content")
     return unit
 
 
@@ -196,6 +196,6 @@ def standalone_html(corpus: str, coords: np.ndarray, frame: pd.DataFrame, state:
 const source = document.getElementById("miread-bundle").textContent;
 const url = URL.createObjectURL(new Blob([source], {{type: "text/javascript"}}));
 const data = JSON.parse(document.getElementById("miread-data").textContent);
-const module = await import(url);
+const module = window.__mireadModule = await import(url);
 module.default({{data, parentElement: document.getElementById("map"), setStateValue() {{}}, setTriggerValue() {{}}}});
 </script></body></html>"""

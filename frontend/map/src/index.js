@@ -97,6 +97,8 @@ class MapView {
       this.mouse = [e.clientX - r.left, e.clientY - r.top];
     });
     this.setMode("panZoom");
+    this.resize = new ResizeObserver(() => this.paint());  // the overlay's bitmap follows the map's size
+    this.resize.observe(this.wrap);
   }
 
   button(label, title, onClick) {
@@ -121,6 +123,7 @@ class MapView {
     const meta = data.meta || {};
     const points = data.points;
     this.key = meta.key;
+    this.unit = meta.unit || [0, 0, 1];  // [cx, cy, half]: map coordinates = centre + unit * half
     this.x = Float32Array.from(column(points, "x") || []);
     this.y = Float32Array.from(column(points, "y") || []);
     this.n = this.x.length;
@@ -297,6 +300,8 @@ class MapView {
     this.card.style.left = `${Math.min(mx + 12, Math.max(0, w - 330))}px`;
     this.card.style.top = `${my + 12}px`;
     this.card.style.display = "block";
+    const h = this.wrap.clientHeight, tall = this.card.offsetHeight;
+    if (my + 12 + tall > h) this.card.style.top = `${Math.max(0, my - 12 - tall)}px`;  // above the point, not cut off
   }
 
   /** Screen position (CSS px in the wrapper) of a point in [-1, 1] data space, from the camera's view matrix. */
@@ -326,7 +331,7 @@ class MapView {
     this.viewTimer = setTimeout(() => {
       if (this.quiet) { this.quiet = false; return; }
       const box = this.bbox();
-      const whole = Math.abs(box[1] - box[0]) >= 1.99 && Math.abs(box[3] - box[2]) >= 1.99;
+      const whole = box[0] <= -0.99 && box[1] >= 0.99 && box[2] <= -0.99 && box[3] >= 0.99;
       this.emit("zoom", "zoom", whole ? "" : box.map((v) => v.toFixed(5)).join(","), true);
     }, 300);
   }
@@ -338,7 +343,9 @@ class MapView {
   }
 
   whole(report) {
-    this.plot.zoomToOrigin({ transition: report, transitionDuration: 300, preventFilterReset: true });
+    // the whole [-1, 1] square fits (zoomToOrigin shows y in [-1, 1] only: a tall map would cut off its sides)
+    this.plot.zoomToArea({ x: -1, y: -1, width: 2, height: 2 }, { transition: report, transitionDuration: 300,
+      preventFilterReset: true });
     if (report) {
       this.quiet = true;
       setTimeout(() => this.emit("zoom", "zoom", "", true), 350);
@@ -451,6 +458,7 @@ class MapView {
 
   destroy() {
     this.stopPlay(false);
+    this.resize.disconnect();
     this.plot.destroy();
   }
 }
