@@ -77,7 +77,15 @@ def test_a_lasso_lists_the_papers_and_saves_them_as_a_collection(tab: Tab, store
     heading = tab.see(re.compile(r"\d+ selected papers"), "[data-testid=stHeading]")
     chosen = int(heading.split()[0])
     assert PAPERS * 0.8 <= chosen <= PAPERS  # the lasso's corners are rounded: a paper at the very edge may stay out
-    tab.page.get_by_text(f"Save the {chosen} selected papers as a collection").click()
+    tab.idle()
+    name = tab.page.locator("[data-testid=stTextInput] input[aria-label='Name of a new collection']").first
+
+    def expanded() -> None:
+        if not name.is_visible():
+            tab.page.get_by_text(f"Save the {chosen} selected papers as a collection").click()
+            tab.idle()
+        assert name.is_visible()
+    tab.eventually(expanded)
     tab.fill("Name of a new collection", "everything")
     tab.page.get_by_role("button", name=f"Add {chosen} papers (selection)").click()
     tab.see("Collection everything now holds")
