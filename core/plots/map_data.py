@@ -120,7 +120,7 @@ def colour_codes(values: Sequence | None, n: int, max_legend: int = 12, scale: b
     codes = np.fromiter((code_of.get(label, other) for label in labels), dtype=np.uint8, count=n)
     palette = [PALETTE[i % len(PALETTE)] for i in range(len(keep))] + [OTHER_COLOUR]
     counts = dict(ranked)
-    legend = [{"label": short(label, 40), "colour": palette[i], "code": i, "count": int(counts[label])}
+    legend = [{"label": short(label, 100), "colour": palette[i], "code": i, "count": int(counts[label])}
               for i, label in enumerate(keep)]
     rest = int(np.sum(codes == other))
     if rest:

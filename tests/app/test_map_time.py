@@ -85,7 +85,7 @@ def test_a_link_with_years_and_play_opens_the_map_playing(dated: Store):
     at.run()
     assert not at.exception and not at.warning
     assert widget(at.selectbox, "Play through years").value == "cumulative"
-    assert [f["name"] for f in chart(at)["frames"]] == ["2001", "2001–2002", "2001–2003"]
+    assert map_sent(at)["page"]["state"]["play"] == {"years": [2001, 2002, 2003], "width": None, "ms": 700}
     widget(at.selectbox, "Play through years").set_value("3-year window").run()
     assert at.query_params["play"] == "3y" and at.query_params["years"] == "2001-2003"
     widget(at.selectbox, "Play through years").set_value("off").run()

@@ -8,6 +8,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 import streamlit as st
+from streamlit.errors import StreamlitAPIException
 
 from core.display import blank_missing, plural
 from core.embedding import ModelSpec
@@ -48,8 +49,11 @@ def side_panel(corpus: str, spec: ModelSpec, frame: pd.DataFrame, coords: np.nda
     if changed:  # draw the new star / list from the top, so the overlay gets the paper just opened
         st.rerun(scope="fragment")
     find_box(frame, coords)
-    if st.session_state.pop(FLY, False):
-        st.rerun(scope="fragment")  # the map instance above flies to the found paper and stars it
+    if st.session_state.pop(FLY, False):  # the map instance above flies to the found paper and stars it
+        try:
+            st.rerun(scope="fragment")
+        except StreamlitAPIException:  # a run of the whole page (a link, a test): no fragment to rerun alone
+            st.rerun(scope="app")
     pid = st.session_state.get(PAPER)
     if row is not None:
         st.query_params["paper"] = str(pid)
