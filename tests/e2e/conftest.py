@@ -43,6 +43,22 @@ TOOLS = ".miread-map-outer"  # the map with its tool row and legend
 MAP_JS = "(window.__mireadMaps && window.__mireadMaps.map && window.__mireadMaps.map.map)"
 
 
+def draw_plotly_lasso(page, left: float, top: float, right: float, bottom: float) -> None:
+    """Drag a lasso over a part of the page's first Plotly chart (the Compare page's maps; lasso is their drag mode)."""
+    plot = page.locator("[data-testid=stPlotlyChart] .nsewdrag").first
+    plot.scroll_into_view_if_needed()
+    box = plot.bounding_box()
+    assert box
+    width, height = box["width"] - 6, box["height"] - 6
+    x0, y0 = box["x"] + 3 + left * width, box["y"] + 3 + top * height
+    x1, y1 = box["x"] + 3 + right * width, box["y"] + 3 + bottom * height
+    page.mouse.move(x0, y0)
+    page.mouse.down()
+    for x, y in ((x1, y0), (x1, y1), (x0, y1), (x0, y0 + 2)):
+        page.mouse.move(x, y, steps=8)
+    page.mouse.up()
+
+
 def draw_lasso(page, left: float, top: float, right: float, bottom: float, mode: str = "lasso") -> None:
     """Drag a lasso (or with mode 'rectangle', a box) over a part of the page's map (fractions of its canvas)."""
     page.locator(f"{TOOLS} button[data-mode={mode}]").first.click()
@@ -216,6 +232,11 @@ class Tab:
     def lasso(self, left: float = 0.0, top: float = 0.0, right: float = 1.0, bottom: float = 1.0) -> None:
         """Draw a lasso over a part of the first map (fractions of its plot area; the maps' drag mode is lasso)."""
         draw_lasso(self.page, left, top, right, bottom)
+        self.idle()
+
+    def plotly_lasso(self, left: float = 0.0, top: float = 0.0, right: float = 1.0, bottom: float = 1.0) -> None:
+        """Draw a lasso over a part of the first Plotly chart (the Compare page's maps)."""
+        draw_plotly_lasso(self.page, left, top, right, bottom)
         self.idle()
 
     def snap(self, name: str) -> Path:

@@ -63,7 +63,7 @@ def test_a_link_opens_the_compare_view_and_selections_are_linked(tab: Tab, works
     expect(tab.page.locator("[data-testid=stPlotlyChart] .nsewdrag")).to_have_count(2)
     assert highlighted(tab) == [[], []]
 
-    tab.lasso(right=0.5)  # the left half of map A
+    tab.plotly_lasso(right=0.5)  # the left half of map A (the Compare page's maps are Plotly still)
 
     def linked() -> list[int]:
         a, b = highlighted(tab)
