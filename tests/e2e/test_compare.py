@@ -59,7 +59,7 @@ def stars(tab: Tab) -> list[list[str]]:
 def test_a_link_opens_the_compare_view_and_selections_are_linked(tab: Tab, workspace: Store):
     assert "/compare?" in tab.page.url and "compare=tiny-ft" in tab.page.url
     tab.page.get_by_role("heading", name="Compare models").wait_for()
-    tab.map_drawn()
+    tab.page.locator("[data-testid=stPlotlyChart] .nsewdrag").first.wait_for()  # the Compare maps: Plotly
     expect(tab.page.locator("[data-testid=stPlotlyChart] .nsewdrag")).to_have_count(2)
     assert highlighted(tab) == [[], []]
 
