@@ -10,7 +10,7 @@ export MIREAD_WORKSPACE ?= $(WORKSPACE)
 export HF_HUB_OFFLINE ?= 1
 export TOKENIZERS_PARALLELISM ?= false
 
-.PHONY: install run demo lint test test-fast test-e2e test-slow soak bench chromium clean
+.PHONY: install run demo lint test test-fast test-e2e test-slow soak bench chromium clean frontend
 
 $(VENV)/.installed: requirements.txt
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
@@ -56,6 +56,10 @@ soak: install
 
 bench: install
 	$(PY) benchmarks/run_all.py
+
+# the map's WebGL component: needs Node 20 and npm (the bundle is committed, so run and test need neither)
+frontend:
+	cd frontend/map && npm ci --no-audit --no-fund && npm run build
 
 clean:
 	rm -rf $(VENV) .pytest_cache test-artifacts

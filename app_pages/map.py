@@ -5,6 +5,7 @@ from __future__ import annotations
 import time
 
 import numpy as np
+import pandas as pd
 import streamlit as st
 
 from core.demo import DEMO_CORPUS
@@ -16,7 +17,7 @@ from core.explore import (
     paper_citations,
     place_points,
 )
-from core.plots import add_citation_lines, export_html, map_figure
+from core.plots.map_data import colour_codes, highlight_bits
 from core.records import md_escape
 from ui import state
 from ui.embedding import need_embeddings
@@ -24,14 +25,13 @@ from ui.errors import guarded, show_error
 from ui.figures_view import ranked_figures
 from ui.jobs import start_map  # the fit is a job of the workspace: every tab, a reload and the CLI see it
 from ui.journal_names import spellings_caption
-from ui.map_cards import map_cards
-from ui.map_events import watch_zoom
-from ui.map_panel import PAPER, paper_row
-from ui.map_side import side_panel
-from ui.map_stable import marked, resolve_stable, show_stable_controls
-from ui.map_time import PLAY_LINK, animate, fill_screen, topics_over_time, year_controls
-from ui.map_topics import topic_colours
-from ui.map_zoom import CHART_KEY, apply_zoom, current_zoom
+from ui.map.component import push_state, show_map, standalone_html, watch_zoom
+from ui.map.panel import PAPER, paper_row
+from ui.map.side import side_panel
+from ui.map.stable import marked, resolve_stable, show_stable_controls
+from ui.map.time import PLAY, PLAY_LINK, fill_screen, topics_over_time, year_controls
+from ui.map.topics import topic_colours
+from ui.map.zoom import current_zoom
 from ui.resources import embeddings, highlight_rows, papers_frame, store
 from ui.shared_view import link_problems, write_link
 from ui.sidebar import current_corpus, current_model
@@ -128,7 +128,7 @@ if final is None:
 
 vectors = embeddings(corpus, spec)
 
-colour_values, cluster_text, topic_map = None, None, None
+colour_values, topic_map = None, None
 if colour == TOPICS:
     topic_map = topic_colours(corpus, spec, int(k))
     colour_values = topic_map.colour_values if topic_map else None
@@ -153,14 +153,12 @@ if query.strip():
     matched = int(highlight.sum())
     st.caption(f"{plural(matched, 'paper')} match{'es' * (matched == 1)} “{md_escape(query.strip())}”.")
 years, play = year_controls(frame, corpus)
-if years is not None and play == "off":  # while playing, the animation draws the window in front
-    window = year_mask(frame, years)
-    highlight = window if highlight is None else highlight & window
-    st.caption(f"{plural(int(highlight.sum()), 'paper')} from {years[0]}–{years[1]} drawn in front; the others are "
-               "faded.")
+if years is not None:
+    st.caption(f"{plural(int(year_mask(frame, years).sum()), 'paper')} from {years[0]}–{years[1]} drawn in front; "
+               "the others are faded.")
 
-query_points, query_labels = None, None
-open_row = paper_row(frame, st.session_state.get(PAPER))  # its star is drawn over the chart (ui/map_events.py)
+query_points, lines = [], []
+open_row = paper_row(frame, st.session_state.get(PAPER))  # its star is drawn by the side fragment's instance
 citations = None
 if info.links:  # a paper's references and citing papers drawn in front, joined to it by lines
     options = [None, *range(len(frame))]
@@ -177,59 +175,69 @@ if info.links:  # a paper's references and citing papers drawn in front, joined 
         mask[citations["rows"]] = True
         mask[cite_row] = True
         highlight = mask if highlight is None else highlight | mask
-        query_points, query_labels = coords[[cite_row]], [f"{frame['title'].iloc[cite_row]}"]
+        query_points.append((coords[cite_row], str(frame["title"].iloc[cite_row])))
+        for part, dashed in (("references", False), ("cited_by", True)):
+            lines += [(cite_row, int(r["row"]), dashed) for r in citations[part]]
         st.caption(f"{plural(len(citations['references']), 'reference')} and "
                    f"{plural(len(citations['cited_by']), 'citing paper')} "
                    "drawn in front (lines: to its references solid, from citing papers dotted).")
 placed = st.session_state.get(state.MAP_QUERY)
 if isinstance(placed, state.MapQuery) and (placed.corpus, placed.model) == (corpus, spec.name):
-    query_points = place_points(coords, np.asarray(vectors), np.asarray([placed.vector], dtype=np.float32))
-    query_labels = [placed.title]
+    star = place_points(coords, np.asarray(vectors), np.asarray([placed.vector], dtype=np.float32))
+    query_points.append((star[0], placed.title))
 
 write_link(corpus=corpus, model=spec.name, method=method, colour=colour, highlight=query.strip(), years=years,
            paper=st.session_state.get(PAPER) if open_row is not None else None, zoom=current_zoom(), params=params,
            k=int(k),
            level=topic_map.level if topic_map else None, play=PLAY_LINK.get(play))
 ranked = ranked_figures(corpus, spec)
-cards = map_cards(corpus, frame, colour, colour_values, ranked)  # cached: the same for most reruns
-fig = map_figure(coords, color=colour_values, color_name=colour, cards=cards, highlight=highlight,
-                 query_points=query_points, query_labels=query_labels, cluster_labels=cluster_text,
-                 max_legend=int(legend), scale=bool(info.year) and colour == info.year,  # the year: a scale
-                 marked=marked(stable))  # papers new since the map was fitted, ringed
-if citations is not None:
-    add_citation_lines(fig, coords, cite_row, citations)
-if topic_map is not None:
-    topic_map.draw(fig, coords, chart_key="corpus_map")
-fig = fill_screen(animate(fig, frame, coords, years, play))
-shown = fig.layout.meta or {"drawn": len(coords), "total": len(coords)}
 kind = "PCA preview" if final is None else method.upper()
-if shown["drawn"] < shown["total"]:
-    st.caption(f"{kind}: drawing **{shown['drawn']:,} of {shown['total']:,}** papers, a random sample (every "
-               f"highlighted paper kept): more points than a browser map stays responsive with. Highlight, "
-               f"search or export to reach the others.")
-else:
-    st.caption(f"{kind}: drawing all **{len(coords):,}** {noun(len(coords), 'paper')} (WebGL). Drag to "
-               "lasso-select; double-click to reset the zoom.")
+st.caption(f"{kind}: drawing all **{len(coords):,}** {noun(len(coords), 'paper')} (WebGL, in your browser). "
+           "Pan and zoom with the mouse; Lasso or Box selects; **Whole map** returns to the whole map.")
 spellings_caption(corpus, colour)  # one colour per journal, whatever its spellings
 fitted = guarded(map_fitted, store(), corpus, spec, method, params) if final is not None else None
 if fitted is not None:
     st.caption(f"{method.upper()} fitted on a seeded sample of **{int(fitted.sum()):,}** papers; the other "
                f"**{int((~fitted).sum()):,}** were placed at the weighted mean of their 10 most similar fitted "
                f"papers, as a pasted paper (★) is.")
+fill_screen()
 map_box, side = st.columns([5, 2])  # the side column: Find, the open paper, the selection (a fragment)
-map_box.plotly_chart(
-    apply_zoom(fig), width="stretch", key=CHART_KEY,  # clicks, lasso and zoom are read by the side fragment
-    config={"toImageButtonOptions": {"format": "png", "filename": f"{corpus}-map", "scale": 2}, "displaylogo": False,
-            "responsive": True})
+with map_box:
+    unit = show_map(corpus, coords, frame)  # the points: sent once per corpus version and map
+colours = colour_codes(colour_values, len(coords), int(legend), scale=bool(info.year) and colour == info.year)
+unit_xy = unit.to_unit(coords)
+ring_rows = None if (m := marked(stable)) is None else np.flatnonzero(m)
+map_state = {
+    "name": f"{corpus}-{method}-map", "palette": colours.palette, "legend": colours.legend,
+    "years": list(years) if years is not None else None, "grow": highlight is not None,
+    "labels": [] if topic_map is None else [
+        {**label, "x": float(xy[0]), "y": float(xy[1])}
+        for label in topic_map.label_points(coords) for xy in unit.to_unit(np.array([[label["x"], label["y"]]]))],
+    "stars": [{"x": float(xy[0]), "y": float(xy[1]), "label": title[:120]}
+              for point, title in query_points for xy in unit.to_unit(np.asarray(point).reshape(1, 2))],
+    "lines": [[float(unit_xy[a, 0]), float(unit_xy[a, 1]), float(unit_xy[b, 0]), float(unit_xy[b, 1]), dashed]
+              for a, b, dashed in lines],
+}
+if play in PLAY and play != "off" and "year" in frame:
+    known = pd.to_numeric(frame["year"], errors="coerce").dropna().astype(int)
+    span = years or (int(known.min()), int(known.max())) if len(known) else None
+    if span:
+        map_state["play"] = {"years": list(range(span[0], span[1] + 1)), "width": PLAY[play], "ms": 700}
+        st.caption("Press **▶ Play** on the map: a window of years moves over the fixed map in your browser, the "
+                   "papers of each window in front, the others faded.")
+with map_box:
+    push_state(map_state, colours.codes, highlight_bits(highlight, len(coords)), ring_rows)
 show_stable_controls(stable if final is not None else None, corpus, spec, method, params)  # new papers, re-fit, undo
 view = repr((corpus, spec.name, method, sorted(params.items()), colour, query.strip(), years, int(k), int(legend)))
-watch_zoom()  # zooms: the session and the address bar, in a fragment of their own
+watch_zoom(unit)  # zooms: the session and the address bar, in a fragment of their own
 with side:
-    side_panel(corpus, spec, frame, coords, links=info.links, view=view, colour=colour, colour_values=colour_values,
-               ranked=ranked)
-map_box.download_button("Export map (HTML)", lambda: export_html(fig).encode("utf-8"),  # built on the click only
-                        file_name=f"{corpus}-{method}-map.html", mime="text/html",
-                        help="A standalone interactive file; use the camera icon on the map for PNG.")
+    side_panel(corpus, spec, frame, coords, unit, links=info.links, view=view, colour=colour,
+               colour_values=colour_values, ranked=ranked)
+map_box.download_button(
+    "Export map (HTML)", lambda: standalone_html(corpus, coords, frame, map_state, colours.codes,  # on the click only
+                                                 highlight_bits(highlight, len(coords))).encode("utf-8"),
+    file_name=f"{corpus}-{method}-map.html", mime="text/html",
+    help="A standalone interactive file (no network needed); the PNG button on the map saves a picture.")
 if citations is not None:
     show_citations(citations)
 topics_over_time(frame, colour_values, colour)

@@ -76,7 +76,9 @@ def markdown_strings(message: Any) -> list[str]:
     found: list[str] = []
     for descriptor, value in message.ListFields():
         if descriptor.type == descriptor.TYPE_MESSAGE:
-            for item in ([value] if hasattr(value, "ListFields") else value):
+            # a message, a repeated field, or a map field (the map component's Arrow blobs by hash)
+            items = [value] if hasattr(value, "ListFields") else value.values() if hasattr(value, "values") else value
+            for item in items:
                 found += markdown_strings(item)
         elif descriptor.type == descriptor.TYPE_STRING:
             values = [value] if isinstance(value, str) else list(value)

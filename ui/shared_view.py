@@ -7,7 +7,7 @@ import streamlit as st
 
 from core.embedding import list_models
 from ui import state
-from ui.map_time import PLAY_LINK
+from ui.map.time import PLAY_LINK
 from ui.resources import store
 from ui.views import parse_view, view_query
 

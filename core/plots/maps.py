@@ -58,7 +58,7 @@ def hover_cards(
 ) -> list[str]:
     """Build one escaped hover card per point: title, colour label (as `label_of` shows it), then other columns.
 
-    The slow part of a big map's figure (a Python string per paper): the page caches it (ui/map_cards.py)."""
+    The slow part of a big map's figure (a Python string per paper): the page caches it (ui/map/cards.py)."""
     parts: list[list[str]] = [[] for _ in range(n)]
     if hover is not None:
         columns = list(hover.columns)

@@ -9,7 +9,8 @@ import pytest
 from core.embedding import embed_corpus
 from core.io import read_papers
 from core.store import Store
-from tests.app.test_pages import chart, open_app, texts, widget
+from tests.app.map_component import map_sent
+from tests.app.test_pages import open_app, texts, widget
 from tests.helpers import register_tiny
 
 FIXTURE = Path(__file__).resolve().parents[1] / "fixtures" / "citations" / "arxiv_150.jsonl"
@@ -40,8 +41,9 @@ def test_the_map_draws_and_lists_a_papers_references_and_citing_papers(cited):
     at.selectbox(key="map_cite_c").set_value(row).run()
     assert not at.exception and not at.error
     refs, citers = cited.references_of("c", pid), cited.cited_by("c", pid)
-    names = {t["name"] for t in chart(at)["data"]}
-    assert f"references ({len(refs)})" in names and f"cited by ({len(citers)})" in names
+    state = map_sent(at)["page"]["state"]
+    assert len(state["lines"]) == len(refs) + len(citers)  # to its references solid, from citing papers dotted
+    assert sum(line[4] for line in state["lines"]) == len(citers) and len(state["stars"]) == 1
     assert f"{len(refs):,} references and {len(citers):,} citing papers" in texts(at.caption)
     frame = cited.papers_frame("c", with_abstract=False).set_index("id")
     listed = [d.value for d in at.dataframe if "year" in d.value.columns and "id" in d.value.columns]

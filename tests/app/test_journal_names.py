@@ -7,6 +7,7 @@ from pathlib import Path
 
 from core.embedding import embed_corpus
 from core.store import Store
+from tests.app.map_component import legend_names
 from tests.app.test_pages import chart, empty_workspace, open_app, texts  # noqa: F401
 from tests.helpers import make_papers, register_tiny
 
@@ -28,7 +29,7 @@ def test_the_map_colours_one_journal_once_and_the_journals_page_lists_its_spelli
     _two_spellings(empty_workspace, tiny_model_dir)
     at = open_app()
     assert not at.exception and at.selectbox(key="map_colour").value == "journal"
-    entries = {t["name"] for t in chart(at)["data"] if t.get("showlegend") is not False and t.get("name")}
+    entries = set(legend_names(at))
     assert {"PloS one", "J. Bio", "J. Econ"} <= entries and "PLOS ONE" not in entries
     assert "1 journal was exported under several spellings" in texts(at.caption)
     page = open_app("app_pages/journals.py")

@@ -4,13 +4,15 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 from core.embedding import ModelSpec, embed_corpus
 from core.records import Paper
 from core.store import Store
 from tests.app.background_jobs import wait_for_background
-from tests.app.test_pages import chart, open_app, texts, widget
+from tests.app.map_component import column, legend_names, map_sent
+from tests.app.test_pages import open_app, texts, widget
 from tests.helpers import make_papers, register_tiny
 
 
@@ -66,8 +68,8 @@ def test_highlight_on_a_corpus_with_missing_values_counts_matches(lived_in: Stor
     assert not at.exception
     expected = sum(1 for p in holey_papers() if str(p.fields.get("journal") or "").startswith("Rare Journal"))
     assert f"{expected:,} papers match" in texts(at.caption)
-    traces = {t["name"]: t for t in chart(at)["data"]}
-    assert "highlighted" in traces
+    bits = column(map_sent(at)["page"], "mask")
+    assert bits is not None and int(np.unpackbits(bits.astype(np.uint8)).sum()) == expected
 
 
 def test_hover_cards_show_the_real_journal_even_when_the_legend_folds_it_into_other(lived_in: Store):
@@ -75,27 +77,27 @@ def test_hover_cards_show_the_real_journal_even_when_the_legend_folds_it_into_ot
     widget(at.selectbox, "Colour by").set_value("journal").run()
     widget(at.number_input, "Legend entries").set_value(3).run()
     assert not at.exception
-    data = chart(at)["data"]
-    other = next(t for t in data if t["name"] == "other")
-    cards = other["hovertext"]
-    assert cards and all("journal: other" not in card for card in cards)
-    assert any("journal: Rare Journal" in card for card in cards)
-    names = [t["name"] for t in data]
+    sent = map_sent(at)
+    legend = sent["page"]["state"]["legend"]
+    other = next(e["code"] for e in legend if e["label"] == "other")
+    folded = column(sent["page"], "codes") == other
+    # the card's journal line is the paper's own (the browser leaves out an 'other' colour line)
+    assert any(j.startswith("Rare Journal") for j in sent["points"]["journal"][folded])
+    names = [e["label"] for e in legend]
     assert len([n for n in names if n not in ("other", "(none)")]) == 3
 
 
 def test_the_map_legend_sits_under_the_map_in_rows(lived_in: Store):
     at = open_app("app_pages/map.py")
     widget(at.selectbox, "Colour by").set_value("journal").run()
-    legend = chart(at)["layout"]["legend"]
-    assert legend["orientation"] == "h" and legend["y"] < 0
+    assert legend_names(at)  # drawn by the component under the map, in rows (ui/map/static: .miread-legend)
 
 
 def test_a_year_column_reads_2019_on_the_map_cards(lived_in: Store):
     at = open_app("app_pages/map.py")
     widget(at.selectbox, "Colour by").set_value("year").run()
-    cards = [card for t in chart(at)["data"] for card in (t.get("hovertext") or [])]
-    assert any("year: 2019" in c for c in cards) and not any("2019.0" in c for c in cards)
+    years = map_sent(at)["points"]["year"].tolist()
+    assert "2019" in years and not any("2019.0" in y for y in years)
 
 
 def test_a_hub_model_that_cannot_load_keeps_its_error_on_screen(lived_in: Store):

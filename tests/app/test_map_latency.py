@@ -6,13 +6,13 @@ from tests.app.test_pages import empty_workspace, open_app, workspace  # noqa: F
 
 
 def test_a_map_rerun_does_not_build_the_html_export_until_it_is_downloaded(workspace, monkeypatch):  # noqa: F811
-    import core.plots
+    import ui.map.component
 
     built: list[int] = []
-    real = core.plots.export_html
-    monkeypatch.setattr(core.plots, "export_html", lambda fig: built.append(1) or real(fig))
+    real = ui.map.component.standalone_html
+    monkeypatch.setattr(ui.map.component, "standalone_html", lambda *a: built.append(1) or real(*a))
     at = open_app()
     at.text_input(key="map_highlight").set_value("galaxy").run()  # a second run of the page
     assert not at.exception
     assert [b.label for b in at.get("download_button")] == ["Export map (HTML)"]
-    assert built == []  # the standalone HTML (plotly.js inlined, every point) is made on the click only
+    assert built == []  # the standalone HTML (the map's bundle and every point inlined) is made on the click only

@@ -4,6 +4,7 @@ collection, and Similar papers / Journals limited to a collection."""
 from __future__ import annotations
 
 from core.records import Paper
+from tests.app.map_component import legend_names, map_sent
 from tests.app.test_pages import (  # noqa: F401
     PAPERS,
     chart,
@@ -40,32 +41,24 @@ def test_a_found_paper_opens_in_the_side_panel_with_its_abstract_in_paragraphs(w
     assert "https://doi.org/10.5/XY" in shown  # the link, without the export's dx.doi.org prefix
     assert "First paragraph about galaxies." in shown and "Second paragraph: the stellar results." in shown
     assert "First paragraph about galaxies.\n\nSecond" not in shown  # two paragraphs, two blocks
-    # its star is an overlay drawn by the map's event listener, not a trace: opening a paper leaves the figure as is
-    assert not [t for t in chart(at)["data"] if t["name"] == "your paper"]
+    # its star is drawn by the side fragment's instance: opening a paper leaves the points and the page state as is
+    sent = map_sent(at)
     row = int(workspace.papers_frame("c").index[workspace.papers_frame("c")["id"] == "doi-paper"][0])
-    layout = chart(at)["layout"]  # flown there: the window is a part of the map around the paper
-    x0, x1 = layout["xaxis"]["range"]
-    x = _point(at, row)[0]
-    assert x0 < x < x1
+    events = sent["events"]["state"]
+    assert events["star"]["row"] == row and events["flight"] >= 1
+    x0, x1 = events["zoom"][:2]  # flown there: the window is a part of the map around the paper
+    x = float(sent["points"]["x"].iloc[row])
+    assert x0 < x < x1 and x1 - x0 < 1
     assert at.session_state["map_zoom"] is not None
     assert "zoom" in at.query_params and at.query_params["paper"] == "doi-paper"
-
-
-def _point(at, row: int) -> tuple[float, float]:
-    """Where the map draws the paper of this row."""
-    for trace in chart(at)["data"]:
-        rows = decode(trace.get("customdata") or [])
-        if row in rows:
-            at_ = rows.index(row)
-            return decode(trace["x"])[at_], decode(trace["y"])[at_]
-    raise AssertionError(f"row {row} is not on the map")
 
 
 def test_the_hover_cards_show_the_first_three_authors(workspace):  # noqa: F811
     _with_authors(workspace)
     at = open_app()
-    cards = [h for t in chart(at)["data"] for h in (t.get("hovertext") or []) if "two paragraphs" in str(h)]
-    assert cards and "Yang, Z.; Jiang, B.; Xu, J. et al." in cards[0]
+    points = map_sent(at)["points"]
+    card = points[points["title"].str.contains("two paragraphs")]
+    assert card["author"].tolist() == ["Yang, Z.; Jiang, B.; Xu, J. et al."]
 
 
 def test_title_words_offer_every_match_and_the_panel_closes(workspace):  # noqa: F811
@@ -91,13 +84,13 @@ def test_a_shared_zoom_window_is_drawn_and_a_malformed_one_is_said(workspace):  
     at.query_params.update({"corpus": "c", "model": "tiny", "method": "pca", "zoom": "-1,1,-0.5,0.5"})
     at.run()
     assert not at.exception
-    assert chart(at)["layout"]["xaxis"]["range"] == [-1, 1]
-    assert chart(at)["layout"]["yaxis"]["range"] == [-0.5, 0.5]
+    assert at.session_state["map_zoom"] == (-1, 1, -0.5, 0.5)  # the map component flies there in the browser
+    assert map_sent(at)["events"]["state"]["zoom"] is not None
     bad = AppTest.from_file(APP, default_timeout=90)
     bad.query_params.update({"corpus": "c", "model": "tiny", "method": "pca", "zoom": "1,0,2"})
     bad.run()
     assert "The link's zoom '1,0,2' is not a window like x0,x1,y0,y1" in texts(bad.warning)
-    assert "range" not in chart(bad)["layout"]["xaxis"]
+    assert map_sent(bad)["events"]["state"]["zoom"] is None
 
 
 def test_the_map_colours_by_collection_and_saves_a_panel_paper_into_one(workspace):  # noqa: F811
@@ -106,7 +99,7 @@ def test_the_map_colours_by_collection_and_saves_a_panel_paper_into_one(workspac
     at = open_app()
     widget(at.selectbox, "Colour by").set_value("collection").run()
     assert not at.exception
-    names = {t["name"] for t in chart(at)["data"]}
+    names = set(legend_names(at))
     assert {"to read", "to read + core"} <= names or {"to read", "core + to read"} <= names
     at.session_state["map_paper"] = "econ-4"
     at.run()

@@ -7,6 +7,7 @@ from streamlit.testing.v1 import AppTest
 
 from core.embedding import embed_corpus
 from core.store import Store
+from tests.app.map_component import map_sent
 from tests.app.test_pages import APP, chart, open_app, widget
 from tests.helpers import make_papers, register_tiny
 
@@ -37,25 +38,23 @@ def undated(tmp_path, monkeypatch, tiny_model_dir) -> Store:
     return workspace(tmp_path, monkeypatch, tiny_model_dir, dated=False)
 
 
-def test_play_adds_frames_a_play_button_and_a_year_slider_to_the_map(dated: Store):
+def test_play_shows_a_play_button_on_the_map_with_the_years_to_run_through(dated: Store):
     at = open_app("app_pages/map.py")
-    assert "frames" not in chart(at) or not chart(at)["frames"]  # off by default: the plain map
+    assert "play" not in map_sent(at)["page"]["state"]  # off by default: the plain map
     widget(at.selectbox, "Play through years").set_value("2-year window").run()
     assert not at.exception and not at.error
-    spec = chart(at)
-    assert [f["name"] for f in spec["frames"]] == ["2000–2001", "2001–2002", "2002–2003", "2003–2004"]
-    layout = spec["layout"]
-    assert [b["label"] for b in layout["updatemenus"][0]["buttons"]] == ["▶ Play", "❚❚ Pause"]
-    assert [s["label"] for s in layout["sliders"][0]["steps"]] == [f["name"] for f in spec["frames"]]
-    overlay = [t for t in spec["data"] if t.get("legendgroup") == "years"]
-    assert [t["name"] for t in overlay] == ["2000", "2001", "2002", "2003", "2004"]
+    play = map_sent(at)["page"]["state"]["play"]
+    assert play["years"] == [2000, 2001, 2002, 2003, 2004] and play["width"] == 2  # the browser animates it
+    assert map_sent(at)["points"]["yearnum"].max() == 2004
 
 
 def test_play_runs_inside_the_chosen_years(dated: Store):
     at = open_app("app_pages/map.py")
     widget(at.slider, "Years").set_value((2001, 2003)).run()
     widget(at.selectbox, "Play through years").set_value("cumulative").run()
-    assert [f["name"] for f in chart(at)["frames"]] == ["2001", "2001–2002", "2001–2003"]
+    state = map_sent(at)["page"]["state"]
+    assert state["play"]["years"] == [2001, 2002, 2003] and state["play"]["width"] is None
+    assert state["years"] == [2001, 2003]
 
 
 def test_no_year_column_no_play_and_no_timeline(undated: Store):
@@ -63,14 +62,14 @@ def test_no_year_column_no_play_and_no_timeline(undated: Store):
     assert not at.exception and not at.error
     labels = [w.label for w in [*at.selectbox, *at.slider]]
     assert "Play through years" not in labels and "Years" not in labels
-    assert len(at.get("plotly_chart")) == 1 and not chart(at).get("frames")
+    assert not at.get("plotly_chart") and "play" not in map_sent(at)["page"]["state"]
     assert "Topics over time" not in [h.value for h in at.subheader]
 
 
 def test_topics_over_time_counts_every_dated_paper(dated: Store):
     at = open_app("app_pages/map.py")
     assert "Topics over time" in [h.value for h in at.subheader]
-    bars = chart(at, 1)["data"]
+    bars = chart(at, 0)["data"]
     assert {t["type"] for t in bars} == {"bar"}
     papers = dated.papers_frame("c")
     total = sum(int(v) for t in bars for v in t["y"])
@@ -86,7 +85,7 @@ def test_a_link_with_years_and_play_opens_the_map_playing(dated: Store):
     at.run()
     assert not at.exception and not at.warning
     assert widget(at.selectbox, "Play through years").value == "cumulative"
-    assert [f["name"] for f in chart(at)["frames"]] == ["2001", "2001–2002", "2001–2003"]
+    assert map_sent(at)["page"]["state"]["play"] == {"years": [2001, 2002, 2003], "width": None, "ms": 700}
     widget(at.selectbox, "Play through years").set_value("3-year window").run()
     assert at.query_params["play"] == "3y" and at.query_params["years"] == "2001-2003"
     widget(at.selectbox, "Play through years").set_value("off").run()

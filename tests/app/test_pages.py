@@ -16,6 +16,7 @@ from core.embedding import embed_corpus, fast_kind, get_model, vectors_fingerpri
 from core.records import Paper
 from core.store import Store
 from tests.app.background_jobs import wait_for_background
+from tests.app.map_component import column, legend_names, map_sent
 from tests.helpers import make_papers, register_tiny
 
 APP = str(Path(__file__).resolve().parents[2] / "app.py")
@@ -131,12 +132,14 @@ def test_the_map_draws_one_point_per_paper_coloured_by_journal(workspace):
     at = open_app()
     assert [t.value for t in at.title] == ["Domain map"]
     assert f"PCA: drawing all **{len(PAPERS)}** papers" in texts(at.caption)
-    traces = chart(at)["data"]
-    assert sum(len(decode(t["x"])) for t in traces) == len(PAPERS)
-    assert sorted(t["name"] for t in traces) == ["J. Astro", "J. Bio", "J. Econ"]
-    rows = sorted(r for t in traces for r in decode(t["customdata"]))
-    assert rows == list(range(len(PAPERS)))
-    assert any("On galaxy and stellar number 0" in h for t in traces for h in t["hovertext"])
+    sent = map_sent(at)
+    points = sent["points"]
+    assert len(points) == len(PAPERS) and points["x"].dtype == np.float32
+    assert points[["x", "y"]].abs().to_numpy().max() <= 1.0  # regl-scatterplot's space
+    assert sorted(legend_names(at)) == ["J. Astro", "J. Bio", "J. Econ"]
+    codes = column(sent["page"], "codes")
+    assert len(codes) == len(PAPERS) and codes.dtype == np.uint8 and set(codes) == {0, 1, 2}
+    assert any("On galaxy and stellar number 0" in t for t in points["title"])
 
 
 def test_the_map_highlights_matching_papers_and_labels_clusters(workspace):
@@ -145,24 +148,22 @@ def test_the_map_highlights_matching_papers_and_labels_clusters(workspace):
     assert not at.exception
     matching = sum("galaxy" in f"{p.title} {p.abstract}".lower() for p in PAPERS)
     assert f"{matching:,} papers match “galaxy”." in texts(at.caption)
-    highlighted = [t for t in chart(at)["data"] if t["name"] == "highlighted"]
-    assert len(decode(highlighted[0]["x"])) == matching
+    bits = np.unpackbits(column(map_sent(at)["page"], "mask").astype(np.uint8))[:len(PAPERS)]
+    assert int(bits.sum()) == matching
 
     widget(at.selectbox, "Colour by").set_value("topics").run()
     widget(at.number_input, "Clusters (k)").set_value(4).run()
     assert not at.exception
-    spec = chart(at)
-    assert sum(len(decode(t["x"])) for t in spec["data"] if t.get("meta") != "legend entry") == len(PAPERS)
-    assert len(spec["layout"]["annotations"]) == 2  # coarse topics: a quarter of k, at least 2
+    labels = map_sent(at)["page"]["state"]["labels"]
+    assert len([label for label in labels if label["level"] == "coarse"]) == 2  # a quarter of k, at least 2
 
 
 def test_the_map_can_colour_papers_by_their_predicted_journal(workspace):
     at = open_app()
     widget(at.selectbox, "Colour by").set_value("predicted journal").run()
     assert not at.exception and not at.error
-    traces = chart(at)["data"]
-    assert sum(len(decode(t["x"])) for t in traces) == len(PAPERS)
-    assert {t["name"] for t in traces} <= {"J. Astro", "J. Bio", "J. Econ"}
+    assert len(map_sent(at)["points"]) == len(PAPERS)
+    assert set(legend_names(at)) <= {"J. Astro", "J. Bio", "J. Econ"}
 
 
 def test_similar_papers_finds_a_paper_from_its_own_text(workspace):
@@ -181,8 +182,8 @@ def test_similar_papers_finds_a_paper_from_its_own_text(workspace):
 
     at.switch_page("app_pages/map.py").run()
     assert not at.exception
-    star = [t for t in chart(at)["data"] if t["name"] == "your paper"]
-    assert len(star) == 1 and star[0]["text"] == [target.title]
+    stars = map_sent(at)["page"]["state"]["stars"]
+    assert len(stars) == 1 and stars[0]["label"] == target.title[:120]
 
 
 def test_similar_papers_of_a_picked_corpus_paper_leave_the_paper_out(workspace):
@@ -275,7 +276,7 @@ def test_the_map_shows_a_pca_preview_while_the_chosen_map_is_computed_in_the_bac
     assert not at.exception
     captions = texts(at.caption)
     assert f"PCA preview: drawing all **{len(PAPERS)}** papers" in captions
-    assert sum(len(decode(t["x"])) for t in chart(at)["data"]) == len(PAPERS)
+    assert len(map_sent(at)["points"]) == len(PAPERS)
     deadline = time.time() + 120
     while time.time() < deadline:  # the page's fragment polls the same job; here the test does
         at.run()
@@ -283,4 +284,4 @@ def test_the_map_shows_a_pca_preview_while_the_chosen_map_is_computed_in_the_bac
             break
         time.sleep(0.2)
     assert f"TSNE: drawing all **{len(PAPERS)}** papers" in texts(at.caption)
-    assert not at.exception and sum(len(decode(t["x"])) for t in chart(at)["data"]) == len(PAPERS)
+    assert not at.exception and len(map_sent(at)["points"]) == len(PAPERS)

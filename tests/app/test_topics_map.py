@@ -6,6 +6,7 @@ import re
 
 from streamlit.testing.v1 import AppTest
 
+from tests.app.map_component import legend_names, map_sent
 from tests.app.test_pages import (  # noqa: F401 (fixtures)
     APP,
     chart,
@@ -18,7 +19,7 @@ from tests.app.test_pages import (  # noqa: F401 (fixtures)
 
 def labels(at) -> list[str]:
     """The label texts drawn on the map (markup stripped)."""
-    return [re.sub(r"<[^>]+>", "", a["text"]) for a in chart(at)["layout"].get("annotations", [])]
+    return [label["text"] for label in map_sent(at)["page"]["state"]["labels"]]
 
 
 def topic_map(k: int = 8):
@@ -34,7 +35,7 @@ def test_the_level_switch_changes_the_labels_and_fine_ones_nest_in_coarse(worksp
     coarse = labels(at)
     assert len(coarse) == 2 and all(re.match(r"^[A-Z]: \w", t) for t in coarse)
     assert not any(re.search(r"\bcells?, cells?\b", t) for t in coarse)
-    assert {t["name"] for t in chart(at)["data"]} == set(coarse)  # legend entries are the labels
+    assert set(legend_names(at)) == set(coarse)  # legend entries are the labels
 
     at.radio(key="map_level").set_value("fine").run()
     assert not at.exception
@@ -42,7 +43,7 @@ def test_the_level_switch_changes_the_labels_and_fine_ones_nest_in_coarse(worksp
     assert fine[:2] == coarse and len(fine) == 2 + 8  # the coarse names stay, the fine ones are drawn inside
     letters = {t[0] for t in coarse}
     assert all(re.match(r"^[A-Z]\d+: ", t) and t[0] in letters for t in fine[2:])
-    assert {t["name"] for t in chart(at)["data"]} == set(fine[2:])
+    assert set(legend_names(at)) == set(fine[2:])
     assert at.query_params["level"] == "fine" and at.query_params["colour"] == "topics"
 
 
@@ -64,8 +65,7 @@ def test_a_renamed_topic_shows_on_the_map_persists_and_an_empty_name_resets(work
     before = labels(at)
     rename(at, "B:", "Economics and trade")
     assert "B: Economics and trade" in labels(at)
-    assert "B: Economics and trade" in {t["name"] for t in chart(at)["data"]}  # the legend too
-    assert any("topics: B: Economics and trade" in h for t in chart(at)["data"] for h in t["hovertext"])
+    assert "B: Economics and trade" in legend_names(at)  # the legend (and the hover card's colour line) too
 
     fresh = topic_map()  # a new browser session on the same workspace
     assert "B: Economics and trade" in labels(fresh)

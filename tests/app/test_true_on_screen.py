@@ -11,7 +11,8 @@ from streamlit.testing.v1 import AppTest
 from core.embedding import embed_corpus
 from core.records import Paper
 from core.store import Store
-from tests.app.test_pages import APP, chart, open_app, texts, widget
+from tests.app.map_component import legend_names
+from tests.app.test_pages import APP, open_app, texts, widget
 from tests.helpers import make_papers, register_tiny
 
 
@@ -55,7 +56,7 @@ def test_colour_by_follows_the_corpus_when_it_lacks_the_chosen_column(two_corpor
     at.selectbox(key="corpus").set_value("d").run()
     colour = widget(at.selectbox, "Colour by")
     assert colour.value == "field" and colour.proto.raw_value == "field"  # what the widget shows, too
-    names = {t.get("name") for t in chart(at)["data"]}
+    names = set(legend_names(at))
     assert "J. Astro" in names and at.query_params.get("colour") == "field"
 
 

@@ -9,7 +9,8 @@ import pytest
 from core import cli
 from core.embedding import embed_corpus
 from core.store import Store
-from tests.app.test_pages import chart, open_app, widget
+from tests.app.map_component import legend_names, map_sent
+from tests.app.test_pages import open_app, widget
 from tests.helpers import make_papers, register_tiny
 
 
@@ -36,14 +37,14 @@ def years(tmp_path, monkeypatch, tiny_model_dir) -> Store:
 def test_the_map_colours_by_year_on_a_scale_and_cards_read_2019(years):
     at = open_app("app_pages/map.py")
     widget(at.selectbox, "Colour by").set_value("year").run()
-    data = chart(at)["data"]
-    names = {t["name"] for t in data}
-    cards = [c for t in data for c in t.get("hovertext") or []]
-    # the year is a time axis: a colour scale even with two years, papers without one grey as (none)
-    scaled = [t for t in data if (t.get("marker") or {}).get("colorbar")]
-    assert len(scaled) == 1 and scaled[0]["marker"]["colorbar"]["title"]["text"] == "year"
-    assert "(none)" in names and not any(".0" in n for n in names)
-    assert any("year: 2019" in c for c in cards) and not any("2019.0" in c for c in cards)
+    sent = map_sent(at)
+    names = legend_names(at)
+    # the year is a time axis: viridis bins even with two years, papers without one grey as (none), last
+    assert names[-1] == "(none)" and not any(".0" in n for n in names) and len(names) >= 3
+    palette = sent["page"]["state"]["palette"]
+    assert palette[0] == "#440154" and palette[-1] == "#c7c7c7"
+    years = sent["points"]["year"].tolist()
+    assert "2019" in years and not any("2019.0" in y for y in years)
 
 
 def test_similar_papers_results_read_2019(years):

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import re
 import time
 from collections.abc import Callable, Iterator
@@ -19,7 +20,7 @@ if TYPE_CHECKING:
 ARTIFACTS = ROOT / "test-artifacts"
 FIXTURES = ROOT / "tests" / "fixtures" / "e2e"
 VIEWPORT = {"width": 1400, "height": 1000}
-PATIENCE_MS = 240_000  # generous: on two busy cores the first UMAP compile and model loads take minutes
+PATIENCE_MS = int(os.environ.get("MIREAD_E2E_PATIENCE_MS", "240000"))  # generous: on two busy cores the first UMAP compile and model loads take minutes
 T = TypeVar("T")
 
 
@@ -37,11 +38,33 @@ def browser() -> Iterator:
         browser.close()
 
 
-def draw_lasso(page, left: float, top: float, right: float, bottom: float) -> None:
-    """Drag a lasso over a part of the page's first map (fractions of its plot area)."""
+MAP = ".miread-map"  # the map component's root (inside its element's shadow root; Playwright pierces it)
+TOOLS = ".miread-map-outer"  # the map with its tool row and legend
+MAP_JS = "(window.__mireadMaps && window.__mireadMaps.map && window.__mireadMaps.map.map)"
+
+
+def draw_plotly_lasso(page, left: float, top: float, right: float, bottom: float) -> None:
+    """Drag a lasso over a part of the page's first Plotly chart (the Compare page's maps; lasso is their drag mode)."""
     plot = page.locator("[data-testid=stPlotlyChart] .nsewdrag").first
     plot.scroll_into_view_if_needed()
     box = plot.bounding_box()
+    assert box
+    width, height = box["width"] - 6, box["height"] - 6
+    x0, y0 = box["x"] + 3 + left * width, box["y"] + 3 + top * height
+    x1, y1 = box["x"] + 3 + right * width, box["y"] + 3 + bottom * height
+    page.mouse.move(x0, y0)
+    page.mouse.down()
+    for x, y in ((x1, y0), (x1, y1), (x0, y1), (x0, y0 + 2)):
+        page.mouse.move(x, y, steps=8)
+    page.mouse.up()
+
+
+def draw_lasso(page, left: float, top: float, right: float, bottom: float, mode: str = "lasso") -> None:
+    """Drag a lasso (or with mode 'rectangle', a box) over a part of the page's map (fractions of its canvas)."""
+    page.locator(f"{TOOLS} button[data-mode={mode}]").first.click()
+    canvas = page.locator(f"{MAP} canvas").first
+    canvas.scroll_into_view_if_needed()
+    box = canvas.bounding_box()
     assert box
     width, height = box["width"] - 6, box["height"] - 6
     x0, y0 = box["x"] + 3 + left * width, box["y"] + 3 + top * height
@@ -119,21 +142,72 @@ class Tab:
         return " ".join(element.inner_text().split())
 
     def map_drawn(self, embed: re.Pattern | None = None):
-        """The first map's plot area once Plotly has drawn it (Plotly loads lazily: on a busy machine it arrives
-        after the script has finished). With `embed`, click that Embed button when the page offers it instead, again
-        if a rerun swallowed the click; on time-out the assertion shows the page's text."""
-        plot = self.page.locator("[data-testid=stPlotlyChart] .nsewdrag").first
+        """The map's canvas once the component has drawn every point. With `embed`, click that Embed button when the
+        page offers it instead, again if a rerun swallowed the click; on time-out the assertion shows the page's
+        text."""
+        canvas = self.page.locator(f"{MAP}[data-ready='1'] canvas").first
 
         def drawn() -> None:
             self.idle()
-            if embed is not None and not plot.count():
+            if embed is not None and not canvas.count():
                 button = self.page.get_by_role("button", name=embed)
                 if button.count():
                     button.first.click()
                     self.idle()
-            assert plot.count(), " ".join(self.page.locator("[data-testid=stMain]").inner_text().split())[-800:]
+            assert canvas.count(), " ".join(self.page.locator("[data-testid=stMain]").inner_text().split())[-800:]
         self.eventually(drawn)
-        return plot
+        return canvas
+
+    def map_view(self) -> dict:
+        """What the map component shows: points drawn and shown, the legend, stars, the last events, its state."""
+        return self.page.evaluate(f"""() => {{ const m = {MAP_JS}; if (!m) return null;
+            const s = (m.state && m.state.state) || {{}};
+            return {{drawn: m.n, shown: Number(m.wrap.dataset.shown || m.n), ready: m.wrap.dataset.ready,
+                     key: m.key, mode: m.mode, stars: Number(m.wrap.dataset.stars || 0),
+                     legend: [...m.legend.querySelectorAll('.miread-legend-entry')].map(e => ({{
+                        text: e.textContent, hidden: e.dataset.hidden === '1'}})),
+                     labels: (s.labels || []).map(l => l.text), lines: (s.lines || []).length,
+                     rings: m.overlayState ? m.overlayState.rings.length : 0, years: s.years || null,
+                     play: s.play || null, faded: Array.from(m.weight).filter(w => w < 1).length,
+                     codes: Array.from(m.codes), titles: Array.from(m.text.title || []),
+                     applied: Number(m.wrap.dataset.applied || 0), frame: m.wrap.dataset.frame || null}}; }}""")
+
+    def map_point(self, row: int | None = None, title: str | None = None) -> tuple[float, float]:
+        """Scroll a paper's point (by row, or the first title containing `title`) into view; its page position."""
+        xy = self.page.evaluate(f"""([row, needle]) => {{ const m = {MAP_JS};
+            let i = row;
+            if (i === null) i = Array.from(m.text.title).findIndex(t => String(t).includes(needle));
+            if (i < 0) return null;
+            m.wrap.scrollIntoView({{block: 'center'}});
+            return m.pageXY(i); }}""", [row, title])
+        assert xy, f"no map point for {row if title is None else title!r}"
+        return xy[0], xy[1]
+
+    def hover_card(self, row: int | None = None, title: str | None = None) -> str:
+        """Move the mouse onto a paper's point and return its hover card's text (again if a rerun redrew the map,
+        the background map replacing the preview, between finding the point and reaching it)."""
+        card = self.page.locator(f"{MAP} .miread-card").first
+
+        def shown() -> str:
+            self.map_drawn()
+            x, y = self.map_point(row, title)
+            self.page.mouse.move(0, 0)
+            self.page.mouse.move(x, y, steps=3)
+            try:
+                card.wait_for(state="visible", timeout=3_000)
+            except Exception as exc:  # a Playwright time-out: try again (eventually retries assertions)
+                raise AssertionError(f"no hover card: {exc}") from None
+            return card.text_content() or ""
+        return self.eventually(shown)
+
+    def click_point(self, row: int | None = None, title: str | None = None) -> None:
+        """Click a paper's point on the map (in Pan mode) and wait for the app."""
+        self.map_drawn()
+        self.page.locator(f"{TOOLS} button[data-mode=panZoom]").first.click()
+        x, y = self.map_point(row, title)
+        self.page.mouse.move(x, y, steps=2)
+        self.page.mouse.click(x, y)
+        self.idle()
 
     def expanders(self) -> list[str]:
         """The summary line of every expander on the page."""
@@ -158,6 +232,11 @@ class Tab:
     def lasso(self, left: float = 0.0, top: float = 0.0, right: float = 1.0, bottom: float = 1.0) -> None:
         """Draw a lasso over a part of the first map (fractions of its plot area; the maps' drag mode is lasso)."""
         draw_lasso(self.page, left, top, right, bottom)
+        self.idle()
+
+    def plotly_lasso(self, left: float = 0.0, top: float = 0.0, right: float = 1.0, bottom: float = 1.0) -> None:
+        """Draw a lasso over a part of the first Plotly chart (the Compare page's maps)."""
+        draw_plotly_lasso(self.page, left, top, right, bottom)
         self.idle()
 
     def snap(self, name: str) -> Path:

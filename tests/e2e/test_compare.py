@@ -59,11 +59,11 @@ def stars(tab: Tab) -> list[list[str]]:
 def test_a_link_opens_the_compare_view_and_selections_are_linked(tab: Tab, workspace: Store):
     assert "/compare?" in tab.page.url and "compare=tiny-ft" in tab.page.url
     tab.page.get_by_role("heading", name="Compare models").wait_for()
-    tab.map_drawn()
+    tab.page.locator("[data-testid=stPlotlyChart] .nsewdrag").first.wait_for()  # the Compare maps: Plotly
     expect(tab.page.locator("[data-testid=stPlotlyChart] .nsewdrag")).to_have_count(2)
     assert highlighted(tab) == [[], []]
 
-    tab.lasso(right=0.5)  # the left half of map A
+    tab.plotly_lasso(right=0.5)  # the left half of map A (the Compare page's maps are Plotly still)
 
     def linked() -> list[int]:
         a, b = highlighted(tab)

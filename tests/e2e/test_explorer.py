@@ -87,9 +87,10 @@ def test_a_newcomer_uploads_a_csv_embeds_it_and_explores_it(tab: Tab):
 
     tab.go("Domain map")
     tab.see(f"drawing all {PAPERS} papers", "[data-testid=stCaptionContainer]")
-    traces = tab.charts()[0]  # the map; topics over time follows under it
-    assert sum(t["n"] for t in traces) == PAPERS
-    assert sorted(t["name"] for t in traces) == JOURNALS
+    tab.map_drawn()
+    view = tab.eventually(lambda: _legend_full(tab.map_view()))
+    assert view["drawn"] == PAPERS
+    assert sorted(e["text"].rsplit(" (", 1)[0] for e in view["legend"]) == JOURNALS
     tab.snap("map")
 
     tab.go("Similar papers")
@@ -186,29 +187,12 @@ def on_map_with_tiny(tab: Tab, store: Store) -> None:
 
 def hover_card(tab: Tab, pid: str) -> str:
     """Move the mouse onto a paper's map point and return its hover card's text."""
-    needle = ROWS[pid]["title"].split("<")[0].strip()
-    xy = tab.page.evaluate("""needle => {
-        const gd = document.querySelector('[data-testid=stPlotlyChart] .js-plotly-plot');
-        const xa = gd._fullLayout.xaxis, ya = gd._fullLayout.yaxis;
-        for (const t of gd._fullData) {
-            const i = (t.hovertext || []).findIndex(h => String(h).includes(needle));
-            if (i < 0) continue;
-            const x = xa._offset + xa.d2p(t.x[i]), y = ya._offset + ya.d2p(t.y[i]);
-            const mark = document.createElement('div');  // the map is taller than the window: scroll the point in
-            mark.style.cssText = `position:absolute;left:${x}px;top:${y}px;width:1px;height:1px`;
-            gd.appendChild(mark);
-            mark.scrollIntoView({block: 'center', inline: 'center'});
-            mark.remove();
-            const now = gd.getBoundingClientRect();
-            return [now.left + x, now.top + y];
-        }
-        return null; }""", needle)
-    assert xy, f"no map point for {pid}"
-    tab.page.mouse.move(0, 0)
-    tab.page.mouse.move(*xy)
-    card = tab.page.locator(".hoverlayer .hovertext").first
-    card.wait_for()
-    return card.text_content() or ""
+    return tab.hover_card(title=ROWS[pid]["title"].split("<")[0].strip())
+
+
+def _legend_full(view: dict | None) -> dict:
+    assert view and view["legend"], view
+    return view
 
 
 def _assert_in(item: str, items: list[str]) -> None:

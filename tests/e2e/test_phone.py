@@ -35,10 +35,9 @@ def phone(browser, server: str) -> Iterator[Tab]:
 def test_the_map_starts_on_the_first_screen_of_a_phone(phone: Tab):
     page = phone.page
     page.get_by_role("heading", name="Domain map").wait_for()
-    plot = page.locator("[data-testid=stPlotlyChart] .js-plotly-plot").first
-    plot.wait_for()
+    plot = phone.map_drawn()
     page.wait_for_timeout(800)
-    top = page.evaluate("() => document.querySelector('[data-testid=stPlotlyChart] .js-plotly-plot')"
+    top = page.evaluate("() => window.__mireadMaps.map.map.canvas"
                         ".getBoundingClientRect().top + (document.querySelector('[data-testid=stMain]')?.scrollTop || 0)"
                         " + window.scrollY")
     ARTIFACTS.mkdir(exist_ok=True)

@@ -45,17 +45,14 @@ def more_abstracts(path: Path) -> Path:
 
 
 def drawn(tab: Tab) -> dict[str, dict[int, tuple[float, float]]]:
-    """Each map trace's points by corpus row, read from the live plotly figure."""
-    tab.page.locator("[data-testid=stPlotlyChart] .js-plotly-plot").first.wait_for()
-    traces = tab.page.evaluate("""() => (document.querySelector('[data-testid=stPlotlyChart] .js-plotly-plot')
-        ._fullData || []).map(t => ({name: t.name, x: Array.from(t.x || []), y: Array.from(t.y || []),
-                                     rows: Array.from(t.customdata || [])}))""")
-    out: dict[str, dict[int, tuple[float, float]]] = {}
-    for trace in traces:
-        points = out.setdefault(trace["name"], {})
-        for row, x, y in zip(trace["rows"], trace["x"], trace["y"]):
-            if isinstance(row, (int, float)) and row >= 0:
-                points[int(row)] = (x, y)
+    """The map component's points by corpus row in the map's coordinates, and the ringed (new) papers."""
+    tab.map_drawn()
+    got = tab.page.evaluate("""() => { const m = window.__mireadMaps.map.map; const u = m.unit;
+        return {x: Array.from(m.x, v => u[0] + v * u[2]), y: Array.from(m.y, v => u[1] + v * u[2]),
+                rings: Array.from((m.overlayState && m.overlayState.rings) || [])}; }""")
+    out = {"papers": {i: (x, y) for i, (x, y) in enumerate(zip(got["x"], got["y"]))}}
+    if got["rings"]:
+        out[RING] = {int(r): out["papers"][int(r)] for r in got["rings"]}
     return out
 
 

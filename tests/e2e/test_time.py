@@ -1,6 +1,5 @@
-"""Time on the map in Chromium (issue 17): ▶ Play and the animation's year slider change which papers are drawn in
-front (the overlay traces of the plotly graph div) over the faded map drawn as a picture (as a large map does); the
-Years slider still fades the papers outside its window."""
+"""Time on the map in Chromium (issues 17, 42): ▶ Play on the map component moves a window of years over the fixed map
+in the browser (no page run per frame); the Years slider fades the papers outside its window."""
 
 from __future__ import annotations
 
@@ -39,11 +38,15 @@ def tab(browser, server: str) -> Iterator[Tab]:
     context.close()
 
 
+MAP_JS = "window.__mireadMaps.map.map"
+
+
 def in_front(tab: Tab) -> dict[str, int]:
-    """Per year, the number of papers the map draws in front now (its visible overlay traces)."""
-    return tab.page.evaluate("""() => { const gd = document.querySelector('[data-testid=stPlotlyChart] .js-plotly-plot');
-        return Object.fromEntries((gd._fullData || []).filter(t => t.legendgroup === 'years' && t.visible === true)
-                                   .map(t => [t.name, t.x.length])); }""")
+    """Per year, the number of papers the map draws in front now (weight 1; the others faded)."""
+    return tab.page.evaluate(f"""() => {{ const m = {MAP_JS}; const out = {{}};
+        for (let i = 0; i < m.n; i++) if (m.weight[i] >= 1) {{ const y = String(m.years[i]);
+            out[y] = (out[y] || 0) + 1; }}
+        return out; }}""")
 
 
 def per_year(workspace: Store) -> dict[str, int]:
@@ -52,84 +55,51 @@ def per_year(workspace: Store) -> dict[str, int]:
 
 def test_play_moves_the_window_over_the_fixed_map(tab: Tab, workspace: Store):
     counts = per_year(workspace)
-    tab.page.get_by_role("heading", name="Domain map").wait_for()
+    tab.map_drawn()
     tab.choose("Play through years", "1-year window")
-    tab.eventually(lambda: _equal(in_front(tab), {"2000": counts["2000"]}))
-    before = tab.page.evaluate("() => document.querySelector('[data-testid=stPlotlyChart] .js-plotly-plot')"
-                               "._fullData.filter(t => t.legendgroup !== 'years').map(t => Array.from(t.x || []))")
-    tab.page.locator("[data-testid=stPlotlyChart] .updatemenu-button").filter(has_text="Play").click()
+    button = tab.page.locator(".miread-map-outer button.miread-play").first
+    button.wait_for(state="visible")
+    before = tab.page.evaluate(f"() => Array.from({MAP_JS}.x)")
+    runs = tab.page.evaluate(f"() => {MAP_JS}.wrap.dataset.applied")
+    button.click()
     seen = tab.eventually(lambda: _later(in_front(tab)))
-    assert all(counts[year] == n for year, n in seen.items())  # each frame draws exactly its year's papers
+    assert len(seen) == 1 and all(counts[year] == n for year, n in seen.items())  # a frame: exactly its year
     assert tab.errors == []
-    tab.page.locator("[data-testid=stPlotlyChart] .updatemenu-button").filter(has_text="Pause").click()
-    after = tab.page.evaluate("() => document.querySelector('[data-testid=stPlotlyChart] .js-plotly-plot')"
-                              "._fullData.filter(t => t.legendgroup !== 'years').map(t => Array.from(t.x || []))")
-    assert after == before  # the map stays put while time moves
+    button.click()  # Pause: back to the page's own state
+    assert tab.page.evaluate(f"() => Array.from({MAP_JS}.x)") == before  # the map stays put while time moves
+    assert tab.page.evaluate(f"() => {MAP_JS}.wrap.dataset.applied") in (runs, str(int(runs) + 1))  # no page run
     paused = in_front(tab)
     tab.page.wait_for_timeout(2000)
     assert in_front(tab) == paused  # Pause stops it
-    # the faded papers are one picture under the plot; a paper in front shows its hover card
-    assert tab.page.evaluate("() => document.querySelector('[data-testid=stPlotlyChart] .js-plotly-plot')"
-                             "._fullLayout.images.map(i => i.source.slice(0, 22))") == ["data:image/png;base64,"]
-    where = tab.page.evaluate("""() => { const gd = document.querySelector('[data-testid=stPlotlyChart] .js-plotly-plot');
-        const t = gd._fullData.find(t => t.legendgroup === 'years' && t.visible === true && t._length > 0);
-        const xa = gd._fullLayout.xaxis, ya = gd._fullLayout.yaxis, r = gd.getBoundingClientRect();
-        return [r.left + xa._offset + xa.d2p(t.x[0]), r.top + ya._offset + ya.d2p(t.y[0]), t.hovertext[0]]; }""")
-    tab.page.mouse.move(where[0], where[1])
-    card = tab.eventually(lambda: _nonempty(tab.page.locator(".hovertext").all_text_contents()))
-    assert where[2].split("<br>")[0].replace("<b>", "").replace("</b>", "")[:20] in card[0]
-    ARTIFACTS.mkdir(exist_ok=True)
-    tab.page.screenshot(path=str(ARTIFACTS / "time-play.png"))
-    # Pause interrupts Plotly.animate, whose promise plotly.js then rejects with no reason (console only)
-    assert set(tab.errors) <= {"undefined"}
-
-
-def test_the_animation_slider_jumps_to_a_year(tab: Tab, workspace: Store):
-    counts = per_year(workspace)
-    tab.choose("Play through years", "2-year window")
-    tab.eventually(lambda: _equal(in_front(tab), {"2000": counts["2000"], "2001": counts["2001"]}))
-    rail = tab.page.locator("[data-testid=stPlotlyChart] .slider-rail-rect").first
-    box = rail.bounding_box()
-    assert box
-    tab.page.mouse.click(box["x"] + box["width"] - 2, box["y"] + box["height"] / 2)  # the last window
-    tab.eventually(lambda: _equal(in_front(tab), {"2003": counts["2003"], "2004": counts["2004"]}))
+    tab.snap("time-play")
 
 
 def test_the_years_slider_still_fades_papers_outside_its_window(tab: Tab, workspace: Store):
     papers = workspace.papers_frame("c")
+    tab.map_drawn()
     high = tab.page.locator("[data-testid=stSlider] input[aria-label='Years — end']").first
     high.focus()
     high.press("ArrowLeft")
     high.press("ArrowLeft")
     tab.idle()
     tab.see("drawn in front; the others are faded", "[data-testid=stCaptionContainer]")
-    rows = tab.eventually(lambda: _nonempty(tab.page.evaluate(
-        """() => document.querySelector('[data-testid=stPlotlyChart] .js-plotly-plot')._fullData
-           .filter(t => t.name === 'highlighted').flatMap(t => Array.from(t.customdata)).map(Number)""")))
-    assert sorted(rows) == sorted(papers.index[papers["year"] <= 2002].tolist())
+    expected = {str(y): n for y, n in Counter(papers["year"][papers["year"] <= 2002].astype(int)).items()}
+    tab.eventually(lambda: _equal(in_front(tab), expected))
     assert "years=2000-2002" in tab.page.url
 
 
 def test_the_map_fills_the_screen_and_fits_a_phone(tab: Tab):
-    plot = tab.page.locator("[data-testid=stPlotlyChart] .nsewdrag").first
-    box = plot.bounding_box()
+    canvas = tab.map_drawn()
+    box = canvas.bounding_box()
     # the map shares the main area with its side column (Find, the open paper, the selection: issue 32) and takes
     # most of it; the window's height is the map's
     main = tab.page.evaluate("""() => { const m = document.querySelector('[data-testid=stMainBlockContainer]');
         const s = getComputedStyle(m); return m.clientWidth - parseFloat(s.paddingLeft) - parseFloat(s.paddingRight); }""")
     assert box and box["height"] > 0.6 * VIEWPORT["height"] and box["width"] > 0.6 * main, (box, main)
     tab.page.screenshot(path=str(ARTIFACTS / "time-map-1400.png"))
-    tab.page.locator("[data-testid=stPlotlyChart]").first.hover()
-    tab.page.locator(".st-key-corpus_map").get_by_role("button", name="Fullscreen").click()  # element toolbar
-    tab.page.wait_for_timeout(800)
-    tab.page.screenshot(path=str(ARTIFACTS / "time-map-fullscreen.png"))
-    full = plot.bounding_box()
-    assert full and full["width"] > 0.9 * VIEWPORT["width"] and full["height"] > 0.7 * VIEWPORT["height"], full
-    tab.page.locator(".st-key-corpus_map").get_by_role("button", name="Close fullscreen").click()
-    tab.page.wait_for_timeout(500)
     tab.page.set_viewport_size(PHONE)
     tab.page.wait_for_timeout(800)
-    box = plot.bounding_box()
+    box = canvas.bounding_box()
     assert box and box["width"] > 0.75 * PHONE["width"] and box["height"] < PHONE["height"], box
     tab.page.screenshot(path=str(ARTIFACTS / "time-map-phone.png"))
 

@@ -29,9 +29,9 @@ def tab(browser, workspace: Store) -> Iterator[Tab]:
 
 
 def drawn_labels(tab: Tab) -> list[str]:
-    """The label texts plotly drew on the map (its SVG annotation layer)."""
-    return [" ".join(t.split()) for t in tab.page.locator(
-        "[data-testid=stPlotlyChart] .annotation-text").all_text_contents()]
+    """The label texts the map component draws (at the topics' centres: coarse, then fine ones)."""
+    view = tab.map_view()
+    return [" ".join(t.split()) for t in (view or {}).get("labels", [])]
 
 
 def test_switching_the_level_changes_the_labels_drawn(tab: Tab):

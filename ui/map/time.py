@@ -1,20 +1,18 @@
-"""Time on the map page: the Years slider and the Play choice in one row, the animation, topics over time."""
+"""Time on the map page: the Years slider and the Play choice in one row (the browser animates Play), topics over
+time."""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 
-import numpy as np
 import pandas as pd
-import plotly.graph_objects as go
 import streamlit as st
 
 from core.display import plural
 from core.explore.timeline import papers_per_year
-from core.plots import add_year_animation, topics_over_time_figure
+from core.plots import topics_over_time_figure
 from core.records import md_escape
 from ui.errors import guarded
-from ui.resources import settings
 from ui.views import PLAY_MODES, clamp_years, year_bounds
 
 PLAY = {"off": 0, "1-year window": 1, "2-year window": 2, "3-year window": 3, "5-year window": 5, "cumulative": None}
@@ -46,26 +44,6 @@ def year_controls(papers: pd.DataFrame, corpus: str) -> tuple[tuple[int, int] | 
     return (None if chosen == bounds else chosen), play
 
 
-def animate(fig: go.Figure, papers: pd.DataFrame, coords: np.ndarray, years: tuple[int, int] | None,
-            play: str) -> go.Figure:
-    """The map with the play button and year slider when play is on (within the chosen years)."""
-    if play not in PLAY or play == "off":
-        return fig
-    values = np.array(pd.to_numeric(papers["year"], errors="coerce"), dtype=float)  # a writable copy
-    if years is not None:
-        values[(values < years[0]) | (values > years[1])] = np.nan
-    drawn = int((fig.layout.meta or {}).get("drawn", len(coords)))
-    animated = guarded(add_year_animation, fig, coords, values, width=PLAY[play],
-                       picture=drawn >= settings().map_picture_above)
-    if animated is not None:
-        pictured = (animated.layout.meta or {}).get("picture")
-        st.caption("Press **▶ Play** above the map, or drag its year slider: the papers of each window are drawn "
-                   "in front in their colours, the others faded; the map stays put."
-                   + (" On a map this large the faded papers are one picture, so each frame draws only the papers "
-                      "in front; hover cards and selections reach those." if pictured else ""))
-    return animated if animated is not None else fig
-
-
 def topics_over_time(papers: pd.DataFrame, groups: Sequence | None, group_name: str) -> None:
     """Under the map: papers per year per group (the map's colour), the largest groups and 'other'."""
     if groups is None or group_name == "year" or year_bounds(papers) is None:
@@ -83,9 +61,6 @@ def topics_over_time(papers: pd.DataFrame, groups: Sequence | None, group_name: 
 
 FILL = """<style>
 [data-testid=stMainBlockContainer] { padding-top: 2.5rem; }
-.st-key-corpus_map { flex: 0 0 auto !important; height: auto !important; }
-.st-key-corpus_map [data-testid=stPlotlyChart], .st-key-corpus_map .js-plotly-plot {
-  height: max(420px, calc(100vh - 150px)) !important; }
 @media (max-width: 640px) {  /* a phone: the map starts on the first screen (a smaller title, controls in 2 rows) */
   [data-testid=stMainBlockContainer] { padding: 3.75rem 0.75rem 1rem 0.75rem; }
   [data-testid=stMain] h1 { font-size: 1.6rem; padding: 0; }
@@ -96,14 +71,11 @@ FILL = """<style>
   .st-key-map_controls [data-testid=stWidgetLabel] p, .st-key-map_years_row [data-testid=stWidgetLabel] p {
     font-size: 0.8rem; }
   .st-key-map_controls [data-testid=stPopover] button p { display: none; }  /* the settings button: its icon */
-  .st-key-corpus_map [data-testid=stPlotlyChart], .st-key-corpus_map .js-plotly-plot {
-    height: max(360px, calc(100vh - 120px)) !important; }
 }
 </style>"""
 
 
-def fill_screen(fig: go.Figure) -> go.Figure:
-    """Let the map take the window's height (CSS on its element, Plotly autosized and responsive)."""
+def fill_screen() -> None:
+    """The page's style for the map: less padding on top, the controls in rows on a phone (the map component sizes
+    itself to the window's height)."""
     st.html(FILL)
-    fig.update_layout(height=None, autosize=True)
-    return fig

@@ -10,7 +10,6 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 import numpy as np
-import plotly.graph_objects as go
 import streamlit as st
 
 from core.embedding import ModelSpec
@@ -18,7 +17,7 @@ from core.errors import MireadError
 from core.explore.topics.cache import corpus_topics
 from core.explore.topics.hierarchy import LEVELS, Topics, tag_order, topic_tags
 from core.explore.topics.labels import given_names, nested_names, paper_labels
-from core.plots import add_topic_labels, narrow_screen_css
+from core.plots import cluster_centres_2d
 from core.records import md_escape
 from ui.collection_add import add_to_collection
 from ui.errors import guarded, show_error
@@ -40,14 +39,15 @@ class TopicMap:
     topics: Topics
     names: dict[str, dict[int, str]]
 
-    def draw(self, fig: go.Figure, coords: np.ndarray, chart_key: str) -> list[str]:
-        """Put the topic labels on the map figure (the texts drawn); on a phone, those that would overlap are
-        hidden (a style sheet for the chart with ``chart_key``)."""
-        drawn = add_topic_labels(fig, coords, self.topics, self.level, self.names)
-        css = narrow_screen_css(fig, chart_key)
-        if css:
-            st.html(css)
-        return drawn
+    def label_points(self, coords: np.ndarray) -> list[dict]:
+        """Each topic's label at the median position of its papers: coarse ones (shown on the whole map) and, at the
+        fine level, fine ones (shown once the map is zoomed in). Plain text: the browser draws it with fillText."""
+        labels = [{"text": self.names["coarse"].get(c, str(c))[:60], "x": x, "y": y, "level": "coarse"}
+                  for c, (x, y) in cluster_centres_2d(coords, self.topics.coarse).items()]
+        if self.level == "fine":
+            labels += [{"text": self.names["fine"].get(f, str(f))[:60], "x": x, "y": y, "level": "fine"}
+                       for f, (x, y) in cluster_centres_2d(coords, self.topics.fine).items()]
+        return labels
 
 
 def _save_name(corpus: str, model: str, clustering: str, level: str) -> None:

@@ -18,7 +18,7 @@ from core.records import md_escape, safe_link
 from ui.collection_add import add_to_collection
 from ui.errors import guarded
 from ui.figures_view import ranked_figures, show_figures
-from ui.map_zoom import fly_to
+from ui.map.zoom import fly_to
 from ui.paper_sources import sources_expander
 from ui.resources import store
 

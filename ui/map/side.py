@@ -8,16 +8,18 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 import streamlit as st
+from streamlit.errors import StreamlitAPIException
 
 from core.display import blank_missing, plural
 from core.embedding import ModelSpec
 from core.io.formulas import csv_bytes
+from core.plots.map_data import UnitFrame
 from ui.collection_add import add_to_collection
 from ui.export_menu import export_menu
 from ui.figures_view import summaries
-from ui.map_events import map_events
-from ui.map_panel import PAGE_RUN, PAPER, find_box, open_paper_at, paper_panel, paper_row
-from ui.map_zoom import FLY
+from ui.map.component import map_events
+from ui.map.panel import PAGE_RUN, PAPER, find_box, open_paper_at, paper_panel, paper_row
+from ui.map.zoom import FLY
 from ui.views import TOPICS
 
 SELECTED = "map_selected"  # (view, rows): the papers selected on the map drawn for `view`
@@ -25,16 +27,18 @@ LISTED = 1_000  # rows of a selection listed in the side column
 
 
 @st.fragment
-def side_panel(corpus: str, spec: ModelSpec, frame: pd.DataFrame, coords: np.ndarray, *, links: int, view: str,
+def side_panel(corpus: str, spec: ModelSpec, frame: pd.DataFrame, coords: np.ndarray, unit: UnitFrame, *, links: int,
+               view: str,
                colour: str, colour_values: list | None, ranked: dict) -> None:
     """Find a paper, the open paper, the selected papers; `view` names the drawn figure (a selection made on another
     figure is dropped)."""
-    if st.session_state.pop(FLY, False) or st.session_state.pop(PAGE_RUN, False):
-        st.rerun(scope="app")  # the figure must change: its window (a flight) or what it draws
+    st.session_state.pop(FLY, None)  # a flight is this fragment's: its map instance flies
+    if st.session_state.pop(PAGE_RUN, False):
+        st.rerun(scope="app")  # what the map draws must change (a paper's citations, a new collection)
     row = paper_row(frame, st.session_state.get(PAPER))
     star = None if row is None else {"x": float(coords[row, 0]), "y": float(coords[row, 1]), "row": row,
                                      "label": str(frame["title"].iloc[row])[:120]}
-    events = map_events(star)
+    events = map_events(unit, star)
     changed = False
     if events.clicked is not None:
         open_paper_at(frame, events.clicked)
@@ -45,8 +49,11 @@ def side_panel(corpus: str, spec: ModelSpec, frame: pd.DataFrame, coords: np.nda
     if changed:  # draw the new star / list from the top, so the overlay gets the paper just opened
         st.rerun(scope="fragment")
     find_box(frame, coords)
-    if st.session_state.pop(FLY, False):
-        st.rerun(scope="app")
+    if st.session_state.pop(FLY, False):  # the map instance above flies to the found paper and stars it
+        try:
+            st.rerun(scope="fragment")
+        except StreamlitAPIException:  # a run of the whole page (a link, a test): no fragment to rerun alone
+            st.rerun(scope="app")
     pid = st.session_state.get(PAPER)
     if row is not None:
         st.query_params["paper"] = str(pid)

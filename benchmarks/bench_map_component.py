@@ -1,0 +1,174 @@
+"""Benchmark 30 (issue 42): the Domain map's actions before (main's Plotly map) and after (the regl-scatterplot
+component), same harness as benchmark 22 (bench_interactions.Bench: from the browser's input event to the settled
+page, bytes the websocket brought in), the two revisions interleaved round by round on one workspace.
+
+Corpora: synthetic papers with MiniLM-fingerprinted vectors (bench_interactions.synthetic_corpus; journals and years),
+3,000 ("small", the demo's size) and 50,000 ("big"). Maps are PCA. Actions: change the colour (journal ↔ none),
+highlight a word, move the Years window, click a paper (side panel), lasso a region (selection list).
+
+    .venv/bin/python benchmarks/bench_map_component.py --before /work/main --papers 3000,50000 --runs 3
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+from contextlib import ExitStack
+from pathlib import Path
+from typing import Any
+
+from bench_interactions import MODEL, OUT, POINT, PROBE, Bench, serve, synthetic_corpus
+from common import ROOT, machine, median
+
+from tests.e2e.conftest import draw_lasso
+from tests.e2e.server import CHROMIUM, CHROMIUM_ARGS
+
+COMPONENT_POINT = """row => { const m = window.__mireadMaps && window.__mireadMaps.map && window.__mireadMaps.map.map;
+    if (!m || !m.n) return null; m.wrap.scrollIntoView({block: 'center'}); return m.pageXY(row); }"""
+
+
+def is_component(b: Bench) -> bool:
+    return bool(b.page.evaluate("() => !!(window.__mireadMaps && window.__mireadMaps.map && window.__mireadMaps.map.map)"))
+
+
+def point(b: Bench, row: int) -> tuple[float, float] | None:
+    if is_component(b):
+        xy = b.page.evaluate(COMPONENT_POINT, row)
+    else:
+        b.page.locator(".st-key-corpus_map .js-plotly-plot").first.scroll_into_view_if_needed()
+        xy = b.page.evaluate(POINT, row)
+    return (float(xy[0]), float(xy[1])) if xy else None
+
+
+def lasso(b: Bench, left: float, top: float, right: float, bottom: float) -> None:
+    if is_component(b):
+        draw_lasso(b.page, left, top, right, bottom)
+        return
+    plot = b.page.locator("[data-testid=stPlotlyChart] .nsewdrag").first  # main's Plotly map: lasso is its drag mode
+    box = plot.bounding_box()
+    x0, y0 = box["x"] + left * box["width"], box["y"] + top * box["height"]
+    x1, y1 = box["x"] + right * box["width"], box["y"] + bottom * box["height"]
+    b.page.mouse.move(x0, y0)
+    b.page.mouse.down()
+    for x, y in ((x1, y0), (x1, y1), (x0, y1), (x0, y0 + 2)):
+        b.page.mouse.move(x, y, steps=8)
+    b.page.mouse.up()
+
+
+def pan_mode(b: Bench) -> None:
+    if is_component(b):
+        b.page.locator(".miread-map-outer button[data-mode=panZoom]").first.click()
+
+
+def actions(b: Bench, round_: int) -> None:
+    """One round of every action on this revision."""
+    b.page.goto(b.link())
+    b.idle()
+    if is_component(b):
+        b.page.wait_for_function("() => window.__mireadMaps.map.map.wrap.dataset.ready === '1'", timeout=600_000)
+    b.open_options("Colour by")
+    b.measure("colour: journal → none", lambda: b.pick("(none)"))
+    b.open_options("Colour by")
+    b.measure("colour: none → journal", lambda: b.pick("journal"))
+    b.measure("highlight a word", lambda: b.type_and_commit("Highlight papers matching", ["galaxy", "protein",
+                                                                                           "market"][round_ % 3]))
+    b.type_and_commit("Highlight papers matching", "")
+    b.idle()
+    high = b.page.locator("[data-testid=stSlider] input[aria-label='Years — end']").first
+    if high.count():
+        high.focus()
+        b.measure("year window (one step)", lambda: high.press("ArrowLeft"))
+    pan_mode(b)
+    xy = point(b, 11 + 13 * round_)
+    if xy:
+        b.page.mouse.move(*xy, steps=2)
+        b.measure("click a paper (side panel)", lambda: b.page.mouse.click(*xy))
+        close = b.page.locator(".st-key-map_panel_close button").first
+        if close.count():
+            close.click()
+            b.idle()
+    b.measure("lasso a region (list)", lambda: lasso(b, 0.1 + 0.05 * (round_ % 3), 0.1, 0.6, 0.7))
+    pan_mode(b)
+
+
+def run(browser: Any, papers: int, args: argparse.Namespace) -> dict[str, Any]:
+    from core.store import Store
+
+    root = OUT / f"ws-map-{papers}"
+    store = Store(root)
+    synthetic_corpus(store, "synthetic", papers, seed=7)
+    env = {"MIREAD_WARM_NUMBA": "0", "MIREAD_TIMING": "1", "MIREAD_DEVICE": "cpu", "MIREAD_MODEL": MODEL}
+    roots = {"after": ROOT, **({"before": Path(args.before)} if args.before else {})}
+    print(f"\n== synthetic ({papers:,} papers) ==", flush=True)
+    with ExitStack() as stack:
+        benches: dict[str, Bench] = {}
+        for label, app_root in roots.items():
+            url, log = stack.enter_context(serve(app_root, root, env))
+            context = browser.new_context(viewport={"width": 1400, "height": 1000})
+            stack.callback(context.close)
+            context.add_init_script(PROBE)
+            bench = benches[label] = Bench(context.new_page(), url, log, "synthetic", args.quiet)
+            start = time.perf_counter()
+            bench.measure("open the map", lambda b=bench: b.page.goto(b.link()), navigation=True)
+            bench.notes["first_open_s"] = round(time.perf_counter() - start, 2)
+        for i in range(args.runs):
+            print(f"-- round {i + 1}", flush=True)
+            order = list(benches.items()) if i % 2 == 0 else list(benches.items())[::-1]
+            for label, bench in order:
+                print(f" [{label}]", flush=True)
+                try:
+                    actions(bench, i)
+                except Exception as exc:  # noqa: BLE001 - one failed round is reported, the others still run
+                    bench.notes[f"round{i}_failed"] = f"{type(exc).__name__}: {str(exc)[:300]}"
+                    print(f"  failed: {exc}", flush=True)
+    return {label: {"papers": papers, "notes": b.notes,
+                    "actions": {k: [s.__dict__ for s in v] for k, v in b.results.items()}}
+            for label, b in benches.items()}
+
+
+def table(results: dict[str, Any]) -> str:
+    lines = ["| corpus | action | before p50 s | after p50 s | ratio | before ws kB | after ws kB |",
+             "|---|---|---:|---:|---:|---:|---:|"]
+    for papers, both in results.items():
+        after = both.get("after", {}).get("actions", {})
+        before = both.get("before", {}).get("actions", {})
+        for name in after:
+            a = median([s["total_s"] for s in after[name]])
+            aw = median([s["ws_kb"] for s in after[name]])
+            if name in before:
+                b_ = median([s["total_s"] for s in before[name]])
+                bw = median([s["ws_kb"] for s in before[name]])
+                lines.append(f"| {papers} | {name} | {b_:.2f} | {a:.2f} | {b_ / a if a else 0:.1f}× | {bw:.0f} | "
+                             f"{aw:.0f} |")
+            else:
+                lines.append(f"| {papers} | {name} | – | {a:.2f} | – | – | {aw:.0f} |")
+    return "\n".join(lines)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--runs", type=int, default=3)
+    parser.add_argument("--papers", default="3000,50000")
+    parser.add_argument("--before", default="", help="a checkout of main (the Plotly map)")
+    parser.add_argument("--quiet", type=float, default=0.3)
+    args = parser.parse_args()
+    from playwright.sync_api import sync_playwright
+
+    OUT.mkdir(parents=True, exist_ok=True)
+    results: dict[str, Any] = {}
+    with sync_playwright() as pw:
+        browser = pw.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        for papers in [int(p) for p in args.papers.split(",")]:
+            results[f"{papers:,}"] = run(browser, papers, args)
+        browser.close()
+    out = {"machine": machine(), "command": " ".join([Path(sys.executable).name] + sys.argv), "results": results}
+    (OUT / "map-component.json").write_text(json.dumps(out, indent=2), encoding="utf-8")
+    text = table(results)
+    (OUT / "map-component.md").write_text(text + "\n", encoding="utf-8")
+    print("\n" + text)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,487 @@
+// MIReAD Explorer's Domain map: a Streamlit components-v2 element drawing every paper with regl-scatterplot (WebGL).
+// The heavy instance gets the points once (x, y in [-1, 1], the hover-card text, each paper's year); the per-action
+// state (colours, legend, highlight bits, year window, star, lines, rings, zoom) comes from small "control"
+// instances (ui/map/component.py) through a page-level registry, so positions are never sent twice. Text from data
+// is only ever set with textContent or drawn with fillText: never parsed as HTML.
+import createScatterplot from "regl-scatterplot";
+
+const GREY = "#c8c8c8";
+const STAR = "#d62728";
+
+/** The page-level registry: one entry per map key, shared by the heavy instance and its control instances. */
+export function hub(key) {
+  const all = (window.__mireadMaps = window.__mireadMaps || {});
+  return (all[key] = all[key] || { map: null, state: null, listeners: {} });
+}
+
+/** A column of an Arrow table (what Streamlit sends for a DataFrame) or of a plain object of arrays (HTML export). */
+function column(table, name) {
+  if (!table) return null;
+  if (typeof table.getChild === "function") {
+    const col = table.getChild(name);
+    return col ? col.toArray() : null;
+  }
+  return table[name] === undefined ? null : table[name];
+}
+
+/** The one column of a 1-D array Streamlit sent as an Arrow table, a typed array, or a plain list. */
+export function values(data) {
+  if (data === null || data === undefined) return null;
+  if (typeof data.getChild === "function") return data.getChild(data.schema.fields[0].name).toArray();
+  return data;
+}
+
+function el(tag, css, parent) {
+  const node = document.createElement(tag);
+  if (css) node.style.cssText = css;
+  if (parent) parent.appendChild(node);
+  return node;
+}
+
+const BUTTON = "font:13px sans-serif;padding:3px 8px;border:1px solid #bbb;border-radius:6px;background:#fff;"
+  + "cursor:pointer;color:#222";
+
+class MapView {
+  constructor(root, component, performance = false) {
+    this.root = root;
+    this.component = component;
+    this.hidden = new Set();
+    this.flight = null;
+    this.selection = [];
+    this.lassoing = false;
+    const narrow = (root.host || root).clientWidth < 640;
+    this.outer = el("div", "width:100%;font-family:sans-serif;user-select:none", root);
+    this.outer.className = "miread-map-outer";
+    this.tools = el("div", "display:flex;gap:4px;flex-wrap:wrap;margin-bottom:4px", this.outer);
+    this.wrap = el("div", "position:relative;width:100%;height:" + (narrow ? "max(320px, calc(100vh - 260px))"
+      : "max(420px, calc(100vh - 280px))") + ";border:1px solid #e6e6e6;border-radius:6px;overflow:hidden",
+    this.outer);
+    this.wrap.className = "miread-map";
+    this.canvas = el("canvas", "position:absolute;inset:0;width:100%;height:100%", this.wrap);
+    this.overlay = el("canvas", "position:absolute;inset:0;width:100%;height:100%;pointer-events:none", this.wrap);
+    this.legend = el("div", "display:flex;flex-wrap:wrap;gap:2px 12px;font-size:12px;margin-top:4px;color:#222",
+      this.outer);
+    this.legend.className = "miread-legend";
+    this.card = el("div", "position:absolute;display:none;pointer-events:none;z-index:4;max-width:320px;"
+      + "background:#fff;border:1px solid #999;border-radius:6px;padding:6px 8px;font-size:12px;"
+      + "box-shadow:0 2px 6px rgba(0,0,0,.2);color:#222", this.wrap);
+    this.card.className = "miread-card";
+    this.status = el("div", "position:absolute;bottom:4px;left:8px;font-size:11px;color:#555;z-index:3;"
+      + "background:rgba(255,255,255,.7);padding:0 4px;pointer-events:none", this.wrap);
+    this.modes = {};
+    for (const [mode, label, title] of [["panZoom", "Pan", "Drag to pan, wheel to zoom"],
+      ["lasso", "Lasso", "Drag to select papers freehand (or shift-drag in Pan)"],
+      ["rectangle", "Box", "Drag a box to select papers"]]) {
+      const b = this.button(label, title, () => this.setMode(mode));
+      b.dataset.mode = mode;
+      this.modes[mode] = b;
+    }
+    this.button("Whole map", "Back to the whole map", () => this.whole(true)).className = "miread-whole";
+    this.playButton = this.button("▶ Play", "Play through the years", () => this.togglePlay());
+    this.playButton.className = "miread-play";
+    this.playButton.style.display = "none";
+    this.button("PNG", "Download the map as a PNG picture", () => this.png()).className = "miread-png";
+    this.plot = createScatterplot({
+      canvas: this.canvas, width: "auto", height: "auto", pointSize: 4, pointSizeSelected: 2,
+      pointOutlineWidth: 2, lassoColor: [0.1, 0.1, 0.1, 1], backgroundColor: [1, 1, 1, 1],
+      performanceMode: performance, deselectOnDblClick: false, lassoInitiator: false,
+    });
+    this.plot.subscribe("select", ({ points }) => this.selected(points));
+    this.plot.subscribe("deselect", () => this.deselected());
+    this.plot.subscribe("lassoStart", () => { this.lassoing = true; });
+    this.plot.subscribe("pointOver", (i) => this.hover(i));
+    this.plot.subscribe("pointOut", () => { this.card.style.display = "none"; });
+    this.plot.subscribe("view", (event) => { this.camera = event.view; this.paint(); this.reportView(); });
+    this.canvas.addEventListener("mousemove", (e) => {
+      const r = this.wrap.getBoundingClientRect();
+      this.mouse = [e.clientX - r.left, e.clientY - r.top];
+    });
+    this.setMode("panZoom");
+    this.resize = new ResizeObserver(() => this.paint());  // the overlay's bitmap follows the map's size
+    this.resize.observe(this.wrap);
+  }
+
+  button(label, title, onClick) {
+    const b = el("button", BUTTON, this.tools);
+    b.type = "button";
+    b.textContent = label;
+    b.title = title;
+    b.addEventListener("click", onClick);
+    return b;
+  }
+
+  setMode(mode) {
+    this.mode = mode;
+    this.plot.set(mode === "panZoom" ? { mouseMode: "panZoom", lassoType: "freeform" }
+      : { mouseMode: "lasso", lassoType: mode === "rectangle" ? "rectangle" : "freeform" });
+    for (const [name, b] of Object.entries(this.modes)) b.style.background = name === mode ? "#dde8ff" : "#fff";
+    this.wrap.dataset.mode = mode;
+  }
+
+  /** New points (a corpus or a map): drawn once; the state (colours, highlight …) is applied over them. */
+  async load(data) {
+    const meta = data.meta || {};
+    const points = data.points;
+    this.key = meta.key;
+    this.unit = meta.unit || [0, 0, 1];  // [cx, cy, half]: map coordinates = centre + unit * half
+    this.x = Float32Array.from(column(points, "x") || []);
+    this.y = Float32Array.from(column(points, "y") || []);
+    this.n = this.x.length;
+    this.text = { title: column(points, "title"), author: column(points, "author"),
+      journal: column(points, "journal"), year: column(points, "year") };
+    const year = column(points, "yearnum");
+    this.years = year ? Float32Array.from(year) : null;
+    this.codes = new Uint8Array(this.n);
+    this.weight = new Float32Array(this.n).fill(1);
+    this.index = null;
+    this.hidden.clear();
+    this.plot.set({ pointSize: this.n > 200000 ? 2 : this.n > 20000 ? 3 : this.n > 1000 ? 5 : 7 });
+    this.wrap.dataset.ready = "0";
+    await this.redraw();
+    this.index = this.plot.get("spatialIndex");
+    this.wrap.dataset.drawn = String(this.n);
+    this.wrap.dataset.key = String(this.key);
+    this.wrap.dataset.ready = "1";
+    this.status.textContent = `${this.n.toLocaleString()} papers drawn`;
+  }
+
+  async redraw() {
+    const pts = { x: this.x, y: this.y, z: this.codes, w: this.weight };
+    const options = { zDataType: "categorical", wDataType: "continuous", preventFilterReset: true };
+    if (this.index) options.spatialIndex = this.index;
+    const started = performance.now();
+    await this.plot.draw(pts, options);
+    this.drawMs = performance.now() - started;
+    if (this.hidden.size) this.filter();
+  }
+
+  /** The per-action state from a control instance (small JSON plus a code per paper and a bitmask). */
+  apply(state, force = false) {
+    this.queue = (this.queue || Promise.resolve()).then(() => this.applyNow(state, force)).catch((e) => {
+      this.wrap.dataset.error = String(e);
+    });
+    return this.queue;
+  }
+
+  async applyNow(state, force) {
+    this.state = state;
+    if (!this.n) return;
+    const started = performance.now();
+    const s = state.state || {};
+    const codes = values(state.codes);
+    const mask = values(state.mask);
+    const before = this.legendKey;
+    this.legendKey = JSON.stringify(s.legend || []);
+    if (before !== this.legendKey) this.hidden.clear();
+    const same = !force && codes === this.lastCodes && mask === this.lastMask && this.pointKey === JSON.stringify(
+      [s.palette, s.years, s.play, s.grow]);
+    this.lastCodes = codes; this.lastMask = mask;
+    this.pointKey = JSON.stringify([s.palette, s.years, s.play, s.grow]);
+    if (!same) {
+      this.codes = codes && codes.length === this.n ? Uint8Array.from(codes) : new Uint8Array(this.n);
+      this.mask = mask && mask.length ? mask : null;
+      this.window = s.years || null;
+      this.play = s.play || null;
+      this.playButton.style.display = this.play ? "" : "none";
+      this.playing = false;
+      this.playButton.textContent = "▶ Play";
+      this.computeWeights();
+      const palette = (s.palette && s.palette.length) ? s.palette : ["#1f77b4"];
+      const faded = this.weight.some((w) => w < 1);
+      const base = this.n > 200000 ? 2 : this.n > 20000 ? 3 : this.n > 1000 ? 5 : 7;
+      this.plot.set({
+        colorBy: "valueA", pointColor: palette,
+        opacityBy: faded ? "valueB" : null, opacity: faded ? [0.1, 0.95] : (this.n > 20000 ? 0.7 : 0.85),
+        sizeBy: faded && s.grow ? "valueB" : null, pointSize: faded && s.grow ? [base, base + 4] : base,
+      });
+      await this.redraw();
+    }
+    this.drawLegend(s.legend || []);
+    this.overlayState = { star: s.star || null, stars: s.stars || [], lines: s.lines || [], labels: s.labels || [],
+      rings: values(state.rings) || [] };
+    this.paint();
+    if (s.flight !== undefined && (force || s.flight !== this.flight)) {
+      this.flight = s.flight;
+      if (s.zoom) this.zoomTo(s.zoom); else if (force) this.whole(false);
+    }
+    if (Array.isArray(s.select) && s.select.join() !== this.selection.join()) {
+      this.selection = s.select.slice();
+      this.plot.select(s.select, { preventEvent: true });
+    }
+    this.applyMs = performance.now() - started;
+    this.wrap.dataset.applied = String((Number(this.wrap.dataset.applied) || 0) + 1);
+    this.wrap.dataset.applyMs = this.applyMs.toFixed(1);
+  }
+
+  computeWeights(window = this.window) {
+    const w = this.weight;
+    for (let i = 0; i < this.n; i += 1) {
+      let on = 1;
+      if (this.mask) on = (this.mask[i >> 3] >> (7 - (i & 7))) & 1;
+      if (on && window && this.years) {
+        const y = this.years[i];
+        on = y >= window[0] && y <= window[1] ? 1 : 0;
+      }
+      w[i] = on;
+    }
+  }
+
+  drawLegend(entries) {
+    this.legend.replaceChildren();
+    this.legend.style.display = entries.length ? "" : "none";
+    for (const entry of entries) {
+      const row = el("div", "display:flex;align-items:center;gap:5px;cursor:pointer;white-space:nowrap;"
+        + "overflow:hidden;text-overflow:ellipsis;max-width:320px", this.legend);
+      row.className = "miread-legend-entry";
+      row.dataset.code = String(entry.code);
+      const swatch = el("span", `display:inline-block;width:10px;height:10px;border-radius:50%;flex:none;`
+        + `background:${/^#[0-9a-fA-F]{6}$/.test(entry.colour) ? entry.colour : GREY}`, row);
+      swatch.className = "miread-swatch";
+      const name = el("span", "", row);
+      name.textContent = `${entry.label} (${entry.count})`;
+      row.title = "Click to hide or show this group";
+      row.style.opacity = this.hidden.has(entry.code) ? "0.35" : "1";
+      row.dataset.hidden = this.hidden.has(entry.code) ? "1" : "0";
+      row.addEventListener("click", () => {
+        if (this.hidden.has(entry.code)) this.hidden.delete(entry.code); else this.hidden.add(entry.code);
+        row.style.opacity = this.hidden.has(entry.code) ? "0.35" : "1";
+        row.dataset.hidden = this.hidden.has(entry.code) ? "1" : "0";
+        this.filter();
+      });
+    }
+  }
+
+  filter() {
+    if (!this.hidden.size) { this.plot.unfilter(); this.wrap.dataset.shown = String(this.n); return; }
+    const keep = [];
+    for (let i = 0; i < this.n; i += 1) if (!this.hidden.has(this.codes[i])) keep.push(i);
+    this.plot.filter(keep, { preventEvent: true });
+    this.wrap.dataset.shown = String(keep.length);
+  }
+
+  selected(points) {
+    const rows = Array.from(points).sort((a, b) => a - b);
+    if (this.lassoing || rows.length > 1) {
+      this.lassoing = false;
+      this.selection = rows;
+      this.emit("events", "selected", rows);
+    } else if (rows.length === 1) {
+      this.emit("events", "clicked", rows[0]);
+    }
+  }
+
+  deselected() {
+    if (this.selection.length) { this.selection = []; this.emit("events", "selected", []); }
+  }
+
+  emit(role, name, value, persist = false) {
+    this.wrap.dataset[`last${name}`] = JSON.stringify(value).slice(0, 200);
+    const listener = hub(this.hubKey).listeners[role];
+    if (!listener || !listener.alive()) return;
+    if (persist) listener.setStateValue(name, value); else listener.setTriggerValue(name, value);
+  }
+
+  hover(i) {
+    const t = this.text;
+    this.card.replaceChildren();
+    const line = (text, css) => { if (text === null || text === undefined || text === "") return;
+      el("div", css, this.card).textContent = String(text); };
+    line(t.title && t.title[i], "font-weight:600;margin-bottom:2px");
+    line([t.author && t.author[i], t.journal && t.journal[i], t.year && t.year[i]].filter((v) => v).join(" · "),
+      "color:#444");
+    const entry = ((this.state && this.state.state && this.state.state.legend) || [])
+      .find((e) => e.code === this.codes[i]);
+    if (entry && entry.label !== "other" && !(t.journal && entry.label === t.journal[i])) {
+      line(entry.label, "color:#666;font-style:italic");
+    }
+    this.card.dataset.row = String(i);
+    const [mx, my] = this.mouse || this.screen(this.x[i], this.y[i]);
+    const w = this.wrap.clientWidth;
+    this.card.style.left = `${Math.min(mx + 12, Math.max(0, w - 330))}px`;
+    this.card.style.top = `${my + 12}px`;
+    this.card.style.display = "block";
+    const h = this.wrap.clientHeight, tall = this.card.offsetHeight;
+    if (my + 12 + tall > h) this.card.style.top = `${Math.max(0, my - 12 - tall)}px`;  // above the point, not cut off
+  }
+
+  /** Screen position (CSS px in the wrapper) of a point in [-1, 1] data space, from the camera's view matrix. */
+  screen(x, y) {
+    const v = this.camera || this.plot.get("cameraView");
+    const w = this.wrap.clientWidth, h = this.wrap.clientHeight;
+    const aspect = w / h;
+    const nx = (v[0] * x + v[4] * y + v[12]) / aspect, ny = v[1] * x + v[5] * y + v[13];
+    return [(w * (nx + 1)) / 2, h * (0.5 - ny / 2)];
+  }
+
+  /** The data-space window on screen: [x0, x1, y0, y1] in [-1, 1] space. */
+  bbox() {
+    const v = this.camera || this.plot.get("cameraView");
+    const w = this.wrap.clientWidth, h = this.wrap.clientHeight;
+    const aspect = w / h;
+    const inv = (sx, sy) => {
+      const nx = (sx / w) * 2 - 1, ny = 1 - (sy / h) * 2;
+      return [(nx * aspect - v[12]) / v[0], (ny - v[13]) / v[5]];
+    };
+    const a = inv(0, h), b = inv(w, 0);
+    return [a[0], b[0], a[1], b[1]];
+  }
+
+  reportView() {
+    clearTimeout(this.viewTimer);
+    this.viewTimer = setTimeout(() => {
+      if (this.quiet) { this.quiet = false; return; }
+      const box = this.bbox();
+      const whole = box[0] <= -0.99 && box[1] >= 0.99 && box[2] <= -0.99 && box[3] >= 0.99;
+      this.emit("zoom", "zoom", whole ? "" : box.map((v) => v.toFixed(5)).join(","), true);
+    }, 300);
+  }
+
+  zoomTo(box) {
+    const [x0, x1, y0, y1] = box;
+    this.plot.zoomToArea({ x: x0, y: y0, width: x1 - x0, height: y1 - y0 }, { transition: true,
+      transitionDuration: 350, preventFilterReset: true });
+  }
+
+  whole(report) {
+    // the whole [-1, 1] square fits (zoomToOrigin shows y in [-1, 1] only: a tall map would cut off its sides)
+    this.plot.zoomToArea({ x: -1, y: -1, width: 2, height: 2 }, { transition: report, transitionDuration: 300,
+      preventFilterReset: true });
+    if (report) {
+      this.quiet = true;
+      setTimeout(() => this.emit("zoom", "zoom", "", true), 350);
+    }
+  }
+
+  paint() {
+    const c = this.overlay, w = this.wrap.clientWidth, h = this.wrap.clientHeight;
+    const dpr = window.devicePixelRatio || 1;
+    if (c.width !== Math.round(w * dpr) || c.height !== Math.round(h * dpr)) {
+      c.width = Math.round(w * dpr); c.height = Math.round(h * dpr);
+    }
+    const g = c.getContext("2d");
+    g.setTransform(dpr, 0, 0, dpr, 0, 0);
+    g.clearRect(0, 0, w, h);
+    const o = this.overlayState;
+    if (!o || !this.n) return;
+    g.lineWidth = 1;
+    for (const [x0, y0, x1, y1, dashed] of o.lines) {
+      const a = this.screen(x0, y0), b = this.screen(x1, y1);
+      g.setLineDash(dashed ? [3, 3] : []);
+      g.strokeStyle = "rgba(60,60,60,.6)";
+      g.beginPath(); g.moveTo(a[0], a[1]); g.lineTo(b[0], b[1]); g.stroke();
+    }
+    g.setLineDash([]);
+    g.strokeStyle = "#222";
+    for (let k = 0; k < Math.min(o.rings.length, 20000); k += 1) {
+      const r = o.rings[k];
+      const [sx, sy] = this.screen(this.x[r], this.y[r]);
+      g.beginPath(); g.arc(sx, sy, 6, 0, 2 * Math.PI); g.stroke();
+    }
+    const zoom = this.camera ? Math.abs(this.camera[0]) : 1;
+    g.textAlign = "center";
+    g.textBaseline = "middle";
+    for (const label of o.labels) {
+      if (label.level === "fine" && zoom < 2 && o.labels.some((l) => l.level === "coarse")) continue;
+      if (label.level === "coarse" && zoom >= 2 && o.labels.some((l) => l.level === "fine")) continue;
+      const [sx, sy] = this.screen(label.x, label.y);
+      g.font = "bold 12px sans-serif";
+      g.lineWidth = 3; g.strokeStyle = "rgba(255,255,255,.9)";
+      g.strokeText(String(label.text), sx, sy);
+      g.fillStyle = "#222";
+      g.fillText(String(label.text), sx, sy);
+    }
+    const stars = o.star ? [...o.stars, o.star] : o.stars;
+    for (const star of stars) {
+      const [sx, sy] = this.screen(star.x, star.y);
+      g.font = "24px sans-serif";
+      g.lineWidth = 2; g.strokeStyle = "#222";
+      g.strokeText("★", sx, sy);
+      g.fillStyle = STAR;
+      g.fillText("★", sx, sy);
+    }
+    this.wrap.dataset.stars = String(stars.length);
+  }
+
+  togglePlay() {
+    if (this.playing) { this.stopPlay(); return; }
+    const p = this.play;
+    if (!p || !p.years || !p.years.length) return;
+    this.playing = true;
+    this.playButton.textContent = "⏸ Pause";
+    let k = 0;
+    const step = async () => {
+      if (!this.playing) return;
+      const year = p.years[k];
+      const lo = p.width ? year - p.width + 1 : p.years[0];
+      this.computeWeights([lo, year]);
+      this.plot.set({ opacityBy: "valueB", opacity: [0.08, 0.95] });
+      await this.redraw();
+      this.status.textContent = p.width ? `${lo}–${year}` : `up to ${year}`;
+      this.wrap.dataset.frame = String(year);
+      k += 1;
+      if (k >= p.years.length) { this.stopPlay(false); return; }
+      this.playTimer = setTimeout(step, p.ms || 600);
+    };
+    step();
+  }
+
+  stopPlay(restore = true) {
+    this.playing = false;
+    clearTimeout(this.playTimer);
+    this.playButton.textContent = "▶ Play";
+    if (restore && this.state) this.apply(this.state);
+  }
+
+  async png() {
+    const image = await this.plot.export({ scale: 1, antiAliasing: 1, pixelAligned: false });
+    const c = document.createElement("canvas");
+    c.width = image.width; c.height = image.height;
+    const g = c.getContext("2d");
+    g.putImageData(image, 0, 0);
+    g.drawImage(this.overlay, 0, 0, c.width, c.height);
+    c.toBlob((blob) => {
+      const a = document.createElement("a");
+      a.href = URL.createObjectURL(blob);
+      a.download = `${(this.state && this.state.state && this.state.state.name) || "map"}.png`;
+      this.wrap.dataset.png = String(blob.size);
+      a.click();
+      setTimeout(() => URL.revokeObjectURL(a.href), 1000);
+    }, "image/png");
+  }
+
+  /** Test and bench helpers: a row's screen position in page coordinates. */
+  pageXY(row) {
+    const r = this.wrap.getBoundingClientRect();
+    const [sx, sy] = this.screen(this.x[row], this.y[row]);
+    return [r.left + sx, r.top + sy];
+  }
+
+  destroy() {
+    this.stopPlay(false);
+    this.resize.disconnect();
+    this.plot.destroy();
+  }
+}
+
+/** The heavy instance: mounts the canvas once and keeps it; new `data` (another corpus or map) redraws. */
+export default function mount(component) {
+  const { data, parentElement } = component;
+  if (!data || !data.meta) return undefined;
+  let view = parentElement.__mireadMap;
+  const entry = hub(data.meta.hub || "map");
+  const performance = (data.meta.n || 0) > 2000000;  // squares, no blending: an init-only option
+  if (view && view.performance !== performance) { view.destroy(); parentElement.replaceChildren(); view = null; }
+  if (!view) {
+    view = parentElement.__mireadMap = new MapView(parentElement, component, performance);
+    view.performance = performance;
+    view.hubKey = data.meta.hub || "map";
+  }
+  entry.map = view;
+  view.component = component;
+  if (data.state) entry.state = data.state;  // the standalone export brings its state along
+  if (entry.state) view.state = entry.state;
+  if (view.key !== data.meta.key) {
+    view.loading = view.load(data).then(() => { if (entry.state) return view.apply(entry.state, true); });
+  }
+  return () => { view.destroy(); if (entry.map === view) entry.map = null; parentElement.__mireadMap = null; };
+}

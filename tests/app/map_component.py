@@ -1,0 +1,51 @@
+"""Read what the Domain map component was sent in an AppTest run: the heavy instance's points table and the light
+instances' state, decoded as the browser gets them (JSON, Arrow tables as pandas frames)."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import numpy as np
+import pandas as pd
+import pyarrow as pa
+from streamlit.testing.v1 import AppTest
+
+ARROW_REF = "__streamlit_arrow_ref__"
+
+
+def _decode(proto: Any) -> dict:
+    if proto.mixed.json:
+        data = json.loads(proto.mixed.json)
+        blobs = {ref: pa.ipc.open_stream(blob.data).read_all().to_pandas()
+                 for ref, blob in proto.mixed.arrow_blobs.items()}
+        return {k: blobs[v[ARROW_REF]] if isinstance(v, dict) and ARROW_REF in v else v for k, v in data.items()}
+    return json.loads(proto.json) if proto.json else {}
+
+
+def map_sent(at: AppTest) -> dict:
+    """{"points": DataFrame, "meta": …, "page": {state, codes, mask, rings}, "events": {state}} of this run."""
+    out: dict[str, Any] = {}
+    for element in at.get("bidi_component"):
+        proto = element.proto
+        if not proto.component_name.endswith(("miread_map", "miread_map_control")):
+            continue
+        data = _decode(proto)
+        if proto.component_name.endswith("miread_map"):
+            out["points"], out["meta"] = data["points"], data["meta"]
+        elif data.get("role"):
+            out[data["role"]] = data
+    return out
+
+
+def column(data: dict, name: str) -> np.ndarray | None:
+    """A 1-D array the page sent (an Arrow table of one column)."""
+    value = data.get(name)
+    if value is None:
+        return None
+    return value.iloc[:, 0].to_numpy() if isinstance(value, pd.DataFrame) else np.asarray(value)
+
+
+def legend_names(at: AppTest) -> list[str]:
+    """The map's legend labels, in order."""
+    return [entry["label"] for entry in map_sent(at)["page"]["state"]["legend"]]

@@ -1,0 +1,154 @@
+"""The Domain map component in a real browser (regl-scatterplot on SwiftShader): click → panel, lasso → list →
+collection, hover → card (hostile titles shown as typed), legend toggle, play, Whole map, the URL round trip."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+
+import pytest
+
+from core.io import read_papers
+from core.store import Store
+from tests.e2e.conftest import FIXTURES, Tab, app_tab, tiny_store
+
+pytestmark = pytest.mark.e2e
+
+CSV = FIXTURES / "papers.csv"
+CORPUS = "mapped"
+PAPERS = 30
+
+
+@pytest.fixture(scope="module")
+def store(tmp_path_factory: pytest.TempPathFactory) -> Store:
+    """The fixture CSV imported and embedded with the tiny model."""
+    from core.embedding import embed_corpus
+
+    store = tiny_store(tmp_path_factory, "map-component")
+    store.import_papers(CORPUS, read_papers(CSV), source=CSV.name)
+    embed_corpus(store, CORPUS, "tiny")
+    return store
+
+
+@pytest.fixture(scope="module")
+def tab(browser, store: Store) -> Iterator[Tab]:
+    with app_tab(browser, store) as tab:
+        tab.go("Domain map")
+        tab.choose("Model", "tiny")
+        tab.map_drawn()
+        yield tab
+
+
+def rows_of(store: Store) -> list[str]:
+    return store.papers_frame(CORPUS)["title"].astype(str).tolist()
+
+
+def test_hover_shows_a_card_with_hostile_titles_as_typed(tab: Tab, store: Store):
+    hostile = next(t for t in rows_of(store) if "onerror" in t)
+    text = tab.hover_card(title=hostile.split("<")[0].strip())
+    assert hostile[:100] in text  # the markup is text: shown literally, never parsed
+    assert tab.page.evaluate("() => window.__xss") is None and tab.dialogs == []
+    tab.snap("map-component-hover")
+
+
+def test_a_click_opens_the_paper_beside_the_map_and_stars_it(tab: Tab, store: Store):
+    titles = rows_of(store)
+    row = next(i for i, t in enumerate(titles) if "<" not in t)
+    tab.click_point(row)
+    tab.see(titles[row][:50], "[data-testid=stMarkdownContainer]")
+    assert "paper=" in tab.page.url
+    tab.eventually(lambda: _check(tab.map_view()["stars"] == 1, tab.map_view()))
+    tab.snap("map-component-click")
+
+
+def test_the_legend_hides_and_shows_a_group(tab: Tab):
+    view = tab.eventually(lambda: _legend(tab))
+    entry = tab.page.locator(".miread-map-outer .miread-legend-entry").first
+    entry.click()
+    hidden = tab.map_view()
+    assert hidden["legend"][0]["hidden"] and hidden["shown"] < view["drawn"]
+    tab.snap("map-component-legend")
+    entry.click()
+    assert tab.map_view()["shown"] == view["drawn"]
+
+
+def test_a_lasso_lists_the_papers_and_saves_them_as_a_collection(tab: Tab, store: Store):
+    close = tab.page.locator(".st-key-map_panel_close button").first  # the open paper has a collection form too
+    if close.count():
+        close.click()
+        tab.idle()
+    tab.lasso(0.0, 0.0, 1.0, 1.0)
+    heading = tab.see(re.compile(r"\d+ selected papers"), "[data-testid=stHeading]")
+    chosen = int(heading.split()[0])
+    assert PAPERS * 0.8 <= chosen <= PAPERS  # the lasso's corners are rounded: a paper at the very edge may stay out
+    tab.idle()
+    name = tab.page.locator("[data-testid=stTextInput] input[aria-label='Name of a new collection']").first
+
+    summary = tab.page.locator("[data-testid=stExpander] summary").filter(has_text="selected papers as a collection")
+
+    def expanded() -> None:
+        if not name.is_visible():
+            summary.first.click()
+            tab.page.wait_for_timeout(500)
+            tab.idle()
+        if not name.is_visible():
+            tab.snap("map-component-lasso-debug")
+        assert name.is_visible(), summary.count()
+    tab.eventually(expanded)
+    tab.fill("Name of a new collection", "everything")
+    tab.page.get_by_role("button", name=f"Add {chosen} papers (selection)").click()
+    tab.see("Collection everything now holds")
+    assert len(store.collection_ids(CORPUS, "everything")) == chosen
+    tab.snap("map-component-lasso")
+    tab.page.locator(".miread-map-outer button[data-mode=panZoom]").first.click()
+
+
+def test_zoom_goes_into_the_url_and_whole_map_returns(tab: Tab):
+    canvas = tab.map_drawn()
+    canvas.scroll_into_view_if_needed()
+    box = canvas.bounding_box()
+    tab.page.mouse.move(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+    for _ in range(4):
+        tab.page.mouse.wheel(0, -300)
+        tab.page.wait_for_timeout(100)
+    tab.eventually(lambda: _check("zoom=" in tab.page.url, tab.page.url))
+    zoomed = tab.page.url
+    tab.page.locator(".miread-map-outer button.miread-whole").first.click()
+    tab.eventually(lambda: _check("zoom=" not in tab.page.url, (tab.page.url, tab.page.evaluate(
+        "() => [window.__mireadMaps.map.map.wrap.dataset.lastzoom, window.__mireadMaps.map.map.bbox()]"))))
+    # the shared link opens zoomed: the map flies to the window it names
+    tab.page.goto(zoomed)
+    tab.idle()
+    tab.map_drawn()
+    tab.eventually(lambda: _check(_span(tab) < 1.9, _span(tab)))
+    tab.snap("map-component-url-zoom")
+
+
+def test_play_runs_through_the_years_in_the_browser(tab: Tab):
+    tab.choose("Play through years", "1-year window")
+    button = tab.page.locator(".miread-map-outer button.miread-play").first
+    button.wait_for(state="visible")
+    runs = tab.page.evaluate("() => window.__mireadMaps.map.map.wrap.dataset.applied")
+    button.click()
+    tab.eventually(lambda: _check(tab.map_view()["frame"] is not None, tab.map_view()["frame"]))
+    first = tab.map_view()["frame"]
+    tab.eventually(lambda: _check(tab.map_view()["frame"] != first, tab.map_view()["frame"]))
+    assert tab.page.evaluate("() => window.__mireadMaps.map.map.wrap.dataset.applied") == runs  # no page run
+    tab.snap("map-component-play")
+    button.click()
+    tab.choose("Play through years", "off")
+
+
+def _span(tab: Tab) -> float:
+    return tab.page.evaluate("() => { const b = window.__mireadMaps.map.map.bbox(); return b[1] - b[0]; }")
+
+
+def _legend(tab: Tab) -> dict:
+    view = tab.map_view()
+    assert view and len(view["legend"]) >= 2, view
+    return view
+
+
+def _check(ok: bool, shown: object) -> None:
+    assert ok, shown
+

@@ -1,0 +1,95 @@
+"""The map component without a server: the standalone HTML export opens from a file (same bundle, data inlined, no
+network), hostile titles and labels stay text; a million synthetic points draw, hover and click in GPU-less Chromium
+(slow)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from core.plots.map_data import colour_codes
+from tests.e2e.conftest import ARTIFACTS
+from tests.hostile import EVIL, HOSTILE
+
+pytestmark = pytest.mark.e2e
+TITLE = f'</script><script>window.__xss=1</script> <img src=x onerror="window.__xss=2"> {HOSTILE}'
+MAP = "window.__mireadMaps.export.map"
+
+
+@pytest.fixture()
+def page(browser) -> Iterator:
+    context = browser.new_context(viewport={"width": 1200, "height": 900})
+    page = context.new_page()
+    requests: list[str] = []
+    page.on("request", lambda r: requests.append(r.url))
+    page.requests = requests
+    yield page
+    context.close()
+
+
+def export(tmp_path, n: int = 200):
+    from ui.map.component import standalone_html
+
+    rng = np.random.default_rng(3)
+    coords = rng.normal(size=(n, 2)) * 5
+    frame = pd.DataFrame({"id": [f"p{i}" for i in range(n)], "title": [TITLE if i == 0 else f"Paper {i}"
+                                                                       for i in range(n)],
+                          "journal": [f"J{i % 3}" for i in range(n)], "year": [2000 + i % 5 for i in range(n)]})
+    colours = colour_codes([f"{EVIL} label {i % 3} <b>x</b>" for i in range(n)], n)
+    state = {"name": "t", "palette": colours.palette, "legend": colours.legend, "years": None, "grow": False,
+             "labels": [{"text": TITLE, "x": 0.0, "y": 0.0, "level": "coarse"}], "stars": [], "lines": []}
+    path = tmp_path / "map.html"
+    path.write_text(standalone_html("hostile <corpus>", coords, frame, state, colours.codes, None), encoding="utf-8")
+    return path
+
+
+def test_the_html_export_opens_offline_and_shows_hostile_text_as_text(page, tmp_path):
+    page.goto(export(tmp_path).as_uri())
+    page.wait_for_function(f"() => window.__mireadMaps && {MAP} && {MAP}.wrap.dataset.ready === '1'", timeout=60_000)
+    assert page.evaluate(f"() => {MAP}.n") == 200
+    legend = page.locator(".miread-legend-entry").all_text_contents()
+    assert any("<b>x</b>" in text for text in legend)  # a label is text, never markup
+    xy = page.evaluate(f"() => {MAP}.pageXY(0)")
+    page.mouse.move(*xy, steps=3)
+    card = page.locator(".miread-card")
+    card.wait_for(state="visible", timeout=10_000)
+    assert TITLE[:60] in (card.text_content() or "")
+    assert page.evaluate("() => window.__xss") is None
+    assert all(url.startswith(("file:", "blob:", "data:")) for url in page.requests), page.requests  # no network
+    ARTIFACTS.mkdir(exist_ok=True)
+    page.screenshot(path=str(ARTIFACTS / "map-export-html.png"))
+
+
+@pytest.mark.slow
+def test_a_million_points_draw_and_answer_hover_and_click(page, tmp_path):
+    page.goto(export(tmp_path, 10).as_uri())
+    page.wait_for_function(f"() => window.__mireadMaps && {MAP} && {MAP}.wrap.dataset.ready === '1'", timeout=60_000)
+    took = page.evaluate("""async () => {
+        const n = 1000000, x = new Float32Array(n), y = new Float32Array(n), codes = new Uint8Array(n);
+        let seed = 7; const rand = () => (seed = (seed * 16807) % 2147483647) / 2147483647;
+        for (let i = 0; i < n; i++) { const c = i % 12, a = c / 12 * 2 * Math.PI;
+            x[i] = 0.6 * Math.cos(a) + (rand() - 0.5) * 0.3; y[i] = 0.6 * Math.sin(a) + (rand() - 0.5) * 0.3; codes[i] = c; }
+        const root = document.createElement('div'); root.style.cssText = 'position:fixed;inset:0;background:#fff';
+        document.body.appendChild(root);
+        const palette = ['#1f77b4','#ff7f0e','#2ca02c','#d62728','#9467bd','#8c564b','#e377c2','#7f7f7f','#bcbd22',
+                         '#17becf','#393b79','#637939'];
+        const started = performance.now();
+        window.__mireadModule.default({data: {points: {x, y, title: Array.from({length: n}, (_, i) => 'Paper ' + i)},
+            meta: {key: 'million', n, hub: 'million'}, state: {state: {palette, legend: [], flight: 0}, codes}},
+            parentElement: root, setStateValue() {}, setTriggerValue() {}});
+        const m = () => window.__mireadMaps.million.map;
+        while (!(m() && m().wrap.dataset.ready === '1' && m().wrap.dataset.applied)) await new Promise(r => setTimeout(r, 50));
+        return performance.now() - started; }""")
+    big = "window.__mireadMaps.million.map"
+    assert page.evaluate(f"() => {big}.n") == 1_000_000
+    xy = page.evaluate(f"() => {big}.pageXY(123456)")
+    page.mouse.move(*xy, steps=3)
+    card = page.locator(".miread-card").last
+    card.wait_for(state="visible", timeout=60_000)
+    assert (card.text_content() or "").startswith("Paper ")
+    page.screenshot(path=str(ARTIFACTS / "map-million.png"))
+    print(f"1,000,000 points drawn in {took / 1000:.1f} s")
+    assert took < 60_000

@@ -1,0 +1,201 @@
+"""The Domain map as a Streamlit components-v2 element drawn by regl-scatterplot (WebGL) in the browser.
+
+Data contract (../shared/MAP.md §5):
+- `show_map`: the heavy instance, keyed, outside every fragment. Its `data` — positions in [-1, 1] (float32), the
+  hover-card text (title, first author, journal, year) and each paper's year — depends only on the corpus version and
+  the map, so a page run with the same map sends a 355-byte reference (ForwardMsg cache), never the points again.
+- `push_state`: a light instance (tiny inline JS) with what a page run changes: a colour code per paper (uint8), the
+  palette and legend, the highlight as a bitmask (1 bit a paper), the year window and play, topic labels, citation
+  lines, rings on new papers. It hands them to the heavy instance through a page-level registry.
+- `map_events`: a light instance inside the side fragment: the open paper's star, a flight, a selection pushed from
+  Python; the clicks and lasso/box selections come back through it, so they rerun only that fragment.
+- `watch_zoom`: a light instance in its own fragment: the visible window (debounced) into the session and the URL.
+The bundle (ui/map/static/map_component.js) is built from frontend/map by `make frontend`; text from data is only ever
+set with textContent / fillText in the browser.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from dataclasses import dataclass
+from functools import lru_cache
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pandas as pd
+import streamlit as st
+
+from core.display import author_text
+from core.labels import is_missing
+from core.plots.map_data import UnitFrame, unit_frame
+from ui.map.zoom import FLIGHTS, ZOOM, current_zoom
+from ui.views import parse_zoom, zoom_text
+
+BUNDLE = Path(__file__).with_name("static") / "map_component.js"
+HUB = "map"  # the registry entry the instances of the Domain map share
+CANVAS_KEY = "corpus_map"
+
+_CONTROL_JS = """
+export default function (component) {
+    const { data, parentElement, setStateValue, setTriggerValue } = component;
+    const me = parentElement.__miread || (parentElement.__miread = {});
+    Object.assign(me, { setStateValue, setTriggerValue, alive: () => parentElement.isConnected });
+    const all = window.__mireadMaps = window.__mireadMaps || {};
+    const entry = all[data.hub] = all[data.hub] || { map: null, state: null, listeners: {} };
+    entry.parts = entry.parts || {};
+    if (data.role) entry.listeners[data.role] = me;
+    if (data.part) {
+        entry.parts[data.role] = data;
+        const page = entry.parts.page || {}, state = {};
+        for (const part of Object.values(entry.parts)) Object.assign(state, part.state || {});
+        entry.state = { state, codes: page.codes, mask: page.mask, rings: page.rings };
+        if (entry.map) entry.map.apply(entry.state);
+    }
+}
+"""
+_control = st.components.v2.component("miread_map_control", js=_CONTROL_JS)
+
+
+@lru_cache(maxsize=1)
+def _bundle() -> Any:
+    """The heavy component, registered once (its 236 KB of JS read once)."""
+    return st.components.v2.component("miread_map", js=BUNDLE.read_text(encoding="utf-8"))
+
+
+def _text(values: pd.Series | None, n: int, limit: int = 200) -> list[str]:
+    """A column as short plain strings ('' for missing)."""
+    if values is None:
+        return [""] * n
+    return ["" if is_missing(v) else str(v)[:limit] for v in values.tolist()]
+
+
+def points_table(coords: np.ndarray, frame: pd.DataFrame, unit: UnitFrame) -> pd.DataFrame:
+    """What the heavy instance keeps: x, y in [-1, 1] and the hover-card text, one row per paper (row i = frame
+    row i)."""
+    n = len(coords)
+    xy = unit.to_unit(coords)
+    table = pd.DataFrame({"x": xy[:, 0], "y": xy[:, 1]})
+    table["title"] = _text(frame["title"] if "title" in frame else None, n)
+    authors = frame["authors"].tolist() if "authors" in frame else [None] * n
+    table["author"] = [author_text(a)[:160] for a in authors]  # the first three, then "et al."
+    table["journal"] = _text(frame["journal"] if "journal" in frame else None, n, 80)
+    if "year" in frame:
+        years = pd.to_numeric(frame["year"], errors="coerce").to_numpy(dtype=np.float32)
+        table["year"] = ["" if np.isnan(y) else f"{y:.0f}" for y in years]
+        table["yearnum"] = years
+    return table
+
+
+def map_key(corpus: str, coords: np.ndarray, frame: pd.DataFrame) -> str:
+    """Corpus + map version: a digest of the positions and ids (the same map, the same key)."""
+    digest = hashlib.blake2b(np.ascontiguousarray(coords, dtype=np.float32).tobytes(), digest_size=8)
+    digest.update("\n".join(frame["id"].astype(str)).encode())
+    return f"{corpus}:{digest.hexdigest()}"
+
+
+@st.cache_data(max_entries=2, show_spinner=False)
+def _points(key: str, _coords: np.ndarray, _frame: pd.DataFrame) -> tuple[pd.DataFrame, UnitFrame]:
+    """The heavy instance's table, cached by map key (built once per corpus version and map)."""
+    unit = unit_frame(_coords)
+    return points_table(_coords, _frame, unit), unit
+
+
+def show_map(corpus: str, coords: np.ndarray, frame: pd.DataFrame, *, hub: str = HUB,
+             key: str = CANVAS_KEY) -> UnitFrame:
+    """Mount the heavy instance (outside fragments) and return the frame that maps coordinates into its space."""
+    version = map_key(corpus, coords, frame)
+    table, unit = _points(version, coords, frame)
+    meta = {"key": version, "n": len(table), "hub": hub, "name": corpus, "unit": [unit.cx, unit.cy, unit.half]}
+    _bundle()(key=key, data={"points": table, "meta": meta}, height="content")
+    return unit
+
+
+def push_state(state: dict, codes: np.ndarray | None, mask: np.ndarray | None, rings: np.ndarray | None, *,
+               hub: str = HUB, key: str = "map_state") -> None:
+    """The per-run state (small JSON, a uint8 code per paper, a highlight bitmask, ringed rows) for the heavy
+    instance."""
+    json.dumps(state)  # plain JSON or an error here: Streamlit would silently send its repr (../shared/MAP.md §1)
+    data: dict[str, Any] = {"hub": hub, "role": "page", "part": True, "state": state}
+    if codes is not None:
+        data["codes"] = np.asarray(codes, dtype=np.uint8)
+    if mask is not None:
+        data["mask"] = np.asarray(mask, dtype=np.uint8)
+    if rings is not None and len(rings):
+        data["rings"] = np.asarray(rings, dtype=np.int32)
+    _control(key=key, data=data, height=0)
+
+
+@dataclass(frozen=True)
+class MapEvents:
+    """This run's news from the map: a clicked paper's row, a new selection (rows; [] when cleared)."""
+
+    clicked: int | None = None
+    selected: list[int] | None = None
+
+
+def map_events(unit: UnitFrame, star: dict | None, *, hub: str = HUB) -> MapEvents:
+    """Mount the side fragment's instance: it draws `star` ({x, y, row, label} in map coordinates), flies to the kept
+    zoom when a flight asks, and reports clicks and selections (a rerun of the fragment only)."""
+    zoom = current_zoom()
+    state: dict[str, Any] = {"flight": int(st.session_state.get(FLIGHTS, 0)),
+                             "zoom": unit.box_to_unit(zoom) if zoom else None, "star": None}
+    if star is not None:
+        x, y = unit.to_unit(np.array([[star["x"], star["y"]]]))[0]
+        state["star"] = {"x": float(x), "y": float(y), "row": int(star["row"]), "label": str(star["label"])}
+    result = _control(key="map_events", data={"hub": hub, "role": "events", "part": True, "state": state},
+                      on_clicked_change=lambda: None, on_selected_change=lambda: None, height=0)
+    clicked = getattr(result, "clicked", None)
+    selected = getattr(result, "selected", None)
+    return MapEvents(clicked=None if clicked is None else int(clicked),
+                     selected=None if selected is None else [int(r) for r in selected])
+
+
+@st.fragment
+def watch_zoom(unit: UnitFrame, hub: str = HUB) -> None:
+    """The visible window, alone in its own fragment: each zoom goes into the session and the address bar without
+    rerunning anything else."""
+    result = _control(key="map_zoom_events", data={"hub": hub, "role": "zoom"}, default={"zoom": None},
+                      on_zoom_change=lambda: None, height=0)
+    reported = getattr(result, "zoom", None)
+    if reported is None:
+        return
+    box = parse_zoom(reported) if reported else None
+    zoom = None if box is None else tuple(round(v, 6) for v in unit.box_to_data(box))
+    if zoom == current_zoom():
+        return
+    st.session_state[ZOOM] = zoom
+    if zoom is None:
+        st.query_params.pop("zoom", None)
+    else:
+        st.query_params["zoom"] = zoom_text(zoom)
+
+
+def standalone_html(corpus: str, coords: np.ndarray, frame: pd.DataFrame, state: dict, codes: np.ndarray | None,
+                    mask: np.ndarray | None) -> str:
+    """The map as one HTML file: the same bundle, the data inlined as JSON (no network, no CDN)."""
+    unit = unit_frame(coords)
+    table = points_table(coords, frame, unit)
+    points = {c: (table[c].astype(float).round(5).tolist() if table[c].dtype.kind == "f" else table[c].tolist())
+              for c in table.columns}
+    points = {c: [None if isinstance(v, float) and np.isnan(v) else v for v in col] for c, col in points.items()}
+    data = {"points": points, "meta": {"key": "export", "n": len(table), "hub": "export", "name": corpus},
+            "state": {"state": state, "codes": None if codes is None else np.asarray(codes).tolist(),
+                      "mask": None if mask is None else np.asarray(mask).tolist()}}
+    payload = json.dumps(data, ensure_ascii=True)
+    payload = payload.replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026")
+    bundle = BUNDLE.read_text(encoding="utf-8")
+    title = "".join(ch for ch in corpus if ch.isalnum() or ch in " -_.")[:80]
+    return f"""<!doctype html><html><head><meta charset="utf-8"><title>{title} map</title>
+<meta name="viewport" content="width=device-width, initial-scale=1"></head>
+<body style="margin:0"><div id="map" style="height:100vh"></div>
+<script type="text/plain" id="miread-bundle">{bundle}</script>
+<script type="application/json" id="miread-data">{payload}</script>
+<script type="module">
+const source = document.getElementById("miread-bundle").textContent;
+const url = URL.createObjectURL(new Blob([source], {{type: "text/javascript"}}));
+const data = JSON.parse(document.getElementById("miread-data").textContent);
+const module = window.__mireadModule = await import(url);
+module.default({{data, parentElement: document.getElementById("map"), setStateValue() {{}}, setTriggerValue() {{}}}});
+</script></body></html>"""
