@@ -12,7 +12,7 @@ import streamlit as st
 
 from core.display import author_text, plural
 from core.embedding import ModelSpec
-from core.explore.search import find_papers, similar_papers
+from core.explore.search import find_papers, hybrid_search, similar_papers
 from core.labels import is_missing, label_text
 from core.records import md_escape, safe_link
 from ui.collection_add import add_to_collection
@@ -41,20 +41,36 @@ def open_paper_at(frame: pd.DataFrame, row: int) -> None:
         st.session_state[PAPER] = str(frame["id"].iloc[row])
 
 
-def find_box(frame: pd.DataFrame, coords: np.ndarray) -> None:
-    """'Find a paper' by title words or DOI: one match flies there and opens it; several are offered to pick."""
-    query = st.text_input("Find a paper", key="map_find", placeholder="title words or a DOI",
-                          help="The map zooms onto the paper, marks it with a star and opens it beside the map.")
+def _searched(corpus: str, spec: ModelSpec, frame: pd.DataFrame, query: str) -> tuple[list[int], str | None]:
+    """The rows the word + meaning search gives for `query` (core.explore.search.hybrid), and its notice."""
+    found = guarded(hybrid_search, store(), corpus, spec, query, k=20, frame=frame)
+    if found is None:
+        return [], None
+    return [int(r["row"]) for r in found.results], found.notice
+
+
+def find_box(frame: pd.DataFrame, coords: np.ndarray, corpus: str | None = None, spec: ModelSpec | None = None) -> None:
+    """'Find a paper' by title words or DOI: one match flies there and opens it; several are offered to pick. When no
+    title or DOI holds the text, the search by words and meaning (the Similar page's) offers its best 20."""
+    query = st.text_input("Find a paper", key="map_find", placeholder="title words, a DOI or a topic",
+                          help="The map zooms onto the paper, marks it with a star and opens it beside the map. "
+                               "Text no title holds is searched by words and meaning.")
     if not query.strip():
         return
     rows = find_papers(frame, query)
+    label = f"{plural(len(rows), 'paper')} match" + ("" if len(rows) < 20 else " (the first 20)")
+    if not len(rows) and corpus is not None and spec is not None:
+        searched, notice = _searched(corpus, spec, frame, query.strip())
+        rows = np.asarray(searched, dtype=np.int64)
+        label = "No title or DOI holds it; the closest by words and meaning"
+        if notice:
+            st.caption(md_escape(notice[0].upper() + notice[1:]) + ".")
     if not len(rows):
         st.caption(f"No paper's title or DOI matches “{md_escape(query.strip())}”.")
         return
     row = int(rows[0])
-    if len(rows) > 1:
-        row = st.selectbox(f"{plural(len(rows), 'paper')} match" + ("" if len(rows) < 20 else " (the first 20)"),
-                           rows.tolist(), key="map_find_pick", format_func=lambda r: _short(frame, int(r)))
+    if len(rows) > 1 or label.startswith("No title"):
+        row = st.selectbox(label, rows.tolist(), key="map_find_pick", format_func=lambda r: _short(frame, int(r)))
     pid = str(frame["id"].iloc[int(row)])
     if st.session_state.get(_FLOWN) != (query, pid):
         st.session_state[_FLOWN] = (query, pid)

@@ -48,7 +48,7 @@ def side_panel(corpus: str, spec: ModelSpec, frame: pd.DataFrame, coords: np.nda
         changed = True
     if changed:  # draw the new star / list from the top, so the overlay gets the paper just opened
         st.rerun(scope="fragment")
-    find_box(frame, coords)
+    find_box(frame, coords, corpus, spec)
     if st.session_state.pop(FLY, False):  # the map instance above flies to the found paper and stars it
         try:
             st.rerun(scope="fragment")
