@@ -27,10 +27,14 @@ CORPUS_FIXTURES = Path(__file__).resolve().parents[1] / "fixtures" / "corpus"
 PHONE = {"width": 390, "height": 844}
 
 
+REFERENCE_MANAGER = {"ris": "cochrane_endnote_3.ris", "bib": "scopus_3.bib"}  # real exports with abstracts
+
+
 def export_file(kind: str) -> Path:
-    """A real reference-manager export when the fixtures have one, else the hand-made one."""
-    found = sorted(REAL.glob(f"*.{kind}")) if REAL.exists() else []
-    return found[0] if found else CORPUS_FIXTURES / f"refs.{kind}"
+    """A real reference-manager export when the fixtures have one, else the hand-made one. Named, not the first of
+    a glob: a new fixture (a file whose abstracts are all 'NA') must not change what this journey imports."""
+    real = REAL / REFERENCE_MANAGER[kind]
+    return real if real.exists() else CORPUS_FIXTURES / f"refs.{kind}"
 
 
 @pytest.fixture(scope="module")
