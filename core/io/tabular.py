@@ -100,7 +100,7 @@ def _wrapped(value: Any) -> list | None:
 
 def _first_line_is_json(head: str) -> bool:
     try:
-        json.loads(head.lstrip().splitlines()[0])
+        json.loads(head.lstrip().split("\n", 1)[0])  # not splitlines(): U+0085, U+2028 may sit inside a string
     except (ValueError, RecursionError, IndexError):
         return False
     return True

@@ -99,3 +99,19 @@ def test_semantic_scholar_in_every_shape(tmp_path: Path, shape: str) -> None:
     path = _shapes(tmp_path, records, "data")[shape]
     papers = [p for p in read_papers(path) if isinstance(p, Paper)]
     assert [p.fields["doi"] for p in papers] == ["10.2139/ssrn.288970", "10.2139/ssrn.2250500", "10.1257/rct.1355"]
+
+
+def test_json_lines_whose_text_holds_unicode_line_breaks_are_json_lines(tmp_path) -> None:
+    """U+0085 and U+2028 inside a string are not line ends of a JSON-lines file (found by the round-trip property
+    test: the first line was cut there and the file read as one broken document)."""
+    import json as _json
+
+    from core.io import read_papers
+    from core.records import Paper
+
+    rows = [{"title": "A title with a next-line \x85 inside", "abstract": "Line\u2028separator text.", "\x85": []},
+            {"title": "Second paper", "abstract": "Another abstract."}]
+    path = tmp_path / "lines.jsonl"
+    path.write_text("\n".join(_json.dumps(r, ensure_ascii=False) for r in rows) + "\n", encoding="utf-8")
+    papers = [p for p in read_papers(path) if isinstance(p, Paper)]
+    assert [p.title for p in papers] == ["A title with a next-line inside", "Second paper"]  # spaces folded
