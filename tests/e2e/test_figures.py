@@ -59,6 +59,7 @@ def shot(tab: Tab, name: str) -> None:
     tab.page.screenshot(path=str(SHOTS / f"{name}.png"), full_page=True)
 
 
+@pytest.mark.slow  # 50-140 s: in `make test-slow`, keeping `make test` near 20 min
 def test_an_imported_pmc_package_shows_visual_summaries(tab: Tab, workspace: Store, tmp_path: Path):
     tab.choose("Model", "tiny")
     tab.go("Library")

@@ -87,6 +87,7 @@ def upload(tab: Tab, path: Path, corpus: str) -> str:
 
 
 
+@pytest.mark.slow  # 50-140 s: in `make test-slow`, keeping `make test` near 20 min
 def test_a_day_in_the_library(tab: Tab, workspace: Store):
     tab.choose("Model", "tiny")
     calm(tab)

@@ -67,6 +67,7 @@ def import_into(tab: Tab, files: list[Path], corpus: str, preview: str | None = 
     return report
 
 
+@pytest.mark.slow  # 50-140 s: in `make test-slow`, keeping `make test` near 20 min
 def test_import_two_searches_keep_a_region_read_a_paper_export_it_and_import_it_back(tab: Tab, workspace: Store):
     report = import_into(tab, SEARCHES, "search")
     assert "merged" in report

@@ -61,6 +61,7 @@ def papers(traces: dict[str, dict[int, tuple[float, float]]]) -> dict[int, tuple
     return {row: xy for name, points in traces.items() if name != RING for row, xy in points.items()}
 
 
+@pytest.mark.slow  # 50-140 s: in `make test-slow`, keeping `make test` near 20 min
 def test_added_papers_are_placed_on_the_map_and_the_old_ones_stay_put(browser, tmp_path_factory):
     if not MORE.exists():
         pytest.skip(f"no {MORE}")
