@@ -72,6 +72,7 @@ def test_the_legend_hides_and_shows_a_group(tab: Tab):
     assert tab.map_view()["shown"] == view["drawn"]
 
 
+@pytest.mark.slow  # flaky on a loaded 2-core CI (the selection heading once never came in 240 s): make test-slow
 def test_a_lasso_lists_the_papers_and_saves_them_as_a_collection(tab: Tab, store: Store):
     close = tab.page.locator(".st-key-map_panel_close button").first  # the open paper has a collection form too
     if close.count():
