@@ -39,169 +39,177 @@ from ui.tables import show_citations
 from ui.views import COLLECTIONS, TOPICS, year_mask
 
 st.title("Domain map")
-for problem in link_problems():
-    st.warning(problem)
-corpus, spec = current_corpus(), current_model()
-if corpus == DEMO_CORPUS and state.SEEN_DEMO_NOTE not in st.session_state:
-    st.info(f"You are exploring the demo corpus **{DEMO_CORPUS}** (real PubMed records) with the packaged model "
-            f"**{spec.name}**. Load your own papers on the **Library** page.")
-    st.session_state[state.SEEN_DEMO_NOTE] = True
-if not need_embeddings(corpus, spec):
-    st.stop()
-
-frame = papers_frame(corpus)
-info = store().corpus(corpus)
-
-# the year colours the map too (a time axis); predicted journals need the journal field
-colour_options = (list(info.labels) + ([info.year] if info.year and info.year not in info.labels else [])
-                  + [TOPICS] + (["predicted journal"] if info.journal else [])
-                  + ([COLLECTIONS] if store().collections(corpus) else []) + ["(none)"])
-if st.session_state.get("map_colour") not in colour_options:  # a column of another corpus: the first, on screen too
-    st.session_state["map_colour"] = colour_options[0]
-for key, default in (("map_n_neighbors", DEFAULT_PARAMS["umap"]["n_neighbors"]),
-                     ("map_min_dist", float(DEFAULT_PARAMS["umap"]["min_dist"])),
-                     ("map_perplexity", int(DEFAULT_PARAMS["tsne"]["perplexity"])), ("map_k", 12)):
-    st.session_state.setdefault(key, default)  # widget defaults set here, so a shared link can set them too
-d1, d2, d3 = st.container(key="map_controls").columns([3, 4, 2], vertical_alignment="bottom")  # one row on a phone
-colour = d1.selectbox("Colour by", colour_options, key="map_colour",
-                      help="Any label column, topics (clusters, two levels), predicted journal, or your "
-                           "collections.")
-query = d2.text_input("Highlight papers matching", placeholder="e.g. malaria, transformer, 10.1103/…",
-                      key="map_highlight", help="Case-insensitive match in title, abstract or any column.")
-with d3.popover("Map settings", icon=":material/tune:", width="stretch"):
-    method = st.selectbox("Method", ["umap", "tsne", "pca"], format_func=str.upper, key="map_method",
-                          help="UMAP keeps local and global structure; t-SNE local only; PCA is instant but coarse.")
-    params: dict = {}
-    if method == "umap":
-        params["n_neighbors"] = st.slider("Neighbours", 5, 100, key="map_n_neighbors",
-                                          help="Small values show fine local groups, large values the big picture.")
-        params["min_dist"] = st.slider("Min distance", 0.0, 0.99, step=0.05, key="map_min_dist",
-                                       help="How tightly points may pack together.")
-    elif method == "tsne":
-        params["perplexity"] = st.slider("Perplexity", 5, 100, key="map_perplexity",
-                                         help="Roughly the number of neighbours each point pays attention to.")
-    k = st.number_input("Clusters (k)", 2, 200, key="map_k", disabled=colour != TOPICS,
-                        help="How many fine topics (k-means clusters) when colouring by topics; the coarse "
-                             "topics group them, about a quarter as many.")
-    legend = st.number_input("Legend entries", 1, 60, 12, key="map_legend",
-                             help="The most frequent labels get their own colour; the rest are drawn grey as "
-                                  "'other' (hover cards always show the real label). Click a legend entry to hide it.")
-
-stable = resolve_stable(corpus, spec, method, params)  # papers added since it was fitted are placed on it, not refit
-final = None if stable is None else stable.coords
-background = None
-if final is None and method != "pca":
-    # Preview first: PCA takes under a second even at 200k papers; the chosen map follows in the background.
-    background = guarded(start_map, store(), corpus, spec, method, params)
-    if background is None:
-        st.stop()
-    if background.done and not background.error:
-        stable = resolve_stable(corpus, spec, method, params)
-        final = None if stable is None else stable.coords
-if final is None:  # the PCA map itself, or the preview of a map still being computed
-    with st.spinner("Computing the PCA map…"):
-        result = guarded(map_coordinates, store(), corpus, spec, "pca", {})
-    if result is None:
-        st.stop()
-    coords = result[0]
-    if method == "pca":
-        stable = resolve_stable(corpus, spec, method, params)
-        final = coords = coords if stable is None else stable.coords
-else:
-    coords = final
-
-if final is None:
-
-    @st.fragment(run_every=1.5)
-    def watch_background_map() -> None:
-        """Progress of the background map; swaps it in (full rerun) when it is ready."""
-        if background.error:
-            show_error(f"{background.error.rstrip('.')}. The PCA preview stays on screen.")
-        elif background.done:
-            st.rerun(scope="app")
-        else:
-            elapsed = time.time() - background.started
-            st.progress(background.fraction, text=f"Preview: PCA. Computing the {method.upper()} map in the "
-                                                  f"background ({background.message}, {elapsed:.0f} s)…")
-
-    watch_background_map()
-
-vectors = embeddings(corpus, spec)
-
-colour_values, topic_map = None, None
-if colour == TOPICS:
-    topic_map = topic_colours(corpus, spec, int(k))
-    colour_values = topic_map.colour_values if topic_map else None
-elif colour == "predicted journal":
-    from core.explore import predict_corpus_labels
-
-    column = info.journal or ""  # the head answers when it was trained on this field, else the neighbour vote
-    if not column:
-        st.warning(f"Corpus **{md_escape(corpus)}** has no journal field, so journals cannot be predicted.")
-    else:
-        with st.spinner("Predicting journals…"):
-            colour_values = guarded(predict_corpus_labels, store(), corpus, spec, column)
-elif colour == COLLECTIONS:  # each paper's collections ("A + B" when it is in two); the rest have none
-    member = store().collection_membership(corpus)
-    colour_values = [" + ".join(member.get(str(pid), [])) or None for pid in frame["id"].astype(str)]
-elif colour != "(none)":
-    colour_values = frame[colour].tolist()
-
-highlight = None
-if query.strip():
-    highlight = highlight_rows(corpus, frame, query)
-    matched = int(highlight.sum())
-    st.caption(f"{plural(matched, 'paper')} match{'es' * (matched == 1)} “{md_escape(query.strip())}”.")
-years, play = year_controls(frame, corpus)
-if years is not None:
-    st.caption(f"{plural(int(year_mask(frame, years).sum()), 'paper')} from {years[0]}–{years[1]} drawn in front; "
-               "the others are faded.")
-
-query_points, lines = [], []
-open_row = paper_row(frame, st.session_state.get(PAPER))  # its star is drawn by the side fragment's instance
-citations = None
-if info.links:  # a paper's references and citing papers drawn in front, joined to it by lines
-    options = [None, *range(len(frame))]
-    key = f"map_cite_{corpus}"
-    if st.session_state.get(key) not in options:
-        st.session_state.pop(key, None)
-    cite_row = st.selectbox("Show the citations of", options, key=key, placeholder="a paper (type to search titles)",
-                            format_func=lambda i: "(none)" if i is None else str(frame["title"].iloc[i])[:140],
-                            help="Its references and the papers citing it are drawn in front and joined to it by "
-                                 "lines; the lists follow under the map.")
-    if cite_row is not None:
-        citations = paper_citations(store(), corpus, str(frame["id"].iloc[cite_row]), frame)
-        mask = np.zeros(len(frame), dtype=bool)
-        mask[citations["rows"]] = True
-        mask[cite_row] = True
-        highlight = mask if highlight is None else highlight | mask
-        query_points.append((coords[cite_row], str(frame["title"].iloc[cite_row])))
-        for part, dashed in (("references", False), ("cited_by", True)):
-            lines += [(cite_row, int(r["row"]), dashed) for r in citations[part]]
-        st.caption(f"{plural(len(citations['references']), 'reference')} and "
-                   f"{plural(len(citations['cited_by']), 'citing paper')} "
-                   "drawn in front (lines: to its references solid, from citing papers dotted).")
-placed = st.session_state.get(state.MAP_QUERY)
-if isinstance(placed, state.MapQuery) and (placed.corpus, placed.model) == (corpus, spec.name):
-    star = place_points(coords, np.asarray(vectors), np.asarray([placed.vector], dtype=np.float32))
-    query_points.append((star[0], placed.title))
-
-write_link(corpus=corpus, model=spec.name, method=method, colour=colour, highlight=query.strip(), years=years,
-           paper=st.session_state.get(PAPER) if open_row is not None else None, zoom=current_zoom(), params=params,
-           k=int(k),
-           level=topic_map.level if topic_map else None, play=PLAY_LINK.get(play))
-ranked = ranked_figures(corpus, spec)
-kind = "PCA preview" if final is None else method.upper()
-st.caption(f"{kind}: drawing all **{len(coords):,}** {noun(len(coords), 'paper')} (WebGL, in your browser). "
-           "Pan and zoom with the mouse; Lasso or Box selects; **Whole map** returns to the whole map.")
-spellings_caption(corpus, colour)  # one colour per journal, whatever its spellings
-fitted = guarded(map_fitted, store(), corpus, spec, method, params) if final is not None else None
-if fitted is not None:
-    st.caption(f"{method.upper()} fitted on a seeded sample of **{int(fitted.sum()):,}** papers; the other "
-               f"**{int((~fitted).sum()):,}** were placed at the weighted mean of their 10 most similar fitted "
-               f"papers, as a pasted paper (★) is.")
-fill_screen()
+# Everything that comes and goes above the map (warnings, captions, a progress bar) lives in `top`, so the map's
+# place on the page never moves: a moved element is remounted, and the map would be drawn again from scratch.
+top = st.container()
 map_box, side = st.columns([5, 2])  # the side column: Find, the open paper, the selection (a fragment)
+with top:
+    for problem in link_problems():
+        st.warning(problem)
+    corpus, spec = current_corpus(), current_model()
+    if corpus == DEMO_CORPUS and state.SEEN_DEMO_NOTE not in st.session_state:
+        st.info(f"You are exploring the demo corpus **{DEMO_CORPUS}** (real PubMed records) with the packaged model "
+                f"**{spec.name}**. Load your own papers on the **Library** page.")
+        st.session_state[state.SEEN_DEMO_NOTE] = True
+    if not need_embeddings(corpus, spec):
+        st.stop()
+
+    frame = papers_frame(corpus)
+    info = store().corpus(corpus)
+
+    # the year colours the map too (a time axis); predicted journals need the journal field
+    colour_options = (list(info.labels) + ([info.year] if info.year and info.year not in info.labels else [])
+                      + [TOPICS] + (["predicted journal"] if info.journal else [])
+                      + ([COLLECTIONS] if store().collections(corpus) else []) + ["(none)"])
+    if st.session_state.get("map_colour") not in colour_options:  # a column of another corpus: the first, on screen too
+        st.session_state["map_colour"] = colour_options[0]
+    for key, default in (("map_n_neighbors", DEFAULT_PARAMS["umap"]["n_neighbors"]),
+                         ("map_min_dist", float(DEFAULT_PARAMS["umap"]["min_dist"])),
+                         ("map_perplexity", int(DEFAULT_PARAMS["tsne"]["perplexity"])), ("map_k", 12)):
+        st.session_state.setdefault(key, default)  # widget defaults set here, so a shared link can set them too
+    d1, d2, d3 = st.container(key="map_controls").columns([3, 4, 2], vertical_alignment="bottom")  # one row on a phone
+    colour = d1.selectbox("Colour by", colour_options, key="map_colour",
+                          help="Any label column, topics (clusters, two levels), predicted journal, or your "
+                               "collections.")
+    query = d2.text_input("Highlight papers matching", placeholder="e.g. malaria, transformer, 10.1103/…",
+                          key="map_highlight", help="Case-insensitive match in title, abstract or any column.")
+    with d3.popover("Map settings", icon=":material/tune:", width="stretch"):
+        method = st.selectbox("Method", ["umap", "tsne", "pca"], format_func=str.upper, key="map_method",
+                              help="UMAP keeps local and global structure; t-SNE local only; PCA is instant but "
+                                   "coarse.")
+        params: dict = {}
+        if method == "umap":
+            params["n_neighbors"] = st.slider("Neighbours", 5, 100, key="map_n_neighbors",
+                                              help="Small values show fine local groups, large values the big picture.")
+            params["min_dist"] = st.slider("Min distance", 0.0, 0.99, step=0.05, key="map_min_dist",
+                                           help="How tightly points may pack together.")
+        elif method == "tsne":
+            params["perplexity"] = st.slider("Perplexity", 5, 100, key="map_perplexity",
+                                             help="Roughly the number of neighbours each point pays attention to.")
+        k = st.number_input("Clusters (k)", 2, 200, key="map_k", disabled=colour != TOPICS,
+                            help="How many fine topics (k-means clusters) when colouring by topics; the coarse "
+                                 "topics group them, about a quarter as many.")
+        legend = st.number_input("Legend entries", 1, 60, 12, key="map_legend",
+                                 help="The most frequent labels get their own colour; the rest are drawn grey as "
+                                      "'other' (hover cards always show the real label). Click a legend entry to "
+                                      "hide it.")
+
+    # papers added since it was fitted are placed on it, not refit
+    stable = resolve_stable(corpus, spec, method, params)
+    final = None if stable is None else stable.coords
+    background = None
+    if final is None and method != "pca":
+        # Preview first: PCA takes under a second even at 200k papers; the chosen map follows in the background.
+        background = guarded(start_map, store(), corpus, spec, method, params)
+        if background is None:
+            st.stop()
+        if background.done and not background.error:
+            stable = resolve_stable(corpus, spec, method, params)
+            final = None if stable is None else stable.coords
+    if final is None:  # the PCA map itself, or the preview of a map still being computed
+        with st.spinner("Computing the PCA map…"):
+            result = guarded(map_coordinates, store(), corpus, spec, "pca", {})
+        if result is None:
+            st.stop()
+        coords = result[0]
+        if method == "pca":
+            stable = resolve_stable(corpus, spec, method, params)
+            final = coords = coords if stable is None else stable.coords
+    else:
+        coords = final
+
+    if final is None:
+
+        @st.fragment(run_every=1.5)
+        def watch_background_map() -> None:
+            """Progress of the background map; swaps it in (full rerun) when it is ready."""
+            if background.error:
+                show_error(f"{background.error.rstrip('.')}. The PCA preview stays on screen.")
+            elif background.done:
+                st.rerun(scope="app")
+            else:
+                elapsed = time.time() - background.started
+                st.progress(background.fraction, text=f"Preview: PCA. Computing the {method.upper()} map in the "
+                                                      f"background ({background.message}, {elapsed:.0f} s)…")
+
+        watch_background_map()
+
+    vectors = embeddings(corpus, spec)
+
+    colour_values, topic_map = None, None
+    if colour == TOPICS:
+        topic_map = topic_colours(corpus, spec, int(k))
+        colour_values = topic_map.colour_values if topic_map else None
+    elif colour == "predicted journal":
+        from core.explore import predict_corpus_labels
+
+        column = info.journal or ""  # the head answers when it was trained on this field, else the neighbour vote
+        if not column:
+            st.warning(f"Corpus **{md_escape(corpus)}** has no journal field, so journals cannot be predicted.")
+        else:
+            with st.spinner("Predicting journals…"):
+                colour_values = guarded(predict_corpus_labels, store(), corpus, spec, column)
+    elif colour == COLLECTIONS:  # each paper's collections ("A + B" when it is in two); the rest have none
+        member = store().collection_membership(corpus)
+        colour_values = [" + ".join(member.get(str(pid), [])) or None for pid in frame["id"].astype(str)]
+    elif colour != "(none)":
+        colour_values = frame[colour].tolist()
+
+    highlight = None
+    if query.strip():
+        highlight = highlight_rows(corpus, frame, query)
+        matched = int(highlight.sum())
+        st.caption(f"{plural(matched, 'paper')} match{'es' * (matched == 1)} “{md_escape(query.strip())}”.")
+    years, play = year_controls(frame, corpus)
+    if years is not None:
+        st.caption(f"{plural(int(year_mask(frame, years).sum()), 'paper')} from {years[0]}–{years[1]} drawn in front; "
+                   "the others are faded.")
+
+    query_points, lines = [], []
+    open_row = paper_row(frame, st.session_state.get(PAPER))  # its star is drawn by the side fragment's instance
+    citations = None
+    if info.links:  # a paper's references and citing papers drawn in front, joined to it by lines
+        options = [None, *range(len(frame))]
+        key = f"map_cite_{corpus}"
+        if st.session_state.get(key) not in options:
+            st.session_state.pop(key, None)
+        cite_row = st.selectbox("Show the citations of", options, key=key,
+                                placeholder="a paper (type to search titles)",
+                                format_func=lambda i: "(none)" if i is None else str(frame["title"].iloc[i])[:140],
+                                help="Its references and the papers citing it are drawn in front and joined to it by "
+                                     "lines; the lists follow under the map.")
+        if cite_row is not None:
+            citations = paper_citations(store(), corpus, str(frame["id"].iloc[cite_row]), frame)
+            mask = np.zeros(len(frame), dtype=bool)
+            mask[citations["rows"]] = True
+            mask[cite_row] = True
+            highlight = mask if highlight is None else highlight | mask
+            query_points.append((coords[cite_row], str(frame["title"].iloc[cite_row])))
+            for part, dashed in (("references", False), ("cited_by", True)):
+                lines += [(cite_row, int(r["row"]), dashed) for r in citations[part]]
+            st.caption(f"{plural(len(citations['references']), 'reference')} and "
+                       f"{plural(len(citations['cited_by']), 'citing paper')} "
+                       "drawn in front (lines: to its references solid, from citing papers dotted).")
+    placed = st.session_state.get(state.MAP_QUERY)
+    if isinstance(placed, state.MapQuery) and (placed.corpus, placed.model) == (corpus, spec.name):
+        star = place_points(coords, np.asarray(vectors), np.asarray([placed.vector], dtype=np.float32))
+        query_points.append((star[0], placed.title))
+
+    write_link(corpus=corpus, model=spec.name, method=method, colour=colour, highlight=query.strip(), years=years,
+               paper=st.session_state.get(PAPER) if open_row is not None else None, zoom=current_zoom(), params=params,
+               k=int(k),
+               level=topic_map.level if topic_map else None, play=PLAY_LINK.get(play))
+    ranked = ranked_figures(corpus, spec)
+    kind = "PCA preview" if final is None else method.upper()
+    st.caption(f"{kind}: drawing all **{len(coords):,}** {noun(len(coords), 'paper')} (WebGL, in your browser). "
+               "Pan and zoom with the mouse; Lasso or Box selects; **Whole map** returns to the whole map.")
+    spellings_caption(corpus, colour)  # one colour per journal, whatever its spellings
+    fitted = guarded(map_fitted, store(), corpus, spec, method, params) if final is not None else None
+    if fitted is not None:
+        st.caption(f"{method.upper()} fitted on a seeded sample of **{int(fitted.sum()):,}** papers; the other "
+                   f"**{int((~fitted).sum()):,}** were placed at the weighted mean of their 10 most similar fitted "
+                   f"papers, as a pasted paper (★) is.")
+    fill_screen()
 with map_box:
     unit = show_map(corpus, coords, frame)  # the points: sent once per corpus version and map
 colours = colour_codes(colour_values, len(coords), int(legend), scale=bool(info.year) and colour == info.year)
