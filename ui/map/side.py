@@ -39,15 +39,11 @@ def side_panel(corpus: str, spec: ModelSpec, frame: pd.DataFrame, coords: np.nda
     star = None if row is None else {"x": float(coords[row, 0]), "y": float(coords[row, 1]), "row": row,
                                      "label": str(frame["title"].iloc[row])[:120]}
     events = map_events(unit, star)
-    changed = False
-    if events.clicked is not None:
+    if events.clicked is not None:  # the browser has starred it already; this run's panel shows it
         open_paper_at(frame, events.clicked)
-        changed = True
+        row = paper_row(frame, st.session_state.get(PAPER))
     if events.selected is not None:
         st.session_state[SELECTED] = (view, events.selected)
-        changed = True
-    if changed:  # draw the new star / list from the top, so the overlay gets the paper just opened
-        st.rerun(scope="fragment")
     find_box(frame, coords, corpus, spec)
     if st.session_state.pop(FLY, False):  # the map instance above flies to the found paper and stars it
         try:

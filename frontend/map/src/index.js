@@ -266,7 +266,12 @@ class MapView {
       this.selection = rows;
       this.emit("events", "selected", rows);
     } else if (rows.length === 1) {
-      this.emit("events", "clicked", rows[0]);
+      const i = rows[0];  // starred at once; Python's next state for the side column names the same paper
+      if (this.overlayState) {
+        this.overlayState.star = { x: this.x[i], y: this.y[i], row: i, label: String((this.text.title || [])[i] || "") };
+        this.paint();
+      }
+      this.emit("events", "clicked", i);
     }
   }
 
@@ -275,10 +280,21 @@ class MapView {
   }
 
   emit(role, name, value, persist = false) {
+    // A page run may be replacing the listener's element right now: then try again for up to 10 s (the newest value
+    // of each name wins), so a zoom or a click made during a run is not lost.
     this.wrap.dataset[`last${name}`] = JSON.stringify(value).slice(0, 200);
-    const listener = hub(this.hubKey).listeners[role];
-    if (!listener || !listener.alive()) return;
-    if (persist) listener.setStateValue(name, value); else listener.setTriggerValue(name, value);
+    this.retries = this.retries || {};
+    clearTimeout(this.retries[name]);
+    const send = (tries) => {
+      const listener = hub(this.hubKey).listeners[role];
+      if (listener && listener.alive()) {
+        if (persist) listener.setStateValue(name, value); else listener.setTriggerValue(name, value);
+        return;
+      }
+      this.wrap.dataset.waited = String((Number(this.wrap.dataset.waited) || 0) + 1);
+      if (tries < 40) this.retries[name] = setTimeout(() => send(tries + 1), 250);
+    };
+    send(0);
   }
 
   hover(i) {
