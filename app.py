@@ -6,6 +6,7 @@ import time
 
 import streamlit as st
 
+from ui.kept_choices import keep_choices
 from ui.resources import begin_run
 from ui.shared_view import apply_link, carry_selection
 from ui.sidebar import sidebar
@@ -45,6 +46,7 @@ settings = begin_run()  # this run's settings, built once here; the pages read t
 try:
     if apply_link() and page.url_path != "compare":  # a shared link's view, once per session, before the sidebar
         st.switch_page("app_pages/compare.py", query_params=st.query_params.to_dict())  # ?compare=B: the compare view
+    keep_choices()  # the map's colour, topic level, years… as the user left them on another page
     sidebar()
     carry_selection()  # the corpus and model in the URL on every page: a reload keeps them
     page.run()

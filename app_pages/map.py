@@ -31,7 +31,7 @@ from ui.map.side import side_panel
 from ui.map.stable import marked, resolve_stable, show_stable_controls
 from ui.map.time import PLAY, PLAY_LINK, fill_screen, topics_over_time, year_controls
 from ui.map.topics import topic_colours
-from ui.map.zoom import current_zoom
+from ui.map.zoom import current_zoom, map_name, zoom_belongs_to
 from ui.resources import embeddings, highlight_rows, papers_frame, store
 from ui.shared_view import link_problems, write_link
 from ui.sidebar import current_corpus, current_model
@@ -65,7 +65,8 @@ with top:
         st.session_state["map_colour"] = colour_options[0]
     for key, default in (("map_n_neighbors", DEFAULT_PARAMS["umap"]["n_neighbors"]),
                          ("map_min_dist", float(DEFAULT_PARAMS["umap"]["min_dist"])),
-                         ("map_perplexity", int(DEFAULT_PARAMS["tsne"]["perplexity"])), ("map_k", 12)):
+                         ("map_perplexity", int(DEFAULT_PARAMS["tsne"]["perplexity"])), ("map_k", 12),
+                         ("map_legend", 12)):
         st.session_state.setdefault(key, default)  # widget defaults set here, so a shared link can set them too
     d1, d2, d3 = st.container(key="map_controls").columns([3, 4, 2], vertical_alignment="bottom")  # one row on a phone
     colour = d1.selectbox("Colour by", colour_options, key="map_colour",
@@ -89,11 +90,12 @@ with top:
         k = st.number_input("Clusters (k)", 2, 200, key="map_k", disabled=colour != TOPICS,
                             help="How many fine topics (k-means clusters) when colouring by topics; the coarse "
                                  "topics group them, about a quarter as many.")
-        legend = st.number_input("Legend entries", 1, 60, 12, key="map_legend",
+        legend = st.number_input("Legend entries", 1, 60, key="map_legend",
                                  help="The most frequent labels get their own colour; the rest are drawn grey as "
                                       "'other' (hover cards always show the real label). Click a legend entry to "
                                       "hide it.")
 
+    zoom_belongs_to(map_name(corpus, spec.name, method, params))  # Find's zoom stays on its map
     # papers added since it was fitted are placed on it, not refit
     stable = resolve_stable(corpus, spec, method, params)
     final = None if stable is None else stable.coords
@@ -236,7 +238,7 @@ if play in PLAY and play != "off" and "year" in frame:
 with map_box:
     push_state(map_state, colours.codes, highlight_bits(highlight, len(coords)), ring_rows)
 show_stable_controls(stable if final is not None else None, corpus, spec, method, params)  # new papers, re-fit, undo
-view = repr((corpus, spec.name, method, sorted(params.items()), colour, query.strip(), years, int(k), int(legend)))
+view = map_name(corpus, spec.name, method, params)  # a selection stays with its map through colours and highlights
 watch_zoom(unit)  # zooms: the session and the address bar, in a fragment of their own
 with side:
     side_panel(corpus, spec, frame, coords, unit, links=info.links, view=view, colour=colour,

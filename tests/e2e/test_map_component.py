@@ -111,10 +111,7 @@ def test_zoom_goes_into_the_url_and_whole_map_returns(tab: Tab):
     for _ in range(4):
         tab.page.mouse.wheel(0, -300)
         tab.page.wait_for_timeout(100)
-    try:
-        tab.eventually(lambda: _check("zoom=" in tab.page.url, tab.page.url))
-    finally:
-        print("ZDBG", tab.page.url, tab.page.evaluate("() => { const e = window.__mireadMaps.map; return JSON.stringify({last: e.map.wrap.dataset.lastzoom, waited: e.map.wrap.dataset.waited, alive: Object.fromEntries(Object.entries(e.listeners).map(([k, v]) => [k, v.alive()]))}); }"))
+    tab.eventually(lambda: _check("zoom=" in tab.page.url, tab.page.url))
     zoomed = tab.page.url
     tab.page.locator(".miread-map-outer button.miread-whole").first.click()
     tab.eventually(lambda: _check("zoom=" not in tab.page.url, (tab.page.url, tab.page.evaluate(

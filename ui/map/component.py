@@ -135,12 +135,19 @@ class MapEvents:
     selected: list[int] | None = None
 
 
-def map_events(unit: UnitFrame, star: dict | None, *, hub: str = HUB) -> MapEvents:
-    """Mount the side fragment's instance: it draws `star` ({x, y, row, label} in map coordinates), flies to the kept
-    zoom when a flight asks, and reports clicks and selections (a rerun of the fragment only)."""
+SELECT_SENT = 200_000  # a kept selection larger than this is listed beside the map but not drawn selected again
+
+
+def map_events(unit: UnitFrame, star: dict | None, selected: list[int] | None = None, *,
+               hub: str = HUB) -> MapEvents:
+    """Mount the side fragment's instance: it draws `star` ({x, y, row, label} in map coordinates) and the kept
+    `selected` rows, flies to the kept zoom when a flight asks, and reports clicks and selections (a rerun of the
+    fragment only)."""
     zoom = current_zoom()
     state: dict[str, Any] = {"flight": int(st.session_state.get(FLIGHTS, 0)),
                              "zoom": unit.box_to_unit(zoom) if zoom else None, "star": None}
+    if selected and len(selected) <= SELECT_SENT:
+        state["select"] = [int(r) for r in selected]
     if star is not None:
         x, y = unit.to_unit(np.array([[star["x"], star["y"]]]))[0]
         state["star"] = {"x": float(x), "y": float(y), "row": int(star["row"]), "label": str(star["label"])}

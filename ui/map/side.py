@@ -38,7 +38,9 @@ def side_panel(corpus: str, spec: ModelSpec, frame: pd.DataFrame, coords: np.nda
     row = paper_row(frame, st.session_state.get(PAPER))
     star = None if row is None else {"x": float(coords[row, 0]), "y": float(coords[row, 1]), "row": row,
                                      "label": str(frame["title"].iloc[row])[:120]}
-    events = map_events(unit, star)
+    kept = st.session_state.get(SELECTED)
+    rows = kept[1] if isinstance(kept, tuple) and kept[0] == view else []
+    events = map_events(unit, star, rows)  # the kept selection is drawn selected again after leaving the page
     if events.clicked is not None:  # the browser has starred it already; this run's panel shows it
         open_paper_at(frame, events.clicked)
         row = paper_row(frame, st.session_state.get(PAPER))
@@ -56,8 +58,8 @@ def side_panel(corpus: str, spec: ModelSpec, frame: pd.DataFrame, coords: np.nda
         paper_panel(corpus, spec, frame, row, coords, links)
     else:
         st.query_params.pop("paper", None)
-    kept = st.session_state.get(SELECTED)
-    rows = kept[1] if isinstance(kept, tuple) and kept[0] == view else []
+    if events.selected is not None:
+        rows = events.selected
     if rows:
         selection_list(corpus, frame, coords, np.asarray(rows, dtype=np.int64), colour, colour_values, ranked)
     elif row is None:

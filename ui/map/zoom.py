@@ -28,3 +28,24 @@ def fly_to(coords: np.ndarray, row: int, share: float = 0.12) -> None:
     st.session_state[ZOOM] = (x - dx, x + dx, y - dy, y + dy)
     st.session_state[FLIGHTS] = st.session_state.get(FLIGHTS, 0) + 1
     st.session_state[FLY] = True
+
+
+def map_name(corpus: str, model: str, method: str, params: dict) -> str:
+    """Which map is drawn: its corpus, model, method and parameters (rows index the same papers and places)."""
+    return repr((corpus, model, method, sorted(params.items())))
+
+
+ZOOMS = "map_zooms"  # each map's last window, {map: window}: a zoom belongs to the map it was made on
+ZOOM_OF = "map_zoom_of"  # the map the kept window belongs to
+
+
+def zoom_belongs_to(view: str) -> None:
+    """Keep the window per map (`view`: corpus, model, method and parameters): on another map the window is put
+    aside and that map's own window (or the whole map) comes back; coming back restores this one."""
+    zooms = st.session_state.setdefault(ZOOMS, {})
+    was = st.session_state.get(ZOOM_OF, view)  # a shared link's zoom belongs to the first map shown
+    if was != view:
+        zooms[was] = st.session_state.get(ZOOM)
+        st.session_state[ZOOM] = zooms.pop(view, None)
+        st.session_state[FLIGHTS] = st.session_state.get(FLIGHTS, 0) + 1  # the map flies to it
+    st.session_state[ZOOM_OF] = view

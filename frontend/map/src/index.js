@@ -157,7 +157,13 @@ class MapView {
 
   /** The per-action state from a control instance (small JSON plus a code per paper and a bitmask). */
   apply(state, force = false) {
-    this.queue = (this.queue || Promise.resolve()).then(() => this.applyNow(state, force)).catch((e) => {
+    return this.enqueue(() => this.applyNow(state, force));
+  }
+
+  /** Loads and applies run one after another: regl-scatterplot refuses a draw while another is under way, and a
+   * state that came during a load would otherwise be lost with its flight. */
+  enqueue(step) {
+    this.queue = (this.queue || Promise.resolve()).then(step).catch((e) => {
       this.wrap.dataset.error = String(e);
     });
     return this.queue;
@@ -497,7 +503,8 @@ export default function mount(component) {
   if (data.state) entry.state = data.state;  // the standalone export brings its state along
   if (entry.state) view.state = entry.state;
   if (view.key !== data.meta.key) {
-    view.loading = view.load(data).then(() => { if (entry.state) return view.apply(entry.state, true); });
+    view.loading = view.enqueue(() => view.load(data))
+      .then(() => { if (entry.state) return view.enqueue(() => view.applyNow(entry.state, true)); });
   }
   return () => { view.destroy(); if (entry.map === view) entry.map = null; parentElement.__mireadMap = null; };
 }

@@ -1,0 +1,55 @@
+"""The Domain map's view is the user's (issue 42 §5): colour, topic level, clusters and legend size survive a visit to
+another page; a zoom belongs to its corpus and map; a kept selection is drawn selected again."""
+
+from __future__ import annotations
+
+from core.embedding import embed_corpus
+from tests.app.map_component import map_sent
+from tests.app.test_pages import PAPERS, empty_workspace, open_app, widget, workspace  # noqa: F401 (fixtures)
+from tests.app.test_topics_map import topic_map
+from ui.map.side import SELECTED
+from ui.map.zoom import ZOOM, map_name
+
+
+def test_colour_topic_level_clusters_and_legend_survive_another_page(workspace):  # noqa: F811
+    at = topic_map(k=8)
+    at.radio(key="map_level").set_value("fine").run()
+    widget(at.number_input, "Legend entries").set_value(5).run()
+    at.switch_page("app_pages/journals.py").run()
+    assert not at.exception
+    at.switch_page("app_pages/map.py").run()
+    assert not at.exception and not at.warning
+    assert at.selectbox(key="map_colour").value == "topics"
+    assert at.radio(key="map_level").value == "fine"
+    assert at.number_input(key="map_k").value == 8
+    assert at.number_input(key="map_legend").value == 5
+    assert at.query_params["level"] == "fine"
+
+
+def test_a_zoom_stays_with_its_corpus_and_comes_back_with_it(workspace):  # noqa: F811
+    workspace.import_papers("other", PAPERS[:20], source="make_papers")
+    embed_corpus(workspace, "other", "tiny")
+    at = open_app()
+    at.selectbox(key="corpus").set_value("c").run()
+    at.session_state[ZOOM] = (0.0, 0.1, 0.0, 0.1)  # as Find's fly-to leaves it
+    at.run()
+    assert map_sent(at)["events"]["state"]["zoom"] is not None
+    at.selectbox(key="corpus").set_value("other").run()
+    assert not at.exception
+    assert map_sent(at)["events"]["state"]["zoom"] is None  # the other corpus's map opens whole
+    assert "zoom" not in at.query_params
+    at.selectbox(key="corpus").set_value("c").run()
+    assert at.session_state[ZOOM] == (0.0, 0.1, 0.0, 0.1)  # and the first corpus's window comes back
+
+
+def test_a_kept_selection_is_drawn_selected_again(workspace):  # noqa: F811
+    at = open_app()
+    assert "select" not in map_sent(at)["events"]["state"]
+    view = at.session_state[SELECTED][0] if SELECTED in at.session_state else None
+    assert view is None
+    # a lasso's selection as the side column keeps it (the view names the drawn map), then a visit elsewhere
+    at.session_state[SELECTED] = (map_name("c", "tiny", "pca", {}), [1, 4, 9])
+    at.switch_page("app_pages/journals.py").run()
+    at.switch_page("app_pages/map.py").run()
+    assert map_sent(at)["events"]["state"]["select"] == [1, 4, 9]
+    assert any(s.value == "3 selected papers" for s in at.subheader)
