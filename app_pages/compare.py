@@ -11,7 +11,7 @@ import streamlit as st
 
 from core.embedding import get_model, list_models, vectors_fingerprint
 from core.evaluation import QUICK_SAMPLE, QUICK_TASKS, evaluate_models, evaluation_figures
-from core.explore import DEFAULT_PARAMS, hover_frame
+from core.explore import DEFAULT_PARAMS
 from core.explore.compare import (
     NEIGHBOURS,
     align_maps,
@@ -25,11 +25,12 @@ from core.explore.compare import (
     usable,
 )
 from core.labels import default_label_column
-from core.plots import map_figure, selected_rows
+from core.plots.map_data import colour_codes, highlight_bits
 from core.records import md_escape
 from ui import background
 from ui.embedding import need_embeddings
 from ui.errors import guarded, show_error
+from ui.map.component import MapEvents, linked_events, push_state, show_map
 from ui.resources import papers_frame, settings, store
 from ui.shared_view import link_problems, write_link
 from ui.sidebar import current_corpus, current_model, sticky
@@ -42,13 +43,16 @@ SIDEBAR_SEEN = "_compare_sidebar_model"
 EVALUATING = "compare_evaluation_running"  # the quick evaluation in its background thread (ui.background)
 EVALUATED = "compare_evaluated"  # its duration, said once after it ends
 MAX_TABLE = 1000
+HUBS = ("compare_a", "compare_b")  # the two map instances' registry entries (a hover in one rings the paper in both)
+MAP_HEIGHT = 480  # px
 
 
-def pick_from_map(key: str, corpus: str, ids: list[str]) -> None:
-    """A box/lasso selection in one map becomes the highlight of both."""
-    event = st.session_state.get(key)
-    rows = selected_rows(event.selection) if event and event.get("selection") else np.array([], dtype=int)
-    st.session_state[SELECTED], st.session_state[SELECTED_IN] = [ids[i] for i in rows if i < len(ids)], corpus
+def pick_from_map(events: MapEvents, corpus: str, ids: list[str]) -> None:
+    """A click (one paper) or a box/lasso selection in one map becomes the highlight of both."""
+    rows = [events.clicked] if events.clicked is not None else events.selected
+    if rows is None:
+        return
+    st.session_state[SELECTED], st.session_state[SELECTED_IN] = [ids[i] for i in rows if 0 <= i < len(ids)], corpus
     st.session_state[TABLE_ROUND] = st.session_state.get(TABLE_ROUND, 0) + 1
 
 
@@ -79,11 +83,15 @@ def evaluated(task: background.Task) -> None:
 
 
 st.title("Compare models")
-for problem in link_problems():
-    st.warning(problem)
-background.watch(EVALUATING, evaluated)  # a model's quick evaluation, started from the panel below
-if message := st.session_state.pop(EVALUATED, None):
-    st.success(md_escape(message))
+# Everything that comes and goes above the maps (warnings, a progress bar) lives in `top`, so the maps' place on the
+# page never moves: a moved element is remounted, and both maps would be drawn again from scratch.
+top = st.container()
+with top:
+    for problem in link_problems():
+        st.warning(problem)
+    background.watch(EVALUATING, evaluated)  # a model's quick evaluation, started from the panel below
+    if message := st.session_state.pop(EVALUATED, None):
+        st.success(md_escape(message))
 corpus = current_corpus()
 if corpus is None:
     st.info("Import a corpus on the **Library** page first.")
@@ -129,7 +137,8 @@ if name_a == name_b:
     st.info("Choose two different models to compare.")
     st.stop()
 spec_a, spec_b = get_model(name_a, s), get_model(name_b, s)
-ready = [need_embeddings(corpus, spec) for spec in (spec_a, spec_b)]  # each: one sentence + an Embed button
+with top:
+    ready = [need_embeddings(corpus, spec) for spec in (spec_a, spec_b)]  # each: one sentence + an Embed button
 if not all(ready):
     st.stop()
 
@@ -142,9 +151,9 @@ elif method == "tsne":
 write_link(corpus=corpus, model=name_a, method=method, colour=colour if colour != "(none)" else None,
            compare=name_b, params=params)
 
-with st.spinner("Loading both maps…"):
+with top, st.spinner("Loading both maps…"):
     maps = [guarded(map_or_preview, s, corpus, spec, method, params) for spec in (spec_a, spec_b)]
-with st.spinner(f"Comparing each paper's {NEIGHBOURS} nearest neighbours under both models…"):
+with top, st.spinner(f"Comparing each paper's {NEIGHBOURS} nearest neighbours under both models…"):
     scores = guarded(neighbourhood_scores, s, corpus, spec_a, spec_b, NEIGHBOURS)
 if any(m is None for m in maps) or scores is None:
     st.stop()
@@ -164,36 +173,42 @@ if waiting:
             st.progress(job.fraction, text=f"Preview: PCA. Computing the {method.upper()} maps in the background "
                                            f"({job.message}, {time.time() - job.started:.0f} s)…")
 
-    watch_background_maps()
+    with top:
+        watch_background_maps()
 
 frame = papers_frame(corpus)
 ids = frame["id"].astype(str).tolist()
 aligned = align_maps(maps[0].coords, maps[1].coords)
+kind = method.upper() if all(m.final for m in maps) else "PCA preview"
+left, right, panel = st.columns([4, 4, 3])
+units = []
+for column, coords, name, tag, hub in ((left, maps[0].coords, name_a, "a", HUBS[0]),
+                                       (right, aligned.coords, name_b, "b", HUBS[1])):
+    with column:
+        st.caption(f"**{tag.upper()}**: {md_escape(name)}")
+        units.append(show_map(corpus, coords, frame, hub=hub, key=f"compare_map_{tag}",
+                              link=[h for h in HUBS if h != hub], height=MAP_HEIGHT))  # the points: sent once
+        pick_from_map(linked_events(hub, key=f"compare_events_{tag}"), corpus, ids)
+
 selected = set(st.session_state.get(SELECTED, [])) if st.session_state.get(SELECTED_IN, corpus) == corpus else set()
 mask = np.fromiter((i in selected for i in ids), dtype=bool, count=len(ids)) if selected else None
-colour_values = frame[colour].tolist() if colour != "(none)" else None
-hover = hover_frame(frame).drop(columns=[colour], errors="ignore").assign(
-    **{"neighbours changed": [f"{v:.0%}" for v in scores]})
-kind = method.upper() if all(m.final for m in maps) else "PCA preview"
-
+colours = colour_codes(frame[colour].tolist() if colour != "(none)" else None, len(ids), 10)
 one = np.flatnonzero(mask) if mask is not None and mask.sum() == 1 else []
 near = [guarded(paper_neighbours, s, corpus, spec, int(one[0])) for spec in (spec_a, spec_b)] if len(one) else []
-left, right, panel = st.columns([4, 4, 3])
+chosen = np.flatnonzero(mask).tolist() if mask is not None else []
 for i, (column, coords, name, tag) in enumerate(((left, maps[0].coords, name_a, "a"),
                                                  (right, aligned.coords, name_b, "b"))):
     marks = mask
     if len(one) and near[i] is not None:  # one paper: a star, and its neighbours under this map's model
         marks = np.zeros(len(ids), dtype=bool)
         marks[near[i]] = True
-    fig = map_figure(coords, color=colour_values, color_name=colour, hover=hover, highlight=marks,
-                     query_points=coords[one] if len(one) else None,
-                     query_labels=[str(frame["title"].iloc[one[0]])] if len(one) else None,
-                     title=f"{tag.upper()}: {name}", max_legend=10)
-    fig.update_traces(name="chosen paper", selector={"name": "your paper"})
-    fig.update_layout(height=560)
-    column.plotly_chart(fig, width="stretch", on_select=partial(pick_from_map, f"compare_map_{tag}", corpus, ids),
-                        selection_mode=("points", "box", "lasso"), key=f"compare_map_{tag}",
-                        config={"displaylogo": False})
+    stars = [{"x": float(xy[0]), "y": float(xy[1]), "label": str(frame["title"].iloc[one[0]])[:120]}
+             for xy in units[i].to_unit(coords[one])] if len(one) else []
+    state = {"name": f"{corpus}-{tag}-{name}-{method}", "palette": colours.palette, "legend": colours.legend,
+             "grow": marks is not None, "stars": stars, "select": chosen}
+    with column:
+        push_state(state, colours.codes, highlight_bits(marks, len(ids)), None, hub=HUBS[i],
+                   key=f"compare_state_{tag}")
 
 summary = change_summary(scores, NEIGHBOURS)
 with panel:

@@ -23,8 +23,9 @@ def _decode(proto: Any) -> dict:
     return json.loads(proto.json) if proto.json else {}
 
 
-def map_sent(at: AppTest) -> dict:
-    """{"points": DataFrame, "meta": …, "page": {state, codes, mask, rings}, "events": {state}} of this run."""
+def map_sent(at: AppTest, hub: str = "map") -> dict:
+    """{"points": DataFrame, "meta": …, "page": {state, codes, mask, rings}, "events": {state}} of this run, for the
+    map whose registry entry is `hub` (the Domain map's by default)."""
     out: dict[str, Any] = {}
     for element in at.get("bidi_component"):
         proto = element.proto
@@ -32,10 +33,19 @@ def map_sent(at: AppTest) -> dict:
             continue
         data = _decode(proto)
         if proto.component_name.endswith("miread_map"):
-            out["points"], out["meta"] = data["points"], data["meta"]
-        elif data.get("role"):
+            if data["meta"].get("hub", "map") == hub:
+                out["points"], out["meta"] = data["points"], data["meta"]
+        elif data.get("role") and data.get("hub") == hub:
             out[data["role"]] = data
     return out
+
+
+def highlighted_rows(sent: dict) -> list[int]:
+    """The rows a map's page state highlighted (`map_sent`'s bitmask, unpacked; [] when nothing is)."""
+    bits = column(sent["page"], "mask")
+    if bits is None:
+        return []
+    return np.flatnonzero(np.unpackbits(bits.astype(np.uint8))[:len(sent["points"])]).tolist()
 
 
 def column(data: dict, name: str) -> np.ndarray | None:

@@ -3,7 +3,6 @@ table, evaluation figures, a model without vectors, and a shared link that opens
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
 import numpy as np
@@ -14,7 +13,8 @@ from core.embedding import build_tiny_model, embed_corpus, get_model
 from core.explore.compare import paper_neighbours
 from core.store import Store
 from tests.app.background_jobs import wait_for_background
-from tests.app.test_pages import APP, decode, texts
+from tests.app.map_component import highlighted_rows, map_sent
+from tests.app.test_pages import APP, texts
 from tests.helpers import make_papers, register_tiny
 
 PAPERS = make_papers(10)  # 30 papers of three journals
@@ -51,11 +51,8 @@ def open_compare(query: dict[str, str] | None = None, page: bool = True) -> AppT
 
 
 def maps(at: AppTest) -> list[dict]:
-    return [json.loads(c.proto.spec) for c in at.get("plotly_chart")]
-
-
-def highlighted(figure: dict) -> list[int]:
-    return sorted(int(i) for t in figure["data"] if t.get("name") == "highlighted" for i in decode(t["customdata"]))
+    """What each drawn map component (A, B) was sent: points, meta, the page's state."""
+    return [sent for hub in ("compare_a", "compare_b") if (sent := map_sent(at, hub))]
 
 
 def test_two_models_side_by_side_with_b_aligned_and_the_moved_papers_listed(workspace):
@@ -63,9 +60,12 @@ def test_two_models_side_by_side_with_b_aligned_and_the_moved_papers_listed(work
     assert at.selectbox(key="compare_a").value == "tiny"
     assert at.selectbox(key="compare_b").value == "tiny-ft"  # the model fine-tuned from A
     a, b = maps(at)
-    assert a["layout"]["title"]["text"] == "A: tiny" and b["layout"]["title"]["text"] == "B: tiny-ft"
-    assert [t["name"] for t in a["data"]] == [t["name"] for t in b["data"]] == ["J. Astro", "J. Bio", "J. Econ"]
-    assert sum(len(decode(t["customdata"])) for t in b["data"]) == len(PAPERS)
+    assert [c.value for c in at.caption[:2]] == ["**A**: tiny", "**B**: tiny-ft"]
+    legends = [[e["label"] for e in m["page"]["state"]["legend"]] for m in (a, b)]
+    assert legends[0] == legends[1] == ["J. Astro", "J. Bio", "J. Econ"]
+    assert len(a["points"]) == len(b["points"]) == len(PAPERS)
+    assert a["meta"]["link"] == ["compare_b"] and b["meta"]["link"] == ["compare_a"]  # a hover shows in both
+    assert not np.allclose(a["points"][["x", "y"]], b["points"][["x", "y"]])  # two models, two layouts
     table = at.dataframe[-1].value
     assert len(table) == len(PAPERS) and list(table.columns[:2]) == ["id", "title"]
     assert list(table["changed"]) == sorted(table["changed"], reverse=True)
@@ -80,10 +80,11 @@ def test_papers_picked_in_one_view_are_highlighted_in_both_maps(workspace):
     at.run()
     rows = sorted(int(np.flatnonzero(workspace.papers_frame("c")["id"] == pid)[0]) for pid in ("bio-3", "econ-0"))
     a, b = maps(at)
-    assert highlighted(a) == highlighted(b) == rows
+    assert highlighted_rows(a) == highlighted_rows(b) == rows
+    assert a["page"]["state"]["select"] == b["page"]["state"]["select"] == rows  # selected in both, as in a lasso's
     assert "**2** selected papers highlighted in both maps" in texts(at.caption)
     next(b for b in at.button if b.label == "Clear selection").click().run()
-    assert all(highlighted(f) == [] for f in maps(at))
+    assert all(highlighted_rows(m) == [] and m["page"]["state"]["select"] == [] for m in maps(at))
 
 
 def test_one_chosen_paper_is_starred_in_both_maps_with_its_neighbours_under_each_model(workspace):
@@ -93,10 +94,11 @@ def test_one_chosen_paper_is_starred_in_both_maps_with_its_neighbours_under_each
     frame = workspace.papers_frame("c")
     row = int(np.flatnonzero(frame["id"] == "bio-3")[0])
     near = [paper_neighbours(workspace, "c", get_model(m, workspace), row) for m in ("tiny", "tiny-ft")]
-    for figure, rows in zip(maps(at), near):
-        assert highlighted(figure) == sorted(rows.tolist())
-        [star] = [t for t in figure["data"] if t.get("name") == "chosen paper"]
-        assert star["text"] == [frame["title"][row]]
+    for sent, rows in zip(maps(at), near):
+        assert highlighted_rows(sent) == sorted(rows.tolist())
+        [star] = sent["page"]["state"]["stars"]
+        assert star["label"] == frame["title"][row]
+        assert np.allclose([star["x"], star["y"]], sent["points"][["x", "y"]].iloc[row], atol=1e-5)
     ranks = next(d.value for d in at.dataframe if "rank under A" in d.value.columns)
     assert ranks["rank under A"].tolist()[:10] == [str(i) for i in range(1, 11)]
     assert f"{len(set(near[0]) & set(near[1]))} of 10 shared" in texts(at.markdown)
@@ -108,12 +110,12 @@ def test_a_model_without_vectors_is_one_sentence_with_an_embed_button(workspace)
     at.selectbox(key="compare_b").set_value(tiny3.name).run()
     assert [w.value for w in at.warning] == ["Corpus **c** is not embedded with model **tiny3** yet."]
     assert [b.label for b in at.button] == ["Embed c with tiny3"]
-    assert not at.get("plotly_chart")
+    assert not maps(at)
     at.button[0].click().run()  # a background job (ui.embedding): the page shows its bar, then the charts
     assert "is being embedded with model **tiny3** in the background" in " ".join(i.value for i in at.info) \
         or not at.button
     at = wait_for_background(at)
-    assert not at.exception and len(at.get("plotly_chart")) == 2
+    assert not at.exception and len(maps(at)) == 2
 
 
 def test_stored_evaluations_are_shown_and_a_missing_one_runs_from_a_button(workspace):
@@ -130,18 +132,18 @@ def test_a_shared_link_with_compare_opens_the_compare_view(workspace):
     at = open_compare({"corpus": "c", "model": "tiny", "compare": "tiny-ft", "method": "pca"}, page=False)
     assert at.title[0].value == "Compare models"
     assert at.selectbox(key="compare_b").value == "tiny-ft"
-    assert len(at.get("plotly_chart")) == 2
+    assert len(maps(at)) == 2
 
 
 def test_choosing_model_b_in_the_sidebar_swaps_the_two(workspace):
     at = open_compare()
     at.sidebar.selectbox(key="model").set_value("tiny-ft").run()
     assert (at.selectbox(key="compare_a").value, at.selectbox(key="compare_b").value) == ("tiny-ft", "tiny")
-    assert len(at.get("plotly_chart")) == 2
+    assert len(maps(at)) == 2
 
 
 def test_choosing_the_same_model_twice_asks_for_two(workspace):
     at = open_compare()
     at.selectbox(key="compare_b").set_value("tiny").run()
     assert "Choose two different models to compare." in texts(at.info)
-    assert not at.get("plotly_chart")
+    assert not maps(at)

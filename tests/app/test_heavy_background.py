@@ -127,7 +127,7 @@ def test_compare_models_evaluates_a_model_in_the_background_with_its_bar_at_the_
     assert not gated["ended"], "the page waited for the evaluation instead of answering at once"
     [bar] = at.get("progress")
     assert bar.proto.text.startswith("Evaluating tiny-ft")
-    assert len(at.get("plotly_chart")) >= 1  # the rest of the page is drawn meanwhile
+    assert len(at.get("bidi_component")) >= 2  # the rest of the page (both maps) is drawn meanwhile
     next(b for b in at.button if b.label == "Evaluate tiny").click().run()
     assert gated["calls"] == 1 and any("already running" in i.value for i in at.info)
     gated["gate"].set()

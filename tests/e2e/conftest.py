@@ -40,29 +40,27 @@ def browser() -> Iterator:
 
 MAP = ".miread-map"  # the map component's root (inside its element's shadow root; Playwright pierces it)
 TOOLS = ".miread-map-outer"  # the map with its tool row and legend
-MAP_JS = "(window.__mireadMaps && window.__mireadMaps.map && window.__mireadMaps.map.map)"
 
 
-def draw_plotly_lasso(page, left: float, top: float, right: float, bottom: float) -> None:
-    """Drag a lasso over a part of the page's first Plotly chart (the Compare page's maps; lasso is their drag mode)."""
-    plot = page.locator("[data-testid=stPlotlyChart] .nsewdrag").first
-    plot.scroll_into_view_if_needed()
-    box = plot.bounding_box()
-    assert box
-    width, height = box["width"] - 6, box["height"] - 6
-    x0, y0 = box["x"] + 3 + left * width, box["y"] + 3 + top * height
-    x1, y1 = box["x"] + 3 + right * width, box["y"] + 3 + bottom * height
-    page.mouse.move(x0, y0)
-    page.mouse.down()
-    for x, y in ((x1, y0), (x1, y1), (x0, y1), (x0, y0 + 2)):
-        page.mouse.move(x, y, steps=8)
-    page.mouse.up()
+def map_js(hub: str = "map") -> str:
+    """A JS expression for the map component drawn for registry entry `hub` (the Domain map's: "map")."""
+    return f"(window.__mireadMaps && window.__mireadMaps[{hub!r}] && window.__mireadMaps[{hub!r}].map)"
 
 
-def draw_lasso(page, left: float, top: float, right: float, bottom: float, mode: str = "lasso") -> None:
-    """Drag a lasso (or with mode 'rectangle', a box) over a part of the page's map (fractions of its canvas)."""
-    page.locator(f"{TOOLS} button[data-mode={mode}]").first.click()
-    canvas = page.locator(f"{MAP} canvas").first
+def on_hub(hub: str | None) -> str:
+    """A CSS attribute filter for the map of `hub` (none: the page's first map)."""
+    return "" if hub is None else f"[data-hub={hub}]"
+
+
+MAP_JS = map_js()
+
+
+def draw_lasso(page, left: float, top: float, right: float, bottom: float, mode: str = "lasso",
+               hub: str | None = None) -> None:
+    """Drag a lasso (or with mode 'rectangle', a box) over a part of the page's map (the map of `hub`; fractions of
+    its canvas)."""
+    page.locator(f"{TOOLS}{on_hub(hub)} button[data-mode={mode}]").first.click()
+    canvas = page.locator(f"{MAP}{on_hub(hub)} canvas").first
     canvas.scroll_into_view_if_needed()
     box = canvas.bounding_box()
     assert box
@@ -141,11 +139,11 @@ class Tab:
         element.wait_for()
         return " ".join(element.inner_text().split())
 
-    def map_drawn(self, embed: re.Pattern | None = None):
-        """The map's canvas once the component has drawn every point. With `embed`, click that Embed button when the
-        page offers it instead, again if a rerun swallowed the click; on time-out the assertion shows the page's
-        text."""
-        canvas = self.page.locator(f"{MAP}[data-ready='1'] canvas").first
+    def map_drawn(self, embed: re.Pattern | None = None, hub: str | None = None):
+        """The map's canvas (the map of `hub`) once the component has drawn every point. With `embed`, click that
+        Embed button when the page offers it instead, again if a rerun swallowed the click; on time-out the
+        assertion shows the page's text."""
+        canvas = self.page.locator(f"{MAP}{on_hub(hub)}[data-ready='1'] canvas").first
 
         def drawn() -> None:
             self.idle()
@@ -158,9 +156,10 @@ class Tab:
         self.eventually(drawn)
         return canvas
 
-    def map_view(self) -> dict:
-        """What the map component shows: points drawn and shown, the legend, stars, the last events, its state."""
-        return self.page.evaluate(f"""() => {{ const m = {MAP_JS}; if (!m) return null;
+    def map_view(self, hub: str = "map") -> dict:
+        """What the map component (of `hub`) shows: points drawn and shown, the legend, stars, the last events, its
+        state, the highlighted (unfaded) rows, the selected rows, the row a linked map's hover rings here."""
+        return self.page.evaluate(f"""() => {{ const m = {map_js(hub)}; if (!m) return null;
             const s = (m.state && m.state.state) || {{}};
             return {{drawn: m.n, shown: Number(m.wrap.dataset.shown || m.n), ready: m.wrap.dataset.ready,
                      key: m.key, mode: m.mode, stars: Number(m.wrap.dataset.stars || 0),
@@ -170,11 +169,19 @@ class Tab:
                      rings: m.overlayState ? m.overlayState.rings.length : 0, years: s.years || null,
                      play: s.play || null, faded: Array.from(m.weight).filter(w => w < 1).length,
                      codes: Array.from(m.codes), titles: Array.from(m.text.title || []),
-                     applied: Number(m.wrap.dataset.applied || 0), frame: m.wrap.dataset.frame || null}}; }}""")
+                     applied: Number(m.wrap.dataset.applied || 0), frame: m.wrap.dataset.frame || null,
+                     starred: (m.overlayState ? [...m.overlayState.stars, ...(m.overlayState.star ?
+                        [m.overlayState.star] : [])] : []).map(s => s.label),
+                     highlighted: Array.from(m.weight).some(w => w < 1)
+                        ? Array.from(m.weight).flatMap((w, i) => w < 1 ? [] : [i]) : [],
+                     selection: Array.from(m.selection || []),
+                     linked: m.wrap.dataset.linked ? Number(m.wrap.dataset.linked) : null,
+                     card: m.card.style.display === 'block' ? m.card.textContent : null,
+                     cardHtml: m.card.innerHTML}}; }}""")
 
-    def map_point(self, row: int | None = None, title: str | None = None) -> tuple[float, float]:
+    def map_point(self, row: int | None = None, title: str | None = None, hub: str = "map") -> tuple[float, float]:
         """Scroll a paper's point (by row, or the first title containing `title`) into view; its page position."""
-        xy = self.page.evaluate(f"""([row, needle]) => {{ const m = {MAP_JS};
+        xy = self.page.evaluate(f"""([row, needle]) => {{ const m = {map_js(hub)};
             let i = row;
             if (i === null) i = Array.from(m.text.title).findIndex(t => String(t).includes(needle));
             if (i < 0) return null;
@@ -183,14 +190,15 @@ class Tab:
         assert xy, f"no map point for {row if title is None else title!r}"
         return xy[0], xy[1]
 
-    def hover_card(self, row: int | None = None, title: str | None = None) -> str:
-        """Move the mouse onto a paper's point and return its hover card's text (again if a rerun redrew the map,
-        the background map replacing the preview, between finding the point and reaching it)."""
-        card = self.page.locator(f"{MAP} .miread-card").first
+    def hover_card(self, row: int | None = None, title: str | None = None, hub: str | None = None) -> str:
+        """Move the mouse onto a paper's point (on the map of `hub`) and return its hover card's text (again if a
+        rerun redrew the map, the background map replacing the preview, between finding the point and reaching
+        it)."""
+        card = self.page.locator(f"{MAP}{on_hub(hub)} .miread-card").first
 
         def shown() -> str:
-            self.map_drawn()
-            x, y = self.map_point(row, title)
+            self.map_drawn(hub=hub)
+            x, y = self.map_point(row, title, hub=hub or "map")
             self.page.mouse.move(0, 0)
             self.page.mouse.move(x, y, steps=3)
             try:
@@ -200,11 +208,11 @@ class Tab:
             return card.text_content() or ""
         return self.eventually(shown)
 
-    def click_point(self, row: int | None = None, title: str | None = None) -> None:
-        """Click a paper's point on the map (in Pan mode) and wait for the app."""
-        self.map_drawn()
-        self.page.locator(f"{TOOLS} button[data-mode=panZoom]").first.click()
-        x, y = self.map_point(row, title)
+    def click_point(self, row: int | None = None, title: str | None = None, hub: str | None = None) -> None:
+        """Click a paper's point on the map (of `hub`; in Pan mode) and wait for the app."""
+        self.map_drawn(hub=hub)
+        self.page.locator(f"{TOOLS}{on_hub(hub)} button[data-mode=panZoom]").first.click()
+        x, y = self.map_point(row, title, hub=hub or "map")
         self.page.mouse.move(x, y, steps=2)
         self.page.mouse.click(x, y)
         self.idle()
@@ -229,14 +237,10 @@ class Tab:
             .map(gd => (gd._fullData || []).map(t => ({name: t.name, type: t.type, n: t.x ? t.x.length : 0,
                                                        x: t.type === 'bar' ? Array.from(t.x) : null})))""")
 
-    def lasso(self, left: float = 0.0, top: float = 0.0, right: float = 1.0, bottom: float = 1.0) -> None:
-        """Draw a lasso over a part of the first map (fractions of its plot area; the maps' drag mode is lasso)."""
-        draw_lasso(self.page, left, top, right, bottom)
-        self.idle()
-
-    def plotly_lasso(self, left: float = 0.0, top: float = 0.0, right: float = 1.0, bottom: float = 1.0) -> None:
-        """Draw a lasso over a part of the first Plotly chart (the Compare page's maps)."""
-        draw_plotly_lasso(self.page, left, top, right, bottom)
+    def lasso(self, left: float = 0.0, top: float = 0.0, right: float = 1.0, bottom: float = 1.0,
+              hub: str | None = None) -> None:
+        """Draw a lasso over a part of the first map, or of the map of `hub` (fractions of its plot area)."""
+        draw_lasso(self.page, left, top, right, bottom, hub=hub)
         self.idle()
 
     def snap(self, name: str) -> Path:

@@ -1,13 +1,14 @@
-"""Comparing two models in Chromium (issue 17): a shared link opens the compare view; a lasso in one map highlights
-the same papers in the other; a paper ticked in the moved-papers table is starred in both maps, beside its
-neighbours under each model."""
+"""Comparing two models in Chromium (issues 17, 42): a shared link opens the compare view, its two maps are two
+instances of the WebGL map component; a lasso in one map highlights the same papers in the other, a clicked paper
+is starred in both beside its neighbours under each model, a hovered paper is ringed (with its card, as text) in the
+other map without a page run; a paper ticked in the moved-papers table is starred in both maps too."""
 
 from __future__ import annotations
 
 from collections.abc import Iterator
+from dataclasses import replace
 
 import pytest
-from playwright.sync_api import expect
 
 from core.embedding import build_tiny_model, embed_corpus, get_model
 from core.explore.compare import paper_neighbours
@@ -18,13 +19,19 @@ from tests.helpers import make_papers, register_tiny
 
 pytestmark = pytest.mark.e2e
 
+A, B = "compare_a", "compare_b"
+HOSTILE = 'Plain <img src=x onerror="window.__xss=1"> **bold** $x$ <b>tag</b>'
+
 
 @pytest.fixture(scope="module")
 def workspace(tmp_path_factory: pytest.TempPathFactory) -> Store:
-    """Corpus 'c' (60 papers, three journals) embedded with 'tiny' and 'tiny-ft' (registered as fine-tuned from it)."""
+    """Corpus 'c' (60 papers, three journals, one with a hostile title) embedded with 'tiny' and 'tiny-ft'
+    (registered as fine-tuned from it)."""
     root = tmp_path_factory.mktemp("compare")
     store = Store(root / "ws")
-    store.import_papers("c", make_papers(20), source="make_papers")
+    papers = make_papers(20)
+    papers[5] = replace(papers[5], title=HOSTILE)
+    store.import_papers("c", papers, source="make_papers")
     register_tiny(store, build_tiny_model(root / "tiny"))
     spec = register_tiny(store, build_tiny_model(root / "tiny-ft", seed=7), name="tiny-ft")
     store.save_model("tiny-ft", {**spec.to_dict(), "base": "tiny"})
@@ -42,41 +49,74 @@ def tab(browser, workspace: Store) -> Iterator[Tab]:
         context.close()
 
 
-def highlighted(tab: Tab) -> list[list[int]]:
-    """Per map, the corpus rows drawn in its 'highlighted' trace (from the live plotly DOM)."""
-    return tab.page.evaluate("""() => [...document.querySelectorAll('[data-testid=stPlotlyChart] .js-plotly-plot')]
-        .map(gd => (gd._fullData || []).filter(t => t.name === 'highlighted')
-                   .flatMap(t => Array.from(t.customdata || [])).map(Number).sort((a, b) => a - b))""")
+def neighbours(workspace: Store, row: int) -> list[list[int]]:
+    """The paper's nearest neighbours under A and under B."""
+    return [sorted(paper_neighbours(workspace, "c", get_model(m, workspace), row).tolist())
+            for m in ("tiny", "tiny-ft")]
 
 
-def stars(tab: Tab) -> list[list[str]]:
-    """Per map, the label of the starred 'chosen paper'."""
-    return tab.page.evaluate("""() => [...document.querySelectorAll('[data-testid=stPlotlyChart] .js-plotly-plot')]
-        .map(gd => (gd._fullData || []).filter(t => t.name === 'chosen paper').flatMap(t => Array.from(t.text)))""")
-
-
-
-def test_a_link_opens_the_compare_view_and_selections_are_linked(tab: Tab, workspace: Store):
+def test_a_link_opens_the_compare_view_with_two_linked_maps(tab: Tab, workspace: Store):
     assert "/compare?" in tab.page.url and "compare=tiny-ft" in tab.page.url
     tab.page.get_by_role("heading", name="Compare models").wait_for()
-    tab.page.locator("[data-testid=stPlotlyChart] .nsewdrag").first.wait_for()  # the Compare maps: Plotly
-    expect(tab.page.locator("[data-testid=stPlotlyChart] .nsewdrag")).to_have_count(2)
-    assert highlighted(tab) == [[], []]
+    for hub in (A, B):
+        tab.map_drawn(hub=hub)
+    frame = workspace.papers_frame("c")
+    a, b = tab.map_view(A), tab.map_view(B)
+    assert a["drawn"] == b["drawn"] == len(frame) and a["highlighted"] == b["highlighted"] == []
+    assert tab.page.locator("[data-testid=stPlotlyChart]").count() == 0  # no Plotly map left on the page
 
-    tab.plotly_lasso(right=0.5)  # the left half of map A (the Compare page's maps are Plotly still)
+    # hover in A: the same paper ringed in B with its card; the hostile title is text in both cards
+    row = frame["title"].tolist().index(HOSTILE)
+    runs = (a["applied"], b["applied"])
+    text = tab.hover_card(row=row, hub=A)
+    assert HOSTILE in text
+
+    def ringed() -> dict:
+        view = tab.map_view(B)
+        assert view["linked"] == row and view["card"] and HOSTILE in view["card"], view["linked"]
+        return view
+    view = tab.eventually(ringed)
+    assert "<img" not in view["cardHtml"] and "&lt;img" in view["cardHtml"]
+    assert tab.page.evaluate("() => window.__xss") is None and tab.dialogs == []
+    assert (tab.map_view(A)["applied"], tab.map_view(B)["applied"]) == runs  # the browser alone: no page run
+    tab.snap("compare-hover")
+    tab.page.mouse.move(0, 0)
+    tab.eventually(lambda: _equal(tab.map_view(B)["linked"], None))
+
+    # a lasso in A: the same papers highlighted and selected in B, the caption under the maps
+    tab.lasso(0.5, 0.0, 1.0, 1.0, hub=A)  # the right half of A (the hostile paper lies alone on the left)
 
     def linked() -> list[int]:
-        a, b = highlighted(tab)
-        assert a and a == b, (a, b)
-        return a
+        a, b = tab.map_view(A), tab.map_view(B)
+        assert a["highlighted"] and a["highlighted"] == b["highlighted"] == b["selection"], (a["highlighted"],
+                                                                                            b["highlighted"])
+        return a["highlighted"]
     rows = tab.eventually(linked)
-    assert 0 < len(rows) < workspace.corpus("c").papers
-    tab.see("selected papers highlighted in both maps", "[data-testid=stCaptionContainer]")
+    assert 1 < len(rows) < len(frame)
+    tab.see(f"{len(rows)} selected papers highlighted in both maps", "[data-testid=stCaptionContainer]")
     tab.snap("compare-lasso")
 
     tab.click("Clear selection")
-    tab.eventually(lambda: _equal(highlighted(tab), [[], []]))
+    tab.eventually(lambda: _equal([tab.map_view(h)["highlighted"] + tab.map_view(h)["selection"] for h in (A, B)],
+                                  [[], []]))
 
+    # a click on one paper in B: starred in both maps, each highlighting its neighbours under its own model
+    tab.click_point(next(i for i, t in enumerate(frame["title"]) if "<" not in t), hub=B)
+
+    def starred() -> str:
+        stars = [tab.map_view(h)["starred"] for h in (A, B)]
+        assert len(stars[0]) == 1 and stars[0] == stars[1], stars
+        return stars[0][0]
+    row = frame["title"].tolist().index(tab.eventually(starred))  # the paper the click hit (points may overlap)
+    near = neighbours(workspace, row)
+    tab.eventually(lambda: _equal([tab.map_view(h)["highlighted"] for h in (A, B)], near))
+    tab.see("the chosen paper is starred (★) in both maps", "[data-testid=stCaptionContainer]")
+    tab.see(f"{len(set(near[0]) & set(near[1]))} of 10 shared", "[data-testid=stMarkdownContainer]")
+    tab.snap("compare-click")
+    assert tab.page.locator("[data-testid=stException]").count() == 0 and tab.errors == []
+
+
+def test_a_paper_ticked_in_the_table_is_starred_in_both_maps(tab: Tab, workspace: Store):
     grid = tab.page.locator("[data-testid=stDataFrame]").last
     grid.scroll_into_view_if_needed()
     top_id = grid.locator("[role=gridcell]").first.text_content().strip()  # the id of the paper that moved most
@@ -86,9 +126,9 @@ def test_a_link_opens_the_compare_view_and_selections_are_linked(tab: Tab, works
     tab.idle()
     frame = workspace.papers_frame("c")
     row = frame["id"].tolist().index(top_id)
-    near = [sorted(paper_neighbours(workspace, "c", get_model(m, workspace), row).tolist()) for m in ("tiny", "tiny-ft")]
-    tab.eventually(lambda: _equal(highlighted(tab), near))  # each map: the paper's neighbours under its model
-    assert stars(tab) == [[frame["title"][row]]] * 2  # and the paper itself starred in both
+    near = neighbours(workspace, row)
+    tab.eventually(lambda: _equal([tab.map_view(h)["highlighted"] for h in (A, B)], near))
+    assert [tab.map_view(h)["starred"] for h in (A, B)] == [[frame["title"][row]]] * 2
     tab.see(f"{len(set(near[0]) & set(near[1]))} of 10 shared", "[data-testid=stMarkdownContainer]")
     tab.snap("compare-table-pick")
     assert tab.page.locator("[data-testid=stException]").count() == 0 and tab.errors == []

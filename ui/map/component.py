@@ -95,19 +95,26 @@ def map_key(corpus: str, coords: np.ndarray, frame: pd.DataFrame) -> str:
     return f"{corpus}:{digest.hexdigest()}"
 
 
-@st.cache_data(max_entries=2, show_spinner=False)
+@st.cache_data(max_entries=4, show_spinner=False)
 def _points(key: str, _coords: np.ndarray, _frame: pd.DataFrame) -> tuple[pd.DataFrame, UnitFrame]:
     """The heavy instance's table, cached by map key (built once per corpus version and map)."""
     unit = unit_frame(_coords)
     return points_table(_coords, _frame, unit), unit
 
 
-def show_map(corpus: str, coords: np.ndarray, frame: pd.DataFrame, *, hub: str = HUB,
-             key: str = CANVAS_KEY) -> UnitFrame:
-    """Mount the heavy instance (outside fragments) and return the frame that maps coordinates into its space."""
+def show_map(corpus: str, coords: np.ndarray, frame: pd.DataFrame, *, hub: str = HUB, key: str = CANVAS_KEY,
+             link: list[str] | None = None, height: int | None = None) -> UnitFrame:
+    """Mount the heavy instance (outside fragments) and return the frame that maps coordinates into its space.
+    `link`: the hubs of other maps of the same papers, where a paper hovered here is ringed too (in the browser only);
+    `height`: the map's height in pixels (default: most of the window)."""
     version = map_key(corpus, coords, frame)
     table, unit = _points(version, coords, frame)
-    meta = {"key": version, "n": len(table), "hub": hub, "name": corpus, "unit": [unit.cx, unit.cy, unit.half]}
+    meta: dict[str, Any] = {"key": version, "n": len(table), "hub": hub, "name": corpus,
+                            "unit": [unit.cx, unit.cy, unit.half]}
+    if link:
+        meta["link"] = [str(h) for h in link]
+    if height:
+        meta["height"] = f"{int(height)}px"
     _bundle()(key=key, data={"points": table, "meta": meta}, height="content")
     return unit
 
@@ -153,6 +160,17 @@ def map_events(unit: UnitFrame, star: dict | None, selected: list[int] | None = 
         state["star"] = {"x": float(x), "y": float(y), "row": int(star["row"]), "label": str(star["label"])}
     result = _control(key="map_events", data={"hub": hub, "role": "events", "part": True, "state": state},
                       on_clicked_change=lambda: None, on_selected_change=lambda: None, height=0)
+    clicked = getattr(result, "clicked", None)
+    selected = getattr(result, "selected", None)
+    return MapEvents(clicked=None if clicked is None else int(clicked),
+                     selected=None if selected is None else [int(r) for r in selected])
+
+
+def linked_events(hub: str, key: str) -> MapEvents:
+    """Mount a listener for one map's clicks and lasso/box selections outside any fragment (a page run each): the
+    Compare page, whose two maps share one selection."""
+    result = _control(key=key, data={"hub": hub, "role": "events"}, on_clicked_change=lambda: None,
+                      on_selected_change=lambda: None, height=0)
     clicked = getattr(result, "clicked", None)
     selected = getattr(result, "selected", None)
     return MapEvents(clicked=None if clicked is None else int(clicked),

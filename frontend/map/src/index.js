@@ -89,8 +89,8 @@ class MapView {
     this.plot.subscribe("select", ({ points }) => this.selected(points));
     this.plot.subscribe("deselect", () => this.deselected());
     this.plot.subscribe("lassoStart", () => { this.lassoing = true; });
-    this.plot.subscribe("pointOver", (i) => this.hover(i));
-    this.plot.subscribe("pointOut", () => { this.card.style.display = "none"; });
+    this.plot.subscribe("pointOver", (i) => { this.hover(i); this.linkHover(i); });
+    this.plot.subscribe("pointOut", () => { this.card.style.display = "none"; this.linkHover(null); });
     this.plot.subscribe("view", (event) => { this.camera = event.view; this.paint(); this.reportView(); });
     this.canvas.addEventListener("mousemove", (e) => {
       const r = this.wrap.getBoundingClientRect();
@@ -303,7 +303,29 @@ class MapView {
     send(0);
   }
 
-  hover(i) {
+  /** Show the paper under the mouse in the linked maps too (Compare: the same paper's place under the other model). */
+  linkHover(i) {
+    for (const key of this.links || []) {
+      const peer = hub(key).map;
+      if (peer && peer !== this) peer.showLinked(i);
+    }
+  }
+
+  /** A paper hovered in a linked map: a ring and its hover card at its point here (null: hide them). */
+  showLinked(i) {
+    if (i === null || i === undefined || !(i >= 0 && i < this.n)) {
+      this.linked = null;
+      if (this.card.dataset.linked === "1") this.card.style.display = "none";
+      this.wrap.dataset.linked = "";
+    } else {
+      this.linked = i;
+      this.hover(i, true);
+      this.wrap.dataset.linked = String(i);
+    }
+    this.paint();
+  }
+
+  hover(i, atPoint = false) {
     const t = this.text;
     this.card.replaceChildren();
     const line = (text, css) => { if (text === null || text === undefined || text === "") return;
@@ -317,7 +339,8 @@ class MapView {
       line(entry.label, "color:#666;font-style:italic");
     }
     this.card.dataset.row = String(i);
-    const [mx, my] = this.mouse || this.screen(this.x[i], this.y[i]);
+    this.card.dataset.linked = atPoint ? "1" : "0";
+    const [mx, my] = (!atPoint && this.mouse) || this.screen(this.x[i], this.y[i]);
     const w = this.wrap.clientWidth;
     this.card.style.left = `${Math.min(mx + 12, Math.max(0, w - 330))}px`;
     this.card.style.top = `${my + 12}px`;
@@ -398,6 +421,13 @@ class MapView {
       const r = o.rings[k];
       const [sx, sy] = this.screen(this.x[r], this.y[r]);
       g.beginPath(); g.arc(sx, sy, 6, 0, 2 * Math.PI); g.stroke();
+    }
+    if (this.linked !== null && this.linked !== undefined && this.linked < this.n) {
+      const [sx, sy] = this.screen(this.x[this.linked], this.y[this.linked]);
+      g.lineWidth = 3; g.strokeStyle = "#ff7f0e";
+      g.beginPath(); g.arc(sx, sy, 11, 0, 2 * Math.PI); g.stroke();
+      g.lineWidth = 1; g.strokeStyle = "#222";
+      g.beginPath(); g.arc(sx, sy, 14, 0, 2 * Math.PI); g.stroke();
     }
     const zoom = this.camera ? Math.abs(this.camera[0]) : 1;
     g.textAlign = "center";
@@ -497,14 +527,21 @@ export default function mount(component) {
     view = parentElement.__mireadMap = new MapView(parentElement, component, performance);
     view.performance = performance;
     view.hubKey = data.meta.hub || "map";
+    view.wrap.dataset.hub = view.hubKey;
+    view.outer.dataset.hub = view.hubKey;
   }
+  view.links = Array.isArray(data.meta.link) ? data.meta.link : [];  // maps whose hover this one mirrors
+  if (data.meta.height) view.wrap.style.height = String(data.meta.height);
   entry.map = view;
   view.component = component;
   if (data.state) entry.state = data.state;  // the standalone export brings its state along
   if (entry.state) view.state = entry.state;
   if (view.key !== data.meta.key) {
-    view.loading = view.enqueue(() => view.load(data))
-      .then(() => { if (entry.state) return view.enqueue(() => view.applyNow(entry.state, true)); });
+    view.loading = view.enqueue(() => view.load(data)).then(() => {
+      // a map taller than wide (Compare's columns) would cut off its sides at the default view: fit the whole square
+      if (view.wrap.clientHeight > view.wrap.clientWidth) view.whole(false);
+      if (entry.state) return view.enqueue(() => view.applyNow(entry.state, true));
+    });
   }
   return () => { view.destroy(); if (entry.map === view) entry.map = null; parentElement.__mireadMap = null; };
 }
