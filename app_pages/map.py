@@ -95,7 +95,8 @@ with top:
                                       "'other' (hover cards always show the real label). Click a legend entry to "
                                       "hide it.")
 
-    zoom_belongs_to(map_name(corpus, spec.name, method, params))  # Find's zoom stays on its map
+    view = map_name(corpus, spec.name, method, params)  # a zoom and a selection stay with their map
+    zoom_belongs_to(view)
     # papers added since it was fitted are placed on it, not refit
     stable = resolve_stable(corpus, spec, method, params)
     final = None if stable is None else stable.coords
@@ -238,7 +239,6 @@ if play in PLAY and play != "off" and "year" in frame:
 with map_box:
     push_state(map_state, colours.codes, highlight_bits(highlight, len(coords)), ring_rows)
 show_stable_controls(stable if final is not None else None, corpus, spec, method, params)  # new papers, re-fit, undo
-view = map_name(corpus, spec.name, method, params)  # a selection stays with its map through colours and highlights
 watch_zoom(unit)  # zooms: the session and the address bar, in a fragment of their own
 with side:
     side_panel(corpus, spec, frame, coords, unit, links=info.links, view=view, colour=colour,

@@ -8,10 +8,12 @@ from collections.abc import Iterable
 
 import streamlit as st
 
-# The Domain map's and the Compare view's choices (a paper, the zoom and the selection are not widgets: they stay)
-KEPT = ("map_method", "map_colour", "map_highlight", "map_years", "map_years_corpus", "map_n_neighbors",
-        "map_min_dist", "map_perplexity", "map_k", "map_level", "map_play", "map_legend", "compare_a", "compare_b",
-        "compare_method", "compare_colour")
+from ui.shared_view import COMPARE_KEYS, MAP_KEYS
+
+# The Domain map's and the Compare view's choices, as a link names them, and the legend size (a paper, the zoom and
+# the selection are not widgets: they stay)
+KEPT = tuple(key for key in (*MAP_KEYS.values(), *COMPARE_KEYS.values()) if key not in ("map_paper", "map_zoom")) + (
+    "map_years_corpus", "map_legend")
 SHADOW = "_kept:"
 
 
