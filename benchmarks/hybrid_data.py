@@ -20,7 +20,8 @@ DATA = Path(os.environ.get("MIREAD_BENCH_DATA", "/work/shared/data"))
 CACHE = Path(os.environ.get("MIREAD_HYBRID_CACHE", "/tmp/hybrid-bench"))
 BLOCK = 250
 SIZES = {"medical": ("medical_abstracts.jsonl.gz", 1000), "arxiv": ("arxiv_categories.jsonl.gz", 1000),
-         "arxiv4k": ("arxiv_categories.jsonl.gz", 4000), "cite": ("arxiv_citations.jsonl.gz", 3000)}
+         "arxiv4k": ("arxiv_categories.jsonl.gz", 4000), "cite": ("arxiv_citations.jsonl.gz", 3000),
+         "arxivj": ("arxiv_journals.jsonl.gz", 50_000)}  # every paper of the 42,252-paper arXiv journal corpus
 
 
 def records(name: str) -> list[dict[str, Any]]:
@@ -93,7 +94,7 @@ def encoder() -> Any:
 if __name__ == "__main__":
     import torch
 
-    torch.set_num_threads(2)
+    torch.set_num_threads(int(os.environ.get("MIREAD_BENCH_THREADS", "2")))
     CACHE.mkdir(parents=True, exist_ok=True)
     for corpus in sys.argv[1:]:
         vectors(corpus)
