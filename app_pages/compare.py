@@ -178,6 +178,7 @@ if waiting:
 
 frame = papers_frame(corpus)
 ids = frame["id"].astype(str).tolist()
+frame["card_note"] = [f"neighbours changed: {round(float(v) * NEIGHBOURS)} of {NEIGHBOURS}" for v in scores]
 aligned = align_maps(maps[0].coords, maps[1].coords)
 kind = method.upper() if all(m.final for m in maps) else "PCA preview"
 left, right, panel = st.columns([4, 4, 3])
@@ -187,7 +188,7 @@ for column, coords, name, tag, hub in ((left, maps[0].coords, name_a, "a", HUBS[
     with column:
         st.caption(f"**{tag.upper()}**: {md_escape(name)}")
         units.append(show_map(corpus, coords, frame, hub=hub, key=f"compare_map_{tag}",
-                              link=[h for h in HUBS if h != hub], height=MAP_HEIGHT))  # the points: sent once
+                              link=[h for h in HUBS if h != hub], height=MAP_HEIGHT, zoom=False))  # sent once
         pick_from_map(linked_events(hub, key=f"compare_events_{tag}"), corpus, ids)
 
 selected = set(st.session_state.get(SELECTED, [])) if st.session_state.get(SELECTED_IN, corpus) == corpus else set()

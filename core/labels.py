@@ -6,7 +6,7 @@ A year stored as 2019.0 reads `2019` everywhere; None, NaN, pandas NA/NaT and bl
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from typing import Any
 
 __all__ = ["JOURNAL_COLUMNS", "NONE_LABEL", "default_label_column", "is_missing", "label_text", "plain_value"]
@@ -43,6 +43,22 @@ def label_text(value: Any, missing: str = "") -> str:
         number = float(value)
         return str(int(number)) if number.is_integer() else str(number)
     return str(value).strip()
+
+
+def label_texts(values: Iterable[Any], missing: str = "") -> list[str]:
+    """`label_text` of many values, each distinct value converted once (a column of 50k labels has a few hundred)."""
+    memo: dict[tuple[type, Any], str] = {}
+    out = []
+    for value in values:
+        try:
+            key = (type(value), value)
+            text = memo.get(key)
+            if text is None:
+                text = memo[key] = label_text(value, missing)
+        except TypeError:  # unhashable (a list): converted alone
+            text = label_text(value, missing)
+        out.append(text)
+    return out
 
 
 def plain_value(value: Any) -> Any:

@@ -8,7 +8,7 @@ import numpy as np
 import pandas as pd
 
 from core.errors import MireadError
-from core.labels import NONE_LABEL, label_text
+from core.labels import NONE_LABEL, label_texts
 
 OTHER = "other"
 
@@ -25,7 +25,7 @@ def papers_per_year(years: Sequence[float], groups: Sequence, top: int = 8) -> p
     known = np.isfinite(values)
     if not known.any():
         raise MireadError("no paper has a year, so there is no timeline to draw")
-    names = np.array([label_text(g, NONE_LABEL) for g in groups], dtype=object)[known]
+    names = np.array(label_texts(groups, NONE_LABEL), dtype=object)[known]
     counts = pd.Series(names).value_counts()
     keep = set(counts.index[:top])
     names = np.where(np.isin(names, list(keep)), names, OTHER)

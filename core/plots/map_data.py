@@ -10,8 +10,8 @@ from dataclasses import dataclass
 import numpy as np
 
 from core.errors import MireadError
-from core.labels import NONE_LABEL, is_missing
-from core.plots.style import OTHER_COLOUR, PALETTE, label_of, short
+from core.labels import NONE_LABEL, is_missing, label_texts
+from core.plots.style import OTHER_COLOUR, PALETTE, short
 
 SCALE = ("#440154", "#482878", "#3e4989", "#31688e", "#26828e", "#1f9e89", "#35b779", "#6ece58", "#b5de2b",
          "#fde725")  # viridis in ten steps: a numeric colour (the year) drawn as bins
@@ -112,7 +112,7 @@ def colour_codes(values: Sequence | None, n: int, max_legend: int = 12, scale: b
     numbers = _numeric(values)
     if numbers is not None and (scale or len(np.unique(numbers[~np.isnan(numbers)])) > max_legend):
         return _binned(numbers)
-    labels = [label_of(v) for v in values]
+    labels = label_texts(values, NONE_LABEL)  # = label_of, each distinct value once
     ranked = Counter(labels).most_common()
     keep = [label for label, _ in ranked[:min(max_legend, 254)]]
     code_of = {label: i for i, label in enumerate(keep)}

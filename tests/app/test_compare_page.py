@@ -3,6 +3,7 @@ table, evaluation figures, a model without vectors, and a shared link that opens
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import numpy as np
@@ -66,6 +67,9 @@ def test_two_models_side_by_side_with_b_aligned_and_the_moved_papers_listed(work
     assert len(a["points"]) == len(b["points"]) == len(PAPERS)
     assert a["meta"]["link"] == ["compare_b"] and b["meta"]["link"] == ["compare_a"]  # a hover shows in both
     assert not np.allclose(a["points"][["x", "y"]], b["points"][["x", "y"]])  # two models, two layouts
+    notes = a["points"]["note"].tolist()  # each card says how much the paper's neighbourhood changed
+    assert notes == b["points"]["note"].tolist() and all(re.fullmatch(r"neighbours changed: \d+ of \d+", n)
+                                                         for n in notes)
     table = at.dataframe[-1].value
     assert len(table) == len(PAPERS) and list(table.columns[:2]) == ["id", "title"]
     assert list(table["changed"]) == sorted(table["changed"], reverse=True)

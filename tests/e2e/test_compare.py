@@ -69,7 +69,7 @@ def test_a_link_opens_the_compare_view_with_two_linked_maps(tab: Tab, workspace:
     row = frame["title"].tolist().index(HOSTILE)
     runs = (a["applied"], b["applied"])
     text = tab.hover_card(row=row, hub=A)
-    assert HOSTILE in text
+    assert HOSTILE in text and "neighbours changed:" in text
 
     def ringed() -> dict:
         view = tab.map_view(B)

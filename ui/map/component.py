@@ -25,6 +25,7 @@ from typing import Any
 
 import numpy as np
 import pandas as pd
+import pyarrow as pa
 import streamlit as st
 
 from core.display import author_text
@@ -85,32 +86,39 @@ def points_table(coords: np.ndarray, frame: pd.DataFrame, unit: UnitFrame) -> pd
         years = pd.to_numeric(frame["year"], errors="coerce").to_numpy(dtype=np.float32)
         table["year"] = ["" if np.isnan(y) else f"{y:.0f}" for y in years]
         table["yearnum"] = years
+    if "card_note" in frame:  # a page's own line on the card (Compare: how much the paper's neighbourhood changed)
+        table["note"] = _text(frame["card_note"], n, 120)
     return table
 
 
 def map_key(corpus: str, coords: np.ndarray, frame: pd.DataFrame) -> str:
     """Corpus + map version: a digest of the positions and ids (the same map, the same key)."""
     digest = hashlib.blake2b(np.ascontiguousarray(coords, dtype=np.float32).tobytes(), digest_size=8)
-    digest.update("\n".join(frame["id"].astype(str)).encode())
+    ids = pd.util.hash_pandas_object(frame["id"].astype(str), index=False).to_numpy()  # vectorised: ~100x a join
+    digest.update(ids.tobytes())
+    if "card_note" in frame:  # the same map with other notes (Compare: another model B) is other data
+        digest.update(pd.util.hash_pandas_object(frame["card_note"].astype(str), index=False).to_numpy().tobytes())
     return f"{corpus}:{digest.hexdigest()}"
 
 
-@st.cache_data(max_entries=4, show_spinner=False)
-def _points(key: str, _coords: np.ndarray, _frame: pd.DataFrame) -> tuple[pd.DataFrame, UnitFrame]:
-    """The heavy instance's table, cached by map key (built once per corpus version and map)."""
+@st.cache_resource(max_entries=4, show_spinner=False)
+def _points(key: str, _coords: np.ndarray, _frame: pd.DataFrame) -> tuple[pa.Table, UnitFrame]:
+    """The heavy instance's table, cached by map key (built once per corpus version and map). An Arrow table, kept
+    as is (a resource, not copied on each run), so a page run only writes its bytes again for the reference."""
     unit = unit_frame(_coords)
-    return points_table(_coords, _frame, unit), unit
+    return pa.Table.from_pandas(points_table(_coords, _frame, unit), preserve_index=False), unit
 
 
 def show_map(corpus: str, coords: np.ndarray, frame: pd.DataFrame, *, hub: str = HUB, key: str = CANVAS_KEY,
-             link: list[str] | None = None, height: int | None = None) -> UnitFrame:
+             link: list[str] | None = None, height: int | None = None, zoom: bool = True) -> UnitFrame:
     """Mount the heavy instance (outside fragments) and return the frame that maps coordinates into its space.
     `link`: the hubs of other maps of the same papers, where a paper hovered here is ringed too (in the browser only);
-    `height`: the map's height in pixels (default: most of the window)."""
+    `height`: the map's height in pixels (default: most of the window); `zoom`: whether a `watch_zoom` listens (a map
+    without one keeps its zoom in the browser and reports nothing)."""
     version = map_key(corpus, coords, frame)
     table, unit = _points(version, coords, frame)
-    meta: dict[str, Any] = {"key": version, "n": len(table), "hub": hub, "name": corpus,
-                            "unit": [unit.cx, unit.cy, unit.half]}
+    meta: dict[str, Any] = {"key": version, "n": table.num_rows, "hub": hub, "name": corpus,
+                            "unit": [unit.cx, unit.cy, unit.half], "zoom": bool(zoom)}
     if link:
         meta["link"] = [str(h) for h in link]
     if height:

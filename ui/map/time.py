@@ -3,7 +3,10 @@ time."""
 
 from __future__ import annotations
 
+import hashlib
+from collections import OrderedDict
 from collections.abc import Sequence
+from typing import Any
 
 import pandas as pd
 import streamlit as st
@@ -48,15 +51,34 @@ def topics_over_time(papers: pd.DataFrame, groups: Sequence | None, group_name: 
     """Under the map: papers per year per group (the map's colour), the largest groups and 'other'."""
     if groups is None or group_name == "year" or year_bounds(papers) is None:
         return
-    table = guarded(papers_per_year, papers["year"].tolist(), list(groups), TOP_GROUPS)
-    if table is None:
-        return
+    key = _digest(papers["year"], groups, group_name)
+    if key not in _DRAWN:
+        table = guarded(papers_per_year, papers["year"].tolist(), list(groups), TOP_GROUPS)
+        if table is None:
+            return
+        _DRAWN[key] = (table, topics_over_time_figure(table, group_name))
+        while len(_DRAWN) > 8:
+            _DRAWN.popitem(last=False)
+    _DRAWN.move_to_end(key)
+    table, figure = _DRAWN[key]
     st.subheader("Topics over time")
-    st.plotly_chart(topics_over_time_figure(table, group_name), width="stretch", key="topics_over_time",
-                    config={"displaylogo": False})
+    st.plotly_chart(figure, width="stretch", key="topics_over_time", config={"displaylogo": False})
     st.caption(f"{plural(int(table.to_numpy().sum()), 'paper')} with a year, by {md_escape(group_name)}: the "
                f"{TOP_GROUPS} largest "
                "groups and 'other'. Click a legend entry to hide it.")
+
+
+_DRAWN: OrderedDict[str, tuple[pd.DataFrame, Any]] = OrderedDict()  # the last charts drawn, by their data's digest
+
+
+def _digest(years: pd.Series, groups: Sequence, group_name: str) -> str:
+    """What the chart is drawn from (each paper's year and group), hashed without a loop in Python: an unchanged
+    colour does not count papers per year again on every page run (a highlight, a year window)."""
+    digest = hashlib.blake2b(group_name.encode(), digest_size=16)
+    for column in (pd.Series(years, dtype=object), pd.Series(list(groups), dtype=object)):
+        digest.update(pd.util.hash_pandas_object(column, index=False).to_numpy().tobytes())
+        digest.update(column.isna().to_numpy().tobytes())  # None and the text "None" hash alike
+    return digest.hexdigest()
 
 
 FILL = """<style>

@@ -91,7 +91,13 @@ class MapView {
     this.plot.subscribe("lassoStart", () => { this.lassoing = true; });
     this.plot.subscribe("pointOver", (i) => { this.hover(i); this.linkHover(i); });
     this.plot.subscribe("pointOut", () => { this.card.style.display = "none"; this.linkHover(null); });
-    this.plot.subscribe("view", (event) => { this.camera = event.view; this.paint(); this.reportView(); });
+    // The camera is reported only once the map is drawn and its first state applied: the views regl-scatterplot
+    // sets up before that are the whole map, and reporting one would clear a shared link's zoom before its flight.
+    this.settled = false;
+    this.plot.subscribe("view", (event) => {
+      this.camera = event.view; this.paint();
+      if (this.settled && this.reportsZoom) this.reportView();
+    });
     this.canvas.addEventListener("mousemove", (e) => {
       const r = this.wrap.getBoundingClientRect();
       this.mouse = [e.clientX - r.left, e.clientY - r.top];
@@ -128,7 +134,7 @@ class MapView {
     this.y = Float32Array.from(column(points, "y") || []);
     this.n = this.x.length;
     this.text = { title: column(points, "title"), author: column(points, "author"),
-      journal: column(points, "journal"), year: column(points, "year") };
+      journal: column(points, "journal"), year: column(points, "year"), note: column(points, "note") };
     const year = column(points, "yearnum");
     this.years = year ? Float32Array.from(year) : null;
     this.codes = new Uint8Array(this.n);
@@ -338,6 +344,7 @@ class MapView {
     if (entry && entry.label !== "other" && !(t.journal && entry.label === t.journal[i])) {
       line(entry.label, "color:#666;font-style:italic");
     }
+    line(t.note && t.note[i], "color:#7a3b00;margin-top:2px");  // a page's own line (Compare: neighbours changed)
     this.card.dataset.row = String(i);
     this.card.dataset.linked = atPoint ? "1" : "0";
     const [mx, my] = (!atPoint && this.mouse) || this.screen(this.x[i], this.y[i]);
@@ -391,7 +398,7 @@ class MapView {
     // the whole [-1, 1] square fits (zoomToOrigin shows y in [-1, 1] only: a tall map would cut off its sides)
     this.plot.zoomToArea({ x: -1, y: -1, width: 2, height: 2 }, { transition: report, transitionDuration: 300,
       preventFilterReset: true });
-    if (report) {
+    if (report && this.reportsZoom) {
       this.quiet = true;
       setTimeout(() => this.emit("zoom", "zoom", "", true), 350);
     }
@@ -530,18 +537,21 @@ export default function mount(component) {
     view.wrap.dataset.hub = view.hubKey;
     view.outer.dataset.hub = view.hubKey;
   }
-  view.links = Array.isArray(data.meta.link) ? data.meta.link : [];  // maps whose hover this one mirrors
+  view.links = Array.isArray(data.meta.link) ? data.meta.link : [];
+  view.reportsZoom = data.meta.zoom !== false;  // Compare's maps have no zoom listener: their zoom stays here  // maps whose hover this one mirrors
   if (data.meta.height) view.wrap.style.height = String(data.meta.height);
   entry.map = view;
   view.component = component;
   if (data.state) entry.state = data.state;  // the standalone export brings its state along
   if (entry.state) view.state = entry.state;
   if (view.key !== data.meta.key) {
+    view.settled = false;
     view.loading = view.enqueue(() => view.load(data)).then(() => {
       // a map taller than wide (Compare's columns) would cut off its sides at the default view: fit the whole square
       if (view.wrap.clientHeight > view.wrap.clientWidth) view.whole(false);
       if (entry.state) return view.enqueue(() => view.applyNow(entry.state, true));
-    });
+      return undefined;
+    }).then(() => { view.settled = true; view.wrap.dataset.settled = "1"; });
   }
   return () => { view.destroy(); if (entry.map === view) entry.map = null; parentElement.__mireadMap = null; };
 }
