@@ -5,7 +5,6 @@ from __future__ import annotations
 import time
 
 import numpy as np
-import pandas as pd
 import streamlit as st
 
 from core.demo import DEMO_CORPUS
@@ -17,7 +16,7 @@ from core.explore import (
     paper_citations,
     place_points,
 )
-from core.plots.map_data import colour_codes, highlight_bits
+from core.plots.map_data import colour_codes
 from core.records import md_escape
 from ui import state
 from ui.embedding import need_embeddings
@@ -25,18 +24,19 @@ from ui.errors import guarded, show_error
 from ui.figures_view import ranked_figures
 from ui.jobs import start_map  # the fit is a job of the workspace: every tab, a reload and the CLI see it
 from ui.journal_names import spellings_caption
-from ui.map.component import push_state, show_map, standalone_html, watch_zoom
+from ui.map.component import show_map, watch_zoom
+from ui.map.controls import DrawnMap, quick_controls
 from ui.map.panel import PAPER, paper_row
 from ui.map.side import side_panel
 from ui.map.stable import marked, resolve_stable, show_stable_controls
-from ui.map.time import PLAY, PLAY_LINK, fill_screen, topics_over_time, year_controls
+from ui.map.time import fill_screen, topics_over_time
 from ui.map.topics import topic_colours
-from ui.map.zoom import current_zoom, map_name, zoom_belongs_to
-from ui.resources import embeddings, highlight_rows, papers_frame, store
-from ui.shared_view import link_problems, write_link
+from ui.map.zoom import map_name, zoom_belongs_to
+from ui.resources import embeddings, papers_frame, store
+from ui.shared_view import link_problems
 from ui.sidebar import current_corpus, current_model
 from ui.tables import show_citations
-from ui.views import COLLECTIONS, TOPICS, year_mask
+from ui.views import COLLECTIONS, TOPICS
 
 st.title("Domain map")
 # Everything that comes and goes above the map (warnings, captions, a progress bar) lives in `top`, so the map's
@@ -72,8 +72,7 @@ with top:
     colour = d1.selectbox("Colour by", colour_options, key="map_colour",
                           help="Any label column, topics (clusters, two levels), predicted journal, or your "
                                "collections.")
-    query = d2.text_input("Highlight papers matching", placeholder="e.g. malaria, transformer, 10.1103/…",
-                          key="map_highlight", help="Case-insensitive match in title, abstract or any column.")
+    highlight_box = d2.container()  # Highlight, Years and Play: a fragment of their own (ui/map/controls.py)
     with d3.popover("Map settings", icon=":material/tune:", width="stretch"):
         method = st.selectbox("Method", ["umap", "tsne", "pca"], format_func=str.upper, key="map_method",
                               help="UMAP keeps local and global structure; t-SNE local only; PCA is instant but "
@@ -158,16 +157,8 @@ with top:
     elif colour != "(none)":
         colour_values = frame[colour].tolist()
 
-    highlight = None
-    if query.strip():
-        highlight = highlight_rows(corpus, frame, query)
-        matched = int(highlight.sum())
-        st.caption(f"{plural(matched, 'paper')} match{'es' * (matched == 1)} “{md_escape(query.strip())}”.")
-    years, play = year_controls(frame, corpus)
-    if years is not None:
-        st.caption(f"{plural(int(year_mask(frame, years).sum()), 'paper')} from {years[0]}–{years[1]} drawn in front; "
-                   "the others are faded.")
-
+    years_box = st.container()
+    in_front = None  # the papers the citations put in front
     query_points, lines = [], []
     open_row = paper_row(frame, st.session_state.get(PAPER))  # its star is drawn by the side fragment's instance
     citations = None
@@ -186,7 +177,7 @@ with top:
             mask = np.zeros(len(frame), dtype=bool)
             mask[citations["rows"]] = True
             mask[cite_row] = True
-            highlight = mask if highlight is None else highlight | mask
+            in_front = mask
             query_points.append((coords[cite_row], str(frame["title"].iloc[cite_row])))
             for part, dashed in (("references", False), ("cited_by", True)):
                 lines += [(cite_row, int(r["row"]), dashed) for r in citations[part]]
@@ -198,10 +189,6 @@ with top:
         star = place_points(coords, np.asarray(vectors), np.asarray([placed.vector], dtype=np.float32))
         query_points.append((star[0], placed.title))
 
-    write_link(corpus=corpus, model=spec.name, method=method, colour=colour, highlight=query.strip(), years=years,
-               paper=st.session_state.get(PAPER) if open_row is not None else None, zoom=current_zoom(), params=params,
-               k=int(k),
-               level=topic_map.level if topic_map else None, play=PLAY_LINK.get(play))
     ranked = ranked_figures(corpus, spec)
     kind = "PCA preview" if final is None else method.upper()
     st.caption(f"{kind}: drawing all **{len(coords):,}** {noun(len(coords), 'paper')} (WebGL, in your browser). "
@@ -220,7 +207,6 @@ unit_xy = unit.to_unit(coords)
 ring_rows = None if (m := marked(stable)) is None else np.flatnonzero(m)
 map_state = {
     "name": f"{corpus}-{method}-map", "palette": colours.palette, "legend": colours.legend,
-    "years": list(years) if years is not None else None, "grow": highlight is not None,
     "labels": [] if topic_map is None else [
         {**label, "x": float(xy[0]), "y": float(xy[1])}
         for label in topic_map.label_points(coords) for xy in unit.to_unit(np.array([[label["x"], label["y"]]]))],
@@ -229,25 +215,15 @@ map_state = {
     "lines": [[float(unit_xy[a, 0]), float(unit_xy[a, 1]), float(unit_xy[b, 0]), float(unit_xy[b, 1]), dashed]
               for a, b, dashed in lines],
 }
-if play in PLAY and play != "off" and "year" in frame:
-    known = pd.to_numeric(frame["year"], errors="coerce").dropna().astype(int)
-    span = years or (int(known.min()), int(known.max())) if len(known) else None
-    if span:
-        map_state["play"] = {"years": list(range(span[0], span[1] + 1)), "width": PLAY[play], "ms": 700}
-        st.caption("Press **▶ Play** on the map: a window of years moves over the fixed map in your browser, the "
-                   "papers of each window in front, the others faded.")
-with map_box:
-    push_state(map_state, colours.codes, highlight_bits(highlight, len(coords)), ring_rows)
+link = {"corpus": corpus, "model": spec.name, "method": method, "colour": colour, "params": params, "k": int(k),
+        "level": topic_map.level if topic_map else None}
+quick_controls(DrawnMap(corpus, frame, coords, colours, map_state, ring_rows, in_front, link, open_row is not None),
+               highlight_box, years_box, map_box)  # Highlight, Years, Play: fragment runs, not page runs
 show_stable_controls(stable if final is not None else None, corpus, spec, method, params)  # new papers, re-fit, undo
 watch_zoom(unit)  # zooms: the session and the address bar, in a fragment of their own
 with side:
     side_panel(corpus, spec, frame, coords, unit, links=info.links, view=view, colour=colour,
                colour_values=colour_values, ranked=ranked)
-map_box.download_button(
-    "Export map (HTML)", lambda: standalone_html(corpus, coords, frame, map_state, colours.codes,  # on the click only
-                                                 highlight_bits(highlight, len(coords))).encode("utf-8"),
-    file_name=f"{corpus}-{method}-map.html", mime="text/html",
-    help="A standalone interactive file (no network needed); the PNG button on the map saves a picture.")
 if citations is not None:
     show_citations(citations)
 topics_over_time(frame, colour_values, colour)

@@ -103,8 +103,6 @@ def test_a_lasso_lists_the_papers_and_saves_them_as_a_collection(tab: Tab, store
     tab.page.locator(".miread-map-outer button[data-mode=panZoom]").first.click()
 
 
-@pytest.mark.slow  # unexplained flake: the shared zoomed link sometimes opens whole (after tests/app in one
-# process, 2 of 2 runs; alone 7 of 7 pass): in make test-slow until the link's flight is fixed (issue 42)
 def test_zoom_goes_into_the_url_and_whole_map_returns(browser, tab: Tab):
     canvas = tab.map_drawn()
     canvas.scroll_into_view_if_needed()
