@@ -1,0 +1,125 @@
+"""Benchmark 30e (issue 42): the map component in GPU-less Chromium (SwiftShader) at 50,000 and 1,000,000 points —
+time to draw, frames per second while panning, a recolour, and the page's JavaScript heap.
+
+No server: the standalone HTML export (same bundle) is opened from a file and N synthetic clustered points with
+titles are handed to the component, as tests/e2e/test_map_scale.py does. Panning moves the camera's target one step on
+every animation frame for 4 s (a drag by script: Playwright's mouse moves are slower than the map); frames are counted
+with requestAnimationFrame and the map's own "draw" events. The heap is
+Chromium's `Performance.getMetrics` JSHeapUsedSize over CDP after a forced garbage collection. Baseline: the same
+measurements at 50,000 points in the same run (the goal table in issue 42 names 50k and 1M).
+
+    .venv/bin/python benchmarks/bench_map_fps.py --points 50000,1000000 --runs 3
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import statistics
+import sys
+import tempfile
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+from common import ROOT, machine
+
+sys.path.insert(0, str(ROOT))
+
+from tests.e2e.server import CHROMIUM, CHROMIUM_ARGS  # noqa: E402
+
+MAP = "window.__mireadMaps.export.map"
+LOAD = """async (n) => {
+    const x = new Float32Array(n), y = new Float32Array(n), codes = new Uint8Array(n);
+    let seed = 7; const rand = () => (seed = (seed * 16807) % 2147483647) / 2147483647;
+    for (let i = 0; i < n; i++) { const c = i % 12, a = c / 12 * 2 * Math.PI;
+        x[i] = 0.6 * Math.cos(a) + (rand() - 0.5) * 0.3; y[i] = 0.6 * Math.sin(a) + (rand() - 0.5) * 0.3; codes[i] = c; }
+    document.body.replaceChildren();
+    const root = document.createElement('div'); root.style.cssText = 'position:fixed;inset:0;background:#fff';
+    document.body.appendChild(root);
+    const palette = ['#1f77b4','#ff7f0e','#2ca02c','#d62728','#9467bd','#8c564b','#e377c2','#7f7f7f','#bcbd22',
+                     '#17becf','#393b79','#637939'];
+    window.__palette = palette;
+    const started = performance.now();
+    window.__mireadModule.default({data: {points: {x, y, title: Array.from({length: n}, (_, i) => 'Paper ' + i)},
+        meta: {key: 'bench' + n, n, hub: 'bench'}, state: {state: {palette, legend: [], flight: 0}, codes}},
+        parentElement: root, setStateValue() {}, setTriggerValue() {}});
+    const m = () => window.__mireadMaps.bench.map;
+    while (!(m() && m().wrap.dataset.ready === '1' && m().wrap.dataset.applied)) await new Promise(r => setTimeout(r, 20));
+    return performance.now() - started; }"""
+PAN = """async (seconds) => { const m = window.__mireadMaps.bench.map; let draws = 0, frames = 0;
+    m.plot.subscribe('draw', () => { draws += 1; });
+    const t0 = performance.now();
+    await new Promise((done) => { const tick = (now) => { const t = (now - t0) / 1000;
+        if (t > seconds) { done(); return; } frames += 1;
+        m.plot.set({cameraTarget: [0.3 * Math.sin(t * 2), 0.2 * Math.cos(t * 2)]});  // a pan, one step a frame
+        requestAnimationFrame(tick); }; requestAnimationFrame(tick); });
+    const s = (performance.now() - t0) / 1000;
+    return {seconds: s, frames, draws}; }"""
+RECOLOUR = """async () => { const m = window.__mireadMaps.bench.map, n = m.n, codes = new Uint8Array(n);
+    for (let i = 0; i < n; i++) codes[i] = (i * 7) % 12;
+    const started = performance.now();
+    await m.apply({state: {palette: window.__palette, legend: [], flight: 0}, codes: Array.from(codes)});
+    return performance.now() - started; }"""
+
+
+def export_page(folder: Path) -> Path:
+    from core.plots.map_data import colour_codes
+    from ui.map.component import standalone_html
+
+    frame = pd.DataFrame({"id": [f"p{i}" for i in range(10)], "title": [f"Paper {i}" for i in range(10)]})
+    colours = colour_codes(None, 10)
+    state = {"name": "bench", "palette": colours.palette, "legend": [], "years": None, "grow": False, "labels": [],
+             "stars": [], "lines": []}
+    path = folder / "map.html"
+    path.write_text(standalone_html("bench", np.random.default_rng(3).normal(size=(10, 2)), frame, state, colours.codes, None), encoding="utf-8")
+    return path
+
+
+def measure(browser, page_file: Path, n: int) -> dict:
+    context = browser.new_context(viewport={"width": 1200, "height": 900})
+    page = context.new_page()
+    cdp = context.new_cdp_session(page)
+    cdp.send("Performance.enable")
+    page.goto(page_file.as_uri())
+    page.wait_for_function(f"() => window.__mireadMaps && {MAP} && {MAP}.wrap.dataset.ready === '1'", timeout=60_000)
+    draw_ms = page.evaluate(LOAD, n)
+    pan = page.evaluate(PAN, 4)
+    recolour_ms = page.evaluate(RECOLOUR)
+    cdp.send("HeapProfiler.enable")
+    cdp.send("HeapProfiler.collectGarbage")
+    metrics = {m["name"]: m["value"] for m in cdp.send("Performance.getMetrics")["metrics"]}
+    context.close()
+    return {"draw_s": draw_ms / 1000, "pan_fps": pan["frames"] / pan["seconds"], "pan_draws_per_s":
+            pan["draws"] / pan["seconds"], "pan_s": pan["seconds"], "recolour_s": recolour_ms / 1000,
+            "heap_mb": metrics.get("JSHeapUsedSize", 0) / 2**20}
+
+
+def main() -> None:
+    from playwright.sync_api import sync_playwright
+
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--points", default="50000,1000000")
+    parser.add_argument("--runs", type=int, default=3)
+    args = parser.parse_args()
+    sizes = [int(v) for v in args.points.split(",")]
+    results: dict[int, list[dict]] = {n: [] for n in sizes}
+    with tempfile.TemporaryDirectory() as tmp, sync_playwright() as p:
+        page_file = export_page(Path(tmp))
+        browser = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        for run in range(args.runs):
+            for n in (sizes if run % 2 == 0 else sizes[::-1]):
+                results[n].append(measure(browser, page_file, n))
+                print(n, json.dumps(results[n][-1]), flush=True)
+        browser.close()
+    print(json.dumps({"machine": machine(), "results": results}))
+    print("\n| points | draw s | pan: frames/s (rAF) | pan: map draws/s | recolour s | JS heap MB |")
+    print("|---|---|---|---|---|---|")
+    for n, rows in results.items():
+        med = {k: statistics.median(r[k] for r in rows) for k in rows[0]}
+        print(f"| {n:,} | {med['draw_s']:.2f} | {med['pan_fps']:.1f} | {med['pan_draws_per_s']:.1f} | "
+              f"{med['recolour_s']:.2f} | {med['heap_mb']:.0f} |")
+
+
+if __name__ == "__main__":
+    main()
