@@ -122,12 +122,10 @@ class LexicalIndex:
 
     @classmethod
     def build(cls, texts: Sequence[str], stem: bool = STEM) -> LexicalIndex:
-        import bm25s
+        """The index bm25s would build (tokenize + index), built in numpy/scipy passes (bm25_build)."""
+        from core.explore.search.bm25_build import fast_retriever
 
-        retriever = bm25s.BM25()
-        tokens = bm25s.tokenize(list(texts), stopwords="en", stemmer=_stemmer(stem), show_progress=False)
-        retriever.index(tokens, show_progress=False)
-        return cls(retriever, len(texts), stem)
+        return cls(fast_retriever(texts, _stopwords(), _stemmer(stem)), len(texts), stem)
 
     def save(self, path: Path) -> None:
         """One .npz file (the index's sparse scores, vocabulary and parameters), written then renamed."""
