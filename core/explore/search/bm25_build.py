@@ -42,25 +42,33 @@ def _word_chars(text: str) -> str:
     return points.tobytes().decode("utf-32-le", "surrogatepass")
 
 
-def _tokens(texts: Sequence[str]) -> tuple[list[str], str]:
-    """The chunk's lower-cased words, 1-character ones included, papers separated by a NUL token when no text
-    holds one; else one findall per paper with "" after each paper. And the separator."""
+def _codes(texts: Sequence[str]) -> tuple[np.ndarray, list[str], str]:
+    """The chunk's lower-cased words as (code per word, the distinct words by first occurrence, the separator):
+    papers separated by a NUL word when no text holds one (one translate + Arrow split and dictionary encoding,
+    no Python string per word); else one findall per paper with "" after each paper. 1-letter words included."""
+    import pyarrow as pa
+    import pyarrow.compute as pc
+
     joined = " \x00 ".join(texts)
     if joined.count("\x00") == len(texts) - 1:
-        return _word_chars(joined.lower()).split(), "\x00"
-    return list(chain.from_iterable(_SPLIT(text.lower()) + [""] for text in texts)), ""
+        separator = "\x00"
+        words = pc.utf8_split_whitespace(pa.array([_word_chars(joined.lower())], type=pa.large_string())).flatten()
+    else:
+        separator = ""
+        words = pa.array(list(chain.from_iterable(_SPLIT(text.lower()) + [""] for text in texts)),
+                         type=pa.large_string())
+    del joined
+    encoded = words.dictionary_encode()
+    return encoded.indices.to_numpy().astype(np.int64), encoded.dictionary.to_pylist(), separator
 
 
 def _chunk_counts(texts: Sequence[str], words: dict[str, int], stems: dict[str, int], stop: frozenset[str],
                   stemmer: Any) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     """One chunk's (indptr, stem ids, term counts, paper lengths), paper x stem CSR with rows' columns sorted;
     `words` (word -> stem id, -1 for a stop word) and `stems` (stem -> id) grow with the chunk's new words."""
-    import pandas as pd
     from scipy import sparse
 
-    tokens, separator = _tokens(texts)
-    codes, uniques = pd.factorize(np.fromiter(tokens, dtype=object, count=len(tokens)))
-    del tokens
+    codes, uniques, separator = _codes(texts)
     new = [word for word in uniques if word not in words and word != separator]
     kept = [word for word in new if word not in stop and len(word) > 1]
     stemmed = stemmer.stemWords(kept) if stemmer is not None else kept

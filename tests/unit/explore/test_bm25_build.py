@@ -77,7 +77,7 @@ def test_chunks_and_the_per_paper_fallback_give_the_same_index():
     old = bm25s_retriever(texts, _stemmer(True))
     chunked = bm25_build.bm25_scores(texts, _stopwords(), _stemmer(True), chunk=7)
     assert _keyed(old.scores, old.vocab_dict) == _keyed(*chunked)
-    assert bm25_build._tokens(texts[-2:])[1] == ""  # the fallback was taken for the last chunk
+    assert bm25_build._codes(texts[-2:])[2] == ""  # the fallback was taken for the last chunk
 
 
 def _keyed(scores, vocab) -> dict[str, list]:
