@@ -182,10 +182,12 @@ class LexicalIndex:
 
     def scores(self, text: str) -> np.ndarray:
         """BM25 score of every paper for the query (0 for papers holding none of its words)."""
-        ids = self.retriever.get_tokens_ids(self.terms(text))
-        if not ids:
-            return np.zeros(self.papers, dtype=np.float32)
-        return np.asarray(self.retriever.get_scores_from_ids(ids), dtype=np.float32)
+        csc = self.retriever.scores
+        total = np.zeros(self.papers, dtype=np.float32)
+        for t in self.retriever.get_tokens_ids(self.terms(text)):  # bm25s's np.add.at sums, term by term, in float32;
+            start, end = csc["indptr"][t], csc["indptr"][t + 1]  # a column's rows are distinct: a plain += is that
+            total[csc["indices"][start:end]] += csc["data"][start:end]
+        return total
 
     def holding(self, words: Sequence[str]) -> np.ndarray:
         """Rows whose text holds every one of `words` (after stemming; stop words are ignored), sorted."""
