@@ -6,7 +6,7 @@ core/explore/search/bm25_build.py (and the `+=` query of LexicalIndex.scores), o
     .venv/bin/python benchmarks/bench_bm25_build.py 100000 300000 --repeats 2    # old / new interleaved
     .venv/bin/python benchmarks/bench_bm25_build.py 1000000 --only new
 
-Each build runs in a fresh process (peak RSS = that process's ru_maxrss: the texts + the build; `texts_rss` is the
+Each build runs in a fresh process (build_cpu_s: its CPU time, steadier than the wall time on shared cores; peak RSS = that process's ru_maxrss: the texts + the build; `texts_rss` is the
 peak before the build). Runs alternate old, new / new, old between repeats. In each process 200 1–4-word queries
 (top 200, as LexicalIndex.search) are timed with both query paths, interleaved query by query.
 """
@@ -42,7 +42,8 @@ def synthetic(n: int) -> tuple[list[str], list[str]]:
 
 
 def old_search(index, text: str, k: int) -> np.ndarray:
-    """LexicalIndex.search as it was: bm25s's get_scores_from_ids (np.add.at per term), then the same top-k."""
+    """LexicalIndex.search as it was: bm25s's get_scores_from_ids (np.add.at per term), then argpartition over all
+    positive scores."""
     ids = index.retriever.get_tokens_ids(index.terms(text))
     scores = (np.asarray(index.retriever.get_scores_from_ids(ids), dtype=np.float32) if ids
               else np.zeros(index.papers, dtype=np.float32))
@@ -66,12 +67,14 @@ def one(variant: str, n: int) -> dict:
     _stemmer(True), _stopwords()
 
     before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+    cpu = time.process_time()
     started = time.perf_counter()
     if variant == "old":
         index = LexicalIndex(bm25s_retriever(texts, _stemmer(True)), len(texts))
     else:
         index = LexicalIndex.build(texts)
     build = time.perf_counter() - started
+    cpu = time.process_time() - cpu
     peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
     times = {"old": [], "new": []}
     for q in queries:
@@ -79,8 +82,9 @@ def one(variant: str, n: int) -> dict:
             t = time.perf_counter()
             fn()
             times[name].append(time.perf_counter() - t)
-        assert np.array_equal(old_search(index, q, 200), index.search(q, 200)[1])
-    row = {"variant": variant, "papers": n, "build_s": round(build, 2), "texts_rss_mib": round(before),
+        scores = index.scores(q)  # the same ranking: the same scores, best first (ties at the cut may differ)
+        assert np.array_equal(scores[old_search(index, q, 200)], scores[index.search(q, 200)[1]])
+    row = {"variant": variant, "papers": n, "build_s": round(build, 2), "build_cpu_s": round(cpu, 2), "texts_rss_mib": round(before),
            "peak_rss_mib": round(peak), "nnz": int(len(index.retriever.scores["data"]))}
     for name, values in times.items():
         row[f"query_{name}_p50_ms"] = round(1000 * float(np.percentile(values, 50)), 2)

@@ -1,13 +1,14 @@
-"""Building the BM25 index fast: the scores `bm25s.tokenize` + `bm25s.BM25().index` give (Lucene BM25, k1 1.5,
-b 0.75, float32, English stop words left out before stemming), computed with compiled regex, dict and numpy/scipy
-passes instead of bm25s's per-token Python loops (BENCHMARKS §28c).
+"""Building the BM25 index fast: bit for bit the scores `bm25s.tokenize` + `bm25s.BM25().index` give (Lucene
+BM25, k1 1.5, b 0.75, float32, English stop words left out before stemming), computed in vectorised passes instead of
+bm25s's per-word Python loops (BENCHMARKS §28c).
 
-Per chunk of papers: each text lower-cased and split by one compiled regex (bm25s's token pattern); new words
-get ids in one dict; only the chunk's new words are stemmed (PyStemmer's stemWords on the list); the paper x stem
-term counts are a CSR matrix summed by scipy. Then document frequencies, idf (math.log on the distinct frequencies,
-as bm25s computes it), the score of each (paper, stem) in float64 in bm25s's operation order, rounded to float32,
-and the CSC layout bm25s keeps (rows sorted within a column). Stem ids follow first occurrence (bm25s's follow a set's
-order): the ids differ, the score of every (paper, word) does not.
+Per chunk of papers (CHUNK): the texts joined by a NUL, lower-cased, every character bm25s's token pattern does not
+count as a word character (`\\w`: str.isalnum() or "_") made a space, then split and dictionary-encoded by Arrow, so
+only the chunk's distinct words become Python strings; only words not seen before are stemmed (PyStemmer's
+stemWords on the list); the paper x stem term counts are a CSR matrix summed by scipy. Then document frequencies,
+idf (math.log on the distinct frequencies, as bm25s computes it), each (paper, stem)'s score in float64 in bm25s's
+operation order rounded to float32, and the CSC layout bm25s keeps (rows sorted within a column). Stem ids follow
+first occurrence (bm25s's follow a set's iteration order): the ids differ, the score of every (paper, stem) does not.
 """
 
 from __future__ import annotations

@@ -1,6 +1,7 @@
 """Word search over a corpus: a BM25 index (the `bm25s` package) of each paper's title + abstract, Snowball-stemmed
 with English stop words left out, persisted beside the vector index and keyed by the corpus version like it (an
-import bumps the version; the next search builds the new index and deletes the old one).
+import bumps the version; the next search builds the new index and deletes the old one). bm25_build builds it in
+numpy/scipy/Arrow passes: the index bm25s's own build gives, bit for bit, in a fraction of the time (BENCHMARKS §28c).
 
 Quoted phrases ("dark matter halo") keep only papers whose folded title + abstract holds the phrase: a post-filter
 over the papers that hold all of its words (read from the index's postings), so it never scans the whole corpus.
@@ -182,12 +183,10 @@ class LexicalIndex:
 
     def scores(self, text: str) -> np.ndarray:
         """BM25 score of every paper for the query (0 for papers holding none of its words)."""
-        csc = self.retriever.scores
-        total = np.zeros(self.papers, dtype=np.float32)
-        for t in self.retriever.get_tokens_ids(self.terms(text)):  # bm25s's np.add.at sums, term by term, in float32;
-            start, end = csc["indptr"][t], csc["indptr"][t + 1]  # a column's rows are distinct: a plain += is that
-            total[csc["indices"][start:end]] += csc["data"][start:end]
-        return total
+        ids = self.retriever.get_tokens_ids(self.terms(text))
+        if not ids:
+            return np.zeros(self.papers, dtype=np.float32)
+        return np.asarray(self.retriever.get_scores_from_ids(ids), dtype=np.float32)
 
     def holding(self, words: Sequence[str]) -> np.ndarray:
         """Rows whose text holds every one of `words` (after stemming; stop words are ignored), sorted."""
@@ -221,11 +220,27 @@ class LexicalIndex:
         scores = self.scores(text)
         if mask is not None:
             scores = np.where(mask, scores, 0.0)
-        hits = np.flatnonzero(scores > 0)
-        if len(hits) > k:
-            hits = hits[np.argpartition(-scores[hits], k - 1)[:k]]
-        order = hits[np.lexsort((hits, -scores[hits]))]
+        order = top_k(scores, k)
         return scores[order], order
+
+
+def top_k(scores: np.ndarray, k: int, width: int = 1024) -> np.ndarray:
+    """Rows of the k best positive scores, best first, equal scores by row (of those tied at the cut, the lowest
+    rows). Only rows at or above the k-th best of the blocks' maxima are looked at: each of the top k is (the k
+    blocks holding those maxima hold k scores at least that high), and there are few at 1M papers (BENCHMARKS §28c)."""
+    if k <= 0:
+        return np.zeros(0, dtype=np.int64)
+    floor = 0.0
+    if len(scores) >= 8 * k * width:
+        maxima = np.maximum.reduceat(scores, np.arange(0, len(scores), width))
+        floor = max(float(np.partition(maxima, len(maxima) - k)[len(maxima) - k]), 0.0)
+    hits = np.flatnonzero(scores >= floor) if floor > 0 else np.flatnonzero(scores > 0)
+    if len(hits) > k:
+        values = scores[hits]
+        kth = np.partition(values, len(hits) - k)[len(hits) - k]
+        above = hits[values > kth]
+        hits = np.concatenate([above, hits[values == kth][: k - len(above)]])
+    return hits[np.lexsort((hits, -scores[hits]))]
 
 
 def corpus_lexical(store: Store, corpus: str, frame: pd.DataFrame | None = None) -> LexicalIndex:
