@@ -8,7 +8,10 @@ core/explore/search/bm25_build.py (and the `+=` query of LexicalIndex.scores), o
 
 Each build runs in a fresh process (build_cpu_s: its CPU time, steadier than the wall time on shared cores; peak RSS = that process's ru_maxrss: the texts + the build; `texts_rss` is the
 peak before the build). Runs alternate old, new / new, old between repeats. In each process 200 1–4-word queries
-(top 200, as LexicalIndex.search) are timed with both query paths, interleaved query by query.
+(top 200) are timed, query by query interleaved, with the product's LexicalIndex.search (bm25s's np.add.at sums,
+then argpartition over the positive scores) as `query_old` and, as `query_new`, whatever LexicalIndex.search is at
+the revision run: in the run of §28c a top-k over the rows at or above the k-th best block maximum (commit 5af8bc1),
+measured equal and dropped, so at later revisions the two columns time the same code.
 """
 
 from __future__ import annotations

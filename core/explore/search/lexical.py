@@ -220,27 +220,11 @@ class LexicalIndex:
         scores = self.scores(text)
         if mask is not None:
             scores = np.where(mask, scores, 0.0)
-        order = top_k(scores, k)
+        hits = np.flatnonzero(scores > 0)
+        if len(hits) > k:
+            hits = hits[np.argpartition(-scores[hits], k - 1)[:k]]
+        order = hits[np.lexsort((hits, -scores[hits]))]
         return scores[order], order
-
-
-def top_k(scores: np.ndarray, k: int, width: int = 1024) -> np.ndarray:
-    """Rows of the k best positive scores, best first, equal scores by row (of those tied at the cut, the lowest
-    rows). Only rows at or above the k-th best of the blocks' maxima are looked at: each of the top k is (the k
-    blocks holding those maxima hold k scores at least that high), and there are few at 1M papers (BENCHMARKS §28c)."""
-    if k <= 0:
-        return np.zeros(0, dtype=np.int64)
-    floor = 0.0
-    if len(scores) >= 8 * k * width:
-        maxima = np.maximum.reduceat(scores, np.arange(0, len(scores), width))
-        floor = max(float(np.partition(maxima, len(maxima) - k)[len(maxima) - k]), 0.0)
-    hits = np.flatnonzero(scores >= floor) if floor > 0 else np.flatnonzero(scores > 0)
-    if len(hits) > k:
-        values = scores[hits]
-        kth = np.partition(values, len(hits) - k)[len(hits) - k]
-        above = hits[values > kth]
-        hits = np.concatenate([above, hits[values == kth][: k - len(above)]])
-    return hits[np.lexsort((hits, -scores[hits]))]
 
 
 def corpus_lexical(store: Store, corpus: str, frame: pd.DataFrame | None = None) -> LexicalIndex:

@@ -92,16 +92,3 @@ def test_a_corpus_of_stop_words_only_has_an_empty_index():  # bm25s itself fails
     index = LexicalIndex.build(["the of", "and a", ""])
     assert index.search("the", 5)[1].size == 0 and index.known_share("halo") == 0.0
 
-
-@pytest.mark.parametrize("width", [4, 16, 1024])
-def test_top_k_is_the_head_of_the_full_sort_ties_by_row(width):
-    from core.explore.search.lexical import top_k
-
-    rng = np.random.default_rng(1)
-    for n, k in ((0, 3), (5, 10), (1000, 1), (3000, 7), (20_000, 200), (20_000, 5)):
-        for scores in (rng.random(n, dtype=np.float32) * (rng.random(n) < 0.3),  # most rows score 0
-                       rng.integers(0, 4, n).astype(np.float32),  # many ties at the cut
-                       np.zeros(n, dtype=np.float32)):
-            rows = np.arange(n)
-            full = rows[np.lexsort((rows, -scores))]
-            assert top_k(scores, k, width).tolist() == full[scores[full] > 0][:k].tolist(), (n, k)
