@@ -11,7 +11,9 @@ peak before the build). Runs alternate old, new / new, old between repeats. In e
 (top 200) are timed, query by query interleaved, with the product's LexicalIndex.search (bm25s's np.add.at sums,
 then argpartition over the positive scores) as `query_old` and, as `query_new`, whatever LexicalIndex.search is at
 the revision run: in the run of §28c a top-k over the rows at or above the k-th best block maximum (commit 5af8bc1),
-measured equal and dropped, so at later revisions the two columns time the same code.
+measured equal and dropped, so at later revisions the two columns time the same code. save_s / load_s: the
+product's LexicalIndex.save / load of the index (added after §28c's first runs; that run's key ends "--persist",
+a tag the script ignores).
 """
 
 from __future__ import annotations
@@ -20,6 +22,7 @@ import json
 import resource
 import subprocess
 import sys
+import tempfile
 import time
 from pathlib import Path
 
@@ -87,7 +90,17 @@ def one(variant: str, n: int) -> dict:
             times[name].append(time.perf_counter() - t)
         scores = index.scores(q)  # the same ranking: the same scores, best first (ties at the cut may differ)
         assert np.array_equal(scores[old_search(index, q, 200)], scores[index.search(q, 200)[1]])
-    row = {"variant": variant, "papers": n, "build_s": round(build, 2), "build_cpu_s": round(cpu, 2), "texts_rss_mib": round(before),
+    with tempfile.TemporaryDirectory() as folder:  # the .npz the product keeps
+        path = Path(folder) / "index.npz"
+        started = time.perf_counter()
+        index.save(path)
+        save = time.perf_counter() - started
+        started = time.perf_counter()
+        loaded = LexicalIndex.load(path, len(texts))
+        load = time.perf_counter() - started
+        size = path.stat().st_size
+    assert loaded is not None and np.array_equal(loaded.scores(queries[0]), index.scores(queries[0]))
+    row = {"variant": variant, "save_s": round(save, 2), "load_s": round(load, 2), "npz_mib": round(size / 2**20), "papers": n, "build_s": round(build, 2), "build_cpu_s": round(cpu, 2), "texts_rss_mib": round(before),
            "peak_rss_mib": round(peak), "nnz": int(len(index.retriever.scores["data"]))}
     for name, values in times.items():
         row[f"query_{name}_p50_ms"] = round(1000 * float(np.percentile(values, 50)), 2)
