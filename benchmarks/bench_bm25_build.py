@@ -5,6 +5,7 @@ core/explore/search/bm25_build.py (and the `+=` query of LexicalIndex.scores), o
 
     .venv/bin/python benchmarks/bench_bm25_build.py 100000 300000 --repeats 2    # old / new interleaved
     .venv/bin/python benchmarks/bench_bm25_build.py 1000000 --only new
+    .venv/bin/python benchmarks/bench_bm25_build.py /work/shared/data/arxiv_journals.jsonl.gz --repeats 2  # real text
 
 Each build runs in a fresh process (build_cpu_s: its CPU time, steadier than the wall time on shared cores; peak RSS = that process's ru_maxrss: the texts + the build; `texts_rss` is the
 peak before the build). Runs alternate old, new / new, old between repeats. In each process 200 1–4-word queries
@@ -47,6 +48,19 @@ def synthetic(n: int) -> tuple[list[str], list[str]]:
     return texts, queries
 
 
+def real(path: str) -> tuple[list[str], list[str]]:
+    """A corpus file's title + abstract texts (JSON lines, gzipped) and 200 queries: the first 1–4 words of every
+    n-th title."""
+    import gzip
+
+    with gzip.open(path, "rt", encoding="utf-8") as lines:
+        rows = [json.loads(line) for line in lines]
+    texts = [f"{r.get('title') or ''} {r.get('abstract') or ''}" for r in rows]
+    step = max(1, len(rows) // 200)
+    queries = [" ".join(str(r.get("title") or "").split()[: 1 + i % 4]) for i, r in enumerate(rows[::step][:200])]
+    return texts, queries
+
+
 def old_search(index, text: str, k: int) -> np.ndarray:
     """LexicalIndex.search as it was: bm25s's get_scores_from_ids (np.add.at per term), then argpartition over all
     positive scores."""
@@ -59,7 +73,7 @@ def old_search(index, text: str, k: int) -> np.ndarray:
     return hits[np.lexsort((hits, -scores[hits]))]
 
 
-def one(variant: str, n: int) -> dict:
+def one(variant: str, n: int | str) -> dict:
     """Build with `variant` in this process; time it and the queries."""
     import bm25s  # noqa: F401  imported, like the stemmer and stop words, outside the timed build
     import pandas  # noqa: F401
@@ -69,7 +83,7 @@ def one(variant: str, n: int) -> dict:
     from core.explore.search.bm25_build import bm25s_retriever
     from core.explore.search.lexical import LexicalIndex, _stemmer, _stopwords
 
-    texts, queries = synthetic(n)
+    texts, queries = synthetic(n) if isinstance(n, int) else real(n)
     _stemmer(True), _stopwords()
 
     before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
@@ -100,8 +114,10 @@ def one(variant: str, n: int) -> dict:
         load = time.perf_counter() - started
         size = path.stat().st_size
     assert loaded is not None and np.array_equal(loaded.scores(queries[0]), index.scores(queries[0]))
-    row = {"variant": variant, "save_s": round(save, 2), "load_s": round(load, 2), "npz_mib": round(size / 2**20), "papers": n, "build_s": round(build, 2), "build_cpu_s": round(cpu, 2), "texts_rss_mib": round(before),
-           "peak_rss_mib": round(peak), "nnz": int(len(index.retriever.scores["data"]))}
+    row = {"variant": variant, "corpus": n if isinstance(n, str) else "synthetic", "papers": len(texts),
+           "build_s": round(build, 2), "build_cpu_s": round(cpu, 2), "texts_rss_mib": round(before),
+           "peak_rss_mib": round(peak), "nnz": int(len(index.retriever.scores["data"])), "save_s": round(save, 2),
+           "load_s": round(load, 2), "npz_mib": round(size / 2**20)}
     for name, values in times.items():
         row[f"query_{name}_p50_ms"] = round(1000 * float(np.percentile(values, 50)), 2)
         row[f"query_{name}_p95_ms"] = round(1000 * float(np.percentile(values, 95)), 2)
@@ -110,7 +126,7 @@ def one(variant: str, n: int) -> dict:
 
 def main(args: list[str]) -> None:
     flags = [i for i, a in enumerate(args) if a.startswith("--")]
-    sizes = [int(a) for a in args[: flags[0] if flags else len(args)]]
+    sizes = [int(a) if a.isdigit() else a for a in args[: flags[0] if flags else len(args)]]
     repeats = int(args[args.index("--repeats") + 1]) if "--repeats" in args else 1
     only = args[args.index("--only") + 1] if "--only" in args else None
     rows = []
@@ -132,6 +148,6 @@ def main(args: list[str]) -> None:
 
 if __name__ == "__main__":
     if sys.argv[1:2] == ["--one"]:
-        print(json.dumps(one(sys.argv[2], int(sys.argv[3]))))
+        print(json.dumps(one(sys.argv[2], int(sys.argv[3]) if sys.argv[3].isdigit() else sys.argv[3])))
     else:
         main(sys.argv[1:])
