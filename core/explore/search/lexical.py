@@ -1,6 +1,7 @@
 """Word search over a corpus: a BM25 index (the `bm25s` package) of each paper's title + abstract, Snowball-stemmed
 with English stop words left out, persisted beside the vector index and keyed by the corpus version like it (an
-import bumps the version; the next search builds the new index and deletes the old one).
+import bumps the version; the next search builds the new index and deletes the old one). bm25_build builds it in
+numpy/scipy/Arrow passes: the index bm25s's own build gives, bit for bit, in a fraction of the time (BENCHMARKS §28c).
 
 Quoted phrases ("dark matter halo") keep only papers whose folded title + abstract holds the phrase: a post-filter
 over the papers that hold all of its words (read from the index's postings), so it never scans the whole corpus.
@@ -122,12 +123,10 @@ class LexicalIndex:
 
     @classmethod
     def build(cls, texts: Sequence[str], stem: bool = STEM) -> LexicalIndex:
-        import bm25s
+        """The index bm25s would build (tokenize + index), built in numpy/scipy passes (bm25_build)."""
+        from core.explore.search.bm25_build import fast_retriever
 
-        retriever = bm25s.BM25()
-        tokens = bm25s.tokenize(list(texts), stopwords="en", stemmer=_stemmer(stem), show_progress=False)
-        retriever.index(tokens, show_progress=False)
-        return cls(retriever, len(texts), stem)
+        return cls(fast_retriever(texts, _stopwords(), _stemmer(stem)), len(texts), stem)
 
     def save(self, path: Path) -> None:
         """One .npz file (the index's sparse scores, vocabulary and parameters), written then renamed."""
