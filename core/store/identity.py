@@ -26,8 +26,6 @@ import unicodedata
 from collections.abc import Iterable
 from typing import Any
 
-from rapidfuzz import fuzz
-
 from core.records import bare_doi, duplicate_key
 
 STRONG_KINDS = ("doi", "pmid", "pmcid", "arxiv", "wos", "eid")
@@ -54,6 +52,7 @@ _ID_FIELDS = {
 # the id column a reader took a record's id from -> the kind of that id
 _ID_COLUMN_KINDS = {name: kind for kind, names in _ID_FIELDS.items() for name in names} | {"doi": "doi"}
 _ID_NAMES = frozenset(_ID_COLUMN_KINDS) - {"doi"}
+_ID_PREFIXES = ("WOS:", "ISI:", "2-S2.0-", "PMC")  # an id's own form says its kind (`external_ids`)
 _PMID = re.compile(r"^\d{1,9}$")
 _PMCID = re.compile(r"^(?:PMC)?(\d{1,9})$", re.IGNORECASE)
 _ARXIV = re.compile(r"^(?:arxiv:)?(\d{4}\.\d{4,5}|[a-z-]+(?:\.[A-Z]{2})?/\d{7})(?:v\d+)?$", re.IGNORECASE)
@@ -134,9 +133,10 @@ def external_ids(fields: dict[str, Any], pid: str | None = None, id_column: str 
         if kind and kind not in found and (value := id_value(kind, pid)):
             found[kind] = value
         upper = pid[:7].upper()  # the longest prefix below is 7 characters
-        for kind, prefixes in (("wos", ("WOS:", "ISI:")), ("eid", ("2-S2.0-",)), ("pmcid", ("PMC",))):
-            if kind not in found and upper.startswith(prefixes) and (value := id_value(kind, pid)):
-                found[kind] = value
+        if upper.startswith(_ID_PREFIXES):  # most ids have none of them: one test instead of three
+            for kind, prefixes in (("wos", ("WOS:", "ISI:")), ("eid", ("2-S2.0-",)), ("pmcid", ("PMC",))):
+                if kind not in found and upper.startswith(prefixes) and (value := id_value(kind, pid)):
+                    found[kind] = value
     return found
 
 
@@ -184,6 +184,8 @@ def title_similarity(a: str, b: str) -> float:
     ka, kb = title_key(a), title_key(b)
     if not ka or not kb:
         return 0.0
+    from rapidfuzz import fuzz  # here, not at the top: an import (and its reading process) never compares titles
+
     return float(fuzz.ratio(ka, kb))
 
 
@@ -232,7 +234,7 @@ def record_key(title: str, abstract: str, fields: dict[str, Any]) -> str:
     """The key the text rule compares (unique in a corpus): the normalised title and abstract; for a record without
     an abstract, the title with the year, first author, volume, issue and first page, since one title alone
     ("Atypical hemolytic uremic syndrome", "Editorial") is shared by different papers."""
-    if abstract and abstract.strip():
+    if abstract and not abstract.isspace():  # what strip() leaves something of, without copying the abstract
         return duplicate_key(title, abstract)
     where = "\x1e".join(v or "" for v in (year_of(fields), first_author_surname(fields), _first(fields.get("volume")),
                                           _first(fields.get("issue") or fields.get("number")), _first_page(fields)))
