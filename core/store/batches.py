@@ -3,7 +3,8 @@
 Fast path: a batch whose ids, normalised texts and match keys (`core.store.identity`: DOI, PMID, PMCID, arXiv id,
 WoS UT, Scopus EID, title key) repeat nothing (the common case) is inserted as it is, inside a savepoint; the table's
 unique indexes on (corpus, pid) and (corpus, dkey) say whether anything collided with a paper already stored, and one
-probe of ``paper_keys`` whether a key did. Only then (or when a text holds lone surrogates) is the savepoint rolled
+probe of ``paper_keys`` whether a key did (in a corpus that was empty when the import began, the hashes of the keys
+it stored answer that in memory: `StoredKeys`). Only then (or when a text holds lone surrogates) is the savepoint rolled
 back and the batch redone row by row: a duplicate (same normalised title and abstract, or one paper by the rules of
 `core.store.identity`) is merged into the paper it duplicates (`core.store.merging`: the first record stays, the later
 one fills what it lacked, and the later record itself is kept in ``merged_records`` so the merge can be undone); an
