@@ -3,7 +3,8 @@
 Fast path: a batch whose ids, normalised texts and match keys (`core.store.identity`: DOI, PMID, PMCID, arXiv id,
 WoS UT, Scopus EID, title key) repeat nothing (the common case) is inserted as it is, inside a savepoint; the table's
 unique indexes on (corpus, pid) and (corpus, dkey) say whether anything collided with a paper already stored, and one
-probe of ``paper_keys`` whether a key did. Only then (or when a text holds lone surrogates) is the savepoint rolled
+probe of ``paper_keys`` whether a key did (in a corpus that was empty when the import began, the hashes of the keys
+it stored answer that in memory: `StoredKeys`). Only then (or when a text holds lone surrogates) is the savepoint rolled
 back and the batch redone row by row: a duplicate (same normalised title and abstract, or one paper by the rules of
 `core.store.identity`) is merged into the paper it duplicates (`core.store.merging`: the first record stays, the later
 one fills what it lacked, and the later record itself is kept in ``merged_records`` so the merge can be undone); an
@@ -31,6 +32,33 @@ from core.store.merging import TEXT_RULE, apply_merges, doi_key
 _INSERT = ("INSERT INTO papers(corpus, pid, seq, title, abstract, fields, hash, dkey, doi, import_id, srow) "
            "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)")
 _INSERT_KEY = "INSERT INTO paper_keys(corpus, key, seq) VALUES (?, ?, ?)"
+
+
+_KEYS_HELD = 250_000  # match-key hashes `StoredKeys` holds at most (~15 MB); past that SQLite answers
+
+
+class StoredKeys:
+    """The hashes of the match keys an import stored in a corpus that held no paper when it began: while every key
+    of the corpus is among them, the fast path knows a batch's keys are new without probing ``paper_keys`` (a hash
+    found here may be a collision: then SQLite is asked). Past `_KEYS_HELD` hashes it stops holding them."""
+
+    def __init__(self) -> None:
+        self.hashes: set[int] | None = set()
+
+    def add(self, keys: list[str]) -> None:
+        """Hold the hashes of keys just stored (as stored: scrubbed)."""
+        if self.hashes is not None:
+            self.hashes.update(map(hash, keys))
+            if len(self.hashes) > _KEYS_HELD:
+                self.hashes = None
+
+    def new(self, keys: list[str]) -> bool:
+        """True when none of `keys` can be in ``paper_keys`` (False: ask SQLite)."""
+        return self.hashes is not None and self.hashes.isdisjoint(hash(_scrubbed(key)) for key in keys)
+
+
+def _scrubbed(key: str) -> str:
+    return key if key.isascii() else scrub(key)  # ASCII text holds no lone surrogate: the common case, no copy
 
 
 _FIELDS_JSON = json.JSONEncoder(ensure_ascii=False, default=str, allow_nan=False).encode  # built once, not per row
@@ -79,13 +107,17 @@ def _keys_of(prepared: list[tuple[int, tuple]]) -> list[str]:
     return [key for _, v in prepared for key in v[9]]
 
 
-def _insert_keys(conn: sqlite3.Connection, corpus: str, pairs: Iterable[tuple[Iterable[str], int]]) -> None:
+def _insert_keys(conn: sqlite3.Connection, corpus: str, pairs: Iterable[tuple[Iterable[str], int]],
+                 stored: StoredKeys | None) -> None:
     """Store each paper's match keys: (keys, seq) pairs."""
-    conn.executemany(_INSERT_KEY, [(corpus, scrub(key), seq) for keys, seq in pairs for key in keys])
+    table = [(corpus, _scrubbed(key), seq) for keys, seq in pairs for key in keys]
+    conn.executemany(_INSERT_KEY, table)
+    if stored is not None:
+        stored.add([key for _, key, _ in table])
 
 
 def _fast(conn: sqlite3.Connection, corpus: str, prepared: list[tuple[int, tuple]], first: int, rows: array,
-          tally: FieldTally | None, import_id: int | None) -> bool:
+          tally: FieldTally | None, import_id: int | None, stored: StoredKeys | None) -> bool:
     """Insert a batch that collides with nothing as it is; False (and nothing kept) if anything collides."""
     if len({v[1] for _, v in prepared}) < len(prepared) or len({v[7] for _, v in prepared}) < len(prepared):
         return False
@@ -93,9 +125,9 @@ def _fast(conn: sqlite3.Connection, corpus: str, prepared: list[tuple[int, tuple
     if len(set(keys)) < len(keys):
         return False
     seq = first + len(rows)
-    if keys and seq and conn.execute(  # seq 0: the corpus holds no paper yet
+    if keys and seq and not (stored is not None and stored.new(keys)) and conn.execute(  # seq 0: no paper yet
             "SELECT 1 FROM paper_keys WHERE corpus = ? AND key IN (SELECT value FROM json_each(?)) LIMIT 1",
-            (corpus, json.dumps([scrub(k) for k in keys]))).fetchone():
+            (corpus, json.dumps([_scrubbed(k) for k in keys]))).fetchone():
         return False
     conn.execute("SAVEPOINT batch")
     try:
@@ -106,7 +138,7 @@ def _fast(conn: sqlite3.Connection, corpus: str, prepared: list[tuple[int, tuple
         conn.execute("RELEASE batch")
         return False
     conn.execute("RELEASE batch")
-    _insert_keys(conn, corpus, ((v[9], seq + i) for i, (_, v) in enumerate(prepared)))
+    _insert_keys(conn, corpus, ((v[9], seq + i) for i, (_, v) in enumerate(prepared)), stored)
     rows.extend(row for row, _ in prepared)
     if tally is not None:
         tally.add(v[5] for _, v in prepared)
@@ -226,7 +258,8 @@ def _short(text: str, n: int = 80) -> str:
     return text if len(text) <= n else text[:n - 1] + "…"
 
 
-def _insert(conn: sqlite3.Connection, corpus: str, batch: list[tuple[int, tuple]], import_id: int | None) -> int:
+def _insert(conn: sqlite3.Connection, corpus: str, batch: list[tuple[int, tuple]], import_id: int | None,
+            stored: StoredKeys | None) -> int:
     """Insert the new papers of a careful batch and their match keys; how many papers went in."""
     sql = _INSERT.replace("INSERT", "INSERT OR IGNORE", 1)
     if not batch:
@@ -238,14 +271,14 @@ def _insert(conn: sqlite3.Connection, corpus: str, batch: list[tuple[int, tuple]
     except UnicodeEncodeError:  # rows before the bad one are in; re-inserting them is ignored
         conn.executemany(sql, [_scrubbed_row(v) for v in table])
     inserted = conn.total_changes - before
-    _insert_keys(conn, corpus, ((v[9], v[2]) for _, v in batch))
+    _insert_keys(conn, corpus, ((v[9], v[2]) for _, v in batch), stored)
     return inserted
 
 
 def add_batch(conn: sqlite3.Connection, corpus: str, prepared: list[tuple[int, tuple]], first: int, rows: array,
               conflicts: list[dict[str, Any]], tally: FieldTally | None = None,
               merged: list[tuple[int, int, str, str, str]] | None = None, merging: dict[str, Any] | None = None,
-              import_id: int | None = None) -> int:
+              import_id: int | None = None, stored: StoredKeys | None = None) -> int:
     """Add a batch of (source row, papers-table row) pairs and return how many papers were added: new papers get
     the next seq numbers, their source rows are appended to ``rows``; duplicates are merged into the papers they
     duplicate (`core.store.merging`) and listed in ``merged`` as (row, seq of that paper, the rule, the row's id,
@@ -253,14 +286,15 @@ def add_batch(conn: sqlite3.Connection, corpus: str, prepared: list[tuple[int, t
     ``conflicts``; ``tally`` counts the added papers' fields. ``merging`` gathers what the merges did: "filled"
     (seqs of papers that took a field or an abstract) and "redirect" (duplicate keys of merged records -> the key
     of the paper they became, for the import's links). ``import_id`` is stored with each paper and merged record
-    (its provenance). (SQLite's change count also counts inserts a savepoint rolled back.)"""
+    (its provenance). ``stored``: the keys this import stored, when the corpus held no paper before it (the
+    transaction's one `StoredKeys`). (SQLite's change count also counts inserts a savepoint rolled back.)"""
     if not prepared:
         return 0
-    if _fast(conn, corpus, prepared, first, rows, tally, import_id):
+    if _fast(conn, corpus, prepared, first, rows, tally, import_id, stored):
         return len(prepared)
     merges: list[tuple[int, int, str, tuple]] = []
     added = _careful(conn, corpus, prepared, first, rows, conflicts, merges)
-    inserted = _insert(conn, corpus, added, import_id)
+    inserted = _insert(conn, corpus, added, import_id, stored)
     if tally is not None:
         tally.add(v[5] for _, v in added)
     done = apply_merges(conn, corpus, merges, import_id)

@@ -26,8 +26,6 @@ import unicodedata
 from collections.abc import Iterable
 from typing import Any
 
-from rapidfuzz import fuzz
-
 from core.records import bare_doi, duplicate_key
 
 STRONG_KINDS = ("doi", "pmid", "pmcid", "arxiv", "wos", "eid")
@@ -36,6 +34,7 @@ KIND_NAMES = {"doi": "DOI", "pmid": "PMID", "pmcid": "PMCID", "arxiv": "arXiv id
 TITLE_AGREE = 90.0  # similarity (0-100) at or above which two titles are one paper's (BENCHMARKS.md §25)
 SIMILAR_TITLE = 90.0  # without a shared id (same first author and year): 95 lost 0.7 points of sensitivity, §25
 MIN_TITLE_KEY = 25  # a title key shorter than this never merges records on its own
+_blake2b = hashlib.blake2b
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS paper_keys (corpus TEXT, key TEXT, seq INTEGER, PRIMARY KEY (corpus, key, seq))
@@ -53,6 +52,7 @@ _ID_FIELDS = {
 # the id column a reader took a record's id from -> the kind of that id
 _ID_COLUMN_KINDS = {name: kind for kind, names in _ID_FIELDS.items() for name in names} | {"doi": "doi"}
 _ID_NAMES = frozenset(_ID_COLUMN_KINDS) - {"doi"}
+_ID_PREFIXES = ("WOS:", "ISI:", "2-S2.0-", "PMC")  # an id's own form says its kind (`external_ids`)
 _PMID = re.compile(r"^\d{1,9}$")
 _PMCID = re.compile(r"^(?:PMC)?(\d{1,9})$", re.IGNORECASE)
 _ARXIV = re.compile(r"^(?:arxiv:)?(\d{4}\.\d{4,5}|[a-z-]+(?:\.[A-Z]{2})?/\d{7})(?:v\d+)?$", re.IGNORECASE)
@@ -64,7 +64,9 @@ _WHOLLY_BRACKETED = re.compile(r"^\s*\[(.*)\]\s*\.?\s*$", re.DOTALL)  # PubMed "
 # what databases append to a title: Ovid's "(Provisional abstract)", "LA: Chi" language codes
 _NOTE_TAIL = re.compile(r"(?:\s*\((?:provisional|structured) abstract\)|\s+LA:\s*\w+)\s*\.?\s*$", re.IGNORECASE)
 _NOT_WORD = re.compile(r"[\W_]+")
-_ASCII_FOLD = str.maketrans({chr(c): " " for c in range(128) if not chr(c).isalnum()})
+# an ASCII title's bytes -> lower-case letters and digits, anything else a space: `title_key`'s common case in one
+# C pass (the same key as lower(), a str translate table and split, at a third of the time; BENCHMARKS.md §25c)
+_ASCII_KEY = bytes(c | 0x20 if chr(c).isalpha() else c if chr(c).isdigit() else 32 for c in range(128)) + bytes(128)
 _COMBINING = re.compile("[\u0300-\u036f\u1ab0-\u1aff\u1dc0-\u1dff\u20d0-\u20ff\ufe20-\ufe2f]")
 # letters NFKD does not take apart: "Sørensen" and "Sorensen", "Frimodt-Møller" and "Frimodt-Moller" are one name
 _LETTER_FOLD = str.maketrans({"ø": "o", "Ø": "o", "æ": "ae", "Æ": "ae", "œ": "oe", "Œ": "oe", "ß": "ss", "ł": "l",
@@ -127,13 +129,14 @@ def external_ids(fields: dict[str, Any], pid: str | None = None, id_column: str 
         if kind not in found and (value := id_value(kind, fields[name])):
             found[kind] = value
     if pid:
-        kind = _ID_COLUMN_KINDS.get((id_column or "").strip().lower())
+        kind = _ID_COLUMN_KINDS.get(id_column.strip().lower()) if id_column else None
         if kind and kind not in found and (value := id_value(kind, pid)):
             found[kind] = value
-        upper = pid.upper()
-        for kind, prefixes in (("wos", ("WOS:", "ISI:")), ("eid", ("2-S2.0-",)), ("pmcid", ("PMC",))):
-            if kind not in found and upper.startswith(prefixes) and (value := id_value(kind, pid)):
-                found[kind] = value
+        upper = pid[:7].upper()  # the longest prefix below is 7 characters
+        if upper.startswith(_ID_PREFIXES):  # most ids have none of them: one test instead of three
+            for kind, prefixes in (("wos", ("WOS:", "ISI:")), ("eid", ("2-S2.0-",)), ("pmcid", ("PMC",))):
+                if kind not in found and upper.startswith(prefixes) and (value := id_value(kind, pid)):
+                    found[kind] = value
     return found
 
 
@@ -142,8 +145,10 @@ def title_form(title: str) -> str:
     PubMed's wholly bracketed ``[Translated title].``."""
     text = title or ""
     tail = text.rstrip(" .")
-    if not tail.endswith("]") and not tail.lower().endswith("abstract)") and "LA:" not in text[-12:]:
+    if tail[-1:] not in ("]", ")") and "LA:" not in text[-12:]:
         return text  # the common case: nothing to take off
+    if not tail.endswith("]") and tail[-9:].lower() != "abstract)" and "LA:" not in text[-12:]:
+        return text
     for _ in range(4):  # "[Clinical aspects of X]. [Japanese]", "Title. [Review] [33 refs]"
         before = text
         text = _NOTE_TAIL.sub("", text)
@@ -167,8 +172,8 @@ def title_key(title: str) -> str:
     """A title folded for comparison: known bracketed forms left out, diacritics, case, punctuation and spacing
     folded ("Revista de Neuro-Psiquiatría." and "REVISTA DE NEURO PSIQUIATRIA" give one key)."""
     text = title_form(title)
-    if text.isascii():  # the common case: a table maps punctuation to spaces (several times a regex's speed)
-        return " ".join(text.lower().translate(_ASCII_FOLD).split())
+    if text.isascii():  # the common case: one bytes table folds case and punctuation (several times a regex's speed)
+        return b" ".join(text.encode("ascii").translate(_ASCII_KEY).split()).decode("ascii")
     # diacritics off: "Psiquiatría" -> "Psiquiatria"
     text = _COMBINING.sub("", unicodedata.normalize("NFKD", text.translate(_LETTER_FOLD)))
     return " ".join(_NOT_WORD.sub(" ", text.casefold()).split())
@@ -179,6 +184,8 @@ def title_similarity(a: str, b: str) -> float:
     ka, kb = title_key(a), title_key(b)
     if not ka or not kb:
         return 0.0
+    from rapidfuzz import fuzz  # here, not at the top: an import (and its reading process) never compares titles
+
     return float(fuzz.ratio(ka, kb))
 
 
@@ -216,9 +223,9 @@ def match_keys(title: str, fields: dict[str, Any], pid: str | None = None,
     keys = [f"{kind}:{value}" for kind, value in external_ids(fields, pid, id_column).items()]
     key = title_key(title)
     if len(key) >= MIN_TITLE_KEY:  # stored as a short hash: a smaller index, the same matches
-        keys.append(f"title:{hashlib.blake2b(key.encode(), digest_size=10).hexdigest()}")
-        surname, year = first_author_surname(fields), year_of(fields)
-        if surname and year:  # the block in which titles are compared for spelling differences
+        keys.append("title:" + _blake2b(key.encode(), digest_size=10).hexdigest())
+        surname = first_author_surname(fields)
+        if surname and (year := year_of(fields)):  # the block in which titles are compared for spelling differences
             keys.append(f"ay:{surname.split()[-1]}|{year}")
     return tuple(keys)
 
@@ -227,7 +234,7 @@ def record_key(title: str, abstract: str, fields: dict[str, Any]) -> str:
     """The key the text rule compares (unique in a corpus): the normalised title and abstract; for a record without
     an abstract, the title with the year, first author, volume, issue and first page, since one title alone
     ("Atypical hemolytic uremic syndrome", "Editorial") is shared by different papers."""
-    if abstract and abstract.strip():
+    if abstract and not abstract.isspace():  # what strip() leaves something of, without copying the abstract
         return duplicate_key(title, abstract)
     where = "\x1e".join(v or "" for v in (year_of(fields), first_author_surname(fields), _first(fields.get("volume")),
                                           _first(fields.get("issue") or fields.get("number")), _first_page(fields)))

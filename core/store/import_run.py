@@ -23,7 +23,7 @@ from core.errors import CorpusError, MireadError
 from core.io import RowWarning
 from core.io.exports import TITLE_ONLY
 from core.records import Paper, RowError, scrub
-from core.store.batches import add_batch, stored_form
+from core.store.batches import StoredKeys, add_batch, stored_form
 from core.store.field_roles import label_columns
 from core.store.field_stats import FieldTally, counted_by_sql
 from core.store.files import check_name
@@ -67,7 +67,8 @@ def named_error(exc: MireadError, source: str) -> MireadError:
 
 
 def _one_stream(conn: sqlite3.Connection, corpus: str, stream: Stream, upload_first: int,
-                tally: FieldTally | None, merging: dict[str, Any], several: bool) -> ImportReport:
+                tally: FieldTally | None, merging: dict[str, Any], several: bool,
+                stored_keys: StoredKeys | None = None) -> ImportReport:
     """Store one stream's papers and links inside the open transaction; its report."""
     records, source = stream.records, stream.source
     report = ImportReport(corpus=corpus, file=source, id_column=getattr(records, "id_column", None),
@@ -100,10 +101,10 @@ def _one_stream(conn: sqlite3.Connection, corpus: str, stream: Stream, upload_fi
         attempted += 1
         if len(pending) >= _BATCH:
             inserted += add_batch(conn, corpus, pending, first, rows, report.conflicts, tally, merged, merging,
-                                  stream.import_id)
+                                  stream.import_id, stored_keys)
             pending = []
     inserted += add_batch(conn, corpus, pending, first, rows, report.conflicts, tally, merged, merging,
-                          stream.import_id)
+                          stream.import_id, stored_keys)
     redirect = merging.get("redirect") or {}
     if redirect:  # a row merged by DOI (or into a paper that took its abstract) links from the paper it became
         cites = [(r, resolved(redirect, key), refs, bad) for r, key, refs, bad in cites]
@@ -159,10 +160,12 @@ def import_streams(store: Store, corpus: str, streams: list[Stream]) -> list[Imp
                 "SELECT COALESCE(MAX(seq), -1) + 1 FROM papers WHERE corpus = ?", (corpus,)).fetchone()[0]
             tally = FieldTally() if upload_first == 0 else None  # a new corpus: its field counts as rows go in
             merging: dict[str, Any] = {}
+            stored_keys = StoredKeys() if upload_first == 0 else None  # a new corpus: its keys are this import's
             for stream in streams:
                 filled_before = len(merging.get("filled") or ())
                 try:
-                    reports.append(_one_stream(conn, corpus, stream, upload_first, tally, merging, several))
+                    reports.append(_one_stream(conn, corpus, stream, upload_first, tally, merging, several,
+                                               stored_keys))
                 except MireadError as exc:
                     named = named_error(exc, stream.source) if several else exc
                     if named is exc:

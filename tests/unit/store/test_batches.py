@@ -32,3 +32,31 @@ def test_importing_the_same_file_twice_adds_nothing(tmp_path) -> None:
     assert store.import_papers("c", batch).added == 2500
     again = store.import_papers("c", batch)
     assert (again.added, again.merged, store.corpus("c").papers) == (0, 2500, 2500)
+
+
+def _one_paper_by_doi_across_batches(store: Store, corpus: str) -> tuple[int, int, str]:
+    """Import, into a new corpus, 2,500 distinct papers whose row 2,400 (a later batch) is row 5's paper under
+    another title spelling and id (same DOI): (added, merged, the rule that merged it)."""
+    batch = [Paper(f"p{i}", f"A long enough distinct title number {i}", f"Abstract {i}.", {"doi": f"10.1/{i}"})
+             for i in range(2500)]
+    batch[2400] = Paper("q", "A LONG ENOUGH DISTINCT TITLE NUMBER 5.", "Another abstract.", {"doi": "10.1/5"})
+    report = store.import_papers(corpus, batch)
+    return report.added, report.merged, report.rules
+
+
+def test_a_new_corpus_finds_a_key_stored_by_an_earlier_batch(tmp_path, monkeypatch) -> None:
+    """A new corpus's fast path knows its stored keys from memory (`StoredKeys`), not by probing ``paper_keys``;
+    a key an earlier batch stored still sends the batch the careful way, and so does the probe once memory is full."""
+    import core.store.batches as batches
+
+    store = Store(tmp_path / "ws")
+    assert _one_paper_by_doi_across_batches(store, "c") == (2499, 1, {"same DOI and title": 1})
+    monkeypatch.setattr(batches, "_KEYS_HELD", 100)  # held hashes dropped after the first batch: SQLite answers
+    assert _one_paper_by_doi_across_batches(store, "d") == (2499, 1, {"same DOI and title": 1})
+    probes: list[str] = []
+    store._connection().set_trace_callback(probes.append)
+    monkeypatch.setattr(batches, "_KEYS_HELD", 250_000)
+    distinct = [Paper(f"p{i}", f"A long enough distinct title number {i}", f"Abstract {i}.", {"doi": f"10.1/{i}"})
+                for i in range(4500)]
+    assert store.import_papers("e", distinct).added == 4500
+    assert not [s for s in probes if "FROM paper_keys" in s]  # three batches, each checked in memory only
