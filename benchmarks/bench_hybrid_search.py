@@ -199,18 +199,13 @@ def loco(seeds: tuple[int, ...] = (0, 1)) -> dict:
 
 def scale(n: int, queries_n: int = 200) -> dict:
     """BM25 build time and lexical query p95 over n synthetic papers (Zipf words, 150 words each)."""
-    rng = np.random.default_rng(0)
-    vocab = np.array([f"w{i}" for i in range(50_000)])
-    weights = 1.0 / np.arange(1, len(vocab) + 1)
-    weights /= weights.sum()
-    words = rng.choice(len(vocab), size=(n, 150), p=weights)
-    texts = [" ".join(vocab[row]) for row in words]
-    del words
+    from bench_bm25_build import synthetic
+
+    texts, qs = synthetic(n)
+    qs = qs[:queries_n]
     started = time.perf_counter()
     index = LexicalIndex.build(texts, stem=True)
     build = time.perf_counter() - started
-    picks = rng.choice(len(vocab), size=(queries_n, 4), p=weights)
-    qs = [" ".join(vocab[row[: int(rng.integers(1, 5))]]) for row in picks]
     times = []
     for q in qs:
         t = time.perf_counter()
