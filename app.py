@@ -1,7 +1,5 @@
 """MIReAD Explorer: the router. Routes live in app_pages/, their shared pieces in ui/; all logic lives in core/."""
 
-import ast
-import functools
 import sys
 import threading
 import time
@@ -13,24 +11,6 @@ from ui.resources import begin_run
 from ui.shared_view import apply_link, carry_selection
 from ui.sidebar import sidebar
 
-
-def serialize_ast_parse() -> None:
-    """One `ast.parse` at a time in this process. CPython 3.11 keeps one recursion counter for building AST objects,
-    so two threads parsing at once — a page compiled while a job thread of the server parses — can fail with
-    "SystemError: AST constructor recursion depth mismatch" (python/cpython#106905; seen once in CI, 2026-11-29)."""
-    if getattr(ast.parse, "__wrapped__", None) is not None:
-        return
-    original, lock = ast.parse, threading.RLock()
-
-    @functools.wraps(original)
-    def parse(*args, **kwargs):  # type: ignore[no-untyped-def]
-        with lock:
-            return original(*args, **kwargs)
-
-    ast.parse = parse  # type: ignore[assignment]
-
-
-serialize_ast_parse()
 st.set_page_config(page_title="MIReAD Explorer", page_icon="assets/icon.svg", layout="wide")
 
 PAGES = [

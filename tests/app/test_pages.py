@@ -285,28 +285,3 @@ def test_the_map_shows_a_pca_preview_while_the_chosen_map_is_computed_in_the_bac
         time.sleep(0.2)
     assert f"TSNE: drawing all **{len(PAPERS)}** papers" in texts(at.caption)
     assert not at.exception and len(map_sent(at)["points"]) == len(PAPERS)
-
-
-def test_the_app_parses_python_one_thread_at_a_time(empty_workspace):
-    """CPython 3.11's AST builder keeps one recursion counter per process: a page compiled while a job thread of the
-    server parses could fail with "AST constructor recursion depth mismatch" (python/cpython#106905, seen in CI)."""
-    import ast
-    import threading
-
-    AppTest.from_file(APP, default_timeout=90).run()
-    assert getattr(ast.parse, "__wrapped__", None) is not None  # the router serialised it
-    errors: list[BaseException] = []
-
-    def parse() -> None:
-        try:
-            for _ in range(50):
-                assert isinstance(ast.parse(Path(APP).read_text(encoding="utf-8")), ast.Module)
-        except BaseException as error:  # noqa: BLE001 - collected and asserted below
-            errors.append(error)
-
-    threads = [threading.Thread(target=parse) for _ in range(4)]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join()
-    assert errors == []
