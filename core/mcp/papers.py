@@ -8,6 +8,7 @@ from __future__ import annotations
 from typing import Any
 
 from core.errors import MireadError
+from core.explore.search.lookup import row_of
 from core.mcp.workspace import Workspace, jsonable
 
 MAX_K = 200
@@ -97,10 +98,10 @@ def similar_to_paper(ws: Workspace, paper_id: str, corpus: str | None = None, k:
 
 def _row(ws: Workspace, corpus: str, paper_id: str) -> int:
     frame = ws.frame(corpus)
-    rows = (frame["id"].astype(str) == str(paper_id)).to_numpy().nonzero()[0]
-    if len(rows) == 0:
+    row = row_of(frame, str(paper_id))
+    if row is None:
         raise MireadError(f"corpus {corpus!r} has no paper with id {paper_id!r}")
-    return int(rows[0])
+    return row
 
 
 def get_paper(ws: Workspace, paper_id: str, corpus: str | None = None, model: str | None = None,

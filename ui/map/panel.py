@@ -13,6 +13,7 @@ import streamlit as st
 from core.display import author_text, plural
 from core.embedding import ModelSpec
 from core.explore.search import find_papers, hybrid_search, similar_papers
+from core.explore.search.lookup import row_of
 from core.labels import is_missing, label_text
 from core.records import md_escape, safe_link
 from ui.collection_add import add_to_collection
@@ -29,10 +30,7 @@ _FLOWN = "map_find_flown"  # (query, id) of the last paper "find" flew to, so a 
 
 def paper_row(frame: pd.DataFrame, pid: str | None) -> int | None:
     """The row of the paper with this id, None when there is none."""
-    if not pid:
-        return None
-    rows = np.flatnonzero(frame["id"].astype(str).to_numpy() == str(pid))
-    return int(rows[0]) if len(rows) else None
+    return row_of(frame, pid) if pid else None
 
 
 def open_paper_at(frame: pd.DataFrame, row: int) -> None:

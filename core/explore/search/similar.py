@@ -21,6 +21,7 @@ from core.embedding import (
 )
 from core.errors import MireadError
 from core.explore.search.index import VectorIndex
+from core.explore.search.lookup import row_of
 from core.labels import plain_value
 
 if TYPE_CHECKING:
@@ -131,10 +132,10 @@ def similar_papers(
                           f"{len(index.matrix)} indexed); search again")
     mask = filter_mask(frame, filters, year_range)
     if paper_id is not None:
-        rows = np.nonzero(frame["id"].astype(str).to_numpy() == str(paper_id))[0]
-        if len(rows) == 0:
+        found = row_of(frame, paper_id)
+        if found is None:
             raise MireadError(f"corpus {corpus!r} has no paper with id {paper_id!r}")
-        row = int(rows[0])
+        row = found
         vector = np.asarray(index.matrix[row], dtype=np.float32)
         title, abstract = str(frame.at[row, "title"]), str(frame.at[row, "abstract"])
         mask = np.ones(len(frame), dtype=bool) if mask is None else mask.copy()

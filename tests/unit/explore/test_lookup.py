@@ -81,3 +81,25 @@ def test_journal_suggestions_within_a_collection_vote_only_among_its_papers(tmp_
     with pytest.raises(MireadError, match="cannot be limited to a collection"):
         predict_journals(store, "tiny", title="x", abstract="y", corpus="c", label_column="journal",
                          within=mine, method="head")
+
+
+def test_row_of_finds_each_paper_by_its_id_once_per_frame() -> None:
+    import pandas as pd
+
+    from core.explore.search import lookup
+
+    frame = pd.DataFrame({"id": ["a", 7, "c", "a"], "title": ["A", "B", "C", "A again"]})
+    assert lookup.row_of(frame, "c") == 2
+    assert lookup.row_of(frame, "7") == 1  # ids are compared as text, as the page and the CLI give them
+    assert lookup.row_of(frame, "a") == 0  # a repeated id: its first row
+    assert lookup.row_of(frame, "zzz") is None and lookup.row_of(frame, None) is None and lookup.row_of(frame, "") is None
+    index = lookup._ROWS[id(frame)][1]
+    assert lookup.row_of(frame, "c") == 2 and lookup._ROWS[id(frame)][1] is index  # built once, not per lookup
+    grown = pd.concat([frame, pd.DataFrame({"id": ["d"], "title": ["D"]})], ignore_index=True)
+    assert lookup.row_of(grown, "d") == 4
+    key = id(frame)
+    del frame, index
+    import gc
+
+    gc.collect()
+    assert key not in lookup._ROWS  # the index goes with its frame
