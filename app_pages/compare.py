@@ -10,7 +10,8 @@ import numpy as np
 import streamlit as st
 
 from core.embedding import get_model, list_models, vectors_fingerprint
-from core.evaluation import QUICK_SAMPLE, QUICK_TASKS, evaluate_models, evaluation_figures
+from core.evaluation import QUICK_SAMPLE, QUICK_TASKS, evaluation_figures
+from core.evaluation.job import EVALUATE_KIND, EvaluateConfig
 from core.explore import DEFAULT_PARAMS
 from core.explore.compare import (
     NEIGHBOURS,
@@ -27,9 +28,9 @@ from core.explore.compare import (
 from core.labels import default_label_column
 from core.plots.map_data import colour_codes, highlight_bits
 from core.records import md_escape
-from ui import background
 from ui.embedding import need_embeddings
 from ui.errors import guarded, show_error
+from ui.jobs import start_job, start_map, watch_job
 from ui.map.component import MapEvents, linked_events, push_state, show_map
 from ui.resources import papers_frame, settings, store
 from ui.shared_view import link_problems, write_link
@@ -40,7 +41,7 @@ SELECTED = "compare_selected"  # ids of the papers highlighted in both maps
 SELECTED_IN = "compare_selected_corpus"  # the corpus those ids belong to
 TABLE_ROUND = "compare_table_round"  # bumped to clear the table's own check marks when a map selection takes over
 SIDEBAR_SEEN = "_compare_sidebar_model"
-EVALUATING = "compare_evaluation_running"  # the quick evaluation in its background thread (ui.background)
+EVALUATING = "compare_evaluation_running"  # the id of the evaluation job this page follows (ui.jobs)
 EVALUATED = "compare_evaluated"  # its duration, said once after it ends
 MAX_TABLE = 1000
 HUBS = ("compare_a", "compare_b")  # the two map instances' registry entries (a hover in one rings the paper in both)
@@ -63,23 +64,30 @@ def pick_from_table(key: str, corpus: str, ids: list[str]) -> None:
     st.session_state[SELECTED], st.session_state[SELECTED_IN] = [ids[i] for i in rows if i < len(ids)], corpus
 
 
+def running_evaluation(corpus: str) -> str | None:
+    """An evaluation of this corpus running for any tab, session or the CLI: the page follows it (its bar on top)."""
+    from core.training.jobs import ACTIVE, list_jobs
+
+    return next((j["id"] for j in list_jobs(store()) if j["kind"] == EVALUATE_KIND and j["status"] in ACTIVE
+                 and j["corpus"] == corpus), None)
+
+
 def quick_evaluation(corpus: str, label: str, model: str) -> None:
-    """The Evaluate page's default protocols for one model, in a background thread (the page stays usable; a second
-    click finds the running one); its progress shows at the top of the page until the figures replace it."""
-    s, conf = store(), settings()
+    """The Evaluate page's default protocols for one model, as a job of the workspace (the page stays usable; every tab
+    and a reload see it; while an evaluation of this corpus runs, a click follows that one instead of starting a
+    second); its progress shows at the top of the page until the figures replace it."""
+    if (other := running_evaluation(corpus)) is not None:
+        st.session_state[EVALUATING] = other
+        st.info("An evaluation of this corpus is already running; its figures appear here when it is done.")
+        return
+    conf = settings()
+    start_job(EVALUATING, EvaluateConfig(corpus, label, [model], list(QUICK_TASKS), QUICK_SAMPLE, 0, None,
+                                         conf.device, conf.batch_size))
 
-    def compute(progress: background.Progress) -> dict:
-        # core's process-wide encoder cache: the page's st.cache_resource needs the script's thread
-        return evaluate_models(s, corpus, label, [model], list(QUICK_TASKS), sample=QUICK_SAMPLE, device=conf.device,
-                               batch_size=conf.batch_size, progress=lambda i, n: progress(i / n if n else 1.0,
-                                                                                          f"step {i} of {n}"))
 
-    background.start(EVALUATING, f"Evaluating {model}", compute, inputs=model)
-
-
-def evaluated(task: background.Task) -> None:
-    """Say how long the quick evaluation took: the whole wait, model load included."""
-    st.session_state[EVALUATED] = f"Evaluated {task.inputs} in {task.seconds:.1f} s."
+def evaluated(job: dict, seconds: float) -> None:
+    """Say how long the evaluation took: the whole wait, model load included."""
+    st.session_state[EVALUATED] = f"Evaluated {', '.join(job['config']['models'])} in {seconds:.1f} s."
 
 
 st.title("Compare models")
@@ -89,7 +97,8 @@ top = st.container()
 with top:
     for problem in link_problems():
         st.warning(problem)
-    background.watch(EVALUATING, evaluated)  # a model's quick evaluation, started from the panel below
+    # a model's quick evaluation (started from the panel below, in another tab or by the CLI): its bar, then its figures
+    watch_job(EVALUATING, evaluated, adopt=lambda: running_evaluation(current_corpus() or ""))
     if message := st.session_state.pop(EVALUATED, None):
         st.success(md_escape(message))
 corpus = current_corpus()
@@ -152,7 +161,7 @@ write_link(corpus=corpus, model=name_a, method=method, colour=colour if colour !
            compare=name_b, params=params)
 
 with top, st.spinner("Loading both maps…"):
-    maps = [guarded(map_or_preview, s, corpus, spec, method, params) for spec in (spec_a, spec_b)]
+    maps = [guarded(map_or_preview, s, corpus, spec, method, params, start_map) for spec in (spec_a, spec_b)]
 with top, st.spinner(f"Comparing each paper's {NEIGHBOURS} nearest neighbours under both models…"):
     scores = guarded(neighbourhood_scores, s, corpus, spec_a, spec_b, NEIGHBOURS)
 if any(m is None for m in maps) or scores is None:

@@ -24,7 +24,6 @@ from core.store.files import load_npy
 if TYPE_CHECKING:
     import pandas as pd
 
-    from core.explore.maps.cached import BackgroundMap
     from core.store import Store
 
 NEIGHBOURS = 10
@@ -204,19 +203,23 @@ class MapState:
 
     coords: np.ndarray
     final: bool
-    job: BackgroundMap | None = None
+    job: Any = None  # the fit's live state (a `BackgroundMap` or the app's `JobView`): fraction, message, done, error
 
 
-def map_or_preview(store: Store, corpus: str, spec: ModelSpec, method: str, params: dict[str, Any] | None) -> MapState:
-    """The cached map, else a PCA preview while `start_map` computes it in the background (as the map page does)."""
+def map_or_preview(store: Store, corpus: str, spec: ModelSpec, method: str, params: dict[str, Any] | None,
+                   start: Callable[..., Any] | None = None) -> MapState:
+    """The cached map, else a PCA preview while `start(store, corpus, spec, method, params)` computes it in the
+    background and reports it (fraction, message, done, error, started): the app passes its fit job
+    (`ui.jobs.start_map`, as the map page does); by default a thread of this process (`maps.cached.start_map`)."""
     from core.explore.maps.cached import cached_map, map_coordinates, start_map
 
+    start = start or start_map
     coords = cached_map(store, corpus, spec, method, params)
     if coords is not None:
         return MapState(coords, True)
     if method == "pca":
         return MapState(map_coordinates(store, corpus, spec, "pca", {})[0], True)
-    job = start_map(store, corpus, spec, method, params)
+    job = start(store, corpus, spec, method, params)
     if job.done and not job.error:
         coords = cached_map(store, corpus, spec, method, params)
         if coords is not None:

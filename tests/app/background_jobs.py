@@ -1,4 +1,4 @@
-"""Waiting for the pages' background jobs in AppTest: a thread's job (ui.background) or a job in the store
+"""Waiting for the pages' background jobs in AppTest: a thread's job or a job in the store
 (an embedding, a map fit, an evaluation: ui.embedding, ui.jobs) ends, then a rerun draws its result, as the page's polling fragment would."""
 
 from __future__ import annotations

@@ -151,3 +151,19 @@ def test_choosing_the_same_model_twice_asks_for_two(workspace):
     at.selectbox(key="compare_b").set_value("tiny").run()
     assert "Choose two different models to compare." in texts(at.info)
     assert not maps(at)
+
+
+def test_the_two_maps_fits_are_jobs_every_tab_sees(workspace):
+    """Issue 44: a map fit is a job of the workspace wherever it starts (the jobs panel, another tab, a reload, the
+    CLI); Compare fitted its two maps in threads of its own that nothing else could see or stop."""
+    from core.training import jobs
+
+    at = open_compare()
+    at.selectbox(key="compare_method").set_value("tsne").run()
+    assert not at.exception
+    fits = [j for j in jobs.list_jobs(workspace) if j["kind"] == "map"]
+    assert sorted(j["config"]["model"] for j in fits) == ["tiny", "tiny-ft"]
+    assert {j["config"]["method"] for j in fits} == {"tsne"}
+    wait_for_background(at, kinds=("map",))
+    assert not at.exception and len(maps(at)) == 2
+    assert not at.get("progress")  # both final maps drawn: no preview bar left
