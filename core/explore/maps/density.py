@@ -16,12 +16,14 @@ def density_grid(xy: np.ndarray, size: int = GRID) -> np.ndarray:
     """How many papers fall in each cell of a `size` × `size` grid over [-1, 1]², log-scaled to uint8 (0: none,
     255: the densest cell). Row 0 is the top of the map (y = 1), as an image is read; points outside are dropped."""
     xy = np.asarray(xy, dtype=np.float32).reshape(-1, 2)
+    if not np.isfinite(xy).all():
+        xy = xy[np.isfinite(xy).all(axis=1)]
     grid = np.zeros((size, size), dtype=np.uint8)
     if not len(xy):
         return grid
     col = np.floor((xy[:, 0] + 1) * (size / 2)).astype(np.int64)
     row = np.floor((1 - xy[:, 1]) * (size / 2)).astype(np.int64)
-    inside = (col >= 0) & (col < size) & (row >= 0) & (row < size)  # NaN positions become huge negatives: out
+    inside = (col >= 0) & (col < size) & (row >= 0) & (row < size)
     counts = np.bincount(row[inside] * size + col[inside], minlength=size * size).astype(np.float64)
     top = counts.max()
     if top <= 0:
