@@ -41,7 +41,7 @@ def tab(browser, store: Store) -> Iterator[Tab]:
 
 def _shown(tab: Tab) -> dict:
     return tab.page.evaluate(f"""() => {{ const m = {M}; return m && {{n: m.n, key: String(m.key),
-        ready: m.wrap.dataset.ready, density: m.wrap.dataset.density || null, rows: Array.from(m.rows || []),
+        ready: m.wrap.dataset.ready, loads: Number(m.wrap.dataset.loads || 0), density: m.wrap.dataset.density || null, rows: Array.from(m.rows || []),
         status: m.status.textContent}}; }}""")
 
 
@@ -65,9 +65,15 @@ def test_the_overview_draws_the_density_zoom_loads_the_window_and_hover_names_it
     for _ in range(5):
         tab.page.mouse.wheel(0, -300)
         tab.page.wait_for_timeout(150)
-    zoomed = tab.eventually(lambda: _ok(_shown(tab), lambda s: "zoom=" in tab.page.url and s["ready"] == "1"
-                                        and not s["key"].endswith("@whole") and 0 < s["n"] < PAPERS))
+    tab.eventually(lambda: _ok(_shown(tab), lambda s: "zoom=" in tab.page.url and s["ready"] == "1"
+                               and not s["key"].endswith("@whole") and 0 < s["n"] < PAPERS))
+    zoomed = _shown(tab)
     assert 0 in zoomed["rows"]  # the paper under the mouse is in the window
+    tab.idle()
+    tab.page.wait_for_timeout(2_000)
+    settled = _shown(tab)
+    tab.page.wait_for_timeout(3_000)
+    assert _shown(tab)["loads"] == settled["loads"]  # a new window does not move the camera into another reload
     tab.see("in this view drawn", "[data-testid=stCaptionContainer]")
     text = tab.hover_card(row=zoomed["rows"].index(0))
     assert titles[0][:40] in text

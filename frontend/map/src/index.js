@@ -155,6 +155,7 @@ class MapView {
     this.wrap.dataset.drawn = String(this.n);
     this.wrap.dataset.key = String(this.key);
     this.wrap.dataset.ready = "1";
+    this.wrap.dataset.loads = String((Number(this.wrap.dataset.loads) || 0) + 1);
     this.status.textContent = this.rows
       ? `density of ${this.total.toLocaleString()} papers; ${this.n.toLocaleString()} in this view drawn`
       : `${this.n.toLocaleString()} papers drawn`;
