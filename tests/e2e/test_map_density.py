@@ -1,6 +1,6 @@
 """A map above the draw limit (lowered to 10 papers here; issue 42 §4) in a real browser: the density overview draws
-under the papers, a zoom loads the papers of the new window and a hover card names the right paper, Whole map
-returns to the overview."""
+under the papers, a zoom loads the papers of the new window, a hover card and a click name the right paper, Whole
+map returns to the overview."""
 
 from __future__ import annotations
 
@@ -49,7 +49,7 @@ def _check(ok: bool, shown: object) -> None:
     assert ok, shown
 
 
-def test_the_overview_draws_the_density_zoom_loads_the_window_and_hover_names_its_paper(tab: Tab, store: Store):
+def test_the_overview_draws_the_density_zoom_loads_the_window_and_hover_and_click_name_its_paper(tab: Tab, store: Store):
     whole = tab.eventually(lambda: _ok(_shown(tab), lambda s: s["density"] == "512" and s["n"] == PAPERS))
     assert whole["key"].endswith("@whole") and whole["rows"] == list(range(PAPERS))
     tab.see("papers: density overview; zoom in to see papers", "[data-testid=stCaptionContainer]")
@@ -79,6 +79,9 @@ def test_the_overview_draws_the_density_zoom_loads_the_window_and_hover_names_it
     assert titles[0][:40] in text
     assert tab.page.evaluate(f"() => {M}.card.dataset.row") == "0"  # the corpus row, not the drawn index
     tab.snap("map-density-zoomed")
+    tab.click_point(row=_shown(tab)["rows"].index(0))  # a click names the corpus row: the side panel opens it
+    tab.see(titles[0][:50], "[data-testid=stMarkdownContainer]")
+    assert "paper=" in tab.page.url
 
     tab.page.locator(".miread-map-outer button.miread-whole").first.click()
     tab.eventually(lambda: _ok(_shown(tab), lambda s: s["key"].endswith("@whole") and s["n"] == PAPERS
