@@ -26,6 +26,7 @@ from ui.jobs import start_map  # the fit is a job of the workspace: every tab, a
 from ui.journal_names import spellings_caption
 from ui.map.component import show_map, watch_zoom
 from ui.map.controls import DrawnMap, quick_controls
+from ui.map.overview import OVERVIEW, is_overview, overview_sentence
 from ui.map.panel import PAPER, paper_row
 from ui.map.side import side_panel
 from ui.map.stable import marked, resolve_stable, show_stable_controls
@@ -191,8 +192,10 @@ with top:
 
     ranked = ranked_figures(corpus, spec)
     kind = "PCA preview" if final is None else method.upper()
-    st.caption(f"{kind}: drawing all **{len(coords):,}** {noun(len(coords), 'paper')} (WebGL, in your browser). "
-               "Pan and zoom with the mouse; Lasso or Box selects; **Whole map** returns to the whole map.")
+    overview_box = st.empty() if is_overview(len(coords)) else None  # filled once the map says what it drew
+    if overview_box is None:
+        st.caption(f"{kind}: drawing all **{len(coords):,}** {noun(len(coords), 'paper')} (WebGL, in your browser). "
+                   "Pan and zoom with the mouse; Lasso or Box selects; **Whole map** returns to the whole map.")
     spellings_caption(corpus, colour)  # one colour per journal, whatever its spellings
     fitted = guarded(map_fitted, store(), corpus, spec, method, params) if final is not None else None
     if fitted is not None:
@@ -202,6 +205,9 @@ with top:
     fill_screen()
 with map_box:
     unit = show_map(corpus, coords, frame)  # the points: sent once per corpus version and map
+if overview_box is not None:
+    overview_box.caption(f"{kind}: {overview_sentence(st.session_state[OVERVIEW]['map'])} Pan and zoom with the "
+                         "mouse; **Whole map** returns to the overview.")
 colours = colour_codes(colour_values, len(coords), int(legend), scale=bool(info.year) and colour == info.year)
 unit_xy = unit.to_unit(coords)
 ring_rows = None if (m := marked(stable)) is None else np.flatnonzero(m)
@@ -220,7 +226,7 @@ link = {"corpus": corpus, "model": spec.name, "method": method, "colour": colour
 quick_controls(DrawnMap(corpus, frame, coords, colours, map_state, ring_rows, in_front, link, open_row is not None),
                highlight_box, years_box, map_box)  # Highlight, Years, Play: fragment runs, not page runs
 show_stable_controls(stable if final is not None else None, corpus, spec, method, params)  # new papers, re-fit, undo
-watch_zoom(unit)  # zooms: the session and the address bar, in a fragment of their own
+watch_zoom(unit, reload=overview_box is not None)  # zooms: the session and the address bar, in a fragment of their own
 with side:
     side_panel(corpus, spec, frame, coords, unit, links=info.links, view=view, colour=colour,
                colour_values=colour_values, ranked=ranked)

@@ -43,6 +43,8 @@ class Settings:
     compressed_search_above: int = field(default_factory=lambda: _env_int("MIREAD_COMPRESSED_SEARCH_ABOVE", 2_000_000))
     # UMAP/t-SNE maps of bigger corpora are fitted on a seeded sample this size, the rest placed from neighbours
     map_fit_sample: int = field(default_factory=lambda: _env_int("MIREAD_MAP_FIT_SAMPLE", 200_000))
+    # maps of more papers than this open as a density overview with the papers of the zoomed window drawn on it
+    map_draw_limit: int = field(default_factory=lambda: _env_int("MIREAD_MAP_DRAW_LIMIT", 2_000_000))
     # a played time map draws its faded papers as one picture from this many drawn papers on (0: always)
     map_picture_above: int = field(default_factory=lambda: _env_int("MIREAD_MAP_PICTURE_ABOVE", 20_000))
     compressed_opq: bool = field(default_factory=lambda: _env_flag("MIREAD_COMPRESSED_OPQ", False))  # OPQ rotation

@@ -35,6 +35,8 @@ def map_sent(at: AppTest, hub: str = "map") -> dict:
         if proto.component_name.endswith("miread_map"):
             if data["meta"].get("hub", "map") == hub:
                 out["points"], out["meta"] = data["points"], data["meta"]
+                if "density" in data:  # a density overview's grid (ui/map/overview.py)
+                    out["density"] = data["density"]
         elif data.get("role") and data.get("hub") == hub:
             out[data["role"]] = data
     return out

@@ -31,6 +31,7 @@ import streamlit as st
 from core.display import author_text
 from core.labels import is_missing
 from core.plots.map_data import UnitFrame, unit_frame
+from ui.map.overview import OVERVIEW, Overview, is_overview, view_window
 from ui.map.zoom import FLIGHTS, ZOOM, current_zoom
 from ui.views import parse_zoom, zoom_text
 
@@ -116,15 +117,45 @@ def show_map(corpus: str, coords: np.ndarray, frame: pd.DataFrame, *, hub: str =
     `height`: the map's height in pixels (default: most of the window); `zoom`: whether a `watch_zoom` listens (a map
     without one keeps its zoom in the browser and reports nothing)."""
     version = map_key(corpus, coords, frame)
-    table, unit = _points(version, coords, frame)
+    extra: dict[str, Any] = {}
+    if is_overview(len(coords)):
+        table, unit, extra = _overview(version, coords, frame, current_zoom() if zoom else None, hub)
+    else:
+        table, unit = _points(version, coords, frame)
     meta: dict[str, Any] = {"key": version, "n": table.num_rows, "hub": hub, "name": corpus,
                             "unit": [unit.cx, unit.cy, unit.half], "zoom": bool(zoom)}
+    meta.update(extra.pop("meta", {}))
     if link:
         meta["link"] = [str(h) for h in link]
     if height:
         meta["height"] = f"{int(height)}px"
-    _bundle()(key=key, data={"points": table, "meta": meta}, height="content")
+    _bundle()(key=key, data={"points": table, "meta": meta, **extra}, height="content")
     return unit
+
+
+@st.cache_resource(max_entries=4, show_spinner=False)
+def _window_table(version: str, zoom: Any, _coords: np.ndarray, _frame: pd.DataFrame) -> tuple[pa.Table, UnitFrame,
+                                                                                                  np.ndarray, Overview]:
+    """The papers of one window of a density overview (with their rows in the corpus), cached per map and window,
+    so a page run that did not zoom sends a reference only."""
+    unit, grid, window = view_window(version, _coords, zoom)
+    rows = window.rows
+    table = points_table(_coords[rows], _frame.iloc[rows], unit)
+    table["row"] = rows.astype(np.int32)
+    overview = Overview(total=len(_coords), drawn=len(rows), inside=window.inside, whole=zoom is None)
+    return pa.Table.from_pandas(table, preserve_index=False), unit, grid, overview
+
+
+def _overview(version: str, coords: np.ndarray, frame: pd.DataFrame, zoom: Any,
+              hub: str) -> tuple[pa.Table, UnitFrame, dict[str, Any]]:
+    """A map above the draw limit: the density grid of the whole map plus the papers of the zoomed window. The key
+    names the window too (the browser draws each new window); `base` names the map (its camera is kept)."""
+    table, unit, grid, overview = _window_table(version, zoom, coords, frame)
+    st.session_state.setdefault(OVERVIEW, {})[hub] = overview
+    window = "whole" if zoom is None else ",".join(f"{v:.6g}" for v in zoom)
+    meta = {"key": f"{version}@{window}", "base": version, "total": overview.total,
+            "overview": {"size": int(grid.shape[0]), "inside": overview.inside}}
+    return table, unit, {"meta": meta, "density": grid.ravel()}
 
 
 def push_state(state: dict, codes: np.ndarray | None, mask: np.ndarray | None, rings: np.ndarray | None, *,
@@ -186,9 +217,9 @@ def linked_events(hub: str, key: str) -> MapEvents:
 
 
 @st.fragment
-def watch_zoom(unit: UnitFrame, hub: str = HUB) -> None:
+def watch_zoom(unit: UnitFrame, hub: str = HUB, reload: bool = False) -> None:
     """The visible window, alone in its own fragment: each zoom goes into the session and the address bar without
-    rerunning anything else."""
+    rerunning anything else (`reload`: a density overview, whose page run then sends the new window's papers)."""
     result = _control(key="map_zoom_events", data={"hub": hub, "role": "zoom"}, default={"zoom": None},
                       on_zoom_change=lambda: None, height=0)
     reported = getattr(result, "zoom", None)
@@ -203,6 +234,8 @@ def watch_zoom(unit: UnitFrame, hub: str = HUB) -> None:
         st.query_params.pop("zoom", None)
     else:
         st.query_params["zoom"] = zoom_text(zoom)
+    if reload:
+        st.rerun(scope="app")
 
 
 def standalone_html(corpus: str, coords: np.ndarray, frame: pd.DataFrame, state: dict, codes: np.ndarray | None,

@@ -1,6 +1,7 @@
 """2-D maps of a corpus: projections (`projection`: UMAP, t-SNE, PCA, placing new points), maps cached per corpus,
 model and parameters and fitted in the background (`cached`: also highlight and hover data), and sampled fits for
-corpora too large to project whole (`sampled`); maps that stay put when papers are added (`stable`) and their
+corpora too large to project whole (`sampled`); the density overview and view windows of maps too large to
+draw point by point (`density`); maps that stay put when papers are added (`stable`) and their
 explicit re-fit with undo (`refit`).
 
 Public names load lazily (PEP 562).
@@ -27,6 +28,8 @@ _EXPORTS = {
     "map_fitted": "cached",
     "start_map": "cached",
     "sampled_projection": "sampled",
+    "density_grid": "density",
+    "window_rows": "density",
     "Movement": "stable",
     "StableMap": "stable",
     "not_kept_reason": "stable",

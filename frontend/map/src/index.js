@@ -133,6 +133,13 @@ class MapView {
     this.x = Float32Array.from(column(points, "x") || []);
     this.y = Float32Array.from(column(points, "y") || []);
     this.n = this.x.length;
+    // A density overview (a map above the draw limit): the points are one window's papers, `row` their rows in the
+    // corpus (what codes, the highlight, rings and selections speak of), drawn over the whole map's density.
+    const over = meta.overview || null;
+    this.rows = over ? Int32Array.from(column(points, "row") || []) : null;
+    this.total = over ? Number(meta.total) || this.n : this.n;
+    this.localOf = null;
+    if (over) this.setDensity(values(data.density), over.size);
     this.text = { title: column(points, "title"), author: column(points, "author"),
       journal: column(points, "journal"), year: column(points, "year"), note: column(points, "note") };
     const year = column(points, "yearnum");
@@ -148,7 +155,55 @@ class MapView {
     this.wrap.dataset.drawn = String(this.n);
     this.wrap.dataset.key = String(this.key);
     this.wrap.dataset.ready = "1";
-    this.status.textContent = `${this.n.toLocaleString()} papers drawn`;
+    this.wrap.dataset.loads = String((Number(this.wrap.dataset.loads) || 0) + 1);
+    this.status.textContent = this.rows
+      ? `density of ${this.total.toLocaleString()} papers; ${this.n.toLocaleString()} in this view drawn`
+      : `${this.n.toLocaleString()} papers drawn`;
+  }
+
+  /** The density picture (size × size, uint8, top row first) on a canvas under the points, white to dark blue. */
+  setDensity(grid, size) {
+    if (!this.under) {
+      this.under = el("canvas", "position:absolute;inset:0;width:100%;height:100%", null);
+      this.wrap.insertBefore(this.under, this.canvas);
+      this.plot.set({ backgroundColor: [0, 0, 0, 0] });  // transparent: the density shows through
+    }
+    const picture = document.createElement("canvas");
+    picture.width = size; picture.height = size;
+    const g = picture.getContext("2d");
+    const image = g.createImageData(size, size);
+    for (let k = 0; k < size * size; k += 1) {
+      const v = grid && k < grid.length ? grid[k] : 0, t = v / 255, o = 4 * k;
+      image.data[o] = v ? 222 - 214 * t : 255;
+      image.data[o + 1] = v ? 235 - 187 * t : 255;
+      image.data[o + 2] = v ? 247 - 140 * t : 255;
+      image.data[o + 3] = 255;
+    }
+    g.putImageData(image, 0, 0);
+    this.density = picture;
+    this.wrap.dataset.density = String(size);
+  }
+
+  /** The corpus rows of drawn points (identity unless a density overview draws one window). */
+  globalRow(i) { return this.rows ? this.rows[i] : i; }
+
+  /** Corpus rows as drawn indices; rows not drawn in this window are left out. */
+  toLocal(rows) {
+    if (!this.rows) return Array.from(rows);
+    if (!this.localOf) { this.localOf = new Map(); this.rows.forEach((r, i) => this.localOf.set(r, i)); }
+    const out = [];
+    for (const r of rows) { const i = this.localOf.get(Number(r)); if (i !== undefined) out.push(i); }
+    return out;
+  }
+
+  /** A code per corpus paper as a code per drawn point. */
+  gather(codes) {
+    if (this.rows && codes && codes.length === this.total) {
+      const out = new Uint8Array(this.n);
+      for (let i = 0; i < this.n; i += 1) out[i] = codes[this.rows[i]];
+      return out;
+    }
+    return codes && codes.length === this.n ? Uint8Array.from(codes) : new Uint8Array(this.n);
   }
 
   async redraw() {
@@ -175,7 +230,7 @@ class MapView {
     return this.queue;
   }
 
-  async applyNow(state, force) {
+  async applyNow(state, force, keepCamera = false) {
     this.state = state;
     if (!this.n) return;
     const started = performance.now();
@@ -190,7 +245,7 @@ class MapView {
     this.lastCodes = codes; this.lastMask = mask;
     this.pointKey = JSON.stringify([s.palette, s.years, s.play, s.grow]);
     if (!same) {
-      this.codes = codes && codes.length === this.n ? Uint8Array.from(codes) : new Uint8Array(this.n);
+      this.codes = this.gather(codes);
       this.mask = mask && mask.length ? mask : null;
       this.window = s.years || null;
       this.play = s.play || null;
@@ -210,15 +265,15 @@ class MapView {
     }
     this.drawLegend(s.legend || []);
     this.overlayState = { star: s.star || null, stars: s.stars || [], lines: s.lines || [], labels: s.labels || [],
-      rings: values(state.rings) || [] };
+      rings: this.toLocal(values(state.rings) || []) };
     this.paint();
-    if (s.flight !== undefined && (force || s.flight !== this.flight)) {
+    if (s.flight !== undefined && ((force && !keepCamera) || s.flight !== this.flight)) {
       this.flight = s.flight;
       if (s.zoom) this.zoomTo(s.zoom); else if (force) this.whole(false);
     }
     if (Array.isArray(s.select) && s.select.join() !== this.selection.join()) {
       this.selection = s.select.slice();
-      this.plot.select(s.select, { preventEvent: true });
+      this.plot.select(this.toLocal(s.select), { preventEvent: true });
     }
     this.applyMs = performance.now() - started;
     this.wrap.dataset.applied = String((Number(this.wrap.dataset.applied) || 0) + 1);
@@ -229,7 +284,7 @@ class MapView {
     const w = this.weight;
     for (let i = 0; i < this.n; i += 1) {
       let on = 1;
-      if (this.mask) on = (this.mask[i >> 3] >> (7 - (i & 7))) & 1;
+      if (this.mask) { const r = this.rows ? this.rows[i] : i; on = (this.mask[r >> 3] >> (7 - (r & 7))) & 1; }
       if (on && window && this.years) {
         const y = this.years[i];
         on = y >= window[0] && y <= window[1] ? 1 : 0;
@@ -272,18 +327,19 @@ class MapView {
   }
 
   selected(points) {
-    const rows = Array.from(points).sort((a, b) => a - b);
+    const rows = Array.from(points, (i) => this.globalRow(i)).sort((a, b) => a - b);
     if (this.lassoing || rows.length > 1) {
       this.lassoing = false;
       this.selection = rows;
       this.emit("events", "selected", rows);
     } else if (rows.length === 1) {
-      const i = rows[0];  // starred at once; Python's next state for the side column names the same paper
+      const i = points[0];  // starred at once; Python's next state for the side column names the same paper
       if (this.overlayState) {
-        this.overlayState.star = { x: this.x[i], y: this.y[i], row: i, label: String((this.text.title || [])[i] || "") };
+        this.overlayState.star = { x: this.x[i], y: this.y[i], row: rows[0],
+          label: String((this.text.title || [])[i] || "") };
         this.paint();
       }
-      this.emit("events", "clicked", i);
+      this.emit("events", "clicked", rows[0]);
     }
   }
 
@@ -345,7 +401,7 @@ class MapView {
       line(entry.label, "color:#666;font-style:italic");
     }
     line(t.note && t.note[i], "color:#7a3b00;margin-top:2px");  // a page's own line (Compare: neighbours changed)
-    this.card.dataset.row = String(i);
+    this.card.dataset.row = String(this.globalRow(i));
     this.card.dataset.linked = atPoint ? "1" : "0";
     const [mx, my] = (!atPoint && this.mouse) || this.screen(this.x[i], this.y[i]);
     const w = this.wrap.clientWidth;
@@ -413,6 +469,7 @@ class MapView {
     const g = c.getContext("2d");
     g.setTransform(dpr, 0, 0, dpr, 0, 0);
     g.clearRect(0, 0, w, h);
+    if (this.density) this.paintDensity(w, h, dpr);
     const o = this.overlayState;
     if (!o || !this.n) return;
     g.lineWidth = 1;
@@ -459,6 +516,20 @@ class MapView {
       g.fillText("★", sx, sy);
     }
     this.wrap.dataset.stars = String(stars.length);
+  }
+
+  paintDensity(w, h, dpr) {
+    const c = this.under;
+    if (c.width !== Math.round(w * dpr) || c.height !== Math.round(h * dpr)) {
+      c.width = Math.round(w * dpr); c.height = Math.round(h * dpr);
+    }
+    const g = c.getContext("2d");
+    g.setTransform(dpr, 0, 0, dpr, 0, 0);
+    g.fillStyle = "#fff";
+    g.fillRect(0, 0, w, h);
+    const [ax, ay] = this.screen(-1, 1), [bx, by] = this.screen(1, -1);
+    g.imageSmoothingEnabled = true;
+    g.drawImage(this.density, ax, ay, bx - ax, by - ay);
   }
 
   togglePlay() {
@@ -546,10 +617,12 @@ export default function mount(component) {
   if (entry.state) view.state = entry.state;
   if (view.key !== data.meta.key) {
     view.settled = false;
+    const sameMap = Boolean(data.meta.base) && view.base === data.meta.base;  // an overview's new window: stay put
+    view.base = data.meta.base || null;
     view.loading = view.enqueue(() => view.load(data)).then(() => {
       // a map taller than wide (Compare's columns) would cut off its sides at the default view: fit the whole square
-      if (view.wrap.clientHeight > view.wrap.clientWidth) view.whole(false);
-      if (entry.state) return view.enqueue(() => view.applyNow(entry.state, true));
+      if (!sameMap && view.wrap.clientHeight > view.wrap.clientWidth) view.whole(false);
+      if (entry.state) return view.enqueue(() => view.applyNow(entry.state, true, sameMap));
       return undefined;
     }).then(() => { view.settled = true; view.wrap.dataset.settled = "1"; });
   }

@@ -1,0 +1,49 @@
+"""A map of more papers than the draw limit (issue 42 §4) opens as a density overview: the page says so in one
+sentence, the map gets the density grid and the papers of the zoomed window only, with their corpus rows."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from tests.app.map_component import column, map_sent
+from tests.app.test_pages import PAPERS, empty_workspace, open_app, workspace  # noqa: F401 (fixtures)
+from ui.map.zoom import ZOOM
+
+
+def test_under_the_limit_every_paper_is_drawn_as_before(workspace):  # noqa: F811
+    at = open_app()
+    sent = map_sent(at)
+    assert len(sent["points"]) == len(PAPERS) and "row" not in sent["points"]
+    assert "overview" not in sent["meta"] and "base" not in sent["meta"]
+    assert any(f"drawing all **{len(PAPERS)}** papers" in c.value for c in at.caption)
+
+
+def test_over_the_limit_the_map_opens_as_a_density_overview_and_a_zoom_sends_its_window(
+        workspace, monkeypatch: pytest.MonkeyPatch):  # noqa: F811
+    monkeypatch.setenv("MIREAD_MAP_DRAW_LIMIT", "20")
+    at = open_app()
+    assert not at.exception
+    sent = map_sent(at)
+    total = len(PAPERS)
+    assert sent["meta"]["overview"]["size"] == 512 and sent["meta"]["total"] == total
+    density = column(sent, "density")
+    assert density.shape == (512 * 512,) and density.dtype == np.uint8 and density.max() == 255
+    assert sent["points"]["row"].tolist() == list(range(total))  # the whole map: every paper (under the cap)
+    captions = [c.value for c in at.caption]
+    assert any(f"**{total:,}** papers: density overview; zoom in to see papers — **{total:,}** in the whole map drawn."
+               in c for c in captions), captions
+    assert not any("drawing all" in c for c in captions)
+
+    x, y = sent["points"]["x"].to_numpy(), sent["points"]["y"].to_numpy()
+    unit = sent["meta"]["unit"]  # map coordinates = centre + unit * half
+    at.session_state[ZOOM] = (unit[0], unit[0] + unit[2], unit[1], unit[1] + unit[2])  # the upper right quarter
+    at.run()
+    zoomed = map_sent(at)
+    inside = np.flatnonzero((x >= 0) & (y >= 0))
+    assert 0 < len(inside) < total
+    assert zoomed["points"]["row"].tolist() == inside.tolist()  # only the window's papers, as corpus rows
+    assert zoomed["meta"]["base"] == sent["meta"]["base"] and zoomed["meta"]["key"] != sent["meta"]["key"]
+    assert any(f"— **{len(inside):,}** in this view drawn." in c.value for c in at.caption)
+    titles = zoomed["points"]["title"].tolist()
+    assert titles == [sent["points"]["title"][r] for r in inside]  # each point's card is its own paper's

@@ -1,0 +1,93 @@
+"""A map above the draw limit (lowered to 10 papers here; issue 42 §4) in a real browser: the density overview draws
+under the papers, a zoom loads the papers of the new window, a hover card and a click name the right paper, Whole
+map returns to the overview."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import pytest
+
+from core.io import read_papers
+from core.store import Store
+from tests.e2e.conftest import FIXTURES, Tab, app_tab, tiny_store
+
+pytestmark = pytest.mark.e2e
+
+CSV = FIXTURES / "papers.csv"
+CORPUS = "dense"
+PAPERS = 30
+M = "window.__mireadMaps.map.map"
+
+
+@pytest.fixture(scope="module")
+def store(tmp_path_factory: pytest.TempPathFactory) -> Store:
+    from core.embedding import embed_corpus
+
+    store = tiny_store(tmp_path_factory, "map-density")
+    store.import_papers(CORPUS, read_papers(CSV), source=CSV.name)
+    embed_corpus(store, CORPUS, "tiny")
+    return store
+
+
+@pytest.fixture(scope="module")
+def tab(browser, store: Store) -> Iterator[Tab]:
+    with app_tab(browser, store, env={"MIREAD_MAP_DRAW_LIMIT": "10"}) as tab:
+        tab.go("Domain map")
+        tab.choose("Model", "tiny")
+        tab.map_drawn()
+        yield tab
+
+
+def _shown(tab: Tab) -> dict:
+    return tab.page.evaluate(f"""() => {{ const m = {M}; return m && {{n: m.n, key: String(m.key),
+        ready: m.wrap.dataset.ready, loads: Number(m.wrap.dataset.loads || 0), density: m.wrap.dataset.density || null, rows: Array.from(m.rows || []),
+        status: m.status.textContent}}; }}""")
+
+
+def _check(ok: bool, shown: object) -> None:
+    assert ok, shown
+
+
+def test_the_overview_draws_the_density_zoom_loads_the_window_and_hover_and_click_name_its_paper(tab: Tab, store: Store):
+    whole = tab.eventually(lambda: _ok(_shown(tab), lambda s: s["density"] == "512" and s["n"] == PAPERS))
+    assert whole["key"].endswith("@whole") and whole["rows"] == list(range(PAPERS))
+    tab.see("papers: density overview; zoom in to see papers", "[data-testid=stCaptionContainer]")
+    under = tab.page.evaluate(f"""() => {{ const c = {M}.under, g = c.getContext('2d');
+        const d = g.getImageData(0, 0, c.width, c.height).data; let tinted = 0;
+        for (let k = 0; k < d.length; k += 4) if (d[k + 2] > d[k] + 10) tinted += 1; return tinted; }}""")
+    assert under > 0  # the density picture is painted (blue cells) under the points
+    tab.snap("map-density-overview")
+
+    titles = store.papers_frame(CORPUS)["title"].astype(str).tolist()
+    x, y = tab.map_point(0)
+    tab.page.mouse.move(x, y)
+    for _ in range(5):
+        tab.page.mouse.wheel(0, -300)
+        tab.page.wait_for_timeout(150)
+    tab.eventually(lambda: _ok(_shown(tab), lambda s: "zoom=" in tab.page.url and s["ready"] == "1"
+                               and not s["key"].endswith("@whole") and 0 < s["n"] < PAPERS))
+    zoomed = _shown(tab)
+    assert 0 in zoomed["rows"]  # the paper under the mouse is in the window
+    tab.idle()
+    tab.page.wait_for_timeout(2_000)
+    settled = _shown(tab)
+    tab.page.wait_for_timeout(3_000)
+    assert _shown(tab)["loads"] == settled["loads"]  # a new window does not move the camera into another reload
+    tab.see("in this view drawn", "[data-testid=stCaptionContainer]")
+    text = tab.hover_card(row=zoomed["rows"].index(0))
+    assert titles[0][:40] in text
+    assert tab.page.evaluate(f"() => {M}.card.dataset.row") == "0"  # the corpus row, not the drawn index
+    tab.snap("map-density-zoomed")
+    tab.click_point(row=_shown(tab)["rows"].index(0))  # a click names the corpus row: the side panel opens it
+    tab.see(titles[0][:50], "[data-testid=stMarkdownContainer]")
+    assert "paper=" in tab.page.url
+
+    tab.page.locator(".miread-map-outer button.miread-whole").first.click()
+    tab.eventually(lambda: _ok(_shown(tab), lambda s: s["key"].endswith("@whole") and s["n"] == PAPERS
+                               and "zoom=" not in tab.page.url))
+
+
+def _ok(shown: dict | None, test) -> dict:
+    assert shown is not None and test(shown), shown
+    return shown
