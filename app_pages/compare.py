@@ -185,7 +185,7 @@ if waiting:
     with top:
         watch_background_maps()
 
-frame = papers_frame(corpus)
+frame = papers_frame(corpus).copy(deep=False)  # its own column below: the cached frame is shared
 ids = frame["id"].astype(str).tolist()
 frame["card_note"] = [f"neighbours changed: {round(float(v) * NEIGHBOURS)} of {NEIGHBOURS}" for v in scores]
 aligned = align_maps(maps[0].coords, maps[1].coords)

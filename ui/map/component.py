@@ -29,6 +29,7 @@ import pyarrow as pa
 import streamlit as st
 
 from core.display import author_text
+from core.frames import derived
 from core.labels import is_missing
 from core.plots.map_data import UnitFrame, unit_frame
 from ui.map.overview import OVERVIEW, Overview, is_overview, view_window
@@ -95,11 +96,17 @@ def points_table(coords: np.ndarray, frame: pd.DataFrame, unit: UnitFrame) -> pd
 def map_key(corpus: str, coords: np.ndarray, frame: pd.DataFrame) -> str:
     """Corpus + map version: a digest of the positions and ids (the same map, the same key)."""
     digest = hashlib.blake2b(np.ascontiguousarray(coords, dtype=np.float32).tobytes(), digest_size=8)
-    ids = pd.util.hash_pandas_object(frame["id"].astype(str), index=False).to_numpy()  # vectorised: ~100x a join
-    digest.update(ids.tobytes())
-    if "card_note" in frame:  # the same map with other notes (Compare: another model B) is other data
-        digest.update(pd.util.hash_pandas_object(frame["card_note"].astype(str), index=False).to_numpy().tobytes())
+    digest.update(derived(frame, "map_ids_digest", _ids_digest))  # once per corpus version's frame, not per run
     return f"{corpus}:{digest.hexdigest()}"
+
+
+def _ids_digest(frame: pd.DataFrame) -> bytes:
+    """A digest of the papers' ids (and Compare's hover notes: the same map with another model B is other data)."""
+    digest = hashlib.blake2b(digest_size=8)
+    digest.update(pd.util.hash_pandas_object(frame["id"].astype(str), index=False).to_numpy().tobytes())
+    if "card_note" in frame:
+        digest.update(pd.util.hash_pandas_object(frame["card_note"].astype(str), index=False).to_numpy().tobytes())
+    return digest.digest()
 
 
 @st.cache_resource(max_entries=4, show_spinner=False)

@@ -93,8 +93,10 @@ def test_row_of_finds_each_paper_by_its_id_once_per_frame() -> None:
     assert lookup.row_of(frame, "7") == 1  # ids are compared as text, as the page and the CLI give them
     assert lookup.row_of(frame, "a") == 0  # a repeated id: its first row
     assert lookup.row_of(frame, "zzz") is None and lookup.row_of(frame, None) is None and lookup.row_of(frame, "") is None
-    index = lookup._ROWS[id(frame)][1]
-    assert lookup.row_of(frame, "c") == 2 and lookup._ROWS[id(frame)][1] is index  # built once, not per lookup
+    from core import frames
+
+    index = frames._KEPT[id(frame)][2]["id_index"]
+    assert lookup.row_of(frame, "c") == 2 and frames._KEPT[id(frame)][2]["id_index"] is index  # built once
     grown = pd.concat([frame, pd.DataFrame({"id": ["d"], "title": ["D"]})], ignore_index=True)
     assert lookup.row_of(grown, "d") == 4
     key = id(frame)
@@ -102,4 +104,4 @@ def test_row_of_finds_each_paper_by_its_id_once_per_frame() -> None:
     import gc
 
     gc.collect()
-    assert key not in lookup._ROWS  # the index goes with its frame
+    assert key not in frames._KEPT  # the index goes with its frame
