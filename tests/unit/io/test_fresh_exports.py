@@ -156,3 +156,22 @@ def test_a_file_whose_abstracts_are_all_placeholders_names_titles_only(store) ->
 
     with pytest.raises(CorpusError, match="every row lacked an abstract; "):
         import_file(store, REAL / "citesource_agris_na_3.ris", "agris")
+
+
+def test_scopus_csv_of_2015_gives_authors_as_a_list() -> None:
+    """tethne's Scopus CSV (2015 layout): ``Authors`` joined by ", " with a comma inside each name too
+    ("Pan, Y., Yu, C., Zhang, X."). The cell stayed one name, so the first author and the exports saw one text."""
+    (pan, wang, _), errors = _read(TOOLS / "tethne_scopus_3.csv")
+    assert errors == []
+    assert pan.fields["authors"] == ["Pan, Y.", "Yu, C.", "Zhang, X.", "Chen, B.", "Wu, J.", "Tu, Y.", "Miao, Y.",
+                                     "Luo, L."]
+    assert wang.fields["authors"] == ["Wang, B.", "Seiler, J.R.", "Mei, C."]
+
+
+def test_plos_ris_gives_the_doi_written_in_m3_and_the_doi_url() -> None:
+    """PLOS' RIS has no ``DO`` tag: the DOI is in ``M3  - doi:10.1371/…`` and ``UR  - https://doi.org/…``. The paper
+    had no DOI, so it could not merge by DOI with the same paper from another database."""
+    (paper,), errors = _read(TOOLS / "plos_1.ris")
+    assert errors == []
+    assert paper.fields["doi"] == "10.1371/journal.pone.0205444"
+    assert paper.fields["journal"] == "PLOS ONE" and paper.fields["year"] == 2018
