@@ -175,3 +175,20 @@ def test_plos_ris_gives_the_doi_written_in_m3_and_the_doi_url() -> None:
     assert errors == []
     assert paper.fields["doi"] == "10.1371/journal.pone.0205444"
     assert paper.fields["journal"] == "PLOS ONE" and paper.fields["year"] == 2018
+
+
+@pytest.mark.parametrize(("first", "second", "fields"), [
+    ("asysd_zotero_10.ris", "asysd_zotero_10.bib", ("journal", "year", "doi", "authors")),
+    ("asysd_zotero_endnote_10.xml", "asysd_mendeley_endnote_10.xml", ("journal", "year", "doi")),
+])
+def test_one_library_exported_twice_reads_the_same(first: str, second: str, fields: tuple[str, ...]) -> None:
+    """ASySD's test exports: one Zotero library as RIS (CRLF, abstracts with bare LF paragraph breaks) and as BibTeX;
+    one PubMed search as EndNote XML written by Zotero and by Mendeley (one line, no line breaks). Mendeley writes
+    initials without full stops ("Cole, Lynette K"), so authors are compared only for the Zotero pair."""
+    one, _ = _read(TOOLS / first, title_only=True)
+    two, _ = _read(TOOLS / second, title_only=True)
+    assert len(one) == len(two) == 10
+    for a, b in zip(one, two, strict=True):
+        assert " ".join(a.title.split()) == " ".join(b.title.split())
+        assert " ".join(a.abstract.split()) == " ".join(b.abstract.split())
+        assert all(a.fields.get(name) == b.fields.get(name) for name in fields), a.title
