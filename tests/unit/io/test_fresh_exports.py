@@ -192,3 +192,14 @@ def test_one_library_exported_twice_reads_the_same(first: str, second: str, fiel
         assert " ".join(a.title.split()) == " ".join(b.title.split())
         assert " ".join(a.abstract.split()) == " ".join(b.abstract.split())
         assert all(a.fields.get(name) == b.fields.get(name) for name in fields), a.title
+
+
+def test_scopus_keywords_with_markup_are_plain_text() -> None:
+    """Scopus writes subscripts in author keywords too ("NPP<inf>gap</inf>", tethne's CSV; "YBa<inf>2</inf>Cu…",
+    metaknowledge's). Titles and abstracts were cleaned, keywords kept the tags (shown as topic words and labels);
+    the keywords as exported stay in ``keywords_markup`` for the export."""
+    (pan, _, _), _ = _read(TOOLS / "tethne_scopus_3.csv")
+    assert "NPPgap" in pan.fields["keywords"] and not any("<" in k for k in pan.fields["keywords"])
+    assert "NPP<inf>gap</inf>" in pan.fields["keywords_markup"]
+    (_, ybco, _), _ = _read(REAL / "scopus_authors_3.csv")
+    assert "YBa2Cu3O7−z" in ybco.fields["keywords"]
