@@ -39,6 +39,7 @@ _BARE_DOLLAR = re.compile(r"(?<!\\)((?:\\\\)*)\$")
 _SYMBOL_MACROS = {  # what Zotero and JabRef write for characters that pylatexenc does not know
     "textless": "<", "textgreater": ">", "textbar": "|", "textunderscore": "_", "textasciicircum": "^",
     "textbraceleft": "{", "textbraceright": "}", "url": "%s",  # \url{x} is x, not <x>
+    "textcrd": "đ", "textcrh": "ħ",  # TIPA's barred letters, as the ACM Digital Library writes "Na\textcrd{}a"
 }
 _ARGUMENT_MACROS = (  # formatting commands whose argument is the text
     "textsuperscript", "textsubscript", "mkbibemph", "mkbibquote", "mkbibbold", "mkbibitalic", "enquote",

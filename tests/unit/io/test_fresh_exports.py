@@ -203,3 +203,17 @@ def test_scopus_keywords_with_markup_are_plain_text() -> None:
     assert "NPP<inf>gap</inf>" in pan.fields["keywords_markup"]
     (_, ybco, _), _ = _read(REAL / "scopus_authors_3.csv")
     assert "YBa2Cu3O7−z" in ybco.fields["keywords"]
+
+
+def test_acm_bibtex_names_and_entities() -> None:
+    """The ACM Digital Library's BibTeX (CHI '23): ``10.1145/…`` keys, HTML entities in LaTeX text ("Responsible
+    &amp; Inclusive Cards"), accents as ``N\\'{u}\\~{n}ez``, and ``Na\\textcrd{}a`` (TIPA's đ) in an author name, which
+    was kept as written with the warning "unknown LaTeX command"."""
+    (felt, cards, robots), errors = _read(TOOLS / "acm_chi23_3.bib")
+    assert errors == []
+    assert felt.fields["authors"][2] == "Núñez-Pacheco, Claudia" and felt.fields["doi"] == "10.1145/3544548.3580875"
+    assert cards.title.startswith("Responsible & Inclusive Cards: An Online Card Tool")
+    assert "Responsible & Inclusive Cards and findings" in cards.abstract
+    assert robots.fields["authors"][1] == "Terzimehić, Nađa"
+    items = list(read_papers(TOOLS / "acm_chi23_3.bib"))
+    assert not [i for i in items if "unknown LaTeX command" in str(getattr(i, "reason", ""))]
