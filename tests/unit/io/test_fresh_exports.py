@@ -217,3 +217,17 @@ def test_acm_bibtex_names_and_entities() -> None:
     assert robots.fields["authors"][1] == "Terzimehić, Nađa"
     items = list(read_papers(TOOLS / "acm_chi23_3.bib"))
     assert not [i for i in items if "unknown LaTeX command" in str(getattr(i, "reason", ""))]
+
+
+def test_two_apostrophes_typed_as_quotes_stay_as_in_the_ris_export() -> None:
+    """Web of Science writes a double quote as two apostrophes (``''bunny hopping''``, ``''Swimmer's Ear''``); Zotero
+    copies that text as it is into RIS and BibTeX. The BibTeX abstract was read as LaTeX ("”bunny hopping”", both
+    quotes closing), so the two exports of one paper differed and merged only by their DOI. A value with no LaTeX
+    opening quote (two backticks) keeps its two apostrophes; LaTeX's own quotes are still read as quotes."""
+    bib, errors = _read(TOOLS / "asysd_zotero_quotes_2.bib")
+    ris, _ = _read(TOOLS / "asysd_zotero_quotes_2.ris")
+    assert errors == [] and len(bib) == len(ris) == 2
+    assert "pelvic-limb ''bunny hopping'' as well as" in bib[0].abstract
+    assert [" ".join(p.abstract.split()) for p in bib] == [" ".join(p.abstract.split()) for p in ris]
+    from core.io.bibtex import _LatexText
+    assert _LatexText()("``Living on the edge'' of {T}ext")[0] == "“Living on the edge” of Text"
