@@ -77,3 +77,12 @@ def author_list(value: str) -> list[str]:
     if len(names) > 1 and all(_GIVEN_FAMILY.match(name) for name in names):  # Consensus: "Vikram S Chundawat, …"
         return names
     return [text]
+
+
+def tagged_names(value: str) -> list[str]:
+    """One author tag's value as names: a tag holds one name ("Smith, John", "van der Berg, J.-P."), except where a
+    database writes them all in one, each ending in initials ("Griffiths RR, Johnson MW": Cochrane CENTRAL in Ovid)."""
+    parts = [part.strip() for part in value.split(",")]
+    if len(parts) > 1 and all(_INITIALS_LAST.match(part) for part in parts):
+        return parts
+    return [value]

@@ -15,6 +15,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
+from core.io.names import tagged_names
 from core.io.rows import NumberedRow, Row, RowWarning, _year
 from core.io.safety import _open_text
 from core.records import RowError, bare_doi
@@ -83,7 +84,8 @@ def _ris_row(record: Row, number: int) -> tuple[Row, list[RowWarning]]:
         record[f"{role}_all"] = chosen
         return chosen[0]
 
-    authors = (record.pop("authors", None) or []) + (record.pop("first_authors", None) or [])
+    tags = (record.pop("authors", None) or []) + (record.pop("first_authors", None) or [])
+    authors = [name for value in tags for name in (tagged_names(value) if isinstance(value, str) else [value])]
     urls = record.pop("urls", None) or []
     row: Row = {
         "id": take("id", "id"),

@@ -231,3 +231,20 @@ def test_two_apostrophes_typed_as_quotes_stay_as_in_the_ris_export() -> None:
     assert [" ".join(p.abstract.split()) for p in bib] == [" ".join(p.abstract.split()) for p in ris]
     from core.io.bibtex import _LatexText
     assert _LatexText()("``Living on the edge'' of {T}ext")[0] == "“Living on the edge” of Text"
+
+
+def test_ovid_central_record_gives_authors_as_a_list_and_merges_with_its_medline_copy(tmp_path: Path) -> None:
+    """CiteSource's Ovid export (MEDLINE and Cochrane CENTRAL searched together): CENTRAL records write all their
+    authors in one ``A1`` tag ("Griffiths RR, Johnson MW, Carducci MA, …"; 73 of 1,000 records). That tag became one
+    name. The CENTRAL copy of a MEDLINE paper (another abstract text) merges with it by title, year and first author."""
+    from core.store import Store
+
+    papers, errors = _read(TOOLS / "ovid_medline_central_5.ris")
+    assert errors == [] and len(papers) == 5
+    medline, central = papers[3], papers[4]
+    assert central.id == "CN-01443998" and medline.id == "27909165"
+    assert central.fields["authors"] == ["Griffiths RR", "Johnson MW", "Carducci MA", "Umbricht A", "Richards WA",
+                                         "Richards BD", "Cosimano MP", "Klinedinst MA"]
+    assert medline.fields["authors"][0] == "Griffiths, Roland R"  # one name per tag, as MEDLINE writes it
+    report = Store(tmp_path / "ws").import_papers("ovid", read_papers(TOOLS / "ovid_medline_central_5.ris"))
+    assert (report.added, report.merged, report.skipped) == (4, 1, 0)
