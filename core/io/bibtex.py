@@ -39,6 +39,7 @@ _BARE_DOLLAR = re.compile(r"(?<!\\)((?:\\\\)*)\$")
 _SYMBOL_MACROS = {  # what Zotero and JabRef write for characters that pylatexenc does not know
     "textless": "<", "textgreater": ">", "textbar": "|", "textunderscore": "_", "textasciicircum": "^",
     "textbraceleft": "{", "textbraceright": "}", "url": "%s",  # \url{x} is x, not <x>
+    "textcrd": "đ", "textcrh": "ħ",  # TIPA's barred letters, as the ACM Digital Library writes "Na\textcrd{}a"
 }
 _ARGUMENT_MACROS = (  # formatting commands whose argument is the text
     "textsuperscript", "textsubscript", "mkbibemph", "mkbibquote", "mkbibbold", "mkbibitalic", "enquote",
@@ -101,8 +102,10 @@ class _LatexText:
         from pylatexenc import latexwalker
 
         # pylatexenc always reads "%" as a comment: a bare one is swapped for an unused character meanwhile
-        percent = next(c for c in map(chr, itertools.count(0xE000)) if c not in value)
+        percent, quotes = itertools.islice((c for c in map(chr, itertools.count(0xE000)) if c not in value), 2)
         source = _BARE_PERCENT.sub(lambda m: m.group(1) + percent, value)
+        if "``" not in source:  # "''" with no LaTeX opening quote is Web of Science's '"', as Zotero copies it
+            source = source.replace("''", quotes)
         problems: list[str] = []
         self._decoder.unknown, self._decoder.after_unknown = [], False
         try:
@@ -121,7 +124,7 @@ class _LatexText:
         if self._decoder.unknown:
             names = ", ".join(dict.fromkeys("\\" + name for name in self._decoder.unknown))
             problems.append(f"unknown LaTeX command {_shown(names)} kept as written")
-        return text.replace(percent, "%"), "; ".join(problems) or None
+        return text.replace(percent, "%").replace(quotes, "''"), "; ".join(problems) or None
 
 
 def _bibtex_row(entry: Any, number: int, latex: _LatexText) -> tuple[Row, list[RowWarning]]:

@@ -3,10 +3,12 @@
 Tagged formats (RIS, MEDLINE, Web of Science, BibTeX) give one name per tag or ``and``; tables give one cell.
 There, ``;`` separates names (Scopus, Web of Science, Lens, IEEE), ``|`` in OpenAlex's CSV; ``, `` does in
 Scopus' older CSV and in Embase ("Yang Z., Jiang B.") and PubMed's CSV ("Griffin DK, Larkin DM, O'Connor RE."),
-where every part ends in initials; `` and `` in Rayyan and Abstrackr ("Yang, Z. and Jiang, B."), where every part
-is "Family, Given". Google Scholar (Publish or Perish) writes initials first ("C Kun‐Rodrigues, J Salmona, ...",
-its "..." dropped) and Consensus whole names ("Vikram S Chundawat, A. Tarun"). Anything else is one name
-("Smith, John", "Janko Wolfgang", "Department of Health, Education and Welfare"), as a list of one.
+where every part ends in initials, and in Scopus' CSV of about 2015 with a comma inside each name too
+("Pan, Y., Yu, C., Mei, C."), read as family/initials pairs; `` and `` in Rayyan and Abstrackr
+("Yang, Z. and Jiang, B."), where every part is "Family, Given". Google Scholar (Publish or Perish) writes
+initials first ("C Kun‐Rodrigues, J Salmona, ...", its "..." dropped) and Consensus whole names
+("Vikram S Chundawat, A. Tarun"). Anything else is one name ("Smith, John", "Janko Wolfgang",
+"Department of Health, Education and Welfare"), as a list of one.
 """
 
 from __future__ import annotations
@@ -24,6 +26,24 @@ _WORD = r"(?:[A-ZÀ-ÖØ-Þ][^\s\d,]*|van|von|de|da|del|der|di|du|la|le|ul|bin|a
 _GIVEN_FAMILY = re.compile(rf"^{_WORD}(?:\s+{_WORD}){{1,4}}$")
 _SUFFIX = re.compile(r"^(?:Jr|Sr|I{2,3}|IV|2nd|3rd)\.?$")  # "Roach M.C., Thompson F.R., III, …": joins the name
 _FAMILY_GIVEN = re.compile(r"^[^,]+,\s*[^,]+$")
+_INITIALS_ONLY = re.compile(r"^(?:[A-ZÀ-ÖØ-Þ][a-zà-ÿ]{0,2}\.[\s-]?)+$")  # "Y.", "J.R.", "M.-A.", "Ch."
+
+
+def _family_initials_pairs(parts: list[str]) -> list[str] | None:
+    """Scopus' CSV of about 2015: "Pan, Y., Yu, C., Mei, C." as ["Pan, Y.", "Yu, C.", "Mei, C."] (a "Jr." joins the
+    name before it); None unless every name is a family name followed by initials, and there are two or more."""
+    names: list[str] = []
+    i = 0
+    while i + 1 < len(parts):
+        family, initials = parts[i], parts[i + 1]
+        if _INITIALS_ONLY.match(family) or not _INITIALS_ONLY.match(initials):
+            return None
+        names.append(f"{family}, {initials}")
+        i += 2
+        if i < len(parts) and _SUFFIX.match(parts[i]):
+            names[-1] = f"{names[-1]}, {parts[i]}"
+            i += 1
+    return names if i == len(parts) and len(names) > 1 else None
 
 
 def author_list(value: str) -> list[str]:
@@ -38,6 +58,9 @@ def author_list(value: str) -> list[str]:
     if len(parts) > 1 and all(_FAMILY_GIVEN.match(part) for part in parts):
         return parts
     parts = [part.strip() for part in text.split(",") if part.strip()]
+    pairs = _family_initials_pairs(parts)
+    if pairs:
+        return pairs
     names: list[str] = []
     for part in parts:
         if names and _SUFFIX.match(part):
@@ -54,3 +77,12 @@ def author_list(value: str) -> list[str]:
     if len(names) > 1 and all(_GIVEN_FAMILY.match(name) for name in names):  # Consensus: "Vikram S Chundawat, …"
         return names
     return [text]
+
+
+def tagged_names(value: str) -> list[str]:
+    """One author tag's value as names: a tag holds one name ("Smith, John", "van der Berg, J.-P."), except where a
+    database writes them all in one, each ending in initials ("Griffiths RR, Johnson MW": Cochrane CENTRAL in Ovid)."""
+    parts = [part.strip() for part in value.split(",")]
+    if len(parts) > 1 and all(_INITIALS_LAST.match(part) for part in parts):
+        return parts
+    return [value]

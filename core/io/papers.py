@@ -275,6 +275,11 @@ def _paper(number: int, row: Row, columns: ColumnMap, tabular: bool, title_only:
         if early:
             fields["year"] = early
     _fullest_authors(fields)
+    keywords = fields.get("keywords")
+    if isinstance(keywords, list) and any(isinstance(word, str) and has_markup(word) for word in keywords):
+        marked["keywords_markup"] = keywords  # Scopus' "NPP<inf>gap</inf>" is the keyword "NPPgap"
+        fields["keywords"] = [plain_text(word).strip() if isinstance(word, str) and has_markup(word) else word
+                              for word in keywords]
     for key, value in marked.items():  # kept for the export; a column of that name (a re-import) wins
         fields.setdefault(key, value)
     if abstract is None:

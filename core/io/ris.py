@@ -4,18 +4,23 @@ Lines before a record's ``TY`` tag are passed over, so the preambles some databa
 ignored: the Cochrane Library's RIS (EndNote, ProCite and Reference Manager flavours) starts every record with
 ``Record #3 of 18`` / ``Provider: John Wiley & Sons, Ltd.`` / ``Content: text/plain; ...``, Silverchair's and
 JSTOR's files with ``Provider:`` / ``Database:`` lines. Cochrane also writes two spaces after the dash
-(``TY  -  JOUR``); values are stripped, so that reads as ``JOUR``.
+(``TY  -  JOUR``); values are stripped, so that reads as ``JOUR``. A record without ``DO`` takes its DOI from ``M3`` or
+``UR`` when one holds a DOI: PLOS writes ``M3  - doi:10.1371/…`` and ``UR  - https://doi.org/10.1371/…``.
 """
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
+from core.io.names import tagged_names
 from core.io.rows import NumberedRow, Row, RowWarning, _year
 from core.io.safety import _open_text
-from core.records import RowError
+from core.records import RowError, bare_doi
+
+_DOI = re.compile(r"^10\.\d{4,9}/\S+$")
 
 _RIS_HEAD_LINES = 40  # a file is RIS when one of its first non-empty lines is a TY tag
 
@@ -48,6 +53,16 @@ def _ris_parser() -> Any:
     return Parser(enforce_list_tags=False)
 
 
+def _doi_elsewhere(record: Row, urls: list[str]) -> str | None:
+    """The DOI a record without ``DO`` writes in ``M3`` ("doi:10.1371/…") or as a doi.org ``UR``; else None."""
+    for value in [record.get("type_of_work"), *urls]:
+        if isinstance(value, str) and ("doi" in value.lower() or value.startswith("10.")):
+            doi = bare_doi(value.strip())
+            if _DOI.match(doi):
+                return doi
+    return None
+
+
 def _ris_row(record: Row, number: int) -> tuple[Row, list[RowWarning]]:
     """One record as a row; a value that differs from the one used (TI vs T1, AB vs N2) stays a field."""
     warnings: list[RowWarning] = []
@@ -69,7 +84,8 @@ def _ris_row(record: Row, number: int) -> tuple[Row, list[RowWarning]]:
         record[f"{role}_all"] = chosen
         return chosen[0]
 
-    authors = (record.pop("authors", None) or []) + (record.pop("first_authors", None) or [])
+    tags = (record.pop("authors", None) or []) + (record.pop("first_authors", None) or [])
+    authors = [name for value in tags for name in (tagged_names(value) if isinstance(value, str) else [value])]
     urls = record.pop("urls", None) or []
     row: Row = {
         "id": take("id", "id"),
@@ -80,7 +96,7 @@ def _ris_row(record: Row, number: int) -> tuple[Row, list[RowWarning]]:
         "journal": take("journal", "journal_name", "secondary_title", "alternate_title3", "alternate_title1",
                         "alternate_title2"),
         "year": _year(take("year", "year", "publication_year", "date")),
-        "doi": take("doi", "doi"),
+        "doi": take("doi", "doi") or _doi_elsewhere(record, urls),
         "authors": authors,
         "url": urls[0] if urls else None,
         "urls": urls,

@@ -156,3 +156,95 @@ def test_a_file_whose_abstracts_are_all_placeholders_names_titles_only(store) ->
 
     with pytest.raises(CorpusError, match="every row lacked an abstract; "):
         import_file(store, REAL / "citesource_agris_na_3.ris", "agris")
+
+
+def test_scopus_csv_of_2015_gives_authors_as_a_list() -> None:
+    """tethne's Scopus CSV (2015 layout): ``Authors`` joined by ", " with a comma inside each name too
+    ("Pan, Y., Yu, C., Zhang, X."). The cell stayed one name, so the first author and the exports saw one text."""
+    (pan, wang, _), errors = _read(TOOLS / "tethne_scopus_3.csv")
+    assert errors == []
+    assert pan.fields["authors"] == ["Pan, Y.", "Yu, C.", "Zhang, X.", "Chen, B.", "Wu, J.", "Tu, Y.", "Miao, Y.",
+                                     "Luo, L."]
+    assert wang.fields["authors"] == ["Wang, B.", "Seiler, J.R.", "Mei, C."]
+
+
+def test_plos_ris_gives_the_doi_written_in_m3_and_the_doi_url() -> None:
+    """PLOS' RIS has no ``DO`` tag: the DOI is in ``M3  - doi:10.1371/…`` and ``UR  - https://doi.org/…``. The paper
+    had no DOI, so it could not merge by DOI with the same paper from another database."""
+    (paper,), errors = _read(TOOLS / "plos_1.ris")
+    assert errors == []
+    assert paper.fields["doi"] == "10.1371/journal.pone.0205444"
+    assert paper.fields["journal"] == "PLOS ONE" and paper.fields["year"] == 2018
+
+
+@pytest.mark.parametrize(("first", "second", "fields"), [
+    ("asysd_zotero_10.ris", "asysd_zotero_10.bib", ("journal", "year", "doi", "authors")),
+    ("asysd_zotero_endnote_10.xml", "asysd_mendeley_endnote_10.xml", ("journal", "year", "doi")),
+])
+def test_one_library_exported_twice_reads_the_same(first: str, second: str, fields: tuple[str, ...]) -> None:
+    """ASySD's test exports: one Zotero library as RIS (CRLF, abstracts with bare LF paragraph breaks) and as BibTeX;
+    one PubMed search as EndNote XML written by Zotero and by Mendeley (one line, no line breaks). Mendeley writes
+    initials without full stops ("Cole, Lynette K"), so authors are compared only for the Zotero pair."""
+    one, _ = _read(TOOLS / first, title_only=True)
+    two, _ = _read(TOOLS / second, title_only=True)
+    assert len(one) == len(two) == 10
+    for a, b in zip(one, two, strict=True):
+        assert " ".join(a.title.split()) == " ".join(b.title.split())
+        assert " ".join(a.abstract.split()) == " ".join(b.abstract.split())
+        assert all(a.fields.get(name) == b.fields.get(name) for name in fields), a.title
+
+
+def test_scopus_keywords_with_markup_are_plain_text() -> None:
+    """Scopus writes subscripts in author keywords too ("NPP<inf>gap</inf>", tethne's CSV; "YBa<inf>2</inf>Cu…",
+    metaknowledge's). Titles and abstracts were cleaned, keywords kept the tags (shown as topic words and labels);
+    the keywords as exported stay in ``keywords_markup`` for the export."""
+    (pan, _, _), _ = _read(TOOLS / "tethne_scopus_3.csv")
+    assert "NPPgap" in pan.fields["keywords"] and not any("<" in k for k in pan.fields["keywords"])
+    assert "NPP<inf>gap</inf>" in pan.fields["keywords_markup"]
+    (_, ybco, _), _ = _read(REAL / "scopus_authors_3.csv")
+    assert "YBa2Cu3O7−z" in ybco.fields["keywords"]
+
+
+def test_acm_bibtex_names_and_entities() -> None:
+    """The ACM Digital Library's BibTeX (CHI '23): ``10.1145/…`` keys, HTML entities in LaTeX text ("Responsible
+    &amp; Inclusive Cards"), accents as ``N\\'{u}\\~{n}ez``, and ``Na\\textcrd{}a`` (TIPA's đ) in an author name, which
+    was kept as written with the warning "unknown LaTeX command"."""
+    (felt, cards, robots), errors = _read(TOOLS / "acm_chi23_3.bib")
+    assert errors == []
+    assert felt.fields["authors"][2] == "Núñez-Pacheco, Claudia" and felt.fields["doi"] == "10.1145/3544548.3580875"
+    assert cards.title.startswith("Responsible & Inclusive Cards: An Online Card Tool")
+    assert "Responsible & Inclusive Cards and findings" in cards.abstract
+    assert robots.fields["authors"][1] == "Terzimehić, Nađa"
+    items = list(read_papers(TOOLS / "acm_chi23_3.bib"))
+    assert not [i for i in items if "unknown LaTeX command" in str(getattr(i, "reason", ""))]
+
+
+def test_two_apostrophes_typed_as_quotes_stay_as_in_the_ris_export() -> None:
+    """Web of Science writes a double quote as two apostrophes (``''bunny hopping''``, ``''Swimmer's Ear''``); Zotero
+    copies that text as it is into RIS and BibTeX. The BibTeX abstract was read as LaTeX ("”bunny hopping”", both
+    quotes closing), so the two exports of one paper differed and merged only by their DOI. A value with no LaTeX
+    opening quote (two backticks) keeps its two apostrophes; LaTeX's own quotes are still read as quotes."""
+    bib, errors = _read(TOOLS / "asysd_zotero_quotes_2.bib")
+    ris, _ = _read(TOOLS / "asysd_zotero_quotes_2.ris")
+    assert errors == [] and len(bib) == len(ris) == 2
+    assert "pelvic-limb ''bunny hopping'' as well as" in bib[0].abstract
+    assert [" ".join(p.abstract.split()) for p in bib] == [" ".join(p.abstract.split()) for p in ris]
+    from core.io.bibtex import _LatexText
+    assert _LatexText()("``Living on the edge'' of {T}ext")[0] == "“Living on the edge” of Text"
+
+
+def test_ovid_central_record_gives_authors_as_a_list_and_merges_with_its_medline_copy(tmp_path: Path) -> None:
+    """CiteSource's Ovid export (MEDLINE and Cochrane CENTRAL searched together): CENTRAL records write all their
+    authors in one ``A1`` tag ("Griffiths RR, Johnson MW, Carducci MA, …"; 73 of 1,000 records). That tag became one
+    name. The CENTRAL copy of a MEDLINE paper (another abstract text) merges with it by title, year and first author."""
+    from core.store import Store
+
+    papers, errors = _read(TOOLS / "ovid_medline_central_5.ris")
+    assert errors == [] and len(papers) == 5
+    medline, central = papers[3], papers[4]
+    assert central.id == "CN-01443998" and medline.id == "27909165"
+    assert central.fields["authors"] == ["Griffiths RR", "Johnson MW", "Carducci MA", "Umbricht A", "Richards WA",
+                                         "Richards BD", "Cosimano MP", "Klinedinst MA"]
+    assert medline.fields["authors"][0] == "Griffiths, Roland R"  # one name per tag, as MEDLINE writes it
+    report = Store(tmp_path / "ws").import_papers("ovid", read_papers(TOOLS / "ovid_medline_central_5.ris"))
+    assert (report.added, report.merged, report.skipped) == (4, 1, 0)

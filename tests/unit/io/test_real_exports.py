@@ -27,6 +27,8 @@ def test_a_real_export_gives_its_papers_with_title_abstract_journal_and_year(ent
             read_papers(path)
     papers = [p for p in read_papers(path, title_only=title_only) if isinstance(p, Paper)]
     assert 0 < len(papers) <= entry["records"]
+    if "with_abstract" in entry:  # records with a title and an abstract, counted by an independent reading
+        assert len([p for p in papers if p.abstract]) == entry["with_abstract"]
     for check in entry["checks"]:
         paper = next((p for p in papers if p.title == " ".join(check["title"].split())), None)
         if paper is None and entry["file"].startswith("csl_"):  # CSL titles keep their HTML markup as exported
