@@ -12,7 +12,7 @@ from core.io import read_papers
 from core.store import Store
 from tests.e2e.conftest import FIXTURES, Tab, app_tab, tiny_store
 
-pytestmark = pytest.mark.e2e
+pytestmark = [pytest.mark.e2e, pytest.mark.slow]  # ~110 s: the map component e2e stays in make test
 
 CSV = FIXTURES / "papers.csv"
 CORPUS = "dense"
