@@ -43,7 +43,7 @@ def corpora() -> dict[str, tuple[list[dict], np.ndarray]]:
     new = np.flatnonzero(years >= 2000)
     out = {"pubmed-1977 (train)": ([pubmed[i] for i in old], X[old]),
            "pubmed-2021 (held out)": ([pubmed[i] for i in new], X[new])}
-    for name in ("arxiv", "medical", "arxiv4k"):
+    for name in ("arxiv", "medical", "arxiv4k", "arxivj"):
         if (CACHE / f"{name}-docs.npy").exists():
             recs = records(name)
             out[f"{name.removesuffix('4k')}-{len(recs)} (held out)"] = (recs, vectors(name))
