@@ -20,7 +20,7 @@ from pathlib import Path
 
 import numpy as np
 import pandas as pd
-from bench_map_fps import LOAD, MAP, export_page
+from bench_map_fps import LOAD, export_page, in_page
 from common import ROOT, machine
 
 sys.path.insert(0, str(ROOT))
@@ -86,18 +86,7 @@ def server(coords: np.ndarray) -> tuple[dict, dict]:
 
 
 def measure(browser, page_file: Path, script: str, arg: object) -> dict:
-    context = browser.new_context(viewport={"width": 1200, "height": 900})
-    page = context.new_page()
-    cdp = context.new_cdp_session(page)
-    cdp.send("Performance.enable")
-    page.goto(page_file.as_uri())
-    page.wait_for_function(f"() => window.__mireadMaps && {MAP} && {MAP}.wrap.dataset.ready === '1'", timeout=60_000)
-    draw_ms = page.evaluate(script, arg)
-    cdp.send("HeapProfiler.enable")
-    cdp.send("HeapProfiler.collectGarbage")
-    metrics = {m["name"]: m["value"] for m in cdp.send("Performance.getMetrics")["metrics"]}
-    context.close()
-    return {"draw_s": draw_ms / 1000, "heap_mb": metrics.get("JSHeapUsedSize", 0) / 2**20}
+    return in_page(browser, page_file, lambda page: {"draw_s": page.evaluate(script, arg) / 1000})
 
 
 def main() -> None:

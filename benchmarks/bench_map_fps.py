@@ -18,7 +18,9 @@ import json
 import statistics
 import sys
 import tempfile
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import pandas as pd
@@ -76,23 +78,31 @@ def export_page(folder: Path) -> Path:
     return path
 
 
-def measure(browser, page_file: Path, n: int) -> dict:
+def in_page(browser, page_file: Path, steps: Callable[[Any], dict]) -> dict:
+    """Open the exported page, wait for its map, run `steps(page)`; its result and the JS heap after a GC, in MB."""
     context = browser.new_context(viewport={"width": 1200, "height": 900})
     page = context.new_page()
     cdp = context.new_cdp_session(page)
     cdp.send("Performance.enable")
     page.goto(page_file.as_uri())
     page.wait_for_function(f"() => window.__mireadMaps && {MAP} && {MAP}.wrap.dataset.ready === '1'", timeout=60_000)
-    draw_ms = page.evaluate(LOAD, n)
-    pan = page.evaluate(PAN, 4)
-    recolour_ms = page.evaluate(RECOLOUR)
+    found = steps(page)
     cdp.send("HeapProfiler.enable")
     cdp.send("HeapProfiler.collectGarbage")
     metrics = {m["name"]: m["value"] for m in cdp.send("Performance.getMetrics")["metrics"]}
     context.close()
-    return {"draw_s": draw_ms / 1000, "pan_fps": pan["frames"] / pan["seconds"], "pan_draws_per_s":
-            pan["draws"] / pan["seconds"], "pan_s": pan["seconds"], "recolour_s": recolour_ms / 1000,
-            "heap_mb": metrics.get("JSHeapUsedSize", 0) / 2**20}
+    return {**found, "heap_mb": metrics.get("JSHeapUsedSize", 0) / 2**20}
+
+
+def measure(browser, page_file: Path, n: int) -> dict:
+    def steps(page: Any) -> dict:
+        draw_ms = page.evaluate(LOAD, n)
+        pan = page.evaluate(PAN, 4)
+        recolour_ms = page.evaluate(RECOLOUR)
+        return {"draw_s": draw_ms / 1000, "pan_fps": pan["frames"] / pan["seconds"], "pan_draws_per_s":
+                pan["draws"] / pan["seconds"], "pan_s": pan["seconds"], "recolour_s": recolour_ms / 1000}
+
+    return in_page(browser, page_file, steps)
 
 
 def main() -> None:
