@@ -216,6 +216,13 @@ class MapView {
     if (this.hidden.size) this.filter();
   }
 
+  /** From now on the camera is reported: the map is drawn and its first state (with a shared link's flight) applied.
+   * A load that finds no state yet waits for it, or a view reported before the flight would clear the link's zoom. */
+  settle() {
+    this.settled = true;
+    this.wrap.dataset.settled = "1";
+  }
+
   /** The per-action state from a control instance (small JSON plus a code per paper and a bitmask). */
   apply(state, force = false) {
     return this.enqueue(() => this.applyNow(state, force));
@@ -275,6 +282,7 @@ class MapView {
       this.selection = s.select.slice();
       this.plot.select(this.toLocal(s.select), { preventEvent: true });
     }
+    if (this.awaitsState) { this.awaitsState = false; this.settle(); }  // the first state after a load: now settled
     this.applyMs = performance.now() - started;
     this.wrap.dataset.applied = String((Number(this.wrap.dataset.applied) || 0) + 1);
     this.wrap.dataset.applyMs = this.applyMs.toFixed(1);
@@ -617,14 +625,16 @@ export default function mount(component) {
   if (entry.state) view.state = entry.state;
   if (view.key !== data.meta.key) {
     view.settled = false;
+    view.awaitsState = false;
     const sameMap = Boolean(data.meta.base) && view.base === data.meta.base;  // an overview's new window: stay put
     view.base = data.meta.base || null;
     view.loading = view.enqueue(() => view.load(data)).then(() => {
       // a map taller than wide (Compare's columns) would cut off its sides at the default view: fit the whole square
       if (!sameMap && view.wrap.clientHeight > view.wrap.clientWidth) view.whole(false);
       if (entry.state) return view.enqueue(() => view.applyNow(entry.state, true, sameMap));
+      view.awaitsState = true;  // its first state (and a shared link's flight) comes with the state instance
       return undefined;
-    }).then(() => { view.settled = true; view.wrap.dataset.settled = "1"; });
+    }).then(() => { if (!view.awaitsState) view.settle(); });
   }
   return () => { view.destroy(); if (entry.map === view) entry.map = null; parentElement.__mireadMap = null; };
 }
