@@ -11,7 +11,7 @@ import streamlit as st
 
 from core.embedding import get_model, list_models, vectors_fingerprint
 from core.evaluation import QUICK_SAMPLE, QUICK_TASKS, evaluation_figures
-from core.evaluation.job import EVALUATE_KIND, EvaluateConfig
+from core.evaluation.job import EvaluateConfig
 from core.explore import DEFAULT_PARAMS
 from core.explore.compare import (
     NEIGHBOURS,
@@ -30,7 +30,7 @@ from core.plots.map_data import colour_codes, highlight_bits
 from core.records import md_escape
 from ui.embedding import need_embeddings
 from ui.errors import guarded, show_error
-from ui.jobs import start_job, start_map, watch_job
+from ui.jobs import running_evaluation, start_job, start_map, watch_job
 from ui.map.component import MapEvents, linked_events, push_state, show_map
 from ui.resources import papers_frame, settings, store
 from ui.shared_view import link_problems, write_link
@@ -62,14 +62,6 @@ def pick_from_table(key: str, corpus: str, ids: list[str]) -> None:
     event = st.session_state.get(key)
     rows = event.selection.rows if event and event.get("selection") else []
     st.session_state[SELECTED], st.session_state[SELECTED_IN] = [ids[i] for i in rows if i < len(ids)], corpus
-
-
-def running_evaluation(corpus: str) -> str | None:
-    """An evaluation of this corpus running for any tab, session or the CLI: the page follows it (its bar on top)."""
-    from core.training.jobs import ACTIVE, list_jobs
-
-    return next((j["id"] for j in list_jobs(store()) if j["kind"] == EVALUATE_KIND and j["status"] in ACTIVE
-                 and j["corpus"] == corpus), None)
 
 
 def quick_evaluation(corpus: str, label: str, model: str) -> None:

@@ -8,16 +8,15 @@ import streamlit as st
 from core.embedding import get_model, list_models
 from core.errors import MireadError
 from core.evaluation import METRIC_NAMES, TASKS, Verdict, held_out_papers, robustness_for_abstract
-from core.evaluation.job import EVALUATE_KIND, EvaluateConfig
+from core.evaluation.job import EvaluateConfig
 from core.evaluation.report import CITE_NOTE, figure_table, result_from_row
 from core.io.formulas import csv_bytes
 from core.plots import purity_figure, robustness_figure
 from core.records import md_escape
-from core.training.jobs import ACTIVE, list_jobs
 from ui import state
 from ui.embedding import need_embeddings
 from ui.errors import guarded
-from ui.jobs import start_job, watch_job
+from ui.jobs import running_evaluation, start_job, watch_job
 from ui.resources import embeddings, encoder, papers_frame, settings, store
 from ui.sidebar import current_corpus, current_model
 
@@ -60,12 +59,6 @@ def finished(job: dict, seconds: float) -> None:
     config = job["config"]
     state.keep(state.EVALUATION, state.Answer(config["corpus"], config.get("extra", {}).get("sidebar_model", ""), {},
                                               {**job["result"]["evaluation"], "seconds": seconds}))
-
-
-def running_here(corpus: str) -> str | None:
-    """An evaluation of this corpus running for another tab or session: this page follows it too."""
-    return next((j["id"] for j in list_jobs(store()) if j["kind"] == EVALUATE_KIND and j["status"] in ACTIVE
-                 and j["corpus"] == corpus), None)
 
 
 def show_results(doc: dict) -> None:
@@ -171,7 +164,7 @@ def compare_tab(corpus: str) -> None:
             st.caption(f"{len(papers):,} held-out test papers of **{md_escape(held[0])}** (the sample size caps them).")
     if st.button("Run evaluation", type="primary", disabled=not models or not tasks):
         run(corpus, label, models, tasks, int(sample), int(seed), papers)
-    watch_job(RUNNING, finished, adopt=lambda: running_here(corpus))
+    watch_job(RUNNING, finished, adopt=lambda: running_evaluation(corpus))
     answer = st.session_state.get(state.EVALUATION)
     if isinstance(answer, state.Answer) and answer.corpus == corpus:  # results name their own models
         show_results(answer.value)

@@ -60,6 +60,14 @@ def start_map(s: Any, corpus: str, spec: Any, method: str = "umap", params: dict
     return view
 
 
+def running_evaluation(corpus: str) -> str | None:
+    """The id of an evaluation of this corpus running for any tab, session or the CLI (a page follows it), else None."""
+    from core.evaluation.job import EVALUATE_KIND
+
+    return next((j["id"] for j in jobs.list_jobs(store()) if j["kind"] == EVALUATE_KIND
+                 and j["status"] in jobs.ACTIVE and j["corpus"] == corpus), None)
+
+
 def start_job(key: str, cfg: Any) -> str | None:
     """Start the job `cfg` in this server (or join the same one running), as the session's job `key`: its id, None
     after an error (shown as one sentence). Joining says so."""
