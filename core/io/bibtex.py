@@ -9,9 +9,19 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
+from core.io.names import bibtex_names
 from core.io.rows import NumberedRow, Row, RowWarning, _year
 from core.io.safety import _open_text, _shown
 from core.records import RowError
+
+_ENTRY_START = re.compile(r"^\s*@[A-Za-z]+\s*[{(]")
+
+
+def looks_like_bibtex(head: str) -> bool:
+    """BibTeX: an entry (``@article{``) starts one of the first ten non-empty lines, after a preamble if any: the
+    Cochrane Library heads each entry with "Record #1 of 6", Scopus writes "Scopus" and "EXPORT DATE: …" first."""
+    lines = [line.lstrip("\ufeff") for line in head.splitlines() if line.strip()][:10]
+    return any(_ENTRY_START.match(line) for line in lines)
 
 
 def _split_keywords(value: Any) -> list[str]:
@@ -151,6 +161,7 @@ def _bibtex_row(entry: Any, number: int, latex: _LatexText) -> tuple[Row, list[R
         fields[name] = value
     authors = fields.pop("author", [])
     authors = [" ".join(str(name).split()) for name in (authors if isinstance(authors, list) else [authors])]
+    authors = bibtex_names(authors)  # the Cochrane Library's "Utomo, E, Groen, J, and Blok, BFM" (core.io.names)
     row: Row = {
         "key": _key(entry),
         "entrytype": entry.entry_type.lower(),

@@ -20,7 +20,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from core.errors import CorpusError
-from core.io.bibtex import _bibtex_rows
+from core.io.bibtex import _bibtex_rows, looks_like_bibtex
 from core.io.csl import csl_row, looks_like_csl
 from core.io.endnote import _endnote_rows, looks_like_endnote
 from core.io.excel import _excel_rows, excel_layout
@@ -122,6 +122,8 @@ def _by_content(path: Path, ext: str) -> str | None:
         return "wos"
     if looks_like_ris(text):  # before Cochrane: its RIS exports start with the same "Record #1 of N" preamble
         return "ris"
+    if looks_like_bibtex(text):  # before Cochrane too: its BibTeX heads each entry with "Record #1 of N"
+        return "bibtex"
     if looks_like_cochrane(text):
         return "cochrane"
     if looks_like_refer(text):

@@ -61,9 +61,11 @@ def _text(record: dict[str, Any], *tags: str) -> str | None:
 
 def _authors(record: dict[str, Any]) -> list[str]:
     """The authors in the fullest form read: ``FAU`` ("Neilen, Amanda D") when it names every author ``AU`` names,
-    else ``AU`` ("Neilen AD")."""
+    else ``AU`` ("Neilen AD"); then any group author (``CN  - ISPOR Task Force``), as PubMed XML lists a
+    ``CollectiveName`` among the authors."""
     full, short = _listed(record, "FAU"), _listed(record, "AU")
-    return full if full and len(full) >= len(short) else short or full
+    people = full if full and len(full) >= len(short) else short or full
+    return people + [group for group in _listed(record, "CN") if group not in people]
 
 
 def medline_row(record: dict[str, Any]) -> Row:

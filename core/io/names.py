@@ -27,18 +27,24 @@ _GIVEN_FAMILY = re.compile(rf"^{_WORD}(?:\s+{_WORD}){{1,4}}$")
 _SUFFIX = re.compile(r"^(?:Jr|Sr|I{2,3}|IV|2nd|3rd)\.?$")  # "Roach M.C., Thompson F.R., III, …": joins the name
 _FAMILY_GIVEN = re.compile(r"^[^,]+,\s*[^,]+$")
 _INITIALS_ONLY = re.compile(r"^(?:[A-ZÀ-ÖØ-Þ][a-zà-ÿ]{0,2}\.[\s-]?)+$")  # "Y.", "J.R.", "M.-A.", "Ch."
+_BARE_INITIALS = re.compile(r"^[A-ZÀ-ÖØ-Þ]{1,4}$")  # "R", "MM", "BFM": the Cochrane Library's BibTeX
 
 
-def _family_initials_pairs(parts: list[str]) -> list[str] | None:
+def _family_initials_pairs(parts: list[str], bare: bool = False) -> list[str] | None:
     """Scopus' CSV of about 2015: "Pan, Y., Yu, C., Mei, C." as ["Pan, Y.", "Yu, C.", "Mei, C."] (a "Jr." joins the
-    name before it); None unless every name is a family name followed by initials, and there are two or more."""
+    name before it); None unless every name is a family name followed by initials, and there are two or more.
+    ``bare`` also takes initials without full stops ("Blok, BFM")."""
+
+    def initials(part: str) -> bool:
+        return bool(_INITIALS_ONLY.match(part) or (bare and _BARE_INITIALS.match(part)))
+
     names: list[str] = []
     i = 0
     while i + 1 < len(parts):
-        family, initials = parts[i], parts[i + 1]
-        if _INITIALS_ONLY.match(family) or not _INITIALS_ONLY.match(initials):
+        family, given = parts[i], parts[i + 1]
+        if initials(family) or not initials(given):
             return None
-        names.append(f"{family}, {initials}")
+        names.append(f"{family}, {given}")
         i += 2
         if i < len(parts) and _SUFFIX.match(parts[i]):
             names[-1] = f"{names[-1]}, {parts[i]}"
@@ -86,3 +92,12 @@ def tagged_names(value: str) -> list[str]:
     if len(parts) > 1 and all(_INITIALS_LAST.match(part) for part in parts):
         return parts
     return [value]
+
+
+def bibtex_names(names: list[str]) -> list[str]:
+    """BibTeX names as split at "and"; except where the Cochrane Library writes every author in one value, "Family,
+    Initials" joined by commas before a last ", and" ("Utomo, E, Groen, J, and Blok, BFM"): read as those pairs."""
+    if not any(name.count(",") > 1 for name in names):
+        return names
+    parts = [part.strip() for name in names for part in name.split(",") if part.strip()]
+    return _family_initials_pairs(parts, bare=True) or names

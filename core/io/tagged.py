@@ -137,6 +137,10 @@ def _wos_row(tags: dict[str, list[str]]) -> Row:
     if isinstance(full, list) and isinstance(short, list) and len(full) == len(short) and full != short:
         # the fullest form read is the authors' ("Li, Wei", not "Li, W"); the short forms stay as exported
         row["authors"], row["author_short_names"] = row.pop("author_full_names"), short
+    groups = row.get("ca")  # group authors ("CA Centers for Disease Control and Prevention (CDC)"): authors too,
+    if isinstance(groups, list) and groups:  # as PubMed XML lists a CollectiveName; the only ones of some records
+        people = row.get("authors") if isinstance(row.get("authors"), list) else []
+        row["authors"] = people + [group for group in groups if group not in people]
     return _with_year(row)
 
 
