@@ -14,6 +14,7 @@ from core.io.rows import NumberedRow, Row, RowWarning, _year
 from core.io.safety import _open_text, _shown
 from core.records import RowError
 
+_BASE_KEY = re.compile(r"^[0-9a-f]{64}$")  # BASE (Bielefeld Academic Search Engine) keys: a SHA-256 in hex
 _ENTRY_START = re.compile(r"^\s*@[A-Za-z]+\s*[{(]")
 
 
@@ -174,6 +175,8 @@ def _bibtex_row(entry: Any, number: int, latex: _LatexText) -> tuple[Row, list[R
         "keywords": _split_keywords(fields.pop("keywords", None)),
     }
     row.update(fields)
+    if not row["abstract"] and _BASE_KEY.match(str(row["key"])) and isinstance(row.get("note"), str):
+        row["abstract"] = row.pop("note")  # BASE writes a record's description, its abstract, in the note
     if isinstance(row["abstract"], str) and _web_of_science(row):  # its wrapped lines: "the first\n   outranking"
         row["abstract"] = " ".join(row["abstract"].split())
     return row, warnings

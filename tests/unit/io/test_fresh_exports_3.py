@@ -106,3 +106,22 @@ def test_web_of_science_tab_delimited_in_utf16_with_cr_lines() -> None:
     papers = _papers("wos_tab_utf16_3.txt")
     assert [p.fields["authors"][0] for p in papers] == ["Kraufvelin, Patrik", "Schmera, Denes", "Moudry, Vitezslav"]
     assert len(papers[0].fields["authors"]) == 30
+
+
+def test_base_bibtex_keeps_its_abstract_in_note() -> None:
+    """BASE (Bielefeld Academic Search Engine) writes a record's description, the abstract, in BibTeX's ``note``
+    (its keys are 64 hexadecimal digits, ``author`` joined by upper-case "AND", titles in LaTeX: ``milj{\\"o}gifter``,
+    ``omr{\\r a}des``). All 38 records of the four BASE files were refused as having no abstract."""
+    papers = _papers("base_3.bib")
+    assert len(papers) == 3
+    assert all(p.abstract.startswith("This report gives a summary of the monitoring activities") for p in papers)
+    assert papers[0].title.endswith("Metaller och organiska miljögifter i marin biota, trend- och områdesövervakning")
+    assert papers[0].fields["authors"][:2] == ["Bignert, Anders", "Danielsson, Sara"]
+    assert papers[0].fields["year"] == 2008 and "note" not in papers[0].fields
+
+
+def test_a_note_is_no_abstract_elsewhere() -> None:
+    """Scopus writes ``note={cited By 0}``: a record without an abstract stays without one."""
+    items = list(read_papers(TOOLS / "scopus_exportdate_3.bib"))
+    assert [item.row for item in items if isinstance(item, RowError)] == [2]
+    assert [p.fields["note"] for p in items if isinstance(p, Paper)] == ["cited By 0", "cited By 3"]
