@@ -223,9 +223,18 @@ def _known_value(field: str, value: Any) -> Any:
     if field == "journal" and isinstance(value, str) and "\n" in value:  # wrapped over lines (WoS BibTeX)
         return " ".join(value.split())
     if field == "keywords" and isinstance(value, str):
-        parts = [part.strip() for part in value.split(";" if ";" in value or "|" not in value else "|")]
-        return [part for part in parts if part] if len(parts) > 1 else value
+        return _keyword_list(value)
     return value
+
+
+def _keyword_list(value: str) -> list[str]:
+    """Keywords in one cell as a list: joined by ";" (most exports) or "|" (OpenAlex), else by commas outside
+    parentheses (Embase: "Probiotics,Diarrhea", "cyst (diagnosis, surgery), colonoscopy"; Abstrackr)."""
+    if ";" in value or "|" in value:
+        parts = value.split(";" if ";" in value else "|")
+    else:
+        parts = re.split(r",(?![^()]*\))", value)
+    return [part.strip() for part in parts if part.strip()]
 
 
 def _paper(number: int, row: Row, columns: ColumnMap, tabular: bool, title_only: bool = False) -> Paper | RowError:

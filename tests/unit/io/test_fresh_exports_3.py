@@ -125,3 +125,15 @@ def test_a_note_is_no_abstract_elsewhere() -> None:
     items = list(read_papers(TOOLS / "scopus_exportdate_3.bib"))
     assert [item.row for item in items if isinstance(item, RowError)] == [2]
     assert [p.fields["note"] for p in items if isinstance(p, Paper)] == ["cited By 0", "cited By 3"]
+
+
+def test_keywords_joined_by_commas_are_a_list() -> None:
+    """Embase joins its keywords with commas ("Critically ill patients,Diarrhea,Probiotics" in a fresh 2025 export,
+    ", " in its Emtree columns, where a term carries its own commas in parentheses), and so does Abstrackr. The cell
+    stayed one keyword, where every other export gives a list; a blank RefWorks cell (" ") was a keyword too."""
+    emtree = _papers("../embase_3.csv", title_only=True)[0].fields["keywords"]
+    assert emtree[:3] == ["article", "bronchogenic duplication cyst (diagnosis, surgery)",
+                          "colonic duplication cyst (diagnosis, surgery)"]
+    abstrackr = _papers("abstrackr_3.csv", title_only=True)[0].fields["keywords"]
+    assert abstrackr == ["phosphate", "Africa", "animal", "dinosaur", "fossil", "Morocco", "phylogeny", "skull"]
+    assert [p.fields.get("keywords") for p in _papers("refworks_3.txt", title_only=True)] == [[], [], []]
