@@ -104,8 +104,9 @@ def test_a_lasso_lists_the_papers_and_saves_them_as_a_collection(tab: Tab, store
 
 
 # Marked slow (run by `make test-e2e`, not `make test`): in both clean-clone CI runs of 2026-11-29's fourth session, run
-# after the AppTests, the shared zoomed link opened on the whole map (span 2.0); alone and after the other map e2e tests
-# it passes. An open bug of issue 42 (a shared zoomed link can open whole), not a passing test.
+# after the AppTests, the shared zoomed link stayed on the whole map (span 2.0) for the whole 240 s patience; it passes
+# alone, alone under two busy loops, and after all of tests/app (session 5). An open bug of issue 42 (a shared zoomed
+# link can open whole), not a passing test: on failure the assertion now shows the map's camera state (`_why`).
 @pytest.mark.slow
 def test_zoom_goes_into_the_url_and_whole_map_returns(browser, tab: Tab):
     canvas = tab.map_drawn()
@@ -115,8 +116,7 @@ def test_zoom_goes_into_the_url_and_whole_map_returns(browser, tab: Tab):
     for _ in range(4):
         tab.page.mouse.wheel(0, -300)
         tab.page.wait_for_timeout(100)
-    tab.eventually(lambda: _check("zoom=" in tab.page.url, tab.page.url))
-    zoomed = tab.page.url
+    zoomed, span = tab.eventually(lambda: _zoom_settled(tab))  # the last of the wheel's reports, not the first
     tab.page.locator(".miread-map-outer button.miread-whole").first.click()
     tab.eventually(lambda: _check("zoom=" not in tab.page.url, (tab.page.url, tab.page.evaluate(
         "() => [window.__mireadMaps.map.map.wrap.dataset.lastzoom, window.__mireadMaps.map.map.bbox()]"))))
@@ -125,7 +125,7 @@ def test_zoom_goes_into_the_url_and_whole_map_returns(browser, tab: Tab):
     try:
         shared = Tab(context.new_page(), zoomed).open()
         shared.map_drawn()
-        shared.eventually(lambda: _check(_span(shared) < 1.9, _span(shared)))
+        shared.eventually(lambda: _check(abs(_span(shared) - span) < 0.1 * span, (_span(shared), span, _why(shared))))
         shared.snap("map-component-url-zoom")
     finally:
         context.close()
@@ -166,6 +166,24 @@ def _frame(tab: Tab) -> str | None:
     view = tab.map_view()
     assert view is not None, "the map was unmounted"
     return view["frame"]
+
+
+def _zoom_settled(tab: Tab) -> tuple[str, float]:
+    """The address bar once the zoom has stopped moving: it names a window, the map shows less than the whole of it,
+    and neither changed for a second. Each wheel step is reported (300 ms after it stops); on a loaded machine the
+    URL of the first step (a window barely smaller than the whole map) can be there before the last."""
+    url, span = tab.page.url, _span(tab)
+    _check("zoom=" in url and span < 1.9, (url, span))
+    tab.page.wait_for_timeout(1000)
+    _check(tab.page.url == url and _span(tab) == span, (url, tab.page.url, span, _span(tab)))
+    return url, span
+
+
+def _why(tab: Tab) -> object:
+    """What the map knows of its camera: the address bar, its data attributes, its flight and its state's zoom."""
+    return tab.page.url, tab.page.evaluate("""() => { const m = window.__mireadMaps.map.map, e = window.__mireadMaps.map;
+        return [Object.assign({}, m.wrap.dataset), m.flight, e.state && e.state.state && e.state.state.zoom,
+                e.state && e.state.state && e.state.state.flight, Object.keys(e.parts || {})]; }""")
 
 
 def _span(tab: Tab) -> float:
