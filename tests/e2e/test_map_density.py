@@ -74,6 +74,9 @@ def test_the_overview_draws_the_density_zoom_loads_the_window_and_hover_and_clic
     settled = _shown(tab)
     tab.page.wait_for_timeout(3_000)
     assert _shown(tab)["loads"] == settled["loads"]  # a new window does not move the camera into another reload
+    codes = _codes(tab)  # the colour codes came for the drawn window's papers only, and colour them
+    assert codes["window"] == codes["key"] and len(codes["sent"]) == settled["n"] < PAPERS, codes
+    assert codes["drawn"] == codes["sent"] and len(set(codes["drawn"])) > 1, codes
     tab.see("in this view drawn", "[data-testid=stCaptionContainer]")
     text = tab.hover_card(row=zoomed["rows"].index(0))
     assert titles[0][:40] in text
@@ -86,6 +89,13 @@ def test_the_overview_draws_the_density_zoom_loads_the_window_and_hover_and_clic
     tab.page.locator(".miread-map-outer button.miread-whole").first.click()
     tab.eventually(lambda: _ok(_shown(tab), lambda s: s["key"].endswith("@whole") and s["n"] == PAPERS
                                and "zoom=" not in tab.page.url))
+
+
+def _codes(tab: Tab) -> dict:
+    return tab.page.evaluate(f"""() => {{ const m = {M}, e = window.__mireadMaps.map, c = e.state.codes;
+        const sent = c && typeof c.getChild === 'function' ? c.getChild(c.schema.fields[0].name).toArray() : c;
+        return {{key: String(m.key), window: e.state.state.window || null, sent: Array.from(sent || []),
+                 drawn: Array.from(m.codes)}}; }}""")
 
 
 def _ok(shown: dict | None, test) -> dict:

@@ -129,6 +129,7 @@ def show_map(corpus: str, coords: np.ndarray, frame: pd.DataFrame, *, hub: str =
         table, unit, extra = _overview(version, coords, frame, current_zoom() if zoom else None, hub)
     else:
         table, unit = _points(version, coords, frame)
+        st.session_state.get(WINDOWS, {}).pop(hub, None)  # every paper drawn: codes go one per paper
     meta: dict[str, Any] = {"key": version, "n": table.num_rows, "hub": hub, "name": corpus,
                             "unit": [unit.cx, unit.cy, unit.half], "zoom": bool(zoom)}
     meta.update(extra.pop("meta", {}))
@@ -160,6 +161,8 @@ def _overview(version: str, coords: np.ndarray, frame: pd.DataFrame, zoom: Any,
     table, unit, grid, overview = _window_table(version, zoom, coords, frame)
     st.session_state.setdefault(OVERVIEW, {})[hub] = overview
     window = "whole" if zoom is None else ",".join(f"{v:.6g}" for v in zoom)
+    st.session_state.setdefault(WINDOWS, {})[hub] = DrawnWindow(f"{version}@{window}", overview.total,
+                                                                table.column("row").to_numpy())
     meta = {"key": f"{version}@{window}", "base": version, "total": overview.total,
             "overview": {"size": int(grid.shape[0]), "inside": overview.inside}}
     return table, unit, {"meta": meta, "density": grid.ravel()}
@@ -170,6 +173,11 @@ def push_state(state: dict, codes: np.ndarray | None, mask: np.ndarray | None, r
     """The per-run state (small JSON, a uint8 code per paper, a highlight bitmask, ringed rows) for the heavy
     instance."""
     json.dumps(state)  # plain JSON or an error here: Streamlit would silently send its repr (../shared/MAP.md §1)
+    window = st.session_state.get(WINDOWS, {}).get(hub)
+    if window is not None and codes is not None and len(codes) == window.total:
+        # a density overview draws one window's papers: their codes only (200,000 bytes, not one per paper of 10M),
+        # named by the window they belong to, so the browser never colours another window's points with them
+        codes, state = np.asarray(codes)[window.rows], {**state, "window": window.key}
     data: dict[str, Any] = {"hub": hub, "role": "page", "part": True, "state": state}
     if codes is not None:
         data["codes"] = np.asarray(codes, dtype=np.uint8)
@@ -178,6 +186,18 @@ def push_state(state: dict, codes: np.ndarray | None, mask: np.ndarray | None, r
     if rings is not None and len(rings):
         data["rings"] = np.asarray(rings, dtype=np.int32)
     _control(key=key, data=data, height=0)
+
+
+WINDOWS = "map_drawn_windows"  # {hub: DrawnWindow}: the window a density overview draws (absent: every paper)
+
+
+@dataclass(frozen=True)
+class DrawnWindow:
+    """The papers a density overview draws: the heavy instance's key, the corpus's paper count, their rows."""
+
+    key: str
+    total: int
+    rows: np.ndarray
 
 
 @dataclass(frozen=True)

@@ -252,7 +252,9 @@ class MapView {
     this.lastCodes = codes; this.lastMask = mask;
     this.pointKey = JSON.stringify([s.palette, s.years, s.play, s.grow]);
     if (!same) {
-      this.codes = this.gather(codes);
+      // a density overview's codes are its window's (s.window names it): never another window's points
+      if (!s.window) this.codes = this.gather(codes);
+      else if (s.window === this.key && codes && codes.length === this.n) this.codes = Uint8Array.from(codes);
       this.mask = mask && mask.length ? mask : null;
       this.window = s.years || null;
       this.play = s.play || null;
