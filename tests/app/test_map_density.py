@@ -47,3 +47,41 @@ def test_over_the_limit_the_map_opens_as_a_density_overview_and_a_zoom_sends_its
     assert any(f"— **{len(inside):,}** in this view drawn." in c.value for c in at.caption)
     titles = zoomed["points"]["title"].tolist()
     assert titles == [sent["points"]["title"][r] for r in inside]  # each point's card is its own paper's
+    # the colour codes go for the drawn window's papers only, named by the window they colour
+    whole_codes, window_codes = column(sent["page"], "codes"), column(zoomed["page"], "codes")
+    assert len(whole_codes) == total and sent["page"]["state"]["window"] == sent["meta"]["key"]
+    assert window_codes.tolist() == whole_codes[inside].tolist()
+    assert zoomed["page"]["state"]["window"] == zoomed["meta"]["key"]
+
+
+def test_a_density_overview_exports_the_papers_of_its_view_in_the_whole_maps_frame():
+    """The HTML export of an overview holds the drawn window's papers (a file of every paper of a corpus above the
+    draw limit would be gigabytes), their own codes and highlight, placed as on the page."""
+    import json
+    import re
+
+    import pandas as pd
+
+    from core.plots.map_data import Colours, unit_frame
+    from ui.map.component import DrawnWindow
+    from ui.map.controls import DrawnMap, _export
+
+    rng = np.random.default_rng(0)
+    coords = rng.normal(size=(40, 2))
+    frame = pd.DataFrame({"id": [f"p{i}" for i in range(40)], "title": [f"paper {i}" for i in range(40)]})
+    codes = (np.arange(40) % 3).astype(np.uint8)
+    drawn = DrawnMap("c", frame, coords, Colours(codes, ["#111111", "#222222", "#333333"], []), {"name": "c"}, None,
+                     None, {}, False)
+    rows = np.array([3, 7, 8, 30])
+    highlight = np.zeros(40, dtype=bool)
+    highlight[[7, 12]] = True
+    html = _export(drawn, {"name": "c"}, highlight, None, DrawnWindow("k@w", 40, rows)).decode("utf-8")
+    data = json.loads(re.search(r'id="miread-data">(.*?)</script>', html, re.S).group(1))
+    assert data["points"]["title"] == ["paper 3", "paper 7", "paper 8", "paper 30"]
+    assert data["state"]["codes"] == [0, 1, 2, 0]
+    assert np.unpackbits(np.array(data["state"]["mask"], dtype=np.uint8))[:4].tolist() == [0, 1, 0, 0]
+    whole = unit_frame(coords).to_unit(coords[rows])  # the whole map's frame, not one fitted to the four papers
+    assert np.allclose(data["points"]["x"], whole[:, 0], atol=1e-4)
+    every = json.loads(re.search(r'id="miread-data">(.*?)</script>',
+                                 _export(drawn, {"name": "c"}, None, None, None).decode("utf-8"), re.S).group(1))
+    assert len(every["points"]["title"]) == 40  # under the draw limit: every paper

@@ -173,7 +173,7 @@ def push_state(state: dict, codes: np.ndarray | None, mask: np.ndarray | None, r
     """The per-run state (small JSON, a uint8 code per paper, a highlight bitmask, ringed rows) for the heavy
     instance."""
     json.dumps(state)  # plain JSON or an error here: Streamlit would silently send its repr (../shared/MAP.md §1)
-    window = st.session_state.get(WINDOWS, {}).get(hub)
+    window = drawn_window(hub)
     if window is not None and codes is not None and len(codes) == window.total:
         # a density overview draws one window's papers: their codes only (200,000 bytes, not one per paper of 10M),
         # named by the window they belong to, so the browser never colours another window's points with them
@@ -186,6 +186,11 @@ def push_state(state: dict, codes: np.ndarray | None, mask: np.ndarray | None, r
     if rings is not None and len(rings):
         data["rings"] = np.asarray(rings, dtype=np.int32)
     _control(key=key, data=data, height=0)
+
+
+def drawn_window(hub: str = HUB) -> DrawnWindow | None:
+    """The window a density overview of `hub` draws (None: every paper is drawn)."""
+    return st.session_state.get(WINDOWS, {}).get(hub)
 
 
 WINDOWS = "map_drawn_windows"  # {hub: DrawnWindow}: the window a density overview draws (absent: every paper)
@@ -266,9 +271,10 @@ def watch_zoom(unit: UnitFrame, hub: str = HUB, reload: bool = False) -> None:
 
 
 def standalone_html(corpus: str, coords: np.ndarray, frame: pd.DataFrame, state: dict, codes: np.ndarray | None,
-                    mask: np.ndarray | None) -> str:
-    """The map as one HTML file: the same bundle, the data inlined as JSON (no network, no CDN)."""
-    unit = unit_frame(coords)
+                    mask: np.ndarray | None, unit: UnitFrame | None = None) -> str:
+    """The map as one HTML file: the same bundle, the data inlined as JSON (no network, no CDN). `unit`: the frame
+    of the whole map when `coords` are some of its papers (a density overview's window)."""
+    unit = unit or unit_frame(coords)
     table = points_table(coords, frame, unit)
     points = {c: (table[c].astype(float).round(5).tolist() if table[c].dtype.kind == "f" else table[c].tolist())
               for c in table.columns}

@@ -11,9 +11,9 @@ import pandas as pd
 import streamlit as st
 
 from core.display import plural
-from core.plots.map_data import Colours, highlight_bits
+from core.plots.map_data import Colours, highlight_bits, unit_frame
 from core.records import md_escape
-from ui.map.component import push_state, standalone_html
+from ui.map.component import DrawnWindow, drawn_window, push_state, standalone_html
 from ui.map.panel import PAPER
 from ui.map.time import PLAY, PLAY_LINK, year_controls
 from ui.map.zoom import current_zoom
@@ -70,11 +70,28 @@ def quick_controls(drawn: DrawnMap, highlight_box: Any, years_box: Any, map_box:
     bits = highlight_bits(highlight, len(drawn.coords))
     with map_box:
         push_state(state, drawn.colours.codes, bits, drawn.rings)
+        window = drawn_window()
         st.download_button(
-            "Export map (HTML)", lambda: standalone_html(drawn.corpus, drawn.coords, frame, state, drawn.colours.codes,
-                                                         bits).encode("utf-8"),  # built on the click only
+            "Export map (HTML)", lambda: _export(drawn, state, highlight, bits, window),  # built on the click only
             file_name=f"{state['name']}.html", mime="text/html",
-            help="A standalone interactive file (no network needed); the PNG button on the map saves a picture.")
+            help="A standalone interactive file (no network needed); the PNG button on the map saves a picture."
+                 + ("" if window is None else f" A density overview exports the {len(window.rows):,} papers drawn "
+                                              "in this view, not every paper of the corpus."))
     write_link(**drawn.link, highlight=query.strip(), years=years,
                paper=st.session_state.get(PAPER) if drawn.paper_open else None, zoom=current_zoom(),
                play=PLAY_LINK.get(play))
+
+
+def _export(drawn: DrawnMap, state: dict, highlight: np.ndarray | None, bits: np.ndarray | None,
+            window: DrawnWindow | None) -> bytes:
+    """The standalone HTML file of the map as drawn: every paper, or a density overview's window (a file of every
+    paper of a corpus above the draw limit would be gigabytes), placed in the whole map's frame so the topic labels,
+    the star and the lines land where they are on the page."""
+    codes = drawn.colours.codes
+    if window is None:
+        return standalone_html(drawn.corpus, drawn.coords, drawn.frame, state, codes, bits).encode("utf-8")
+    rows = window.rows
+    return standalone_html(drawn.corpus, drawn.coords[rows], drawn.frame.iloc[rows], state,
+                           None if codes is None else np.asarray(codes)[rows],
+                           None if highlight is None else highlight_bits(highlight[rows], len(rows)),
+                           unit=unit_frame(drawn.coords)).encode("utf-8")
