@@ -181,8 +181,7 @@ def title_key(title: str) -> str:
 
 
 def _folded(text: str) -> str:
-    """`title_key` of a title form that is not ASCII: diacritics off ("Psiquiatría" -> "Psiquiatria"), case and
-    punctuation folded."""
+    """`title_key` of a non-ASCII title form: diacritics off ("Psiquiatría" -> "Psiquiatria"), case, punctuation."""
     text = _COMBINING.sub("", unicodedata.normalize("NFKD", text.translate(_LETTER_FOLD)))
     return " ".join(_NOT_WORD.sub(" ", text.casefold()).split())
 
@@ -229,15 +228,11 @@ def match_keys(title: str, fields: dict[str, Any], pid: str | None = None,
                id_column: str | None = None) -> tuple[str, ...]:
     """A record's lookup keys: 'kind:value' for each strong id, and 'title:<key>' for a long enough title."""
     keys = [f"{kind}:{value}" for kind, value in external_ids(fields, pid, id_column).items()]
-    text = title_form(title)
-    if text.isascii():  # `title_key` as bytes: hashed as they are, not decoded and encoded again (§25d)
-        key = b" ".join(text.encode("ascii").translate(_ASCII_KEY).split())
-        long_enough = len(key) >= MIN_TITLE_KEY
-    else:
-        folded = _folded(text)
-        key, long_enough = folded.encode(), len(folded) >= MIN_TITLE_KEY
-    if long_enough:  # stored as a short hash: a smaller index, the same matches
-        keys.append("title:" + _blake2b(key, digest_size=10).hexdigest())
+    text = title_form(title)  # then `title_key`; an ASCII one as bytes, hashed without a decode and encode (§25d)
+    ascii_key = text.isascii()
+    key = b" ".join(text.encode("ascii").translate(_ASCII_KEY).split()) if ascii_key else _folded(text)
+    if len(key) >= MIN_TITLE_KEY:  # stored as a short hash: a smaller index, the same matches
+        keys.append("title:" + _blake2b(key if ascii_key else key.encode(), digest_size=10).hexdigest())
         surname = first_author_surname(fields)
         if surname and (year := year_of(fields)):  # the block in which titles are compared for spelling differences
             keys.append(f"ay:{surname.split()[-1]}|{year}")
