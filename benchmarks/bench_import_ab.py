@@ -5,6 +5,8 @@ revision, each into a fresh workspace, in turn (A B C, A B C, ...), after one wa
 a change in the machine's load falls on every revision alike. CPU is user + system time of the process and its
 reading child (``os.wait4``'s rusage includes the children it waited for); wall is the elapsed time. The 1-minute
 load average is recorded before every run. Prints medians with min–max and each revision's ratio to the first.
+The runs may write ``.pyc`` files even where ``PYTHONDONTWRITEBYTECODE`` is set: otherwise both processes of every
+import compile the checkout's sources again (~0.15–0.2 s each, more for a larger code base; BENCHMARKS.md §25d).
 
     python benchmarks/bench_import.py --rows 50000   # or any CSV; then
     python benchmarks/bench_import_ab.py --csv /tmp/miread-bench/import-50k.csv --rounds 5 \\
@@ -27,6 +29,7 @@ def one_import(tree: Path, csv: Path, workspace: Path) -> dict[str, float]:
     """CPU and wall seconds of one import of ``csv`` by the checkout ``tree`` into a fresh ``workspace``."""
     shutil.rmtree(workspace, ignore_errors=True)
     env = {**os.environ, "MIREAD_WORKSPACE": str(workspace), "PYTHONPATH": str(tree)}
+    env.pop("PYTHONDONTWRITEBYTECODE", None)  # the warm-up writes each checkout's .pyc files, as an installed app has
     load = os.getloadavg()[0]
     start = time.perf_counter()
     proc = subprocess.Popen([str(tree / ".venv" / "bin" / "python"), "-m", "core", "import", str(csv),

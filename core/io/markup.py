@@ -213,4 +213,7 @@ _PLACEHOLDER = re.compile(
 def placeholder(text: str | None) -> bool:
     """Whether a title or abstract is an export's placeholder for "none" ("[No abstract available]",
     "[Not Available].", "Abstract not available", "N/A", "NA"), not text."""
-    return bool(text) and len(text) < 64 and _PLACEHOLDER.match(text) is not None
+    if not text or len(text) >= 64:
+        return False
+    start = text[0]  # every placeholder starts with white space, "[", "(", "n" or "a": most titles need no regex
+    return (start in "[(nNaA" or start.isspace()) and _PLACEHOLDER.match(text) is not None
