@@ -4,6 +4,7 @@ map returns to the overview."""
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 
 import pytest
@@ -89,6 +90,19 @@ def test_the_overview_draws_the_density_zoom_loads_the_window_and_hover_and_clic
     tab.page.locator(".miread-map-outer button.miread-whole").first.click()
     tab.eventually(lambda: _ok(_shown(tab), lambda s: s["key"].endswith("@whole") and s["n"] == PAPERS
                                and "zoom=" not in tab.page.url))
+
+    # a lasso on the overview sends its polygon: Python selects every paper inside it (here all are drawn, so the
+    # papers listed are the ones the browser's own lasso found)
+    close = tab.page.locator(".st-key-map_panel_close button").first
+    if close.count():
+        close.click()
+        tab.idle()
+    tab.lasso(0.1, 0.1, 0.9, 0.9)
+    heading = tab.see(re.compile(r"\d+ selected papers?"), "[data-testid=stHeading]")
+    browser_found = tab.page.evaluate(f"() => {M}.selection.length")
+    assert int(heading.split()[0]) == browser_found > 0, (heading, browser_found)
+    assert tab.page.evaluate(f"() => {M}.wrap.dataset.lastlasso || ''").startswith("[")  # the polygon went
+    tab.snap("map-density-lasso")
 
 
 def _codes(tab: Tab) -> dict:

@@ -44,3 +44,35 @@ def test_a_crowded_window_draws_a_seeded_sample_of_the_cap_and_counts_the_rest()
     assert np.all(np.diff(window.rows) > 0) and set(window.rows) <= set(inside)  # sorted, unique, all inside
     assert window_rows(xy, box, cap=500, seed=3).rows.tolist() == window.rows.tolist()  # deterministic
     assert window_rows(xy, box, cap=500, seed=4).rows.tolist() != window.rows.tolist()
+
+
+def test_rows_in_polygon_are_the_points_a_lasso_encloses():
+    from core.explore.maps.density import rows_in_polygon
+
+    xy = np.array([[0.0, 0.0], [0.5, 0.5], [0.9, 0.1], [-0.5, 0.2], [0.3, -0.8], [0.25, 0.26]])
+    square = [-0.2, -0.2, 0.6, -0.2, 0.6, 0.6, -0.2, 0.6]  # flat x, y pairs, as the browser sends them
+    assert rows_in_polygon(xy, square).tolist() == [0, 1, 5]
+    triangle = np.array([[-0.1, -0.1], [1.2, -0.1], [-0.1, 1.2]])  # x, y > -0.1 and x + y < 1.1
+    assert rows_in_polygon(xy, triangle).tolist() == [0, 1, 2, 5]
+    concave = np.array([[-1, -1], [1, -1], [1, 1], [0.6, 1], [0.6, -0.5], [-0.6, -0.5], [-0.6, 1], [-1, 1]])
+    assert rows_in_polygon(xy, concave).tolist() == [2, 4]  # a U: the points in its notch are outside
+    assert rows_in_polygon(xy, [0, 0, 1, 1]).tolist() == []  # fewer than three vertices: no area
+
+
+def test_rows_in_polygon_agree_with_a_point_by_point_ray_cast():
+    from core.explore.maps.density import rows_in_polygon
+
+    rng = np.random.default_rng(3)
+    xy = rng.uniform(-1, 1, size=(5_000, 2))
+    angles = np.sort(rng.uniform(0, 2 * np.pi, 40))
+    poly = np.c_[np.cos(angles), np.sin(angles)] * rng.uniform(0.3, 0.9, (40, 1))  # a star-shaped lasso
+
+    def inside(px: float, py: float) -> bool:
+        hit = False
+        for (ax, ay), (bx, by) in zip(poly, np.roll(poly, -1, axis=0)):
+            if (ay > py) != (by > py) and px < ax + (py - ay) * (bx - ax) / (by - ay):
+                hit = not hit
+        return hit
+
+    expected = [i for i, (px, py) in enumerate(xy) if inside(px, py)]
+    assert rows_in_polygon(xy, poly).tolist() == expected and 0 < len(expected) < len(xy)

@@ -29,6 +29,7 @@ import pyarrow as pa
 import streamlit as st
 
 from core.display import author_text
+from core.explore.maps.density import rows_in_polygon
 from core.frames import derived
 from core.labels import is_missing
 from core.plots.map_data import UnitFrame, unit_frame
@@ -217,10 +218,11 @@ SELECT_SENT = 200_000  # a kept selection larger than this is listed beside the 
 
 
 def map_events(unit: UnitFrame, star: dict | None, selected: list[int] | None = None, *,
-               hub: str = HUB) -> MapEvents:
+               hub: str = HUB, coords: np.ndarray | None = None) -> MapEvents:
     """Mount the side fragment's instance: it draws `star` ({x, y, row, label} in map coordinates) and the kept
     `selected` rows, flies to the kept zoom when a flight asks, and reports clicks and selections (a rerun of the
-    fragment only)."""
+    fragment only). On a density overview a lasso or box comes as its polygon: every paper of `coords` inside it is
+    selected, not only the drawn ones."""
     zoom = current_zoom()
     state: dict[str, Any] = {"flight": int(st.session_state.get(FLIGHTS, 0)),
                              "zoom": unit.box_to_unit(zoom) if zoom else None, "star": None}
@@ -230,11 +232,20 @@ def map_events(unit: UnitFrame, star: dict | None, selected: list[int] | None = 
         x, y = unit.to_unit(np.array([[star["x"], star["y"]]]))[0]
         state["star"] = {"x": float(x), "y": float(y), "row": int(star["row"]), "label": str(star["label"])}
     result = _control(key="map_events", data={"hub": hub, "role": "events", "part": True, "state": state},
-                      on_clicked_change=lambda: None, on_selected_change=lambda: None, height=0)
+                      on_clicked_change=lambda: None, on_selected_change=lambda: None, on_lasso_change=lambda: None,
+                      height=0)
     clicked = getattr(result, "clicked", None)
     selected = getattr(result, "selected", None)
+    lasso = getattr(result, "lasso", None)
+    if lasso is not None and coords is not None:
+        selected = lasso_rows(unit, coords, lasso)
     return MapEvents(clicked=None if clicked is None else int(clicked),
                      selected=None if selected is None else [int(r) for r in selected])
+
+
+def lasso_rows(unit: UnitFrame, coords: np.ndarray, polygon: list[float]) -> list[int]:
+    """The rows of every paper inside a lasso's polygon (flat x, y pairs in the map's [-1, 1] frame)."""
+    return rows_in_polygon(unit.to_unit(coords), np.asarray(polygon, dtype=np.float64)).tolist()
 
 
 def linked_events(hub: str, key: str) -> MapEvents:

@@ -40,7 +40,7 @@ def side_panel(corpus: str, spec: ModelSpec, frame: pd.DataFrame, coords: np.nda
                                      "label": str(frame["title"].iloc[row])[:120]}
     kept = st.session_state.get(SELECTED)
     rows = kept[1] if isinstance(kept, tuple) and kept[0] == view else []
-    events = map_events(unit, star, rows)  # the kept selection is drawn selected again after leaving the page
+    events = map_events(unit, star, rows, coords=coords)  # the kept selection is drawn selected again on return
     if events.clicked is not None:  # the browser has starred it already; this run's panel shows it
         open_paper_at(frame, events.clicked)
         row = paper_row(frame, st.session_state.get(PAPER))

@@ -62,3 +62,24 @@ def window_rows(xy: np.ndarray, box: Sequence[float] | None, cap: int = WINDOW_C
         return Window(rows=inside.astype(np.int64), inside=len(inside))
     picked = np.random.default_rng(seed).choice(len(inside), size=cap, replace=False)
     return Window(rows=np.sort(inside[picked]).astype(np.int64), inside=len(inside))
+
+
+def rows_in_polygon(xy: np.ndarray, polygon: np.ndarray | Sequence[float]) -> np.ndarray:
+    """The rows of `xy` inside `polygon` (vertices as (k, 2) or flat x, y pairs; closed implicitly), by the even-odd
+    rule: every paper a lasso drawn on a density overview encloses, the undrawn ones too. Written here (no geometry
+    library is a dependency): a bounding-box cut, then one vectorised pass per edge."""
+    poly = np.asarray(polygon, dtype=np.float64).reshape(-1, 2)
+    xy = np.asarray(xy).reshape(-1, 2)
+    if len(poly) < 3:
+        return np.empty(0, dtype=np.int64)
+    lo, hi = poly.min(axis=0), poly.max(axis=0)
+    x, y = xy[:, 0], xy[:, 1]
+    rows = np.flatnonzero((x >= lo[0]) & (x <= hi[0]) & (y >= lo[1]) & (y <= hi[1]))
+    x, y = x[rows].astype(np.float64), y[rows].astype(np.float64)
+    inside = np.zeros(len(rows), dtype=bool)
+    for (ax, ay), (bx, by) in zip(poly, np.roll(poly, -1, axis=0)):
+        if ay == by:
+            continue  # a horizontal edge is never crossed by the horizontal ray
+        crosses = (ay > y) != (by > y)
+        inside ^= crosses & (x < ax + (y - ay) * (bx - ax) / (by - ay))
+    return rows[inside].astype(np.int64)

@@ -89,6 +89,7 @@ class MapView {
     this.plot.subscribe("select", ({ points }) => this.selected(points));
     this.plot.subscribe("deselect", () => this.deselected());
     this.plot.subscribe("lassoStart", () => { this.lassoing = true; });
+    this.plot.subscribe("lassoEnd", ({ coordinates }) => this.lassoEnded(coordinates));
     this.plot.subscribe("pointOver", (i) => { this.hover(i); this.linkHover(i); });
     this.plot.subscribe("pointOut", () => { this.card.style.display = "none"; this.linkHover(null); });
     // The camera is reported only once the map is drawn and its first state applied: the views regl-scatterplot
@@ -339,8 +340,9 @@ class MapView {
   selected(points) {
     const rows = Array.from(points, (i) => this.globalRow(i)).sort((a, b) => a - b);
     if (this.lassoing || rows.length > 1) {
-      this.lassoing = false;
       this.selection = rows;
+      if (this.rows && this.lassoing) return;  // a density overview: the lasso's polygon follows (lassoEnded)
+      this.lassoing = false;
       this.emit("events", "selected", rows);
     } else if (rows.length === 1) {
       const i = points[0];  // starred at once; Python's next state for the side column names the same paper
@@ -354,7 +356,19 @@ class MapView {
   }
 
   deselected() {
+    if (this.rows && this.lassoing) { this.selection = []; return; }  // undrawn papers may be inside: lassoEnded
     if (this.selection.length) { this.selection = []; this.emit("events", "selected", []); }
+  }
+
+  /** A lasso or box on a density overview selects every paper inside it, the undrawn ones too: its polygon (in
+   * the map's [-1, 1] frame, as the points) goes to Python, which finds them among all the corpus's papers. */
+  lassoEnded(coordinates) {
+    const overview = this.rows && this.lassoing;
+    this.lassoing = false;  // also after a lasso that selected nothing: the next click is a click
+    if (!overview) return;
+    const flat = [];
+    for (const [x, y] of coordinates || []) flat.push(Number(x.toFixed(6)), Number(y.toFixed(6)));
+    this.emit("events", "lasso", flat);
   }
 
   emit(role, name, value, persist = false) {
