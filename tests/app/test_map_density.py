@@ -85,3 +85,25 @@ def test_a_density_overview_exports_the_papers_of_its_view_in_the_whole_maps_fra
     every = json.loads(re.search(r'id="miread-data">(.*?)</script>',
                                  _export(drawn, {"name": "c"}, None, None, None).decode("utf-8"), re.S).group(1))
     assert len(every["points"]["title"]) == 40  # under the draw limit: every paper
+
+
+def test_an_overviews_highlight_bits_are_its_windows(workspace, monkeypatch: pytest.MonkeyPatch):  # noqa: F811
+    """A highlight on a density overview sends one bit per drawn paper (not per paper of the corpus), in the order the
+    window draws them."""
+    from tests.app.map_component import highlighted_rows
+
+    monkeypatch.setenv("MIREAD_MAP_DRAW_LIMIT", "20")
+    at = open_app()
+    at.text_input(key="map_highlight").set_value("number 1").run()
+    whole = map_sent(at)
+    marked = set(highlighted_rows(whole))  # the whole map draws every paper here: window row = corpus row
+    assert 0 < len(marked) < len(PAPERS)
+    x, y = whole["points"]["x"].to_numpy(), whole["points"]["y"].to_numpy()
+    unit = whole["meta"]["unit"]
+    at.session_state[ZOOM] = (unit[0], unit[0] + unit[2], unit[1], unit[1] + unit[2])
+    at.run()
+    zoomed = map_sent(at)
+    inside = np.flatnonzero((x >= 0) & (y >= 0)).tolist()
+    assert zoomed["points"]["row"].tolist() == inside and zoomed["page"]["state"]["window"] == zoomed["meta"]["key"]
+    assert len(column(zoomed["page"], "mask")) == (len(inside) + 7) // 8
+    assert highlighted_rows(zoomed) == [i for i, row in enumerate(inside) if row in marked]

@@ -7,6 +7,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 
+import numpy as np
 import pytest
 
 from core.io import read_papers
@@ -78,6 +79,15 @@ def test_the_overview_draws_the_density_zoom_loads_the_window_and_hover_and_clic
     codes = _codes(tab)  # the colour codes came for the drawn window's papers only, and colour them
     assert codes["window"] == codes["key"] and len(codes["sent"]) == settled["n"] < PAPERS, codes
     assert codes["drawn"] == codes["sent"] and len(set(codes["drawn"])) > 1, codes
+    # a highlight's bits are the window's too: the papers in front are the drawn ones that match
+    from core.explore import highlight_mask
+
+    marked = set(np.flatnonzero(highlight_mask(store.papers_frame(CORPUS), "Astrophysical")).tolist())
+    expected = sorted(r for r in settled["rows"] if r in marked)
+    tab.fill("Highlight papers matching", "Astrophysical")
+    tab.eventually(lambda: _ok({"front": _in_front(tab), "expected": expected},
+                               lambda s: s["front"] == s["expected"]))
+    tab.fill("Highlight papers matching", "")
     tab.see("in this view drawn", "[data-testid=stCaptionContainer]")
     text = tab.hover_card(row=zoomed["rows"].index(0))
     assert titles[0][:40] in text
@@ -103,6 +113,13 @@ def test_the_overview_draws_the_density_zoom_loads_the_window_and_hover_and_clic
     assert int(heading.split()[0]) == browser_found > 0, (heading, browser_found)
     assert tab.page.evaluate(f"() => {M}.wrap.dataset.lastlasso || ''").startswith("[")  # the polygon went
     tab.snap("map-density-lasso")
+
+
+def _in_front(tab: Tab) -> list[int]:
+    """The corpus rows of the drawn papers the browser shows in front (weight 1)."""
+    return tab.page.evaluate(f"""() => {{ const m = {M}, out = [];
+        for (let i = 0; i < m.n; i += 1) if (m.weight[i] === 1) out.push(m.rows[i]);
+        return out.sort((a, b) => a - b); }}""")
 
 
 def _codes(tab: Tab) -> dict:

@@ -176,9 +176,12 @@ def push_state(state: dict, codes: np.ndarray | None, mask: np.ndarray | None, r
     json.dumps(state)  # plain JSON or an error here: Streamlit would silently send its repr (../shared/MAP.md §1)
     window = drawn_window(hub)
     if window is not None and codes is not None and len(codes) == window.total:
-        # a density overview draws one window's papers: their codes only (200,000 bytes, not one per paper of 10M),
-        # named by the window they belong to, so the browser never colours another window's points with them
+        # a density overview draws one window's papers: their codes and highlight bits only (200,000 bytes, not one
+        # per paper of 10M), named by the window they belong to, so the browser never colours another window's
+        # points with them
         codes, state = np.asarray(codes)[window.rows], {**state, "window": window.key}
+        if mask is not None and len(mask) == (window.total + 7) // 8:  # the highlight's bits too: the window's
+            mask = np.packbits(np.unpackbits(np.asarray(mask, dtype=np.uint8), count=window.total)[window.rows])
     data: dict[str, Any] = {"hub": hub, "role": "page", "part": True, "state": state}
     if codes is not None:
         data["codes"] = np.asarray(codes, dtype=np.uint8)

@@ -256,7 +256,10 @@ class MapView {
       // a density overview's codes are its window's (s.window names it): never another window's points
       if (!s.window) this.codes = this.gather(codes);
       else if (s.window === this.key && codes && codes.length === this.n) this.codes = Uint8Array.from(codes);
-      this.mask = mask && mask.length ? mask : null;
+      if (!s.window || s.window === this.key) {  // an overview's highlight bits are its window's, like its codes
+        this.mask = mask && mask.length ? mask : null;
+        this.maskLocal = Boolean(s.window);
+      }
       this.window = s.years || null;
       this.play = s.play || null;
       this.playButton.style.display = this.play ? "" : "none";
@@ -295,7 +298,10 @@ class MapView {
     const w = this.weight;
     for (let i = 0; i < this.n; i += 1) {
       let on = 1;
-      if (this.mask) { const r = this.rows ? this.rows[i] : i; on = (this.mask[r >> 3] >> (7 - (r & 7))) & 1; }
+      if (this.mask) {
+        const r = this.rows && !this.maskLocal ? this.rows[i] : i;
+        on = (this.mask[r >> 3] >> (7 - (r & 7))) & 1;
+      }
       if (on && window && this.years) {
         const y = this.years[i];
         on = y >= window[0] && y <= window[1] ? 1 : 0;
