@@ -186,7 +186,8 @@ class Tab:
             if (i === null) i = Array.from(m.text.title).findIndex(t => String(t).includes(needle));
             if (i < 0) return null;
             m.wrap.scrollIntoView({{block: 'center'}});
-            return m.pageXY(i); }}""", [row, title])
+            const xy = m.pageXY(i);  // not yet placed (a window loading, a camera mid-flight): none
+            return xy.every(Number.isFinite) ? xy : null; }}""", [row, title])
         assert xy, f"no map point for {row if title is None else title!r}"
         return xy[0], xy[1]
 
@@ -212,7 +213,7 @@ class Tab:
         """Click a paper's point on the map (of `hub`; in Pan mode) and wait for the app."""
         self.map_drawn(hub=hub)
         self.page.locator(f"{TOOLS}{on_hub(hub)} button[data-mode=panZoom]").first.click()
-        x, y = self.map_point(row, title, hub=hub or "map")
+        x, y = self.eventually(lambda: self.map_point(row, title, hub=hub or "map"))
         self.page.mouse.move(x, y, steps=2)
         self.page.mouse.click(x, y)
         self.idle()

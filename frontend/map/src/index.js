@@ -374,6 +374,7 @@ class MapView {
     if (!overview) return;
     const flat = [];
     for (const [x, y] of coordinates || []) flat.push(Number(x.toFixed(6)), Number(y.toFixed(6)));
+    this.lastLasso = flat;
     this.emit("events", "lasso", flat);
   }
 
