@@ -62,7 +62,7 @@ def test_a_density_overview_exports_the_papers_of_its_view_in_the_whole_maps_fra
 
     import pandas as pd
 
-    from core.plots.map_data import Colours, unit_frame
+    from core.plots.map_data import Colours, highlight_bits, unit_frame
     from ui.map.component import DrawnWindow
     from ui.map.controls import DrawnMap, _export
 
@@ -75,7 +75,7 @@ def test_a_density_overview_exports_the_papers_of_its_view_in_the_whole_maps_fra
     rows = np.array([3, 7, 8, 30])
     highlight = np.zeros(40, dtype=bool)
     highlight[[7, 12]] = True
-    html = _export(drawn, {"name": "c"}, highlight, None, DrawnWindow("k@w", 40, rows)).decode("utf-8")
+    html = _export(drawn, {"name": "c"}, highlight_bits(highlight, 40), DrawnWindow("k@w", 40, rows)).decode("utf-8")
     data = json.loads(re.search(r'id="miread-data">(.*?)</script>', html, re.S).group(1))
     assert data["points"]["title"] == ["paper 3", "paper 7", "paper 8", "paper 30"]
     assert data["state"]["codes"] == [0, 1, 2, 0]
@@ -83,7 +83,7 @@ def test_a_density_overview_exports_the_papers_of_its_view_in_the_whole_maps_fra
     whole = unit_frame(coords).to_unit(coords[rows])  # the whole map's frame, not one fitted to the four papers
     assert np.allclose(data["points"]["x"], whole[:, 0], atol=1e-4)
     every = json.loads(re.search(r'id="miread-data">(.*?)</script>',
-                                 _export(drawn, {"name": "c"}, None, None, None).decode("utf-8"), re.S).group(1))
+                                 _export(drawn, {"name": "c"}, None, None).decode("utf-8"), re.S).group(1))
     assert len(every["points"]["title"]) == 40  # under the draw limit: every paper
 
 

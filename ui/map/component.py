@@ -62,6 +62,31 @@ export default function (component) {
 _control = st.components.v2.component("miread_map_control", js=_CONTROL_JS)
 
 
+WINDOWS = "map_drawn_windows"  # {hub: DrawnWindow}: the window a density overview draws (absent: every paper)
+
+
+@dataclass(frozen=True)
+class DrawnWindow:
+    """The papers a density overview draws: the heavy instance's key, the corpus's paper count, their rows."""
+
+    key: str
+    total: int
+    rows: np.ndarray
+
+    def local(self, codes: np.ndarray | None, bits: np.ndarray | None) -> tuple[np.ndarray | None, np.ndarray | None]:
+        """A code per paper and a highlight bitmask of the corpus, cut to the drawn papers in the window's order."""
+        if codes is not None and len(codes) == self.total:
+            codes = np.asarray(codes)[self.rows]
+        if bits is not None and len(bits) == (self.total + 7) // 8:
+            bits = np.packbits(np.unpackbits(np.asarray(bits, dtype=np.uint8), count=self.total)[self.rows])
+        return codes, bits
+
+
+def drawn_window(hub: str = HUB) -> DrawnWindow | None:
+    """The window a density overview of `hub` draws (None: every paper is drawn)."""
+    return st.session_state.get(WINDOWS, {}).get(hub)
+
+
 @lru_cache(maxsize=1)
 def _bundle() -> Any:
     """The heavy component, registered once (its 236 KB of JS read once)."""
@@ -179,9 +204,7 @@ def push_state(state: dict, codes: np.ndarray | None, mask: np.ndarray | None, r
         # a density overview draws one window's papers: their codes and highlight bits only (200,000 bytes, not one
         # per paper of 10M), named by the window they belong to, so the browser never colours another window's
         # points with them
-        codes, state = np.asarray(codes)[window.rows], {**state, "window": window.key}
-        if mask is not None and len(mask) == (window.total + 7) // 8:  # the highlight's bits too: the window's
-            mask = np.packbits(np.unpackbits(np.asarray(mask, dtype=np.uint8), count=window.total)[window.rows])
+        (codes, mask), state = window.local(codes, mask), {**state, "window": window.key}
     data: dict[str, Any] = {"hub": hub, "role": "page", "part": True, "state": state}
     if codes is not None:
         data["codes"] = np.asarray(codes, dtype=np.uint8)
@@ -190,23 +213,6 @@ def push_state(state: dict, codes: np.ndarray | None, mask: np.ndarray | None, r
     if rings is not None and len(rings):
         data["rings"] = np.asarray(rings, dtype=np.int32)
     _control(key=key, data=data, height=0)
-
-
-def drawn_window(hub: str = HUB) -> DrawnWindow | None:
-    """The window a density overview of `hub` draws (None: every paper is drawn)."""
-    return st.session_state.get(WINDOWS, {}).get(hub)
-
-
-WINDOWS = "map_drawn_windows"  # {hub: DrawnWindow}: the window a density overview draws (absent: every paper)
-
-
-@dataclass(frozen=True)
-class DrawnWindow:
-    """The papers a density overview draws: the heavy instance's key, the corpus's paper count, their rows."""
-
-    key: str
-    total: int
-    rows: np.ndarray
 
 
 @dataclass(frozen=True)

@@ -72,7 +72,7 @@ def quick_controls(drawn: DrawnMap, highlight_box: Any, years_box: Any, map_box:
         push_state(state, drawn.colours.codes, bits, drawn.rings)
         window = drawn_window()
         st.download_button(
-            "Export map (HTML)", lambda: _export(drawn, state, highlight, bits, window),  # built on the click only
+            "Export map (HTML)", lambda: _export(drawn, state, bits, window),  # built on the click only
             file_name=f"{state['name']}.html", mime="text/html",
             help="A standalone interactive file (no network needed); the PNG button on the map saves a picture."
                  + ("" if window is None else f" A density overview exports the {len(window.rows):,} papers drawn "
@@ -82,8 +82,7 @@ def quick_controls(drawn: DrawnMap, highlight_box: Any, years_box: Any, map_box:
                play=PLAY_LINK.get(play))
 
 
-def _export(drawn: DrawnMap, state: dict, highlight: np.ndarray | None, bits: np.ndarray | None,
-            window: DrawnWindow | None) -> bytes:
+def _export(drawn: DrawnMap, state: dict, bits: np.ndarray | None, window: DrawnWindow | None) -> bytes:
     """The standalone HTML file of the map as drawn: every paper, or a density overview's window (a file of every
     paper of a corpus above the draw limit would be gigabytes), placed in the whole map's frame so the topic labels,
     the star and the lines land where they are on the page."""
@@ -91,7 +90,6 @@ def _export(drawn: DrawnMap, state: dict, highlight: np.ndarray | None, bits: np
     if window is None:
         return standalone_html(drawn.corpus, drawn.coords, drawn.frame, state, codes, bits).encode("utf-8")
     rows = window.rows
-    return standalone_html(drawn.corpus, drawn.coords[rows], drawn.frame.iloc[rows], state,
-                           None if codes is None else np.asarray(codes)[rows],
-                           None if highlight is None else highlight_bits(highlight[rows], len(rows)),
+    codes, bits = window.local(codes, bits)
+    return standalone_html(drawn.corpus, drawn.coords[rows], drawn.frame.iloc[rows], state, codes, bits,
                            unit=unit_frame(drawn.coords)).encode("utf-8")
