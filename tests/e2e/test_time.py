@@ -3,6 +3,7 @@ in the browser (no page run per frame); the Years slider fades the papers outsid
 
 from __future__ import annotations
 
+import json
 from collections import Counter
 from collections.abc import Iterator
 
@@ -88,6 +89,35 @@ def test_the_years_slider_still_fades_papers_outside_its_window(tab: Tab, worksp
     assert "years=2000-2002" in tab.page.url
 
 
+def test_the_map_follows_the_years_slider_while_it_is_dragged(tab: Tab, workspace: Store):
+    """Issue 42: the year window is drawn in the browser as the thumb moves, before any page run (the slider sends
+    its value when the thumb is let go); the page's run then confirms the same window."""
+    papers = workspace.papers_frame("c")
+    tab.map_drawn()
+    applied = tab.page.evaluate(f"() => {MAP_JS}.wrap.dataset.applied")
+    end = tab.page.locator("[data-testid=stSlider] input[aria-label='Years — end']").first
+    thumb = end.locator("xpath=..")
+    box = thumb.bounding_box()
+    track = tab.page.locator("[data-testid=stSlider]").first.bounding_box()
+    x, y = box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
+    tab.page.mouse.move(x, y)
+    tab.page.mouse.down()
+    # 2000-2004 on the track: a quarter of its width back is one year less (the thumb snaps to whole years)
+    tab.page.mouse.move(x - 0.3 * track["width"], y, steps=6)
+    held = tab.eventually(lambda: _moved(tab.page.evaluate(f"() => {MAP_JS}.wrap.dataset.followed || ''")))
+    lo, hi = json.loads(held)
+    expected = {str(yr): n for yr, n in Counter(papers["year"][(papers["year"] >= lo) & (papers["year"] <= hi)]
+                                                 .astype(int)).items()}
+    assert hi < 2004 and in_front(tab) == expected  # drawn while the mouse is still down ...
+    assert tab.page.evaluate(f"() => {MAP_JS}.wrap.dataset.applied") == applied  # ... with no state from a page run
+    assert "years=" not in tab.page.url
+    tab.page.mouse.up()
+    tab.idle()
+    tab.eventually(lambda: _contains(tab.page.url, f"years={lo}-{hi}"))  # the page run names the same window
+    assert in_front(tab) == expected and tab.errors == []
+    tab.snap("time-years-followed")
+
+
 def test_the_map_fills_the_screen_and_fits_a_phone(tab: Tab):
     canvas = tab.map_drawn()
     box = canvas.bounding_box()
@@ -107,6 +137,16 @@ def test_the_map_fills_the_screen_and_fits_a_phone(tab: Tab):
 def _equal(got, expected):
     assert got == expected, got
     return got
+
+
+def _moved(followed: str) -> str:
+    assert followed and followed != "null", followed
+    return followed
+
+
+def _contains(text: str, part: str) -> str:
+    assert part in text, text
+    return text
 
 
 def _later(shown: dict[str, int]) -> dict[str, int]:

@@ -15,7 +15,7 @@ from core.plots.map_data import Colours, highlight_bits, unit_frame
 from core.records import md_escape
 from ui.map.component import DrawnWindow, drawn_window, push_state, standalone_html
 from ui.map.panel import PAPER
-from ui.map.time import PLAY, PLAY_LINK, year_controls
+from ui.map.time import PLAY, PLAY_LINK, YEARS_ROW, year_controls
 from ui.map.zoom import current_zoom
 from ui.resources import highlight_rows
 from ui.shared_view import write_link
@@ -56,7 +56,7 @@ def quick_controls(drawn: DrawnMap, highlight_box: Any, years_box: Any, map_box:
         if years is not None:
             st.caption(f"{plural(int(year_mask(frame, years).sum()), 'paper')} from {years[0]}–{years[1]} drawn in "
                        "front; the others are faded.")
-        state = {**drawn.state, "years": list(years) if years is not None else None}
+        state = {**drawn.state, "years": list(years) if years is not None else None, "yearsControl": YEARS_ROW}
         if play in PLAY and play != "off" and "year" in frame:
             known = pd.to_numeric(frame["year"], errors="coerce").dropna().astype(int)
             span = years or (int(known.min()), int(known.max())) if len(known) else None

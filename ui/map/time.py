@@ -21,6 +21,7 @@ from ui.views import PLAY_MODES, clamp_years, year_bounds
 PLAY = {"off": 0, "1-year window": 1, "2-year window": 2, "3-year window": 3, "5-year window": 5, "cumulative": None}
 PLAY_LINK = dict(zip(list(PLAY)[1:], PLAY_MODES))  # the choice -> its name in a shared link (?play=2y)
 TOP_GROUPS = 8
+YEARS_ROW = "map_years_row"  # the Years row's container: the map follows its slider while it moves (in the browser)
 YEARS_OF = "map_years_corpus"  # the corpus whose Years range is kept (a link's range: the first corpus shown)
 
 
@@ -37,7 +38,7 @@ def year_controls(papers: pd.DataFrame, corpus: str) -> tuple[tuple[int, int] | 
     st.session_state["map_years"] = clamp_years(st.session_state.get("map_years", bounds), bounds)
     if st.session_state.get("map_play") not in PLAY:
         st.session_state["map_play"] = "off"
-    left, right = st.container(key="map_years_row").columns([3, 2], vertical_alignment="bottom")
+    left, right = st.container(key=YEARS_ROW).columns([3, 2], vertical_alignment="bottom")
     chosen = tuple(left.slider("Years", bounds[0], bounds[1], key="map_years",
                                help="Papers of these years are drawn in front, the others faded; the map stays put. "
                                     "While playing, the animation runs through these years."))

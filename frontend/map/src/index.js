@@ -207,6 +207,13 @@ class MapView {
     return codes && codes.length === this.n ? Uint8Array.from(codes) : new Uint8Array(this.n);
   }
 
+  /** A mark of a visible change of the map (benchmarks time input → first change; tests read it). */
+  painted(what) {
+    const marks = (window.__mireadPaints = window.__mireadPaints || []);
+    marks.push({ t: performance.now(), what, hub: this.hubKey });
+    if (marks.length > 200) marks.splice(0, marks.length - 200);
+  }
+
   async redraw() {
     const pts = { x: this.x, y: this.y, z: this.codes, w: this.weight };
     const options = { zDataType: "categorical", wDataType: "continuous", preventFilterReset: true };
@@ -267,15 +274,11 @@ class MapView {
       this.playButton.textContent = "▶ Play";
       this.computeWeights();
       const palette = (s.palette && s.palette.length) ? s.palette : ["#1f77b4"];
-      const faded = this.weight.some((w) => w < 1);
-      const base = this.n > 200000 ? 2 : this.n > 20000 ? 3 : this.n > 1000 ? 5 : 7;
-      this.plot.set({
-        colorBy: "valueA", pointColor: palette,
-        opacityBy: faded ? "valueB" : null, opacity: faded ? [0.1, 0.95] : (this.n > 20000 ? 0.7 : 0.85),
-        sizeBy: faded && s.grow ? "valueB" : null, pointSize: faded && s.grow ? [base, base + 4] : base,
-      });
+      this.plot.set({ colorBy: "valueA", pointColor: palette, ...this.look(s.grow) });
       await this.redraw();
+      this.painted("state");
     }
+    this.followYears(s.yearsControl || null);
     this.drawLegend(s.legend || []);
     this.overlayState = { star: s.star || null, stars: s.stars || [], lines: s.lines || [], labels: s.labels || [],
       rings: this.toLocal(values(state.rings) || []) };
@@ -292,6 +295,51 @@ class MapView {
     this.applyMs = performance.now() - started;
     this.wrap.dataset.applied = String((Number(this.wrap.dataset.applied) || 0) + 1);
     this.wrap.dataset.applyMs = this.applyMs.toFixed(1);
+  }
+
+  /** The page's Years slider (in the container keyed `key`), followed while it moves: its window of years is drawn
+   * here at once, in the browser, and during a drag too, before the page's own run confirms it with the same
+   * window. Streamlit's slider keeps each thumb's value in a range input (react-aria); a thumb that moves changes
+   * the slider's attributes, which an observer hears. */
+  followYears(key) {
+    if (key === this.yearsKey && (!key || (this.yearsBox && this.yearsBox.isConnected))) return;
+    if (this.yearsObserver) this.yearsObserver.disconnect();
+    this.yearsKey = key;
+    this.yearsBox = key ? document.querySelector(`.st-key-${CSS.escape(key)}`) : null;
+    if (!this.yearsBox) return;
+    this.yearsObserver = new MutationObserver(() => this.yearsMoved());
+    this.yearsObserver.observe(this.yearsBox, { subtree: true, attributes: true, childList: true,
+      characterData: true });
+  }
+
+  /** The window the Years slider shows now (null: every year), drawn if it is not the one drawn. */
+  yearsMoved() {
+    if (!this.years || this.playing || !this.yearsBox) return;
+    const thumbs = this.yearsBox.querySelectorAll("input[type=range]");
+    if (thumbs.length !== 2) return;
+    const lo = Number(thumbs[0].value), hi = Number(thumbs[1].value);
+    const min = Number(thumbs[0].min), max = Number(thumbs[1].max);
+    if (![lo, hi, min, max].every(Number.isFinite)) return;
+    const window = lo <= min && hi >= max ? null : [lo, hi];
+    if (JSON.stringify(window) === JSON.stringify(this.window)) return;
+    this.window = window;
+    this.enqueue(async () => {
+      if (JSON.stringify(window) !== JSON.stringify(this.window) || this.playing) return;  // moved on already
+      this.computeWeights();
+      this.plot.set(this.look(Boolean(this.state && this.state.state && this.state.state.grow)));
+      await this.redraw();
+      this.wrap.dataset.followed = JSON.stringify(window);
+      this.painted("years");
+    });
+  }
+
+  /** Opacity and size by the weights: the papers in front (weight 1) opaque and, with a highlight (`grow`), larger;
+   * the others faded. */
+  look(grow) {
+    const faded = this.weight.some((w) => w < 1);
+    const base = this.n > 200000 ? 2 : this.n > 20000 ? 3 : this.n > 1000 ? 5 : 7;
+    return { opacityBy: faded ? "valueB" : null, opacity: faded ? [0.1, 0.95] : (this.n > 20000 ? 0.7 : 0.85),
+      sizeBy: faded && grow ? "valueB" : null, pointSize: faded && grow ? [base, base + 4] : base };
   }
 
   computeWeights(window = this.window) {
@@ -344,6 +392,7 @@ class MapView {
   }
 
   selected(points) {
+    this.painted("select");  // regl-scatterplot has drawn the selection
     const rows = Array.from(points, (i) => this.globalRow(i)).sort((a, b) => a - b);
     if (this.lassoing || rows.length > 1) {
       this.selection = rows;
@@ -619,6 +668,7 @@ class MapView {
 
   destroy() {
     this.stopPlay(false);
+    if (this.yearsObserver) this.yearsObserver.disconnect();
     this.resize.disconnect();
     this.plot.destroy();
   }
