@@ -52,7 +52,8 @@ WORDS = ("galaxy", "protein", "market", "lattice", "neuron", "quantum", "climate
          "vaccine", "network", "crystal", "genome", "tensor", "orbit", "soil", "catalyst", "algorithm", "tumour")
 
 PROBE = """(() => {
-    const t = window.__t = {mut: 0, runStart: -1, runEnd: 0, input: -1, runs: 0};
+    const t = window.__t = {mut: 0, runStart: -1, runEnd: 0, input: -1, runs: 0, map: []};
+    const drawn = new Set(['data-applied', 'data-followed']);  // the map component applied a state / a year window
     const busy = v => v === 'running' || v === 'rerunRequested';
     new MutationObserver(records => {
         const now = performance.now();
@@ -60,7 +61,11 @@ PROBE = """(() => {
             if (r.type === 'attributes' && r.attributeName === 'data-test-script-state') {
                 const v = r.target.getAttribute('data-test-script-state');
                 if (busy(v)) { t.runStart = now; t.runs += 1; } else { t.runEnd = now; }
-            } else { t.mut = now; }
+            } else {
+                t.mut = now;
+                if (r.type === 'attributes' && drawn.has(r.attributeName) && r.target.classList
+                    && r.target.classList.contains('miread-map')) { t.map.push(now); if (t.map.length > 50) t.map.shift(); }
+            }
         }
     }).observe(document, {subtree: true, childList: true, attributes: true, characterData: true});
     for (const kind of ['pointerup', 'keydown']) {
@@ -93,6 +98,7 @@ class Sample:
     script_s: float
     runs: int
     ws_kb: float
+    map_s: float | None = None  # input → the map component's first redraw (a state applied, a year window followed)
 
 
 @dataclass
@@ -130,7 +136,7 @@ class Bench:
         sample = self._settle(t0, wall, expect_run, navigation)
         self.results.setdefault(name, []).append(sample)
         print(f"  {name:<34} {sample.total_s:7.3f} s  script {sample.script_s:6.3f} s  runs {sample.runs}  "
-              f"ws {sample.ws_kb:8.1f} kB", flush=True)
+              f"ws {sample.ws_kb:8.1f} kB" + ("" if sample.map_s is None else f"  map {sample.map_s:6.3f} s"), flush=True)
         return sample
 
     def _settle(self, t0: float, wall: float, expect_run: bool, navigation: bool) -> Sample:
@@ -154,7 +160,9 @@ class Bench:
                 script, runs = self._script_time(wall, time.time())
                 if DEBUG:
                     print("    settle:", {k: round(v - t0) if isinstance(v, (int, float)) else v for k, v in s.items()})
-                return Sample(round(total, 4), round(script, 4), runs, round(self.ws_bytes[0] / 1024, 1))
+                drawn = [m for m in s.get("map", []) if m > start]
+                map_s = round((drawn[0] - start) / 1000, 4) if drawn else None
+                return Sample(round(total, 4), round(script, 4), runs, round(self.ws_bytes[0] / 1024, 1), map_s)
             time.sleep(0.03)
         raise TimeoutError("the page did not settle within 15 minutes")
 

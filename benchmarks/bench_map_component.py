@@ -129,21 +129,28 @@ def run(browser: Any, papers: int, args: argparse.Namespace) -> dict[str, Any]:
 
 
 def table(results: dict[str, Any]) -> str:
-    lines = ["| corpus | action | before p50 s | after p50 s | ratio | before ws kB | after ws kB |",
-             "|---|---|---:|---:|---:|---:|---:|"]
+    """Per action: the settled page (p50) and the map's first redraw after the input (p50 of the runs that redrew it;
+    '–' where the revision marks none, as the Plotly map) for both revisions, and the websocket's bytes."""
+    lines = ["| corpus | action | before settled s | after settled s | ratio | before map s | after map s | "
+             "before ws kB | after ws kB |", "|---|---|---:|---:|---:|---:|---:|---:|---:|"]
+
+    def p50(samples: list[dict], key: str) -> float | None:
+        got = [s[key] for s in samples if s.get(key) is not None]
+        return median(got) if got else None
+
+    def show(v: float | None, digits: str = ".2f") -> str:
+        return "–" if v is None else format(v, digits)
+
     for papers, both in results.items():
         after = both.get("after", {}).get("actions", {})
         before = both.get("before", {}).get("actions", {})
         for name in after:
-            a = median([s["total_s"] for s in after[name]])
-            aw = median([s["ws_kb"] for s in after[name]])
-            if name in before:
-                b_ = median([s["total_s"] for s in before[name]])
-                bw = median([s["ws_kb"] for s in before[name]])
-                lines.append(f"| {papers} | {name} | {b_:.2f} | {a:.2f} | {b_ / a if a else 0:.1f}× | {bw:.0f} | "
-                             f"{aw:.0f} |")
-            else:
-                lines.append(f"| {papers} | {name} | – | {a:.2f} | – | – | {aw:.0f} |")
+            a, am, aw = p50(after[name], "total_s"), p50(after[name], "map_s"), p50(after[name], "ws_kb")
+            b_, bm, bw = (p50(before[name], "total_s"), p50(before[name], "map_s"), p50(before[name], "ws_kb")) \
+                if name in before else (None, None, None)
+            ratio = f"{b_ / a:.1f}×" if a and b_ else "–"
+            lines.append(f"| {papers} | {name} | {show(b_)} | {show(a)} | {ratio} | {show(bm)} | {show(am)} | "
+                         f"{show(bw, '.0f')} | {show(aw, '.0f')} |")
     return "\n".join(lines)
 
 
@@ -151,7 +158,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--runs", type=int, default=3)
     parser.add_argument("--papers", default="3000,50000")
-    parser.add_argument("--before", default="", help="a checkout of main (the Plotly map)")
+    parser.add_argument("--before", default="", help="a checkout of another revision (the Plotly map: 4d311c0)")
     parser.add_argument("--quiet", type=float, default=0.3)
     args = parser.parse_args()
     from playwright.sync_api import sync_playwright

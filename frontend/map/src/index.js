@@ -207,13 +207,6 @@ class MapView {
     return codes && codes.length === this.n ? Uint8Array.from(codes) : new Uint8Array(this.n);
   }
 
-  /** A mark of a visible change of the map (benchmarks time input → first change; tests read it). */
-  painted(what) {
-    const marks = (window.__mireadPaints = window.__mireadPaints || []);
-    marks.push({ t: performance.now(), what, hub: this.hubKey });
-    if (marks.length > 200) marks.splice(0, marks.length - 200);
-  }
-
   async redraw() {
     const pts = { x: this.x, y: this.y, z: this.codes, w: this.weight };
     const options = { zDataType: "categorical", wDataType: "continuous", preventFilterReset: true };
@@ -276,7 +269,6 @@ class MapView {
       const palette = (s.palette && s.palette.length) ? s.palette : ["#1f77b4"];
       this.plot.set({ colorBy: "valueA", pointColor: palette, ...this.look(s.grow) });
       await this.redraw();
-      this.painted("state");
     }
     this.followYears(s.yearsControl || null);
     this.drawLegend(s.legend || []);
@@ -329,7 +321,6 @@ class MapView {
       this.plot.set(this.look(Boolean(this.state && this.state.state && this.state.state.grow)));
       await this.redraw();
       this.wrap.dataset.followed = JSON.stringify(window);
-      this.painted("years");
     });
   }
 
@@ -392,7 +383,6 @@ class MapView {
   }
 
   selected(points) {
-    this.painted("select");  // regl-scatterplot has drawn the selection
     const rows = Array.from(points, (i) => this.globalRow(i)).sort((a, b) => a - b);
     if (this.lassoing || rows.length > 1) {
       this.selection = rows;
