@@ -53,7 +53,6 @@ WORDS = ("galaxy", "protein", "market", "lattice", "neuron", "quantum", "climate
 
 PROBE = """(() => {
     const t = window.__t = {mut: 0, runStart: -1, runEnd: 0, input: -1, runs: 0, map: []};
-    const drawn = new Set(['data-applied', 'data-followed']);  // the map component applied a state / a year window
     const busy = v => v === 'running' || v === 'rerunRequested';
     new MutationObserver(records => {
         const now = performance.now();
@@ -63,11 +62,22 @@ PROBE = """(() => {
                 if (busy(v)) { t.runStart = now; t.runs += 1; } else { t.runEnd = now; }
             } else {
                 t.mut = now;
-                if (r.type === 'attributes' && drawn.has(r.attributeName) && r.target.classList
-                    && r.target.classList.contains('miread-map')) { t.map.push(now); if (t.map.length > 50) t.map.shift(); }
             }
         }
     }).observe(document, {subtree: true, childList: true, attributes: true, characterData: true});
+    // the map component draws in a shadow root, out of the observer's sight: each animation frame looks at its marks
+    // (data-applied: a state applied and drawn; data-followed: a year window followed; data-picked: a click or lasso
+    // drawn selected) and notes when they change
+    let seen = '';
+    const look = () => {
+        const m = window.__mireadMaps && window.__mireadMaps.map && window.__mireadMaps.map.map;
+        if (m && m.wrap) {
+            const d = m.wrap.dataset, mark = [d.applied, d.followed, d.picked].join('|');
+            if (mark !== seen) { if (seen) { t.map.push(performance.now()); if (t.map.length > 50) t.map.shift(); } seen = mark; }
+        }
+        requestAnimationFrame(look);
+    };
+    requestAnimationFrame(look);
     for (const kind of ['pointerup', 'keydown']) {
         document.addEventListener(kind, () => { t.input = performance.now(); }, true);
     }

@@ -383,6 +383,7 @@ class MapView {
   }
 
   selected(points) {
+    this.wrap.dataset.picked = String((Number(this.wrap.dataset.picked) || 0) + 1);  // drawn selected (a mark)
     const rows = Array.from(points, (i) => this.globalRow(i)).sort((a, b) => a - b);
     if (this.lassoing || rows.length > 1) {
       this.selection = rows;
