@@ -65,15 +65,16 @@ PROBE = """(() => {
             }
         }
     }).observe(document, {subtree: true, childList: true, attributes: true, characterData: true});
-    // the map component draws in a shadow root, out of the observer's sight: each animation frame looks at its marks
-    // (data-applied: a state applied and drawn; data-followed: a year window followed; data-picked: a click or lasso
-    // drawn selected) and notes when they change
-    let seen = '';
+    // the map component draws in a shadow root, out of the document observer's sight: its own element is observed
+    // (found again each animation frame if replaced) for its marks — data-applied: a state applied and drawn;
+    // data-followed: a year window followed; data-picked: a click or lasso drawn selected
+    let watched = null;
     const look = () => {
         const m = window.__mireadMaps && window.__mireadMaps.map && window.__mireadMaps.map.map;
-        if (m && m.wrap) {
-            const d = m.wrap.dataset, mark = [d.applied, d.followed, d.picked].join('|');
-            if (mark !== seen) { if (seen) { t.map.push(performance.now()); if (t.map.length > 50) t.map.shift(); } seen = mark; }
+        if (m && m.wrap && m.wrap !== watched) {
+            watched = m.wrap;
+            new MutationObserver(() => { t.map.push(performance.now()); if (t.map.length > 50) t.map.shift(); })
+                .observe(m.wrap, {attributes: true, attributeFilter: ['data-applied', 'data-followed', 'data-picked']});
         }
         requestAnimationFrame(look);
     };

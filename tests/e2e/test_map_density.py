@@ -56,10 +56,8 @@ def test_the_overview_draws_the_density_zoom_loads_the_window_and_hover_and_clic
     whole = tab.eventually(lambda: _ok(_shown(tab), lambda s: s["density"] == "512" and s["n"] == PAPERS))
     assert whole["key"].endswith("@whole") and whole["rows"] == list(range(PAPERS))
     tab.see("papers: density overview; zoom in to see papers", "[data-testid=stCaptionContainer]")
-    under = tab.page.evaluate(f"""() => {{ const c = {M}.under, g = c.getContext('2d');
-        const d = g.getImageData(0, 0, c.width, c.height).data; let tinted = 0;
-        for (let k = 0; k < d.length; k += 4) if (d[k + 2] > d[k] + 10) tinted += 1; return tinted; }}""")
-    assert under > 0  # the density picture is painted (blue cells) under the points
+    assert tab.eventually(lambda: _ok(_tinted(tab), lambda n: n > 0))  # the density (blue cells) under the points,
+    # drawn by regl-scatterplot itself: the picture it exports (the PNG button) holds it too
     tab.snap("map-density-overview")
 
     titles = store.papers_frame(CORPUS)["title"].astype(str).tolist()
@@ -115,6 +113,10 @@ def test_the_overview_draws_the_density_zoom_loads_the_window_and_hover_and_clic
     assert sent["polygon"], "the lasso's polygon was not sent"
     inside = rows_in_polygon(np.array(sent["xy"]), np.array(sent["polygon"]))
     assert int(heading.split()[0]) == len(inside) > 0, (heading, len(inside))
+    # drawn selected, each with its white inner ring: the background stays opaque under the density picture
+    tab.eventually(lambda: _ok(tab.page.evaluate(f"() => {M}.plot.get('selectedPoints').length"),
+                               lambda n: n == len(inside)))
+    assert tab.page.evaluate(f"() => {M}.plot.get('backgroundColor')")[3] == 1
     tab.snap("map-density-lasso")
 
 
@@ -135,3 +137,10 @@ def _codes(tab: Tab) -> dict:
 def _ok(shown: dict | None, test) -> dict:
     assert shown is not None and test(shown), shown
     return shown
+
+
+def _tinted(tab: Tab) -> int:
+    """Pixels of the map's own picture (regl-scatterplot's export) tinted blue: the density cells."""
+    return tab.page.evaluate(f"""async () => {{
+        const d = (await {M}.plot.export({{scale: 1, antiAliasing: 1, pixelAligned: false}})).data; let tinted = 0;
+        for (let k = 0; k < d.length; k += 4) if (d[k + 2] > d[k] + 10) tinted += 1; return tinted; }}""")

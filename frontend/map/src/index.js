@@ -140,7 +140,7 @@ class MapView {
     this.rows = over ? Int32Array.from(column(points, "row") || []) : null;
     this.total = over ? Number(meta.total) || this.n : this.n;
     this.localOf = null;
-    if (over) this.setDensity(values(data.density), over.size);
+    if (over) this.setDensity(values(data.density), over.size); else this.clearDensity();
     this.text = { title: column(points, "title"), author: column(points, "author"),
       journal: column(points, "journal"), year: column(points, "year"), note: column(points, "note") };
     const year = column(points, "yearnum");
@@ -162,13 +162,11 @@ class MapView {
       : `${this.n.toLocaleString()} papers drawn`;
   }
 
-  /** The density picture (size × size, uint8, top row first) on a canvas under the points, white to dark blue. */
+  /** The density picture (size × size, uint8, top row first), white to dark blue: regl-scatterplot's background
+   * image, drawn in the map's [-1, 1] frame under the points. The background stays opaque white, so a selected
+   * point keeps its white inner ring (a transparent background made selections on an overview invisible), and the
+   * PNG export holds the density too. */
   setDensity(grid, size) {
-    if (!this.under) {
-      this.under = el("canvas", "position:absolute;inset:0;width:100%;height:100%", null);
-      this.wrap.insertBefore(this.under, this.canvas);
-      this.plot.set({ backgroundColor: [0, 0, 0, 0] });  // transparent: the density shows through
-    }
     const picture = document.createElement("canvas");
     picture.width = size; picture.height = size;
     const g = picture.getContext("2d");
@@ -181,8 +179,19 @@ class MapView {
       image.data[o + 3] = 255;
     }
     g.putImageData(image, 0, 0);
-    this.density = picture;
+    if (this.density) this.density.destroy();
+    this.density = this.plot.get("regl").texture({ data: picture, min: "linear", mag: "linear" });
+    this.plot.set({ backgroundImage: this.density });
     this.wrap.dataset.density = String(size);
+  }
+
+  /** A map drawn whole (no overview): no density under it. */
+  clearDensity() {
+    if (!this.density) return;
+    this.plot.set({ backgroundImage: null });
+    this.density.destroy();
+    this.density = null;
+    delete this.wrap.dataset.density;
   }
 
   /** The corpus rows of drawn points (identity unless a density overview draws one window). */
@@ -540,7 +549,6 @@ class MapView {
     const g = c.getContext("2d");
     g.setTransform(dpr, 0, 0, dpr, 0, 0);
     g.clearRect(0, 0, w, h);
-    if (this.density) this.paintDensity(w, h, dpr);
     const o = this.overlayState;
     if (!o || !this.n) return;
     g.lineWidth = 1;
@@ -587,20 +595,6 @@ class MapView {
       g.fillText("★", sx, sy);
     }
     this.wrap.dataset.stars = String(stars.length);
-  }
-
-  paintDensity(w, h, dpr) {
-    const c = this.under;
-    if (c.width !== Math.round(w * dpr) || c.height !== Math.round(h * dpr)) {
-      c.width = Math.round(w * dpr); c.height = Math.round(h * dpr);
-    }
-    const g = c.getContext("2d");
-    g.setTransform(dpr, 0, 0, dpr, 0, 0);
-    g.fillStyle = "#fff";
-    g.fillRect(0, 0, w, h);
-    const [ax, ay] = this.screen(-1, 1), [bx, by] = this.screen(1, -1);
-    g.imageSmoothingEnabled = true;
-    g.drawImage(this.density, ax, ay, bx - ax, by - ay);
   }
 
   togglePlay() {
