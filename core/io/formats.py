@@ -24,6 +24,7 @@ from core.io.bibtex import _bibtex_rows, looks_like_bibtex
 from core.io.csl import csl_row, looks_like_csl
 from core.io.endnote import _endnote_rows, looks_like_endnote
 from core.io.excel import _excel_rows, excel_layout
+from core.io.field_blocks import field_block_rows, looks_like_field_blocks
 from core.io.jats import _jats_rows, is_jats
 from core.io.layout import Layout, separator_of, sniff_text
 from core.io.medline import _medline_rows, looks_like_medline
@@ -223,7 +224,10 @@ def _numbered_rows(path: Path, fmt: str, options: ReadOptions) -> tuple[Iterator
         return _excel_rows(path, layout), layout
     if fmt in ("csv", "tsv"):
         default = "\t" if fmt == "tsv" else ","
-        layout = sniff_text(_head_text(path), default, options.header_row, separator_of(options.separator))
+        head = _head_text(path)
+        if fmt == "csv" and options.header_row is None and looks_like_field_blocks(head):
+            return _decoding(path, field_block_rows), Layout()  # Embase: one field per row, records in blocks
+        layout = sniff_text(head, default, options.header_row, separator_of(options.separator))
         reader = functools.partial(_delimited_rows, delimiter=layout.separator or default,
                                    header_row=layout.header_row)
         return _decoding(path, reader), layout

