@@ -147,3 +147,30 @@ def test_a_table_with_its_header_in_capitals_is_still_a_table(tmp_path: Path) ->
 
 def _papers_at(path: Path) -> list[Paper]:
     return [item for item in read_papers(path) if isinstance(item, Paper)]
+
+
+def test_cnki_refer_records_whose_abstract_holds_empty_lines_stay_whole() -> None:
+    """CNKI's EndNote (Refer) export, in Chinese, CRLF: a thesis abstract of two paragraphs with empty lines between
+    them ("…借鑒。\\r\\n\\r\\n…\\r\\n    論文第一部分…"). The empty line was taken for the end of the record: the thesis
+    lost its second paragraph and a sixth "record" without a title was skipped."""
+    items = list(read_papers(TOOLS / "cnki_refer_5.enw"))
+    assert not [item for item in items if isinstance(item, RowError)]
+    papers = [item for item in items if isinstance(item, Paper)]
+    assert len(papers) == 5
+    thesis = papers[4]
+    assert thesis.title == "中西方高校人文教育的比較研究"
+    assert thesis.abstract.startswith("隨著上個世紀70年代中期西方大學興起人文教育的“復歸”")
+    assert "論文第一部分說明了研究的目的" in thesis.abstract and thesis.abstract.endswith("改進教學方法等。")
+    assert thesis.fields["year"] == 2006 and thesis.fields["authors"] == ["潘福妮"]
+
+
+def test_cnki_refer_names_joined_by_semicolons_in_one_tag_are_several() -> None:
+    """CNKI writes several names in one tag: "%A Jaeyoung Choi;Geunho Jeong", "%Y 谢明勇;聂少平" (the advisors). They
+    stayed one name."""
+    papers = _papers("cnki_refer_5.enw")
+    assert papers[0].fields["authors"] == ["张会佳", "侯相竹", "张涵", "殷澳", "高阳", "徐多多"]
+    assert papers[0].fields["journal"] == "食品工业科技"
+    assert papers[0].fields["keywords"] == ["黄芪多糖", "复合酶", "提取工艺", "响应面", "α-葡萄糖苷酶活性"]
+    assert papers[0].fields["doi"] == "10.13386/j.issn1002-0306.2023090315"
+    assert papers[3].fields["authors"] == ["Jaeyoung Choi", "Geunho Jeong"]
+    assert papers[1].fields["tertiary_authors"] == ["谢明勇", "聂少平"]
