@@ -7,6 +7,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
 from core.io import read_papers
 from core.io.formats import detect_format
 from core.records import Paper, RowError
@@ -174,3 +176,32 @@ def test_cnki_refer_names_joined_by_semicolons_in_one_tag_are_several() -> None:
     assert papers[0].fields["doi"] == "10.13386/j.issn1002-0306.2023090315"
     assert papers[3].fields["authors"] == ["Jaeyoung Choi", "Geunho Jeong"]
     assert papers[1].fields["tertiary_authors"] == ["谢明勇", "聂少平"]
+
+
+@pytest.mark.parametrize("name", ["ovid_psycinfo_2.txt", "ovid_psycinfo_indented_2.txt", "ovid_journals_4.txt"])
+def test_ovid_tagged_text_is_read(name: str) -> None:
+    """Ovid's own tagged text ("<53. >", "VN - Ovid Technologies", "DB - PsycINFO", "TI - …", "AB - …"), as Ovid
+    writes it for PsycINFO, Embase, MEDLINE or Journals@Ovid, with one or two spaces before the dash, or every line
+    indented by one space. It was refused: "has an unknown format"."""
+    assert detect_format(TOOLS / name) == "ovid"
+    assert [item for item in read_papers(TOOLS / name, title_only=True) if isinstance(item, RowError)] == []
+
+
+def test_ovid_tagged_text_gives_title_abstract_authors_journal_year_and_doi() -> None:
+    first, chapter = _papers("ovid_psycinfo_2.txt")
+    assert first.title.startswith("Academic procrastination as mediated by executive functioning")
+    assert first.abstract.startswith("With academic procrastination prevalent at every level of education")
+    assert first.fields["authors"] == ["Sudler, Eric L"] and first.fields["year"] == 2014
+    assert first.fields["journal"] == "Dissertation Abstracts International Section A: Humanities and Social Sciences"
+    assert first.fields["database"] == "PsycINFO"
+    assert chapter.fields["journal"] is None  # a book chapter: its source names the editors, not a journal
+    indented = _papers("ovid_psycinfo_indented_2.txt")
+    assert indented[0].fields["authors"] == ["Kobori, Osamu", "Sawamiya, Yoko", "Iyo, Masaomi", "Shimizu, Eiji"]
+    assert indented[0].fields["journal"] == "Behavioural and Cognitive Psychotherapy"
+    assert indented[0].abstract.startswith("Background: One of the most common interpersonal reactions")
+    journals = _papers("ovid_journals_4.txt", title_only=True)
+    assert [p.fields["journal"] for p in journals] == [
+        "ACSM'S Health & Fitness Journal", "Acta Biochimica et Biophysica Sinica", "Acta Chirurgica Belgica",
+        "American Journal of Dermatopathology"]
+    assert journals[1].fields["doi"] == "10.1093/abbs/gmr050" and journals[1].fields["year"] == 2011
+    assert journals[1].fields["keywords"] == ["BCRP", "PI3K/AKT/NF-[kappa]B", "chemoresistance"]
