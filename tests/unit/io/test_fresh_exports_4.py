@@ -205,3 +205,28 @@ def test_ovid_tagged_text_gives_title_abstract_authors_journal_year_and_doi() ->
         "American Journal of Dermatopathology"]
     assert journals[1].fields["doi"] == "10.1093/abbs/gmr050" and journals[1].fields["year"] == 2011
     assert journals[1].fields["keywords"] == ["BCRP", "PI3K/AKT/NF-[kappa]B", "chemoresistance"]
+
+
+def test_refworks_tagged_text_is_read() -> None:
+    """RefWorks' tagged export ("RT Journal Article", "A1 Allan,Steven", "T1 …", "JF …", "AB …"), which CNKI writes
+    too, was refused: "has an unknown format"."""
+    path = TOOLS / "refworks_tagged_3.txt"
+    assert detect_format(path) == "refworks"
+    chapter, thesis, article = _papers("refworks_tagged_3.txt")
+    assert article.title == ("Anger and anger expression in relation to perceptions of social rank, entrapment and "
+                             "depressive symptoms")
+    assert article.abstract.startswith("Explored the relationship between self-report measures of anger")
+    assert article.fields["authors"] == ["Allan,Steven", "Gilbert,Paul"]
+    assert article.fields["journal"] == "Personality & Individual Differences" and article.fields["year"] == 2002
+    assert article.fields["issn"] == "0191-8869" and "Anger" in article.fields["keywords"]
+    assert chapter.title == "Depression and coronary heart disease" and chapter.fields["year"] == 2002
+    assert thesis.fields["authors"] == ["Catrambone, C.D."] and thesis.fields["year"] == 2000
+
+
+def test_refworks_tagged_text_after_its_tag_legend_is_read() -> None:
+    """A RefWorks export may start with its tag legend ("Refworks Export Tagged Format", "RT=Reference Type", …):
+    the legend is no record."""
+    assert detect_format(TOOLS / "refworks_legend_1.txt") == "refworks"
+    items = list(read_papers(TOOLS / "refworks_legend_1.txt", title_only=True))
+    assert len(items) == 1 and items[0].title == "The Empire's New Clothes"
+    assert items[0].fields["journal"] == "Critical Inquiry" and items[0].fields["authors"] == ["Brennan,Timothy"]
