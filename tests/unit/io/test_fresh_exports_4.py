@@ -230,3 +230,12 @@ def test_refworks_tagged_text_after_its_tag_legend_is_read() -> None:
     items = list(read_papers(TOOLS / "refworks_legend_1.txt", title_only=True))
     assert len(items) == 1 and items[0].title == "The Empire's New Clothes"
     assert items[0].fields["journal"] == "Critical Inquiry" and items[0].fields["authors"] == ["Brennan,Timothy"]
+
+
+def test_a_refer_record_with_two_type_lines_is_one_record() -> None:
+    """A Refer record that starts with two ``%0`` lines ("%0 Serial", "%0 Audio": a podcast, in Zotero's Refer test
+    exports) was split at the second: an empty record, skipped as "empty title and abstract", then the podcast."""
+    items = list(read_papers(TOOLS / "refer_two_types_1.enw", title_only=True))
+    assert len(items) == 1 and isinstance(items[0], Paper)
+    assert items[0].title.startswith("Diesseits von Eden: der Podcast der katholischen Fakultäten Österreichs")
+    assert items[0].fields["year"] == 2021
