@@ -25,8 +25,8 @@ def add_import_arguments(p: argparse.ArgumentParser) -> None:
                         "duplicates merged by DOI or title+abstract; or several JATS .xml/.nxml articles and images")
     p.add_argument("--corpus", required=False, default=None, help="corpus to import into (not needed with --dry-run)")
     p.add_argument("--format", default=None,
-                   help="csv, tsv, excel, jsonl, parquet, pubmed, jats, medline, bibtex, ris, endnote, refer, wos or "
-                        "cochrane (default: by content, then extension)")
+                   help="csv, tsv, excel, jsonl, parquet, pubmed, jats, medline, bibtex, ris, endnote, refer, wos, "
+                        "cochrane, ovid or refworks (default: by content, then extension)")
     for name in _FIELD_FLAGS:
         p.add_argument(f"--{name}-column", default=None,
                        help=f"the column holding the {name} (default: found by name; '' for none)")

@@ -28,9 +28,10 @@ def looks_like_bibtex(head: str) -> bool:
 def _split_keywords(value: Any) -> list[str]:
     """Keywords as a list: split at ";" where the value has one (Scopus, Web of Science and our own export write
     "; ", so a MeSH term such as "Carcinoma, Non-Small-Cell Lung" stays whole), else at "," (Zotero, JabRef);
-    line breaks and runs of spaces inside a keyword become one space."""
+    line breaks and runs of spaces inside a keyword become one space. A repeated field (ScienceDirect writes one
+    ``keywords`` per keyword) is a list: each of its values is a keyword, or several joined by ";"."""
     if isinstance(value, list):
-        parts = [str(v) for v in value]
+        parts = [part for item in value for part in str(item).split(";")]
     else:
         text = str(value or "")
         parts = text.split(";") if ";" in text else text.split(",")
@@ -43,6 +44,10 @@ def _split_keywords(value: Any) -> list[str]:
 # Zotero writes an abstract's text as the user typed it, in BibTeX and RIS alike, so reading "--" as an en dash
 # would make the two exports of one paper differ (and no longer merge); a real dash is written as "–" or "—".
 
+_LIST_FIELDS = frozenset(("keywords", "keyword"))  # a field a writer repeats once per value: the values are a list
+# ScienceDirect escapes the braces that protect a word's case ("based on \{USDL\}"): read as that protection, not
+# as LaTeX's literal braces; a set such as "\{1, 2\}" or one in math mode stays as written
+_ESCAPED_CASE_GROUP = re.compile(r"\\\{([^\s{}\\$,]+)\\\}")
 _LATEX_MARKUP = re.compile(r"[\\{}$]|``|''|[!?]`")  # a value without any of these decodes to itself
 _LITERAL_SPECIALS = ("&", "~", "--", "---")  # kept as written, not LaTeX's table column, space or dashes
 _BARE_PERCENT = re.compile(r"(?<!\\)((?:\\\\)*)%")
@@ -108,6 +113,8 @@ class _LatexText:
 
     def __call__(self, value: str) -> tuple[str, str | None]:
         """(text, None), or (text read as far as possible, why it is not whole)."""
+        if "\\{" in value and "$" not in value:
+            value = _ESCAPED_CASE_GROUP.sub(r"\1", value)
         if not _LATEX_MARKUP.search(value):
             return value, None
         from pylatexenc import latexwalker
@@ -144,6 +151,12 @@ def _bibtex_row(entry: Any, number: int, latex: _LatexText) -> tuple[Row, list[R
     fields: Row = {}
     for field in entry.fields:
         key = field.key.strip().lower()
+        if key in _LIST_FIELDS and key in fields:  # ScienceDirect: one ``keywords = "…",`` line per keyword
+            value, problem = latex(field.value) if isinstance(field.value, str) else (str(field.value), None)
+            if problem:
+                warnings.append(RowWarning(number, key, f"field '{_shown(key)}': {problem}"))
+            fields[key] = [*(fields[key] if isinstance(fields[key], list) else [fields[key]]), value]
+            continue
         name, suffix = key, 2
         while name in fields:
             name, suffix = f"{key}_{suffix}", suffix + 1

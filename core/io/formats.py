@@ -24,10 +24,13 @@ from core.io.bibtex import _bibtex_rows, looks_like_bibtex
 from core.io.csl import csl_row, looks_like_csl
 from core.io.endnote import _endnote_rows, looks_like_endnote
 from core.io.excel import _excel_rows, excel_layout
+from core.io.field_blocks import field_block_rows, looks_like_field_blocks
 from core.io.jats import _jats_rows, is_jats
 from core.io.layout import Layout, separator_of, sniff_text
 from core.io.medline import _medline_rows, looks_like_medline
+from core.io.ovid import looks_like_ovid, ovid_rows
 from core.io.pubmed import _pubmed_rows
+from core.io.refworks import looks_like_refworks, refworks_rows
 from core.io.ris import _ris_rows, looks_like_ris
 from core.io.rows import NumberedRow, Row
 from core.io.safety import _check_file, _decoding, _head_text, _name, _open_binary, text_encoding, with_encoding
@@ -37,14 +40,16 @@ from core.io.tagged import _cochrane_rows, _refer_rows, _wos_rows, looks_like_co
 from core.records import RowError
 
 FORMATS: tuple[str, ...] = ("csv", "tsv", "excel", "jsonl", "parquet", "pubmed", "jats", "medline", "bibtex", "ris",
-                            "endnote", "refer", "wos", "cochrane")
+                            "endnote", "refer", "wos", "cochrane", "ovid", "refworks")
 FORMAT_NAMES = {"csv": "CSV", "tsv": "TSV", "excel": "Excel (.xlsx)",
                 "jsonl": "JSONL/JSON (incl. CSL JSON, OpenAlex, Semantic Scholar)",
                 "parquet": "Parquet", "pubmed": "PubMed XML",
                 "jats": "JATS / PMC full text (.xml, .nxml, .tar.gz)", "medline": "MEDLINE / PubMed format (.nbib)",
                 "bibtex": "BibTeX", "ris": "RIS", "endnote": "EndNote XML",
                 "refer": "EndNote tagged / Refer text (.enw)", "wos": "Web of Science plain text",
-                "cochrane": "Cochrane CENTRAL text"}
+                "cochrane": "Cochrane CENTRAL text",
+                "ovid": "Ovid tagged text (MEDLINE, Embase, PsycINFO… via Ovid)",
+                "refworks": "RefWorks tagged text (RefWorks, CNKI)"}
 _EXTENSIONS = {
     ".csv": "csv", ".tsv": "tsv", ".tab": "tsv", ".jsonl": "jsonl", ".ndjson": "jsonl", ".json-lines": "jsonl",
     ".json": "jsonl", ".parquet": "parquet", ".pq": "parquet", ".xml": "pubmed", ".bib": "bibtex",
@@ -55,8 +60,10 @@ _EXTENSIONS = {
 _ALIASES = {"pmc": "jats", "nxml": "jats",
             "xml": "pubmed", "pubmed-xml": "pubmed", "nbib": "medline", "pubmed-text": "medline", "bib": "bibtex",
             "ndjson": "jsonl", "json": "jsonl", "csl": "jsonl", "xlsx": "excel", "endnote-xml": "endnote",
-            "web-of-science": "wos", "isi": "wos", "enw": "refer", "endnote-tagged": "refer"}
-_TEXT_FORMATS = frozenset(("csv", "tsv", "jsonl", "medline", "bibtex", "ris", "refer", "wos", "cochrane"))
+            "web-of-science": "wos", "isi": "wos", "enw": "refer", "endnote-tagged": "refer", "ovid-tagged": "ovid",
+            "refworks-tagged": "refworks"}
+_TEXT_FORMATS = frozenset(("csv", "tsv", "jsonl", "medline", "bibtex", "ris", "refer", "wos", "cochrane", "ovid",
+                            "refworks"))
 _TEXT_TABLE_EXTENSIONS = (".txt", "")  # tables saved as .txt (RefWorks, Web of Science tab-delimited)
 _TABLE_EXTENSIONS = {".csv": "csv", ".tsv": "tsv", ".tab": "tsv"}  # extensions that stand when the rows agree
 _XML_FORMATS = frozenset(("pubmed", "jats", "endnote"))  # .xml names all three: no note between them
@@ -120,6 +127,10 @@ def _by_content(path: Path, ext: str) -> str | None:
         return "medline"
     if looks_like_wos(text):
         return "wos"
+    if looks_like_ovid(text):
+        return "ovid"
+    if looks_like_refworks(text):
+        return "refworks"
     if looks_like_ris(text):  # before Cochrane: its RIS exports start with the same "Record #1 of N" preamble
         return "ris"
     if looks_like_bibtex(text):  # before Cochrane too: its BibTeX heads each entry with "Record #1 of N"
@@ -205,7 +216,7 @@ def _json_rows(rows: Iterator[NumberedRow]) -> Iterator[NumberedRow]:
 
 _TEXT_READERS: dict[str, Callable[[Path], Iterator[NumberedRow]]] = {
     "bibtex": _bibtex_rows, "ris": _ris_rows, "medline": _medline_rows, "wos": _wos_rows, "cochrane": _cochrane_rows,
-    "refer": _refer_rows,
+    "refer": _refer_rows, "ovid": ovid_rows, "refworks": refworks_rows,
 }
 
 
@@ -223,7 +234,10 @@ def _numbered_rows(path: Path, fmt: str, options: ReadOptions) -> tuple[Iterator
         return _excel_rows(path, layout), layout
     if fmt in ("csv", "tsv"):
         default = "\t" if fmt == "tsv" else ","
-        layout = sniff_text(_head_text(path), default, options.header_row, separator_of(options.separator))
+        head = _head_text(path)
+        if fmt == "csv" and options.header_row is None and looks_like_field_blocks(head):
+            return _decoding(path, field_block_rows), Layout()  # Embase: one field per row, records in blocks
+        layout = sniff_text(head, default, options.header_row, separator_of(options.separator))
         reader = functools.partial(_delimited_rows, delimiter=layout.separator or default,
                                    header_row=layout.header_row)
         return _decoding(path, reader), layout

@@ -28,7 +28,7 @@ _BLOCKS = frozenset(("p", "div", "sec", "section", "abstract", "abstracttext", "
 _HEADINGS = frozenset(("title", "h1", "h2", "h3", "h4", "h5", "h6", "label"))
 _INLINE = frozenset((
     "i", "b", "u", "em", "strong", "sub", "sup", "inf", "sc", "scp", "small", "big", "tt", "span", "font", "a", "code",
-    "s",
+    "s", "link",  # <link href='#fn1'></link>: a footnote anchor in Google Scholar's snippets (Publish or Perish)
     "italic", "bold", "underline", "monospace", "overline", "strike", "roman", "sans-serif", "styled-content",
     "named-content", "ext-link", "uri", "xref", "email", "inline-formula", "disp-formula", "alternatives", "td", "th",
     "fn", "term", "def", "mixed-citation", "chem-struct", "abbrev", "inline-graphic", "graphic", "hr", "wbr",

@@ -6,7 +6,7 @@ Scopus' older CSV and in Embase ("Yang Z., Jiang B.") and PubMed's CSV ("Griffin
 where every part ends in initials, and in Scopus' CSV of about 2015 with a comma inside each name too
 ("Pan, Y., Yu, C., Mei, C."), read as family/initials pairs; `` and `` in Rayyan and Abstrackr
 ("Yang, Z. and Jiang, B."), where every part is "Family, Given". Google Scholar (Publish or Perish) writes
-initials first ("C Kun‐Rodrigues, J Salmona, ...", its "..." dropped) and Consensus whole names
+initials first ("C Kun‐Rodrigues, J Salmona, ...", its "…" and "..." dropped at either end) and Consensus whole names
 ("Vikram S Chundawat, A. Tarun"). Anything else is one name ("Smith, John", "Janko Wolfgang",
 "Department of Health, Education and Welfare"), as a list of one.
 """
@@ -27,6 +27,8 @@ _GIVEN_FAMILY = re.compile(rf"^{_WORD}(?:\s+{_WORD}){{1,4}}$")
 _SUFFIX = re.compile(r"^(?:Jr|Sr|I{2,3}|IV|2nd|3rd)\.?$")  # "Roach M.C., Thompson F.R., III, …": joins the name
 _FAMILY_GIVEN = re.compile(r"^[^,]+,\s*[^,]+$")
 _INITIALS_ONLY = re.compile(r"^(?:[A-ZÀ-ÖØ-Þ][a-zà-ÿ]{0,2}\.[\s-]?)+$")  # "Y.", "J.R.", "M.-A.", "Ch."
+# Lens writes an author without given names as "null Ratkóczy" (its JSON's null, printed): the null is no name
+_NULL_GIVEN = re.compile(r"(?:^|(?<=; ))null (?=[^\W\d_])")
 _BARE_INITIALS = re.compile(r"^[A-ZÀ-ÖØ-Þ]{1,4}$")  # "R", "MM", "BFM": the Cochrane Library's BibTeX
 
 
@@ -54,7 +56,7 @@ def _family_initials_pairs(parts: list[str], bare: bool = False) -> list[str] | 
 
 def author_list(value: str) -> list[str]:
     """The names in one cell, in order (see the module); empty for a blank cell."""
-    text = " ".join(value.split())
+    text = _NULL_GIVEN.sub("", " ".join(value.split()))
     if not text:
         return []
     for separator in (";", "|"):  # "|": OpenAlex's CSV ("Alba Vicente|Josep Sanjuan")
@@ -77,7 +79,11 @@ def author_list(value: str) -> list[str]:
         if "." not in "".join(names[:-1]) and names[-1].endswith("."):  # PubMed ends its list with a full stop
             names[-1] = names[-1][:-1]
         return names
-    shown = names[:-1] if len(names) > 2 and names[-1] in _MORE else names
+    shown = names
+    while len(shown) > 2 and shown[-1] in _MORE:  # Google Scholar's list cut at its end ("…, W Tobler, ...")
+        shown = shown[:-1]
+    while len(shown) > 2 and shown[0] in _MORE:  # and at its start, before the names it shows
+        shown = shown[1:]
     if len(shown) > 1 and all(_INITIALS_FIRST.match(name) for name in shown):
         return shown
     if len(names) > 1 and all(_GIVEN_FAMILY.match(name) for name in names):  # Consensus: "Vikram S Chundawat, …"

@@ -220,8 +220,9 @@ def _known_value(field: str, value: Any) -> Any:
         return bare_doi(value)
     if field == "authors" and isinstance(value, str):  # a list everywhere, even of one name (core.io.names)
         return author_list(value)
-    if field == "journal" and isinstance(value, str) and "\n" in value:  # wrapped over lines (WoS BibTeX)
-        return " ".join(value.split())
+    if field == "journal" and isinstance(value, str):  # one journal, one spelling:
+        # wrapped over lines (WoS BibTeX), or written with a trailing space (ScienceDirect BibTeX)
+        return " ".join(value.split()) if "\n" in value else value.strip(" ")
     if field == "keywords" and isinstance(value, str):
         return _keyword_list(value)
     return value

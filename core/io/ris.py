@@ -93,7 +93,10 @@ def _ris_row(record: Row, number: int) -> tuple[Row, list[RowWarning]]:
         # the short title (ST) when a record has no other: Ovid-style records and rispy's own examples do
         "title": take("title", "title", "primary_title", "short_title", join=True),
         "abstract": take("abstract", "abstract", "notes_abstract", join=True),
-        "journal": take("journal", "journal_name", "secondary_title", "alternate_title3", "alternate_title1",
+        # JF (rispy's alternate_title3) is the full name by the RIS specification, JO (journal_name) its
+        # abbreviation where a record has both: Embase writes "JF  - Medicine in Drug Discovery", "JO  - Med. Drug
+        # Disc."; EBSCO writes the full name in both, IEEE and Mendeley in JO alone
+        "journal": take("journal", "alternate_title3", "journal_name", "secondary_title", "alternate_title1",
                         "alternate_title2"),
         "year": _year(take("year", "year", "publication_year", "date")),
         "doi": take("doi", "doi") or _doi_elsewhere(record, urls),

@@ -59,10 +59,9 @@ def _refer_row(tags: dict[str, list[str]]) -> Row:
         name = _REFER_NAMES.get(tag)
         if name is None:
             continue
-        if tag == "K":  # one keyword a line, or several joined with ";" (CNKI)
-            row[name] = [k.strip() for v in values for k in v.split(";") if k.strip()]
-        elif tag in _REFER_LISTS:
-            row[name] = [v.strip() for v in values if v.strip()]
+        if tag in _REFER_LISTS:  # one name or keyword a line, or several joined with ";" (CNKI: "%A Jaeyoung
+            # Choi;Geunho Jeong", "%K 黄芪多糖;复合酶")
+            row[name] = [part.strip() for v in values for part in re.split("[;；]", v) if part.strip()]
         else:
             row[name] = " ".join(v.strip() for v in values if v.strip())
     if row.get("doi"):
@@ -76,22 +75,30 @@ def _refer_rows(path: Path) -> Iterator[NumberedRow]:
     number = 0
     tags: dict[str, list[str]] = {}
     tag = ""
+    after_blank = False
     for line in _lines(path):
         match = _REFER_LINE.match(line)
-        # a blank line ends a record; so does a second %0 where an exporter left no blank line between records
-        if tags and (not line.strip() or (match and match.group(1) == "0" and "0" in tags)):
+        if not line.strip():
+            after_blank = bool(tags)
+            continue
+        # an empty line ends a record where a tag follows it: CNKI leaves empty lines between an abstract's
+        # paragraphs; so does a second %0 where an exporter left no empty line between records (not a second
+        # type line right after the first: "%0 Serial", "%0 Audio")
+        if tags and match and (after_blank or (match.group(1) == "0" and "0" in tags and set(tags) != {"0"})):
             number += 1
             yield number, _refer_row(tags)
             tags, tag = {}, ""
         if match:
             tag = match.group(1)
             tags.setdefault(tag, []).append(match.group(2) or "")
-        elif not line.strip() or not tag:
+        elif not tag:
             continue
         elif tag in _REFER_LISTS:  # a wrapped line: the next keyword or author of a list tag
             tags[tag].append(line)
-        else:  # ... or more of the same text
-            tags[tag][-1] = f"{tags[tag][-1]} {line.strip()}"
+        else:  # ... or more of the same text: a new paragraph after an empty line
+            joint = "\n" if after_blank else " "
+            tags[tag][-1] = f"{tags[tag][-1]}{joint}{line.strip()}"
+        after_blank = False
     if tags:
         number += 1
         yield number, _refer_row(tags)
