@@ -3,7 +3,7 @@
 // state (colours, legend, highlight bits, year window, star, lines, rings, zoom) comes from small "control"
 // instances (ui/map/component.py) through a page-level registry, so positions are never sent twice. Text from data
 // is only ever set with textContent or drawn with fillText: never parsed as HTML.
-import createScatterplot from "regl-scatterplot";
+import createScatterplot, { createRenderer } from "regl-scatterplot";
 
 const GREY = "#c8c8c8";
 const STAR = "#d62728";
@@ -81,8 +81,11 @@ class MapView {
     this.playButton.className = "miread-play";
     this.playButton.style.display = "none";
     this.button("PNG", "Download the map as a PNG picture", () => this.png()).className = "miread-png";
+    // The map's own renderer, sized to the map: regl-scatterplot's default one is the size of the window, and each
+    // frame clears, shades and copies all of it (in a GPU-less browser half of a frame's time went there).
+    this.renderer = createRenderer({ canvas: document.createElement("canvas") });
     this.plot = createScatterplot({
-      canvas: this.canvas, width: "auto", height: "auto", pointSize: 4, pointSizeSelected: 2,
+      renderer: this.renderer, canvas: this.canvas, width: "auto", height: "auto", pointSize: 4, pointSizeSelected: 2,
       pointOutlineWidth: 2, lassoColor: [0.1, 0.1, 0.1, 1], backgroundColor: [1, 1, 1, 1],
       performanceMode: performance, deselectOnDblClick: false, lassoInitiator: false,
     });
@@ -104,8 +107,20 @@ class MapView {
       this.mouse = [e.clientX - r.left, e.clientY - r.top];
     });
     this.setMode("panZoom");
-    this.resize = new ResizeObserver(() => this.paint());  // the overlay's bitmap follows the map's size
+    this.fitRenderer();
+    // the renderer and the overlay's bitmap follow the map's size
+    this.resize = new ResizeObserver(() => { this.fitRenderer(); this.paint(); });
     this.resize.observe(this.wrap);
+  }
+
+  /** The renderer's canvas and framebuffer: the map's size on the screen (at least 1 × 1 pixel). */
+  fitRenderer() {
+    const w = Math.max(1, this.wrap.clientWidth), h = Math.max(1, this.wrap.clientHeight);
+    const size = `${w}x${h}@${window.devicePixelRatio}`;
+    if (size === this.rendererSize) return;
+    this.rendererSize = size;
+    this.renderer.resize(w, h);
+    this.renderer.refresh();
   }
 
   button(label, title, onClick) {
@@ -656,6 +671,7 @@ class MapView {
     if (this.yearsObserver) this.yearsObserver.disconnect();
     this.resize.disconnect();
     this.plot.destroy();
+    this.renderer.destroy();
   }
 }
 
