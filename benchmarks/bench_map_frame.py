@@ -4,7 +4,8 @@ Domain map page as users get it — the floor under any action that changes the 
 Serves a workspace of bench_map_component.py (`benchmarks/out/interactions/ws-map-<papers>`, made by its first run),
 opens the map, then in the page: one animation frame with nothing to draw, the component's own redraw (points and
 weights uploaded again, spatial index reused), and `set({opacity})` alone (no upload) up to regl-scatterplot's next
-`draw` event; three rounds each.
+`draw` event; three rounds each. Then the hover card (issue 42: within 50 ms): the mouse moved onto a paper's point,
+from the browser's mousemove event to the card shown (an observer on the card), on 9 papers.
 
     .venv/bin/python benchmarks/bench_map_frame.py --papers 3000,50000
 """
@@ -34,6 +35,32 @@ ROUND = """async () => {
     out.canvas = [m.canvas.width, m.canvas.height];
     return out; }"""
 
+AIM = """row => { const m = window.__mireadMaps.map.map; m.wrap.scrollIntoView({block: 'center'});
+    m.card.style.display = 'none'; const h = window.__hover = {moved: -1, shown: -1, painted: -1};
+    document.addEventListener('mousemove', () => { h.moved = performance.now(); }, {capture: true, once: true});
+    new MutationObserver((_, obs) => { if (m.card.style.display === 'block') { h.shown = performance.now();
+        requestAnimationFrame(() => { h.painted = performance.now(); }); obs.disconnect(); } })
+        .observe(m.card, {attributes: true, childList: true});
+    return m.pageXY(row); }"""
+
+
+def hover_ms(page: object, rows: list[int]) -> tuple[list[float], list[float]]:
+    """Mouse onto each row's point (from 40 px away): milliseconds from the mousemove event to the hover card set
+    in the page, and to the end of the animation frame that paints it (the map's own redraw of the hovered point runs
+    in that frame's callbacks, before ours)."""
+    got, painted = [], []
+    for row in rows:
+        x, y = page.evaluate("row => window.__mireadMaps.map.map.pageXY(row)", row)
+        page.mouse.move(x + 40, y + 40)
+        page.wait_for_timeout(300)
+        x, y = page.evaluate(AIM, row)
+        page.mouse.move(x, y)
+        page.wait_for_function("() => window.__hover.painted > 0", timeout=10_000)
+        h = page.evaluate("() => window.__hover")
+        got.append(h["shown"] - h["moved"])
+        painted.append(h["painted"] - h["moved"])
+    return got, painted
+
 
 def measure(papers: int, rounds: int) -> dict:
     from playwright.sync_api import sync_playwright
@@ -47,11 +74,14 @@ def measure(papers: int, rounds: int) -> dict:
         page.wait_for_function(READY, timeout=600_000)
         wait_idle(page, timeout=600_000)
         runs = [page.evaluate(ROUND) for _ in range(rounds)]
+        hovers, painted = hover_ms(page, [int(papers * k / 10) for k in range(1, 10)])
         browser.close()
     keys = ("empty_frame", "redraw", "set_opacity")
     return {"papers": papers, "canvas": runs[0]["canvas"],
             **{k: {"p50_ms": round(median([r[k] for r in runs]), 1), "runs_ms": [round(r[k], 1) for r in runs]}
-               for k in keys}}
+               for k in keys},
+            "hover_card": {"p50_ms": round(median(hovers), 1), "runs_ms": [round(v, 1) for v in hovers]},
+            "hover_painted": {"p50_ms": round(median(painted), 1), "runs_ms": [round(v, 1) for v in painted]}}
 
 
 def main() -> None:
@@ -64,7 +94,7 @@ def main() -> None:
     Path(OUT / "map-frame.json").write_text(json.dumps(out, indent=2), encoding="utf-8")
     for r in results:
         print(f"{r['papers']:>9,} papers  canvas {r['canvas']}  " + "  ".join(
-            f"{k} {r[k]['p50_ms']:.0f} ms {r[k]['runs_ms']}" for k in ("empty_frame", "redraw", "set_opacity")))
+            f"{k} {r[k]['p50_ms']:.0f} ms {r[k]['runs_ms']}" for k in ("empty_frame", "redraw", "set_opacity", "hover_card", "hover_painted")))
 
 
 if __name__ == "__main__":
