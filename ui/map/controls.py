@@ -19,6 +19,7 @@ from ui.map.time import PLAY, PLAY_LINK, YEARS_ROW, year_controls
 from ui.map.zoom import current_zoom
 from ui.resources import highlight_rows
 from ui.shared_view import write_link
+from ui.timing import timed
 from ui.views import year_mask
 
 
@@ -40,6 +41,7 @@ class DrawnMap:
 
 
 @st.fragment
+@timed("quick_controls")
 def quick_controls(drawn: DrawnMap, highlight_box: Any, years_box: Any, map_box: Any) -> None:
     """Highlight (in `highlight_box`), Years and Play (in `years_box`) and the state they give the map (in
     `map_box`), rerun alone when one of them changes."""

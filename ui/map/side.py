@@ -20,6 +20,7 @@ from ui.figures_view import summaries
 from ui.map.component import map_events
 from ui.map.panel import PAGE_RUN, PAPER, find_box, open_paper_at, paper_panel, paper_row
 from ui.map.zoom import FLY
+from ui.timing import timed
 from ui.views import TOPICS
 
 SELECTED = "map_selected"  # (view, rows): the papers selected on the map drawn for `view`
@@ -27,6 +28,7 @@ LISTED = 1_000  # rows of a selection listed in the side column
 
 
 @st.fragment
+@timed("side_panel")
 def side_panel(corpus: str, spec: ModelSpec, frame: pd.DataFrame, coords: np.ndarray, unit: UnitFrame, *, links: int,
                view: str,
                colour: str, colour_values: list | None, ranked: dict) -> None:
