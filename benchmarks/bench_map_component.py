@@ -4,7 +4,8 @@ page, bytes the websocket brought in), the two revisions interleaved round by ro
 
 Corpora: synthetic papers with MiniLM-fingerprinted vectors (bench_interactions.synthetic_corpus; journals and years),
 3,000 ("small", the demo's size) and 50,000 ("big"). Maps are PCA. Actions: change the colour (journal ↔ none),
-highlight a word, move the Years window, click a paper (side panel), lasso a region (selection list).
+highlight a word, move the Years window, click a paper (side panel), lasso a region (selection list), and with
+--switch-back another page and back to the map.
 
     .venv/bin/python benchmarks/bench_map_component.py --before /work/main --papers 3000,50000 --runs 3
 """
@@ -91,6 +92,10 @@ def actions(b: Bench, round_: int) -> None:
             b.idle()
     b.measure("lasso a region (list)", lambda: lasso(b, 0.1 + 0.05 * (round_ % 3), 0.1, 0.6, 0.7))
     pan_mode(b)
+    if getattr(b, "switch_back", False):  # leave for another page and come back: the map drawn again
+        b.go("Similar papers")
+        b.idle()
+        b.measure("switch back to the map", lambda: b.go("Domain map"))
 
 
 def run(browser: Any, papers: int, args: argparse.Namespace) -> dict[str, Any]:
@@ -110,6 +115,7 @@ def run(browser: Any, papers: int, args: argparse.Namespace) -> dict[str, Any]:
             stack.callback(context.close)
             context.add_init_script(PROBE)
             bench = benches[label] = Bench(context.new_page(), url, log, "synthetic", args.quiet)
+            bench.switch_back = args.switch_back
             start = time.perf_counter()
             bench.measure("open the map", lambda b=bench: b.page.goto(b.link()), navigation=True)
             bench.notes["first_open_s"] = round(time.perf_counter() - start, 2)
@@ -160,6 +166,7 @@ def main() -> None:
     parser.add_argument("--papers", default="3000,50000")
     parser.add_argument("--before", default="", help="a checkout of another revision (the Plotly map: 4d311c0)")
     parser.add_argument("--quiet", type=float, default=0.3)
+    parser.add_argument("--switch-back", action="store_true", help="also time leaving the map and coming back")
     args = parser.parse_args()
     from playwright.sync_api import sync_playwright
 
