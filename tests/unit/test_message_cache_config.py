@@ -1,0 +1,23 @@
+"""Coming back to the map from another page sends a reference, not the points again (issue 42, BENCHMARKS §30h):
+Streamlit reads the repository's `global.maxCachedMessageAge` (its default, 2 runs, forgot the map's 5.5 MB of points
+at 50k papers during one visit to another page)."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+from streamlit import config
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def test_streamlit_keeps_large_messages_in_the_browser_for_a_visit_elsewhere():
+    here = os.getcwd()
+    os.chdir(ROOT)  # Streamlit reads .streamlit/config.toml from the folder it is started in (`make run`)
+    try:
+        config.get_config_options(force_reparse=True)
+        assert config.get_option("global.maxCachedMessageAge") >= 10
+    finally:
+        os.chdir(here)
+        config.get_config_options(force_reparse=True)
