@@ -24,7 +24,7 @@ _INITIALS_FIRST = re.compile(r"^(?:[A-ZÀ-ÖØ-Þ]{1,4}|(?:[A-ZÀ-ÖØ-Þ]\.\s?)
 _MORE = ("...", "…")
 # a whole name, given names first, of two to five capitalised words or name particles ("Vikram S Chundawat",
 # "A. Tarun", "Saif ul Islam"); "Department of Health" is none
-_WORD = r"(?:[A-ZÀ-ÖØ-Þ][^\s\d,]*|van|von|de|da|del|der|di|du|la|le|ul|bin|al|dos|das)"
+_WORD = r"(?:-?[A-ZÀ-ÖØ-Þ][^\s\d,]*|van|von|de|da|del|der|di|du|la|le|ul|bin|al|dos|das)"
 _GIVEN_FAMILY = re.compile(rf"^{_WORD}(?:\s+{_WORD}){{1,4}}$")
 _SUFFIX = re.compile(r"^(?:Jr|Sr|I{2,3}|IV|2nd|3rd)\.?$")  # "Roach M.C., Thompson F.R., III, …": joins the name
 _FAMILY_GIVEN = re.compile(r"^[^,]+,\s*[^,]+$")

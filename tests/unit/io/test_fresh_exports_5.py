@@ -108,3 +108,20 @@ def test_a_publish_or_perish_csv_of_2019_is_refused_naming_titles_only() -> None
 
 def _papers_titles(name: str) -> list[Paper]:
     return [item for item in read_papers(TOOLS / name, title_only=True) if isinstance(item, Paper)]
+
+
+def test_acm_csv_proceedings_papers_have_their_proceedings_as_venue() -> None:
+    """ACM's CSV leaves ``journal`` empty for a conference paper and names the proceedings in ``booktitle``, as BibTeX
+    does (where the venue already falls back to booktitle); the venue was empty, so the map's journal colours and
+    the journal vote lost every ACM conference paper."""
+    first, second = _papers_titles("acm_dl_csv_5.csv")[:2]
+    assert first.fields["journal"].startswith("Proceedings of the 2012 IEEE 10th International Symposium on Parallel")
+    assert second.fields["journal"] == "Proceedings of the 2014 International Conference on Cloud and Autonomic Computing"
+
+
+def test_an_acm_csv_name_with_a_hyphenated_initial_splits_at_and() -> None:
+    """A cell from the same ACM export (row 17 of acm.csv): "C. -W. Chong and P. Raveendran and R. Mukundan"."""
+    from core.io.names import author_list
+
+    assert author_list("C. -W. Chong and P. Raveendran and R. Mukundan") == ["C. -W. Chong", "P. Raveendran",
+                                                                             "R. Mukundan"]
