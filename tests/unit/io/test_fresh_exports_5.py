@@ -125,3 +125,14 @@ def test_an_acm_csv_name_with_a_hyphenated_initial_splits_at_and() -> None:
 
     assert author_list("C. -W. Chong and P. Raveendran and R. Mukundan") == ["C. -W. Chong", "P. Raveendran",
                                                                              "R. Mukundan"]
+
+
+def test_a_mendeley_citation_key_with_a_comma_keeps_its_entry() -> None:
+    """Mendeley writes a key from an author with a comma in it: ``@article{Neeson, 2015,``. bibtexparser reads the key
+    "Neeson" and then " 2015" as a field without "=", and drops the whole entry ("could not be parsed"): the paper
+    was lost (3 entries of library.bib, 1 of My_Collection.bib)."""
+    items = list(read_papers(TOOLS / "mendeley_collection_55.bib", title_only=True))
+    assert not [item for item in items if isinstance(item, RowError) and "could not be parsed" in item.reason]
+    neeson = next(item for item in items if isinstance(item, Paper) and item.title.startswith("Enhancing ecosystem"))
+    assert neeson.fields["year"] == 2015 and neeson.fields["doi"] == "10.1073/pnas.1423812112"
+    assert neeson.fields["authors"][0] == "Neeson, Thomas M" and len(neeson.fields["authors"]) == 6
