@@ -243,8 +243,14 @@ def _bibtex_library(text: str) -> Any:
 
 
 def _key(entry: Any) -> str:
-    """An entry's citation key as written (see `_bibtex_library`)."""
-    return str(entry.key).partition(_SAME_KEY)[0]
+    """An entry's citation key as written (see `_bibtex_library` and `_COMMA_KEY`)."""
+    return str(entry.key).partition(_SAME_KEY)[0].replace(_KEY_COMMA, ", ")
+
+
+_KEY_COMMA = "\x1e"  # stands for ", " inside a citation key while bibtexparser reads the file
+# an entry line whose key holds ", " (Mendeley: "@article{Neeson, 2015,"): bibtexparser drops the whole entry
+_COMMA_KEY = re.compile(r"^([ \t]*@[A-Za-z]+[ \t]*[{(])([^,{}=\s][^,{}=\n]*?),[ \t]*"
+                        r"([^,{}=\s][^,{}=\n]*?)[ \t]*,[ \t\r]*$", re.MULTILINE)
 
 
 def _closed_entry(raw: str) -> tuple[Any, str] | None:
@@ -264,7 +270,7 @@ def _bibtex_rows(path: Path) -> Iterator[NumberedRow]:
 
     with _open_text(path) as handle:
         text = handle.read()
-    library = _bibtex_library(text)
+    library = _bibtex_library(_COMMA_KEY.sub(rf"\1\2{_KEY_COMMA}\3,", text))
     latex = _LatexText()
     blocks = sorted([*library.entries, *library.failed_blocks], key=lambda block: block.start_line or 0)
     for number, block in enumerate(blocks, start=1):

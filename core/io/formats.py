@@ -27,7 +27,7 @@ from core.io.excel import _excel_rows, excel_layout
 from core.io.field_blocks import field_block_rows, looks_like_field_blocks
 from core.io.jats import _jats_rows, is_jats
 from core.io.layout import Layout, separator_of, sniff_text
-from core.io.medline import _medline_rows, looks_like_medline
+from core.io.medline import _medline_rows, looks_like_medline, looks_like_pubmed_display, pubmed_display_error
 from core.io.ovid import looks_like_ovid, ovid_rows
 from core.io.pubmed import _pubmed_rows
 from core.io.refworks import looks_like_refworks, refworks_rows
@@ -156,6 +156,13 @@ def _by_content(path: Path, ext: str) -> str | None:
     return None
 
 
+def _pubmed_display(path: Path) -> bool:
+    try:
+        return looks_like_pubmed_display(_head_text(path))
+    except CorpusError:
+        return False
+
+
 def detect_format(path: str | Path, fmt: str | None = None) -> str:
     """The format of a file: ``fmt`` when given, else from its content, else from its extension (``.gz`` allowed)."""
     path = Path(path)
@@ -170,6 +177,8 @@ def detect_format(path: str | Path, fmt: str | None = None) -> str:
         return by_content
     if ext in _EXTENSIONS:
         return _EXTENSIONS[ext]
+    if ext in _TEXT_TABLE_EXTENSIONS and path.is_file() and _pubmed_display(path):
+        raise pubmed_display_error(_name(path))
     if ext == ".enl":  # EndNote's own database file, not an export (a Refer text saved as .enl is read by content)
         raise CorpusError(f"file '{_name(path)}' is an EndNote library (EndNote's own database), not an export; in "
                           "EndNote choose File > Export and save as RIS or XML, then import that file")

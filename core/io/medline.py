@@ -27,6 +27,24 @@ def looks_like_medline(head: str) -> bool:
     return bool(lines) and bool(SIGNATURE.search("\n".join(lines))) and _TAGGED.match(lines[0]) is not None
 
 
+_DISPLAY_FIRST = re.compile(r"^1\. \S")  # PubMed's text displays number their records: "1. Phytomedicine. 2018 …"
+_DISPLAY_PMID = re.compile(r"^PMID: \d+", re.MULTILINE)
+
+
+def looks_like_pubmed_display(head: str) -> bool:
+    """Whether a text is PubMed's "Abstract (text)" or "Summary (text)" display: numbered records with "PMID: n"
+    lines and no tags (a page for reading, not an export: title, authors and abstract are told apart by layout)."""
+    lines = [line for line in head.lstrip("\ufeff").splitlines()[:200] if line.strip()]
+    return bool(lines) and _DISPLAY_FIRST.match(lines[0]) is not None and bool(_DISPLAY_PMID.search(head))
+
+
+def pubmed_display_error(name: str) -> CorpusError:
+    """The refusal of a PubMed text display, naming the export of the same search that imports."""
+    return CorpusError(f"file '{name}' is PubMed's 'Abstract (text)' or 'Summary (text)' display, a page for reading "
+                       "whose fields are not tagged, so its records cannot be read reliably; in PubMed choose Save > "
+                       "Format: PubMed (or Send to > Citation manager) and import that file")
+
+
 def _listed(record: dict[str, Any], tag: str) -> list[str]:
     value = record.get(tag)
     if value is None:

@@ -5,14 +5,16 @@ There, ``;`` separates names (Scopus, Web of Science, Lens, IEEE), ``|`` in Open
 Scopus' older CSV and in Embase ("Yang Z., Jiang B.") and PubMed's CSV ("Griffin DK, Larkin DM, O'Connor RE."),
 where every part ends in initials, and in Scopus' CSV of about 2015 with a comma inside each name too
 ("Pan, Y., Yu, C., Mei, C."), read as family/initials pairs; `` and `` in Rayyan and Abstrackr
-("Yang, Z. and Jiang, B."), where every part is "Family, Given". Google Scholar (Publish or Perish) writes
-initials first ("C Kun‐Rodrigues, J Salmona, ...", its "…" and "..." dropped at either end) and Consensus whole names
-("Vikram S Chundawat, A. Tarun"). Anything else is one name ("Smith, John", "Janko Wolfgang",
+("Yang, Z. and Jiang, B."), where every part is "Family, Given", and in ACM's CSV ("Lars Braubach and Kai Jander"),
+where every part is "Given Family" (its HTML entities, "Gan&#225;n", unescaped first). Google Scholar (Publish or
+Perish) writes initials first ("C Kun‐Rodrigues, J Salmona, ...", its "…" and "..." dropped at either end) and
+Consensus whole names ("Vikram S Chundawat, A. Tarun"). Anything else is one name ("Smith, John", "Janko Wolfgang",
 "Department of Health, Education and Welfare"), as a list of one.
 """
 
 from __future__ import annotations
 
+import html
 import re
 
 # a name ending in initials: "Yang Z.", "McNamara M.E.", "Griffin DK", "Villard M.-A.", "O'Connor RE."
@@ -22,13 +24,14 @@ _INITIALS_FIRST = re.compile(r"^(?:[A-ZÀ-ÖØ-Þ]{1,4}|(?:[A-ZÀ-ÖØ-Þ]\.\s?)
 _MORE = ("...", "…")
 # a whole name, given names first, of two to five capitalised words or name particles ("Vikram S Chundawat",
 # "A. Tarun", "Saif ul Islam"); "Department of Health" is none
-_WORD = r"(?:[A-ZÀ-ÖØ-Þ][^\s\d,]*|van|von|de|da|del|der|di|du|la|le|ul|bin|al|dos|das)"
+_WORD = r"(?:-?[A-ZÀ-ÖØ-Þ][^\s\d,]*|van|von|de|da|del|der|di|du|la|le|ul|bin|al|dos|das)"
 _GIVEN_FAMILY = re.compile(rf"^{_WORD}(?:\s+{_WORD}){{1,4}}$")
 _SUFFIX = re.compile(r"^(?:Jr|Sr|I{2,3}|IV|2nd|3rd)\.?$")  # "Roach M.C., Thompson F.R., III, …": joins the name
 _FAMILY_GIVEN = re.compile(r"^[^,]+,\s*[^,]+$")
 _INITIALS_ONLY = re.compile(r"^(?:[A-ZÀ-ÖØ-Þ][a-zà-ÿ]{0,2}\.[\s-]?)+$")  # "Y.", "J.R.", "M.-A.", "Ch."
 # Lens writes an author without given names as "null Ratkóczy" (its JSON's null, printed): the null is no name
 _NULL_GIVEN = re.compile(r"(?:^|(?<=; ))null (?=[^\W\d_])")
+_ENTITY = re.compile(r"&(?:#\d+|#x[0-9a-fA-F]+|[a-zA-Z]+);")  # "Jimenez-Gan&#225;n" in ACM's CSV
 _BARE_INITIALS = re.compile(r"^[A-ZÀ-ÖØ-Þ]{1,4}$")  # "R", "MM", "BFM": the Cochrane Library's BibTeX
 
 
@@ -57,13 +60,16 @@ def _family_initials_pairs(parts: list[str], bare: bool = False) -> list[str] | 
 def author_list(value: str) -> list[str]:
     """The names in one cell, in order (see the module); empty for a blank cell."""
     text = _NULL_GIVEN.sub("", " ".join(value.split()))
+    if _ENTITY.search(text):  # before splitting at ";": an entity's own ";" is not a separator
+        text = html.unescape(text)
     if not text:
         return []
     for separator in (";", "|"):  # "|": OpenAlex's CSV ("Alba Vicente|Josep Sanjuan")
         if separator in text:
             return [part.strip() for part in text.split(separator) if part.strip()]
     parts = [part.strip() for part in re.split(r"\s+and\s+", text)]
-    if len(parts) > 1 and all(_FAMILY_GIVEN.match(part) for part in parts):
+    if len(parts) > 1 and (all(_FAMILY_GIVEN.match(part) for part in parts)
+                           or all(_GIVEN_FAMILY.match(part) for part in parts)):  # ACM's CSV: "Lars Braubach and …"
         return parts
     parts = [part.strip() for part in text.split(",") if part.strip()]
     pairs = _family_initials_pairs(parts)

@@ -274,6 +274,8 @@ def _paper(number: int, row: Row, columns: ColumnMap, tabular: bool, title_only:
     for key, value in row.items():
         if key not in passed and not (key in dates and str(value).strip() == str(fields.get("year"))):
             fields[_field_name(restore(key) if tabular else key, fields)] = _field_value(value, tabular)
+    if not fields.get("journal") and isinstance(fields.get("booktitle"), str) and fields["booktitle"].strip():
+        fields["journal"] = _known_value("journal", fields["booktitle"])  # ACM's CSV: a paper's proceedings, as BibTeX
     citation = _CITATION.match(fields["journal"]) if isinstance(fields.get("journal"), str) else None
     if citation:  # the journal's name, the year if no column gave one, and the citation kept whole
         fields["source"] = fields["journal"]

@@ -122,8 +122,8 @@ def _one_stream(conn: sqlite3.Connection, corpus: str, stream: Stream, upload_fi
         into["corpus" if seq < upload_first else "earlier files" if seq < first else "this file"] += 1
     report.merged_into = into if several else {"this file": into["this file"], "corpus": into["corpus"]}
     if attempted == 0 and (several or not _count(conn, corpus)):
-        titled = report.errors and all(e.reason.endswith(": empty abstract") or _HELD_ABSTRACT in e.reason
-                                       for e in report.errors)  # "AB  - NA", "[No abstract available]" too
+        titled = any(e.reason.endswith(": empty abstract") or _HELD_ABSTRACT in e.reason  # "AB  - NA" too
+                     for e in report.errors)  # a titled row without an abstract: titles only would import it
         raise CorpusError(  # titles without abstracts (a book chapter, an old record): say how to keep them
             f"{source or 'the file'} has no usable papers: every row lacked an abstract; {TITLE_ONLY}" if titled
             else f"{source or 'the file'} has no usable papers: every row lacked a title or abstract"
