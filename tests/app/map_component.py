@@ -11,10 +11,15 @@ import pandas as pd
 import pyarrow as pa
 from streamlit.testing.v1 import AppTest
 
+from ui.map.packing import unpack
+
 ARROW_REF = "__streamlit_arrow_ref__"
 
 
 def _decode(proto: Any) -> dict:
+    if proto.WhichOneof("data") == "bytes":  # the heavy instance's packed meta and points (ui/map/packing.py)
+        meta, table = unpack(proto.bytes)
+        return {"meta": meta, "points": table.to_pandas()}
     if proto.mixed.json:
         data = json.loads(proto.mixed.json)
         blobs = {ref: pa.ipc.open_stream(blob.data).read_all().to_pandas()

@@ -34,6 +34,7 @@ from core.frames import derived
 from core.labels import is_missing
 from core.plots.map_data import UnitFrame, unit_frame
 from ui.map.overview import OVERVIEW, Overview, is_overview, view_window
+from ui.map.packing import pack
 from ui.map.zoom import FLIGHTS, ZOOM, current_zoom
 from ui.views import parse_zoom, zoom_text
 
@@ -163,8 +164,17 @@ def show_map(corpus: str, coords: np.ndarray, frame: pd.DataFrame, *, hub: str =
         meta["link"] = [str(h) for h in link]
     if height:
         meta["height"] = f"{int(height)}px"
-    _bundle()(key=key, data={"points": table, "meta": meta, **extra}, height="content")
+    if extra:  # a density overview's window and grid (small, and new with each zoom)
+        _bundle()(key=key, data={"points": table, "meta": meta, **extra}, height="content")
+    else:  # every paper: bytes packed once per map and meta, sent as they are on later runs
+        _bundle()(key=key, data=_packed(version, json.dumps(meta, sort_keys=True), table), height="content")
     return unit
+
+
+@st.cache_resource(max_entries=4, show_spinner=False)
+def _packed(version: str, meta: str, _table: pa.Table) -> bytes:
+    """The heavy instance's data for one map (`version`) and meta, packed once (ui/map/packing.py)."""
+    return pack(json.loads(meta), _table)
 
 
 @st.cache_resource(max_entries=4, show_spinner=False)

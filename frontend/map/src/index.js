@@ -4,6 +4,7 @@
 // instances (ui/map/component.py) through a page-level registry, so positions are never sent twice. Text from data
 // is only ever set with textContent or drawn with fillText: never parsed as HTML.
 import createScatterplot, { createRenderer } from "regl-scatterplot";
+import { tableFromIPC } from "apache-arrow";
 
 const GREY = "#c8c8c8";
 const STAR = "#d62728";
@@ -675,9 +676,24 @@ class MapView {
   }
 }
 
+/** The heavy instance's data as Python packs it (ui/map/packing.py): a 4-byte little-endian length, that many bytes
+ * of JSON meta, then the points as one Arrow IPC stream. Sent as bytes, Streamlit serializes nothing again on a page
+ * run; a map already drawn with the same key skips reading its points. */
+export function unpack(bytes, drawnKey) {
+  const view = bytes instanceof Uint8Array ? bytes : new Uint8Array(bytes);
+  const length = new DataView(view.buffer, view.byteOffset, 4).getUint32(0, true);
+  const meta = JSON.parse(new TextDecoder().decode(view.subarray(4, 4 + length)));
+  if (meta.key === drawnKey) return { meta };
+  return { meta, points: tableFromIPC(view.slice(4 + length)) };  // a copy: aligned for the float views
+}
+
 /** The heavy instance: mounts the canvas once and keeps it; new `data` (another corpus or map) redraws. */
 export default function mount(component) {
-  const { data, parentElement } = component;
+  const { parentElement } = component;
+  let { data } = component;
+  if (data instanceof Uint8Array || data instanceof ArrayBuffer) {
+    data = unpack(data, parentElement.__mireadMap ? parentElement.__mireadMap.key : null);
+  }
   if (!data || !data.meta) return undefined;
   let view = parentElement.__mireadMap;
   const entry = hub(data.meta.hub || "map");
