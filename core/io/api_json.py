@@ -62,7 +62,7 @@ def api_records(value: dict, path_name: str) -> list | None:
 
 def unread_json(path_name: str, document: Any) -> CorpusError | None:
     """The refusal of a JSON document read as one record that is an envelope no reader knows: no title of its own,
-    and records (a list of objects) under one of its keys, or one level further down."""
+    and records (a list of objects with titles) under one of its keys, or one level further down."""
     if not isinstance(document, dict) or any("title" in str(key).lower() for key in document):
         return None
     for key, value in document.items():
@@ -80,7 +80,9 @@ def unread_json(path_name: str, document: Any) -> CorpusError | None:
 
 
 def _objects(value: Any) -> bool:
-    return isinstance(value, list) and bool(value) and all(isinstance(item, dict) for item in value)
+    """Whether a value is a list of records: objects, some of them with a title (not a record's author list)."""
+    return (isinstance(value, list) and bool(value) and all(isinstance(item, dict) for item in value)
+            and any("title" in str(key).lower() for item in value[:20] for key in item))
 
 
 def api_row(row: Row) -> Row | None:

@@ -208,3 +208,13 @@ def test_one_work_under_two_dois_merges_by_its_text(store, name: str, counts: tu
     report = store.import_papers("c", read_papers(TOOLS / name))
     assert (report.added, report.merged, report.skipped) == counts
     assert report.rules == ({"same title and abstract": 1} if counts[1] else {})
+
+
+def test_one_record_without_a_title_keeps_the_title_column_refusal(tmp_path: Path) -> None:
+    """A single record whose only list of objects is its authors is a record, not an envelope: the refusal stays
+    "no title column" (its columns can be chosen), not "records under 'authors'"."""
+    path = tmp_path / "one.json"
+    path.write_text(json.dumps({"name": "A paper", "summary": "Its text.", "authors": [{"name": "Ann Lee"}]}),
+                    encoding="utf-8")
+    with pytest.raises(CorpusError, match="has no title column"):
+        list(read_papers(path))
