@@ -218,3 +218,16 @@ def test_one_record_without_a_title_keeps_the_title_column_refusal(tmp_path: Pat
                     encoding="utf-8")
     with pytest.raises(CorpusError, match="has no title column"):
         list(read_papers(path))
+
+
+def test_crossref_items_saved_as_a_list_or_json_lines_read_alike(tmp_path: Path) -> None:
+    """The same works saved without their envelope (``jq .message.items``) or one a line (``jq -c``) read as from
+    the API answer: a Crossref work is told from a CSL item by its ``title`` list."""
+    items = json.loads((TOOLS / "crossref_works_ufsm_20.json").read_text(encoding="utf-8"))["message"]["items"]
+    (tmp_path / "items.json").write_text(json.dumps(items), encoding="utf-8")
+    (tmp_path / "items.jsonl").write_text("\n".join(json.dumps(item) for item in items), encoding="utf-8")
+    wrapped = _read("crossref_works_ufsm_20.json")[0]
+    for name in ("items.json", "items.jsonl"):
+        papers = [p for p in read_papers(tmp_path / name) if isinstance(p, Paper)]
+        assert [(p.title, p.abstract, p.fields["journal"], p.fields["authors"]) for p in papers] == [
+            (p.title, p.abstract, p.fields["journal"], p.fields["authors"]) for p in wrapped]
