@@ -20,6 +20,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from core.errors import CorpusError
+from core.io.api_json import api_row, unread_json
 from core.io.bibtex import _bibtex_rows, looks_like_bibtex
 from core.io.csl import csl_row, looks_like_csl
 from core.io.endnote import _endnote_rows, looks_like_endnote
@@ -42,7 +43,7 @@ from core.records import RowError
 FORMATS: tuple[str, ...] = ("csv", "tsv", "excel", "jsonl", "parquet", "pubmed", "jats", "medline", "bibtex", "ris",
                             "endnote", "refer", "wos", "cochrane", "ovid", "refworks")
 FORMAT_NAMES = {"csv": "CSV", "tsv": "TSV", "excel": "Excel (.xlsx)",
-                "jsonl": "JSONL/JSON (incl. CSL JSON, OpenAlex, Semantic Scholar)",
+                "jsonl": "JSONL/JSON (incl. CSL JSON, OpenAlex, Semantic Scholar, Crossref, DataCite, ISTEX)",
                 "parquet": "Parquet", "pubmed": "PubMed XML",
                 "jats": "JATS / PMC full text (.xml, .nxml, .tar.gz)", "medline": "MEDLINE / PubMed format (.nbib)",
                 "bibtex": "BibTeX", "ris": "RIS", "endnote": "EndNote XML",
@@ -209,12 +210,15 @@ class Opened:
 
 
 def _json_record(row: Row) -> Row:
-    """A JSON object under the product's field names when it is a CSL item, an OpenAlex work or a Semantic Scholar
-    paper; else as it is."""
+    """A JSON object under the product's field names when it is a CSL item, an OpenAlex work, a Semantic Scholar
+    paper, a Crossref work, a DataCite record or an ISTEX record; else as it is."""
     if looks_like_openalex(row):
         return openalex_row(row)
     if looks_like_semantic_scholar(row):
         return semantic_scholar_row(row)
+    api = api_row(row)  # Crossref, DataCite, ISTEX: before CSL, which a Crossref work resembles
+    if api is not None:
+        return api
     return csl_row(row) if looks_like_csl(row) else row
 
 
@@ -273,6 +277,8 @@ def _open_rows(path: str | Path, fmt: str | None, options: ReadOptions | None = 
         skipped = next((row.reason for _, row in head if isinstance(row, RowError)), None)  # say why (issue 41)
         raise CorpusError(f"file '{_name(path)}' has no usable {kind}: {skipped}" if skipped else
                           f"file '{_name(path)}' has no {kind}")
+    if fmt == "jsonl" and len(head) == 1 and (refusal := unread_json(_name(path), head[0][1])):
+        raise refusal  # one JSON document of no known shape, its records under a key no reader knows
     encoding = text_encoding(path) if fmt in _TEXT_FORMATS else None
     note = "" if given else format_note(path, fmt)
     return Opened(list(columns), itertools.chain(head, rows), path, fmt, layout, encoding, note)

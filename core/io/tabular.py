@@ -11,6 +11,7 @@ from pathlib import Path
 from typing import Any
 
 from core.errors import CorpusError
+from core.io.api_json import api_records
 from core.io.rows import NumberedRow, Row
 from core.io.safety import _GZIP_MAGIC, _head_text, _name, _open_binary, _open_text
 from core.records import RowError
@@ -86,15 +87,19 @@ def _json_item(path: Path, value: Any, number: int, where: str) -> Row | RowErro
     return _json_object(path, value, where)
 
 
-# where an API response keeps its records: OpenAlex ("results"), Semantic Scholar ("data"), CSL-JSON wrappers
+# where an API response keeps its records: OpenAlex ("results"), Semantic Scholar and DataCite ("data"), CSL-JSON
+# wrappers
 _RECORD_LISTS = ("results", "data", "items", "records")
 
 
-def _wrapped(value: Any) -> list | None:
-    """The records of an API response (an object with a list under ``results``, ``data``, ... and no title of its
-    own); None for anything else."""
-    if not isinstance(value, dict) or "title" in value:
+def _wrapped(value: Any, path: Path) -> list | None:
+    """The records of an API response (Crossref, DataCite, ISTEX: `core.io.api_json`; else an object with a list
+    under ``results``, ``data``, ... and no title of its own); None for anything else."""
+    if not isinstance(value, dict):
         return None
+    records = api_records(value, _name(path))
+    if records is not None or "title" in value:
+        return records
     return next((value[key] for key in _RECORD_LISTS if isinstance(value.get(key), list)), None)
 
 
@@ -130,7 +135,7 @@ def _jsonl_rows(path: Path) -> Iterator[NumberedRow]:
                 value = json.loads(line)
             except (ValueError, RecursionError):
                 raise CorpusError(f"file '{_name(path)}' line {line_number} is not valid JSON") from None
-            records = _wrapped(value)
+            records = _wrapped(value, path)
             if records is not None:  # an API response saved on one line (curl, a browser's raw view)
                 for index, item in enumerate(records, start=1):
                     number += 1
@@ -160,7 +165,7 @@ def _json_document_rows(path: Path) -> Iterator[NumberedRow]:
     """A JSON object spread over several lines: an API response whose records are under ``results`` (OpenAlex)
     or ``data`` (Semantic Scholar), else one record."""
     document = _load_json(path)
-    records = _wrapped(document)
+    records = _wrapped(document, path)
     if records is not None:
         yield from _json_array_rows(path, records)
         return
