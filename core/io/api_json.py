@@ -88,14 +88,20 @@ def _objects(value: Any) -> bool:
 def api_row(row: Row) -> Row | None:
     """A Crossref work, DataCite record or ISTEX record as a row under the product's names; None for any other."""
     if isinstance(row.get("DOI"), str) and isinstance(row.get("title"), list):
-        return crossref_row(row)
+        return _from(crossref_row(row), "Crossref")
     if row.get("type") == "dois" and isinstance(row.get("attributes"), dict):
-        return datacite_row(row["attributes"])
+        return _from(datacite_row(row["attributes"]), "DataCite")
     if isinstance(row.get("titles"), list) and ("creators" in row or "publicationYear" in row):
-        return datacite_row(row)  # DataCite JSON: the attributes at the top level
+        return _from(datacite_row(row), "DataCite")  # DataCite JSON: the attributes at the top level
     if "arkIstex" in row or ("corpusName" in row and ("host" in row or "title" in row)):
-        return istex_row(row)
+        return _from(istex_row(row), "ISTEX")
     return None
+
+
+def _from(row: Row, database: str) -> Row:
+    """The row with the service it came from, kept with the paper: the overlap between databases names it
+    (`core.store.provenance.database_of`), whatever the saved file is called."""
+    return {**row, "database": database}
 
 
 def _first(value: Any) -> str | None:

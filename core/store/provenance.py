@@ -41,6 +41,7 @@ _DATABASES = (
     ("google scholar", "Google Scholar"), ("scholar", "Google Scholar"), ("ieee", "IEEE Xplore"),
     ("semanticscholar", "Semantic Scholar"), ("arxiv", "arXiv"), ("scielo", "SciELO"), ("ebsco", "EBSCO"),
     ("proquest", "ProQuest"), ("jstor", "JSTOR"), ("mdpi", "MDPI"), ("acm", "ACM"), ("dblp", "DBLP"),
+    ("crossref", "Crossref"), ("datacite", "DataCite"), ("istex", "ISTEX"),
 )
 
 

@@ -231,3 +231,26 @@ def test_crossref_items_saved_as_a_list_or_json_lines_read_alike(tmp_path: Path)
         papers = [p for p in read_papers(tmp_path / name) if isinstance(p, Paper)]
         assert [(p.title, p.abstract, p.fields["journal"], p.fields["authors"]) for p in papers] == [
             (p.title, p.abstract, p.fields["journal"], p.fields["authors"]) for p in wrapped]
+
+
+@pytest.mark.parametrize(("fixture", "database"), [("crossref_works_oup_2.json", "Crossref"),
+                                                   ("datacite_dois_5.json", "DataCite"),
+                                                   ("istex_api_9.json", "ISTEX")])
+def test_an_api_answer_saved_under_any_name_is_counted_as_its_database(tmp_path: Path, fixture: str,
+                                                                       database: str) -> None:
+    """The overlap between databases (CiteSource's job) names where an API answer came from, not the file's name,
+    which for a saved response is often only 'works.json' or 'response.json'."""
+    import shutil
+
+    from core.store import Store
+    from core.store.importing import import_file
+    from core.store.provenance import paper_sources
+
+    saved = tmp_path / "response.json"
+    shutil.copy(TOOLS / fixture, saved)
+    store = Store(tmp_path / "ws")
+    report = import_file(store, saved, "lib")
+    assert report.added > 0
+    pid = store.papers_frame("lib", with_abstract=False)["id"].astype(str).iloc[0]
+    with store.connect() as conn:
+        assert [s.database for s in paper_sources(conn, "lib", pid)] == [database]
