@@ -126,3 +126,19 @@ def test_a_publish_or_perish_bibtex_with_a_bom_keeps_its_first_entry_and_snippet
     assert papers[1].fields["authors"] == ["M Kouhizadeh", "Q Zhu", "J Sarkis"]
     assert papers[1].fields["publisher"] == "Taylor &Francis"
     assert papers[0].fields["note_2"] == "Query date: 2022-12-01 16:06:41"
+
+
+def test_pubmeds_legacy_csv_does_not_take_its_author_list_for_an_abstract() -> None:
+    """PubMed's CSV of 2019 and before (``Title,URL,Description,Details,ShortDetails,…,EntrezUID,Properties``) has
+    no abstracts: its "Description" is the author list. The generic "description" spelling (ACM's CSV abstract)
+    took it as the abstract, so every row was imported as a paper whose abstract read "Nilsson C, Berthold M, …".
+    It is refused naming the export that has abstracts; titles only reads the authors, PMID and year."""
+    with pytest.raises(CorpusError, match="no abstract column.*PubMed format"):
+        read_papers(TOOLS / "pubmed_legacy_csv_5.csv")
+    papers = _papers("pubmed_legacy_csv_5.csv", title_only=True)
+    assert len(papers) == 5 and not any(paper.abstract for paper in papers)
+    first = papers[0]
+    assert first.id == "31301691" and first.fields["year"] == 2019
+    assert first.fields["authors"] == ["Nilsson C", "Berthold M", "Mascialino B", "Orme M", "Sjölander S",
+                                       "Hamilton R"]
+    assert first.fields["details"].startswith("Pediatr Allergy Immunol. 2019 Jul 13.")
