@@ -105,6 +105,8 @@ def _ris_row(record: Row, number: int) -> tuple[Row, list[RowWarning]]:
         "urls": urls,
         "keywords": record.pop("keywords", None) or [],
     }
+    if not row["journal"] and str(row["type"]).upper() in ("CONF", "CPAPER"):  # Zotero, Scopus: proceedings in C3
+        row["journal"] = take("journal", "custom3")
     record.pop("end_of_reference", None)
     if "unknown_tag" in record:
         record["unknown_tag"] = dict(record["unknown_tag"])

@@ -142,3 +142,28 @@ def test_pubmeds_legacy_csv_does_not_take_its_author_list_for_an_abstract() -> N
     assert first.fields["authors"] == ["Nilsson C", "Berthold M", "Mascialino B", "Orme M", "Sjölander S",
                                        "Hamilton R"]
     assert first.fields["details"].startswith("Pediatr Allergy Immunol. 2019 Jul 13.")
+
+
+def test_a_zotero_ris_conference_paper_takes_its_proceedings_from_c3() -> None:
+    """Zotero's RIS writes a conference paper's proceedings title in ``C3`` (``TY  - CONF``, no ``T2``), as Scopus
+    does: 190 of 467 records of the source had no venue, though the same library's BibTeX gives their booktitle."""
+    papers = _papers("zotero_conf_c3_52.ris")
+    assert len(papers) == 52 and all(p.fields.get("journal") for p in papers)
+    assert papers[50].fields["type"] == "CONF"
+    assert papers[50].fields["journal"] == ("2025 International Conference on Intelligent Computing and Knowledge "
+                                            "Extraction (ICICKE)")
+    assert papers[51].fields["journal"] == "2025 8th International Conference on Computing Methodologies and " \
+                                           "Communication (ICCMC)"
+    assert papers[0].fields["journal"] == "Plasmonics"  # a journal article keeps its T2
+
+
+def test_a_biblatex_export_takes_the_year_from_date() -> None:
+    """Zotero's Better BibLaTeX writes ``date = {2018}`` or ``date = {1995-01-01}`` and no ``year``: none of the 100
+    theses of the source had a year (the same library's RIS has them all)."""
+    papers = _papers("biblatex_theses_22.bib")
+    assert len(papers) == 20
+    by_key = {p.id: p for p in papers}
+    assert by_key["adams2018"].fields["year"] == 2018
+    assert by_key["adams2018"].title.startswith("“Under My Own Care”: Motherhood and Poverty in New South Wales")
+    assert all(isinstance(p.fields.get("year"), int) for p in papers)
+    assert next(p for p in papers if p.title.startswith("American Influence on Protestantism")).fields["year"] == 1995
