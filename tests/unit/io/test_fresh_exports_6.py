@@ -167,3 +167,35 @@ def test_a_biblatex_export_takes_the_year_from_date() -> None:
     assert by_key["adams2018"].title.startswith("“Under My Own Care”: Motherhood and Poverty in New South Wales")
     assert all(isinstance(p.fields.get("year"), int) for p in papers)
     assert next(p for p in papers if p.title.startswith("American Influence on Protestantism")).fields["year"] == 1995
+
+
+def test_one_search_from_pubmed_scopus_and_web_of_science_merges_by_doi(store) -> None:
+    """One search saved from PubMed ("PubMed format", CRLF, named medline.txt), Scopus (BibTeX with its "Scopus /
+    EXPORT DATE" head, ``pubmed_id``) and Web of Science (BibTeX, BOM, ``@article{ WOS:…,``, wrapped values): each
+    paper once. The expected numbers come from the DOIs of the three files (3 + 11 + 9 rows, 13 DOIs)."""
+    from core.store.multi_import import import_files
+
+    names = ["pubmed_crlf_2025_3.txt", "scopus_bibtex_2025_11.bib", "wos_bibtex_2025_9.bib"]
+    report = import_files(store, [TOOLS / name for name in names], "search")
+    counts = [(r.imported, r.added, r.merged, r.skipped) for r in report.files]
+    assert counts == [(3, 3, 0, 0), (11, 8, 3, 0), (9, 2, 7, 0)]
+    assert {m["rule"] for r in report.files for m in r.merges} == {"same DOI and title"}
+    assert store.corpus("search").papers == 13
+    kim = store.paper("search", "41023212")
+    assert kim.title.startswith("Cognitive efficiency in VR simulated natural indoor environments")
+    assert kim.fields["journal"] == "Scientific reports" and kim.fields["authors"] == ["Kim, Sieun"]
+
+
+def test_an_endnote_bibtex_export_saved_as_txt_reads_its_chinese_records() -> None:
+    """EndNote's "BibTeX Export" style saved as "My EndNote Library.txt" (BOM, CRLF, three-space indents, ``RN``
+    keys, ``DOI``/``ISSN`` in capitals, Chinese titles and names joined by " and "): read as BibTeX; the one record
+    with an abstract imports, the others are titles only."""
+    items = list(read_papers(TOOLS / "endnote_bibtex_chinese_10.txt"))
+    papers = [item for item in items if isinstance(item, Paper)]
+    assert len(papers) == 1 and papers[0].id == "RN37" and papers[0].fields["doi"] == "10.1007/s11356-023-28875-1"
+    titled = _papers("endnote_bibtex_chinese_10.txt", title_only=True)
+    assert len(titled) == 10
+    first = titled[0]
+    assert first.title == "基于化学热泵储能技术的研究进展" and first.fields["journal"] == "现代化工"
+    assert first.fields["authors"] == ["邓建平", "杨永平", "方俊飞", "林, 孙"] and first.fields["year"] == 2016
+    assert titled[1].fields["doi"] == "10.16085/j.issn.1000-6613.2018-0473"
