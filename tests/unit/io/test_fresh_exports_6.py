@@ -199,3 +199,20 @@ def test_an_endnote_bibtex_export_saved_as_txt_reads_its_chinese_records() -> No
     assert first.title == "基于化学热泵储能技术的研究进展" and first.fields["journal"] == "现代化工"
     assert first.fields["authors"] == ["邓建平", "杨永平", "方俊飞", "林, 孙"] and first.fields["year"] == 2016
     assert titled[1].fields["doi"] == "10.16085/j.issn.1000-6613.2018-0473"
+
+
+def test_an_endnote_bibtex_author_typed_as_whole_names_joined_by_commas_is_a_list(store) -> None:
+    """An EndNote library's BibTeX export (saved as .txt) where one record holds all its authors in one name,
+    "Given Family" joined by commas (``author = {Jacopo Di Clemente, Fredrik Christiansen, …}``): six authors, not
+    one; "Smith, John"-style names and the Cochrane pairs are untouched. The library's duplicates (same title and
+    abstract, or DOI and title; checked by hand) merge."""
+    from core.store import import_file
+
+    papers = _papers("endnote_bibtex_whales_168.txt")
+    glued = next(p for p in papers if p.id == "RN279")
+    assert glued.fields["authors"] == ["Jacopo Di Clemente", "Fredrik Christiansen", "Enrico Pirotta",
+                                       "Dave Steckler", "Magnus Wahlberg", "Heidi Christine Pearson"]
+    assert next(p for p in papers if p.id == "RN158").fields["authors"][0] == "Barlow, D. R."
+    report = import_file(store, TOOLS / "endnote_bibtex_whales_168.txt", "whales")
+    assert (report.imported, report.merged) == (42, 6) and report.imported + report.skipped == 168
+    assert [m["id"] for m in report.merges] == ["RN159", "RN381", "RN291", "RN397", "RN398", "RN279"]
