@@ -11,6 +11,7 @@ import pytest
 
 from core.errors import CorpusError
 from core.io import read_papers
+from core.io.formats import detect_format
 from core.records import Paper
 
 TOOLS = Path(__file__).resolve().parents[2] / "fixtures" / "real" / "tools"
@@ -216,3 +217,16 @@ def test_an_endnote_bibtex_author_typed_as_whole_names_joined_by_commas_is_a_lis
     report = import_file(store, TOOLS / "endnote_bibtex_whales_168.txt", "whales")
     assert (report.imported, report.merged) == (42, 6) and report.imported + report.skipped == 168
     assert [m["id"] for m in report.merges] == ["RN159", "RN381", "RN291", "RN397", "RN398", "RN279"]
+
+
+@pytest.mark.parametrize("name", ["endnote_printed_annotated_12.txt", "endnote_printed_ieee_10.txt"])
+def test_a_bibliography_printed_in_a_citation_style_is_refused_naming_the_export_that_works(name: str) -> None:
+    """EndNote's File > Export with a citation style ("My EndNote Library.txt"): Annotated ('Yang, H. B., et al.
+    (2018). "Title." Nature Energy 3(2): 140-147.' then the abstract after a tab) or IEEE ('[1]<tab>M. Amirul Islam,
+    …, "Title." pp. 3751-3759.'). The first was refused as "unknown format; use CSV, TSV, …", the second read as a
+    CSV and refused as having "no title column": neither says that the library exported as RIS imports."""
+    with pytest.raises(CorpusError) as refused:
+        detect_format(TOOLS / name)
+    message = str(refused.value)
+    assert "printed in a citation style" in message and "RefMan (RIS) Export" in message
+    assert "unknown format" not in message and "title column" not in message
