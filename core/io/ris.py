@@ -54,8 +54,10 @@ def _ris_parser() -> Any:
 
 
 def _doi_elsewhere(record: Row, urls: list[str]) -> str | None:
-    """The DOI a record without ``DO`` writes in ``M3`` ("doi:10.1371/…") or as a doi.org ``UR``; else None."""
-    for value in [record.get("type_of_work"), *urls]:
+    """The DOI a record without ``DO`` writes in ``M3`` ("doi:10.1371/…"), in ``L3`` (EBSCOhost) or as a doi.org
+    ``UR``; else None."""
+    related = (record.get("unknown_tag") or {}).get("L3") or []
+    for value in [record.get("type_of_work"), *related, *urls]:
         if isinstance(value, str) and ("doi" in value.lower() or value.startswith("10.")):
             doi = bare_doi(value.strip())
             if _DOI.match(doi):

@@ -230,3 +230,27 @@ def test_a_bibliography_printed_in_a_citation_style_is_refused_naming_the_export
     message = str(refused.value)
     assert "printed in a citation style" in message and "RefMan (RIS) Export" in message
     assert "unknown format" not in message and "title column" not in message
+
+
+def test_an_ebsco_ris_record_keeps_the_doi_it_writes_in_l3() -> None:
+    """EBSCOhost's RIS (here Fonte Acadêmica, Portuguese; CRLF) writes the DOI in ``L3``, not ``DO``: every paper had
+    no DOI, so the same paper from another database could not merge by DOI. Its several ``AB`` (English,
+    Portuguese, Spanish, EBSCO's copyright notice) and translated ``T2`` titles are kept as exported."""
+    papers = _papers("ebsco_fonte_academica_4.ris")
+    assert [p.fields["doi"] for p in papers] == ["10.5747/ce.2018.v10.n2.e236", "10.18568/internext.v15i1.535",
+                                                 "10.19177/prppge.v13e232019122-141", "10.18568/1980-4865.13271-85"]
+    first = papers[0]
+    assert first.title == "MODELOS DE MATURIDADE DE TESTE DE SOFTWARE: UMA REVISÃO SISTEMÁTICA DA LITERATURA."
+    assert first.fields["journal"] == "Colloquium Exactarum" and first.fields["year"] == 2018
+    assert "(Portuguese) [ABSTRACT FROM AUTHOR]" in first.abstract
+
+
+def test_one_ebsco_search_as_ris_and_as_bibtex_txt_merges(store) -> None:
+    """The same EBSCOhost results saved as RIS and as BibTeX (.txt, CRLF, ``Abstract`` first, only the English
+    abstract, no DOI): the papers both hold merge by title, year and first author."""
+    from core.store.multi_import import import_files
+
+    report = import_files(store, [TOOLS / "ebsco_fonte_academica_4.ris", TOOLS / "ebsco_bibtex_6.txt"], "ebsco")
+    ris, bib = report.files
+    assert (ris.added, bib.imported, bib.merged) == (4, 6, 3)
+    assert {m["rule"] for m in bib.merges} == {"same title, year and first author"}
