@@ -254,3 +254,14 @@ def test_one_ebsco_search_as_ris_and_as_bibtex_txt_merges(store) -> None:
     ris, bib = report.files
     assert (ris.added, bib.imported, bib.merged) == (4, 6, 3)
     assert {m["rule"] for m in bib.merges} == {"same title, year and first author"}
+
+
+def test_a_scielo_ris_journal_with_an_html_entity_is_one_name() -> None:
+    """SciELO's RIS writes "&" in a journal's name as "&amp;" (``JO  - Texto &amp; Contexto - Enfermagem``; 25 of
+    148 records of the source, seven journals): the journal is "Texto & Contexto - Enfermagem", as other databases
+    name it. Its translated titles (``TT``) and per-language abstracts stay as exported."""
+    papers = _papers("scielo_ris_amp_3.ris")
+    assert len(papers) == 3
+    assert papers[2].fields["journal"] == "Texto & Contexto - Enfermagem"
+    assert papers[2].fields["doi"] == "10.1590/1980-265x-tce-2023-0283en"
+    assert papers[0].title == "FATORES ASSOCIADOS À ADOÇÃO DE TECNOLOGIA NO SETOR AGROPECUÁRIO"
