@@ -173,6 +173,14 @@ def _printed(path: Path) -> bool:
         return False
 
 
+def _zotero_rdf(path: Path) -> bool:
+    try:
+        head = _head_text(path)[:2000]
+    except CorpusError:
+        return False
+    return "<rdf:RDF" in head and "http://www.zotero.org/namespaces/export#" in head
+
+
 def detect_format(path: str | Path, fmt: str | None = None) -> str:
     """The format of a file: ``fmt`` when given, else from its content, else from its extension (``.gz`` allowed)."""
     path = Path(path)
@@ -191,6 +199,9 @@ def detect_format(path: str | Path, fmt: str | None = None) -> str:
         raise pubmed_display_error(_name(path))
     if ext in _TEXT_TABLE_EXTENSIONS and path.is_file() and _printed(path):
         raise printed_bibliography_error(_name(path))
+    if path.is_file() and _zotero_rdf(path):
+        raise CorpusError(f"file '{_name(path)}' is a Zotero RDF export, which is not read; in Zotero choose Export "
+                          "and the format RIS, BibTeX or CSL JSON, then import that file")
     if ext == ".enl":  # EndNote's own database file, not an export (a Refer text saved as .enl is read by content)
         raise CorpusError(f"file '{_name(path)}' is an EndNote library (EndNote's own database), not an export; in "
                           "EndNote choose File > Export and save as RIS or XML, then import that file")
