@@ -219,7 +219,8 @@ def test_an_endnote_bibtex_author_typed_as_whole_names_joined_by_commas_is_a_lis
     assert [m["id"] for m in report.merges] == ["RN159", "RN381", "RN291", "RN397", "RN398", "RN279"]
 
 
-@pytest.mark.parametrize("name", ["endnote_printed_annotated_12.txt", "endnote_printed_ieee_10.txt"])
+@pytest.mark.parametrize("name", ["endnote_printed_annotated_12.txt", "endnote_printed_ieee_10.txt",
+                                  "endnote_printed_numbered_12.txt"])
 def test_a_bibliography_printed_in_a_citation_style_is_refused_naming_the_export_that_works(name: str) -> None:
     """EndNote's File > Export with a citation style ("My EndNote Library.txt"): Annotated ('Yang, H. B., et al.
     (2018). "Title." Nature Energy 3(2): 140-147.' then the abstract after a tab) or IEEE ('[1]<tab>M. Amirul Islam,
