@@ -182,7 +182,7 @@ def _bibtex_row(entry: Any, number: int, latex: _LatexText) -> tuple[Row, list[R
         "title": fields.pop("title", None),
         "abstract": fields.pop("abstract", None),
         "journal": fields.pop("journal", None) or fields.get("booktitle"),
-        "year": _year(fields.pop("year", None)),
+        "year": _year(fields.pop("year", None)) or _year(fields.get("date")),  # BibLaTeX: date = {1995-01-01}
         "doi": fields.pop("doi", None),
         "authors": [name for name in authors if name],
         "keywords": _split_keywords(fields.pop("keywords", None)),

@@ -15,6 +15,8 @@ TITLE_ONLY = "import titles only (--title-only in the CLI, 'Titles only' on the 
 KNOWN_EXPORTS: tuple[tuple[str, frozenset[str], str], ...] = (
     ("PubMed CSV", frozenset({"pmid", "citation", "create_date"}),
      "PubMed's CSV has no abstracts: save in PubMed format (.nbib) or as XML instead"),
+    ("PubMed CSV", frozenset({"entrezuid", "shortdetails"}),  # PubMed's CSV of 2019 and before
+     "PubMed's CSV has no abstracts: save in PubMed format (.nbib) or as XML instead"),
     ("Google Scholar", frozenset({"cites", "articleurl"}),
      "Google Scholar (Publish or Perish) exports have no abstracts: export from a database that has them"),
     ("Google Scholar", frozenset({"cites", "article_url"}),

@@ -30,6 +30,7 @@ from core.io.jats import _jats_rows, is_jats
 from core.io.layout import Layout, separator_of, sniff_text
 from core.io.medline import _medline_rows, looks_like_medline, looks_like_pubmed_display, pubmed_display_error
 from core.io.ovid import looks_like_ovid, ovid_rows
+from core.io.printed import looks_like_printed_bibliography, printed_bibliography_error
 from core.io.pubmed import _pubmed_rows
 from core.io.refworks import looks_like_refworks, refworks_rows
 from core.io.ris import _ris_rows, looks_like_ris
@@ -148,6 +149,8 @@ def _by_content(path: Path, ext: str) -> str | None:
         if "<PubmedArticle" in text[:20000] or "<MedlineCitation" in text[:20000]:
             return "pubmed"
         return "jats" if is_jats(text[:20000]) else None
+    if ext in _TEXT_TABLE_EXTENSIONS and looks_like_printed_bibliography(text):
+        return None  # not a table because of its commas: refused in detect_format
     if ext in _TEXT_TABLE_EXTENSIONS:
         first = next((line for line in text.splitlines() if line.strip()), "")
         if first.count("\t") >= 2:
@@ -162,6 +165,21 @@ def _pubmed_display(path: Path) -> bool:
         return looks_like_pubmed_display(_head_text(path))
     except CorpusError:
         return False
+
+
+def _printed(path: Path) -> bool:
+    try:
+        return looks_like_printed_bibliography(_head_text(path))
+    except CorpusError:
+        return False
+
+
+def _zotero_rdf(path: Path) -> bool:
+    try:
+        head = _head_text(path)[:2000]
+    except CorpusError:
+        return False
+    return "<rdf:RDF" in head and "http://www.zotero.org/namespaces/export#" in head
 
 
 def detect_format(path: str | Path, fmt: str | None = None) -> str:
@@ -180,6 +198,11 @@ def detect_format(path: str | Path, fmt: str | None = None) -> str:
         return _EXTENSIONS[ext]
     if ext in _TEXT_TABLE_EXTENSIONS and path.is_file() and _pubmed_display(path):
         raise pubmed_display_error(_name(path))
+    if ext in _TEXT_TABLE_EXTENSIONS and path.is_file() and _printed(path):
+        raise printed_bibliography_error(_name(path))
+    if path.is_file() and _zotero_rdf(path):
+        raise CorpusError(f"file '{_name(path)}' is a Zotero RDF export, which is not read; in Zotero choose Export "
+                          "and the format RIS, BibTeX or CSL JSON, then import that file")
     if ext == ".enl":  # EndNote's own database file, not an export (a Refer text saved as .enl is read by content)
         raise CorpusError(f"file '{_name(path)}' is an EndNote library (EndNote's own database), not an export; in "
                           "EndNote choose File > Export and save as RIS or XML, then import that file")

@@ -108,8 +108,15 @@ def tagged_names(value: str) -> list[str]:
 
 def bibtex_names(names: list[str]) -> list[str]:
     """BibTeX names as split at "and"; except where the Cochrane Library writes every author in one value, "Family,
-    Initials" joined by commas before a last ", and" ("Utomo, E, Groen, J, and Blok, BFM"): read as those pairs."""
+    Initials" joined by commas before a last ", and" ("Utomo, E, Groen, J, and Blok, BFM"): read as those pairs;
+    and where a name holds three or more whole names joined by commas, each "Given Family" (an EndNote record typed
+    so: "Jacopo Di Clemente, Fredrik Christiansen, …"): read as those names."""
     if not any(name.count(",") > 1 for name in names):
         return names
     parts = [part.strip() for name in names for part in name.split(",") if part.strip()]
-    return _family_initials_pairs(parts, bare=True) or names
+    pairs = _family_initials_pairs(parts, bare=True)
+    if pairs:
+        return pairs
+    split = [[part.strip() for part in name.split(",")] for name in names]
+    return [part for name, whole in zip(names, split, strict=True)
+            for part in (whole if len(whole) > 2 and all(_GIVEN_FAMILY.match(p) for p in whole) else [name])]

@@ -44,6 +44,7 @@ if TYPE_CHECKING:
 # a citation in a journal column, as Embase writes it: "Endoscopic Ultrasound (2014) 3:3 (152-160). Date of ..."
 # the early access date of Web of Science plain text (EA), tab-delimited (EA) and BibTeX ("Early Access Date")
 _EARLY_ACCESS = ("ea", "early access date", "earlyaccessdate")
+_VENUES = ("booktitle", "proceedings title")  # where a conference paper's venue is when its journal is empty
 _FULL_NAMES = ("af", "author full names")  # Web of Science's full author names, by its tags or field names
 _AUTHOR_ID = re.compile(r"\(\d{5,}\)")
 _CITATION = re.compile(r"^(?P<journal>[^()]+?)\s+\((?P<year>\d{4})\)\s+\S")
@@ -220,8 +221,9 @@ def _known_value(field: str, value: Any) -> Any:
         return bare_doi(value)
     if field == "authors" and isinstance(value, str):  # a list everywhere, even of one name (core.io.names)
         return author_list(value)
-    if field == "journal" and isinstance(value, str):  # one journal, one spelling:
-        # wrapped over lines (WoS BibTeX), or written with a trailing space (ScienceDirect BibTeX)
+    if field == "journal" and isinstance(value, str):  # one journal, one spelling: wrapped over lines (WoS BibTeX),
+        # a trailing space (ScienceDirect BibTeX), an entity ("Networks &amp; Distributed Systems", ACM BibTeX)
+        value = plain_text(value) if has_markup(value) else value
         return " ".join(value.split()) if "\n" in value else value.strip(" ")
     if field == "keywords" and isinstance(value, str):
         return _keyword_list(value)
@@ -274,8 +276,9 @@ def _paper(number: int, row: Row, columns: ColumnMap, tabular: bool, title_only:
     for key, value in row.items():
         if key not in passed and not (key in dates and str(value).strip() == str(fields.get("year"))):
             fields[_field_name(restore(key) if tabular else key, fields)] = _field_value(value, tabular)
-    if not fields.get("journal") and isinstance(fields.get("booktitle"), str) and fields["booktitle"].strip():
-        fields["journal"] = _known_value("journal", fields["booktitle"])  # ACM's CSV: a paper's proceedings, as BibTeX
+    venue = next((fields[key] for key in _VENUES if isinstance(fields.get(key), str) and fields[key].strip()), None)
+    if not fields.get("journal") and venue:  # a paper's proceedings, as BibTeX's booktitle (ACM's CSVs)
+        fields["journal"] = _known_value("journal", venue)
     citation = _CITATION.match(fields["journal"]) if isinstance(fields.get("journal"), str) else None
     if citation:  # the journal's name, the year if no column gave one, and the citation kept whole
         fields["source"] = fields["journal"]

@@ -54,8 +54,10 @@ def _ris_parser() -> Any:
 
 
 def _doi_elsewhere(record: Row, urls: list[str]) -> str | None:
-    """The DOI a record without ``DO`` writes in ``M3`` ("doi:10.1371/…") or as a doi.org ``UR``; else None."""
-    for value in [record.get("type_of_work"), *urls]:
+    """The DOI a record without ``DO`` writes in ``M3`` ("doi:10.1371/…"), in ``L3`` (EBSCOhost) or as a doi.org
+    ``UR``; else None."""
+    related = (record.get("unknown_tag") or {}).get("L3") or []
+    for value in [record.get("type_of_work"), *related, *urls]:
         if isinstance(value, str) and ("doi" in value.lower() or value.startswith("10.")):
             doi = bare_doi(value.strip())
             if _DOI.match(doi):
@@ -105,6 +107,8 @@ def _ris_row(record: Row, number: int) -> tuple[Row, list[RowWarning]]:
         "urls": urls,
         "keywords": record.pop("keywords", None) or [],
     }
+    if not row["journal"] and str(row["type"]).upper() in ("CONF", "CPAPER"):  # Zotero, Scopus: proceedings in C3
+        row["journal"] = take("journal", "custom3")
     record.pop("end_of_reference", None)
     if "unknown_tag" in record:
         record["unknown_tag"] = dict(record["unknown_tag"])

@@ -49,11 +49,23 @@ def is_web_of_science(columns: Sequence[str]) -> bool:
     return {"pt", "ut", "ti"} <= names
 
 
+def is_pubmed_legacy_csv(columns: Sequence[str]) -> bool:
+    """PubMed's CSV of 2019 and before (``Title,URL,Description,Details,ShortDetails,…,EntrezUID``): its
+    ``Description`` is the author list, not an abstract, and ``ShortDetails`` is "Journal.  Year"."""
+    return {"description", "shortdetails", "entrezuid"} <= {normal(c) for c in columns}
+
+
+_PUBMED_LEGACY = {"authors": ("description",), "year": ("shortdetails",)}  # before the vocabulary's spellings
+
+
 def spellings(field: str, columns: Sequence[str]) -> tuple[str, ...]:
-    """The spellings of a field to look for among ``columns`` (Web of Science's ``ID`` is not an id)."""
+    """The spellings of a field to look for among ``columns`` (Web of Science's ``ID`` is not an id; PubMed's
+    legacy CSV's ``Description`` is its authors)."""
     names = vocabulary()[field]
     if field == "id" and is_web_of_science(columns):
         names = tuple(name for name in names if name != "id")
+    if is_pubmed_legacy_csv(columns):
+        names = _PUBMED_LEGACY.get(field, ()) + tuple(name for name in names if name != "description")
     return names
 
 
