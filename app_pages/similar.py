@@ -18,6 +18,8 @@ from ui.search_view import highlighted, why_line, why_plain
 from ui.sidebar import current_corpus, current_model, sticky
 from ui.tables import papers_table, show_citations
 
+SEARCH_NOW = "similar_search_now"  # set by Enter in the Title box (or leaving it changed): search on this run
+
 st.title("Similar papers")
 corpus, spec = current_corpus(), current_model()
 if not need_embeddings(corpus, spec):
@@ -30,9 +32,12 @@ mode = st.radio("Query", ["Paste a title and abstract", "Pick a paper from the c
 paper_id = None
 title = abstract = ""
 if mode == "Paste a title and abstract":
-    title = st.text_input("Title", key=sticky("similar_title"), placeholder="A few words, or the title of a paper",
+    title = st.text_input("Title", key=sticky("similar_title"),
+                          placeholder="A few words, or the title of a paper (Enter searches)",
+                          on_change=state.ask_now, args=(SEARCH_NOW,),
                           help='Words are matched in titles and abstracts (any inflection); "quoted phrases" must '
-                               "occur as written. Papers close in meaning are found too.")
+                               "occur as written. Papers close in meaning are found too. Enter searches at once; "
+                               "with an abstract, press Find similar papers.")
     abstract = st.text_area("Abstract", key=sticky("similar_abstract"), height=180,
                             placeholder="Paste the abstract here (optional)")
 else:
@@ -77,7 +82,8 @@ with st.expander("Filters and number of results"):
 # What the results on screen must belong to: a result made from other inputs is never shown.
 inputs = {"mode": mode, "title": title, "abstract": abstract, "paper": paper_id, "k": k, "filters": filters,
           "years": year_range, "collection": collection[0] if collection else None}
-if st.button("Find similar papers", type="primary"):
+typed = st.session_state.pop(SEARCH_NOW, False) and bool(title.strip())  # Enter in Title: people type and press it
+if st.button("Find similar papers", type="primary") or typed:
     state.forget(state.SIMILAR)
     if paper_id is not None:
         found = guarded(similar_papers, store(), corpus, spec, paper_id=paper_id, k=k, filters=filters,

@@ -72,3 +72,9 @@ def kept(key: str, corpus: str | None, model: str, inputs: dict[str, Any] | None
 def forget(key: str) -> None:
     """Drop the result under `key`."""
     st.session_state.pop(key, None)
+
+
+def ask_now(key: str) -> None:
+    """A widget's on_change: mark that the page should answer on this run (Enter in a query box), as a button
+    would."""
+    st.session_state[key] = True

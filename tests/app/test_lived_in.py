@@ -140,10 +140,23 @@ def test_results_follow_their_inputs_across_pages(lived_in: Store):
     # the inputs came back with their results
     assert at.text_input(key="similar_title").value == paper.title
     assert at.dataframe and at.dataframe[0].value["title"].tolist()[0] == paper.title
-    # editing the query hides results that no longer belong to it
-    at.text_input(key="similar_title").set_value("Something else entirely").run()
+    # editing the query hides results that no longer belong to it (the abstract: Enter in Title searches at once)
+    at.text_area(key="similar_abstract").set_value("Something else entirely").run()
     assert not at.dataframe
     assert "changed" in texts(at.caption)
+
+
+def test_enter_in_the_title_box_searches_without_the_button(lived_in: Store):
+    """People type three words and press Enter: the answer comes, as the button would give it."""
+    at = open_app("app_pages/similar.py")
+    at.text_input(key="similar_title").set_value("galaxy").run()
+    assert not at.exception
+    assert at.dataframe and not any("changed" in c for c in texts(at.caption))
+    first = at.dataframe[0].value["title"].tolist()
+    widget(at.button, "Find similar papers").click().run()
+    assert at.dataframe[0].value["title"].tolist() == first  # the same answer the button gives
+    at.text_input(key="similar_title").set_value("").run()  # an emptied box is no query: no error, no search
+    assert not at.exception and not at.error and not at.dataframe
 
 
 def test_changing_k_after_a_search_hides_the_old_results_until_searched_again(lived_in: Store):
