@@ -25,7 +25,10 @@ def papers_table(rows: list[dict[str, Any]], columns: list[str]) -> None:
     shown = [c for c in wanted if c in table.columns
              and (c not in ("link", "title_only") or (table[c].notna() & (table[c] != "")).any())]
     st.dataframe(table[shown], width="stretch", hide_index=True, column_config={
-        "score": st.column_config.ProgressColumn("similarity", min_value=0.0, max_value=1.0, format="%.3f"),
+        "score": st.column_config.ProgressColumn(
+            "similarity", min_value=0.0, max_value=1.0, format="%.3f",
+            help="Closeness in meaning (the cosine of the two embeddings). The rank also counts the query's words "
+                 "(see why), so a paper that has them can rank above one closer in meaning."),
         "title": st.column_config.TextColumn("title", width="large"),
         "link": st.column_config.LinkColumn("link"),
         "title_only": st.column_config.TextColumn("title only", help="imported without an abstract"),
