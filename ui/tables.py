@@ -27,8 +27,9 @@ def papers_table(rows: list[dict[str, Any]], columns: list[str]) -> None:
     st.dataframe(table[shown], width="stretch", hide_index=True, column_config={
         "score": st.column_config.ProgressColumn(
             "similarity", min_value=0.0, max_value=1.0, format="%.3f",
-            help="Closeness in meaning (the cosine of the two embeddings). The rank also counts the query's words "
-                 "(see why), so a paper that has them can rank above one closer in meaning."),
+            help="Closeness in meaning (the cosine of the two embeddings)." + (
+                " The rank also counts the query's words (see why), so a paper that has them can rank above one "
+                "closer in meaning." if "why" in shown else "")),
         "title": st.column_config.TextColumn("title", width="large"),
         "link": st.column_config.LinkColumn("link"),
         "title_only": st.column_config.TextColumn("title only", help="imported without an abstract"),
