@@ -39,10 +39,11 @@ from core.io.safety import _check_file, _decoding, _head_text, _name, _open_bina
 from core.io.scholarly import looks_like_openalex, looks_like_semantic_scholar, openalex_row, semantic_scholar_row
 from core.io.tabular import _delimited_rows, _jsonl_rows, _parquet_rows
 from core.io.tagged import _cochrane_rows, _refer_rows, _wos_rows, looks_like_cochrane, looks_like_refer, looks_like_wos
+from core.io.zotero_rdf import looks_like_zotero_rdf, zotero_rdf_rows
 from core.records import RowError
 
 FORMATS: tuple[str, ...] = ("csv", "tsv", "excel", "jsonl", "parquet", "pubmed", "jats", "medline", "bibtex", "ris",
-                            "endnote", "refer", "wos", "cochrane", "ovid", "refworks")
+                            "endnote", "refer", "wos", "cochrane", "ovid", "refworks", "zotero")
 FORMAT_NAMES = {"csv": "CSV", "tsv": "TSV", "excel": "Excel (.xlsx)",
                 "jsonl": "JSONL/JSON (incl. CSL JSON, OpenAlex, Semantic Scholar, Crossref, DataCite, ISTEX)",
                 "parquet": "Parquet", "pubmed": "PubMed XML",
@@ -51,19 +52,19 @@ FORMAT_NAMES = {"csv": "CSV", "tsv": "TSV", "excel": "Excel (.xlsx)",
                 "refer": "EndNote tagged / Refer text (.enw)", "wos": "Web of Science plain text",
                 "cochrane": "Cochrane CENTRAL text",
                 "ovid": "Ovid tagged text (MEDLINE, Embase, PsycINFO… via Ovid)",
-                "refworks": "RefWorks tagged text (RefWorks, CNKI)"}
+                "refworks": "RefWorks tagged text (RefWorks, CNKI)", "zotero": "Zotero RDF"}
 _EXTENSIONS = {
     ".csv": "csv", ".tsv": "tsv", ".tab": "tsv", ".jsonl": "jsonl", ".ndjson": "jsonl", ".json-lines": "jsonl",
     ".json": "jsonl", ".parquet": "parquet", ".pq": "parquet", ".xml": "pubmed", ".bib": "bibtex",
     ".bibtex": "bibtex", ".ris": "ris", ".nbib": "medline", ".medline": "medline", ".xlsx": "excel",
     ".xlsm": "excel", ".xls": "excel", ".ciw": "wos", ".enw": "refer", ".refer": "refer", ".nxml": "jats",
-    ".tar": "jats", ".tgz": "jats",
+    ".tar": "jats", ".tgz": "jats", ".rdf": "zotero",
 }
 _ALIASES = {"pmc": "jats", "nxml": "jats",
             "xml": "pubmed", "pubmed-xml": "pubmed", "nbib": "medline", "pubmed-text": "medline", "bib": "bibtex",
             "ndjson": "jsonl", "json": "jsonl", "csl": "jsonl", "xlsx": "excel", "endnote-xml": "endnote",
             "web-of-science": "wos", "isi": "wos", "enw": "refer", "endnote-tagged": "refer", "ovid-tagged": "ovid",
-            "refworks-tagged": "refworks"}
+            "refworks-tagged": "refworks", "zotero-rdf": "zotero", "rdf": "zotero"}
 _TEXT_FORMATS = frozenset(("csv", "tsv", "jsonl", "medline", "bibtex", "ris", "refer", "wos", "cochrane", "ovid",
                             "refworks"))
 _TEXT_TABLE_EXTENSIONS = (".txt", "")  # tables saved as .txt (RefWorks, Web of Science tab-delimited)
@@ -146,6 +147,8 @@ def _by_content(path: Path, ext: str) -> str | None:
     if text.startswith("<"):
         if looks_like_endnote(text.encode()):
             return "endnote"
+        if looks_like_zotero_rdf(text):
+            return "zotero"
         if "<PubmedArticle" in text[:20000] or "<MedlineCitation" in text[:20000]:
             return "pubmed"
         return "jats" if is_jats(text[:20000]) else None
@@ -174,14 +177,6 @@ def _printed(path: Path) -> bool:
         return False
 
 
-def _zotero_rdf(path: Path) -> bool:
-    try:
-        head = _head_text(path)[:2000]
-    except CorpusError:
-        return False
-    return "<rdf:RDF" in head and "http://www.zotero.org/namespaces/export#" in head
-
-
 def detect_format(path: str | Path, fmt: str | None = None) -> str:
     """The format of a file: ``fmt`` when given, else from its content, else from its extension (``.gz`` allowed)."""
     path = Path(path)
@@ -200,9 +195,6 @@ def detect_format(path: str | Path, fmt: str | None = None) -> str:
         raise pubmed_display_error(_name(path))
     if ext in _TEXT_TABLE_EXTENSIONS and path.is_file() and _printed(path):
         raise printed_bibliography_error(_name(path))
-    if path.is_file() and _zotero_rdf(path):
-        raise CorpusError(f"file '{_name(path)}' is a Zotero RDF export, which is not read; in Zotero choose Export "
-                          "and the format RIS, BibTeX or CSL JSON, then import that file")
     if ext == ".enl":  # EndNote's own database file, not an export (a Refer text saved as .enl is read by content)
         raise CorpusError(f"file '{_name(path)}' is an EndNote library (EndNote's own database), not an export; in "
                           "EndNote choose File > Export and save as RIS or XML, then import that file")
@@ -265,6 +257,8 @@ def _numbered_rows(path: Path, fmt: str, options: ReadOptions) -> tuple[Iterator
         return _jats_rows(path), Layout()
     if fmt == "endnote":
         return _endnote_rows(path), Layout()
+    if fmt == "zotero":
+        return zotero_rdf_rows(path), Layout()
     if fmt == "excel":
         layout = excel_layout(path, options.sheet, options.header_row)
         return _excel_rows(path, layout), layout

@@ -268,11 +268,7 @@ def test_a_scielo_ris_journal_with_an_html_entity_is_one_name() -> None:
     assert papers[0].title == "FATORES ASSOCIADOS À ADOÇÃO DE TECNOLOGIA NO SETOR AGROPECUÁRIO"
 
 
-def test_a_zotero_rdf_export_is_refused_naming_the_zotero_exports_that_import() -> None:
-    """Zotero's "Zotero RDF" export (``Exported Items.rdf``: ``<rdf:RDF xmlns:z="http://www.zotero.org/…">``) is not
-    read; it was refused as "unknown format; use CSV, TSV, …", which does not say that the same items exported from
-    Zotero as RIS, BibTeX or CSL JSON import."""
-    with pytest.raises(CorpusError) as refused:
-        detect_format(TOOLS / "zotero_rdf_1.rdf")
-    message = str(refused.value)
-    assert "Zotero RDF" in message and "RIS" in message and "unknown format" not in message
+def test_a_zotero_rdf_export_is_read_as_zotero_rdf() -> None:
+    """Zotero's "Zotero RDF" export (``Exported Items.rdf``) was refused as "unknown format"; then refused naming
+    Zotero's other exports; now it is read (core/io/zotero_rdf.py, tests/unit/io/test_zotero_rdf.py)."""
+    assert detect_format(TOOLS / "zotero_rdf_1.rdf") == "zotero"
