@@ -12,7 +12,7 @@ from typing import Any
 
 from core.errors import CorpusError
 from core.io.rows import NumberedRow, Row, _year
-from core.io.safety import _name, _open_binary
+from core.io.safety import _name, _open_binary, xml_head
 from core.records import RowError
 
 _FIELDS = {  # row key -> path under <record>
@@ -63,10 +63,7 @@ def _endnote_row(record: Any) -> Row:
 def _endnote_rows(path: Path) -> Iterator[NumberedRow]:
     from lxml import etree
 
-    with _open_binary(path) as stream:
-        if b"<!ENTITY" in stream.read(64 * 2**10):
-            raise CorpusError(f"file '{_name(path)}' declares XML entities, which are refused for safety; "
-                              "remove the entity declarations and import again")
+    xml_head(path)
     number = 0
     with _open_binary(path) as stream:
         events = etree.iterparse(stream, events=("end",), tag="record", resolve_entities=False, no_network=True,

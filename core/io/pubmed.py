@@ -15,10 +15,8 @@ from typing import Any
 
 from core.errors import CorpusError
 from core.io.rows import NumberedRow, Row, _year
-from core.io.safety import _name, _open_binary
+from core.io.safety import _name, _open_binary, xml_head
 from core.records import RowError
-
-_ENTITY_SCAN_BYTES = 64 * 2**10
 
 
 def _coded_names(value: str) -> list[str]:
@@ -128,12 +126,8 @@ def _pubmed_rows(path: Path) -> Iterator[NumberedRow]:
     from lxml import etree
     from pubmed_parser.medline_parser import parse_article_info, parse_grant_id
 
-    with _open_binary(path) as stream:
-        head = stream.read(_ENTITY_SCAN_BYTES)
-    if not head.strip():
+    if not xml_head(path).strip():
         raise CorpusError(f"file '{_name(path)}' is empty")
-    if b"<!ENTITY" in head:
-        raise _entities_refused(path)
     number = 0
     with _open_binary(path) as stream:
         events = etree.iterparse(

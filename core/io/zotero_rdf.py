@@ -16,7 +16,7 @@ from typing import Any
 
 from core.errors import CorpusError
 from core.io.rows import NumberedRow, Row, _year
-from core.io.safety import _name, _open_binary
+from core.io.safety import _name, _open_binary, xml_head
 from core.records import RowError
 
 NS = {"rdf": "http://www.w3.org/1999/02/22-rdf-syntax-ns#", "z": "http://www.zotero.org/namespaces/export#",
@@ -119,10 +119,7 @@ def zotero_rdf_rows(path: Path) -> Iterator[NumberedRow]:
     """One row per Zotero item that is a paper (not an attachment or a note), numbered in the file's order."""
     from lxml import etree
 
-    with _open_binary(path) as stream:
-        if b"<!ENTITY" in stream.read(64 * 2**10):
-            raise CorpusError(f"file '{_name(path)}' declares XML entities, which are refused for safety; "
-                              "remove the entity declarations and import again")
+    xml_head(path)
     parser = etree.XMLParser(resolve_entities=False, no_network=True, load_dtd=False, huge_tree=False,
                              remove_comments=True)
     with _open_binary(path) as stream:
