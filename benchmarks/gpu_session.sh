@@ -18,6 +18,8 @@ LIMIT_VARIANTS=${LIMIT_VARIANTS:-130}
 LIMIT_OBJECTIVES=${LIMIT_OBJECTIVES:-330}
 EPOCHS=${EPOCHS:-5}
 TRAIN_LENGTH=${TRAIN_LENGTH:-256}
+OBJECTIVE=${OBJECTIVE:-cos}
+STEPS=${STEPS:-123}  # which of the steps below to run, e.g. STEPS=3
 ROOT=$(pwd)
 SITE=/tmp/site
 DATA=/tmp/gdata
@@ -60,21 +62,27 @@ export PYTHONPATH="$SITE:$ROOT" MIREAD_BENCH_DATA="$DATA"
 { nvidia-smi; python3 -c "import sys, torch, transformers, pandas; print(sys.version, torch.__version__, \
 transformers.__version__, pandas.__version__, torch.cuda.get_device_name(0))"; nproc; } 2>&1 | tee "$OUT_DIR/machine.txt"
 cd benchmarks
+if [[ $STEPS == *1* ]]; then
 echo "== 1. bench_embed_e2e $(date -u +%T)"
 timeout "$LIMIT_E2E" python3 bench_embed_e2e.py --papers 100000 --batch-sizes 256 2>&1 \
   | grep -v "Loading weights" | tee "$OUT_DIR/embed_e2e.log"
 cp out/embed_e2e.json "$OUT_DIR/" 2>/dev/null
+fi
+if [[ $STEPS == *2* ]]; then
 echo "== 2. bench_bert_variants $(date -u +%T)"
 timeout "$LIMIT_VARIANTS" python3 bench_bert_variants.py --papers 4096 --batches 256,512 2>&1 \
   | grep -v -e "Loading weights" -e "Writing model shards" | tee "$OUT_DIR/bert_variants.log"
 cp out/bert_variants.json "$OUT_DIR/" 2>/dev/null
+fi
+if [[ $STEPS == *3* ]]; then
 echo "== 3. objectives, $EPOCHS epochs at $TRAIN_LENGTH tokens (seeds 0 and 1 side by side) $(date -u +%T)"
 for seed in 0 1; do
-  timeout "$LIMIT_OBJECTIVES" python3 objectives.py --only cos --seed "$seed" --device cuda --epochs "$EPOCHS" \
+  timeout "$LIMIT_OBJECTIVES" python3 objectives.py --only "$OBJECTIVE" --seed "$seed" --device cuda --epochs "$EPOCHS" \
     --train-length "$TRAIN_LENGTH" --per-journal 1000 --threads 7 --out /tmp/objectives \
     > "$OUT_DIR/objectives_seed$seed.log" 2>&1 &
 done
 wait
 grep -v "Loading weights" "$OUT_DIR"/objectives_seed*.log | tail -40
-tar -czf "$OUT_DIR/objectives_results.tgz" -C /tmp/objectives results --exclude="*.npy" 2>/dev/null  # 8 files come back
+tar -czf "$OUT_DIR/objectives_results.tgz" --exclude="*.npy" -C /tmp/objectives . 2>/dev/null  # 8 files come back
+fi
 echo "== done $(date -u +%T)"

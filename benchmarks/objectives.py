@@ -51,6 +51,7 @@ OBJECTIVES: dict[str, dict] = {
     "supcon+distill 300": dict(objective="supcon", lr=2e-5, head_warmup_epochs=20.0, supcon_weight=1.0,
                                temperature=0.1, classes_per_batch=8, distill_weight=300.0),
     "cos": dict(objective="cos", lr=2e-5, head_warmup_epochs=20.0, temperature=0.05),
+    "cos 5e-5": dict(objective="cos", lr=5e-5, head_warmup_epochs=20.0, temperature=0.05),
     "cos+distill": dict(objective="cos", lr=2e-5, head_warmup_epochs=20.0, temperature=0.05, distill_weight=300.0),
 }
 # What `objectives.py` runs by default: the rows of the README's table.
