@@ -286,13 +286,21 @@ class MapView {
         this.maskLocal = Boolean(s.window);
       }
       this.window = s.years || null;
+      // Play goes on through a run that leaves its years alone (a colour, a highlight, or a run that changed
+      // nothing landing just after the click); a change of the years to play stops it.
+      const playKey = JSON.stringify(s.play || null);
+      if (playKey !== this.playKey || !s.play) {
+        this.playing = false;
+        clearTimeout(this.playTimer);
+        this.playButton.textContent = "▶ Play";
+      }
+      this.playKey = playKey;
       this.play = s.play || null;
       this.playButton.style.display = this.play ? "" : "none";
-      this.playing = false;
-      this.playButton.textContent = "▶ Play";
-      this.computeWeights();
+      this.computeWeights(this.playing && this.playFrame ? this.playFrame : this.window);
       const palette = (s.palette && s.palette.length) ? s.palette : ["#1f77b4"];
-      this.plot.set({ colorBy: "valueA", pointColor: palette, ...this.look(s.grow) });
+      this.plot.set({ colorBy: "valueA", pointColor: palette, ...this.look(s.grow),
+        ...(this.playing ? { opacityBy: "valueB", opacity: [0.08, 0.95] } : {}) });
       await this.redraw();
     }
     this.followYears(s.yearsControl || null);
@@ -624,7 +632,8 @@ class MapView {
       if (!this.playing) return;
       const year = p.years[k];
       const lo = p.width ? year - p.width + 1 : p.years[0];
-      this.computeWeights([lo, year]);
+      this.playFrame = [lo, year];
+      this.computeWeights(this.playFrame);
       this.plot.set({ opacityBy: "valueB", opacity: [0.08, 0.95] });
       await this.redraw();
       this.status.textContent = p.width ? `${lo}–${year}` : `up to ${year}`;
@@ -638,6 +647,7 @@ class MapView {
 
   stopPlay(restore = true) {
     this.playing = false;
+    this.playFrame = null;
     clearTimeout(this.playTimer);
     this.playButton.textContent = "▶ Play";
     if (restore && this.state) this.apply(this.state);
