@@ -1,6 +1,8 @@
 """Corpora for bench_hybrid_search.py: texts, keyword lists and minilm vectors, embedded once and cached in /tmp.
 
 `python benchmarks/hybrid_data.py medical arxiv` fills the cache ahead of time (resumes by blocks of 250 papers).
+`pubmed`, `jats` and `exports` are imported into workspaces under the cache by core's readers and embedded by
+`embed_corpus` (the product's default CPU mode); the others are read from the jsonl files.
 """
 
 from __future__ import annotations
