@@ -92,6 +92,27 @@ def embedding_jobs(on_done: Callable[[dict[str, Any]], None], corpus: str | None
     poll()
 
 
+def last_failure(corpus: str, model: str) -> str | None:
+    """'The last embedding of C with M failed 3 min ago: why' when the newest embedding job of this corpus and model
+    failed within RECENT_S (any tab, session or the CLI started it); else None. A page that opens later, or a
+    reload, still says why the corpus has no vectors, instead of offering the same button as if nothing happened."""
+    import time
+
+    from core.training import jobs
+    from ui.jobs import RECENT_S
+
+    newest = next((j for j in jobs.list_jobs(store()) if j["kind"] == "embed" and j["corpus"] == corpus
+                   and j["model"] == model), None)  # list_jobs is newest first
+    if newest is None or newest["status"] != "failed" or not newest["finished"]:
+        return None
+    ago = time.time() - newest["finished"]
+    if ago > RECENT_S:
+        return None
+    when = "just now" if ago < 60 else f"{int(ago // 60)} min ago"
+    return (f"The last embedding of {corpus} with {model} failed {when}: "
+            f"{newest['error'] or 'no reason was recorded'}")
+
+
 def _remember_failure(job: dict[str, Any]) -> None:
     if job["status"] == "failed":
         st.session_state[FAILED] = job["error"] or "the embedding failed"
@@ -115,6 +136,8 @@ def need_embeddings(corpus: str | None, spec: ModelSpec) -> bool:
     embedding_jobs(_remember_failure, corpus, spec.name)  # the bars; a watched job that ended: reported, rerun
     if error := st.session_state.pop(FAILED, None):
         show_error(error)
+    elif not running and (earlier := last_failure(corpus, spec.name)):
+        show_error(earlier)
     if running:
         return False
     st.warning(f"Corpus **{md_escape(corpus)}** is not embedded with model **{md_escape(spec.name)}** yet.")

@@ -108,6 +108,11 @@ def test_a_hub_model_that_cannot_load_keeps_its_error_on_screen(lived_in: Store)
     at = wait_for_background(at)  # the embedding job fails in its process; the page reports it when it ends
     assert not at.exception
     assert at.error and "broken-hub" in texts(at.error) or "no-such-model" in texts(at.error)
+    # another tab (a new session), or this one reloaded: the page still says why the corpus has no vectors yet
+    again = open_app("app_pages/map.py", model="broken-hub")
+    assert not again.exception
+    said = texts(again.error)
+    assert "last embedding of old with broken-hub failed" in said and "no-such-model" in said, said
 
 
 def test_an_empty_query_shows_only_its_error_not_the_previous_results(lived_in: Store):
