@@ -33,6 +33,20 @@ KNOWN_EXPORTS: tuple[tuple[str, frozenset[str], str], ...] = (
 )
 
 
+# databases whose records seldom carry an abstract -> the fix named when none of a file's records has one
+NO_ABSTRACT_FIXES: dict[str, str] = {
+    "Crossref": "Crossref rarely carries abstracts (publishers deposit few): export the same works from the "
+                "publisher, PubMed or OpenAlex, which have them",
+}
+
+
+def no_abstract_fix(database: str | None) -> str:
+    """What to do when every record of a file lacked an abstract: the fix for its database (when there is one to
+    name), then the title-only way."""
+    fix = NO_ABSTRACT_FIXES.get(database or "")
+    return f"{fix}, or {TITLE_ONLY}" if fix else TITLE_ONLY
+
+
 def known_export(columns: Sequence[str]) -> str | None:
     """The name of the tool whose export these columns look like, if any."""
     names = {normal(c) for c in columns}

@@ -324,6 +324,13 @@ def _fullest_authors(fields: dict[str, Any]) -> None:
         return
 
 
+def _database(head: list[tuple[int, Any]]) -> str | None:
+    """The database the first rows name in their ``database`` field (the API readers' mark), when they agree."""
+    named = {row.get("database") for _, row in head if isinstance(row, dict)}
+    one = named.pop() if len(named) == 1 else None
+    return one if isinstance(one, str) and one else None
+
+
 class PaperStream(Iterator["Paper | RowError | RowWarning"]):
     """The records of a file, streamed, with how they were read: the id column used (None: generated ids), a note
     on it, and ``reading`` (reader, header row, separator, sheet, column mapping, title-only)."""
@@ -392,4 +399,6 @@ def read_papers(
         reading["encoding"] = encoding_name(opened.encoding)
     if opened.format_note:  # the content overruled the extension: why
         reading["format_note"] = opened.format_note
+    if database := _database(head):  # a Crossref or DataCite API answer: the no-abstract refusal names its fix
+        reading["database"] = database
     return PaperStream(items, chosen, note, reading, hooks)

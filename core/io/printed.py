@@ -19,6 +19,9 @@ _YEAR = re.compile(r"\b(?:1[89]|20)\d\d\b")
 # "[12]<tab>" (IEEE: a conference paper may print no year) or "12.<tab>" (Numbered: titles not quoted)
 _NUMBERED = re.compile(r"^(?:\[\d{1,4}\]\s|\d{1,4}\.\t)")
 _LINES = 40  # reference lines looked at
+# one EndNote Annotated (author-date) reference: 'Yang, H. B., et al. (2018). "Atomically dispersed …" Nature Energy'
+# - authors without quotes, the year in brackets, a full stop, then the quoted title: prose seldom reads so
+_AUTHOR_DATE = re.compile(r'^[^"“\t]{2,400}?\((?:1[89]|20)\d\d[a-z]?\)\.\s+(?:"[^"]{10,}"|“[^”]{10,}”)')
 
 
 def looks_like_printed_bibliography(head: str) -> bool:
@@ -27,8 +30,10 @@ def looks_like_printed_bibliography(head: str) -> bool:
     quoted table row."""
     lines = [line for line in head.lstrip("\ufeff").splitlines() if line.strip() and not line[:1].isspace()]
     lines = lines[:_LINES]
-    if len(lines) < 3 or any('","' in line or '"\t"' in line or line.count("\t") > 1 for line in lines):
+    if any('","' in line or '"\t"' in line or line.count("\t") > 1 for line in lines):
         return False
+    if len(lines) < 3:  # one or two references: each must have the Annotated style's whole shape
+        return bool(lines) and all(_AUTHOR_DATE.match(line) for line in lines)
     titled = sum(1 for line in lines if _QUOTED_TITLE.search(line))
     dated = sum(1 for line in lines if _YEAR.search(line))
     numbered = sum(1 for line in lines if _NUMBERED.match(line))
