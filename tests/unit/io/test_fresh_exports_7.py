@@ -23,16 +23,26 @@ def _papers(name: str, title_only: bool = False) -> list[Paper]:
 
 # --- leftover a: BibLaTeX names the journal "journaltitle" -------------------------------------------------------
 
-def test_a_biblatex_journaltitle_is_the_journal(tmp_path) -> None:
-    """BibLaTeX (Zotero's Better BibLaTeX, biber) writes ``journaltitle = {…}`` where BibTeX writes ``journal``: the
-    venue was empty, so the map's journal colours and the journal vote left every such paper out."""
-    path = tmp_path / "biblatex.bib"
-    path.write_text("@article{wang2020,\n  title = {Multi-Resolution Convolutional Neural Networks},\n"
-                    "  date = {2020-03-31},\n  journaltitle = {Scientific Reports},\n"
-                    "  shortjournal = {Sci Rep},\n  abstract = {An abstract.}\n}\n", encoding="utf-8")
-    paper, = [p for p in read_papers(path) if isinstance(p, Paper)]
-    assert paper.fields["journal"] == "Scientific Reports" and paper.fields["year"] == 2020
-    assert "journaltitle" not in paper.fields and paper.fields["shortjournal"] == "Sci Rep"
+def test_a_biblatex_journaltitle_is_the_journal() -> None:
+    """Zotero's Better BibLaTeX writes ``journaltitle = {MIS Quarterly}`` (and ``shortjournal``, ``date``) where
+    BibTeX writes ``journal``: the venue was empty for all twelve entries, so the map's journal colours and the
+    journal vote left every such paper out."""
+    papers = _papers("bbt_biblatex_journaltitle_12.bib")
+    assert len(papers) == 12 and all(p.fields.get("journal") for p in papers)
+    first = papers[0]
+    assert (first.id, first.fields["journal"], first.fields["year"]) == ("ang_work_2001", "MIS Quarterly", 2001)
+    assert first.fields["shortjournal"] == "MIS Q." and "journaltitle" not in first.fields
+    assert papers[4].fields["journal"] == "Journal of Management Information Systems"
+
+
+def test_the_same_biblatex_entries_under_two_keys_are_one_paper_each(store) -> None:
+    """The file lists six papers twice, under two citation-key formulas ("ang_work_2001", "Ang.Slaughter.01.w"):
+    six papers, six merges."""
+    from core.store import import_file
+
+    report = import_file(store, TOOLS / "bbt_biblatex_journaltitle_12.bib", "c")
+    assert (report.imported, report.added, report.merged, report.skipped) == (12, 6, 6, 0)
+    assert store.corpus("c").papers == 6 and store.paper("c", "ang_work_2001").fields["journal"] == "MIS Quarterly"
 
 
 # --- leftover b: an EndNote Annotated export of one reference ----------------------------------------------------
@@ -79,3 +89,37 @@ def test_a_file_without_abstracts_from_an_unnamed_source_keeps_the_plain_sentenc
 
     with pytest.raises(CorpusError, match="every row lacked an abstract; import titles only"):
         import_file(store, TOOLS / "datacite_json_noabstract_1.json", "c")
+
+
+# --- fresh files of the seventh round ------------------------------------------------------------------------------
+
+def test_an_xml_file_of_no_known_kind_names_its_root_element_and_the_readable_kinds() -> None:
+    """OpenGrey's record as DSpace Dublin Core (``<dublin_core schema="dc"><dcvalue element="title" …>``): an .xml
+    is read as PubMed XML by its extension, and the refusal said only "has no records", as for an empty PubMed file.
+    It names what the file is and which XML exports are read."""
+    with pytest.raises(CorpusError) as caught:
+        list(read_papers(TOOLS / "opengrey_dspace_dc_1.xml"))
+    message = str(caught.value)
+    assert "<dublin_core>" in message and "PubMed XML" in message and "EndNote XML" in message
+    assert "RIS" in message
+
+
+def test_a_cochrane_library_export_with_classic_mac_line_ends_reads_every_record() -> None:
+    """The Cochrane Library's citation-export.txt of 2017 ("Record #1 of 271", ``ID:``/``AU:``/``TI:``/``AB:``)
+    ends every line with a bare CR, as a classic Mac does: all three reviews, their DOIs and abstracts."""
+    papers = _papers("cochrane_cr_only_3.txt")
+    assert [p.id for p in papers] == ["CD009275", "CD001903", "CD003054"]
+    first = papers[0]
+    assert first.title == "Different types of dietary advice for women with gestational diabetes mellitus"
+    assert first.fields["doi"] == "10.1002/14651858.CD009275.pub3" and first.fields["year"] == 2017
+    assert first.fields["journal"] == "Cochrane Database of Systematic Reviews"
+    assert first.abstract.startswith("Background: Dietary advice is the main strategy") and "\r" not in first.abstract
+
+
+def test_scopus_bibtex_exports_glued_end_to_start_are_three_entries() -> None:
+    """Three Scopus BibTeX exports pasted into one file, each next one starting right after the closing brace
+    (``}@CONFERENCE{Aires Moreira2021115,``): every entry is read, the glued one too."""
+    papers = _papers("scopus_bibtex_glued_3.bib")
+    assert [p.id for p in papers] == ["Grander20227", "Aires Moreira2021115", "Dezen-Kempter2018213"]
+    assert papers[1].fields["doi"] == "10.1007/978-3-030-78570-3_9" and papers[1].fields["year"] == 2021
+    assert papers[1].fields["journal"] == "Springer Proceedings in Mathematics and Statistics"
