@@ -27,7 +27,8 @@ _AUTHOR_DATE = re.compile(r'^[^"“\t]{2,400}?\((?:1[89]|20)\d\d[a-z]?\)\.\s+(?:
 def looks_like_printed_bibliography(head: str) -> bool:
     """Whether a text's reference lines (those not indented: an indented line is an abstract or a wrapped line) are
     formatted references: nearly all with a quoted title and most with a year, or all numbered and either; none a
-    quoted table row."""
+    quoted table row. One or two reference lines must each have the Annotated style's whole shape (authors, "(2019).",
+    a quoted title): a line of prose with a year and a quote is not a bibliography."""
     lines = [line for line in head.lstrip("\ufeff").splitlines() if line.strip() and not line[:1].isspace()]
     lines = lines[:_LINES]
     if any('","' in line or '"\t"' in line or line.count("\t") > 1 for line in lines):

@@ -2,7 +2,10 @@
 
 A record's **match keys** are its strong external ids (DOI, PMID, PMCID, arXiv id, Web of Science UT, Scopus EID) and
 its title key (the title folded for comparison, `title_key`). Two records whose normalised title and abstract are
-equal are one paper (the text rule, `core.records.duplicate_key`). Otherwise:
+equal are one paper (the text rule, `core.records.duplicate_key`), unless the title is generic front or back matter
+("Series Preface", "Editorial", "Contents", `generic_title`) and their strong ids of one kind differ: two books' front
+matter, two issues' editorials (`core.store.batches` then keys the later one by its text and ids, `apart_key`).
+Otherwise:
 
 - **one strong id, titles agree**: one paper ("same DOI and title", "same PMID and title", ...). Titles agree when
   their similarity (`title_similarity`) reaches `TITLE_AGREE`, chosen on labelled deduplication sets (§25).
@@ -253,6 +256,8 @@ _GENERIC_TITLES = frozenset((
     "announcements", "calendar", "dedication", "about the authors", "about the editors", "list of contributors",
     "contributors", "notes on contributors", "bibliography", "references", "glossary", "abbreviations",
     "list of abbreviations", "appendix", "epilogue", "prologue", "conclusion", "conclusions", "summary",
+    "abstracts", "meeting abstracts", "conference abstracts", "poster abstracts", "posters", "poster presentations",
+    "oral presentations", "invited speakers",  # a journal supplement's parts (Annals of Behavioral Medicine)
 ))
 
 
