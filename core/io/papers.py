@@ -31,7 +31,7 @@ from core.io.background import background_worthwhile, read_in_background
 from core.io.columns import ColumnMap, detect_columns, id_like_columns
 from core.io.formats import _PEEK_ROWS, ReadOptions, _open_rows
 from core.io.formulas import restore
-from core.io.markup import has_markup, placeholder, plain_text
+from core.io.markup import empty_markup, has_markup, placeholder, plain_text
 from core.io.names import author_list
 from core.io.rows import NumberedRow, Row, RowWarning, _year
 from core.io.safety import _name, _shown, encoding_name
@@ -210,10 +210,13 @@ def _field_name(name: Any, taken: dict[str, Any]) -> str:
     return key
 
 
+_R_MISSING = frozenset(("journal", "doi", "year"))  # fields where "NA" is never a value: no journal, DOI or year is "NA"
+
+
 def _known_value(field: str, value: Any) -> Any:
     """A value of a known field as the product keeps it: years as numbers, authors and keywords as lists, a journal
     on one line."""
-    if value is None:
+    if value is None or (value == "NA" and field in _R_MISSING):  # R's missing value (synthesisr, citationchaser)
         return None
     if field == "year" and not isinstance(value, int):
         return _year(value) or value
@@ -248,6 +251,11 @@ def _paper(number: int, row: Row, columns: ColumnMap, tabular: bool, title_only:
             title, abstract = _restored(title), _restored(abstract)
     except ValueError:
         return RowError(number, f"row {number}: title or abstract is not text")
+    held: dict[str, str] = {}  # an export's placeholder for none, by field (below)
+    if title is not None and empty_markup(title):  # "<jats:p />": markup around nothing is no text either
+        held["title"], title = title, None
+    if abstract is not None and empty_markup(abstract):
+        held["abstract"], abstract = abstract, None
     marked = {}  # the title and abstract as exported, where they held markup (core.io.markup)
     # a text that is markup alone (a script tag, an image) stays as exported: nothing a user has is lost, and pages
     # show titles and abstracts escaped, never as HTML
@@ -256,7 +264,6 @@ def _paper(number: int, row: Row, columns: ColumnMap, tabular: bool, title_only:
     if abstract is not None and has_markup(abstract) and (plain := plain_text(abstract).strip()):
         marked["abstract_markup"], abstract = abstract, plain
     # an export's placeholder for none ("[No abstract available]", "[Not Available].") is no text
-    held: dict[str, str] = {}
     if title is not None and placeholder(title):
         held["title"], title = title, None
     if abstract is not None and placeholder(abstract):

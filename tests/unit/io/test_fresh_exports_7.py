@@ -12,7 +12,7 @@ import pytest
 from core.errors import CorpusError
 from core.io import read_papers
 from core.io.formats import detect_format
-from core.records import Paper
+from core.records import Paper, RowError
 
 TOOLS = Path(__file__).resolve().parents[2] / "fixtures" / "real" / "tools"
 
@@ -123,3 +123,26 @@ def test_scopus_bibtex_exports_glued_end_to_start_are_three_entries() -> None:
     assert [p.id for p in papers] == ["Grander20227", "Aires Moreira2021115", "Dezen-Kempter2018213"]
     assert papers[1].fields["doi"] == "10.1007/978-3-030-78570-3_9" and papers[1].fields["year"] == 2021
     assert papers[1].fields["journal"] == "Springer Proceedings in Mathematics and Statistics"
+
+
+def test_a_citationchaser_ris_splits_its_authors_and_reads_empty_markup_and_r_missing_values_as_none() -> None:
+    """citationchaser's RIS (written from R through Lens.org): every author of a record in one ``AU`` line joined by
+    "; " ("AU  - Szlachta, Grzegorz; Dębski, Przemysław; …"; 582 of 622 records of the source), JATS abstracts over
+    indented lines, R's missing value "NA" in ``AB``, ``JF``, ``DO``, ``VL``, ``IS``, and one abstract that is an
+    empty JATS paragraph, ``AB  - <jats:p />``. The author list was one name of five people; the empty paragraph
+    was imported as the abstract "<jats:p />"; the journal read "NA" (one journal in the map for all such records)."""
+    items = list(read_papers(TOOLS / "citationchaser_ris_6.ris"))
+    papers = [item for item in items if isinstance(item, Paper)]
+    reasons = [item.reason for item in items if isinstance(item, RowError)]
+    assert [p.id for p in papers] == ["10.2478/bhk-2023-0020", "10.1016/j.asmart.2018.10.002",
+                                      "10.31486/toj.22.0085", "10.1016/j.arthro.2014.03.028"]
+    assert papers[0].fields["authors"] == ["Szlachta, Grzegorz", "Dębski, Przemysław", "Kublin, Kamil",
+                                           "Woźniak, Piotr", "Marek, Maciej"]
+    assert papers[0].abstract.startswith("Study aim: The functional assessment of patients")
+    assert reasons == ["row 5: no abstract (the export's placeholder 'NA')",
+                       "row 6: no abstract (the export's placeholder '<jats:p />')"]
+    titled = _papers("citationchaser_ris_6.ris", title_only=True)
+    assert len(titled) == 6 and titled[5].abstract == "" and titled[5].fields["authors"] == ["Hewett, Timothy E."]
+    lyle = titled[4]
+    assert lyle.title.startswith("Quantification of lower extremity dynamic capability")
+    assert lyle.fields.get("journal") is None and lyle.fields.get("doi") is None and lyle.fields["year"] == 2012
