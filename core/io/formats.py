@@ -30,6 +30,7 @@ from core.io.jats import _jats_rows, is_jats
 from core.io.layout import Layout, separator_of, sniff_text
 from core.io.medline import _medline_rows, looks_like_medline, looks_like_pubmed_display, pubmed_display_error
 from core.io.ovid import looks_like_ovid, ovid_rows
+from core.io.id_lists import looks_like_pmid_list, pmid_list_error
 from core.io.printed import looks_like_printed_bibliography, printed_bibliography_error
 from core.io.pubmed import _pubmed_rows
 from core.io.refworks import looks_like_refworks, refworks_rows
@@ -178,6 +179,13 @@ def _printed(path: Path) -> bool:
         return False
 
 
+def _pmid_list(path: Path) -> bool:
+    try:
+        return looks_like_pmid_list(_head_text(path))
+    except CorpusError:
+        return False
+
+
 def detect_format(path: str | Path, fmt: str | None = None) -> str:
     """The format of a file: ``fmt`` when given, else from its content, else from its extension (``.gz`` allowed)."""
     path = Path(path)
@@ -196,6 +204,8 @@ def detect_format(path: str | Path, fmt: str | None = None) -> str:
         raise pubmed_display_error(_name(path))
     if ext in _TEXT_TABLE_EXTENSIONS and path.is_file() and _printed(path):
         raise printed_bibliography_error(_name(path))
+    if ext in _TEXT_TABLE_EXTENSIONS and path.is_file() and _pmid_list(path):
+        raise pmid_list_error(_name(path))
     if ext == ".enl":  # EndNote's own database file, not an export (a Refer text saved as .enl is read by content)
         raise CorpusError(f"file '{_name(path)}' is an EndNote library (EndNote's own database), not an export; in "
                           "EndNote choose File > Export and save as RIS or XML, then import that file")

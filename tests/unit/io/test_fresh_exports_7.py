@@ -146,3 +146,21 @@ def test_a_citationchaser_ris_splits_its_authors_and_reads_empty_markup_and_r_mi
     lyle = titled[4]
     assert lyle.title.startswith("Quantification of lower extremity dynamic capability")
     assert lyle.fields.get("journal") is None and lyle.fields.get("doi") is None and lyle.fields["year"] == 2012
+
+
+def test_pubmeds_pmid_list_is_refused_naming_the_export_that_has_records() -> None:
+    """PubMed's Save with Format "PMID" writes the ids of a search, one a line: no titles, no abstracts. It was
+    refused as "an unknown format" with the list of every format, which says nothing of what to do in PubMed."""
+    with pytest.raises(CorpusError) as caught:
+        detect_format(TOOLS / "pubmed_pmid_list_20.txt")
+    message = str(caught.value)
+    assert "list of PubMed ids" in message and "Format: PubMed" in message and "unknown format" not in message
+
+
+@pytest.mark.parametrize("text", ["30668574\n", "2019\n2020\nTotal\n", "12\n\nfoo bar\n"])
+def test_a_text_that_is_not_only_ids_is_not_taken_for_a_pmid_list(tmp_path, text: str) -> None:
+    path = tmp_path / "numbers.txt"
+    path.write_text(text, encoding="utf-8")
+    with pytest.raises(CorpusError) as caught:
+        detect_format(path)
+    assert "list of PubMed ids" not in str(caught.value)
