@@ -164,3 +164,22 @@ def test_a_text_that_is_not_only_ids_is_not_taken_for_a_pmid_list(tmp_path, text
     with pytest.raises(CorpusError) as caught:
         detect_format(path)
     assert "list of PubMed ids" not in str(caught.value)
+
+
+def test_cnki_refworks_splits_its_authors_reads_its_lowercase_volume_and_drops_the_body_text_mark() -> None:
+    """CNKI's RefWorks export of 2024 (CRLF, Chinese): all authors in one ``A1`` joined by ";" without a space
+    ("A1 谢进;王娜;杨子奇": 168 of 298 records of the source), the volume tagged in lower case ("vo 45", often
+    "vo " empty), and an "abstract" that is the article's opening marked "<正>" (CNKI's "body text"). The names were
+    one author; the "vo" line was read as a continuation of ``IS`` ("issue": "22 vo"), so no record had a volume;
+    the "<正>" mark was kept as the abstract's first characters."""
+    papers = _papers("cnki_refworks_21.txt")
+    assert len(papers) == 21
+    first = papers[0]
+    assert first.title == "基于VR技术的视觉传达设计创新路径探究" and first.fields["journal"] == "美术教育研究"
+    assert first.fields["authors"] == ["谢进", "王娜", "杨子奇"]
+    assert first.fields["issue"] == "22" and not first.fields.get("volume")
+    kao = next(p for p in papers if p.title.startswith("基于文献计量学的国外文化遗产虚拟体验设计研究进展"))
+    assert (kao.fields["issue"], kao.fields["volume"]) == ("20", "45")
+    assert kao.fields["doi"] == "10.19554/j.cnki.1001-3563.2024.20.006"
+    last = papers[20]
+    assert last.title == "虚拟现实动画技术在会展中的运用" and last.abstract.startswith("本文探讨了虚拟现实动画在会展中的应用")
