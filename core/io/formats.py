@@ -26,18 +26,26 @@ from core.io.csl import csl_row, looks_like_csl
 from core.io.endnote import _endnote_rows, looks_like_endnote
 from core.io.excel import _excel_rows, excel_layout
 from core.io.field_blocks import field_block_rows, looks_like_field_blocks
+from core.io.id_lists import looks_like_pmid_list, pmid_list_error
 from core.io.jats import _jats_rows, is_jats
 from core.io.layout import Layout, separator_of, sniff_text
 from core.io.medline import _medline_rows, looks_like_medline, looks_like_pubmed_display, pubmed_display_error
 from core.io.ovid import looks_like_ovid, ovid_rows
-from core.io.id_lists import looks_like_pmid_list, pmid_list_error
 from core.io.printed import looks_like_printed_bibliography, printed_bibliography_error
 from core.io.pubmed import _pubmed_rows
 from core.io.refworks import looks_like_refworks, refworks_rows
 from core.io.ris import _ris_rows, looks_like_ris
 from core.io.rows import NumberedRow, Row
-from core.io.safety import (_check_file, _decoding, _head_text, _name, _open_binary, text_encoding, with_encoding,
-                            xml_head)
+from core.io.safety import (
+    _check_file,
+    _decoding,
+    _head_text,
+    _name,
+    _open_binary,
+    text_encoding,
+    with_encoding,
+    xml_head,
+)
 from core.io.scholarly import looks_like_openalex, looks_like_semantic_scholar, openalex_row, semantic_scholar_row
 from core.io.tabular import _delimited_rows, _jsonl_rows, _parquet_rows
 from core.io.tagged import _cochrane_rows, _refer_rows, _wos_rows, looks_like_cochrane, looks_like_refer, looks_like_wos

@@ -210,7 +210,7 @@ def _field_name(name: Any, taken: dict[str, Any]) -> str:
     return key
 
 
-_R_MISSING = frozenset(("journal", "doi", "year"))  # fields where "NA" is never a value: no journal, DOI or year is "NA"
+_R_MISSING = frozenset(("journal", "doi", "year"))  # "NA" is never a journal, DOI or year: R's missing value
 
 
 def _known_value(field: str, value: Any) -> Any:
