@@ -28,6 +28,9 @@ KNOWN_EXPORTS: tuple[tuple[str, frozenset[str], str], ...] = (
      "that has them"),
     ("Semantic Scholar", frozenset({"semantic_scholar"}),
      "Semantic Scholar gave no abstracts: ask its API for the 'abstract' field and save again"),
+    ("Elicit", frozenset({"abstract_summary", "doi_link"}),  # Elicit's table: an AI sentence per paper, no abstract
+     "Elicit's 'Abstract summary' is a sentence Elicit wrote for your question, not the paper's abstract: export "
+     "the same papers (by their DOIs) from a database that has abstracts, such as OpenAlex or PubMed"),
     ("Web of Science", frozenset({"pt", "ut"}),
      "this Web of Science export has no abstracts: choose 'Full Record' as the record content and export again"),
 )

@@ -226,6 +226,8 @@ def _known_value(field: str, value: Any) -> Any:
         return author_list(value)
     if field == "journal" and isinstance(value, str):  # one journal, one spelling: wrapped over lines (WoS BibTeX),
         # a trailing space (ScienceDirect BibTeX), an entity ("Networks &amp; Distributed Systems", ACM BibTeX)
+        if not value.strip(" -\u2013\u2014."):  # Elicit's "-" for an unknown venue: no journal
+            return None
         value = plain_text(value) if has_markup(value) else value
         return " ".join(value.split()) if "\n" in value else value.strip(" ")
     if field == "keywords" and isinstance(value, str):

@@ -183,3 +183,19 @@ def test_cnki_refworks_splits_its_authors_reads_its_lowercase_volume_and_drops_t
     assert kao.fields["doi"] == "10.19554/j.cnki.1001-3563.2024.20.006"
     last = papers[20]
     assert last.title == "虚拟现实动画技术在会展中的运用" and last.abstract.startswith("本文探讨了虚拟现实动画在会展中的应用")
+
+
+def test_an_elicit_csv_names_its_ai_summary_and_reads_a_dash_venue_as_none() -> None:
+    """Elicit's CSV (``Title,Authors,DOI,DOI link,Venue,Citation count,Year,Abstract summary``): its "Abstract
+    summary" is a sentence Elicit wrote for the question asked ("This paper is not directly relevant to the query
+    …"), not the paper's abstract, so it is not taken as one; the refusal said only "choose the abstract column".
+    It names what the column is and where the abstracts are. Titles only reads the rows; a venue of "-" (46 of the
+    500 rows of the source) is no journal (it was one journal named "-" on the map)."""
+    with pytest.raises(CorpusError, match="Elicit's 'Abstract summary' is .*not the paper's abstract"):
+        read_papers(TOOLS / "elicit_8.csv")
+    papers = _papers("elicit_8.csv", title_only=True)
+    assert len(papers) == 8 and not any(p.abstract for p in papers)
+    assert papers[0].fields["doi"] == "10.3390/su15032610" and papers[0].fields["authors"] == [
+        "Carolina Almeida Cruz", "F. Matos"]
+    assert [p.fields.get("journal") for p in papers][4:] == ["Journal of Financial Reporting & Accounting", None,
+                                                             "Int. J. Inf. Manag. Data Insights", None]
