@@ -199,3 +199,15 @@ def test_an_elicit_csv_names_its_ai_summary_and_reads_a_dash_venue_as_none() -> 
         "Carolina Almeida Cruz", "F. Matos"]
     assert [p.fields.get("journal") for p in papers][4:] == ["Journal of Financial Reporting & Accounting", None,
                                                              "Int. J. Inf. Manag. Data Insights", None]
+
+
+def test_a_consensus_csv_takes_its_abstract_column_not_its_takeaway() -> None:
+    """Consensus' CSV has the paper's "Abstract" and the tool's one-sentence "Takeaway": the abstract is the
+    abstract, the takeaway a field (read right already: a guard for an AI search tool's export)."""
+    papers = _papers("consensus_5.csv")
+    assert len(papers) == 5
+    first = papers[0]
+    assert first.abstract.startswith("Integrating Large Language Models (LLMs) into autonomous agents")
+    assert first.fields["takeaway"].startswith("Integrating Large Language Models into Multi-Agent Systems enables")
+    assert first.fields["doi"] == "10.1145/3712003" and first.fields["authors"] == ["Junda He", "Christoph Treude",
+                                                                                   "David Lo"]
