@@ -213,7 +213,10 @@ def _careful(conn: sqlite3.Connection, corpus: str, prepared: list[tuple[int, tu
         held, how = taken_keys.get(values[7]), TEXT_RULE
         if held is not None and generic_title(values[3]):  # "Editorial", "Series Preface": the DOIs decide
             known.load({held})
-            if held in known.papers and strong_ids_differ(values[9], known.papers[held][2]):
+            held_keys = set(known.papers[held][2]) if held in known.papers else set()
+            held_keys.update(key for (key,) in conn.execute(  # a PMID or UT read from the id column is kept here
+                "SELECT key FROM paper_keys WHERE corpus = ? AND seq = ?", (corpus, held)))
+            if strong_ids_differ(values[9], held_keys):
                 values = values[:7] + (apart_key(values[3], values[4], values[9]),) + values[8:]
                 held = taken_keys.get(values[7])
                 if held is None:

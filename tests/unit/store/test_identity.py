@@ -279,3 +279,18 @@ def test_a_generic_title_with_one_abstract_and_different_dois_stays_two_papers(t
     report = store.import_papers("c", [Paper("a", "Series Preface", text, {"doi": "10.1002/a.fmatter"}),
                                        Paper("b", "Series Preface", text, {"doi": "10.1002/b.fmatter"})])
     assert (report.added, report.merged) == (2, 0)
+
+
+def test_generic_front_matter_with_different_pmids_from_the_id_column_stays_two_papers(tmp_path) -> None:
+    """The same when the strong ids are PMIDs read from a PMID id column (kept as match keys, not as fields), the
+    second in a later import: the stored paper's PMID is in its keys only."""
+    from core.store import Store
+
+    store = Store(tmp_path / "ws")
+    for name, pmid in (("a.csv", "11111111"), ("b.csv", "22222222")):
+        (tmp_path / name).write_text(f"PMID,Title,Abstract,Year\n{pmid},Editorial,,2016\n", encoding="utf-8")
+    assert import_file(store, tmp_path / "a.csv", "c", title_only=True).added == 1
+    second = import_file(store, tmp_path / "b.csv", "c", title_only=True)
+    assert (second.added, second.merged, store.corpus("c").papers) == (1, 0, 2)
+    again = import_file(store, tmp_path / "b.csv", "c", title_only=True)  # still the duplicate of itself
+    assert (again.added, again.merged, store.corpus("c").papers) == (0, 1, 2)
