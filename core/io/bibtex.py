@@ -181,7 +181,8 @@ def _bibtex_row(entry: Any, number: int, latex: _LatexText) -> tuple[Row, list[R
         "entrytype": entry.entry_type.lower(),
         "title": fields.pop("title", None),
         "abstract": fields.pop("abstract", None),
-        "journal": fields.pop("journal", None) or fields.get("booktitle"),
+        # BibLaTeX names a journal "journaltitle" (Zotero's Better BibLaTeX, biber); a paper's proceedings booktitle
+        "journal": fields.pop("journal", None) or fields.pop("journaltitle", None) or fields.get("booktitle"),
         "year": _year(fields.pop("year", None)) or _year(fields.get("date")),  # BibLaTeX: date = {1995-01-01}
         "doi": fields.pop("doi", None),
         "authors": [name for name in authors if name],

@@ -28,9 +28,26 @@ KNOWN_EXPORTS: tuple[tuple[str, frozenset[str], str], ...] = (
      "that has them"),
     ("Semantic Scholar", frozenset({"semantic_scholar"}),
      "Semantic Scholar gave no abstracts: ask its API for the 'abstract' field and save again"),
+    ("Elicit", frozenset({"abstract_summary", "doi_link"}),  # Elicit's table: an AI sentence per paper, no abstract
+     "Elicit's 'Abstract summary' is a sentence Elicit wrote for your question, not the paper's abstract: export "
+     "the same papers (by their DOIs) from a database that has abstracts, such as OpenAlex or PubMed"),
     ("Web of Science", frozenset({"pt", "ut"}),
      "this Web of Science export has no abstracts: choose 'Full Record' as the record content and export again"),
 )
+
+
+# databases whose records seldom carry an abstract -> the fix named when none of a file's records has one
+NO_ABSTRACT_FIXES: dict[str, str] = {
+    "Crossref": "Crossref rarely carries abstracts (publishers deposit few): export the same works from the "
+                "publisher, PubMed or OpenAlex, which have them",
+}
+
+
+def no_abstract_fix(database: str | None) -> str:
+    """What to do when every record of a file lacked an abstract: the fix for its database (when there is one to
+    name), then the title-only way."""
+    fix = NO_ABSTRACT_FIXES.get(database or "")
+    return f"{fix}, or {TITLE_ONLY}" if fix else TITLE_ONLY
 
 
 def known_export(columns: Sequence[str]) -> str | None:

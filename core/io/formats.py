@@ -26,6 +26,7 @@ from core.io.csl import csl_row, looks_like_csl
 from core.io.endnote import _endnote_rows, looks_like_endnote
 from core.io.excel import _excel_rows, excel_layout
 from core.io.field_blocks import field_block_rows, looks_like_field_blocks
+from core.io.id_lists import looks_like_pmid_list, pmid_list_error
 from core.io.jats import _jats_rows, is_jats
 from core.io.layout import Layout, separator_of, sniff_text
 from core.io.medline import _medline_rows, looks_like_medline, looks_like_pubmed_display, pubmed_display_error
@@ -35,7 +36,16 @@ from core.io.pubmed import _pubmed_rows
 from core.io.refworks import looks_like_refworks, refworks_rows
 from core.io.ris import _ris_rows, looks_like_ris
 from core.io.rows import NumberedRow, Row
-from core.io.safety import _check_file, _decoding, _head_text, _name, _open_binary, text_encoding, with_encoding
+from core.io.safety import (
+    _check_file,
+    _decoding,
+    _head_text,
+    _name,
+    _open_binary,
+    text_encoding,
+    with_encoding,
+    xml_head,
+)
 from core.io.scholarly import looks_like_openalex, looks_like_semantic_scholar, openalex_row, semantic_scholar_row
 from core.io.tabular import _delimited_rows, _jsonl_rows, _parquet_rows
 from core.io.tagged import _cochrane_rows, _refer_rows, _wos_rows, looks_like_cochrane, looks_like_refer, looks_like_wos
@@ -177,6 +187,13 @@ def _printed(path: Path) -> bool:
         return False
 
 
+def _pmid_list(path: Path) -> bool:
+    try:
+        return looks_like_pmid_list(_head_text(path))
+    except CorpusError:
+        return False
+
+
 def detect_format(path: str | Path, fmt: str | None = None) -> str:
     """The format of a file: ``fmt`` when given, else from its content, else from its extension (``.gz`` allowed)."""
     path = Path(path)
@@ -195,6 +212,8 @@ def detect_format(path: str | Path, fmt: str | None = None) -> str:
         raise pubmed_display_error(_name(path))
     if ext in _TEXT_TABLE_EXTENSIONS and path.is_file() and _printed(path):
         raise printed_bibliography_error(_name(path))
+    if ext in _TEXT_TABLE_EXTENSIONS and path.is_file() and _pmid_list(path):
+        raise pmid_list_error(_name(path))
     if ext == ".enl":  # EndNote's own database file, not an export (a Refer text saved as .enl is read by content)
         raise CorpusError(f"file '{_name(path)}' is an EndNote library (EndNote's own database), not an export; in "
                           "EndNote choose File > Export and save as RIS or XML, then import that file")
@@ -276,6 +295,26 @@ def _numbered_rows(path: Path, fmt: str, options: ReadOptions) -> tuple[Iterator
     return _decoding(path, _TEXT_READERS[fmt]), Layout()
 
 
+_XML_ROOT = re.compile(rb"<([A-Za-z_][\w.:-]*)")  # the first element after the declaration, comments and DOCTYPE
+_XML_PREAMBLE = re.compile(rb"^(?:\s+|<\?.*?\?>|<!--.*?-->|<!DOCTYPE[^>]*>)*", re.DOTALL)
+
+
+def _unknown_xml(path: Path) -> CorpusError | None:
+    """The refusal of an XML file whose root element no reader knows (DSpace's ``<dublin_core>``, a MODS or MARC
+    XML file), naming it and the XML exports that are read; None when it is PubMed's or unreadable."""
+    try:
+        head = xml_head(path).lstrip(b"\xef\xbb\xbf")
+    except (CorpusError, OSError):
+        return None
+    found = _XML_ROOT.match(head, _XML_PREAMBLE.match(head).end())
+    root = found.group(1).decode("ascii", "replace") if found else None
+    if root is None or root in ("PubmedArticleSet", "PubmedArticle", "PubmedBookArticleSet"):
+        return None
+    return CorpusError(f"file '{_name(path)}' is XML whose root element is <{root}>, which no reader here knows: "
+                       "PubMed XML, EndNote XML, Zotero RDF and JATS (PMC) XML are read; export the records as RIS "
+                       "or BibTeX (or one of those XML kinds) and import that file")
+
+
 def _open_rows(path: str | Path, fmt: str | None, options: ReadOptions | None = None) -> Opened:
     """Open a file eagerly: check it, peek its first rows; return its columns, all its rows, format and layout."""
     options = options or ReadOptions()
@@ -289,6 +328,8 @@ def _open_rows(path: str | Path, fmt: str | None, options: ReadOptions | None = 
     for _, row in head:
         if isinstance(row, dict):
             columns.update(dict.fromkeys(row))
+    if not columns and fmt == "pubmed" and not given and (refusal := _unknown_xml(path)):
+        raise refusal  # an .xml read as PubMed XML by its extension alone: say what it is instead
     if not columns:
         kind = "rows" if fmt in ("csv", "tsv", "parquet", "excel") else "records"
         skipped = next((row.reason for _, row in head if isinstance(row, RowError)), None)  # say why (issue 41)

@@ -48,6 +48,7 @@ _ATTRIBUTE = r"""\s+[\w:.-]+\s*=\s*(?:"[^"]*"|'[^']*'|[^\s"'>]+)"""
 _MARKUP = re.compile(rf"</{_PREFIX}(?:{_NAMES})\s*>|<{_PREFIX}(?:{_NAMES})(?:{_ATTRIBUTE})*\s*/?>", re.IGNORECASE)
 # "<" that starts no known tag (any element of the JATS and MathML namespaces is known)
 _NOT_A_TAG = re.compile(rf"<(?!/?(?:{_PREFIX}(?:{_NAMES})|(?:jats|mml):[\w.-]+)[\s/>])", re.IGNORECASE)
+_MEDIA = re.compile(r"<(?:\w+:)?(?:inline-)?(?:graphic|math|inline-formula|disp-formula|mi|mn|mo)\b", re.IGNORECASE)
 _ENTITY = re.compile(r"&(?:#[0-9]{1,7}|#[xX][0-9a-fA-F]{1,6}|[A-Za-z][A-Za-z0-9]{1,31});")
 # an entity whose "&" was escaped again ("&amp;#8211;", "&amp;amp;", "p &amp;lt; 0.05")
 _TWICE = re.compile(r"&amp;(?:#[0-9]{1,7}|#[xX][0-9a-fA-F]{1,6}|amp|lt|gt|quot|apos|nbsp|[lr]squo|[lr]dquo|[mn]dash);")
@@ -208,6 +209,14 @@ _PLACEHOLDER = re.compile(
     r"^[\s\[(]*(?:no\s+abstract(?:\s+(?:is\s+)?(?:available|provided|found))?|abstract\s+(?:is\s+)?"
     r"(?:not\s+(?:available|provided)|unavailable)|not\s+available|no\s+(?:title|summary)(?:\s+available)?|n/a|(?-i:NA))"
     r"[\s.\])]*$", re.IGNORECASE)
+
+
+def empty_markup(text: str | None) -> bool:
+    """Whether a title or abstract is known markup around nothing but white space ("<jats:p />", "<p></p>"): an
+    export's empty abstract, not text (an image or a formula element is content, and stays)."""
+    if not text or "<" not in text or len(text) >= 200 or _MEDIA.search(text):
+        return False
+    return _MARKUP.search(text) is not None and not _MARKUP.sub("", text).strip()
 
 
 def placeholder(text: str | None) -> bool:

@@ -97,9 +97,18 @@ def author_list(value: str) -> list[str]:
     return [text]
 
 
+_NAMES_JOINED = re.compile(r";(?=\s|$)")
+
+
 def tagged_names(value: str) -> list[str]:
     """One author tag's value as names: a tag holds one name ("Smith, John", "van der Berg, J.-P."), except where a
-    database writes them all in one, each ending in initials ("Griffiths RR, Johnson MW": Cochrane CENTRAL in Ovid)."""
+    tool writes them all in one, joined by "; " ("Szlachta, Grzegorz; Dębski, Przemysław": citationchaser's RIS) or
+    each ending in initials ("Griffiths RR, Johnson MW": Cochrane CENTRAL in Ovid)."""
+    if ";" in value:  # a ";" before a space or at the end: an entity's own ";" ("M&uuml;ller") is followed by a letter
+        names = [part.strip() for part in _NAMES_JOINED.split(value) if part.strip()]
+        if len(names) > 1:
+            return names
+        value = names[0] if names else value
     parts = [part.strip() for part in value.split(",")]
     if len(parts) > 1 and all(_INITIALS_LAST.match(part) for part in parts):
         return parts

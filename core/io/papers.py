@@ -31,7 +31,7 @@ from core.io.background import background_worthwhile, read_in_background
 from core.io.columns import ColumnMap, detect_columns, id_like_columns
 from core.io.formats import _PEEK_ROWS, ReadOptions, _open_rows
 from core.io.formulas import restore
-from core.io.markup import has_markup, placeholder, plain_text
+from core.io.markup import empty_markup, has_markup, placeholder, plain_text
 from core.io.names import author_list
 from core.io.rows import NumberedRow, Row, RowWarning, _year
 from core.io.safety import _name, _shown, encoding_name
@@ -210,10 +210,13 @@ def _field_name(name: Any, taken: dict[str, Any]) -> str:
     return key
 
 
+_R_MISSING = frozenset(("journal", "doi", "year"))  # "NA" is never a journal, DOI or year: R's missing value
+
+
 def _known_value(field: str, value: Any) -> Any:
     """A value of a known field as the product keeps it: years as numbers, authors and keywords as lists, a journal
     on one line."""
-    if value is None:
+    if value is None or (value == "NA" and field in _R_MISSING):  # R's missing value (synthesisr, citationchaser)
         return None
     if field == "year" and not isinstance(value, int):
         return _year(value) or value
@@ -223,6 +226,8 @@ def _known_value(field: str, value: Any) -> Any:
         return author_list(value)
     if field == "journal" and isinstance(value, str):  # one journal, one spelling: wrapped over lines (WoS BibTeX),
         # a trailing space (ScienceDirect BibTeX), an entity ("Networks &amp; Distributed Systems", ACM BibTeX)
+        if not value.strip(" -\u2013\u2014."):  # Elicit's "-" for an unknown venue: no journal
+            return None
         value = plain_text(value) if has_markup(value) else value
         return " ".join(value.split()) if "\n" in value else value.strip(" ")
     if field == "keywords" and isinstance(value, str):
@@ -248,6 +253,11 @@ def _paper(number: int, row: Row, columns: ColumnMap, tabular: bool, title_only:
             title, abstract = _restored(title), _restored(abstract)
     except ValueError:
         return RowError(number, f"row {number}: title or abstract is not text")
+    held: dict[str, str] = {}  # an export's placeholder for none, by field (below)
+    if title is not None and empty_markup(title):  # "<jats:p />": markup around nothing is no text either
+        held["title"], title = title, None
+    if abstract is not None and empty_markup(abstract):
+        held["abstract"], abstract = abstract, None
     marked = {}  # the title and abstract as exported, where they held markup (core.io.markup)
     # a text that is markup alone (a script tag, an image) stays as exported: nothing a user has is lost, and pages
     # show titles and abstracts escaped, never as HTML
@@ -256,7 +266,6 @@ def _paper(number: int, row: Row, columns: ColumnMap, tabular: bool, title_only:
     if abstract is not None and has_markup(abstract) and (plain := plain_text(abstract).strip()):
         marked["abstract_markup"], abstract = abstract, plain
     # an export's placeholder for none ("[No abstract available]", "[Not Available].") is no text
-    held: dict[str, str] = {}
     if title is not None and placeholder(title):
         held["title"], title = title, None
     if abstract is not None and placeholder(abstract):
@@ -322,6 +331,13 @@ def _fullest_authors(fields: dict[str, Any]) -> None:
             fields["authors"], fields["author_short_names"] = names, short
             del fields[key]
         return
+
+
+def _database(head: list[tuple[int, Any]]) -> str | None:
+    """The database the first rows name in their ``database`` field (the API readers' mark), when they agree."""
+    named = {row.get("database") for _, row in head if isinstance(row, dict)}
+    one = named.pop() if len(named) == 1 else None
+    return one if isinstance(one, str) and one else None
 
 
 class PaperStream(Iterator["Paper | RowError | RowWarning"]):
@@ -392,4 +408,6 @@ def read_papers(
         reading["encoding"] = encoding_name(opened.encoding)
     if opened.format_note:  # the content overruled the extension: why
         reading["format_note"] = opened.format_note
+    if database := _database(head):  # a Crossref or DataCite API answer: the no-abstract refusal names its fix
+        reading["database"] = database
     return PaperStream(items, chosen, note, reading, hooks)

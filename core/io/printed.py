@@ -19,16 +19,22 @@ _YEAR = re.compile(r"\b(?:1[89]|20)\d\d\b")
 # "[12]<tab>" (IEEE: a conference paper may print no year) or "12.<tab>" (Numbered: titles not quoted)
 _NUMBERED = re.compile(r"^(?:\[\d{1,4}\]\s|\d{1,4}\.\t)")
 _LINES = 40  # reference lines looked at
+# one EndNote Annotated (author-date) reference: 'Yang, H. B., et al. (2018). "Atomically dispersed …" Nature Energy'
+# - authors without quotes, the year in brackets, a full stop, then the quoted title: prose seldom reads so
+_AUTHOR_DATE = re.compile(r'^[^"“\t]{2,400}?\((?:1[89]|20)\d\d[a-z]?\)\.\s+(?:"[^"]{10,}"|“[^”]{10,}”)')
 
 
 def looks_like_printed_bibliography(head: str) -> bool:
     """Whether a text's reference lines (those not indented: an indented line is an abstract or a wrapped line) are
     formatted references: nearly all with a quoted title and most with a year, or all numbered and either; none a
-    quoted table row."""
+    quoted table row. One or two reference lines must each have the Annotated style's whole shape (authors, "(2019).",
+    a quoted title): a line of prose with a year and a quote is not a bibliography."""
     lines = [line for line in head.lstrip("\ufeff").splitlines() if line.strip() and not line[:1].isspace()]
     lines = lines[:_LINES]
-    if len(lines) < 3 or any('","' in line or '"\t"' in line or line.count("\t") > 1 for line in lines):
+    if any('","' in line or '"\t"' in line or line.count("\t") > 1 for line in lines):
         return False
+    if len(lines) < 3:  # one or two references: each must have the Annotated style's whole shape
+        return bool(lines) and all(_AUTHOR_DATE.match(line) for line in lines)
     titled = sum(1 for line in lines if _QUOTED_TITLE.search(line))
     dated = sum(1 for line in lines if _YEAR.search(line))
     numbered = sum(1 for line in lines if _NUMBERED.match(line))

@@ -4,7 +4,9 @@ Each record starts ``RT Journal Article`` and holds one tag a line, the tag foll
 (one author a line), ``T1`` the title, ``JF``/``JO`` the journal (full, abbreviated), ``YR``, ``AB``, ``K1`` (one
 keyword a line), ``DO``, ``SN``; records are separated by an empty line. A file may start with RefWorks' tag legend
 ("Refworks Export Tagged Format", "RT=Reference Type", …), which is no record. Only RefWorks' own tags start a
-field, so an abstract's wrapped line that happens to start with two capitals stays text.
+field, so an abstract's wrapped line that happens to start with two capitals stays text. CNKI writes all authors in
+one ``A1`` joined by ";", the volume as ``vo`` (lower case), and marks an article's opening given as its abstract
+with "<正>" (dropped).
 """
 
 from __future__ import annotations
@@ -26,16 +28,21 @@ _TAGS = frozenset((
     *(f"U{n}" for n in range(1, 16)),
 ))
 _LINE = re.compile(r"^([A-Z][A-Z0-9]{1,4}) (.*)$")
+_CNKI_VOLUME = re.compile(r"^vo(?: (.*))?$")  # CNKI writes the volume in lower case: "vo 45", often "vo " empty
 _NAMES = {"RT": "type", "T1": "title", "AB": "abstract", "A1": "authors", "A2": "editors", "JF": "journal",
           "JO": "journal_abbrev", "T2": "secondary_title", "YR": "year", "DO": "doi", "K1": "keywords", "SN": "issn",
           "LA": "language", "AN": "accession_number", "UL": "url", "PB": "publisher", "PMID": "pmid", "VO": "volume",
           "IS": "issue", "SP": "start_page", "OP": "other_pages", "NO": "notes", "AD": "address", "DB": "database"}
 _LISTS = frozenset(("A1", "A2", "A3", "A4", "A5", "A6", "K1"))
+_BODY_TEXT = "<正>"  # CNKI's mark before an article's opening given where it has no abstract ("正文", body text)
 
 
 def _tagged(line: str) -> tuple[str, str] | None:
     match = _LINE.match(line)
-    return (match.group(1), match.group(2)) if match and match.group(1) in _TAGS else None
+    if match is None:
+        volume = _CNKI_VOLUME.match(line)
+        return ("VO", volume.group(1) or "") if volume else None
+    return (match.group(1), match.group(2)) if match.group(1) in _TAGS else None
 
 
 def looks_like_refworks(head: str) -> bool:
@@ -53,8 +60,11 @@ def _row(tags: dict[str, list[str]]) -> Row:
         if values:
             name = _NAMES.get(tag, tag.lower())
             row[name] = values if tag in _LISTS else " ".join(values)
-    if isinstance(row.get("keywords"), list):  # one keyword a line, or several joined by ";" (CNKI)
-        row["keywords"] = [part.strip() for value in row["keywords"] for part in value.split(";") if part.strip()]
+    for name in ("keywords", "authors", "editors"):  # one a line, or several joined by ";" (CNKI: "A1 谢进;王娜")
+        if isinstance(row.get(name), list):
+            row[name] = [part.strip() for value in row[name] for part in value.split(";") if part.strip()]
+    if isinstance(row.get("abstract"), str) and row["abstract"].startswith(_BODY_TEXT):
+        row["abstract"] = row["abstract"][len(_BODY_TEXT):].lstrip()  # CNKI: the article's opening, not an abstract
     if row.get("doi"):
         row["doi"] = bare_doi(str(row["doi"]))
     if not row.get("journal"):

@@ -25,7 +25,7 @@ import orjson
 
 from core.records import Paper, duplicate_key, scrub, text_hash
 from core.store.field_stats import FieldTally
-from core.store.identity import match_keys, record_key, same_paper
+from core.store.identity import apart_key, generic_title, match_keys, record_key, same_paper, strong_ids_differ
 from core.store.links import take_references
 from core.store.merging import TEXT_RULE, apply_merges, doi_key
 
@@ -211,6 +211,16 @@ def _careful(conn: sqlite3.Connection, corpus: str, prepared: list[tuple[int, tu
     seq = first + len(rows)
     for row, values in prepared:
         held, how = taken_keys.get(values[7]), TEXT_RULE
+        if held is not None and generic_title(values[3]):  # "Editorial", "Series Preface": the DOIs decide
+            known.load({held})
+            held_keys = set(known.papers[held][2]) if held in known.papers else set()
+            held_keys.update(key for (key,) in conn.execute(  # a PMID or UT read from the id column is kept here
+                "SELECT key FROM paper_keys WHERE corpus = ? AND seq = ?", (corpus, held)))
+            if strong_ids_differ(values[9], held_keys):
+                values = values[:7] + (apart_key(values[3], values[4], values[9]),) + values[8:]
+                held = taken_keys.get(values[7])
+                if held is None:
+                    held = taken_keys[values[7]] = lookup("dkey", [values[7]]).get(values[7])
         if held is None:
             fields: dict[str, Any] | None = None
             for candidate in known.candidates(values[9]):

@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING, Any
 
 from core.errors import CorpusError, MireadError
 from core.io import RowWarning
-from core.io.exports import TITLE_ONLY
+from core.io.exports import no_abstract_fix
 from core.records import Paper, RowError, scrub
 from core.store.batches import StoredKeys, add_batch, stored_form
 from core.store.field_roles import label_columns
@@ -31,6 +31,7 @@ from core.store.identity import id_column_kind, with_id_key
 from core.store.importing import ImportReport
 from core.store.links import link_import
 from core.store.merging import resolved
+from core.store.provenance import database_of
 
 if TYPE_CHECKING:
     from core.store.database import Store
@@ -54,6 +55,13 @@ class Stream:
 
 def _count(conn: sqlite3.Connection, corpus: str) -> int:
     return conn.execute("SELECT COUNT(*) FROM papers WHERE corpus = ?", (corpus,)).fetchone()[0]
+
+
+def _database(reading: dict[str, Any], source: str) -> str:
+    """The database a file's records came from: as its reader found it in them, else by the file's name (the
+    name itself when it names none)."""
+    named = reading.get("database")
+    return named if isinstance(named, str) and named else database_of(source)
 
 
 def named_error(exc: MireadError, source: str) -> MireadError:
@@ -125,7 +133,8 @@ def _one_stream(conn: sqlite3.Connection, corpus: str, stream: Stream, upload_fi
         titled = any(e.reason.endswith(": empty abstract") or _HELD_ABSTRACT in e.reason  # "AB  - NA" too
                      for e in report.errors)  # a titled row without an abstract: titles only would import it
         raise CorpusError(  # titles without abstracts (a book chapter, an old record): say how to keep them
-            f"{source or 'the file'} has no usable papers: every row lacked an abstract; {TITLE_ONLY}" if titled
+            f"{source or 'the file'} has no usable papers: every row lacked an abstract; "
+            f"{no_abstract_fix(_database(report.reading, source))}" if titled
             else f"{source or 'the file'} has no usable papers: every row lacked a title or abstract"
             if report.skipped
             else f"{source or 'the file'} contains no papers"

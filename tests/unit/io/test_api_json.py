@@ -111,7 +111,7 @@ def test_one_crossref_work_drops_its_lone_abstract_heading() -> None:
 def test_an_api_response_without_abstracts_names_titles_only_and_imports_with_it(store, name: str) -> None:
     from core.store import import_file
 
-    with pytest.raises(CorpusError, match="every row lacked an abstract; import titles only.*'Titles only'"):
+    with pytest.raises(CorpusError, match="every row lacked an abstract; .*import titles only.*'Titles only'"):
         import_file(store, TOOLS / name, "c")
     papers, errors = _read(name, title_only=True)
     assert (len(papers), errors) == (NO_ABSTRACTS[name], [])

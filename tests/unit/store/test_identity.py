@@ -238,3 +238,59 @@ def test_an_older_workspace_gets_its_folded_title_keys_once(tmp_path: Path) -> N
         keys = {r[0] for r in conn.execute("SELECT key FROM paper_keys WHERE corpus = 'c'")}
     expected = match_keys(title.replace("pleural", "pleurål"), {"authors": ["Sørensen, P. G."], "year": "1985"}, "a")
     assert "title:old" not in keys and set(expected) <= keys
+
+
+@pytest.mark.parametrize("title", ["Series Preface", "Editorial", "Front matter", "Contents", "Index"])
+def test_generic_front_matter_with_different_dois_stays_two_papers(tmp_path, title: str) -> None:
+    """Two books' "Series Preface" (or two issues' "Editorial", "Front matter", "Contents", "Index"): the same text,
+    no abstract (title-only records) and no author, but two DOIs. The text rule (same title and abstract, or for a
+    record without one: title, year, first author, volume, issue, first page) merged them into one paper."""
+    from core.records import Paper
+    from core.store import Store
+
+    store = Store(tmp_path / "ws")
+    records = [Paper(f"r{i}", title, "", {"doi": doi, "year": 2016, "journal": "Wiley Series", "title_only": True})
+               for i, doi in enumerate(["10.1002/9781118900000.fmatter", "10.1002/9781119000001.fmatter"])]
+    report = store.import_papers("c", records)
+    assert (report.added, report.merged) == (2, 0)
+    again = store.import_papers("c", records)  # each is still the duplicate of itself
+    assert (again.added, again.merged, store.corpus("c").papers) == (0, 2, 2)
+
+
+def test_generic_front_matter_with_one_doi_still_merges(tmp_path) -> None:
+    """The same "Editorial" from two databases, one with its DOI and one without: one paper, as before."""
+    from core.records import Paper
+    from core.store import Store
+
+    store = Store(tmp_path / "ws")
+    fields = {"year": 2016, "journal": "Lancet", "volume": "3", "title_only": True}
+    report = store.import_papers("c", [Paper("a", "Editorial", "", {**fields, "doi": "10.1016/x.1"}),
+                                       Paper("b", "Editorial", "", dict(fields))])
+    assert (report.added, report.merged) == (1, 1)
+
+
+def test_a_generic_title_with_one_abstract_and_different_dois_stays_two_papers(tmp_path) -> None:
+    """Front matter whose boilerplate "abstract" is the same in two books, under two DOIs: two papers."""
+    from core.records import Paper
+    from core.store import Store
+
+    store = Store(tmp_path / "ws")
+    text = "This chapter contains sections titled: Series Preface"
+    report = store.import_papers("c", [Paper("a", "Series Preface", text, {"doi": "10.1002/a.fmatter"}),
+                                       Paper("b", "Series Preface", text, {"doi": "10.1002/b.fmatter"})])
+    assert (report.added, report.merged) == (2, 0)
+
+
+def test_generic_front_matter_with_different_pmids_from_the_id_column_stays_two_papers(tmp_path) -> None:
+    """The same when the strong ids are PMIDs read from a PMID id column (kept as match keys, not as fields), the
+    second in a later import: the stored paper's PMID is in its keys only."""
+    from core.store import Store
+
+    store = Store(tmp_path / "ws")
+    for name, pmid in (("a.csv", "11111111"), ("b.csv", "22222222")):
+        (tmp_path / name).write_text(f"PMID,Title,Abstract,Year\n{pmid},Editorial,,2016\n", encoding="utf-8")
+    assert import_file(store, tmp_path / "a.csv", "c", title_only=True).added == 1
+    second = import_file(store, tmp_path / "b.csv", "c", title_only=True)
+    assert (second.added, second.merged, store.corpus("c").papers) == (1, 0, 2)
+    again = import_file(store, tmp_path / "b.csv", "c", title_only=True)  # still the duplicate of itself
+    assert (again.added, again.merged, store.corpus("c").papers) == (0, 1, 2)
