@@ -31,12 +31,12 @@ from core.io.background import background_worthwhile, read_in_background
 from core.io.columns import ColumnMap, detect_columns, id_like_columns
 from core.io.formats import _PEEK_ROWS, ReadOptions, _open_rows
 from core.io.formulas import restore
+from core.io.known_fields import fullest_authors, known_value
 from core.io.markup import empty_markup, has_markup, placeholder, plain_text
-from core.io.names import author_list
 from core.io.rows import NumberedRow, Row, RowWarning, _year
 from core.io.safety import _name, _shown, encoding_name
 from core.labels import is_missing
-from core.records import Paper, RowError, bare_doi, duplicate_key
+from core.records import Paper, RowError, duplicate_key
 
 if TYPE_CHECKING:
     import pandas
@@ -45,8 +45,6 @@ if TYPE_CHECKING:
 # the early access date of Web of Science plain text (EA), tab-delimited (EA) and BibTeX ("Early Access Date")
 _EARLY_ACCESS = ("ea", "early access date", "earlyaccessdate")
 _VENUES = ("booktitle", "proceedings title")  # where a conference paper's venue is when its journal is empty
-_FULL_NAMES = ("af", "author full names")  # Web of Science's full author names, by its tags or field names
-_AUTHOR_ID = re.compile(r"\(\d{5,}\)")
 _CITATION = re.compile(r"^(?P<journal>[^()]+?)\s+\((?P<year>\d{4})\)\s+\S")
 PLACEHOLDER_IDS = frozenset(("", "0", "na", "n/a", "nan", "null", "none", "-"))  # compared lower-cased
 
@@ -210,41 +208,6 @@ def _field_name(name: Any, taken: dict[str, Any]) -> str:
     return key
 
 
-_R_MISSING = frozenset(("journal", "doi", "year"))  # "NA" is never a journal, DOI or year: R's missing value
-
-
-def _known_value(field: str, value: Any) -> Any:
-    """A value of a known field as the product keeps it: years as numbers, authors and keywords as lists, a journal
-    on one line."""
-    if value is None or (value == "NA" and field in _R_MISSING):  # R's missing value (synthesisr, citationchaser)
-        return None
-    if field == "year" and not isinstance(value, int):
-        return _year(value) or value
-    if field == "doi" and isinstance(value, str):
-        return bare_doi(value)
-    if field == "authors" and isinstance(value, str):  # a list everywhere, even of one name (core.io.names)
-        return author_list(value)
-    if field == "journal" and isinstance(value, str):  # one journal, one spelling: wrapped over lines (WoS BibTeX),
-        # a trailing space (ScienceDirect BibTeX), an entity ("Networks &amp; Distributed Systems", ACM BibTeX)
-        if not value.strip(" -\u2013\u2014."):  # Elicit's "-" for an unknown venue: no journal
-            return None
-        value = plain_text(value) if has_markup(value) else value
-        return " ".join(value.split()) if "\n" in value else value.strip(" ")
-    if field == "keywords" and isinstance(value, str):
-        return _keyword_list(value)
-    return value
-
-
-def _keyword_list(value: str) -> list[str]:
-    """Keywords in one cell as a list: joined by ";" (most exports) or "|" (OpenAlex), else by commas outside
-    parentheses (Embase: "Probiotics,Diarrhea", "cyst (diagnosis, surgery), colonoscopy"; Abstrackr)."""
-    if ";" in value or "|" in value:
-        parts = value.split(";" if ";" in value else "|")
-    else:
-        parts = re.split(r",(?![^()]*\))", value)
-    return [part.strip() for part in parts if part.strip()]
-
-
 def _paper(number: int, row: Row, columns: ColumnMap, tabular: bool, title_only: bool = False) -> Paper | RowError:
     try:
         title = _text(row.get(columns.title))
@@ -280,14 +243,14 @@ def _paper(number: int, row: Row, columns: ColumnMap, tabular: bool, title_only:
     fields: dict[str, Any] = {}
     for key, field in columns.renames.items():  # known fields first, under the product's names
         if key in row:
-            fields[field] = _known_value(field, _field_value(row[key], tabular))
+            fields[field] = known_value(field, _field_value(row[key], tabular))
     passed, dates = columns.passed_over, columns.dates
     for key, value in row.items():
         if key not in passed and not (key in dates and str(value).strip() == str(fields.get("year"))):
             fields[_field_name(restore(key) if tabular else key, fields)] = _field_value(value, tabular)
     venue = next((fields[key] for key in _VENUES if isinstance(fields.get(key), str) and fields[key].strip()), None)
     if not fields.get("journal") and venue:  # a paper's proceedings, as BibTeX's booktitle (ACM's CSVs)
-        fields["journal"] = _known_value("journal", venue)
+        fields["journal"] = known_value("journal", venue)
     citation = _CITATION.match(fields["journal"]) if isinstance(fields.get("journal"), str) else None
     if citation:  # the journal's name, the year if no column gave one, and the citation kept whole
         fields["source"] = fields["journal"]
@@ -298,7 +261,7 @@ def _paper(number: int, row: Row, columns: ColumnMap, tabular: bool, title_only:
         early = next((_year(fields[key]) for key in _EARLY_ACCESS if fields.get(key)), None)
         if early:
             fields["year"] = early
-    _fullest_authors(fields)
+    fullest_authors(fields)
     keywords = fields.get("keywords")
     if isinstance(keywords, list) and any(isinstance(word, str) and has_markup(word) for word in keywords):
         marked["keywords_markup"] = keywords  # Scopus' "NPP<inf>gap</inf>" is the keyword "NPPgap"
@@ -315,22 +278,6 @@ def _paper(number: int, row: Row, columns: ColumnMap, tabular: bool, title_only:
         or duplicate_key(title, abstract or "")[:16]
     )
     return Paper(id=paper_id, title=title, abstract=abstract or "", fields=fields)
-
-
-def _fullest_authors(fields: dict[str, Any]) -> None:
-    """Web of Science's tables carry the authors twice, "Sakamura, K" (AU, Authors) and "Sakamura, Ken" (AF, Author
-    Full Names): the full names become the authors, the short forms stay as ``author_short_names`` (as the plain
-    text reader does). Scopus' "Author full names" hold author ids ("Wilson, Lauren N. (58975547800)"): left."""
-    short = fields.get("authors")
-    for key in _FULL_NAMES:
-        full = fields.get(key)
-        if not isinstance(full, str) or not isinstance(short, list) or _AUTHOR_ID.search(full):
-            continue
-        names = author_list(full)
-        if len(names) == len(short) and names != short:
-            fields["authors"], fields["author_short_names"] = names, short
-            del fields[key]
-        return
 
 
 def _database(head: list[tuple[int, Any]]) -> str | None:

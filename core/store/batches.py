@@ -25,7 +25,8 @@ import orjson
 
 from core.records import Paper, duplicate_key, scrub, text_hash
 from core.store.field_stats import FieldTally
-from core.store.identity import apart_key, generic_title, match_keys, record_key, same_paper, strong_ids_differ
+from core.store.generic_titles import apart_key, generic_title, strong_ids_differ
+from core.store.identity import match_keys, record_key, same_paper
 from core.store.links import take_references
 from core.store.merging import TEXT_RULE, apply_merges, doi_key
 

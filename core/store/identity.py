@@ -2,10 +2,8 @@
 
 A record's **match keys** are its strong external ids (DOI, PMID, PMCID, arXiv id, Web of Science UT, Scopus EID) and
 its title key (the title folded for comparison, `title_key`). Two records whose normalised title and abstract are
-equal are one paper (the text rule, `core.records.duplicate_key`), unless the title is generic front or back matter
-("Series Preface", "Editorial", "Contents", `generic_title`) and their strong ids of one kind differ: two books' front
-matter, two issues' editorials (`core.store.batches` then keys the later one by its text and ids, `apart_key`).
-Otherwise:
+equal are one paper (the text rule, `core.records.duplicate_key`; not for "Editorial"-like titles with different
+strong ids: `core.store.generic_titles`). Otherwise:
 
 - **one strong id, titles agree**: one paper ("same DOI and title", "same PMID and title", ...). Titles agree when
   their similarity (`title_similarity`) reaches `TITLE_AGREE`, chosen on labelled deduplication sets (§25).
@@ -240,44 +238,6 @@ def match_keys(title: str, fields: dict[str, Any], pid: str | None = None,
         if surname and (year := year_of(fields)):  # the block in which titles are compared for spelling differences
             keys.append(f"ay:{surname.split()[-1]}|{year}")
     return tuple(keys)
-
-
-# titles that name a part of a book or an issue, not a paper: the front matter of two books, the editorials of two
-# issues share them word for word (and often a boilerplate "abstract"), so the text rule alone never joins two of
-# them that carry different strong ids (`generic_title`)
-_GENERIC_TITLES = frozenset((
-    "editorial", "editorials", "guest editorial", "editors note", "editor s note", "editorial board", "front matter",
-    "frontmatter", "back matter", "backmatter", "contents", "table of contents", "index", "author index",
-    "subject index", "preface", "series preface", "series editor s preface", "series editors preface", "foreword",
-    "series foreword", "introduction", "acknowledgments", "acknowledgements", "acknowledgment", "acknowledgement",
-    "reviewers", "list of reviewers", "issue information", "masthead", "cover", "cover image", "title page",
-    "half title page", "copyright", "copyright page", "in this issue", "erratum", "errata", "corrigendum",
-    "correction", "letter to the editor", "reply", "response", "book review", "book reviews", "obituary", "news",
-    "announcements", "calendar", "dedication", "about the authors", "about the editors", "list of contributors",
-    "contributors", "notes on contributors", "bibliography", "references", "glossary", "abbreviations",
-    "list of abbreviations", "appendix", "epilogue", "prologue", "conclusion", "conclusions", "summary",
-    "abstracts", "meeting abstracts", "conference abstracts", "poster abstracts", "posters", "poster presentations",
-    "oral presentations", "invited speakers",  # a journal supplement's parts (Annals of Behavioral Medicine)
-))
-
-
-def generic_title(title: str) -> bool:
-    """Whether a title names front or back matter ("Series Preface", "Editorial", "Contents", "Index"), not one
-    paper: case, punctuation and a trailing full stop aside."""
-    return len(title) < 40 and " ".join(_NOT_WORD.sub(" ", title.casefold()).split()) in _GENERIC_TITLES
-
-
-def strong_ids_differ(a_keys: Iterable[str], b_keys: Iterable[str]) -> bool:
-    """Whether two records carry a strong id of one kind (DOI, PMID, …) with different values."""
-    ka, kb = kinds_of(a_keys), kinds_of(b_keys)
-    return any(k in ka and k in kb and ka[k] != kb[k] for k in STRONG_KINDS)
-
-
-def apart_key(title: str, abstract: str, keys: Iterable[str]) -> str:
-    """The text-rule key of a generic-titled record kept apart from another with the same text: its text with its
-    strong ids, so two records of one DOI still share it."""
-    ids = sorted(key for key in keys if key.partition(":")[0] in STRONG_KINDS)
-    return duplicate_key(title, f"{abstract or ''}\x1d" + "\x1d".join(ids))
 
 
 def record_key(title: str, abstract: str, fields: dict[str, Any]) -> str:

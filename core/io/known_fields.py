@@ -1,0 +1,66 @@
+"""The values of the fields the product knows, as it keeps them whatever the export: years as numbers, DOIs bare,
+authors and keywords as lists, a journal on one line, and Web of Science's full author names preferred."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from core.io.markup import has_markup, plain_text
+from core.io.names import author_list
+from core.io.rows import _year
+from core.records import bare_doi
+
+_FULL_NAMES = ("af", "author full names")  # Web of Science's full author names, by its tags or field names
+_AUTHOR_ID = re.compile(r"\(\d{5,}\)")
+
+
+_R_MISSING = frozenset(("journal", "doi", "year"))  # "NA" is never a journal, DOI or year: R's missing value
+
+
+def known_value(field: str, value: Any) -> Any:
+    """A value of a known field as the product keeps it: years as numbers, authors and keywords as lists, a journal
+    on one line."""
+    if value is None or (value == "NA" and field in _R_MISSING):  # R's missing value (synthesisr, citationchaser)
+        return None
+    if field == "year" and not isinstance(value, int):
+        return _year(value) or value
+    if field == "doi" and isinstance(value, str):
+        return bare_doi(value)
+    if field == "authors" and isinstance(value, str):  # a list everywhere, even of one name (core.io.names)
+        return author_list(value)
+    if field == "journal" and isinstance(value, str):  # one journal, one spelling: wrapped over lines (WoS BibTeX),
+        # a trailing space (ScienceDirect BibTeX), an entity ("Networks &amp; Distributed Systems", ACM BibTeX)
+        if not value.strip(" -\u2013\u2014."):  # Elicit's "-" for an unknown venue: no journal
+            return None
+        value = plain_text(value) if has_markup(value) else value
+        return " ".join(value.split()) if "\n" in value else value.strip(" ")
+    if field == "keywords" and isinstance(value, str):
+        return keyword_list(value)
+    return value
+
+
+def keyword_list(value: str) -> list[str]:
+    """Keywords in one cell as a list: joined by ";" (most exports) or "|" (OpenAlex), else by commas outside
+    parentheses (Embase: "Probiotics,Diarrhea", "cyst (diagnosis, surgery), colonoscopy"; Abstrackr)."""
+    if ";" in value or "|" in value:
+        parts = value.split(";" if ";" in value else "|")
+    else:
+        parts = re.split(r",(?![^()]*\))", value)
+    return [part.strip() for part in parts if part.strip()]
+
+
+def fullest_authors(fields: dict[str, Any]) -> None:
+    """Web of Science's tables carry the authors twice, "Sakamura, K" (AU, Authors) and "Sakamura, Ken" (AF, Author
+    Full Names): the full names become the authors, the short forms stay as ``author_short_names`` (as the plain
+    text reader does). Scopus' "Author full names" hold author ids ("Wilson, Lauren N. (58975547800)"): left."""
+    short = fields.get("authors")
+    for key in _FULL_NAMES:
+        full = fields.get(key)
+        if not isinstance(full, str) or not isinstance(short, list) or _AUTHOR_ID.search(full):
+            continue
+        names = author_list(full)
+        if len(names) == len(short) and names != short:
+            fields["authors"], fields["author_short_names"] = names, short
+            del fields[key]
+        return
