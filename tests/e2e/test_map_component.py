@@ -185,6 +185,34 @@ def test_play_goes_on_through_a_run_that_leaves_its_years_alone(tab: Tab):
     tab.choose("Play through years", "off")
 
 
+def test_coming_back_to_the_map_shows_the_same_drawn_map_with_its_state(tab: Tab):
+    """Another page and back: the map drawn before comes back (its points are not read and drawn again), with the
+    colour, legend and highlight of the page's state."""
+    tab.fill("Highlight papers matching", "the")
+    tab.eventually(lambda: _check(tab.map_view()["faded"] > 0, tab.map_view()["faded"]))
+    before = tab.map_view()
+    tab.page.evaluate("() => { window.__mireadMaps.map.map.__kept = 'drawn before'; }")
+    tab.go("Similar papers")
+    tab.go("Domain map")
+    tab.map_drawn()
+    kept = "() => { const m = window.__mireadMaps.map && window.__mireadMaps.map.map; return m ? m.__kept : null; }"
+    tab.eventually(lambda: _check(tab.page.evaluate(kept) == "drawn before", tab.page.evaluate(kept)))
+    box = tab.page.locator("[data-testid=stTextInput] input[aria-label='Highlight papers matching']").first
+    # the kept map shows the page's state now, never the one it had when it left: the highlight the box holds
+    after = tab.eventually(lambda: _check_view(tab, before, box.input_value()))
+    assert after["drawn"] == PAPERS and tab.page.locator(".miread-map-outer").count() == 1
+    tab.snap("map-component-back")
+    tab.fill("Highlight papers matching", "")
+    tab.eventually(lambda: _check(tab.map_view()["faded"] == 0, tab.map_view()["faded"]))
+
+
+def _check_view(tab: Tab, before: dict, highlight: str) -> dict:
+    view = tab.map_view()
+    faded = before["faded"] if highlight == "the" else 0
+    assert view is not None and view["faded"] == faded and view["legend"] == before["legend"], (view, highlight)
+    return view
+
+
 def _frame(tab: Tab) -> str | None:
     view = tab.map_view()
     assert view is not None, "the map was unmounted"

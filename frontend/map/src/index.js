@@ -693,8 +693,36 @@ export function unpack(bytes, drawnKey) {
   const view = bytes instanceof Uint8Array ? bytes : new Uint8Array(bytes);
   const length = new DataView(view.buffer, view.byteOffset, 4).getUint32(0, true);
   const meta = JSON.parse(new TextDecoder().decode(view.subarray(4, 4 + length)));
-  if (meta.key === drawnKey) return { meta };
+  if (meta.key === (typeof drawnKey === "function" ? drawnKey(meta) : drawnKey)) return { meta };
   return { meta, points: tableFromIPC(view.slice(4 + length)) };  // a copy: aligned for the float views
+}
+
+/** Maps whose element left the page (the user opened another page), kept drawn for PARK_MS by hub: coming back
+ * re-attaches the same drawn map instead of reading and drawing every point again (BENCHMARKS §31c). */
+const PARK_MS = 10 * 60 * 1000;
+const parked = new Map();
+
+function park(view) {
+  const old = parked.get(view.hubKey);
+  if (old && old.view !== view) { clearTimeout(old.timer); old.view.destroy(); }
+  view.stopPlay(false);
+  view.outer.remove();
+  view.card.style.display = "none";
+  const timer = setTimeout(() => { if (parked.get(view.hubKey)?.view === view) parked.delete(view.hubKey); view.destroy(); },
+    PARK_MS);
+  parked.set(view.hubKey, { view, timer });
+}
+
+/** The parked map of this hub, taken back for `parentElement` (its drawn points, camera and selection kept). */
+function unpark(hubKey, parentElement) {
+  const kept = parked.get(hubKey);
+  if (!kept) return null;
+  parked.delete(hubKey);
+  clearTimeout(kept.timer);
+  kept.view.root = parentElement;
+  parentElement.appendChild(kept.view.outer);
+  kept.view.wrap.dataset.reattached = String(Number(kept.view.wrap.dataset.reattached || 0) + 1);
+  return kept.view;
 }
 
 /** The heavy instance: mounts the canvas once and keeps it; new `data` (another corpus or map) redraws. */
@@ -702,13 +730,21 @@ export default function mount(component) {
   const { parentElement } = component;
   let { data } = component;
   if (data instanceof Uint8Array || data instanceof ArrayBuffer) {
-    data = unpack(data, parentElement.__mireadMap ? parentElement.__mireadMap.key : null);
+    data = unpack(data, (meta) => (parentElement.__mireadMap ? parentElement.__mireadMap.key
+      : parked.get(meta.hub || "map")?.view.key ?? null));
   }
   if (!data || !data.meta) return undefined;
-  let view = parentElement.__mireadMap;
   const entry = hub(data.meta.hub || "map");
   const performance = (data.meta.n || 0) > 2000000;  // squares, no blending: an init-only option
-  if (view && view.performance !== performance) { view.destroy(); parentElement.replaceChildren(); view = null; }
+  let view = parentElement.__mireadMap;
+  let reattached = false;
+  if (!view && parked.has(data.meta.hub || "map")) {
+    view = parentElement.__mireadMap = unpark(data.meta.hub || "map", parentElement);
+    reattached = true;
+  }
+  if (view && (view.performance !== performance || (reattached && !data.points && view.key !== data.meta.key))) {
+    view.destroy(); parentElement.replaceChildren(); view = parentElement.__mireadMap = null;
+  }
   if (!view) {
     view = parentElement.__mireadMap = new MapView(parentElement, component, performance);
     view.performance = performance;
@@ -736,5 +772,10 @@ export default function mount(component) {
       return undefined;
     }).then(() => { if (!view.awaitsState) view.settle(); });
   }
-  return () => { view.destroy(); if (entry.map === view) entry.map = null; parentElement.__mireadMap = null; };
+  else if (reattached && entry.state) view.enqueue(() => view.applyNow(entry.state, false, true));
+  return () => {
+    if (entry.map === view) entry.map = null;
+    parentElement.__mireadMap = null;
+    if (view.key && !view.performance) park(view); else view.destroy();
+  };
 }
