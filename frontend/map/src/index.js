@@ -713,12 +713,14 @@ function park(view) {
   parked.set(view.hubKey, { view, timer });
 }
 
-/** The parked map of this hub, taken back for `parentElement` (its drawn points, camera and selection kept). */
-function unpark(hubKey, parentElement) {
+/** The parked map of this hub, taken back for `parentElement` when it drew the map with this key (its points,
+ * camera and selection kept); a parked map of another key (another corpus, an overview's other window) is let go. */
+function unpark(hubKey, key, parentElement) {
   const kept = parked.get(hubKey);
   if (!kept) return null;
   parked.delete(hubKey);
   clearTimeout(kept.timer);
+  if (kept.view.key !== key) { kept.view.destroy(); return null; }
   kept.view.root = parentElement;
   parentElement.appendChild(kept.view.outer);
   kept.view.wrap.dataset.reattached = String(Number(kept.view.wrap.dataset.reattached || 0) + 1);
@@ -739,10 +741,10 @@ export default function mount(component) {
   let view = parentElement.__mireadMap;
   let reattached = false;
   if (!view && parked.has(data.meta.hub || "map")) {
-    view = parentElement.__mireadMap = unpark(data.meta.hub || "map", parentElement);
-    reattached = true;
+    view = parentElement.__mireadMap = unpark(data.meta.hub || "map", data.meta.key, parentElement);
+    reattached = Boolean(view);
   }
-  if (view && (view.performance !== performance || (reattached && !data.points && view.key !== data.meta.key))) {
+  if (view && view.performance !== performance) {
     view.destroy(); parentElement.replaceChildren(); view = parentElement.__mireadMap = null;
   }
   if (!view) {
