@@ -95,8 +95,7 @@ with top:
                                       "'other' (hover cards always show the real label). Click a legend entry to "
                                       "hide it.")
 
-    view = map_name(corpus, spec.name, method, params)  # a zoom and a selection stay with their map
-    zoom_belongs_to(view)
+    view = map_name(corpus, spec.name, method, params)  # a selection stays with its map (its rows: the same papers)
     # papers added since it was fitted are placed on it, not refit
     stable = resolve_stable(corpus, spec, method, params)
     final = None if stable is None else stable.coords
@@ -120,6 +119,8 @@ with top:
             final = coords = coords if stable is None else stable.coords
     else:
         coords = final
+    # a zoom stays with the map it was made on: the PCA preview's window means nothing on the UMAP map that follows
+    zoom_belongs_to(view if final is not None else map_name(corpus, spec.name, "pca", {}), first=view)
 
     if final is None:
 

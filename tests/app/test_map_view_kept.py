@@ -10,6 +10,8 @@ from tests.app.test_topics_map import topic_map
 from ui.map.side import SELECTED
 from ui.map.zoom import ZOOM, map_name
 
+UMAP = {"n_neighbors": 15, "min_dist": 0.1}  # the page's default UMAP settings
+
 
 def test_colour_topic_level_clusters_and_legend_survive_another_page(workspace):  # noqa: F811
     at = topic_map(k=8)
@@ -53,3 +55,30 @@ def test_a_kept_selection_is_drawn_selected_again(workspace):  # noqa: F811
     at.switch_page("app_pages/map.py").run()
     assert map_sent(at)["events"]["state"]["select"] == [1, 4, 9]
     assert any(s.value == "3 selected papers" for s in at.subheader)
+
+
+def test_a_zoom_on_the_pca_preview_stays_with_it_when_the_umap_map_arrives(workspace):  # noqa: F811
+    """While the UMAP map is computed the page shows the PCA preview; a window zoomed there is in the preview's
+    coordinates and means nothing on the UMAP map: that one opens whole (it used to open on the preview's window,
+    an empty corner of the UMAP map), and the PCA map keeps its window."""
+    from core.embedding import get_model
+    from core.explore.maps.cached import map_coordinates
+    from core.explore.maps.job import MapConfig
+    from tests.app.test_jobs_panel import job_row
+
+    job_row(workspace, "map-1", MapConfig("c", "tiny", "umap", UMAP), 0.3)  # the fit runs: the page shows the preview
+    at = open_app()
+    at.session_state["map_method"] = "umap"
+    at.run()
+    assert any("Preview: PCA" in p.proto.text for p in at.get("progress"))
+    at.session_state[ZOOM] = (0.0, 0.1, 0.0, 0.1)  # zoomed on the preview
+    at.run()
+    assert map_sent(at)["events"]["state"]["zoom"] is not None
+    map_coordinates(workspace, "c", get_model("tiny", workspace), "umap", UMAP)  # the UMAP map is ready
+    at.run()
+    assert not at.exception
+    assert not any("Preview: PCA" in p.proto.text for p in at.get("progress"))
+    assert at.session_state[ZOOM] is None and map_sent(at)["events"]["state"]["zoom"] is None
+    at.session_state["map_method"] = "pca"
+    at.run()
+    assert at.session_state[ZOOM] == (0.0, 0.1, 0.0, 0.1)  # the PCA map's own window comes back

@@ -38,6 +38,8 @@ def tab(browser, store: Store) -> Iterator[Tab]:
     with app_tab(browser, store, env={"MIREAD_MAP_DRAW_LIMIT": "10"}) as tab:
         tab.go("Domain map")
         tab.choose("Model", "tiny")
+        # the UMAP map replaces the PCA preview when its fit ends: the tests zoom on the map that stays
+        tab.eventually(lambda: _check(tab.page.get_by_text("Preview: PCA").count() == 0, "still the PCA preview"))
         tab.map_drawn()
         yield tab
 

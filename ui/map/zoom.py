@@ -39,11 +39,13 @@ ZOOMS = "map_zooms"  # each map's last window, {map: window}: a zoom belongs to 
 ZOOM_OF = "map_zoom_of"  # the map the kept window belongs to
 
 
-def zoom_belongs_to(view: str) -> None:
+def zoom_belongs_to(view: str, first: str | None = None) -> None:
     """Keep the window per map (`view`: corpus, model, method and parameters): on another map the window is put
-    aside and that map's own window (or the whole map) comes back; coming back restores this one."""
+    aside and that map's own window (or the whole map) comes back; coming back restores this one. `first`: the map
+    a window already here (a shared link's) belongs to when no map was shown yet (default `view`): a link's window
+    is its map's, not the PCA preview's shown while that map is computed."""
     zooms = st.session_state.setdefault(ZOOMS, {})
-    was = st.session_state.get(ZOOM_OF, view)  # a shared link's zoom belongs to the first map shown
+    was = st.session_state.get(ZOOM_OF, first or view)
     if was != view:
         zooms[was] = st.session_state.get(ZOOM)
         st.session_state[ZOOM] = zooms.pop(view, None)
