@@ -35,6 +35,8 @@ def tab(browser, store: Store) -> Iterator[Tab]:
     with app_tab(browser, store) as tab:
         tab.go("Domain map")
         tab.choose("Model", "tiny")
+        # the UMAP map replaces the PCA preview when its fit ends: zooms and links are made on the map that stays
+        tab.eventually(lambda: _check(tab.page.get_by_text("Preview: PCA").count() == 0, "still the PCA preview"))
         tab.map_drawn()
         yield tab
 
