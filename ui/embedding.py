@@ -96,16 +96,14 @@ def last_failure(corpus: str, model: str) -> str | None:
     """'The last embedding of C with M failed 3 min ago: why' when the newest embedding job of this corpus and model
     failed within RECENT_S (any tab, session or the CLI started it); else None. A page that opens later, or a
     reload, still says why the corpus has no vectors, instead of offering the same button as if nothing happened."""
-    import time
-
     from core.training import jobs
-    from ui.jobs import RECENT_S
+    from ui.jobs import RECENT_S, now
 
     newest = next((j for j in jobs.list_jobs(store()) if j["kind"] == "embed" and j["corpus"] == corpus
                    and j["model"] == model), None)  # list_jobs is newest first
     if newest is None or newest["status"] != "failed" or not newest["finished"]:
         return None
-    ago = time.time() - newest["finished"]
+    ago = now() - newest["finished"]
     if ago > RECENT_S:
         return None
     when = "just now" if ago < 60 else f"{int(ago // 60)} min ago"

@@ -7,14 +7,12 @@ boilerplate "abstract", so the text rule alone never joins two of them that carr
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterable
 
 from core.records import duplicate_key
-from core.store.identity import STRONG_KINDS, kinds_of
+from core.store.identity import STRONG_KINDS, kinds_of, title_key
 
-_NOT_WORD = re.compile(r"[\W_]+")  # as core.store.identity folds titles
-# folded as `generic_title` folds a title
+# as `title_key` folds a title
 _GENERIC_TITLES = frozenset((
     "editorial", "editorials", "guest editorial", "editors note", "editor s note", "editorial board", "front matter",
     "frontmatter", "back matter", "backmatter", "contents", "table of contents", "index", "author index",
@@ -34,7 +32,7 @@ _GENERIC_TITLES = frozenset((
 def generic_title(title: str) -> bool:
     """Whether a title names front or back matter ("Series Preface", "Editorial", "Contents", "Index"), not one
     paper: case, punctuation and a trailing full stop aside."""
-    return len(title) < 40 and " ".join(_NOT_WORD.sub(" ", title.casefold()).split()) in _GENERIC_TITLES
+    return len(title) < 40 and title_key(title) in _GENERIC_TITLES
 
 
 def strong_ids_differ(a_keys: Iterable[str], b_keys: Iterable[str]) -> bool:

@@ -723,7 +723,6 @@ function unpark(hubKey, key, parentElement) {
   if (kept.view.key !== key) { kept.view.destroy(); return null; }
   kept.view.root = parentElement;
   parentElement.appendChild(kept.view.outer);
-  kept.view.wrap.dataset.reattached = String(Number(kept.view.wrap.dataset.reattached || 0) + 1);
   return kept.view;
 }
 
@@ -736,12 +735,13 @@ export default function mount(component) {
       : parked.get(meta.hub || "map")?.view.key ?? null));
   }
   if (!data || !data.meta) return undefined;
-  const entry = hub(data.meta.hub || "map");
+  const hubKey = data.meta.hub || "map";
+  const entry = hub(hubKey);
   const performance = (data.meta.n || 0) > 2000000;  // squares, no blending: an init-only option
   let view = parentElement.__mireadMap;
   let reattached = false;
-  if (!view && parked.has(data.meta.hub || "map")) {
-    view = parentElement.__mireadMap = unpark(data.meta.hub || "map", data.meta.key, parentElement);
+  if (!view && parked.has(hubKey)) {
+    view = parentElement.__mireadMap = unpark(hubKey, data.meta.key, parentElement);
     reattached = Boolean(view);
   }
   if (view && view.performance !== performance) {
@@ -750,7 +750,7 @@ export default function mount(component) {
   if (!view) {
     view = parentElement.__mireadMap = new MapView(parentElement, component, performance);
     view.performance = performance;
-    view.hubKey = data.meta.hub || "map";
+    view.hubKey = hubKey;
     view.wrap.dataset.hub = view.hubKey;
     view.outer.dataset.hub = view.hubKey;
   }
