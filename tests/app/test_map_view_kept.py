@@ -82,3 +82,53 @@ def test_a_zoom_on_the_pca_preview_stays_with_it_when_the_umap_map_arrives(works
     at.session_state["map_method"] = "pca"
     at.run()
     assert at.session_state[ZOOM] == (0.0, 0.1, 0.0, 0.1)  # the PCA map's own window comes back
+
+
+def test_a_link_shared_during_the_preview_carries_no_window_of_the_preview(workspace):  # noqa: F811
+    """A link copied while the UMAP map is computed names the UMAP map (`method=umap`); a window zoomed on the PCA
+    preview is in the preview's coordinates, so the link must not carry it (whoever opened it saw that window on the
+    UMAP map: an empty corner). Once the UMAP map is drawn, its own window goes into the link again."""
+    from core.embedding import get_model
+    from core.explore.maps.cached import map_coordinates
+    from core.explore.maps.job import MapConfig
+    from tests.app.test_jobs_panel import job_row
+
+    job_row(workspace, "map-1", MapConfig("c", "tiny", "umap", UMAP), 0.3)
+    at = open_app()
+    at.session_state["map_method"] = "umap"
+    at.run()
+    at.session_state[ZOOM] = (0.0, 0.1, 0.0, 0.1)  # zoomed on the preview
+    at.run()
+    assert not at.exception
+    assert at.query_params["method"] == "umap" and "zoom" not in at.query_params
+    map_coordinates(workspace, "c", get_model("tiny", workspace), "umap", UMAP)
+    at.run()
+    at.session_state[ZOOM] = (0.2, 0.3, 0.2, 0.3)  # zoomed on the UMAP map
+    at.run()
+    assert at.query_params["zoom"] == "0.2,0.3,0.2,0.3"
+
+
+def test_a_link_opened_while_its_map_is_computed_keeps_its_window_in_the_address_bar(workspace):  # noqa: F811
+    """A link's window belongs to the UMAP map it names: while that map is computed the preview opens whole, and the
+    address bar still carries the link's window (a reload or a copy of it loses nothing); the UMAP map opens on it."""
+    from streamlit.testing.v1 import AppTest
+
+    from core.embedding import get_model
+    from core.explore.maps.cached import map_coordinates
+    from core.explore.maps.job import MapConfig
+    from tests.app.test_jobs_panel import job_row
+    from tests.app.test_pages import APP
+
+    job_row(workspace, "map-1", MapConfig("c", "tiny", "umap", UMAP), 0.3)
+    at = AppTest.from_file(APP, default_timeout=90)
+    for key, value in {"corpus": "c", "model": "tiny", "method": "umap", "zoom": "0.2,0.3,0.2,0.3"}.items():
+        at.query_params[key] = value
+    at.run()
+    assert not at.exception
+    assert any("Preview: PCA" in p.proto.text for p in at.get("progress"))
+    assert map_sent(at)["events"]["state"]["zoom"] is None  # the preview opens whole
+    assert at.query_params["zoom"] == "0.2,0.3,0.2,0.3"
+    map_coordinates(workspace, "c", get_model("tiny", workspace), "umap", UMAP)
+    at.run()
+    assert at.session_state[ZOOM] == (0.2, 0.3, 0.2, 0.3)
+    assert at.query_params["zoom"] == "0.2,0.3,0.2,0.3"

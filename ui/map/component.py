@@ -35,7 +35,7 @@ from core.labels import is_missing
 from core.plots.map_data import UnitFrame, unit_frame
 from ui.map.overview import OVERVIEW, Overview, is_overview, view_window
 from ui.map.packing import pack
-from ui.map.zoom import FLIGHTS, ZOOM, current_zoom
+from ui.map.zoom import FLIGHTS, ZOOM, current_zoom, link_zoom
 from ui.views import parse_zoom, zoom_text
 
 BUNDLE = Path(__file__).with_name("static") / "map_component.js"
@@ -279,9 +279,10 @@ def linked_events(hub: str, key: str) -> MapEvents:
 
 
 @st.fragment
-def watch_zoom(unit: UnitFrame, hub: str = HUB, reload: bool = False) -> None:
+def watch_zoom(unit: UnitFrame, hub: str = HUB, reload: bool = False, view: str | None = None) -> None:
     """The visible window, alone in its own fragment: each zoom goes into the session and the address bar without
-    rerunning anything else (`reload`: a density overview, whose page run then sends the new window's papers)."""
+    rerunning anything else (`reload`: a density overview, whose page run then sends the new window's papers;
+    `view`: the map the link names, whose window alone goes into the address bar, not a preview's)."""
     result = _control(key="map_zoom_events", data={"hub": hub, "role": "zoom"}, default={"zoom": None},
                       on_zoom_change=lambda: None, height=0)
     reported = getattr(result, "zoom", None)
@@ -292,10 +293,11 @@ def watch_zoom(unit: UnitFrame, hub: str = HUB, reload: bool = False) -> None:
     if zoom == current_zoom():
         return
     st.session_state[ZOOM] = zoom
-    if zoom is None:
+    linked = zoom if view is None else link_zoom(view)
+    if linked is None:
         st.query_params.pop("zoom", None)
     else:
-        st.query_params["zoom"] = zoom_text(zoom)
+        st.query_params["zoom"] = zoom_text(linked)
     if reload:
         st.rerun(scope="app")
 

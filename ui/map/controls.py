@@ -16,7 +16,7 @@ from core.records import md_escape
 from ui.map.component import DrawnWindow, drawn_window, push_state, standalone_html
 from ui.map.panel import PAPER
 from ui.map.time import PLAY, PLAY_LINK, YEARS_ROW, year_controls
-from ui.map.zoom import current_zoom
+from ui.map.zoom import link_zoom
 from ui.resources import highlight_rows
 from ui.shared_view import write_link
 from ui.timing import timed
@@ -38,6 +38,7 @@ class DrawnMap:
     in_front: np.ndarray | None  # a paper's citations (a bool mask) or None
     link: dict  # write_link's view, without highlight, years, paper, zoom and play
     paper_open: bool
+    view: str = ""  # the map the link names (`ui.map.zoom.map_name`): its window, not a preview's, goes into the link
 
 
 @st.fragment
@@ -80,7 +81,7 @@ def quick_controls(drawn: DrawnMap, highlight_box: Any, years_box: Any, map_box:
                  + ("" if window is None else f" A density overview exports the {len(window.rows):,} papers drawn "
                                               "in this view, not every paper of the corpus."))
     write_link(**drawn.link, highlight=query.strip(), years=years,
-               paper=st.session_state.get(PAPER) if drawn.paper_open else None, zoom=current_zoom(),
+               paper=st.session_state.get(PAPER) if drawn.paper_open else None, zoom=link_zoom(drawn.view),
                play=PLAY_LINK.get(play))
 
 

@@ -51,3 +51,13 @@ def zoom_belongs_to(view: str, first: str | None = None) -> None:
         st.session_state[ZOOM] = zooms.pop(view, None)
         st.session_state[FLIGHTS] = st.session_state.get(FLIGHTS, 0) + 1  # the map flies to it
     st.session_state[ZOOM_OF] = view
+
+
+def link_zoom(view: str) -> Zoom | None:
+    """The window a shared link carries for the map `view` names: that map's own window, never one zoomed on the
+    PCA preview shown while `view` is computed (in the preview's coordinates). A window put aside for `view` (a
+    link's, opened while its map is computed) stays in the link."""
+    if st.session_state.get(ZOOM_OF, view) == view:
+        return current_zoom()
+    kept = st.session_state.get(ZOOMS, {}).get(view)
+    return tuple(kept) if kept else None  # type: ignore[return-value]
