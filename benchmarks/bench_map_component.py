@@ -5,7 +5,9 @@ page, bytes the websocket brought in), the two revisions interleaved round by ro
 Corpora: synthetic papers with MiniLM-fingerprinted vectors (bench_interactions.synthetic_corpus; journals and years),
 3,000 ("small", the demo's size) and 50,000 ("big"). Maps are PCA. Actions: change the colour (journal ↔ none),
 highlight a word, move the Years window, click a paper (side panel), lasso a region (selection list), and with
---switch-back another page and back to the map.
+--switch-back another page and back to the map. With --floor, a third server runs `streamlit_floor_app.py` (the
+same widgets with nothing behind them): the actions made with Streamlit's widgets timed on bare Streamlit, in the
+same rounds — the floor under any map action a widget starts.
 
     .venv/bin/python benchmarks/bench_map_component.py --before /work/main --papers 3000,50000 --runs 3
 """
@@ -14,6 +16,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import shutil
 import sys
 import time
 from contextlib import ExitStack
@@ -67,6 +70,9 @@ def actions(b: Bench, round_: int) -> None:
     """One round of every action on this revision."""
     b.page.goto(b.link())
     b.idle()
+    if getattr(b, "floor", False):  # bare Streamlit: the widget actions only
+        floor_actions(b, round_)
+        return
     if is_component(b):
         b.page.wait_for_function("() => window.__mireadMaps.map.map.wrap.dataset.ready === '1'", timeout=600_000)
     b.open_options("Colour by")
@@ -98,6 +104,34 @@ def actions(b: Bench, round_: int) -> None:
         b.measure("switch back to the map", lambda: b.go("Domain map"))
 
 
+def floor_actions(b: Bench, round_: int) -> None:
+    """The widget actions of `actions` on the bare app (`streamlit_floor_app.py`), under the same names."""
+    b.open_options("Colour by")
+    b.measure("colour: journal → none", lambda: b.pick("(none)"))
+    b.open_options("Colour by")
+    b.measure("colour: none → journal", lambda: b.pick("journal"))
+    b.measure("highlight a word", lambda: b.type_and_commit("Highlight papers matching", ["galaxy", "protein",
+                                                                                           "market"][round_ % 3]))
+    b.type_and_commit("Highlight papers matching", "")
+    b.idle()
+    high = b.page.locator("[data-testid=stSlider] [role=slider]").last
+    if high.count():
+        high.focus()
+        b.measure("year window (one step)", lambda: high.press("ArrowLeft"))
+    if getattr(b, "switch_back", False):
+        b.go("Similar papers")
+        b.idle()
+        b.measure("switch back to the map", lambda: b.go("Domain map"))
+
+
+def floor_root() -> Path:
+    """A folder whose app.py is the bare app (streamlit_server runs `streamlit run app.py` in it)."""
+    root = OUT / "floor-app"
+    root.mkdir(parents=True, exist_ok=True)
+    shutil.copy(Path(__file__).with_name("streamlit_floor_app.py"), root / "app.py")
+    return root
+
+
 def run(browser: Any, papers: int, args: argparse.Namespace) -> dict[str, Any]:
     from core.store import Store
 
@@ -105,7 +139,8 @@ def run(browser: Any, papers: int, args: argparse.Namespace) -> dict[str, Any]:
     store = Store(root)
     synthetic_corpus(store, "synthetic", papers, seed=7)
     env = {"MIREAD_WARM_NUMBA": "0", "MIREAD_TIMING": "1", "MIREAD_DEVICE": "cpu", "MIREAD_MODEL": MODEL}
-    roots = {"after": ROOT, **({"before": Path(args.before)} if args.before else {})}
+    roots = {"after": ROOT, **({"before": Path(args.before)} if args.before else {}),
+             **({"floor": floor_root()} if args.floor else {})}
     print(f"\n== synthetic ({papers:,} papers) ==", flush=True)
     with ExitStack() as stack:
         benches: dict[str, Bench] = {}
@@ -116,6 +151,7 @@ def run(browser: Any, papers: int, args: argparse.Namespace) -> dict[str, Any]:
             context.add_init_script(PROBE)
             bench = benches[label] = Bench(context.new_page(), url, log, "synthetic", args.quiet)
             bench.switch_back = args.switch_back
+            bench.floor = label == "floor"
             start = time.perf_counter()
             bench.measure("open the map", lambda b=bench: b.page.goto(b.link()), navigation=True)
             bench.notes["first_open_s"] = round(time.perf_counter() - start, 2)
@@ -136,9 +172,10 @@ def run(browser: Any, papers: int, args: argparse.Namespace) -> dict[str, Any]:
 
 def table(results: dict[str, Any]) -> str:
     """Per action: the settled page (p50) and the map's first redraw after the input (p50 of the runs that redrew it;
-    '–' where the revision marks none, as the Plotly map) for both revisions, and the websocket's bytes."""
+    '–' where the revision marks none, as the Plotly map) for both revisions, the websocket's bytes, and with
+    --floor the same widget action on bare Streamlit (the floor under it)."""
     lines = ["| corpus | action | before settled s | after settled s | ratio | before map s | after map s | "
-             "before ws kB | after ws kB |", "|---|---|---:|---:|---:|---:|---:|---:|---:|"]
+             "before ws kB | after ws kB | bare Streamlit s |", "|---|---|---:|---:|---:|---:|---:|---:|---:|---:|"]
 
     def p50(samples: list[dict], key: str) -> float | None:
         got = [s[key] for s in samples if s.get(key) is not None]
@@ -150,13 +187,15 @@ def table(results: dict[str, Any]) -> str:
     for papers, both in results.items():
         after = both.get("after", {}).get("actions", {})
         before = both.get("before", {}).get("actions", {})
+        floor = both.get("floor", {}).get("actions", {})
         for name in after:
             a, am, aw = p50(after[name], "total_s"), p50(after[name], "map_s"), p50(after[name], "ws_kb")
             b_, bm, bw = (p50(before[name], "total_s"), p50(before[name], "map_s"), p50(before[name], "ws_kb")) \
                 if name in before else (None, None, None)
+            f = p50(floor[name], "total_s") if name in floor else None
             ratio = f"{b_ / a:.1f}×" if a and b_ else "–"
             lines.append(f"| {papers} | {name} | {show(b_)} | {show(a)} | {ratio} | {show(bm)} | {show(am)} | "
-                         f"{show(bw, '.0f')} | {show(aw, '.0f')} |")
+                         f"{show(bw, '.0f')} | {show(aw, '.0f')} | {show(f)} |")
     return "\n".join(lines)
 
 
@@ -167,6 +206,7 @@ def main() -> None:
     parser.add_argument("--before", default="", help="a checkout of another revision (the Plotly map: 4d311c0)")
     parser.add_argument("--quiet", type=float, default=0.3)
     parser.add_argument("--switch-back", action="store_true", help="also time leaving the map and coming back")
+    parser.add_argument("--floor", action="store_true", help="also time the widget actions on bare Streamlit")
     args = parser.parse_args()
     from playwright.sync_api import sync_playwright
 

@@ -170,6 +170,7 @@ class Tab:
                      play: s.play || null, faded: Array.from(m.weight).filter(w => w < 1).length,
                      codes: Array.from(m.codes), titles: Array.from(m.text.title || []),
                      applied: Number(m.wrap.dataset.applied || 0), frame: m.wrap.dataset.frame || null,
+                     frames: Number(m.wrap.dataset.frames || 0),
                      starred: (m.overlayState ? [...m.overlayState.stars, ...(m.overlayState.star ?
                         [m.overlayState.star] : [])] : []).map(s => s.label),
                      highlighted: Array.from(m.weight).some(w => w < 1)

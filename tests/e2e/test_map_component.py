@@ -149,6 +149,29 @@ def test_a_highlight_a_colour_and_a_year_window_keep_the_drawn_map(tab: Tab):
     assert tab.map_view()["applied"] > applied  # the new colours came as state, to the same map
 
 
+def test_one_change_one_frame_and_a_confirming_run_none(tab: Tab):
+    """A frame of every point is the map's dearest work in a GPU-less browser (~80 ms at 50,000 papers). A year step
+    is drawn once, at once, in the browser; the page run that confirms the same window draws nothing more (it drew
+    it twice again). A colour is one frame, not two (regl-scatterplot's set() asked for a frame of its own)."""
+    tab.idle()
+    view = tab.map_view()
+    end = tab.page.locator("[data-testid=stSlider] input[aria-label='Years — end']").first
+    end.focus()
+    end.press("ArrowLeft")
+    tab.eventually(lambda: _check(tab.map_view()["applied"] > view["applied"], tab.map_view()["applied"]))
+    tab.idle()
+    after = tab.map_view()
+    assert after["faded"] > 0 and after["frames"] == view["frames"] + 1, (view["frames"], after["frames"])
+    tab.choose("Colour by", "(none)")
+    tab.eventually(lambda: _check(len(set(tab.map_view()["codes"])) == 1, set(tab.map_view()["codes"])))
+    tab.idle()
+    assert tab.map_view()["frames"] == after["frames"] + 1
+    tab.choose("Colour by", "journal")
+    end.focus()
+    end.press("ArrowRight")
+    tab.eventually(lambda: _check(tab.map_view()["faded"] == 0, tab.map_view()["faded"]))
+
+
 def test_play_runs_through_the_years_in_the_browser(tab: Tab):
     tab.choose("Play through years", "1-year window")
     button = tab.page.locator(".miread-map-outer button.miread-play").first
@@ -161,6 +184,8 @@ def test_play_runs_through_the_years_in_the_browser(tab: Tab):
     assert tab.page.evaluate("() => window.__mireadMaps.map.map.wrap.dataset.applied") == runs  # no page run
     tab.snap("map-component-play")
     button.click()
+    # paused: the page's map again, every paper in front (the play's last window is not left behind)
+    tab.eventually(lambda: _check(tab.map_view()["faded"] == 0, tab.map_view()["faded"]))
     tab.choose("Play through years", "off")
 
 
