@@ -132,3 +132,19 @@ def test_a_link_opened_while_its_map_is_computed_keeps_its_window_in_the_address
     at.run()
     assert at.session_state[ZOOM] == (0.2, 0.3, 0.2, 0.3)
     assert at.query_params["zoom"] == "0.2,0.3,0.2,0.3"
+
+
+def test_a_selection_builds_its_csv_only_when_it_is_downloaded(workspace, monkeypatch):  # noqa: F811
+    """The side column's "Map table with x, y (CSV)" held the selection's whole CSV (abstracts included), built on
+    every run of the side column while a selection was kept: at 15,000 selected real papers megabytes a click. The
+    file is made when its button is pressed (Streamlit's deferred download), as the export menu's files are."""
+    import ui.map.side as side
+
+    built = []
+    monkeypatch.setattr(side, "csv_bytes", lambda frame: built.append(len(frame)) or b"x")
+    at = open_app()
+    at.session_state[SELECTED] = (map_name("c", "tiny", "pca", {}), [1, 4, 9])
+    at.run()
+    assert any(s.value == "3 selected papers" for s in at.subheader)
+    assert any(b.proto.label == "Map table with x, y (CSV)" for b in at.get("download_button"))
+    assert built == []

@@ -6,6 +6,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 
+import pandas as pd
 import pytest
 
 from core.io import read_papers
@@ -83,6 +84,15 @@ def test_a_lasso_lists_the_papers_and_saves_them_as_a_collection(tab: Tab, store
     heading = tab.see(re.compile(r"\d+ selected papers"), "[data-testid=stHeading]")
     chosen = int(heading.split()[0])
     assert PAPERS * 0.8 <= chosen <= PAPERS  # the lasso's corners are rounded: a paper at the very edge may stay out
+    tab.idle()
+    # the map table is made when its button is pressed (a deferred download): every selected paper, with x and y
+    popover = tab.page.get_by_role("button", name=f"Export the {chosen} selected papers")
+    popover.click()
+    with tab.page.expect_download() as download:
+        tab.page.get_by_role("button", name="Map table with x, y (CSV)").click()
+    table = pd.read_csv(download.value.path())
+    assert len(table) == chosen and {"x", "y", "title"} <= set(table.columns)
+    popover.click()  # closed again: it covers the collection's form
     tab.idle()
     name = tab.page.locator("[data-testid=stTextInput] input[aria-label='Name of a new collection']").first
 

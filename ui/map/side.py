@@ -94,7 +94,7 @@ def selection_list(corpus: str, frame: pd.DataFrame, coords: np.ndarray, rows: n
         topic_tags = ({str(frame["id"].iloc[r]): {"keywords": [f"topic: {colour_values[r]}"]} for r in rows}
                       if colour == TOPICS and colour_values else None)
         export_menu(corpus, ids, "selection", key="map_selection", tags=topic_tags)
-        st.download_button("Map table with x, y (CSV)", csv_bytes(chosen),
+        st.download_button("Map table with x, y (CSV)", lambda: csv_bytes(chosen),  # built on the click only
                            file_name=f"{corpus}-selection.csv", mime="text/csv")
     with st.expander(f"Save the {plural(len(chosen), 'selected paper')} as a collection"):
         add_to_collection(corpus, ids, key="map_selection_collect", what="selection")
