@@ -173,9 +173,7 @@ def _bibtex_row(entry: Any, number: int, latex: _LatexText) -> tuple[Row, list[R
         for problem in dict.fromkeys(p for p in problems if p):
             warnings.append(RowWarning(number, name, f"field '{_shown(name)}': {problem}"))
         fields[name] = value
-    authors = fields.pop("author", [])
-    authors = [" ".join(str(name).split()) for name in (authors if isinstance(authors, list) else [authors])]
-    authors = bibtex_names(authors)  # the Cochrane Library's "Utomo, E, Groen, J, and Blok, BFM" (core.io.names)
+    authors, editors = (_people(fields.pop(name, [])) for name in ("author", "editor"))
     row: Row = {
         "key": _key(entry),
         "entrytype": entry.entry_type.lower(),
@@ -188,12 +186,23 @@ def _bibtex_row(entry: Any, number: int, latex: _LatexText) -> tuple[Row, list[R
         "authors": [name for name in authors if name],
         "keywords": _split_keywords(fields.pop("keywords", None)),
     }
+    if editors:
+        row["editors"] = editors
+        if not row["authors"]:  # an edited book: its editors are its people, as Zotero shows them ("(Ed.)")
+            row["authors"], row["author_role"] = list(editors), "editors"
     row.update(fields)
     if not row["abstract"] and _BASE_KEY.match(str(row["key"])) and isinstance(row.get("note"), str):
         row["abstract"] = row.pop("note")  # BASE writes a record's description, its abstract, in the note
     if isinstance(row["abstract"], str) and _web_of_science(row):  # its wrapped lines: "the first\n   outranking"
         row["abstract"] = " ".join(row["abstract"].split())
     return row, warnings
+
+
+def _people(value: Any) -> list[str]:
+    """Names of an ``author`` or ``editor`` field as a list: white space folded; the Cochrane Library's "Utomo, E,
+    Groen, J, and Blok, BFM" split too (core.io.names)."""
+    names = [" ".join(str(name).split()) for name in (value if isinstance(value, list) else [value])]
+    return [name for name in bibtex_names(names) if name]
 
 
 def _web_of_science(row: Row) -> bool:

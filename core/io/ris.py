@@ -112,6 +112,14 @@ def _ris_row(record: Row, number: int) -> tuple[Row, list[RowWarning]]:
     record.pop("end_of_reference", None)
     if "unknown_tag" in record:
         record["unknown_tag"] = dict(record["unknown_tag"])
+        editors = record["unknown_tag"].pop("ED", None) or []  # ED: editors (Zotero reads it so; not in rispy)
+        row["editors"] = [name for value in editors for name in tagged_names(value)] or None
+        if row["editors"] and not authors:  # an edited book: its editors are its people
+            row["authors"], row["author_role"] = list(row["editors"]), "editors"
+        if not row["editors"]:
+            del row["editors"]
+        if not record["unknown_tag"]:
+            del record["unknown_tag"]
     row.update(record)
     return row, warnings
 
