@@ -171,3 +171,36 @@ def test_a_folder_of_dspace_items_imports_as_one_collection(store, tmp_path) -> 
     reports = [import_file(store, path, "c") for path in (first, second)]
     assert [(r.imported, r.added, r.merged, r.skipped) for r in reports] == [(1, 1, 0, 0), (1, 1, 0, 0)]
     assert store.corpus("c").papers == 2
+
+
+# --- SpringerLink's CSV: authors run together ----------------------------------------------------------------------
+
+def test_springerlink_csv_authors_run_together_are_split_into_people() -> None:
+    """SpringerLink's search-results CSV writes every author of a paper in one cell with no separator ("Araz R.
+    AlievNigar T. Ismayilova"): each paper had one author, glued, in the panel and every export. A name ends where a
+    lower-case letter meets a capital ("…AlievNigar…"), except inside a family name ("McDonald", "DeVries")."""
+    papers = _papers("springer_3.csv", title_only=True)
+    assert papers[0].fields["authors"] == ["Araz R. Aliev", "Nigar T. Ismayilova"]
+    assert papers[1].fields["authors"] == ["Prof. Rafik A. Aliev", "Prof. Dr. Janusz Kacprzyk", "Prof. Witold Pedrycz",
+                                          "Prof. Mo Jamshidi", "Mustafa Babanli", "Prof. Fahreddin M. Sadikoglu"]
+    assert papers[2].fields["authors"] == ["Barnabás Bede", "Prof. Martine Ceberio", "Dr. Martine De Cock",
+                                          "Prof. Vladik Kreinovich"]
+
+
+@pytest.mark.parametrize(("cell", "names"), [
+    ("Cristiano André da CostaRodrigo da Rosa Righi", ["Cristiano André da Costa", "Rodrigo da Rosa Righi"]),
+    ("Xiaolong (Luke) ZhangXiaoru Yuan", ["Xiaolong (Luke) Zhang", "Xiaoru Yuan"]),
+    ("Mary McDonaldJohn DeVriesAnn MacArthur", ["Mary McDonald", "John DeVries", "Ann MacArthur"]),
+    ("Jiang FeiMa Xiaoping", ["Jiang Fei", "Ma Xiaoping"]),
+    ("Simon Elias Bibri", ["Simon Elias Bibri"]),
+])
+def test_springer_names_run_together_split_where_one_name_ends(tmp_path, cell: str, names: list[str]) -> None:
+    """Cells from a real SpringerLink export (CBurgardt/TASD-mestrado's SearchResults.csv) and particles that
+    must hold."""
+    header = "Item Title,Publication Title,Book Series Title,Journal Volume,Journal Issue,Item DOI,Authors," \
+             "Publication Year,URL,Content Type\n"
+    row = f'"A title","A journal","","1","2","10.1007/x","{cell}","2019","http://link.springer.com/x","Article"\n'
+    path = tmp_path / "SearchResults.csv"
+    path.write_text(header + row, encoding="utf-8")
+    paper = next(p for p in read_papers(path, title_only=True) if isinstance(p, Paper))
+    assert paper.fields["authors"] == names
