@@ -98,6 +98,27 @@ def author_list(value: str) -> list[str]:
 
 
 _NAMES_JOINED = re.compile(r";(?=\s|$)")
+# where SpringerLink's CSV runs two names together: a lower-case letter, then a capital ("AlievNigar")
+# (not "Du" or "Le" among the particles: Chinese and Vietnamese family names, "Qing-Xiu DuShu-Ming Tang")
+_GLUE = re.compile(r"(?<=[a-zß-öø-ÿ])(?=[A-ZÀ-ÖØ-Þ])")
+_PARTICLES = frozenset(("Mc", "Mac", "De", "Di", "Da", "La", "Van", "Von", "Del", "Della", "Fitz", "St"))
+
+
+def glued_names(value: str) -> list[str]:
+    """SpringerLink's CSV writes a paper's authors in one cell without separators ("Araz R. AlievNigar T.
+    Ismayilova"): split where a lower-case letter meets a capital, unless the word so far is a particle of a family
+    name ("McDonald", "DeVries", "MacArthur") or the name so far is one word (a given name such as "JoAnn")."""
+    names: list[str] = []
+    start = 0
+    for match in _GLUE.finditer(value):
+        piece = value[start:match.start()]
+        word = re.split(r"[\s\-'’.]", piece)[-1]
+        if word in _PARTICLES or " " not in piece.strip():
+            continue
+        names.append(piece.strip())
+        start = match.start()
+    names.append(value[start:].strip())
+    return [name for name in names if name]
 
 
 def tagged_names(value: str) -> list[str]:

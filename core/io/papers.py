@@ -31,7 +31,7 @@ from core.io.background import background_worthwhile, read_in_background
 from core.io.columns import ColumnMap, detect_columns, id_like_columns
 from core.io.formats import _PEEK_ROWS, ReadOptions, _open_rows
 from core.io.formulas import restore
-from core.io.known_fields import fullest_authors, known_value
+from core.io.known_fields import fullest_authors, known_value, springer_authors
 from core.io.markup import empty_markup, has_markup, placeholder, plain_text
 from core.io.rows import NumberedRow, Row, RowWarning, _year
 from core.io.safety import _name, _shown, encoding_name
@@ -262,6 +262,7 @@ def _paper(number: int, row: Row, columns: ColumnMap, tabular: bool, title_only:
         if early:
             fields["year"] = early
     fullest_authors(fields)
+    springer_authors(fields)
     keywords = fields.get("keywords")
     if isinstance(keywords, list) and any(isinstance(word, str) and has_markup(word) for word in keywords):
         marked["keywords_markup"] = keywords  # Scopus' "NPP<inf>gap</inf>" is the keyword "NPPgap"
