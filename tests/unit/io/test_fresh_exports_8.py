@@ -204,3 +204,49 @@ def test_springer_names_run_together_split_where_one_name_ends(tmp_path, cell: s
     path.write_text(header + row, encoding="utf-8")
     paper = next(p for p in read_papers(path, title_only=True) if isinstance(p, Paper))
     assert paper.fields["authors"] == names
+
+
+# --- Europe PMC records as getpapers and pygetpapers save them ------------------------------------------------------
+
+def test_a_getpapers_europe_pmc_file_is_read() -> None:
+    """ContentMine's getpapers saves Europe PMC's search results as ``eupmc_results.json``: a list of Europe PMC
+    records with every value in a one-item list (``"title": ["…"]``) and the abstract as ``abstractText``. It was
+    refused ("no abstract column"). Three records: an editorial without an abstract, skipped; two papers with their
+    journal (``journalInfo.journal.title``), year, DOI, PMID, authors as "Family, Given" and keywords."""
+    items = _items("eupmc_getpapers_3.json")
+    papers = [i for i in items if isinstance(i, Paper)]
+    assert (len(items), len(papers)) == (3, 2)
+    first = papers[0]
+    assert first.title == "Optogenetic Stimulation Enhanced Neuronal Plasticities in Motor Recovery after " \
+                          "Ischemic Stroke."
+    assert first.abstract.startswith("Motor capability recovery after ischemic stroke involves dynamic remodeling")
+    assert (first.fields["journal"], first.fields["year"], first.fields["doi"]) == (
+        "Neural Plasticity", 2019, "10.1155/2019/5271573")
+    assert first.fields["pmid"] == "31007684" and first.fields["pmcid"] == "PMC6441501"
+    assert first.fields["authors"][:2] == ["Lu, Changbo", "Wu, Xianglong"] and len(first.fields["authors"]) == 8
+    assert papers[1].fields["authors"][0] == "O'Shea, Christopher"
+    assert papers[1].fields["keywords"][:2] == ["Fluorescence", "Calcium"]
+    titles = {p.title for p in _papers("eupmc_getpapers_3.json", title_only=True)}
+    assert "A new approach to urinary bladder control with optogenetics." in titles
+
+
+def test_a_pygetpapers_europe_pmc_file_and_its_csv_are_read() -> None:
+    """pygetpapers keeps the records under ``papers`` keyed by PMCID (``{"nextCursorMark", "papers": {…}}``) and
+    writes the same as ``europe_pmc.csv`` (a nameless index column, ``abstractText``, ``authorString``,
+    ``pubYear``): both refused. Four records, one without an abstract; the same three papers from either file."""
+    items = _items("eupmc_pygetpapers_4.json")
+    papers = [i for i in items if isinstance(i, Paper)]
+    assert (len(items), len(papers)) == (4, 3)
+    first = papers[0]
+    assert first.title.startswith("Analysis of Management Practices and Breeders' Perceptions of Climate Change")
+    assert first.abstract.startswith("Global climate change inflicts unambiguous risks on agricultural")
+    assert (first.fields["journal"], first.fields["year"], first.fields["doi"]) == (
+        "Animals : an open access journal from MDPI", 2024, "10.3390/ani14060885")
+    assert first.fields["authors"][:2] == ["Mohamed-Brahmi, Aziza", "Ameur, Mehrez"]
+    assert len(first.fields["authors"]) == 11 and first.fields["keywords"][0] == "Sheep"
+    single = next(p for p in _papers("eupmc_pygetpapers_4.json", title_only=True) if not p.abstract)
+    assert single.fields["authors"] == ["Köhler-Rollefson, Ilse"]  # one author: an object, not a list
+    table = _items("eupmc_pygetpapers_4.csv")
+    rows = [i for i in table if isinstance(i, Paper)]
+    assert (len(table), [p.title for p in rows]) == (4, [p.title for p in papers])
+    assert rows[0].fields["year"] == 2024 and rows[0].fields["authors"][0] == "Mohamed-Brahmi A"
