@@ -25,6 +25,7 @@ from core.io.bibtex import _bibtex_rows, looks_like_bibtex
 from core.io.csl import csl_row, looks_like_csl
 from core.io.dspace import dspace_rows, looks_like_dspace
 from core.io.endnote import _endnote_rows, looks_like_endnote
+from core.io.europe_pmc import europe_pmc_row, looks_like_europe_pmc
 from core.io.excel import _excel_rows, excel_layout
 from core.io.field_blocks import field_block_rows, looks_like_field_blocks
 from core.io.id_lists import looks_like_pmid_list, pmid_list_error
@@ -58,7 +59,8 @@ FORMATS: tuple[str, ...] = ("csv", "tsv", "excel", "jsonl", "parquet", "pubmed",
                             "endnote", "refer", "wos", "cochrane", "ovid", "refworks", "zotero", "noteexpress",
                             "dspace")
 FORMAT_NAMES = {"csv": "CSV", "tsv": "TSV", "excel": "Excel (.xlsx)",
-                "jsonl": "JSONL/JSON (incl. CSL JSON, OpenAlex, Semantic Scholar, Crossref, DataCite, ISTEX)",
+                "jsonl": "JSONL/JSON (incl. CSL JSON, OpenAlex, Semantic Scholar, Europe PMC, Crossref, DataCite, "
+                         "ISTEX)",
                 "parquet": "Parquet", "pubmed": "PubMed XML",
                 "jats": "JATS / PMC full text (.xml, .nxml, .tar.gz)", "medline": "MEDLINE / PubMed format (.nbib)",
                 "bibtex": "BibTeX", "ris": "RIS", "endnote": "EndNote XML",
@@ -255,11 +257,13 @@ class Opened:
 
 def _json_record(row: Row) -> Row:
     """A JSON object under the product's field names when it is a CSL item, an OpenAlex work, a Semantic Scholar
-    paper, a Crossref work, a DataCite record or an ISTEX record; else as it is."""
+    paper, a Europe PMC record, a Crossref work, a DataCite record or an ISTEX record; else as it is."""
     if looks_like_openalex(row):
         return openalex_row(row)
     if looks_like_semantic_scholar(row):
         return semantic_scholar_row(row)
+    if looks_like_europe_pmc(row):
+        return europe_pmc_row(row)
     api = api_row(row)  # Crossref, DataCite, ISTEX: before CSL, which a Crossref work resembles
     if api is not None:
         return api

@@ -250,3 +250,22 @@ def test_a_pygetpapers_europe_pmc_file_and_its_csv_are_read() -> None:
     rows = [i for i in table if isinstance(i, Paper)]
     assert (len(table), [p.title for p in rows]) == (4, [p.title for p in papers])
     assert rows[0].fields["year"] == 2024 and rows[0].fields["authors"][0] == "Mohamed-Brahmi A"
+
+
+@pytest.mark.parametrize(("cell", "count", "kept"), [
+    ("Harris RB, Wenying W, Badinqiuying, Smith AT, Bedunah DJ.", 5, "Badinqiuying"),
+    ("Peng MS, Liu YH, Shen QK, Zhang XH, Dong J, Li JX, Zhao H, Zhang H, Zhang X, He Y, Shi H, Cui C, Ouzhuluobu, "
+     "Wu TY, Liu SM, Gonggalanzi, Baimakangzhuo, Bai C, Duojizhuoma, Liu T, Dai SS, Murphy RW, Qi XB, Dong G, Su B, "
+     "Zhang YP.", 26, "Ouzhuluobu"),
+])
+def test_a_pubmed_style_author_list_with_one_word_names_is_split(cell: str, count: int, kept: str) -> None:
+    """Europe PMC's ``authorString`` (pygetpapers' europe_pmc.csv, shiwani-w/Adaptation-Strategies) writes names
+    PubMed's way, "Family Initials" joined by ", ", where Tibetan authors have one name ("Badinqiuying"): the whole
+    list was one author, as a name without initials broke the "every part ends in initials" rule."""
+    from core.io.names import author_list
+
+    names = author_list(cell)
+    assert len(names) == count and kept in names and names[-1].endswith(("DJ", "YP"))
+    assert author_list("Smith, John") == ["Smith, John"]
+    assert author_list("Department of Health, Education and Welfare") == [
+        "Department of Health, Education and Welfare"]
