@@ -57,6 +57,17 @@ def _family_initials_pairs(parts: list[str], bare: bool = False) -> list[str] | 
     return names if i == len(parts) and len(names) > 1 else None
 
 
+_ONE_WORD = re.compile(r"^[A-ZÀ-ÖØ-Þ][^\W\d_]+\.?$")  # a name of one word: "Badinqiuying", "Ouzhuluobu"
+
+
+def _ending_in_initials(names: list[str]) -> bool:
+    """Whether every name ends in initials ("Harris RB"), but for a few of one word (Europe PMC's authorString:
+    "Harris RB, Wenying W, Badinqiuying, Smith AT"), fewer than those with initials."""
+    initials = sum(1 for name in names if _INITIALS_LAST.match(name.split(", ")[0]))
+    one_word = sum(1 for name in names if _ONE_WORD.match(name))
+    return initials == len(names) or (initials >= 2 and initials > one_word and initials + one_word == len(names))
+
+
 def author_list(value: str) -> list[str]:
     """The names in one cell, in order (see the module); empty for a blank cell."""
     text = _NULL_GIVEN.sub("", " ".join(value.split()))
@@ -81,7 +92,7 @@ def author_list(value: str) -> list[str]:
             names[-1] = f"{names[-1]}, {part}"
         else:
             names.append(part)
-    if len(names) > 1 and all(_INITIALS_LAST.match(name.split(", ")[0]) for name in names):
+    if len(names) > 1 and _ending_in_initials(names):
         if "." not in "".join(names[:-1]) and names[-1].endswith("."):  # PubMed ends its list with a full stop
             names[-1] = names[-1][:-1]
         return names
