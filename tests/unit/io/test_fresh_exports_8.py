@@ -269,3 +269,26 @@ def test_a_pubmed_style_author_list_with_one_word_names_is_split(cell: str, coun
     assert author_list("Smith, John") == ["Smith, John"]
     assert author_list("Department of Health, Education and Welfare") == [
         "Department of Health, Education and Welfare"]
+
+
+# --- NASA ADS BibTeX -------------------------------------------------------------------------------------------------
+
+def test_a_nasa_ads_bibtex_export_with_abstracts_reads_journals_placeholders_and_paragraphs() -> None:
+    """NASA ADS's BibTeX with abstracts (its export service's own output, 24 records): a journal written as an AAS
+    macro (``journal = {\\prl}``) was the text "\\prl"; ADS's "no abstract" placeholder (``Not Available
+    \\textbackslash\\textbackslash``) was an abstract ("Not Available \\\\"); ADS writes a paragraph break as
+    ``\\textbackslash\\textbackslash``, which ran into the next word ("\\textbackslashThe", kept as an unknown
+    command); ``~`` between initials ("D.~W.~E.") stayed in the authors' names."""
+    items = _items("ads_bibtex_abs_24.bib", title_only=True)
+    papers = [i for i in items if isinstance(i, Paper)]
+    assert len(items) == len(papers) == 24
+    by_id = {p.id: p for p in papers}
+    prl = by_id["2018PhRvL.120b9901P"]
+    assert prl.fields["journal"] == "Physical Review Letters" and prl.fields["journal_abbreviation"] == "PhRvL"
+    assert not prl.abstract and not by_id["2018Wthr...73Q..35."].abstract
+    assert len([p for p in papers if p.abstract]) == 9
+    assert not any("textbackslash" in p.abstract or p.abstract.rstrip().endswith("\\") for p in papers)
+    catalog = by_id["2017yCat.113380453S"].abstract
+    assert "comparison star.\nThe analysis has been performed" in " ".join(catalog.split(" "))
+    assert by_id["2017CBET.4403....2G"].fields["authors"] == ["Green, D. W. E."]
+    assert by_id["2007AAS...210.2104M"].fields["authors"][1] == "Drake, A. J."
