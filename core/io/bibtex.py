@@ -9,6 +9,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
+from core.io.aas_journals import aas_journal
 from core.io.names import bibtex_names
 from core.io.rows import NumberedRow, Row, RowWarning, _year
 from core.io.safety import _open_text, _shown
@@ -149,8 +150,14 @@ def _bibtex_row(entry: Any, number: int, latex: _LatexText) -> tuple[Row, list[R
     """One entry as a row: LaTeX decoded; a repeated field kept under a numbered name; warnings per field."""
     warnings: list[RowWarning] = []
     fields: Row = {}
+    ads = any(field.key.strip().lower() in ("adsurl", "adsnote") for field in entry.fields)
     for field in entry.fields:
         key = field.key.strip().lower()
+        if key in ("journal", "booktitle") and isinstance(field.value, str) and (macro := aas_journal(field.value)):
+            fields[key], fields[f"{key}_abbreviation"] = macro[1], macro[0]  # ADS: "\mnras" (core.io.aas_journals)
+            continue
+        if ads and key == "abstract" and isinstance(field.value, str):  # ADS's paragraph mark (its "<P />")
+            field.value = field.value.replace(_ADS_PARAGRAPH, _PARAGRAPH)
         if key in _LIST_FIELDS and key in fields:  # ScienceDirect: one ``keywords = "…",`` line per keyword
             value, problem = latex(field.value) if isinstance(field.value, str) else (str(field.value), None)
             if problem:
@@ -195,13 +202,21 @@ def _bibtex_row(entry: Any, number: int, latex: _LatexText) -> tuple[Row, list[R
         row["abstract"] = row.pop("note")  # BASE writes a record's description, its abstract, in the note
     if isinstance(row["abstract"], str) and _web_of_science(row):  # its wrapped lines: "the first\n   outranking"
         row["abstract"] = " ".join(row["abstract"].split())
+    if isinstance(row["abstract"], str) and ads:  # ADS wraps lines at ~70 columns too; its paragraphs are marked
+        parts = (" ".join(part.split()) for part in row["abstract"].split(_PARAGRAPH))
+        row["abstract"] = "\n".join(part for part in parts if part)
     return row, warnings
 
 
+_ADS_PARAGRAPH = "\\textbackslash\\textbackslash"  # how NASA ADS writes a paragraph break in BibTeX
+_PARAGRAPH = "\ue0ff"  # stands for it while the LaTeX is decoded
+
+
 def _people(value: Any) -> list[str]:
-    """Names of an ``author`` or ``editor`` field as a list: white space folded; the Cochrane Library's "Utomo, E,
-    Groen, J, and Blok, BFM" split too (core.io.names)."""
-    names = [" ".join(str(name).split()) for name in (value if isinstance(value, list) else [value])]
+    """Names of an ``author`` or ``editor`` field as a list: white space folded, LaTeX's ``~`` between initials a
+    space ("D.~W.~E.", NASA ADS); the Cochrane Library's "Utomo, E, Groen, J, and Blok, BFM" split too
+    (core.io.names)."""
+    names = [" ".join(str(name).replace("~", " ").split()) for name in (value if isinstance(value, list) else [value])]
     return [name for name in bibtex_names(names) if name]
 
 
