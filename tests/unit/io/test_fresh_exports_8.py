@@ -292,3 +292,36 @@ def test_a_nasa_ads_bibtex_export_with_abstracts_reads_journals_placeholders_and
     assert "comparison star.\nThe analysis has been performed" in " ".join(catalog.split(" "))
     assert by_id["2017CBET.4403....2G"].fields["authors"] == ["Green, D. W. E."]
     assert by_id["2007AAS...210.2104M"].fields["authors"][1] == "Drake, A. J."
+
+
+# --- RIS written with one space before the dash ---------------------------------------------------------------------
+
+def test_a_ris_file_with_one_space_before_each_dash_is_read() -> None:
+    """A RIS file whose tags are written ``TY - JOUR`` (one space before the dash, not two; 124 records, none of
+    them read: "has no records"). Zotero's and EndNote's RIS readers take it; so does this one, tag lines being
+    known only inside a record that starts so, so a wrapped abstract line such as "US - China trade" stays text."""
+    papers = _papers("ris_one_space_3.ris")
+    assert len(papers) == 3
+    first = papers[0]
+    assert first.title.startswith("1,520 reference genomes from cultivated human gut bacteria")
+    assert first.abstract.startswith("Reference genomes are essential for metagenomic analyses")
+    assert (first.fields["journal"], first.fields["year"], first.fields["doi"]) == (
+        "Nature Biotechnology", 2019, "10.1038/s41587-018-0008-8")
+    assert first.fields["authors"][:2] == ["Zou, Yuanqiang", "Xue, Wenbin"] and len(first.fields["authors"]) == 31
+    assert papers[2].fields["authors"][-1] == "Vega Thurber, Rebecca"
+
+
+def test_one_space_tags_are_tags_only_in_a_record_that_starts_so(tmp_path) -> None:
+    path = tmp_path / "two.ris"
+    path.write_text("TY  - JOUR\nTI  - A title\nAB  - An abstract on trade between the\nUS - China and others.\n"
+                    "ER  - \n", encoding="utf-8")
+    paper = _papers_at(path)[0]
+    assert paper.abstract.endswith("US - China and others.") and "US" not in paper.fields
+    assert detect_format(TOOLS / "ris_one_space_3.ris") == "ris"
+    renamed = tmp_path / "export.txt"
+    renamed.write_bytes((TOOLS / "ris_one_space_3.ris").read_bytes())
+    assert detect_format(renamed) == "ris"
+
+
+def _papers_at(path: Path) -> list[Paper]:
+    return [item for item in read_papers(path) if isinstance(item, Paper)]
