@@ -94,21 +94,20 @@ def _row(fields: list[tuple[str, str]]) -> Row:
 
 def noteexpress_rows(path: Path) -> Iterator[NumberedRow]:
     """The records of a NoteExpress text, numbered from 1."""
-    with _open_text(path, newline="") as handle:
-        text = handle.read().lstrip("\ufeff")
     number = 0
     fields: list[tuple[str, str]] = []
-    for line in text.replace("\r\n", "\n").split("\n"):
-        line = line.replace("\r", " ")  # a bare carriage return inside a value (a broken address)
-        found = _FIELD.match(line)
-        if found and found.group(1) == _FIRST and fields:
-            number += 1
-            yield number, _row(fields)
-            fields = []
-        if found:
-            fields.append((found.group(1), found.group(2)))
-        elif line.strip() and fields:  # a value continued on the next line
-            name, value = fields[-1]
-            fields[-1] = (name, f"{value} {line.strip()}" if not line.startswith(",") else value + line.strip())
+    with _open_text(path, newline="") as handle:  # lines end at CR, LF or CRLF: a bare CR breaks a value's line
+        for raw in handle:
+            line = raw.rstrip("\r\n").lstrip("\ufeff")
+            found = _FIELD.match(line)
+            if found and found.group(1) == _FIRST and fields:
+                number += 1
+                yield number, _row(fields)
+                fields = []
+            if found:
+                fields.append((found.group(1), found.group(2)))
+            elif line.strip() and fields:  # a value continued on the next line (",湖北武汉430074" joins as it is)
+                name, value = fields[-1]
+                fields[-1] = (name, f"{value} {line.strip()}" if not line.startswith(",") else value + line.strip())
     if fields:
         yield number + 1, _row(fields)
