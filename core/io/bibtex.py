@@ -9,6 +9,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
+from core.io.aas_journals import aas_journal
 from core.io.names import bibtex_names
 from core.io.rows import NumberedRow, Row, RowWarning, _year
 from core.io.safety import _open_text, _shown
@@ -149,8 +150,14 @@ def _bibtex_row(entry: Any, number: int, latex: _LatexText) -> tuple[Row, list[R
     """One entry as a row: LaTeX decoded; a repeated field kept under a numbered name; warnings per field."""
     warnings: list[RowWarning] = []
     fields: Row = {}
+    ads = any(field.key.strip().lower() in ("adsurl", "adsnote") for field in entry.fields)
     for field in entry.fields:
         key = field.key.strip().lower()
+        if key in ("journal", "booktitle") and isinstance(field.value, str) and (macro := aas_journal(field.value)):
+            fields[key], fields[f"{key}_abbreviation"] = macro[1], macro[0]  # ADS: "\mnras" (core.io.aas_journals)
+            continue
+        if ads and key == "abstract" and isinstance(field.value, str):  # ADS's paragraph mark (its "<P />")
+            field.value = field.value.replace(_ADS_PARAGRAPH, _PARAGRAPH)
         if key in _LIST_FIELDS and key in fields:  # ScienceDirect: one ``keywords = "…",`` line per keyword
             value, problem = latex(field.value) if isinstance(field.value, str) else (str(field.value), None)
             if problem:
@@ -173,9 +180,7 @@ def _bibtex_row(entry: Any, number: int, latex: _LatexText) -> tuple[Row, list[R
         for problem in dict.fromkeys(p for p in problems if p):
             warnings.append(RowWarning(number, name, f"field '{_shown(name)}': {problem}"))
         fields[name] = value
-    authors = fields.pop("author", [])
-    authors = [" ".join(str(name).split()) for name in (authors if isinstance(authors, list) else [authors])]
-    authors = bibtex_names(authors)  # the Cochrane Library's "Utomo, E, Groen, J, and Blok, BFM" (core.io.names)
+    authors, editors = (_people(fields.pop(name, [])) for name in ("author", "editor"))
     row: Row = {
         "key": _key(entry),
         "entrytype": entry.entry_type.lower(),
@@ -188,12 +193,31 @@ def _bibtex_row(entry: Any, number: int, latex: _LatexText) -> tuple[Row, list[R
         "authors": [name for name in authors if name],
         "keywords": _split_keywords(fields.pop("keywords", None)),
     }
+    if editors:
+        row["editors"] = editors
+        if not row["authors"]:  # an edited book: its editors are its people, as Zotero shows them ("(Ed.)")
+            row["authors"], row["author_role"] = list(editors), "editors"
     row.update(fields)
     if not row["abstract"] and _BASE_KEY.match(str(row["key"])) and isinstance(row.get("note"), str):
         row["abstract"] = row.pop("note")  # BASE writes a record's description, its abstract, in the note
     if isinstance(row["abstract"], str) and _web_of_science(row):  # its wrapped lines: "the first\n   outranking"
         row["abstract"] = " ".join(row["abstract"].split())
+    if isinstance(row["abstract"], str) and ads:  # ADS wraps lines at ~70 columns too; its paragraphs are marked
+        parts = (" ".join(part.split()) for part in row["abstract"].split(_PARAGRAPH))
+        row["abstract"] = "\n".join(part for part in parts if part)
     return row, warnings
+
+
+_ADS_PARAGRAPH = "\\textbackslash\\textbackslash"  # how NASA ADS writes a paragraph break in BibTeX
+_PARAGRAPH = "\ue0ff"  # stands for it while the LaTeX is decoded
+
+
+def _people(value: Any) -> list[str]:
+    """Names of an ``author`` or ``editor`` field as a list: white space folded, LaTeX's ``~`` between initials a
+    space ("D.~W.~E.", NASA ADS); the Cochrane Library's "Utomo, E, Groen, J, and Blok, BFM" split too
+    (core.io.names)."""
+    names = [" ".join(str(name).replace("~", " ").split()) for name in (value if isinstance(value, list) else [value])]
+    return [name for name in bibtex_names(names) if name]
 
 
 def _web_of_science(row: Row) -> bool:

@@ -46,6 +46,11 @@ def csl_row(item: Row) -> Row:
     row["year"] = _issued_year(row.pop("issued", None))
     row["doi"] = row.pop("DOI", None) or row.get("doi")
     row["authors"] = [_name(p) for p in row.pop("author", None) or []]
+    editors = row.pop("editor", None)
+    if isinstance(editors, list) and editors:
+        row["editors"] = [_name(p) for p in editors]
+        if not row["authors"]:  # an edited book: its editors are its people
+            row["authors"], row["author_role"] = list(row["editors"]), "editors"
     keywords = row.pop("keyword", None)
     if isinstance(keywords, str):  # ", " between keywords, or "; " when one holds a comma (our export)
         row["keywords"] = [k.strip() for k in keywords.split(";" if ";" in keywords else ",") if k.strip()]

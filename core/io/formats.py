@@ -23,13 +23,16 @@ from core.errors import CorpusError
 from core.io.api_json import api_row, unread_json
 from core.io.bibtex import _bibtex_rows, looks_like_bibtex
 from core.io.csl import csl_row, looks_like_csl
+from core.io.dspace import dspace_rows, looks_like_dspace
 from core.io.endnote import _endnote_rows, looks_like_endnote
+from core.io.europe_pmc import europe_pmc_row, looks_like_europe_pmc
 from core.io.excel import _excel_rows, excel_layout
 from core.io.field_blocks import field_block_rows, looks_like_field_blocks
 from core.io.id_lists import looks_like_pmid_list, pmid_list_error
 from core.io.jats import _jats_rows, is_jats
 from core.io.layout import Layout, separator_of, sniff_text
 from core.io.medline import _medline_rows, looks_like_medline, looks_like_pubmed_display, pubmed_display_error
+from core.io.noteexpress import looks_like_noteexpress, noteexpress_rows
 from core.io.ovid import looks_like_ovid, ovid_rows
 from core.io.printed import looks_like_printed_bibliography, printed_bibliography_error
 from core.io.pubmed import _pubmed_rows
@@ -53,33 +56,38 @@ from core.io.zotero_rdf import looks_like_zotero_rdf, zotero_rdf_rows
 from core.records import RowError
 
 FORMATS: tuple[str, ...] = ("csv", "tsv", "excel", "jsonl", "parquet", "pubmed", "jats", "medline", "bibtex", "ris",
-                            "endnote", "refer", "wos", "cochrane", "ovid", "refworks", "zotero")
+                            "endnote", "refer", "wos", "cochrane", "ovid", "refworks", "zotero", "noteexpress",
+                            "dspace")
 FORMAT_NAMES = {"csv": "CSV", "tsv": "TSV", "excel": "Excel (.xlsx)",
-                "jsonl": "JSONL/JSON (incl. CSL JSON, OpenAlex, Semantic Scholar, Crossref, DataCite, ISTEX)",
+                "jsonl": "JSONL/JSON (incl. CSL JSON, OpenAlex, Semantic Scholar, Europe PMC, Crossref, DataCite, "
+                         "ISTEX)",
                 "parquet": "Parquet", "pubmed": "PubMed XML",
                 "jats": "JATS / PMC full text (.xml, .nxml, .tar.gz)", "medline": "MEDLINE / PubMed format (.nbib)",
                 "bibtex": "BibTeX", "ris": "RIS", "endnote": "EndNote XML",
                 "refer": "EndNote tagged / Refer text (.enw)", "wos": "Web of Science plain text",
                 "cochrane": "Cochrane CENTRAL text",
                 "ovid": "Ovid tagged text (MEDLINE, Embase, PsycINFO… via Ovid)",
-                "refworks": "RefWorks tagged text (RefWorks, CNKI)", "zotero": "Zotero RDF"}
+                "refworks": "RefWorks tagged text (RefWorks, CNKI)", "zotero": "Zotero RDF",
+                "noteexpress": "NoteExpress text (.net; CNKI)",
+                "dspace": "DSpace Dublin Core XML (dublin_core.xml)"}
 _EXTENSIONS = {
     ".csv": "csv", ".tsv": "tsv", ".tab": "tsv", ".jsonl": "jsonl", ".ndjson": "jsonl", ".json-lines": "jsonl",
     ".json": "jsonl", ".parquet": "parquet", ".pq": "parquet", ".xml": "pubmed", ".bib": "bibtex",
     ".bibtex": "bibtex", ".ris": "ris", ".nbib": "medline", ".medline": "medline", ".xlsx": "excel",
     ".xlsm": "excel", ".xls": "excel", ".ciw": "wos", ".enw": "refer", ".refer": "refer", ".nxml": "jats",
-    ".tar": "jats", ".tgz": "jats", ".rdf": "zotero",
+    ".tar": "jats", ".tgz": "jats", ".rdf": "zotero", ".net": "noteexpress",
 }
 _ALIASES = {"pmc": "jats", "nxml": "jats",
             "xml": "pubmed", "pubmed-xml": "pubmed", "nbib": "medline", "pubmed-text": "medline", "bib": "bibtex",
             "ndjson": "jsonl", "json": "jsonl", "csl": "jsonl", "xlsx": "excel", "endnote-xml": "endnote",
             "web-of-science": "wos", "isi": "wos", "enw": "refer", "endnote-tagged": "refer", "ovid-tagged": "ovid",
-            "refworks-tagged": "refworks", "zotero-rdf": "zotero", "rdf": "zotero"}
+            "refworks-tagged": "refworks", "zotero-rdf": "zotero", "rdf": "zotero",
+            "net": "noteexpress"}
 _TEXT_FORMATS = frozenset(("csv", "tsv", "jsonl", "medline", "bibtex", "ris", "refer", "wos", "cochrane", "ovid",
-                            "refworks"))
+                            "refworks", "noteexpress"))
 _TEXT_TABLE_EXTENSIONS = (".txt", "")  # tables saved as .txt (RefWorks, Web of Science tab-delimited)
 _TABLE_EXTENSIONS = {".csv": "csv", ".tsv": "tsv", ".tab": "tsv"}  # extensions that stand when the rows agree
-_XML_FORMATS = frozenset(("pubmed", "jats", "endnote"))  # .xml names all three: no note between them
+_XML_FORMATS = frozenset(("pubmed", "jats", "endnote", "dspace"))  # .xml names them all: no note between them
 _PEEK_ROWS = 100
 _JSON_START = re.compile(r'(\{\s*"|\[\s*[{\]])')  # how a JSON object or a list of objects starts
 
@@ -144,6 +152,8 @@ def _by_content(path: Path, ext: str) -> str | None:
         return "ovid"
     if looks_like_refworks(text):
         return "refworks"
+    if looks_like_noteexpress(text):
+        return "noteexpress"
     if looks_like_ris(text):  # before Cochrane: its RIS exports start with the same "Record #1 of N" preamble
         return "ris"
     if looks_like_bibtex(text):  # before Cochrane too: its BibTeX heads each entry with "Record #1 of N"
@@ -159,6 +169,8 @@ def _by_content(path: Path, ext: str) -> str | None:
             return "endnote"
         if looks_like_zotero_rdf(text):
             return "zotero"
+        if looks_like_dspace(text):
+            return "dspace"
         if "<PubmedArticle" in text[:20000] or "<MedlineCitation" in text[:20000]:
             return "pubmed"
         return "jats" if is_jats(text[:20000]) else None
@@ -245,11 +257,13 @@ class Opened:
 
 def _json_record(row: Row) -> Row:
     """A JSON object under the product's field names when it is a CSL item, an OpenAlex work, a Semantic Scholar
-    paper, a Crossref work, a DataCite record or an ISTEX record; else as it is."""
+    paper, a Europe PMC record, a Crossref work, a DataCite record or an ISTEX record; else as it is."""
     if looks_like_openalex(row):
         return openalex_row(row)
     if looks_like_semantic_scholar(row):
         return semantic_scholar_row(row)
+    if looks_like_europe_pmc(row):
+        return europe_pmc_row(row)
     api = api_row(row)  # Crossref, DataCite, ISTEX: before CSL, which a Crossref work resembles
     if api is not None:
         return api
@@ -264,6 +278,7 @@ def _json_rows(rows: Iterator[NumberedRow]) -> Iterator[NumberedRow]:
 _TEXT_READERS: dict[str, Callable[[Path], Iterator[NumberedRow]]] = {
     "bibtex": _bibtex_rows, "ris": _ris_rows, "medline": _medline_rows, "wos": _wos_rows, "cochrane": _cochrane_rows,
     "refer": _refer_rows, "ovid": ovid_rows, "refworks": refworks_rows,
+    "noteexpress": noteexpress_rows,
 }
 
 
@@ -278,6 +293,8 @@ def _numbered_rows(path: Path, fmt: str, options: ReadOptions) -> tuple[Iterator
         return _endnote_rows(path), Layout()
     if fmt == "zotero":
         return zotero_rdf_rows(path), Layout()
+    if fmt == "dspace":
+        return dspace_rows(path), Layout()
     if fmt == "excel":
         layout = excel_layout(path, options.sheet, options.header_row)
         return _excel_rows(path, layout), layout
@@ -300,8 +317,8 @@ _XML_PREAMBLE = re.compile(rb"^(?:\s+|<\?.*?\?>|<!--.*?-->|<!DOCTYPE[^>]*>)*", r
 
 
 def _unknown_xml(path: Path) -> CorpusError | None:
-    """The refusal of an XML file whose root element no reader knows (DSpace's ``<dublin_core>``, a MODS or MARC
-    XML file), naming it and the XML exports that are read; None when it is PubMed's or unreadable."""
+    """The refusal of an XML file whose root element no reader knows (a MODS or MARC XML file), naming it and the
+    XML exports that are read; None when it is PubMed's or unreadable."""
     try:
         head = xml_head(path).lstrip(b"\xef\xbb\xbf")
     except (CorpusError, OSError):
@@ -311,8 +328,8 @@ def _unknown_xml(path: Path) -> CorpusError | None:
     if root is None or root in ("PubmedArticleSet", "PubmedArticle", "PubmedBookArticleSet"):
         return None
     return CorpusError(f"file '{_name(path)}' is XML whose root element is <{root}>, which no reader here knows: "
-                       "PubMed XML, EndNote XML, Zotero RDF and JATS (PMC) XML are read; export the records as RIS "
-                       "or BibTeX (or one of those XML kinds) and import that file")
+                       "PubMed XML, EndNote XML, Zotero RDF, DSpace Dublin Core and JATS (PMC) XML are read; export "
+                       "the records as RIS or BibTeX (or one of those XML kinds) and import that file")
 
 
 def _open_rows(path: str | Path, fmt: str | None, options: ReadOptions | None = None) -> Opened:

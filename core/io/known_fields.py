@@ -7,10 +7,11 @@ import re
 from typing import Any
 
 from core.io.markup import has_markup, plain_text
-from core.io.names import author_list
+from core.io.names import author_list, glued_names
 from core.io.rows import _year
 from core.records import bare_doi
 
+_SPRINGER = ("item doi", "content type")  # columns of SpringerLink's search-results CSV
 _FULL_NAMES = ("af", "author full names")  # Web of Science's full author names, by its tags or field names
 _AUTHOR_ID = re.compile(r"\(\d{5,}\)")
 
@@ -64,3 +65,11 @@ def fullest_authors(fields: dict[str, Any]) -> None:
             fields["authors"], fields["author_short_names"] = names, short
             del fields[key]
         return
+
+
+def springer_authors(fields: dict[str, Any]) -> None:
+    """SpringerLink's CSV (``Item Title``, ``Item DOI``, ``Authors``, ``Content Type``) runs a paper's authors
+    together in one cell ("Araz R. AlievNigar T. Ismayilova"): split into people (`core.io.names.glued_names`)."""
+    authors = fields.get("authors")
+    if all(key in fields for key in _SPRINGER) and isinstance(authors, list) and len(authors) == 1:
+        fields["authors"] = glued_names(str(authors[0]))

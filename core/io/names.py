@@ -57,6 +57,17 @@ def _family_initials_pairs(parts: list[str], bare: bool = False) -> list[str] | 
     return names if i == len(parts) and len(names) > 1 else None
 
 
+_ONE_WORD = re.compile(r"^[A-ZÀ-ÖØ-Þ][^\W\d_]+\.?$")  # a name of one word: "Badinqiuying", "Ouzhuluobu"
+
+
+def _ending_in_initials(names: list[str]) -> bool:
+    """Whether every name ends in initials ("Harris RB"), but for a few of one word (Europe PMC's authorString:
+    "Harris RB, Wenying W, Badinqiuying, Smith AT"), fewer than those with initials."""
+    initials = sum(1 for name in names if _INITIALS_LAST.match(name.split(", ")[0]))
+    one_word = sum(1 for name in names if _ONE_WORD.match(name))
+    return initials == len(names) or (initials >= 2 and initials > one_word and initials + one_word == len(names))
+
+
 def author_list(value: str) -> list[str]:
     """The names in one cell, in order (see the module); empty for a blank cell."""
     text = _NULL_GIVEN.sub("", " ".join(value.split()))
@@ -81,7 +92,7 @@ def author_list(value: str) -> list[str]:
             names[-1] = f"{names[-1]}, {part}"
         else:
             names.append(part)
-    if len(names) > 1 and all(_INITIALS_LAST.match(name.split(", ")[0]) for name in names):
+    if len(names) > 1 and _ending_in_initials(names):
         if "." not in "".join(names[:-1]) and names[-1].endswith("."):  # PubMed ends its list with a full stop
             names[-1] = names[-1][:-1]
         return names
@@ -98,6 +109,27 @@ def author_list(value: str) -> list[str]:
 
 
 _NAMES_JOINED = re.compile(r";(?=\s|$)")
+# where SpringerLink's CSV runs two names together: a lower-case letter, then a capital ("AlievNigar")
+# (not "Du" or "Le" among the particles: Chinese and Vietnamese family names, "Qing-Xiu DuShu-Ming Tang")
+_GLUE = re.compile(r"(?<=[a-zß-öø-ÿ])(?=[A-ZÀ-ÖØ-Þ])")
+_PARTICLES = frozenset(("Mc", "Mac", "De", "Di", "Da", "La", "Van", "Von", "Del", "Della", "Fitz", "St"))
+
+
+def glued_names(value: str) -> list[str]:
+    """SpringerLink's CSV writes a paper's authors in one cell without separators ("Araz R. AlievNigar T.
+    Ismayilova"): split where a lower-case letter meets a capital, unless the word so far is a particle of a family
+    name ("McDonald", "DeVries", "MacArthur") or the name so far is one word (a given name such as "JoAnn")."""
+    names: list[str] = []
+    start = 0
+    for match in _GLUE.finditer(value):
+        piece = value[start:match.start()]
+        word = re.split(r"[\s\-'’.]", piece)[-1]
+        if word in _PARTICLES or " " not in piece.strip():
+            continue
+        names.append(piece.strip())
+        start = match.start()
+    names.append(value[start:].strip())
+    return [name for name in names if name]
 
 
 def tagged_names(value: str) -> list[str]:

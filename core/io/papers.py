@@ -31,7 +31,7 @@ from core.io.background import background_worthwhile, read_in_background
 from core.io.columns import ColumnMap, detect_columns, id_like_columns
 from core.io.formats import _PEEK_ROWS, ReadOptions, _open_rows
 from core.io.formulas import restore
-from core.io.known_fields import fullest_authors, known_value
+from core.io.known_fields import fullest_authors, known_value, springer_authors
 from core.io.markup import empty_markup, has_markup, placeholder, plain_text
 from core.io.rows import NumberedRow, Row, RowWarning, _year
 from core.io.safety import _name, _shown, encoding_name
@@ -112,6 +112,7 @@ class _IdStats:
     real: int = 0  # rows with a value that is not a placeholder
     distinct: int = 0
     placeholder: str | None = None  # the first placeholder value seen, as written
+    not_eid: str | None = None  # the first value of an "eid" column that is no Scopus EID (an ADS article number)
 
     @property
     def unique(self) -> bool:  # some ids and none repeated (rows without one get a generated id)
@@ -122,6 +123,9 @@ class _IdStats:
         return self.real > 0 and 2 * (self.real - self.distinct) <= self.real
 
     def problem(self) -> str:
+        if self.real == 0 and self.not_eid is not None:
+            return (f"its values are not Scopus EIDs ('2-s2.0-…') but article numbers "
+                    f"('{_shown(self.not_eid, 20)}', as NASA ADS writes eid)")
         if self.real == 0:
             shown = "empty" if not (self.placeholder or "").strip() else f"'{_shown(str(self.placeholder), 20)}'"
             return f"the first {self.rows} rows hold no id or a placeholder ({shown})"
@@ -137,6 +141,8 @@ def _id_stats(column: str, head: Sequence[NumberedRow]) -> _IdStats:
         stats.rows += 1
         value = row.get(column)
         text = _id_text(value)
+        if text is not None and column.strip().lower() == "eid" and not text.lower().startswith("2-s2.0-"):
+            stats.not_eid, text = stats.not_eid or text, None  # an article number ("010201"), no id of the paper
         if text is None:
             if stats.placeholder is None:
                 stats.placeholder = "" if _missing(value) else str(value).strip()
@@ -262,6 +268,7 @@ def _paper(number: int, row: Row, columns: ColumnMap, tabular: bool, title_only:
         if early:
             fields["year"] = early
     fullest_authors(fields)
+    springer_authors(fields)
     keywords = fields.get("keywords")
     if isinstance(keywords, list) and any(isinstance(word, str) and has_markup(word) for word in keywords):
         marked["keywords_markup"] = keywords  # Scopus' "NPP<inf>gap</inf>" is the keyword "NPPgap"

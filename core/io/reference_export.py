@@ -86,7 +86,8 @@ def ris_record(ref: Reference) -> str:
     """One RIS record, ``TY`` to ``ER``, CRLF line ends, a blank line after."""
     out = [f"TY  - {_RIS_TYPE.get(ref.kind, 'JOUR')}", f"TI  - {_line(ref.title)}"]
     if ref.authors:
-        out.append(_lines("AU", [f"{family}, {given}" if given else family for family, given in ref.authors]))
+        out.append(_lines("ED" if ref.editors_only else "AU",
+                          [f"{family}, {given}" if given else family for family, given in ref.authors]))
     if ref.journal:
         out.append(f"T2  - {_line(ref.journal)}")
     if ref.extra.get("abbreviation"):
@@ -180,10 +181,11 @@ def bibtex_entry(ref: Reference, key: str) -> str:
     if ref.authors:
         names = [f"{family}, {given}" if given else family for family, given in ref.authors]
         joined = " and ".join(names)
+        role = "editor" if ref.editors_only else "author"
         if len(_AND.findall(joined)) != len(names) - 1:  # a name holds "and": it goes in braces
-            fields.append(("author", " and ".join(_bibtex_name(family, given) for family, given in ref.authors)))
+            fields.append((role, " and ".join(_bibtex_name(family, given) for family, given in ref.authors)))
         else:  # no name holds a lone "and": one escape of the whole list
-            fields.append(("author", bibtex_escape(joined)))
+            fields.append((role, bibtex_escape(joined)))
     for name, value in ((container, ref.journal), ("year", str(ref.year) if ref.year is not None else ""),
                         ("volume", ref.extra.get("volume")), ("number", ref.extra.get("issue")),
                         ("pages", f"{start}--{end}" if start and end else start),
@@ -213,8 +215,8 @@ def csl_item(ref: Reference) -> dict[str, object]:
     """One CSL JSON item."""
     item: dict[str, object] = {"id": ref.id, "type": _CSL_TYPE.get(ref.kind, "article-journal"), "title": ref.title}
     if ref.authors:
-        item["author"] = [{"family": family, "given": given} if given else {"literal": family}
-                          for family, given in ref.authors]
+        item["editor" if ref.editors_only else "author"] = [
+            {"family": family, "given": given} if given else {"literal": family} for family, given in ref.authors]
     if ref.journal:
         item["container-title"] = ref.journal
     if ref.extra.get("abbreviation"):

@@ -68,7 +68,8 @@ class FieldRoles:
 @dataclass
 class Reference:
     """One paper as a reference manager sees it; `kind` is article, conference, chapter, book, thesis, report or
-    preprint; `authors` are (family, given) pairs, given "" where the name could not be split."""
+    preprint; `authors` are (family, given) pairs, given "" where the name could not be split; `editors_only`: they
+    are the editors of an edited book that names no author (written as editors)."""
 
     id: str
     title: str
@@ -81,6 +82,7 @@ class Reference:
     keywords: list[str] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
     extra: dict[str, str] = field(default_factory=dict)  # the keys of _EXTRA_NAMES, but notes
+    editors_only: bool = False
 
 
 def text_list(value: Any) -> list[str]:
@@ -174,7 +176,7 @@ def reference(paper: Paper, roles: FieldRoles, tags: Mapping[str, list[str]] | N
         authors=[split_name(name) for name in author_names(fields.get("authors"))],
         journal=_scalar(journal) if journal is not None else "",
         year=year if isinstance(year, int) or year is None else _scalar(year) or None,
-        doi=bare_doi(doi) if doi else "",
+        doi=bare_doi(doi) if doi else "", editors_only=fields.get("author_role") == "editors",
     )
     skip, keys = roles.mapped, _KEYS
     for name, value in fields.items():

@@ -4,8 +4,10 @@ Lines before a record's ``TY`` tag are passed over, so the preambles some databa
 ignored: the Cochrane Library's RIS (EndNote, ProCite and Reference Manager flavours) starts every record with
 ``Record #3 of 18`` / ``Provider: John Wiley & Sons, Ltd.`` / ``Content: text/plain; ...``, Silverchair's and
 JSTOR's files with ``Provider:`` / ``Database:`` lines. Cochrane also writes two spaces after the dash
-(``TY  -  JOUR``); values are stripped, so that reads as ``JOUR``. A record without ``DO`` takes its DOI from ``M3`` or
-``UR`` when one holds a DOI: PLOS writes ``M3  - doi:10.1371/…`` and ``UR  - https://doi.org/10.1371/…``.
+(``TY  -  JOUR``); values are stripped, so that reads as ``JOUR``. Some files write one space before the dash
+(``TY - JOUR``): inside a record that starts so, such lines are its tags (elsewhere "US - China" stays text). A
+record without ``DO`` takes its DOI from ``M3`` or ``UR`` when one holds a DOI: PLOS writes
+``M3  - doi:10.1371/…`` and ``UR  - https://doi.org/10.1371/…``.
 """
 
 from __future__ import annotations
@@ -25,10 +27,17 @@ _DOI = re.compile(r"^10\.\d{4,9}/\S+$")
 _RIS_HEAD_LINES = 40  # a file is RIS when one of its first non-empty lines is a TY tag
 
 
+_ONE_SPACE_TAG = re.compile(r"^([A-Z][A-Z0-9]) -(?= |$)")  # "TY - JOUR": one space before the dash
+
+
 def looks_like_ris(head: str) -> bool:
-    """RIS: a ``TY  -`` line among the first non-empty lines (a preamble such as Cochrane's may come first)."""
-    lines = (line.lstrip("\ufeff") for line in head.splitlines() if line.strip())
-    return any(line.startswith("TY  -") for _, line in zip(range(_RIS_HEAD_LINES), lines))
+    """RIS: a ``TY  -`` line among the first non-empty lines (a preamble such as Cochrane's may come first); or
+    ``TY - `` with one space, followed by another tag so written."""
+    lines = [line.lstrip("\ufeff") for line in head.splitlines() if line.strip()][:_RIS_HEAD_LINES]
+    if any(line.startswith("TY  -") for line in lines):
+        return True
+    starts = [n for n, line in enumerate(lines) if line.startswith("TY - ")]
+    return bool(starts) and any(_ONE_SPACE_TAG.match(line) for line in lines[starts[0] + 1:starts[0] + 4])
 
 
 def _ris_parser() -> Any:
@@ -112,6 +121,14 @@ def _ris_row(record: Row, number: int) -> tuple[Row, list[RowWarning]]:
     record.pop("end_of_reference", None)
     if "unknown_tag" in record:
         record["unknown_tag"] = dict(record["unknown_tag"])
+        editors = record["unknown_tag"].pop("ED", None) or []  # ED: editors (Zotero reads it so; not in rispy)
+        row["editors"] = [name for value in editors for name in tagged_names(value)] or None
+        if row["editors"] and not authors:  # an edited book: its editors are its people
+            row["authors"], row["author_role"] = list(row["editors"]), "editors"
+        if not row["editors"]:
+            del row["editors"]
+        if not record["unknown_tag"]:
+            del record["unknown_tag"]
     row.update(record)
     return row, warnings
 
@@ -132,16 +149,20 @@ def _ris_rows(path: Path) -> Iterator[NumberedRow]:
         else:
             yield number, RowError(number, f"row {number}: RIS record could not be read")
 
+    one_space = False  # the record started "TY - JOUR": its tags have one space before the dash
     with _open_text(path) as handle:
         for raw in handle:
             line = raw.rstrip("\r\n").lstrip("\ufeff")  # a byte order mark also starts files joined together
+            if line.startswith("TY - ") or (chunk and one_space and _ONE_SPACE_TAG.match(line)):
+                line = _ONE_SPACE_TAG.sub(r"\1  -", line, count=1)
             if line.startswith("TY  -"):
                 if chunk:
                     yield from flush()
                 chunk = [line]
+                one_space = raw.lstrip("\ufeff").startswith("TY - ")
             elif chunk and line.startswith("ER  -"):
                 yield from flush()
-                chunk = []
+                chunk, one_space = [], False
             elif chunk:
                 chunk.append(line)
     if chunk:

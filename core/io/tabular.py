@@ -12,6 +12,7 @@ from typing import Any
 
 from core.errors import CorpusError
 from core.io.api_json import api_records
+from core.io.europe_pmc import europe_pmc_records
 from core.io.rows import NumberedRow, Row
 from core.io.safety import _GZIP_MAGIC, _head_text, _name, _open_binary, _open_text
 from core.records import RowError
@@ -97,6 +98,9 @@ def _wrapped(value: Any, path: Path) -> list | None:
     under ``results``, ``data``, ... and no title of its own); None for anything else."""
     if not isinstance(value, dict):
         return None
+    epmc = europe_pmc_records(value)  # Europe PMC's answer, pygetpapers' file (core.io.europe_pmc)
+    if epmc is not None:
+        return epmc
     records = api_records(value, _name(path))
     if records is not None or "title" in value:
         return records

@@ -169,9 +169,9 @@ def register_tools(mcp: MCPServer, ws: Workspace) -> None:
     async def import_file(
         ctx: Context,
         path: Annotated[str, Field(description="a file on the server's machine: CSV, TSV, Excel, JSON(L) (incl. "
-                                               "OpenAlex, Semantic Scholar, Crossref, DataCite, ISTEX), Parquet, "
-                                               "PubMed XML, JATS, MEDLINE, BibTeX, RIS, EndNote XML or .enw, WoS, "
-                                               "Cochrane")],
+                                               "OpenAlex, Semantic Scholar, Europe PMC, Crossref, DataCite, ISTEX), "
+                                               "Parquet, PubMed XML, JATS, MEDLINE, BibTeX, RIS, EndNote XML or .enw, "
+                                               "WoS, Cochrane, NoteExpress (.net), DSpace Dublin Core")],
         corpus: Annotated[str, Field(description="the corpus to import into (created if new)")],
         format: Annotated[str | None, Field(description="the reader (default: by content, then extension)")] = None,
         title_only: Annotated[bool, Field(description="also import rows without an abstract")] = False,

@@ -177,3 +177,18 @@ def test_a_topic_and_search_results_can_be_kept_as_collections(workspace):  # no
     at.text_input(key="similar_collect_name").set_value("near it")
     next(b for b in at.button if b.label.startswith("Add") and "(search results)" in b.label).click().run()
     assert workspace.collection_ids("c", "near it") == found
+
+
+def test_an_edited_books_editors_are_shown_as_editors_in_the_panel(workspace):  # noqa: F811
+    """A book that names only editors (BibLaTeX ``editor``, issue 40 round 8) shows them as its people, marked
+    "(eds.)" as a reference manager shows them."""
+    from core.embedding import embed_corpus
+
+    workspace.import_papers("c", [Paper(id="edited", title="An edited volume on galaxies", abstract=ABSTRACT,
+                                        fields={"year": 2012, "authors": ["Uhlir, P. F.", "Cohen, D."],
+                                                "editors": ["Uhlir, P. F.", "Cohen, D."], "author_role": "editors"})])
+    embed_corpus(workspace, "c", "tiny")
+    at = open_app()
+    at.text_input(key="map_find").set_value("An edited volume on galaxies").run()
+    assert not at.exception and at.session_state["map_paper"] == "edited"
+    assert "Uhlir, P. F.; Cohen, D. (eds.)" in texts(at.markdown)

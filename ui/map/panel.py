@@ -98,6 +98,8 @@ def paper_panel(corpus: str, spec: ModelSpec, frame: pd.DataFrame, row: int, coo
     close.button("", icon=":material/close:", key="map_panel_close", help="Close the panel",
                  on_click=lambda: st.session_state.pop(PAPER, None))
     authors = author_text(record.get("authors"), limit=None) if "authors" in frame.columns else ""
+    if authors and record.get("author_role") == "editors":  # an edited book's editors, as Zotero shows them
+        authors += " (eds.)" if ";" in authors else " (ed.)"
     if authors:
         st.markdown(md_escape(authors))
     where = [label_text(record[c]) for c in ("journal", "year") if c in frame.columns and not is_missing(record[c])]

@@ -186,15 +186,16 @@ def test_a_crossref_answer_that_holds_no_works_is_refused_naming_what_it_is() ->
 
 
 def test_a_json_of_no_known_shape_is_refused_naming_the_shapes_that_are_read(tmp_path: Path) -> None:
-    """A search answer whose records sit under a key no reader knows (Europe PMC's ``resultList.result``) is not
-    "a file without a title column": the sentence says where its records are and which JSON shapes are read."""
-    path = tmp_path / "europepmc.json"
-    path.write_text(json.dumps({"version": "6.9", "hitCount": 1, "resultList": {"result": [
-        {"id": "1", "source": "MED", "title": "A paper", "abstractText": "Its abstract."}]}}), encoding="utf-8")
+    """A search answer whose records sit under a key no reader knows (a Solr answer's ``response.docs``, as NASA
+    ADS gives it; Europe PMC's ``resultList.result``, the example here before, is read since round 8) is not "a
+    file without a title column": the sentence says where its records are and which JSON shapes are read."""
+    path = tmp_path / "ads.json"
+    path.write_text(json.dumps({"responseHeader": {"status": 0}, "response": {"numFound": 1, "docs": [
+        {"bibcode": "2019ApJ...1..1A", "title": ["A paper"], "abstract": "Its abstract."}]}}), encoding="utf-8")
     with pytest.raises(CorpusError) as refused:
         list(read_papers(path))
     message = str(refused.value)
-    assert "resultList" in message and "title column" not in message
+    assert "response.docs" in message and "title column" not in message
     for shape in ("CSL JSON", "OpenAlex", "Semantic Scholar", "Crossref", "DataCite", "ISTEX"):
         assert shape in message
 

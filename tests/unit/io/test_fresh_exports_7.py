@@ -93,14 +93,17 @@ def test_a_file_without_abstracts_from_an_unnamed_source_keeps_the_plain_sentenc
 
 # --- fresh files of the seventh round ------------------------------------------------------------------------------
 
-def test_an_xml_file_of_no_known_kind_names_its_root_element_and_the_readable_kinds() -> None:
-    """OpenGrey's record as DSpace Dublin Core (``<dublin_core schema="dc"><dcvalue element="title" …>``): an .xml
-    is read as PubMed XML by its extension, and the refusal said only "has no records", as for an empty PubMed file.
-    It names what the file is and which XML exports are read."""
+def test_an_xml_file_of_no_known_kind_names_its_root_element_and_the_readable_kinds(tmp_path) -> None:
+    """An .xml whose root no reader knows (here a MODS record) is read as PubMed XML by its extension, and the
+    refusal said only "has no records", as for an empty PubMed file. It names what the file is and which XML exports
+    are read. (OpenGrey's DSpace Dublin Core, the file that showed this, is read since round 8.)"""
+    path = tmp_path / "record.xml"
+    path.write_text('<?xml version="1.0"?>\n<mods xmlns="http://www.loc.gov/mods/v3"><titleInfo><title>A title'
+                    "</title></titleInfo></mods>\n", encoding="utf-8")
     with pytest.raises(CorpusError) as caught:
-        list(read_papers(TOOLS / "opengrey_dspace_dc_1.xml"))
+        list(read_papers(path))
     message = str(caught.value)
-    assert "<dublin_core>" in message and "PubMed XML" in message and "EndNote XML" in message
+    assert "<mods>" in message and "PubMed XML" in message and "EndNote XML" in message
     assert "RIS" in message
 
 

@@ -1,0 +1,89 @@
+"""Europe PMC records (its REST API's ``resultType=core`` results), as the API answers and as getpapers and
+pygetpapers save them, normalised into the product's field names.
+
+The API answers ``{"version", "hitCount", "resultList": {"result": [...]}}``; pygetpapers saves
+``{"nextCursorMark", "papers": {"PMC…": record}}``; ContentMine's getpapers saves a list of records whose every value
+is a one-item list (``"title": ["…"]``, read from the XML answer). A record is recognised by Europe PMC's own keys
+(``authorString``, ``abstractText``, ``journalInfo``, ``pubYear``) with a ``source`` or ``pmid``. Its abstract is
+``abstractText``, the journal ``journalInfo.journal.title``, authors ``authorList.author`` as "Family, Given" (the
+initials' form ``fullName`` where no given name), keywords ``keywordList.keyword``.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from core.io.rows import Row, _year
+
+__all__ = ["europe_pmc_records", "europe_pmc_row", "looks_like_europe_pmc"]
+
+_OWN_KEYS = ("authorString", "abstractText", "journalInfo", "pubYear")
+
+
+def _one(value: Any) -> Any:
+    """A getpapers value without its one-item lists, at every depth."""
+    while isinstance(value, list) and len(value) == 1:
+        value = value[0]
+    if isinstance(value, dict):
+        return {key: _one(item) for key, item in value.items()}
+    if isinstance(value, list):
+        return [_one(item) for item in value]
+    return value
+
+
+def _list(value: Any) -> list:
+    return value if isinstance(value, list) else [] if value is None else [value]
+
+
+def looks_like_europe_pmc(row: Row) -> bool:
+    """Whether a JSON object is a Europe PMC record."""
+    return sum(key in row for key in _OWN_KEYS) >= 2 and ("source" in row or "pmid" in row or "id" in row)
+
+
+def europe_pmc_records(value: Any) -> list | None:
+    """The records of a Europe PMC answer (``resultList.result``) or a pygetpapers file (``papers``); None else."""
+    if not isinstance(value, dict):
+        return None
+    results = value.get("resultList")
+    if isinstance(results, dict) and isinstance(results.get("result"), list):
+        return results["result"]
+    papers = value.get("papers")
+    if "nextCursorMark" in value and isinstance(papers, dict):
+        return list(papers.values())
+    return None
+
+
+def _author(person: Any) -> str | None:
+    if not isinstance(person, dict):
+        return str(person) if person else None
+    family, given = person.get("lastName"), person.get("firstName")
+    if family and given:
+        return f"{family}, {given}"
+    return person.get("fullName") or person.get("collectiveName") or family
+
+
+def europe_pmc_row(record: Row) -> Row:
+    """A Europe PMC record under the product's names; the rest of its scalar values kept as they are."""
+    row = _one(record)
+    info = row.get("journalInfo") if isinstance(row.get("journalInfo"), dict) else {}
+    journal = info.get("journal") if isinstance(info.get("journal"), dict) else {}
+    people = (row.get("authorList") or {}).get("author") if isinstance(row.get("authorList"), dict) else None
+    authors = [name for person in _list(people) if (name := _author(person))]
+    words = (row.get("keywordList") or {}).get("keyword") if isinstance(row.get("keywordList"), dict) else None
+    out: Row = {key: value for key, value in row.items() if isinstance(value, (str, int, float, bool))}
+    out.update({
+        "title": row.get("title"),
+        "abstract": row.get("abstractText"),
+        "journal": journal.get("title"),
+        "journal_abbreviation": journal.get("ISOAbbreviation") or journal.get("medlineAbbreviation"),
+        "issn": journal.get("ISSN") or journal.get("ESSN"),
+        "volume": info.get("volume"), "issue": info.get("issue"),
+        "year": _year(row.get("pubYear")) or _year(info.get("yearOfPublication")),
+        "doi": row.get("doi"),
+        "authors": authors or [name.strip() for name in str(row.get("authorString") or "").rstrip(".").split(",")
+                               if name.strip()],
+        "keywords": [str(word) for word in _list(words)],
+    })
+    out.pop("abstractText", None)
+    out.pop("authorString", None)
+    return out
