@@ -28,7 +28,7 @@ def describe_reading(reading: dict[str, Any], tool: str | None = None,
 
     reader = str(reading.get("reader"))
     parts = [f"read as {mark(FORMAT_NAMES.get(reader, reader))}"]
-    if reading.get("encoding") and not str(reading["encoding"]).startswith("UTF-8"):
+    if reading.get("encoding") and (not str(reading["encoding"]).startswith("UTF-8") or "mixed" in reading["encoding"]):
         parts.append(f"encoding {mark(str(reading['encoding']))}")
     if reading.get("sheet"):
         parts.append(f"sheet {mark(str(reading['sheet']))}")

@@ -2,8 +2,9 @@
 
 Text is UTF-8 (or UTF-16 with its BOM) unless its first MiB is not UTF-8: then it is a file saved by Excel on
 Windows or a classic Mac (Windows-1252, which reads Latin-1 too, or Mac Roman), told apart by charset-normalizer
-among those two. Bytes that are not text in either (controls, NULs) or UTF-8 mixed with other bytes are refused
-with one sentence. A user's choice (``with_encoding``) always wins.
+among those two. A file of UTF-8 with Windows-1252 bytes among it is read as both (``core.io.mixed_encoding``).
+Bytes that are not text in any of these (controls, NULs) are refused with one sentence. A user's choice
+(``with_encoding``) always wins.
 """
 
 from __future__ import annotations
@@ -18,6 +19,7 @@ from pathlib import Path
 from typing import IO, Any
 
 from core.errors import CorpusError
+from core.io import mixed_encoding
 from core.io.rows import NumberedRow
 
 _HEAD_BYTES = 2**20
@@ -109,7 +111,8 @@ def xml_head(path: Path) -> bytes:
 # the encodings a user may choose (the import preview's Encoding, --encoding), by their codecs names
 ENCODING_NAMES = {"utf-8": "UTF-8", "utf-8-sig": "UTF-8 (with BOM)", "utf-16": "UTF-16", "cp1252": "Windows-1252",
                   "iso8859-1": "Latin-1 (ISO-8859-1)", "mac-roman": "Mac Roman", "iso8859-15": "Latin-9 (ISO-8859-15)",
-                  "cp1250": "Windows-1250 (Central European)"}
+                  "cp1250": "Windows-1250 (Central European)",
+                  mixed_encoding.NAME: "UTF-8 mixed with Windows-1252"}
 _LEGACY = ("cp1252", "mac-roman")  # what Excel saves on Windows (Latin-1 text reads the same) and on a classic Mac
 _CONTROLS = frozenset(chr(c) for c in range(32)) - frozenset("\t\n\r\f")
 
@@ -173,8 +176,18 @@ def _detected(path: str, size: int, mtime: int) -> str:
     try:
         codecs.getincrementaldecoder("utf-8")().decode(head, final=at_end)
     except UnicodeDecodeError:
-        return _legacy_encoding(head) or "utf-8"
+        return _legacy_encoding(head) or _mixed_encoding(head, at_end) or "utf-8"
     return "utf-8"
+
+
+def _mixed_encoding(head: bytes, at_end: bool) -> str | None:
+    """UTF-8 mixed with Windows-1252 for a head that holds both (real UTF-8 sequences and bytes that are text only
+    in Windows-1252); None when some byte is text in neither, or decodes to a control character."""
+    try:
+        text = codecs.getincrementaldecoder(mixed_encoding.NAME)().decode(head, final=at_end)
+    except UnicodeDecodeError:
+        return None
+    return None if _CONTROLS.intersection(text) else mixed_encoding.NAME
 
 
 def text_encoding(path: Path) -> str:
@@ -191,6 +204,10 @@ def _encoding_error(path: Path, position: int | None, encoding: str) -> CorpusEr
     if encoding == "utf-16":
         return CorpusError(f"file '{_name(path)}' is not valid UTF-16 text; save it as UTF-8 and import again")
     where = f" (invalid byte at position {position})" if position is not None else ""
+    if encoding in ("utf-8", "utf-8-sig") and position is not None and _invalid_byte_position(
+            path, mixed_encoding.NAME) is None:  # its bad bytes are Windows-1252 ones, past the first MiB
+        return CorpusError(f"file '{_name(path)}' is UTF-8 with Windows-1252 bytes among it{where}; choose the "
+                           f"encoding '{ENCODING_NAMES[mixed_encoding.NAME]}' and import again")
     if encoding not in ("utf-8", "utf-8-sig"):
         return CorpusError(f"file '{_name(path)}' is not {encoding_name(encoding)} text{where}; choose its encoding "
                            "or save it as UTF-8 and import again")

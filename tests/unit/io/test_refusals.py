@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from core.errors import CorpusError
-from core.io import read_papers, tabular
+from core.io import plan_import, read_papers, tabular
 from tests.unit.io.support import write
 
 
@@ -34,14 +34,14 @@ def test_missing_abstract_column_is_refused_before_reading(tmp_path: Path) -> No
         read_papers(path)
 
 
-def test_damaged_utf8_bytes_are_refused_with_their_position(tmp_path: Path) -> None:
-    # UTF-8 text (the ü) with one stray byte: a damaged UTF-8 file, not one in another encoding
+def test_a_stray_byte_in_utf8_is_read_as_windows_1252_and_named(tmp_path: Path) -> None:
+    # UTF-8 text (the ü) with one stray byte that is text in Windows-1252 (é): read, not refused (it was refused as
+    # "not UTF-8 text": the whole file lost for one byte); the reading names the mixture, and a byte that is text in
+    # neither is still refused (tests/unit/io/test_encodings.py)
     path = write(tmp_path / "x.csv", "title,abstract\nMüller,".encode() + b"\xe9 text\n")
-    with pytest.raises(CorpusError) as error:
-        read_papers(path)
-    assert str(error.value) == (
-        "file 'x.csv' is not UTF-8 text (invalid byte at position 23); save it as UTF-8 and import again"
-    )
+    [paper] = list(read_papers(path))
+    assert (paper.title, paper.abstract) == ("Müller", "é text")
+    assert plan_import(path).reading["encoding"] == "UTF-8 mixed with Windows-1252"
 
 
 def test_non_utf8_bytes_late_in_a_file_are_refused_with_their_position(tmp_path: Path) -> None:
