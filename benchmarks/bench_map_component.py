@@ -75,18 +75,7 @@ def actions(b: Bench, round_: int) -> None:
         return
     if is_component(b):
         b.page.wait_for_function("() => window.__mireadMaps.map.map.wrap.dataset.ready === '1'", timeout=600_000)
-    b.open_options("Colour by")
-    b.measure("colour: journal → none", lambda: b.pick("(none)"))
-    b.open_options("Colour by")
-    b.measure("colour: none → journal", lambda: b.pick("journal"))
-    b.measure("highlight a word", lambda: b.type_and_commit("Highlight papers matching", ["galaxy", "protein",
-                                                                                           "market"][round_ % 3]))
-    b.type_and_commit("Highlight papers matching", "")
-    b.idle()
-    high = b.page.locator("[data-testid=stSlider] input[aria-label='Years — end']").first
-    if high.count():
-        high.focus()
-        b.measure("year window (one step)", lambda: high.press("ArrowLeft"))
+    widget_actions(b, round_)
     pan_mode(b)
     xy = point(b, 11 + 13 * round_)
     if xy:
@@ -104,8 +93,8 @@ def actions(b: Bench, round_: int) -> None:
         b.measure("switch back to the map", lambda: b.go("Domain map"))
 
 
-def floor_actions(b: Bench, round_: int) -> None:
-    """The widget actions of `actions` on the bare app (`streamlit_floor_app.py`), under the same names."""
+def widget_actions(b: Bench, round_: int) -> None:
+    """The actions made with Streamlit's widgets: colour (a page run), highlight and a year step (fragment runs)."""
     b.open_options("Colour by")
     b.measure("colour: journal → none", lambda: b.pick("(none)"))
     b.open_options("Colour by")
@@ -114,10 +103,15 @@ def floor_actions(b: Bench, round_: int) -> None:
                                                                                            "market"][round_ % 3]))
     b.type_and_commit("Highlight papers matching", "")
     b.idle()
-    high = b.page.locator("[data-testid=stSlider] [role=slider]").last
+    high = b.page.locator("[data-testid=stSlider] input[aria-label='Years — end']").first
     if high.count():
         high.focus()
         b.measure("year window (one step)", lambda: high.press("ArrowLeft"))
+
+
+def floor_actions(b: Bench, round_: int) -> None:
+    """The widget actions of `actions` and switch back on the bare app (`streamlit_floor_app.py`), same names."""
+    widget_actions(b, round_)
     if getattr(b, "switch_back", False):
         b.go("Similar papers")
         b.idle()

@@ -14,9 +14,8 @@ from __future__ import annotations
 from collections.abc import Iterator
 from pathlib import Path
 
-from core.errors import CorpusError
 from core.io.rows import NumberedRow, Row, _year
-from core.io.safety import _name, _open_binary, xml_head
+from core.io.safety import xml_root
 from core.records import bare_doi
 
 __all__ = ["looks_like_dspace", "dspace_rows"]
@@ -72,16 +71,7 @@ def _row(values: dict[str, list[str]], schema: str) -> Row:
 
 def dspace_rows(path: Path) -> Iterator[NumberedRow]:
     """The one item of a DSpace Dublin Core file, numbered 1."""
-    from lxml import etree
-
-    xml_head(path)
-    parser = etree.XMLParser(resolve_entities=False, no_network=True, load_dtd=False, huge_tree=False,
-                             remove_comments=True)
-    with _open_binary(path) as stream:
-        try:
-            root = etree.parse(stream, parser).getroot()
-        except etree.XMLSyntaxError as error:
-            raise CorpusError(f"file '{_name(path)}' is not valid XML (line {error.lineno})") from None
+    root = xml_root(path)
     values = _values(root)
     if values:
         yield 1, _row(values, root.get("schema") or "dc")

@@ -14,9 +14,8 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-from core.errors import CorpusError
 from core.io.rows import NumberedRow, Row, _year
-from core.io.safety import _name, _open_binary, xml_head
+from core.io.safety import xml_root
 from core.records import RowError
 
 NS = {"rdf": "http://www.w3.org/1999/02/22-rdf-syntax-ns#", "z": "http://www.zotero.org/namespaces/export#",
@@ -117,16 +116,7 @@ def _zotero_row(item: Any, by_about: dict[str, Any]) -> Row:
 
 def zotero_rdf_rows(path: Path) -> Iterator[NumberedRow]:
     """One row per Zotero item that is a paper (not an attachment or a note), numbered in the file's order."""
-    from lxml import etree
-
-    xml_head(path)
-    parser = etree.XMLParser(resolve_entities=False, no_network=True, load_dtd=False, huge_tree=False,
-                             remove_comments=True)
-    with _open_binary(path) as stream:
-        try:
-            root = etree.parse(stream, parser).getroot()
-        except etree.XMLSyntaxError as error:
-            raise CorpusError(f"file '{_name(path)}' is not valid XML (line {error.lineno})") from None
+    root = xml_root(path)
     children = [child for child in root if isinstance(child.tag, str)]
     by_about = {child.get(_ABOUT): child for child in children if child.get(_ABOUT)}
     number = 0
