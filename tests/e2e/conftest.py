@@ -116,9 +116,18 @@ class Tab:
         self.idle()
 
     def choose(self, label: str, option: str) -> None:
-        """Pick an option of the select box with this label."""
-        self.page.get_by_role("combobox", name=label, exact=True).click()
-        self.page.get_by_role("option", name=option, exact=True).click()
+        """Pick an option of the select box with this label (its list opened again when a click did not open it:
+        a rerun landing on the click swallows it)."""
+        box = self.page.get_by_role("combobox", name=label, exact=True)
+        wanted = self.page.get_by_role("option", name=option, exact=True)
+        for _ in range(3):
+            box.click()
+            try:
+                wanted.wait_for(timeout=5000)
+                break
+            except Exception:  # noqa: BLE001 - the list did not open (or not yet): click again
+                self.page.keyboard.press("Escape")
+        wanted.click()
         self.idle()
 
     def fill(self, label: str, text: str) -> None:
@@ -171,6 +180,7 @@ class Tab:
                      codes: Array.from(m.codes), titles: Array.from(m.text.title || []),
                      applied: Number(m.wrap.dataset.applied || 0), frame: m.wrap.dataset.frame || null,
                      frames: Number(m.wrap.dataset.frames || 0),
+                     filtered: m.plot.get('isPointsFiltered') ? m.plot.get('filteredPoints').length : m.n,
                      starred: (m.overlayState ? [...m.overlayState.stars, ...(m.overlayState.star ?
                         [m.overlayState.star] : [])] : []).map(s => s.label),
                      highlighted: Array.from(m.weight).some(w => w < 1)

@@ -75,6 +75,21 @@ def test_the_legend_hides_and_shows_a_group(tab: Tab):
     assert tab.map_view()["shown"] == view["drawn"]
 
 
+def test_a_group_hidden_in_the_legend_comes_back_with_another_colour(tab: Tab):
+    """Hiding a legend group, then colouring by something else: the new legend hides nothing, so every paper is
+    drawn again. The hidden papers used to stay filtered out of the map, under a legend that showed none hidden."""
+    view = tab.eventually(lambda: _legend(tab))
+    tab.page.locator(".miread-map-outer .miread-legend-entry").first.click()
+    assert tab.map_view()["filtered"] < view["drawn"]
+    tab.choose("Colour by", "(none)")
+    tab.eventually(lambda: _check(len(set(tab.map_view()["codes"])) == 1, set(tab.map_view()["codes"])))
+    tab.idle()
+    after = tab.map_view()
+    assert after["filtered"] == after["shown"] == view["drawn"], after
+    tab.choose("Colour by", "journal")
+    tab.eventually(lambda: _legend(tab))
+
+
 def test_a_lasso_lists_the_papers_and_saves_them_as_a_collection(tab: Tab, store: Store):
     close = tab.page.locator(".st-key-map_panel_close button").first  # the open paper has a collection form too
     if close.count():

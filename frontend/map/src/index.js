@@ -297,7 +297,9 @@ class MapView {
     const mask = values(state.mask);
     const before = this.legendKey;
     this.legendKey = JSON.stringify(s.legend || []);
-    if (before !== this.legendKey) this.hidden.clear();
+    // a new legend hides nothing: the papers its predecessor hid are drawn again (regl-scatterplot keeps a filter
+    // across draws, so they stayed hidden under a legend that showed none hidden)
+    if (before !== this.legendKey && this.hidden.size) { this.hidden.clear(); this.filter(); }
     // a density overview's codes are its window's (s.window names it): never another window's points
     let newCodes = this.codes;
     if (!s.window) newCodes = this.gather(codes);
