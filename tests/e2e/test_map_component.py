@@ -90,6 +90,27 @@ def test_a_group_hidden_in_the_legend_comes_back_with_another_colour(tab: Tab):
     tab.eventually(lambda: _legend(tab))
 
 
+def test_new_points_of_the_same_size_show_every_group(tab: Tab):
+    """A map whose points change for as many others (the UMAP map replacing its PCA preview, an overview's next
+    window of 200,000) shows every group: the group hidden on the last points is not left filtered out."""
+    view = tab.eventually(lambda: _legend(tab))
+    tab.page.locator(".miread-map-outer .miread-legend-entry").first.click()
+    assert tab.map_view()["filtered"] < view["drawn"]
+    tab.page.evaluate("""() => { const m = window.__mireadMaps.map.map;
+        const points = {x: Array.from(m.x).reverse(), y: Array.from(m.y), title: Array.from(m.text.title || [])};
+        const state = m.state;  // as mount does: the new points, then the page's state over them
+        return m.enqueue(() => m.load({meta: {key: 'same size, new points', unit: m.unit}, points}))
+            .then(() => m.enqueue(() => m.applyNow(state, true, true))); }""")
+    after = tab.map_view()
+    assert after["drawn"] == view["drawn"] and after["filtered"] == view["drawn"], after
+    assert not any(entry["hidden"] for entry in after["legend"])
+    # the page's own map again for the next tests: its key is not the parked map's, so it is drawn anew
+    tab.go("Similar papers")
+    tab.go("Domain map")
+    tab.eventually(lambda: _check(tab.map_view()["key"] == view["key"], tab.map_view()["key"]))
+    tab.map_drawn()
+
+
 def test_a_lasso_lists_the_papers_and_saves_them_as_a_collection(tab: Tab, store: Store):
     close = tab.page.locator(".st-key-map_panel_close button").first  # the open paper has a collection form too
     if close.count():

@@ -174,7 +174,10 @@ class MapView {
     this.codes = new Uint8Array(this.n);
     this.weight = new Float32Array(this.n).fill(1);
     this.index = null;
-    this.hidden.clear();
+    if (this.hidden.size) {  // new points show every group: the filter of the last ones goes with their legend
+      this.hidden.clear();
+      this.plot.unfilter();
+    }
     this.plot.set({ pointSize: this.n > 200000 ? 2 : this.n > 20000 ? 3 : this.n > 1000 ? 5 : 7 });
     this.lookKey = null;  // a new map: its look is set again with its first state
     this.pointKey = null;
