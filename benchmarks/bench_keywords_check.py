@@ -1,0 +1,86 @@
+"""BENCHMARKS §28g, after the choice: (1) the product's search path (short_queries.target_ranks: LexicalIndex.search,
+default_weight with coverage, hybrid.fuse with RRF_K) gives the ranks bench_keywords_lexical.py computed for the
+chosen rule; (2) titles as queries on the whole 42,252-paper arXiv journal corpus (§28e's >= 40k check): dense vs
+the §28f fusion (2 x share, k 60) vs the product's; (3) the cost the coverage adds to a query.
+
+    MIREAD_BENCH_DATA=/work/shared/data nice -n 10 .venv/bin/python benchmarks/hybrid_data.py arxivj
+    MIREAD_BENCH_DATA=/work/shared/data nice -n 10 .venv/bin/python benchmarks/bench_keywords_check.py
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+import time
+from pathlib import Path
+
+import numpy as np
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from bench_hybrid_keywords import SEEDS, corpora, diff, fused_rank  # noqa: E402
+from bench_hybrid_search import OUT, rank_of, rankings  # noqa: E402
+from bench_keywords_lexical import Counts, coverage, fusion_ranks  # noqa: E402
+from hybrid_data import query_vectors, records, vectors  # noqa: E402
+
+from core.evaluation.short_queries import per_query, target_ranks  # noqa: E402
+from core.explore.search.lexical import LexicalIndex  # noqa: E402
+
+CHOSEN = (10, "coverage", 8.0, 2)
+
+
+def same_as_product() -> dict:
+    """Share of queries whose target rank under CHOSEN (the benchmark's vectorised fusion) equals the product's."""
+    recs, X = corpora()["pubmed2021"]
+    index = LexicalIndex.build([f"{r['title']} {r['abstract']}" for r in recs])
+    counts, out = Counts(recs), {}
+    for kind, d in rankings(recs, X, "pubmed2021", 0).items():
+        d["coverage"] = coverage(counts, d["texts"])
+        Q = query_vectors(f"pubmed2021-s0", kind, d["texts"])
+        product = target_ranks(X, Q, d["texts"], d["targets"], index)["fused"]
+        mine = fusion_ranks(d, CHOSEN)
+        out[kind] = {"equal": round(float(np.mean(product == mine)), 4),
+                     "MRR product": round(float(per_query(product)["MRR"].mean()), 4),
+                     "MRR bench": round(float(per_query(mine)["MRR"].mean()), 4)}
+    return out
+
+
+def titles_42k() -> dict:
+    recs, X = records("arxivj"), vectors("arxivj")
+    index = LexicalIndex.build([f"{r['title']} {r['abstract']}" for r in recs])
+    out: dict = {"papers": len(recs)}
+    for seed in SEEDS:
+        d = rankings(recs, X, "arxivj", seed)["title"]
+        Q = query_vectors(f"arxivj-s{seed}", "title", d["texts"])
+        ranks = target_ranks(X, Q, d["texts"], d["targets"], index)
+        assert np.array_equal(ranks["dense"], rank_of(d["dense"], d["targets"]))
+        old = np.array([fused_rank(d["dense"][i], d["lexical"][i], int(t),
+                                   2.0 * d["known"][i] if 0 < d["words"][i] <= 20 else 0.0)
+                        for i, t in enumerate(d["targets"])])
+        m = {"dense": per_query(ranks["dense"]), "bm25": per_query(ranks["lexical"]), "old": per_query(old),
+             "new": per_query(ranks["fused"])}
+        row: dict = {"n": len(d["targets"])}
+        for metric in ("recall@1", "recall@10", "MRR"):
+            for name, v in m.items():
+                row[f"{name} {metric}"] = round(100 * float(v[metric].mean()), 1)
+            for x, y in (("old", "dense"), ("new", "dense"), ("new", "old")):
+                row[f"{x}-{y} {metric}"] = diff(m[x], m[y], metric, seed)
+        out[f"s{seed}"] = row
+        if seed == SEEDS[0]:
+            started = time.perf_counter()
+            for text in d["texts"]:
+                index.coverage(text, 1.0)
+            out["coverage_us_per_query"] = round(1e6 * (time.perf_counter() - started) / len(d["texts"]), 1)
+    return out
+
+
+if __name__ == "__main__":
+    import torch
+
+    torch.set_num_threads(2)
+    result = {"same_as_product": same_as_product()}
+    print(json.dumps(result), flush=True)
+    result["titles_42k"] = titles_42k()
+    previous = json.loads(OUT.read_text()) if OUT.exists() else {}
+    previous["check_28g"] = result
+    OUT.write_text(json.dumps(previous, indent=1))
+    print(json.dumps(result, indent=1))
