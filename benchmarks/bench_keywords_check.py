@@ -35,7 +35,7 @@ def same_as_product() -> dict:
     counts, out = Counts(recs), {}
     for kind, d in rankings(recs, X, "pubmed2021", 0).items():
         d["coverage"] = coverage(counts, d["texts"])
-        Q = query_vectors(f"pubmed2021-s0", kind, d["texts"])
+        Q = query_vectors("pubmed2021-s0", kind, d["texts"])
         product = target_ranks(X, Q, d["texts"], d["targets"], index)["fused"]
         mine = fusion_ranks(d, CHOSEN)
         out[kind] = {"equal": round(float(np.mean(product == mine)), 4),

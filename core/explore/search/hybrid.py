@@ -46,9 +46,10 @@ RRF_K = 10
 # held-out keyword queries recall@1 +6.0 to +7.2 and MRR +5.0/+5.2 over dense alone (BENCHMARKS §28b)
 # Re-chosen leaving each of 7 corpora out (+ JATS 400, shared exports; §28f): 8 for 1-4 words lost recall@10 on
 # PubMed 1977-79 held out and gained nothing beyond chance elsewhere, so 2 / 2 stayed.
-# §28g: 8 x share x coverage^2 with RRF_K 10 (chosen on all 7 units; 5 of the 7 folds chose it too): held out, keyword
-# recall@10 -1.2 to +1.4 points over 2 x share with k 60 (PubMed 2018-21 +1.4, interval excluding 0; no loss beyond
-# chance), titles within 0.2 points. Coverage is ~0.3-0.7 for typical queries, so the effective weight is ~1-4.
+# §28g: 8 x share x coverage^2 with RRF_K 10 (chosen on all 7 units; 4 of the 7 folds chose it too, the other 3 k 10
+# with coverage^1): held out, keyword recall@10 -1.2 to +1.4 points over 2 x share with k 60 (PubMed 2018-21 +1.4,
+# interval excluding 0; no loss beyond chance), titles within 0.2 points. Median coverage: titles 0.60-0.65 (weight
+# ~3), keyword queries 0.58 on PubMed 2018-21 and JATS (~2.7), 0.38 for 1970s MeSH headings (~1.2).
 LEXICAL_WEIGHTS: tuple[tuple[float, float], ...] = ((4, 8.0), (20, 8.0), (float("inf"), 0.0))
 COVERAGE_POWER = 2
 DEPTH = 200  # candidates taken from each ranking before fusing
