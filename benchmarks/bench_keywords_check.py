@@ -5,6 +5,10 @@ the §28f fusion (2 x share, k 60) vs the product's; (3) the cost the coverage a
 
     MIREAD_BENCH_DATA=/work/shared/data nice -n 10 .venv/bin/python benchmarks/hybrid_data.py arxivj
     MIREAD_BENCH_DATA=/work/shared/data nice -n 10 .venv/bin/python benchmarks/bench_keywords_check.py
+    MIREAD_BENCH_DATA=/work/shared/data nice -n 10 .venv/bin/python benchmarks/bench_keywords_check.py seed 2
+
+`seed 2`: fresh queries (a third seed, drawn after the choice) on every unit, each unit under the rule its fold
+chose without it (`loco_28g_fusion`), against the old fusion and dense.
 """
 
 from __future__ import annotations
@@ -17,9 +21,9 @@ from pathlib import Path
 import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from bench_hybrid_keywords import SEEDS, corpora, diff, fused_rank  # noqa: E402
+from bench_hybrid_keywords import SEEDS, UNIT, corpora, diff, fused_rank  # noqa: E402
 from bench_hybrid_search import OUT, rank_of, rankings  # noqa: E402
-from bench_keywords_lexical import Counts, coverage, fusion_ranks  # noqa: E402
+from bench_keywords_lexical import PRODUCT, Counts, coverage, fusion_ranks  # noqa: E402
 from hybrid_data import query_vectors, records, vectors  # noqa: E402
 
 from core.evaluation.short_queries import per_query, target_ranks  # noqa: E402
@@ -73,10 +77,37 @@ def titles_42k() -> dict:
     return out
 
 
+def fresh_seed(seed: int) -> dict:
+    """Each unit's queries of `seed` under the rule chosen without the unit (seeds 0 and 1), vs old and dense."""
+    chosen = json.loads(OUT.read_text())["loco_28g_fusion"]["chosen_without"]
+    out: dict = {}
+    for name, (recs, X) in corpora().items():
+        rule, counts = tuple(chosen[UNIT.get(name, name)]), Counts(recs)
+        for kind, d in rankings(recs, X, name, seed).items():
+            d["coverage"] = coverage(counts, d["texts"])
+            m = {"dense": per_query(rank_of(d["dense"], d["targets"])), "old": per_query(fusion_ranks(d, PRODUCT)),
+                 "new": per_query(fusion_ranks(d, rule))}
+            row: dict = {"n": len(d["targets"]), "rule": list(rule)}
+            for metric in ("recall@1", "recall@10", "MRR"):
+                for x, v in m.items():
+                    row[f"{x} {metric}"] = round(100 * float(v[metric].mean()), 1)
+                for x, y in (("old", "dense"), ("new", "dense"), ("new", "old")):
+                    row[f"{x}-{y} {metric}"] = diff(m[x], m[y], metric, seed)
+            out[f"{name} s{seed} {kind}"] = row
+            print(name, kind, {k: v for k, v in row.items() if "recall@10" in k or k == "n"}, flush=True)
+    return out
+
+
 if __name__ == "__main__":
     import torch
 
     torch.set_num_threads(2)
+    if sys.argv[1:2] == ["seed"]:
+        fresh = fresh_seed(int(sys.argv[2]))
+        previous = json.loads(OUT.read_text())
+        previous[f"check_28g_seed{sys.argv[2]}"] = fresh
+        OUT.write_text(json.dumps(previous, indent=1))
+        sys.exit(0)
     result = {"same_as_product": same_as_product()}
     print(json.dumps(result), flush=True)
     result["titles_42k"] = titles_42k()
