@@ -6,9 +6,12 @@ the §28f fusion (2 x share, k 60) vs the product's; (3) the cost the coverage a
     MIREAD_BENCH_DATA=/work/shared/data nice -n 10 .venv/bin/python benchmarks/hybrid_data.py arxivj
     MIREAD_BENCH_DATA=/work/shared/data nice -n 10 .venv/bin/python benchmarks/bench_keywords_check.py
     MIREAD_BENCH_DATA=/work/shared/data nice -n 10 .venv/bin/python benchmarks/bench_keywords_check.py seed 2
+    MIREAD_BENCH_DATA=/work/shared/data nice -n 10 .venv/bin/python benchmarks/bench_keywords_check.py pool
 
 `seed 2`: fresh queries (a third seed, drawn after the choice) on every unit, each unit under the rule its fold
-chose without it (`loco_28g_fusion`), against the old fusion and dense.
+chose without it (`loco_28g_fusion`), against the old fusion and dense. `pool`: the keyword queries of seeds 0, 1
+and 2 together per keyword unit (the seeds' draws overlap: the interval treats them as independent, so it is narrower
+than it should be).
 """
 
 from __future__ import annotations
@@ -98,10 +101,41 @@ def fresh_seed(seed: int) -> dict:
     return out
 
 
+def pooled(seeds: tuple[int, ...] = (0, 1, 2)) -> dict:
+    """Keyword queries of all `seeds` together per keyword unit, each under its fold's rule: new/old/dense."""
+    from core.evaluation.verdict import paired_interval
+
+    chosen = json.loads(OUT.read_text())["loco_28g_fusion"]["chosen_without"]
+    units, out = corpora(), {}
+    for name in ("pubmed1977", "pubmed2021", "jats", "exports"):
+        (recs, X), ranks = units[name], {m: [] for m in ("dense", "old", "new")}
+        counts, rule = Counts(recs), tuple(chosen[name])
+        for seed in seeds:
+            d = rankings(recs, X, name, seed)["keywords"]
+            d["coverage"] = coverage(counts, d["texts"])
+            ranks["dense"].append(rank_of(d["dense"], d["targets"]))
+            ranks["old"].append(fusion_ranks(d, PRODUCT))
+            ranks["new"].append(fusion_ranks(d, rule))
+        m = {k: per_query(np.concatenate(v)) for k, v in ranks.items()}
+        for metric in ("recall@10", "recall@1", "MRR"):
+            for x, y in (("new", "old"), ("new", "dense"), ("old", "dense")):
+                change = m[x][metric] - m[y][metric]
+                lo, hi = paired_interval(change, 0)
+                out[f"{name} {metric} {x}-{y}"] = [round(100 * float(change.mean()), 1), round(100 * lo, 1),
+                                                   round(100 * hi, 1), len(change)]
+    return out
+
+
 if __name__ == "__main__":
     import torch
 
     torch.set_num_threads(2)
+    if sys.argv[1:2] == ["pool"]:
+        previous = json.loads(OUT.read_text())
+        previous["check_28g_pooled"] = pooled()
+        OUT.write_text(json.dumps(previous, indent=1))
+        print(json.dumps(previous["check_28g_pooled"], indent=1))
+        sys.exit(0)
     if sys.argv[1:2] == ["seed"]:
         fresh = fresh_seed(int(sys.argv[2]))
         previous = json.loads(OUT.read_text())
