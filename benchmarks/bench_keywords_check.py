@@ -7,11 +7,13 @@ the §28f fusion (2 x share, k 60) vs the product's; (3) the cost the coverage a
     MIREAD_BENCH_DATA=/work/shared/data nice -n 10 .venv/bin/python benchmarks/bench_keywords_check.py
     MIREAD_BENCH_DATA=/work/shared/data nice -n 10 .venv/bin/python benchmarks/bench_keywords_check.py seed 2
     MIREAD_BENCH_DATA=/work/shared/data nice -n 10 .venv/bin/python benchmarks/bench_keywords_check.py pool
+    MIREAD_BENCH_DATA=/work/shared/data nice -n 10 .venv/bin/python benchmarks/bench_keywords_check.py oracle
 
 `seed 2`: fresh queries (a third seed, drawn after the choice) on every unit, each unit under the rule its fold
 chose without it (`loco_28g_fusion`), against the old fusion and dense. `pool`: the keyword queries of seeds 0, 1
 and 2 together per keyword unit (the seeds' draws overlap: the interval treats them as independent, so it is narrower
-than it should be).
+than it should be). `oracle`: per keyword unit and seed, the share of targets in dense's or BM25's top 10 / top 5
+(the room any fusion of the two rankings has) and in neither's top 20.
 """
 
 from __future__ import annotations
@@ -101,6 +103,21 @@ def fresh_seed(seed: int) -> dict:
     return out
 
 
+def oracle() -> dict:
+    """Per keyword unit and seed: targets in dense's top k, BM25's, either's (k 10, 5), neither's top 20 (%)."""
+    units, out = corpora(), {}
+    for name in ("pubmed1977", "pubmed2021", "jats", "exports"):
+        recs, X = units[name]
+        for seed in SEEDS:
+            d = rankings(recs, X, name, seed)["keywords"]
+            dense, words = rank_of(d["dense"], d["targets"]), rank_of(d["lexical"], d["targets"])
+            out[f"{name} s{seed}"] = {key: round(100 * float(np.mean(v)), 1) for key, v in (
+                ("dense top 10", dense <= 10), ("BM25 top 10", words <= 10),
+                ("either top 10", (dense <= 10) | (words <= 10)), ("either top 5", (dense <= 5) | (words <= 5)),
+                ("neither top 20", (dense > 20) & (words > 20)))}
+    return out
+
+
 def pooled(seeds: tuple[int, ...] = (0, 1, 2)) -> dict:
     """Keyword queries of all `seeds` together per keyword unit, each under its fold's rule: new/old/dense."""
     from core.evaluation.verdict import paired_interval
@@ -130,11 +147,12 @@ if __name__ == "__main__":
     import torch
 
     torch.set_num_threads(2)
-    if sys.argv[1:2] == ["pool"]:
+    if sys.argv[1:2] in (["pool"], ["oracle"]):
+        key = "check_28g_pooled" if sys.argv[1] == "pool" else "check_28g_oracle"
         previous = json.loads(OUT.read_text())
-        previous["check_28g_pooled"] = pooled()
+        previous[key] = pooled() if sys.argv[1] == "pool" else oracle()
         OUT.write_text(json.dumps(previous, indent=1))
-        print(json.dumps(previous["check_28g_pooled"], indent=1))
+        print(json.dumps(previous[key], indent=1))
         sys.exit(0)
     if sys.argv[1:2] == ["seed"]:
         fresh = fresh_seed(int(sys.argv[2]))
