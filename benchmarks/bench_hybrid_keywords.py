@@ -25,13 +25,14 @@ from hybrid_data import CACHE, records, vectors  # noqa: E402
 
 from core.evaluation.short_queries import per_query  # noqa: E402
 from core.evaluation.verdict import paired_interval  # noqa: E402
-from core.explore.search.hybrid import RRF_K, lexical_weight  # noqa: E402
+from core.explore.search import hybrid  # noqa: E402
 
 GRID = (0.0, 0.25, 0.5, 1.0, 2.0, 4.0, 8.0)
 RULES = {"share": lambda w, s: w * s, "flat": lambda w, s: w if s > 0 else 0.0, "strict": lambda w, s: w * s * s}
 BANDS = {"1-4": (1, 4), "5-20": (5, 20)}  # > 20 words: weight 0 by design (pasted abstracts rank as dense)
 OLD = {"1-4": 2.0, "5-20": 2.0, "rule": "share"}  # the product's LEXICAL_WEIGHTS before §28f
 SEEDS = (0, 1)
+RRF_K = 60  # the product's RRF constant in §28f (10 since §28g): this script measures §28f's fusion
 
 
 def corpora() -> dict[str, tuple[list[dict], np.ndarray]]:
@@ -128,8 +129,9 @@ def main(rules: tuple[str, ...] = tuple(RULES)) -> dict:
     data = {(name, seed): rankings(recs, X, name, seed) for name, (recs, X) in units.items() for seed in SEEDS}
     tables = {key: {kind: rule_ranks(d) for kind, d in kinds.items()} for key, kinds in data.items()}
     check = data[("pubmed2021", 0)]["keywords"]  # the vectorised ranks equal hybrid.fuse's
-    assert np.array_equal(ranks_with(check, lambda n, k: lexical_weight(n, k)),
-                          ranks_under(check, tables[("pubmed2021", 0)]["keywords"], OLD))
+    if hybrid.RRF_K == RRF_K:  # before §28g: the product's fusion was §28f's
+        assert np.array_equal(ranks_with(check, lambda n, k: hybrid.lexical_weight(n, k)),
+                              ranks_under(check, tables[("pubmed2021", 0)]["keywords"], OLD))
     found: dict = {"sizes": {n: len(r) for n, (r, _) in units.items()}, "chosen_without": {}, "held_out": {},
                    "known_share": {}}
     for key, kinds in data.items():

@@ -29,8 +29,11 @@ Weight = Callable[[str, LexicalIndex], float]
 
 
 def default_weight(text: str, index: LexicalIndex) -> float:
-    """The lexical weight the product's search gives this query."""
-    return lexical_weight(len(text.split()), index.known_share(text))
+    """The lexical weight the product's search gives this query (over the whole corpus: no filter)."""
+    known = index.known_share(text)
+    if lexical_weight(len(text.split()), known) <= 0:
+        return 0.0
+    return lexical_weight(len(text.split()), known, coverage=index.coverage(text))
 
 
 def keyword_query(keywords: Sequence[str], rng: np.random.Generator) -> str | None:

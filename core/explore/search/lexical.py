@@ -12,6 +12,7 @@ from __future__ import annotations
 import functools
 import hashlib
 import json
+import math
 import re
 import threading
 from collections.abc import Sequence
@@ -182,6 +183,28 @@ class LexicalIndex:
             return 1.0
         vocab = self.retriever.vocab_dict
         return sum(t in vocab for t in terms) / len(terms)
+
+    def idf_sum(self, text: str) -> float:
+        """The sum of the query's known terms' idf (bm25s's Lucene idf from each term's posting count): the most
+        BM25 score a paper could reach for it (each term's part is idf x a saturation below 1)."""
+        vocab, csc = self.retriever.vocab_dict, self.retriever.scores
+        total = 0.0
+        for term in self.terms(text):
+            if term in vocab and vocab[term] + 1 < len(csc["indptr"]):
+                df = int(csc["indptr"][vocab[term] + 1] - csc["indptr"][vocab[term]])
+                if df:
+                    total += math.log(1 + (self.papers - df + 0.5) / (df + 0.5))
+        return total
+
+    def coverage(self, text: str, best: float | None = None) -> float:
+        """How fully the best lexical match holds the query's rare words, 0-1: its BM25 score (`best`, or the best
+        in the corpus) over `idf_sum` (BENCHMARKS §28g: the fusion's signal)."""
+        total = self.idf_sum(text)
+        if total <= 0:
+            return 0.0
+        if best is None:
+            best = float(self.scores(text).max(initial=0.0))
+        return min(1.0, max(0.0, float(best) / total))
 
     def scores(self, text: str) -> np.ndarray:
         """BM25 score of every paper for the query (0 for papers holding none of its words)."""

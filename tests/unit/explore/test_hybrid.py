@@ -77,6 +77,34 @@ def test_lexical_weight_depends_on_length_vocabulary_and_phrases():
     assert lexical_weight(200, 1.0, phrases=True) == short
 
 
+def test_coverage_says_how_fully_the_best_match_holds_the_query_words():
+    index = LexicalIndex.build(TEXTS)
+    whole = index.coverage("quantum surface codes")  # one paper holds all three rare words
+    part = index.coverage("quantum halo stars")  # no paper holds more than one of them
+    assert 0 < part < whole <= 1
+    assert index.coverage("transformer attention") == 0  # no word in the corpus
+    best = float(index.search("quantum surface codes", 1)[0][0])
+    assert index.coverage("quantum surface codes", best) == pytest.approx(whole)
+    assert index.coverage("quantum surface codes", best / 2) == pytest.approx(whole / 2)  # a filtered best
+
+
+def test_lexical_weight_follows_the_best_match_coverage():
+    full = lexical_weight(3, 1.0)
+    assert lexical_weight(3, 1.0, coverage=0.5) == pytest.approx(full * 0.5 ** hybrid.COVERAGE_POWER)
+    assert lexical_weight(3, 1.0, coverage=0.0) == 0 and lexical_weight(200, 1.0, coverage=1.0) == 0
+
+
+def test_search_weighs_words_by_how_fully_the_best_paper_holds_them(embedded):
+    lexical._INDEXES.clear()
+    index = corpus_lexical(embedded, "c")
+    query = "redshift telescope"
+    found = search(embedded, "c", "tiny", query, k=5)
+    cover = index.coverage(query)
+    assert 0 < cover <= 1
+    assert found.weights["lexical"] == pytest.approx(round(lexical_weight(2, index.known_share(query),
+                                                                          coverage=cover), 3))
+
+
 def test_fuse_weights_the_rankings():
     dense, words = np.array([1, 2, 3]), np.array([3, 4])
     assert fuse([dense, words], [1.0, 0.0], 3).tolist() == [1, 2, 3]
