@@ -248,10 +248,13 @@ def _paper(number: int, row: Row, columns: ColumnMap, tabular: bool, title_only:
     for key, value in row.items():
         if key not in passed and not (key in dates and str(value).strip() == str(fields.get("year"))):
             fields[_field_name(restore(key) if tabular else key, fields)] = _field_value(value, tabular)
-    venue = next((fields[key] for key in _VENUES if isinstance(fields.get(key), str) and fields[key].strip()), None)
-    if not fields.get("journal") and venue:  # a paper's proceedings, as BibTeX's booktitle (ACM's CSVs)
-        fields["journal"] = known_value("journal", venue)
-    citation = _CITATION.match(fields["journal"]) if isinstance(fields.get("journal"), str) else None
+    if not fields.get("journal"):  # a paper's proceedings, as BibTeX's booktitle (ACM's CSVs)
+        venue = next((fields[key] for key in _VENUES if isinstance(fields.get(key), str) and fields[key].strip()),
+                     None)
+        if venue:
+            fields["journal"] = known_value("journal", venue)
+    journal = fields.get("journal")  # a citation has "(year)": most journals need no regex
+    citation = _CITATION.match(journal) if isinstance(journal, str) and "(" in journal else None
     if citation:  # the journal's name, the year if no column gave one, and the citation kept whole
         fields["source"] = fields["journal"]
         fields["journal"] = citation["journal"]
