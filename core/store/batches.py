@@ -54,8 +54,8 @@ class StoredKeys:
                 self.hashes = None
 
     def new(self, keys: list[str]) -> bool:
-        """True when none of `keys` can be in ``paper_keys`` (False: ask SQLite)."""
-        return self.hashes is not None and self.hashes.isdisjoint(hash(_scrubbed(key)) for key in keys)
+        """True when none of `keys` (as stored: scrubbed) can be in ``paper_keys`` (False: ask SQLite)."""
+        return self.hashes is not None and self.hashes.isdisjoint(map(hash, keys))
 
 
 def _scrubbed(key: str) -> str:
@@ -126,9 +126,10 @@ def _fast(conn: sqlite3.Connection, corpus: str, prepared: list[tuple[int, tuple
     if len(set(keys)) < len(keys):
         return False
     seq = first + len(rows)
+    keys = [_scrubbed(k) for k in keys]  # as stored
     if keys and seq and not (stored is not None and stored.new(keys)) and conn.execute(  # seq 0: no paper yet
             "SELECT 1 FROM paper_keys WHERE corpus = ? AND key IN (SELECT value FROM json_each(?)) LIMIT 1",
-            (corpus, json.dumps([_scrubbed(k) for k in keys]))).fetchone():
+            (corpus, json.dumps(keys))).fetchone():
         return False
     conn.execute("SAVEPOINT batch")
     try:
