@@ -62,7 +62,8 @@ def run_phase(csv: str, phase: str) -> None:
 
 def instructions(tree: Path, csv: str, phase: str) -> int:
     """Instructions of one run of ``phase`` by the checkout ``tree``."""
-    env = {**os.environ, "PYTHONPATH": str(tree)}
+    # one hash seed and one BLAS thread: set layouts and numpy's idle threads no longer move a run's count (§25e)
+    env = {**os.environ, "PYTHONPATH": str(tree), "PYTHONHASHSEED": "0", "OPENBLAS_NUM_THREADS": "1"}
     out = subprocess.run(["valgrind", "--tool=cachegrind", "--cache-sim=no", "--cachegrind-out-file=/dev/null",
                           str(tree / ".venv" / "bin" / "python"), str(Path(__file__).resolve()), "--phase", phase,
                           "--csv", csv], cwd=tree, env=env, capture_output=True, text=True, check=True).stderr
