@@ -93,6 +93,16 @@ def _text(value: Any) -> str | None:
     return value.strip() or None
 
 
+def _one_line(text: str) -> str:
+    """White space folded to single spaces, as ``" ".join(text.split())`` (the regex \\s+ -> " "), without splitting a
+    text that has none to fold: a printable text holds no white space but the ASCII space (every other white space
+    character is a control or a separator), so one without double spaces or spaces at its ends is folded already
+    (checked on every code point; BENCHMARKS.md §25e)."""
+    if text.isprintable() and "  " not in text and text[:1] != " " and text[-1:] != " ":
+        return text
+    return " ".join(text.split())
+
+
 def _id_text(value: Any) -> str | None:
     """An id cell as stripped text; None when missing or a placeholder (``0``, ``NA``, ``null``, ...)."""
     if _missing(value):
@@ -274,7 +284,7 @@ def _paper(number: int, row: Row, columns: ColumnMap, tabular: bool, title_only:
         fields.setdefault(key, value)
     if abstract is None:
         fields["title_only"] = True
-    title = " ".join(str(title).split())  # as the regex \s+ -> " ", faster
+    title = _one_line(str(title))
     paper_id = (
         (_id_text(_restored(row.get(columns.id)) if tabular else row.get(columns.id)) if columns.id else None)
         or _id_text(fields.get("doi"))

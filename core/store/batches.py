@@ -133,17 +133,17 @@ def _fast(conn: sqlite3.Connection, corpus: str, prepared: list[tuple[int, tuple
         return False
     conn.execute("SAVEPOINT batch")
     try:
-        conn.executemany(_INSERT, [v[:2] + (seq + i,) + v[3:9] + (import_id, row)
-                                   for i, (row, v) in enumerate(prepared)])
+        conn.executemany(_INSERT, [(v[0], v[1], seq + i, v[3], v[4], v[5], v[6], v[7], v[8], import_id, row)
+                                   for i, (row, v) in enumerate(prepared)])  # one tuple a row, no slices joined
     except (sqlite3.IntegrityError, UnicodeEncodeError):
         conn.execute("ROLLBACK TO batch")
         conn.execute("RELEASE batch")
         return False
     conn.execute("RELEASE batch")
     _insert_keys(conn, corpus, ((v[9], seq + i) for i, (_, v) in enumerate(prepared)), stored)
-    rows.extend(row for row, _ in prepared)
+    rows.extend([row for row, _ in prepared])
     if tally is not None:
-        tally.add(v[5] for _, v in prepared)
+        tally.add([v[5] for _, v in prepared])
     return True
 
 

@@ -293,3 +293,13 @@ def test_a_journal_column_is_read_as_a_citation_only_when_it_holds_one(tmp_path:
         ("Endoscopic Ultrasound", 2014, "Endoscopic Ultrasound (2014) 3:3 (152-160)"), ("Journal (of) Things", 2001, None),
         ("Proc. of a Conference", 2002, None), ("Plain Journal", 2003, None)]
     assert papers[3].fields["booktitle"] == "Proc. kept as its own field"
+
+
+def test_a_title_is_folded_to_one_line_as_its_split_words_joined() -> None:
+    """`_one_line` leaves a folded title as it is without splitting it (BENCHMARKS.md §25e); every white space
+    character, and every other character of the Basic Multilingual Plane, folds as ``" ".join(text.split())``."""
+    from core.io.papers import _one_line
+
+    texts = [f"{a}{chr(c)}{b}" for c in range(0x10000) for a, b in (("a", "b"), ("a ", ""))]
+    texts += ["", " ", "a  b", " a", "a ", "a\u3000b", "a\u2028b", "a\x85b", "a\xa0b", "\U0001f600 x", "a\tb c"]
+    assert [_one_line(t) for t in texts] == [" ".join(t.split()) for t in texts]
