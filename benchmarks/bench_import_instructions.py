@@ -6,7 +6,9 @@ Each part is one in-process run under ``valgrind --tool=cachegrind`` (no reading
 (+ `add_batch` in one transaction, as the import calls it, and the COMMIT) and, where the revision has match keys,
 ``keys`` (+ `match_keys` once more) and ``nokeys`` (``insert`` without writing the ``paper_keys`` rows). A part's
 cost is the difference of two phases of one checkout. Each checkout needs ``.venv`` and its ``.pyc`` files (run an
-import once with bytecode writing on). About 40 s a run on 5,000 rows.
+import once with bytecode writing on, or ``python -m compileall core``). About 40 s a run on 5,000 rows. The runs get
+``PYTHONHASHSEED=0`` and ``OPENBLAS_NUM_THREADS=1``: with them a count repeats to within a few hundred instructions
+(without, set layouts and numpy's idle BLAS threads moved a run by up to ~50 M; BENCHMARKS.md §25d, §25e).
 
     python benchmarks/bench_import_instructions.py --csv /tmp/isp/import-5k.csv base=/tmp/if-base point=/tmp/if-point
 """
@@ -62,7 +64,8 @@ def run_phase(csv: str, phase: str) -> None:
 
 def instructions(tree: Path, csv: str, phase: str) -> int:
     """Instructions of one run of ``phase`` by the checkout ``tree``."""
-    env = {**os.environ, "PYTHONPATH": str(tree)}
+    # one hash seed and one BLAS thread: set layouts and numpy's idle threads no longer move a run's count (§25e)
+    env = {**os.environ, "PYTHONPATH": str(tree), "PYTHONHASHSEED": "0", "OPENBLAS_NUM_THREADS": "1"}
     out = subprocess.run(["valgrind", "--tool=cachegrind", "--cache-sim=no", "--cachegrind-out-file=/dev/null",
                           str(tree / ".venv" / "bin" / "python"), str(Path(__file__).resolve()), "--phase", phase,
                           "--csv", csv], cwd=tree, env=env, capture_output=True, text=True, check=True).stderr

@@ -56,9 +56,11 @@ def fullest_authors(fields: dict[str, Any]) -> None:
     Full Names): the full names become the authors, the short forms stay as ``author_short_names`` (as the plain
     text reader does). Scopus' "Author full names" hold author ids ("Wilson, Lauren N. (58975547800)"): left."""
     short = fields.get("authors")
+    if not isinstance(short, list):  # no short forms to replace (a table without authors)
+        return
     for key in _FULL_NAMES:
         full = fields.get(key)
-        if not isinstance(full, str) or not isinstance(short, list) or _AUTHOR_ID.search(full):
+        if not isinstance(full, str) or _AUTHOR_ID.search(full):
             continue
         names = author_list(full)
         if len(names) == len(short) and names != short:

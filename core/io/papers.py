@@ -93,6 +93,16 @@ def _text(value: Any) -> str | None:
     return value.strip() or None
 
 
+def _one_line(text: str) -> str:
+    """White space folded to single spaces, as ``" ".join(text.split())`` (the regex \\s+ -> " "), without splitting a
+    text that has none to fold: a printable text holds no white space but the ASCII space (every other white space
+    character is a control or a separator), so one without double spaces or spaces at its ends is folded already
+    (checked on every code point; BENCHMARKS.md §25e)."""
+    if text.isprintable() and "  " not in text and text[:1] != " " and text[-1:] != " ":
+        return text
+    return " ".join(text.split())
+
+
 def _id_text(value: Any) -> str | None:
     """An id cell as stripped text; None when missing or a placeholder (``0``, ``NA``, ``null``, ...)."""
     if _missing(value):
@@ -254,10 +264,13 @@ def _paper(number: int, row: Row, columns: ColumnMap, tabular: bool, title_only:
     for key, value in row.items():
         if key not in passed and not (key in dates and str(value).strip() == str(fields.get("year"))):
             fields[_field_name(restore(key) if tabular else key, fields)] = _field_value(value, tabular)
-    venue = next((fields[key] for key in _VENUES if isinstance(fields.get(key), str) and fields[key].strip()), None)
-    if not fields.get("journal") and venue:  # a paper's proceedings, as BibTeX's booktitle (ACM's CSVs)
-        fields["journal"] = known_value("journal", venue)
-    citation = _CITATION.match(fields["journal"]) if isinstance(fields.get("journal"), str) else None
+    if not fields.get("journal"):  # a paper's proceedings, as BibTeX's booktitle (ACM's CSVs)
+        venue = next((fields[key] for key in _VENUES if isinstance(fields.get(key), str) and fields[key].strip()),
+                     None)
+        if venue:
+            fields["journal"] = known_value("journal", venue)
+    journal = fields.get("journal")  # a citation has "(year)": most journals need no regex
+    citation = _CITATION.match(journal) if isinstance(journal, str) and "(" in journal else None
     if citation:  # the journal's name, the year if no column gave one, and the citation kept whole
         fields["source"] = fields["journal"]
         fields["journal"] = citation["journal"]
@@ -278,7 +291,7 @@ def _paper(number: int, row: Row, columns: ColumnMap, tabular: bool, title_only:
         fields.setdefault(key, value)
     if abstract is None:
         fields["title_only"] = True
-    title = " ".join(str(title).split())  # as the regex \s+ -> " ", faster
+    title = _one_line(str(title))
     paper_id = (
         (_id_text(_restored(row.get(columns.id)) if tabular else row.get(columns.id)) if columns.id else None)
         or _id_text(fields.get("doi"))

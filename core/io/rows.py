@@ -24,5 +24,8 @@ class RowWarning:
 
 
 def _year(value: Any) -> int | None:
-    match = _YEAR.search(str(value or ""))
+    text = str(value or "")
+    if len(text) == 4 and text.isdecimal():  # "2019", the common case: what the regex finds (\d is Unicode's Nd)
+        return int(text)
+    match = _YEAR.search(text)
     return int(match.group(1)) if match else None

@@ -16,13 +16,14 @@ import tempfile
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
-
-import numpy as np
+from typing import TYPE_CHECKING, Any
 
 from core.errors import CorpusError
 from core.io.export import export_papers
 from core.records import Paper, RowError
+
+if TYPE_CHECKING:  # numpy loads where arrays are used: an import of papers never needs it
+    import numpy as np
 
 META_KEY = b"miread.vectors"
 VECTOR_COLUMN = "vector"
@@ -57,6 +58,7 @@ def write_vectors_parquet(
     row_group: int = 50_000, rows_per_file: int = 1_000_000, tables: Mapping[str, Any] | None = None,
 ) -> dict[str, Any]:
     """Write papers (in the order of `vectors`' rows) and their vectors into folder `out`; returns what was written."""
+    import numpy as np
     import pyarrow as pa
     import pyarrow.parquet as pq
 
@@ -110,6 +112,8 @@ class VectorsImport:
 
 def read_vectors_parquet(path: str | Path, sink: Callable[[str, np.ndarray], None]) -> VectorsImport:
     """Stream the papers of a vectors Parquet file or folder; `sink(text hash, vector)` gets each Paper's vector."""
+    import numpy as np
+
     from core.io.papers import read_papers
 
     path = Path(path)

@@ -54,8 +54,8 @@ class StoredKeys:
                 self.hashes = None
 
     def new(self, keys: list[str]) -> bool:
-        """True when none of `keys` can be in ``paper_keys`` (False: ask SQLite)."""
-        return self.hashes is not None and self.hashes.isdisjoint(hash(_scrubbed(key)) for key in keys)
+        """True when none of `keys` (as stored: scrubbed) can be in ``paper_keys`` (False: ask SQLite)."""
+        return self.hashes is not None and self.hashes.isdisjoint(map(hash, keys))
 
 
 def _scrubbed(key: str) -> str:
@@ -126,23 +126,24 @@ def _fast(conn: sqlite3.Connection, corpus: str, prepared: list[tuple[int, tuple
     if len(set(keys)) < len(keys):
         return False
     seq = first + len(rows)
+    keys = [_scrubbed(k) for k in keys]  # as stored
     if keys and seq and not (stored is not None and stored.new(keys)) and conn.execute(  # seq 0: no paper yet
             "SELECT 1 FROM paper_keys WHERE corpus = ? AND key IN (SELECT value FROM json_each(?)) LIMIT 1",
-            (corpus, json.dumps([_scrubbed(k) for k in keys]))).fetchone():
+            (corpus, json.dumps(keys))).fetchone():
         return False
     conn.execute("SAVEPOINT batch")
     try:
-        conn.executemany(_INSERT, [v[:2] + (seq + i,) + v[3:9] + (import_id, row)
-                                   for i, (row, v) in enumerate(prepared)])
+        conn.executemany(_INSERT, [(v[0], v[1], seq + i, v[3], v[4], v[5], v[6], v[7], v[8], import_id, row)
+                                   for i, (row, v) in enumerate(prepared)])  # one tuple a row, no slices joined
     except (sqlite3.IntegrityError, UnicodeEncodeError):
         conn.execute("ROLLBACK TO batch")
         conn.execute("RELEASE batch")
         return False
     conn.execute("RELEASE batch")
     _insert_keys(conn, corpus, ((v[9], seq + i) for i, (_, v) in enumerate(prepared)), stored)
-    rows.extend(row for row, _ in prepared)
+    rows.extend([row for row, _ in prepared])
     if tally is not None:
-        tally.add(v[5] for _, v in prepared)
+        tally.add([v[5] for _, v in prepared])
     return True
 
 

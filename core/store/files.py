@@ -9,11 +9,12 @@ import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Any, Literal
-
-import numpy as np
+from typing import TYPE_CHECKING, Any, Literal
 
 from core.errors import CorpusError
+
+if TYPE_CHECKING:  # numpy loads where arrays are used: an import of papers never needs it
+    import numpy as np
 
 _NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._ -]{0,63}$")
 
@@ -45,6 +46,8 @@ def check_printable(name: str, what: str = "name") -> str:
 
 def atomic_save_npy(path: Path, array: np.ndarray) -> None:
     """Write an .npy file atomically: a temporary file in the same folder, fsync, then rename."""
+    import numpy as np
+
     path.parent.mkdir(parents=True, exist_ok=True)
     fd, tmp = tempfile.mkstemp(dir=path.parent, suffix=".tmp")
     try:
@@ -67,6 +70,8 @@ _HEADERS = threading.Lock()
 
 def load_npy(path: Path, mmap_mode: Literal["r"] | None = None) -> np.ndarray:
     """An .npy file's array (memory-mapped read-only with mmap_mode="r"); never a pickle."""
+    import numpy as np
+
     with _HEADERS:
         return np.load(path, mmap_mode=mmap_mode, allow_pickle=False)
 
@@ -74,6 +79,8 @@ def load_npy(path: Path, mmap_mode: Literal["r"] | None = None) -> np.ndarray:
 @contextmanager
 def load_npz(path: Path) -> Iterator[Any]:
     """An .npz archive to read arrays from inside the block (each member's header is parsed when it is read)."""
+    import numpy as np
+
     with _HEADERS, np.load(path, allow_pickle=False) as data:
         yield data
 

@@ -135,6 +135,8 @@ def take_references(fields: dict[str, Any]) -> tuple[bool, list[str | dict[str, 
     Returns (whether the paper had one, its references, its malformed items). A field of free-text references
     stays in ``fields`` as it is and comes back as no references and one `FreeText` item.
     """
+    if fields.keys().isdisjoint(REFERENCE_FIELDS):  # most papers: one set test, no loop
+        return False, [], []
     name = next((n for n in REFERENCE_FIELDS if n in fields), None)
     if name is None or (name not in REFERENCE_FIELDS[:7] and not _items(fields[name])):
         return False, [], []  # an empty Web of Science column is no reference field

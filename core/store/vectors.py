@@ -7,11 +7,13 @@ import re
 import time
 from collections.abc import Iterator
 from pathlib import Path
-
-import numpy as np
+from typing import TYPE_CHECKING
 
 from core.errors import NotEmbeddedError, StoreError
 from core.store.files import atomic_save_npy, load_npy
+
+if TYPE_CHECKING:  # numpy loads where arrays are used: an import of papers never needs it
+    import numpy as np
 
 _STALE_TEMP_S = 3600.0  # repair() removes leftover temporary/orphan array files older than this
 
@@ -60,6 +62,8 @@ class VectorsMixin:
 
     def add_embeddings(self, model_fp: str, hashes: list[str], vectors: np.ndarray) -> None:
         """Store a chunk of embeddings: the array file first (atomic), then its keys in one transaction."""
+        import numpy as np
+
         if len(hashes) != len(vectors):
             raise StoreError("embedding chunk has a different number of vectors and keys")
         if not hashes:
@@ -81,6 +85,8 @@ class VectorsMixin:
     def vectors_of(self, model_fp: str, hashes: list[str]) -> np.ndarray:
         """The stored vectors of these text hashes [len(hashes), d], in their order (an evaluation's sample, not the
         whole corpus); NotEmbeddedError if one has none."""
+        import numpy as np
+
         found: dict[str, tuple[int, int, str]] = {}
         wanted = list(dict.fromkeys(hashes))
         with self.connect() as conn:
@@ -110,6 +116,8 @@ class VectorsMixin:
 
     def embeddings(self, corpus: str, model_fp: str) -> np.ndarray:
         """The corpus's embedding matrix [n, d] in corpus order; StoreError if any paper is not embedded."""
+        import numpy as np
+
         info = self.corpus(corpus)
         cached = self.arrays / "matrices" / f"{self.corpus_slug(corpus)}-{model_fp}-v{info.version}.npy"
         if cached.exists():

@@ -261,3 +261,45 @@ def test_zoteros_medline_test_file_imports_its_chapter_with_the_book_as_venue(st
     assert chapter.abstract.startswith("PJS is a rare disease.") and "\n" not in chapter.abstract
     # the linking ISSN, as the PubMed XML reader gives it, not the IS lines joined ("0027-8424 (Print) 0027-...")
     assert article.fields["issn"] == "0027-8424"
+
+
+def test_a_year_of_four_digits_is_read_as_the_year_pattern_reads_it() -> None:
+    """`_year` answers a four-digit text without its regex (BENCHMARKS.md §25e): the same year as the pattern, which
+    takes any Unicode decimal digit (Arabic-Indic too) and no superscripts, and nothing inside longer numbers."""
+    import re
+
+    from core.io.rows import _year
+
+    def by_pattern(value: object) -> int | None:
+        match = re.search(r"(?<!\d)(\d{4})(?!\d)", str(value or ""))
+        return int(match.group(1)) if match else None
+
+    values = ["2019", "\u0662\u0660\u0661\u0669", "\u00b2\u2070\u00b9\u2079", "0000", "20190", "x2019", "2019 ",
+              "Jun2023", "NOV 2021", "19", "", "-201", 2019, 2019.0, None, 0]
+    assert [_year(v) for v in values] == [by_pattern(v) for v in values]
+    assert _year("\u0662\u0660\u0661\u0669") == 2019 and _year("\u00b2\u2070\u00b9\u2079") is None
+
+
+def test_a_journal_column_is_read_as_a_citation_only_when_it_holds_one(tmp_path: Path) -> None:
+    """The citation pattern is tried only on journals with "(" (every citation has its year in parentheses), and a
+    conference venue only fills a row without a journal: the same fields as before."""
+    path = write(tmp_path / "venues.csv", "id,title,abstract,journal,booktitle,year\n"
+                 "a,T1,A1,Endoscopic Ultrasound (2014) 3:3 (152-160),,\n"
+                 "b,T2,A2,Journal (of) Things,,2001\n"
+                 "c,T3,A3,,Proc. of a Conference,2002\n"
+                 "d,T4,A4,Plain Journal,Proc. kept as its own field,2003\n")
+    papers, _ = papers_and_errors(path)
+    assert [(p.fields["journal"], p.fields["year"], p.fields.get("source")) for p in papers] == [
+        ("Endoscopic Ultrasound", 2014, "Endoscopic Ultrasound (2014) 3:3 (152-160)"), ("Journal (of) Things", 2001, None),
+        ("Proc. of a Conference", 2002, None), ("Plain Journal", 2003, None)]
+    assert papers[3].fields["booktitle"] == "Proc. kept as its own field"
+
+
+def test_a_title_is_folded_to_one_line_as_its_split_words_joined() -> None:
+    """`_one_line` leaves a folded title as it is without splitting it (BENCHMARKS.md §25e); every white space
+    character, and every other character of the Basic Multilingual Plane, folds as ``" ".join(text.split())``."""
+    from core.io.papers import _one_line
+
+    texts = [f"{a}{chr(c)}{b}" for c in range(0x10000) for a, b in (("a", "b"), ("a ", ""))]
+    texts += ["", " ", "a  b", " a", "a ", "a\u3000b", "a\u2028b", "a\x85b", "a\xa0b", "\U0001f600 x", "a\tb c"]
+    assert [_one_line(t) for t in texts] == [" ".join(t.split()) for t in texts]
