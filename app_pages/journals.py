@@ -21,6 +21,7 @@ from ui import state
 from ui.collection_filter import collection_choice
 from ui.embedding import need_embeddings
 from ui.errors import guarded
+from ui.journal_balance import balance_table
 from ui.journal_names import spellings_table
 from ui.resources import encoder, papers_frame, store
 from ui.sidebar import current_corpus, current_model, sticky
@@ -170,4 +171,4 @@ if corpus and column:
     if balance is not None:
         table = balance.value
         st.plotly_chart(prediction_balance_figure(table.head(25)), width="stretch", key="balance_chart")
-        st.dataframe(table, width="stretch", hide_index=True)
+        balance_table(table, corpus, "journal" if column == journal else column)
