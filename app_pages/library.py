@@ -18,7 +18,7 @@ from ui.errors import guarded, show_error
 from ui.export_menu import export_menu
 from ui.import_preview import forget_several_name, import_preview, several_preview
 from ui.import_report import corpus_merges_panel, files_table, headline, merges_panel, overlap_panel
-from ui.library_trash import delete_panel, labels_panel, trash_panel, undo_notice
+from ui.library_trash import delete_panel, follow_sidebar, labels_panel, trash_panel, undo_notice
 from ui.resources import store
 from ui.sidebar import current_model
 from ui.uploads import kept_uploads
@@ -132,6 +132,7 @@ table = pd.DataFrame([
 st.dataframe(table, width="stretch", hide_index=True)
 
 spec = current_model()
+follow_sidebar([c.name for c in corpora])
 left, right = st.columns(2)
 with left:
     target = st.selectbox("Corpus to embed", [c.name for c in corpora], key=state.EMBED_TARGET)
