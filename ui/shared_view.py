@@ -6,6 +6,7 @@ from __future__ import annotations
 import streamlit as st
 
 from core.embedding import list_models
+from core.records import md_escape
 from ui import state
 from ui.map.time import PLAY_LINK
 from ui.resources import store
@@ -59,8 +60,16 @@ def apply_link() -> bool:
 
 
 def link_problems() -> list[str]:
-    """What the link asked for that could not be shown (said once)."""
-    return st.session_state.pop(PROBLEMS, [])
+    """What the link asked for that could not be shown (said once), as Markdown-safe text: a link's parameters are a
+    stranger's text (``?corpus=[x](http://…)`` must not become a link)."""
+    return [md_escape(problem) for problem in st.session_state.pop(PROBLEMS, [])]
+
+
+def show_link_problems(url_path: str) -> None:
+    """On a page that does not show them itself (all but the Domain map and Compare): the link's problems."""
+    if url_path not in ("", "compare"):
+        for problem in link_problems():
+            st.warning(problem)
 
 
 def carry_selection() -> None:
