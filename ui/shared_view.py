@@ -10,6 +10,7 @@ from core.records import md_escape
 from ui import state
 from ui.map.time import PLAY_LINK
 from ui.resources import store
+from ui.sidebar import fallback_corpus
 from ui.views import parse_view, view_query
 
 APPLIED = "_view_link_applied"
@@ -39,7 +40,7 @@ def apply_link() -> bool:
     view = parse_view(query, corpora=names, models=[m.name for m in list_models(s)],
                       columns=lambda c: s.corpus(c).labels,
                       papers=lambda c: s.papers_frame(c, with_abstract=False)["id"].astype(str).tolist(),
-                      default_corpus=current or (names[0] if names else None))
+                      default_corpus=current or fallback_corpus(names))  # what the sidebar will show
     if view.corpus:
         st.session_state[state.PENDING_CORPUS] = view.corpus
     if view.model:

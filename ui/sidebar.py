@@ -26,8 +26,7 @@ def sidebar() -> None:
         if names:
             default = st.session_state.pop(state.PENDING_CORPUS, None) or st.session_state.get(state.CORPUS)
             if default not in names:
-                gone = default
-                default = settings().demo_corpus if settings().demo_corpus in names else names[0]
+                gone, default = default, fallback_corpus(names)
                 if gone:  # deleted in another tab or by the CLI: never change corpus silently
                     corpus_gone(s, str(gone), default)
             st.session_state[state.CORPUS] = default
@@ -50,6 +49,11 @@ def sidebar() -> None:
         st.caption(f"Device: {device_label(device())}")
         st.caption(f"Workspace: `{s.root}`")
         assistant_config(s)
+
+
+def fallback_corpus(names: list[str]) -> str | None:
+    """The corpus shown when the session names none that exists: the demo corpus if there, else the newest."""
+    return settings().demo_corpus if settings().demo_corpus in names else (names[0] if names else None)
 
 
 def corpus_gone(s: Store, gone: str, shown: str) -> None:

@@ -45,3 +45,16 @@ def test_a_link_problem_naming_a_hostile_corpus_is_plain_text(workspace):  # noq
     assert not at.exception
     [problem] = [w.value for w in at.warning if "not in this workspace" in w.value]
     assert not markdown_dangers(problem), problem
+
+
+def test_a_link_problem_names_the_corpus_the_sidebar_shows(workspace):  # noqa: F811
+    """It named the newest corpus while the sidebar opened on the demo corpus."""
+    workspace.import_papers("pubmed-demo", make_papers(1), source="make_papers")
+    workspace.import_papers("newer", make_papers(1), source="make_papers")
+    at = AppTest.from_file(APP, default_timeout=90)
+    at.query_params["corpus"] = "typo"
+    at.switch_page("app_pages/journals.py")
+    at.run()
+    shown = at.sidebar.selectbox(key="corpus").value
+    [problem] = [w.value for w in at.warning if "not in this workspace" in w.value]
+    assert f"showing '{shown}' instead" in problem, (shown, problem)
