@@ -84,6 +84,9 @@ if report:
         errors = pd.DataFrame(report["errors"])
         with st.expander(f"Skipped rows ({len(errors):,})"):
             st.dataframe(errors, width="stretch", hide_index=True)
+            if errors.astype(str).apply(lambda c: c.str.contains("empty abstract")).any().any():
+                st.caption("A row without an abstract can be kept as a title-only paper: import its file again with "
+                           "Titles only ticked (its papers already here are merged, not added twice).")
         st.download_button("Download the import report (CSV)", csv_bytes(errors),
                            file_name=f"{report['corpus']}-import-report.csv", mime="text/csv")
     if report.get("warnings"):

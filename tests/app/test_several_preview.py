@@ -35,3 +35,12 @@ def test_a_file_that_cannot_be_read_has_no_row_count_of_zero(empty_workspace):  
     _upload(at, [THREE[1], bare])
     summary = at.dataframe[0].value
     assert summary["rows"][0] == 10 and summary["rows"].isna()[1], list(summary["rows"])
+
+
+def test_the_report_names_the_fix_for_rows_skipped_without_an_abstract(empty_workspace):  # noqa: F811
+    at = open_app("app_pages/library.py", model=None)
+    _upload(at, THREE)
+    at.text_input[0].set_value("search").run()
+    next(b for b in at.button if b.label == "Import 3 files into corpus search").click().run()
+    assert any("Titles only" in c.value and "import its file again" in c.value for c in at.caption), [
+        c.value for c in at.caption]
