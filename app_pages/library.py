@@ -16,6 +16,7 @@ from ui.collections_view import collections_panel
 from ui.embedding import active_embeddings, embedding_jobs, start_embedding
 from ui.errors import guarded, show_error
 from ui.export_menu import export_menu
+from ui.import_history import import_history_panel
 from ui.import_preview import forget_several_name, import_preview, several_preview
 from ui.import_report import corpus_merges_panel, files_table, headline, merges_panel, overlap_panel
 from ui.library_trash import delete_panel, follow_sidebar, labels_panel, trash_panel, undo_notice
@@ -170,6 +171,7 @@ with right:
     delete_panel([c.name for c in corpora])
 labels_panel(target)
 corpus_merges_panel(target)
+import_history_panel(target)  # what each import did, after a reload too
 with st.expander(f"Export {md_escape(target)} to a reference manager", icon=":material/download:"):
     st.caption("RIS (Zotero, EndNote, Mendeley), BibTeX, CSL JSON, CSV or JSONL, with authors, journal, year, DOI, "
                "keywords and abstract; each paper's collections come as keywords and a note.")
