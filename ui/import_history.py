@@ -24,8 +24,8 @@ def import_history_panel(corpus: str) -> None:
     read = sum(f["read"] for f in files)
     with st.expander(f"Imports into {md_escape(corpus)} ({plural(len(files), 'file')}, "
                      f"{plural(read, 'record')} read)", icon=":material/history:"):
-        st.caption("Each file's records read = papers added + records merged into papers already there + rows "
-                   "skipped.")
+        st.caption("What each import did: records read = papers added + records merged into papers already there "
+                   "+ rows skipped (a merge split back since is a paper of its own now).")
         table = pd.DataFrame(files)
         table["imported"] = [time.strftime("%Y-%m-%d %H:%M", time.localtime(t)) if t else None
                              for t in table["imported"]]
