@@ -96,7 +96,7 @@ if st.button(f"Suggest {what}" if column else "Suggest journals", type="primary"
 # a suggestion is shown only under the corpus, model and inputs it was made for
 answer = state.kept(state.JOURNALS, corpus, spec.name)
 if answer is not None and answer.inputs != inputs:
-    st.caption(f"The abstract or the settings changed: press **Suggest {what}** for new suggestions.")
+    st.caption(f"The title, abstract or settings changed: press **Suggest {what}** for new suggestions.")
 pred = answer.value if answer is not None and answer.inputs == inputs else None
 if pred is not None:
     if pred.warning:
