@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from core.display import plural
 from core.io.exports import known_export
 from core.io.formats import FORMAT_NAMES, ReadOptions, _open_rows
 from core.io.papers import read_papers
@@ -67,11 +68,12 @@ class ImportPlan:
 
     def summary(self) -> str:
         """One sentence: what will be imported and what skipped."""
-        scope = "" if self.complete else f" in the first {self.records:,} rows"
+        scope = "" if self.complete else f" in the first {plural(self.records, 'row')}"
         title_only = self.papers - self.with_abstract
         extra = f" ({title_only:,} title-only)" if title_only else ""
-        return (f"{self.papers:,} papers{extra}, {self.with_abstract:,} with an abstract; "
-                f"{len(self.skipped):,} rows will be skipped{scope}")
+        will = "row will" if len(self.skipped) == 1 else "rows will"
+        return (f"{plural(self.papers, 'paper')}{extra}, {self.with_abstract:,} with an abstract; "
+                f"{len(self.skipped):,} {will} be skipped{scope}")
 
     def to_dict(self, max_rows: int = 1000) -> dict[str, Any]:
         """JSON-ready: the reading, the counts and the first ``max_rows`` skipped rows and warnings."""
