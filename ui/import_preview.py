@@ -247,9 +247,10 @@ def file_summaries(plans: list[tuple[str, ImportPlan | None, str]]) -> pd.DataFr
             rows.append({"file": name, "reader": "–", "rows": None, "papers": 0, "skipped": 0,
                          "fields found": reason})  # rows unknown: the file could not be read, not 0 rows
             continue
-        # a tagged format maps its abstract tag whether or not a record has one: found means some record has one
+        # a tagged format maps every tag it knows whether or not a record has it: found means some record has it
         found = [f for f, column in (plan.reading.get("columns") or {}).items()
-                 if column and (f != "abstract" or plan.with_abstract)]
+                 if column and (f != "abstract" or plan.with_abstract)
+                 and (f in ("title", "abstract", "id") or f in plan.filled)]
         text = reason or ", ".join(found) + ("" if plan.complete else " (first rows checked)")
         rows.append({"file": name, "reader": plan.reader_name,
                      "rows": plan.records, "papers": plan.papers, "skipped": len(plan.skipped),

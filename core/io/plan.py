@@ -60,6 +60,7 @@ class ImportPlan:
     skipped: list[dict[str, Any]] = field(default_factory=list)  # {"row", "reason"}
     warnings: list[dict[str, Any]] = field(default_factory=list)  # {"row", "column", "reason"}
     complete: bool = True  # False when only the first rows were checked
+    filled: set[str] = field(default_factory=set)  # the fields (journal, year, doi, …) some paper has a value of
 
     @property
     def reader_name(self) -> str:
@@ -82,6 +83,13 @@ class ImportPlan:
                 "with_abstract": self.with_abstract, "skipped": len(self.skipped),
                 "skipped_rows": self.skipped[:max_rows], "warnings": self.warnings[:max_rows],
                 "complete": self.complete, "summary": self.summary()}
+
+
+def _empty(value: Any) -> bool:
+    """No value: None, NaN, an empty text or an empty list."""
+    if isinstance(value, (list, tuple, set, dict)):
+        return not value
+    return value is None or value != value or (isinstance(value, str) and not value.strip())
 
 
 def plan_import(
@@ -111,4 +119,5 @@ def plan_import(
         elif isinstance(item, Paper):
             plan.papers += 1
             plan.with_abstract += bool(item.abstract)
+            plan.filled.update(k for k, v in item.fields.items() if k not in plan.filled and not _empty(v))
     return plan

@@ -44,3 +44,16 @@ def test_the_report_names_the_fix_for_rows_skipped_without_an_abstract(empty_wor
     next(b for b in at.button if b.label == "Import 3 files into corpus search").click().run()
     assert any("Titles only" in c.value and "import its file again" in c.value for c in at.caption), [
         c.value for c in at.caption]
+
+
+def test_fields_found_lists_only_fields_some_record_has(empty_workspace, tmp_path):  # noqa: F811
+    """A RIS file of titles and abstracts only: its row said 'title, abstract, journal, year, doi, authors,
+    keywords' (the fields RIS can carry), not what the file holds."""
+    bare = tmp_path / "bare.ris"
+    bare.write_text("TY  - JOUR\nTI  - A title\nAB  - An abstract\nER  - \n", encoding="utf-8")
+    at = open_app("app_pages/library.py", model=None)
+    at.file_uploader[0].set_value([(bare.name, bare.read_bytes(), "text/plain"),
+                                   (THREE[1].name, THREE[1].read_bytes(), "text/plain")]).run()
+    summary = at.dataframe[0].value
+    assert summary["fields found"][0] == "title, abstract"
+    assert summary["fields found"][1].startswith("title, abstract, id, journal, year, doi, authors")
