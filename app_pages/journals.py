@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import streamlit as st
 
+from core.display import plural
 from core.evaluation import (
     METHOD_NAMES,
     head_and_vote,
@@ -77,7 +78,7 @@ collection = collection_choice(corpus, "journal_collection", "the vote to the ne
 if collection is not None:
     method = "knn"
     st.caption(f"Suggestions from the similarity-weighted vote of the nearest papers in collection "
-               f"**{md_escape(collection[0])}** ({len(collection[1]):,} papers). The accuracies measured above "
+               f"**{md_escape(collection[0])}** ({plural(len(collection[1]), 'paper')}). The accuracies measured above "
                f"are for the whole corpus, not for this collection.")
 title = st.text_input("Title", key=sticky("journal_title"))
 abstract = st.text_area("Abstract", key=sticky("journal_abstract"), height=180)

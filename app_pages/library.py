@@ -141,7 +141,8 @@ left, right = st.columns(2)
 with left:
     target = st.selectbox("Corpus to embed", [c.name for c in corpora], key=state.EMBED_TARGET)
     missing = len(s.missing_hashes(target, vectors_fingerprint(spec)))
-    st.caption(f"{missing:,} papers of **{md_escape(target)}** still need embedding with **{md_escape(spec.name)}**.")
+    st.caption(f"{plural(missing, 'paper')} of **{md_escape(target)}** still {'needs' if missing == 1 else 'need'} "
+               f"embedding with **{md_escape(spec.name)}**.")
     running = bool(active_embeddings(target, spec.name))
     if st.button(f"Embed with {md_escape(spec.name)}", disabled=missing == 0 or running, type="primary",
                  help="A background job: one per corpus and model, shown on every page and after a reload; "

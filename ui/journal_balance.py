@@ -5,6 +5,7 @@ from __future__ import annotations
 import pandas as pd
 import streamlit as st
 
+from core.display import plural
 from core.records import md_escape
 
 
@@ -26,6 +27,6 @@ def balance_table(table: pd.DataFrame, corpus: str, column: str = "journal") -> 
     n, total = table.attrs.get("papers"), table.attrs.get("corpus_papers")
     if n is not None:
         scope = "every paper" if n == total else f"a seeded sample of {n:,} of its {total:,} papers"
-        st.caption(f"Checked on {n:,} papers of **{md_escape(corpus)}** ({scope}), each predicted from its nearest "
-                   "other papers.")
+        st.caption(f"Checked on {plural(n, 'paper')} of **{md_escape(corpus)}** ({scope}), each predicted from its "
+                   "nearest other papers.")
     st.dataframe(balance_frame(table, column), width="stretch", hide_index=True)
