@@ -130,13 +130,14 @@ if pred is not None:
     if measured:
         st.success(f"How often it is right: {md_escape(method_summary(measured, pred.method))}.")
     elif found:
-        baseline = f"; a BM25 text search, as JANE-style finders use, {found['bm25']:.0f} %" \
-            if found["bm25"] is not None else ""
-        band = proportion_interval(found["top5"] / 100 * found["papers"], int(found["papers"]))
-        interval = f" (95 % interval {100 * band[0]:.0f}–{100 * band[1]:.0f} %)" if band else ""
+        def interval(share: float) -> str:  # every figure with its 95 % interval over the same papers
+            band = proportion_interval(share / 100 * found["papers"], int(found["papers"]))
+            return f" (95 % interval {100 * band[0]:.0f}–{100 * band[1]:.0f} %)" if band else ""
+        baseline = (f"; a BM25 text search, as JANE-style finders use, {found['bm25']:.0f} %"
+                    f"{interval(found['bm25'])}") if found["bm25"] is not None else ""
         st.success(f"How often it is right: on {found['papers']:,} held-out papers of **{md_escape(corpus)}**, "
                    f"the true {column_name} is among the top 5 suggestions **{found['top5']:.0f} %** of the time"
-                   f"{interval}{baseline} (Evaluate page, task *journals*).")
+                   f"{interval(found['top5'])}{baseline} (Evaluate page, task *journals*).")
     if pred.disagreement:
         st.warning(pred.disagreement)
     if pred.note:
