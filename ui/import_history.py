@@ -33,7 +33,7 @@ def import_history_panel(corpus: str) -> None:
                      hide_index=True)
         if skipped:
             rows = pd.DataFrame(skipped)
-            st.caption(f"Skipped rows ({len(rows):,}), each with its file, row and reason"
+            st.caption(f"Rows these imports skipped ({len(rows):,}), each with its file, row and reason"
                        + (f"; the first {STORED_ERRORS} of each file are kept" if any(
                            f["skipped"] > f["reasons kept"] for f in files) else "") + ".")
             st.dataframe(rows, width="stretch", hide_index=True)
