@@ -8,7 +8,7 @@ import streamlit as st
 
 from ui.kept_choices import keep_choices
 from ui.resources import begin_run
-from ui.shared_view import apply_link, carry_selection
+from ui.shared_view import apply_link, carry_selection, show_link_problems
 from ui.sidebar import sidebar
 
 st.set_page_config(page_title="MIReAD Explorer", page_icon="assets/icon.svg", layout="wide")
@@ -49,6 +49,7 @@ try:
     keep_choices()  # the map's colour, topic level, years… as the user left them on another page
     sidebar()
     carry_selection()  # the corpus and model in the URL on every page: a reload keeps them
+    show_link_problems(page.url_path)  # the map and Compare show them in their own place
     page.run()
 finally:
     warm_maps_in_background(settings.warm_numba)

@@ -61,6 +61,9 @@ def finished(job: dict, seconds: float) -> None:
                                               {**job["result"]["evaluation"], "seconds": seconds}))
 
 
+MIN_PER_CLUSTER = 5  # fewer papers per k-means cluster than this: purity says more about k than about the model
+
+
 def show_results(doc: dict) -> None:
     """Errors, the table with the best in bold, charts, notes and exports of one evaluation."""
     st.caption((f"{doc['sample']:,} of {doc['labelled']:,} labelled papers sampled (seed {doc['seed']})"
@@ -100,6 +103,12 @@ def show_results(doc: dict) -> None:
     if not purity.empty:
         left.markdown("**Clustering purity against k**")
         left.plotly_chart(purity_figure(purity), width="stretch", key="purity_chart")
+        papers = int(doc["sample"] or doc["labelled"] or 0)
+        crowded = sorted(int(k) for k in purity["k"].unique() if papers and papers < MIN_PER_CLUSTER * k)
+        if crowded:  # with about one paper per cluster, every cluster is pure whatever the model
+            left.caption(f"k = {', '.join(map(str, crowded))} on {papers:,} papers leave fewer than "
+                         f"{MIN_PER_CLUSTER} papers per cluster: purity there approaches 1 whatever the model, so "
+                         "it says little.")
     if not robustness.empty:
         right.markdown("**Textual neighbours: NN10_Ret per category**")
         right.plotly_chart(robustness_figure(robustness), width="stretch", key="robustness_chart")

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import streamlit as st
 
+from core.display import plural
 from core.evaluation import (
     METHOD_NAMES,
     head_and_vote,
@@ -21,6 +22,7 @@ from ui import state
 from ui.collection_filter import collection_choice
 from ui.embedding import need_embeddings
 from ui.errors import guarded
+from ui.journal_balance import balance_table
 from ui.journal_names import spellings_table
 from ui.resources import encoder, papers_frame, store
 from ui.sidebar import current_corpus, current_model, sticky
@@ -76,7 +78,7 @@ collection = collection_choice(corpus, "journal_collection", "the vote to the ne
 if collection is not None:
     method = "knn"
     st.caption(f"Suggestions from the similarity-weighted vote of the nearest papers in collection "
-               f"**{md_escape(collection[0])}** ({len(collection[1]):,} papers). The accuracies measured above "
+               f"**{md_escape(collection[0])}** ({plural(len(collection[1]), 'paper')}). The accuracies measured above "
                f"are for the whole corpus, not for this collection.")
 title = st.text_input("Title", key=sticky("journal_title"))
 abstract = st.text_area("Abstract", key=sticky("journal_abstract"), height=180)
@@ -95,7 +97,7 @@ if st.button(f"Suggest {what}" if column else "Suggest journals", type="primary"
 # a suggestion is shown only under the corpus, model and inputs it was made for
 answer = state.kept(state.JOURNALS, corpus, spec.name)
 if answer is not None and answer.inputs != inputs:
-    st.caption(f"The abstract or the settings changed: press **Suggest {what}** for new suggestions.")
+    st.caption(f"The title, abstract or settings changed: press **Suggest {what}** for new suggestions.")
 pred = answer.value if answer is not None and answer.inputs == inputs else None
 if pred is not None:
     if pred.warning:
@@ -128,13 +130,14 @@ if pred is not None:
     if measured:
         st.success(f"How often it is right: {md_escape(method_summary(measured, pred.method))}.")
     elif found:
-        baseline = f"; a BM25 text search, as JANE-style finders use, {found['bm25']:.0f} %" \
-            if found["bm25"] is not None else ""
-        band = proportion_interval(found["top5"] / 100 * found["papers"], int(found["papers"]))
-        interval = f" (95 % interval {100 * band[0]:.0f}–{100 * band[1]:.0f} %)" if band else ""
+        def interval(share: float) -> str:  # every figure with its 95 % interval over the same papers
+            band = proportion_interval(share / 100 * found["papers"], int(found["papers"]))
+            return f" (95 % interval {100 * band[0]:.0f}–{100 * band[1]:.0f} %)" if band else ""
+        baseline = (f"; a BM25 text search, as JANE-style finders use, {found['bm25']:.0f} %"
+                    f"{interval(found['bm25'])}") if found["bm25"] is not None else ""
         st.success(f"How often it is right: on {found['papers']:,} held-out papers of **{md_escape(corpus)}**, "
                    f"the true {column_name} is among the top 5 suggestions **{found['top5']:.0f} %** of the time"
-                   f"{interval}{baseline} (Evaluate page, task *journals*).")
+                   f"{interval(found['top5'])}{baseline} (Evaluate page, task *journals*).")
     if pred.disagreement:
         st.warning(pred.disagreement)
     if pred.note:
@@ -170,4 +173,4 @@ if corpus and column:
     if balance is not None:
         table = balance.value
         st.plotly_chart(prediction_balance_figure(table.head(25)), width="stretch", key="balance_chart")
-        st.dataframe(table, width="stretch", hide_index=True)
+        balance_table(table, corpus, "journal" if column == journal else column)

@@ -16,9 +16,10 @@ from ui.collections_view import collections_panel
 from ui.embedding import active_embeddings, embedding_jobs, start_embedding
 from ui.errors import guarded, show_error
 from ui.export_menu import export_menu
+from ui.import_history import import_history_panel
 from ui.import_preview import forget_several_name, import_preview, several_preview
 from ui.import_report import corpus_merges_panel, files_table, headline, merges_panel, overlap_panel
-from ui.library_trash import delete_panel, labels_panel, trash_panel, undo_notice
+from ui.library_trash import delete_panel, follow_sidebar, labels_panel, trash_panel, undo_notice
 from ui.resources import store
 from ui.sidebar import current_model
 from ui.uploads import kept_uploads
@@ -84,6 +85,9 @@ if report:
         errors = pd.DataFrame(report["errors"])
         with st.expander(f"Skipped rows ({len(errors):,})"):
             st.dataframe(errors, width="stretch", hide_index=True)
+            if errors.astype(str).apply(lambda c: c.str.contains("empty abstract")).any().any():
+                st.caption("A row without an abstract can be kept as a title-only paper: import its file again with "
+                           "Titles only ticked (its papers already here are merged, not added twice).")
         st.download_button("Download the import report (CSV)", csv_bytes(errors),
                            file_name=f"{report['corpus']}-import-report.csv", mime="text/csv")
     if report.get("warnings"):
@@ -132,11 +136,13 @@ table = pd.DataFrame([
 st.dataframe(table, width="stretch", hide_index=True)
 
 spec = current_model()
+follow_sidebar([c.name for c in corpora])
 left, right = st.columns(2)
 with left:
     target = st.selectbox("Corpus to embed", [c.name for c in corpora], key=state.EMBED_TARGET)
     missing = len(s.missing_hashes(target, vectors_fingerprint(spec)))
-    st.caption(f"{missing:,} papers of **{md_escape(target)}** still need embedding with **{md_escape(spec.name)}**.")
+    st.caption(f"{plural(missing, 'paper')} of **{md_escape(target)}** still {'needs' if missing == 1 else 'need'} "
+               f"embedding with **{md_escape(spec.name)}**.")
     running = bool(active_embeddings(target, spec.name))
     if st.button(f"Embed with {md_escape(spec.name)}", disabled=missing == 0 or running, type="primary",
                  help="A background job: one per corpus and model, shown on every page and after a reload; "
@@ -166,6 +172,7 @@ with right:
     delete_panel([c.name for c in corpora])
 labels_panel(target)
 corpus_merges_panel(target)
+import_history_panel(target)  # what each import did, after a reload too
 with st.expander(f"Export {md_escape(target)} to a reference manager", icon=":material/download:"):
     st.caption("RIS (Zotero, EndNote, Mendeley), BibTeX, CSL JSON, CSV or JSONL, with authors, journal, year, DOI, "
                "keywords and abstract; each paper's collections come as keywords and a note.")

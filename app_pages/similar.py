@@ -93,8 +93,11 @@ if st.button("Find similar papers", type="primary") or typed:
                         year_range=year_range, encoder=encoder(spec), frame=frame)
     if found is not None:
         state.keep(state.SIMILAR, state.Answer(corpus, spec.name, inputs, found))
+    if found is not None and (found.results or not getattr(found, "notice", None)):  # a DOI no paper has: no ★
         st.session_state[state.MAP_QUERY] = state.MapQuery(corpus, spec.name, found.vector.tolist(),
                                                            found.query.get("title") or "your paper")
+    elif found is not None:
+        st.session_state.pop(state.MAP_QUERY, None)  # nor is the ★ of the search before it
 
 answer = state.kept(state.SIMILAR, corpus, spec.name)
 if answer is not None and answer.inputs != inputs:
@@ -105,10 +108,10 @@ elif answer is not None:
         st.warning(result.warning)
     if getattr(result, "notice", None):
         st.info(md_escape(result.notice[:1].upper() + result.notice[1:]) + ".")
-    if not result.results:
+    if not result.results and not getattr(result, "notice", None):  # the notice already says why there are none
         st.info("No paper passes the filters" + (f" (collection **{md_escape(answer.inputs['collection'])}**)"
                                                  if answer.inputs.get("collection") else "") + ".")
-    else:
+    elif result.results:
         ranked = ranked_figures(corpus, spec, [str(r["id"]) for r in result.results])
         rows = [dict(r, figure=f) for r, f in zip(result.results, summaries(ranked, [r["id"] for r in result.results]))]
         tie = []

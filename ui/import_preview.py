@@ -6,6 +6,7 @@ this module only draws them and keeps the choices per uploaded file (or set of f
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 from typing import Any
 
@@ -243,16 +244,26 @@ def file_summaries(plans: list[tuple[str, ImportPlan | None, str]]) -> pd.DataFr
     for name, plan, error in plans:
         reason = why_nothing(plan, error)
         if plan is None:
-            rows.append({"file": name, "reader": "–", "rows": 0, "papers": 0, "skipped": 0, "fields found": reason})
+            rows.append({"file": name, "reader": "–", "rows": None, "papers": 0, "skipped": 0,
+                         "fields found": reason})  # rows unknown: the file could not be read, not 0 rows
             continue
-        # a tagged format maps its abstract tag whether or not a record has one: found means some record has one
+        # a tagged format maps every tag it knows whether or not a record has it: found means some record has it
         found = [f for f, column in (plan.reading.get("columns") or {}).items()
-                 if column and (f != "abstract" or plan.with_abstract)]
+                 if column and (f != "abstract" or plan.with_abstract)
+                 and (f in ("title", "abstract", "id") or f in plan.filled)]
         text = reason or ", ".join(found) + ("" if plan.complete else " (first rows checked)")
         rows.append({"file": name, "reader": plan.reader_name,
                      "rows": plan.records, "papers": plan.papers, "skipped": len(plan.skipped),
                      "fields found": text})
-    return pd.DataFrame(rows)
+    return pd.DataFrame(rows).astype({"rows": "Int64"})
+
+
+def rows_to_skip(plans: list[tuple[str, ImportPlan | None, str]]) -> pd.DataFrame:
+    """Every row the import would skip, with its file, row and reason (columns file, row, reason)."""
+    rows = [{"file": name, "row": skip.get("row"),
+             "reason": re.sub(r"^row \d+: ", "", str(skip.get("reason", "")))}  # the row has its own column
+            for name, plan, _ in plans if plan is not None for skip in plan.skipped]
+    return pd.DataFrame(rows, columns=["file", "row", "reason"])
 
 
 def several_preview(files: list[tuple[Path, str, str]]) -> None:
@@ -267,9 +278,17 @@ def several_preview(files: list[tuple[Path, str, str]]) -> None:
         except MireadError as exc:
             plans.append((name, None, str(exc)))
     st.caption(f"Preview of **{len(files)} files**: nothing is stored until you press Import. They go into one "
-               "corpus in one step; a paper found in several files (same DOI, or same title and abstract) is kept "
-               "once: the first file's text stays, later files fill the fields it lacked.")
+               "corpus in one step; a paper found in several files is kept once (same title and abstract; or a "
+               "shared DOI, PMID or other id whose titles agree; or, without one, the same title, year and first "
+               "author): the first file's text stays, later files fill the fields it lacked.")
     st.dataframe(file_summaries(plans), width="stretch", hide_index=True)
+    skips = rows_to_skip(plans)
+    if len(skips):
+        with st.expander(f"Rows that will be skipped ({len(skips):,})"):
+            st.dataframe(skips, width="stretch", hide_index=True)
+            if skips["reason"].str.contains("abstract").any():
+                st.caption("A row without an abstract is imported as a title-only paper when Titles only is "
+                           "ticked for its file.")
     st.caption("Titles only: also import the papers of a file that have no abstract (marked 'title only').")
     slots = st.columns(min(len(files), 4))
     for i, (_, name, digest) in enumerate(files):

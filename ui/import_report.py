@@ -81,7 +81,7 @@ def _merges_view(corpus: str, ids: list[int] | None, title: str, why: str, key: 
     s = store()
     with s.connect() as conn:
         rows = merges(conn, corpus, ids)
-    with st.expander(f"{title} ({len(rows):,} records)", icon=":material/merge:"):
+    with st.expander(f"{title} ({plural(len(rows), 'record')})", icon=":material/merge:"):
         st.caption((f"{why}. " if why else "") + "Each merged record is kept whole with the paper it went into: "
                    "its own title, abstract and fields are not lost, and a merge can be split back.")
         if not rows:
@@ -129,8 +129,8 @@ def overlap_panel(report: dict[str, Any]) -> None:
                      icon=":material/join_inner:"):
         counts = " · ".join(f"{plural(n, 'paper')} found by {k} source{'s' if k > 1 else ''}"
                             for k, n in summary["by_count"].items())
-        st.caption(f"{summary['total']:,} papers in **{md_escape(corpus)}**: {counts}. A source is the database a "
-                   "file's name says it came from, else the file itself.")
+        st.caption(f"{plural(summary['total'], 'paper')} in **{md_escape(corpus)}**: {counts}. A source is the "
+                   "database a file's name says it came from, else the file itself.")
         rows = pd.DataFrame(overlap_rows(summary))
         st.dataframe(rows, width="stretch", hide_index=True)
         st.plotly_chart(combinations_figure(summary), width="stretch", key="overlap_chart")

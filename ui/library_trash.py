@@ -34,6 +34,18 @@ def _trashed(item) -> None:  # noqa: ANN001 - a core.store.TrashItem
     st.rerun()
 
 
+_FOLLOWED = "library_followed_corpus"  # the sidebar corpus the Library's selectors were last set to
+
+
+def follow_sidebar(corpora: list[str]) -> None:
+    """Set the Library's corpus selectors (to embed, with its labels, merges and export; to delete) to the sidebar's
+    corpus when it is new or changed since they last followed it; a choice made on the page stays until then."""
+    current = st.session_state.get(state.CORPUS)
+    if current in corpora and st.session_state.get(_FOLLOWED) != current:
+        st.session_state[state.EMBED_TARGET] = st.session_state["delete_target"] = current
+        st.session_state[_FOLLOWED] = current
+
+
 def delete_panel(corpora: list[str]) -> None:
     """Delete a corpus (or a fine-tuned model): the button names it and acts only on the ticked one."""
     s = store()

@@ -6,9 +6,11 @@ from __future__ import annotations
 import streamlit as st
 
 from core.embedding import list_models
+from core.records import md_escape
 from ui import state
 from ui.map.time import PLAY_LINK
 from ui.resources import store
+from ui.sidebar import fallback_corpus
 from ui.views import parse_view, view_query
 
 APPLIED = "_view_link_applied"
@@ -38,7 +40,7 @@ def apply_link() -> bool:
     view = parse_view(query, corpora=names, models=[m.name for m in list_models(s)],
                       columns=lambda c: s.corpus(c).labels,
                       papers=lambda c: s.papers_frame(c, with_abstract=False)["id"].astype(str).tolist(),
-                      default_corpus=current or (names[0] if names else None))
+                      default_corpus=current or fallback_corpus(names))  # what the sidebar will show
     if view.corpus:
         st.session_state[state.PENDING_CORPUS] = view.corpus
     if view.model:
@@ -59,8 +61,16 @@ def apply_link() -> bool:
 
 
 def link_problems() -> list[str]:
-    """What the link asked for that could not be shown (said once)."""
-    return st.session_state.pop(PROBLEMS, [])
+    """What the link asked for that could not be shown (said once), as Markdown-safe text: a link's parameters are a
+    stranger's text (``?corpus=[x](http://…)`` must not become a link)."""
+    return [md_escape(problem) for problem in st.session_state.pop(PROBLEMS, [])]
+
+
+def show_link_problems(url_path: str) -> None:
+    """On a page that does not show them itself (all but the Domain map and Compare): the link's problems."""
+    if url_path not in ("", "compare"):
+        for problem in link_problems():
+            st.warning(problem)
 
 
 def carry_selection() -> None:

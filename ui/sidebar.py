@@ -8,6 +8,7 @@ import streamlit as st
 
 from core.embedding import ModelSpec, device_label, get_model, list_models
 from core.embedding.hub import NEEDS_HUB, needs_hub
+from core.records import md_escape
 from core.store import Store
 from ui import state
 from ui.errors import guarded
@@ -25,7 +26,9 @@ def sidebar() -> None:
         if names:
             default = st.session_state.pop(state.PENDING_CORPUS, None) or st.session_state.get(state.CORPUS)
             if default not in names:
-                default = settings().demo_corpus if settings().demo_corpus in names else names[0]
+                gone, default = default, fallback_corpus(names)
+                if gone:  # deleted in another tab or by the CLI: never change corpus silently
+                    corpus_gone(s, str(gone), default)
             st.session_state[state.CORPUS] = default
             st.selectbox("Corpus", names, key=state.CORPUS,
                          format_func=lambda n: f"{n} ({next(c.papers for c in corpora if c.name == n):,})")
@@ -46,6 +49,19 @@ def sidebar() -> None:
         st.caption(f"Device: {device_label(device())}")
         st.caption(f"Workspace: `{s.root}`")
         assistant_config(s)
+
+
+def fallback_corpus(names: list[str]) -> str | None:
+    """The corpus shown when the session names none that exists: the demo corpus if there, else the newest."""
+    return settings().demo_corpus if settings().demo_corpus in names else (names[0] if names else None)
+
+
+def corpus_gone(s: Store, gone: str, shown: str) -> None:
+    """Say that the corpus this tab was on is gone (and where to get it back) and which one is shown instead."""
+    where = ("it is in the trash: Restore it on the Library page" if any(
+        i.kind == "corpus" and i.name == gone for i in s.trash()) else "deleted")
+    st.warning(f"Corpus **{md_escape(gone)}** is no longer in this workspace ({where}); showing "
+               f"**{md_escape(shown)}**.")
 
 
 def assistant_config(s: Store) -> None:

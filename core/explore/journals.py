@@ -288,12 +288,15 @@ def prediction_balance(
     guessed = Counter(p for p in predicted if p)
     n = len(rows)
     table = pd.DataFrame(
-        [{"label": lab, "actual_share": actual.get(lab, 0) / n, "predicted_share": guessed.get(lab, 0) / n}
+        [{"label": lab, "actual": actual.get(lab, 0), "predicted": guessed.get(lab, 0),
+          "actual_share": actual.get(lab, 0) / n, "predicted_share": guessed.get(lab, 0) / n}
          for lab in sorted(set(actual) | set(guessed))],
-        columns=["label", "actual_share", "predicted_share"],
+        columns=["label", "actual", "predicted", "actual_share", "predicted_share"],
     )
     table["ratio"] = table["predicted_share"] / table["actual_share"].where(table["actual_share"] > 0)
-    return table.sort_values("predicted_share", ascending=False, kind="stable").reset_index(drop=True)
+    table = table.sort_values("predicted_share", ascending=False, kind="stable").reset_index(drop=True)
+    table.attrs.update(papers=n, corpus_papers=len(frame))  # the check's n, and whether it was a sample
+    return table
 
 
 def predict_corpus_labels(

@@ -138,7 +138,8 @@ class _IdStats:
                     f"('{_shown(self.not_eid, 20)}', as NASA ADS writes eid)")
         if self.real == 0:
             shown = "empty" if not (self.placeholder or "").strip() else f"'{_shown(str(self.placeholder), 20)}'"
-            return f"the first {self.rows} rows hold no id or a placeholder ({shown})"
+            first = "the first row holds" if self.rows == 1 else f"the first {self.rows} rows hold"
+            return f"{first} no id or a placeholder ({shown})"
         values = "value" if self.distinct == 1 else "values"
         return f"its {self.real} ids in the first {self.rows} rows have only {self.distinct} distinct {values}"
 

@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from core.display import plural
 from core.io.exports import known_export
 from core.io.formats import FORMAT_NAMES, ReadOptions, _open_rows
 from core.io.papers import read_papers
@@ -59,6 +60,7 @@ class ImportPlan:
     skipped: list[dict[str, Any]] = field(default_factory=list)  # {"row", "reason"}
     warnings: list[dict[str, Any]] = field(default_factory=list)  # {"row", "column", "reason"}
     complete: bool = True  # False when only the first rows were checked
+    filled: set[str] = field(default_factory=set)  # the fields (journal, year, doi, …) some paper has a value of
 
     @property
     def reader_name(self) -> str:
@@ -67,11 +69,12 @@ class ImportPlan:
 
     def summary(self) -> str:
         """One sentence: what will be imported and what skipped."""
-        scope = "" if self.complete else f" in the first {self.records:,} rows"
+        scope = "" if self.complete else f" in the first {plural(self.records, 'row')}"
         title_only = self.papers - self.with_abstract
         extra = f" ({title_only:,} title-only)" if title_only else ""
-        return (f"{self.papers:,} papers{extra}, {self.with_abstract:,} with an abstract; "
-                f"{len(self.skipped):,} rows will be skipped{scope}")
+        will = "row will" if len(self.skipped) == 1 else "rows will"
+        return (f"{plural(self.papers, 'paper')}{extra}, {self.with_abstract:,} with an abstract; "
+                f"{len(self.skipped):,} {will} be skipped{scope}")
 
     def to_dict(self, max_rows: int = 1000) -> dict[str, Any]:
         """JSON-ready: the reading, the counts and the first ``max_rows`` skipped rows and warnings."""
@@ -80,6 +83,13 @@ class ImportPlan:
                 "with_abstract": self.with_abstract, "skipped": len(self.skipped),
                 "skipped_rows": self.skipped[:max_rows], "warnings": self.warnings[:max_rows],
                 "complete": self.complete, "summary": self.summary()}
+
+
+def _empty(value: Any) -> bool:
+    """No value: None, NaN, an empty text or an empty list."""
+    if isinstance(value, (list, tuple, set, dict)):
+        return not value
+    return value is None or value != value or (isinstance(value, str) and not value.strip())
 
 
 def plan_import(
@@ -109,4 +119,5 @@ def plan_import(
         elif isinstance(item, Paper):
             plan.papers += 1
             plan.with_abstract += bool(item.abstract)
+            plan.filled.update(k for k, v in item.fields.items() if k not in plan.filled and not _empty(v))
     return plan

@@ -188,7 +188,8 @@ def overlap_rows(summary: dict[str, Any]) -> list[dict[str, Any]]:
     """The overlap as table rows: one per database (papers, unique, share found elsewhere) — the CSV export."""
     total = summary["total"] or 1
     return [{"database": db, "papers": n, "unique to it": summary["unique"].get(db, 0),
-             "also in another database": n - summary["unique"].get(db, 0), "share of all papers": round(n / total, 4)}
+             "also in another database": n - summary["unique"].get(db, 0),
+             "share of all papers (%)": round(100 * n / total, 1)}
             for db, n in summary["papers"].items()]
 
 

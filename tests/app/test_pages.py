@@ -247,7 +247,7 @@ def test_journals_corpus_check_compares_predicted_and_true_counts(workspace):
     widget(at.button, "Run the check").click().run()
     assert not at.exception and not at.error
     table = at.dataframe[0].value
-    assert set(table["label"]) == {"J. Astro", "J. Bio", "J. Econ"}
+    assert set(table["journal"]) == {"J. Astro", "J. Bio", "J. Econ"}
     assert len(at.get("plotly_chart")) == 1
 
 

@@ -27,7 +27,8 @@ from core.explore.search.lexical import (
     query_words,
     quoted_phrases,
 )
-from core.explore.search.similar import clip_query, corpus_index, filter_mask
+from core.explore.search.lookup import doi_query, doi_rows
+from core.explore.search.similar import clip_query, corpus_index, filter_mask, similar_papers
 from core.labels import plain_value
 
 if TYPE_CHECKING:
@@ -146,6 +147,9 @@ def search(
     if len(index.matrix) != len(frame):
         raise MireadError(f"corpus {corpus!r} changed during the search ({len(frame)} papers listed, "
                           f"{len(index.matrix)} indexed); search again")
+    doi = doi_query(whole)
+    if doi is not None:  # a DOI is no words to match: the paper it names, and the papers nearest to it
+        return _by_doi(store, corpus, spec, doi, frame, k, filters, year_range, encoder)
     lexical = corpus_lexical(store, corpus, frame)
     texts = PaperText(frame)
     mask = filter_mask(frame, filters, year_range)
@@ -197,6 +201,27 @@ def search(
     return HybridResult(query={"title": title, "abstract": text}, model=spec.name, vector=vector, results=results,
                         notice="; ".join(notices) or None,
                         weights={"dense": 1.0, "lexical": round(w_lex, 3)})
+
+
+def _by_doi(store: Store, corpus: str, spec: ModelSpec, doi: str, frame: pd.DataFrame, k: int,
+            filters: dict[str, list[Any]] | None, year_range: tuple[int, int] | None,
+            encoder: Encoder | None) -> HybridResult:
+    """The papers closest in meaning to the corpus paper with this DOI (named in the notice), or no results and a
+    notice saying that no paper of the corpus has it."""
+    rows = doi_rows(frame, doi)
+    if not len(rows):
+        vector = np.zeros(int(corpus_index(store, corpus, spec).matrix.shape[1]), dtype=np.float32)
+        return HybridResult(query={"title": doi, "abstract": ""}, model=spec.name, vector=vector,
+                            notice=f"no paper of {corpus} has the DOI {doi}; paste its title and abstract to find "
+                                   "papers like it")
+    paper = frame.iloc[int(rows[0])]
+    found = similar_papers(store, corpus, spec, paper_id=str(paper["id"]), k=k, filters=filters,
+                           year_range=year_range, encoder=encoder, frame=frame)
+    results = [dict(r, why=_why([], True)) for r in found.results]
+    return HybridResult(query=found.query, model=spec.name, vector=found.vector, results=results,
+                        warning=found.warning, weights={"dense": 1.0, "lexical": 0.0},
+                        notice=f"{doi} is the DOI of “{paper['title']}” in {corpus}; these are the papers closest "
+                               "to it in meaning")
 
 
 hybrid_search = search  # the name core.explore exports

@@ -26,10 +26,8 @@ def find_papers(frame: pd.DataFrame, text: str, limit: int = 20) -> np.ndarray:
     wanted = (text or "").strip()
     if not wanted:
         return np.array([], dtype=np.int64)
-    if "doi" in frame.columns and "10." in wanted:
-        doi = bare_doi(wanted).lower()
-        dois = frame["doi"].map(lambda v: bare_doi(v).lower() if isinstance(v, str) else "")
-        rows = np.flatnonzero(dois.to_numpy() == doi)
+    if "10." in wanted:
+        rows = doi_rows(frame, wanted)
         if len(rows):
             return rows[:limit]
     words = _fold(wanted).split()
@@ -45,6 +43,23 @@ def find_papers(frame: pd.DataFrame, text: str, limit: int = 20) -> np.ndarray:
                                         len(titles.iat[r])))
     return np.asarray(order[:limit], dtype=np.int64)
 
+
+_DOI = re.compile(r"^10\.\d{4,9}/\S+$")
+
+
+def doi_query(text: str) -> str | None:
+    """The DOI when `text` is a DOI and nothing else (bare, a doi.org link or 'doi:'), else None."""
+    doi = bare_doi((text or "").strip())
+    return doi if _DOI.match(doi) else None
+
+
+def doi_rows(frame: pd.DataFrame, text: str) -> np.ndarray:
+    """Rows of `frame` whose DOI is the one in `text` (any prefix, any case on either side)."""
+    if "doi" not in frame.columns:
+        return np.array([], dtype=np.int64)
+    doi = bare_doi(text.strip()).lower()
+    dois = frame["doi"].map(lambda v: bare_doi(v).lower() if isinstance(v, str) else "")
+    return np.flatnonzero(dois.to_numpy() == doi)
 
 
 def row_of(frame: pd.DataFrame, paper_id: str | None) -> int | None:

@@ -234,7 +234,7 @@ def test_the_plan_counts_before_anything_is_stored_and_the_cli_dry_run_stores_no
     assert plan.skipped == [{"row": 2, "reason": "row 2: empty abstract"}, {"row": 3, "reason": "row 3: empty title"}]
     kept = plan_import(path, title_only=True)
     assert (kept.papers, kept.with_abstract, len(kept.skipped)) == (2, 1, 1)
-    assert kept.summary() == "2 papers (1 title-only), 1 with an abstract; 1 rows will be skipped"
+    assert kept.summary() == "2 papers (1 title-only), 1 with an abstract; 1 row will be skipped"
     workspace = tmp_path / "ws"
     assert main(["--workspace", str(workspace), "import", str(path), "--dry-run", "--json"]) == 0
     doc = json.loads(capsys.readouterr().out)

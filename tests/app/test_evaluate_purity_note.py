@@ -1,0 +1,18 @@
+"""Evaluate: clustering purity with nearly as many clusters as papers is near 1 whatever the model (109 papers read
+'Cluster purity (k = 100) 0.927'); the page says which k leave fewer than 5 papers per cluster."""
+
+from __future__ import annotations
+
+from tests.app.background_jobs import wait_for_background
+from tests.app.test_evaluate_page import open_evaluate_page, workspace  # noqa: F401 (fixture)
+
+
+def test_purity_with_few_papers_per_cluster_is_flagged(workspace):  # noqa: F811
+    at = open_evaluate_page()
+    at.multiselect(key="eval_tasks").set_value(["purity"])
+    at.number_input(key="eval_sample").set_value(30)
+    next(b for b in at.button if b.label == "Run evaluation").click()
+    wait_for_background(at.run())
+    assert not at.exception and not at.error
+    notes = [c.value for c in at.caption if "papers per cluster" in c.value]
+    assert notes and "k = 10, 20" in notes[0] and "30 papers" in notes[0], [c.value for c in at.caption]

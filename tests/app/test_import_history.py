@@ -1,0 +1,39 @@
+"""What each import did stays readable after a reload: the Library lists a corpus's imports (file, when, read = added
++ merged + skipped) and every skipped row with its file, row and reason. The report lived only in the browser
+session: a reload mid-import, or another tab, lost the skipped rows and their reasons for good."""
+
+from __future__ import annotations
+
+from streamlit.testing.v1 import AppTest
+
+from core.store import Store, import_files
+from core.store.import_history import import_history
+from tests.app.test_import_several import THREE
+from tests.app.test_pages import APP, empty_workspace  # noqa: F401 (fixtures)
+
+
+def test_import_history_adds_up_per_file_and_keeps_the_skipped_rows(empty_workspace):  # noqa: F811
+    store = Store(empty_workspace)
+    import_files(store, THREE, "search")
+    files, skipped = import_history(store, "search")
+    assert [f["file"] for f in files] == [p.name for p in THREE]
+    assert [f["read"] for f in files] == [50, 10, 10]
+    assert all(f["read"] == f["added"] + f["merged"] + f["skipped"] for f in files)
+    assert sum(f["added"] for f in files) == store.corpus("search").papers == 64
+    assert [(s["file"], s["row"]) for s in skipped] == [("_baseline_pubmed.ris", 13),
+                                                       *(("_baseline_webofscience.ris", r) for r in (2, 3, 7))]
+    assert skipped[0]["reason"] == "empty abstract"
+
+
+def test_a_new_session_shows_the_corpus_imports_on_the_library(empty_workspace):  # noqa: F811
+    import_files(Store(empty_workspace), THREE, "search")
+    at = AppTest.from_file(APP, default_timeout=90)
+    at.switch_page("app_pages/library.py")
+    at.run()
+    assert not at.exception
+    assert any(e.label == "Imports into search (3 files, 70 records read)" for e in at.expander), [
+        e.label for e in at.expander]
+    table = next(d.value for d in at.dataframe if "imported" in d.value.columns)
+    assert list(table["read"]) == [50, 10, 10] and list(table["skipped"]) == [1, 0, 3]
+    rows = next(d.value for d in at.dataframe if "reason" in d.value.columns)
+    assert len(rows) == 4
