@@ -224,10 +224,11 @@ map_state = {
 }
 link = {"corpus": corpus, "model": spec.name, "method": method, "colour": colour, "params": params, "k": int(k),
         "level": topic_map.level if topic_map else None}
-quick_controls(DrawnMap(corpus, frame, coords, colours, map_state, ring_rows, in_front, link, open_row is not None, view),
-               highlight_box, years_box, map_box)  # Highlight, Years, Play: fragment runs, not page runs
+quick_controls(DrawnMap(corpus, frame, coords, colours, map_state, ring_rows, in_front, link, open_row is not None,
+                        view), highlight_box, years_box, map_box)  # Highlight, Years, Play: fragment runs
 show_stable_controls(stable if final is not None else None, corpus, spec, method, params)  # new papers, re-fit, undo
-watch_zoom(unit, reload=overview_box is not None, view=view)  # zooms: the session and the address bar, in a fragment of their own
+# zooms: the session and the address bar, in a fragment of their own
+watch_zoom(unit, reload=overview_box is not None, view=view)
 with side:
     side_panel(corpus, spec, frame, coords, unit, links=info.links, view=view, colour=colour,
                colour_values=colour_values, ranked=ranked)
