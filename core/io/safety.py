@@ -219,8 +219,8 @@ def _encoding_error(path: Path, position: int | None, encoding: str) -> CorpusEr
     if encoding == "utf-16":
         return CorpusError(f"file '{_name(path)}' is not valid UTF-16 text; save it as UTF-8 and import again")
     where = f" (invalid byte at position {position})" if position is not None else ""
-    if encoding in ("utf-8", "utf-8-sig") and position is not None and _invalid_byte_position(
-            path, mixed_encoding.NAME) is None:  # its bad bytes are Windows-1252 ones, past the first MiB
+    if encoding in ("utf-8", "utf-8-sig") and position is not None and _reads_as_mixed(path):
+        # its bad bytes are Windows-1252 ones, past the first MiB that detection reads
         return CorpusError(f"file '{_name(path)}' is UTF-8 with Windows-1252 bytes among it{where}; choose the "
                            f"encoding '{ENCODING_NAMES[mixed_encoding.NAME]}' and import again")
     if encoding not in ("utf-8", "utf-8-sig"):
@@ -244,6 +244,23 @@ def _invalid_byte_position(path: Path, encoding: str = "utf-8") -> int | None:
             if not chunk:
                 return None
             offset += len(chunk)
+
+
+def _reads_as_mixed(path: Path) -> bool:
+    """Whether the whole (expanded) file is text as UTF-8 mixed with Windows-1252: no byte that is text in neither,
+    no control character (a binary file, a gzip inside a gzip, decodes but is not text)."""
+    decoder = codecs.getincrementaldecoder(mixed_encoding.NAME)()
+    with _open_binary(path) as stream:
+        while True:
+            chunk = stream.read(2**20)
+            try:
+                text = decoder.decode(chunk, final=not chunk)
+            except UnicodeDecodeError:
+                return False
+            if _CONTROLS.intersection(text):
+                return False
+            if not chunk:
+                return True
 
 
 def _head_text(path: Path) -> str:

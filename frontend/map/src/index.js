@@ -315,6 +315,7 @@ class MapView {
     // What is drawn already is not drawn again: a page run that confirms what the browser drew (a year window
     // followed, a coming back, a run that changed nothing on the map) costs no frame (a frame of 50,000 points
     // is ~80 ms in a GPU-less browser).
+    this.drawLegend(s.legend || []);  // at once, before the frame: it waits for nothing drawn
     const pointKey = JSON.stringify([s.palette, s.years || null, s.play, s.grow]);
     const same = !force && pointKey === this.pointKey && sameBytes(newCodes, this.codes)
       && sameBytes(newMask, this.mask) && newLocal === this.maskLocal;
@@ -341,7 +342,6 @@ class MapView {
         ...(this.playing ? { opacityBy: "valueB", opacity: [0.08, 0.95] } : {}) });
     }
     this.followYears(s.yearsControl || null);
-    this.drawLegend(s.legend || []);
     this.overlayState = { star: s.star || null, stars: s.stars || [], lines: s.lines || [], labels: s.labels || [],
       rings: this.toLocal(values(state.rings) || []) };
     this.paint();
