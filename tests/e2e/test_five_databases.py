@@ -13,7 +13,7 @@ from core.store import Store
 from tests.conftest import SHARED_DATA
 from tests.e2e.conftest import Tab, app_tab, tiny_store
 from tests.e2e.test_journey import calm
-from tests.e2e.test_round_trip import choose, import_into
+from tests.e2e.test_round_trip import import_into
 
 pytestmark = pytest.mark.e2e
 
@@ -65,7 +65,7 @@ def test_five_databases_report_merges_overlap_split_and_one_journal_name(tab: Ta
     tab.page.goto(f"{tab.url}/?corpus=five&model=tiny&method=pca")
     tab.idle()
     tab.map_drawn()
-    choose(tab, "Colour by", "journal")
+    tab.choose("Colour by", "journal")
     names = [e["text"].rsplit(" (", 1)[0] for e in tab.map_view()["legend"]]
     folded = [re.sub(r"\W+", " ", n).strip().lower() for n in names]
     assert len(folded) == len(set(folded)), names  # "PLoS ONE" and "PLOS ONE" are one journal

@@ -37,21 +37,6 @@ def tab(browser, workspace: Store) -> Iterator[Tab]:
         context.close()
 
 
-def choose(tab: Tab, label: str, option: str) -> None:
-    """Pick an option; right after a form was submitted the first click on a select box may only focus it."""
-    box = tab.page.get_by_role("combobox", name=label, exact=True)
-    wanted = tab.page.get_by_role("option", name=option, exact=True)
-    for _ in range(3):
-        box.click()
-        try:
-            wanted.wait_for(timeout=3000)
-            break
-        except Exception:  # noqa: BLE001 - the list did not open: click again
-            tab.page.keyboard.press("Escape")
-    wanted.click()
-    tab.idle()
-
-
 def import_into(tab: Tab, files: list[Path], corpus: str, preview: str | None = None) -> str:
     """Upload files on the Library page and import them into `corpus`; the report's first line. With `preview`,
     the preview is photographed under that name first."""
@@ -92,7 +77,7 @@ def test_import_two_searches_keep_a_region_read_a_paper_export_it_and_import_it_
     calm(tab)
 
     # colour by it
-    choose(tab, "Colour by", "collection")
+    tab.choose("Colour by", "collection")  # opened again when a click right after a form only focuses it
     names = tab.eventually(lambda: _named(tab, "left half"))
     assert "left half" in names
     calm(tab)
