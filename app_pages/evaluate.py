@@ -9,6 +9,7 @@ from core.embedding import get_model, list_models
 from core.errors import MireadError
 from core.evaluation import METRIC_NAMES, TASKS, Verdict, held_out_papers, robustness_for_abstract
 from core.evaluation.job import EvaluateConfig
+from core.evaluation.perturb import FAMILY_TEXT
 from core.evaluation.report import CITE_NOTE, figure_table, result_from_row
 from core.io.formulas import csv_bytes
 from core.plots import purity_figure, robustness_figure
@@ -118,7 +119,11 @@ def show_results(doc: dict) -> None:
         st.dataframe(robustness.rename(columns=METRIC_NAMES), hide_index=True, width="stretch",
                      column_config={m: st.column_config.NumberColumn(format="%.3f") for m in METRIC_NAMES.values()})
         with st.expander("Per perturbation family"):
-            st.dataframe(pd.DataFrame(doc["families"]).rename(columns=METRIC_NAMES), hide_index=True, width="stretch",
+            families = pd.DataFrame(doc["families"])
+            if "family" in families:
+                families.insert(families.columns.get_loc("family") + 1, "what it does",
+                                [FAMILY_TEXT.get(f, f) for f in families["family"]])
+            st.dataframe(families.rename(columns=METRIC_NAMES), hide_index=True, width="stretch",
                          column_config={m: st.column_config.NumberColumn(format="%.3f") for m in METRIC_NAMES.values()})
     for note in doc["notes"]:
         st.info(f"**{md_escape(note['model'])}**: {note['text']}")
@@ -198,7 +203,8 @@ def robustness_tab(corpus: str) -> None:
     if answer is None:
         return
     result = answer.value
-    summary = pd.DataFrame([{"perturbation": r["family"], "category": r["category"],
+    summary = pd.DataFrame([{"perturbation": r["family"], "what it does": FAMILY_TEXT.get(r["family"], r["family"]),
+                             "category": r["category"],
                              "should": "keep" if r["expect_keep"] else "lose", "changed": r["changed"],
                              "overlap": r["overlap"]} for r in result["rows"]])
     st.dataframe(summary, hide_index=True, width="stretch", column_config={
@@ -207,7 +213,8 @@ def robustness_tab(corpus: str) -> None:
     st.caption("A family marked changed = false leaves this text as it is (e.g. no digits to delete). LO-DS "
                "perturbations destroy the meaning: a good model should lose the original's neighbours there.")
     for row in result["rows"]:
-        with st.expander(f"{row['family']} · overlap {row['overlap']:.0%}"):
+        with st.expander(f"{FAMILY_TEXT.get(row['family'], row['family'])} ({row['family']}) · overlap "
+                         f"{row['overlap']:.0%}"):
             st.text(f"{row['title']}\n\n{row['abstract']}"[:1500])
             st.dataframe(pd.DataFrame(row["neighbours"]).drop(columns=["row"]), hide_index=True, width="stretch",
                          column_config={"score": st.column_config.NumberColumn(format="%.3f"),

@@ -189,6 +189,25 @@ FAMILIES: dict[str, tuple[str, Callable]] = {
     "swap_abstract": ("LO-DS", swap_abstract),
 }
 
+# what each family does to a text, as the pages say it (the family names are the benchmark's, not a reader's)
+FAMILY_TEXT = {
+    "original": "your text as pasted",
+    "whitespace_noise": "extra spaces between words",
+    "lowercase": "all in lower case",
+    "uppercase": "all in upper case",
+    "sentence_shuffle": "the abstract's sentences in a random order",
+    "sentence_sort": "the abstract's sentences from shortest to longest",
+    "sentence_rotate": "the abstract's second half moved in front",
+    "char_deletion": "a letter deleted from half of the longer words",
+    "numbers_deleted": "every digit deleted",
+    "word_deletion_30": "30 % of the abstract's words deleted",
+    **{f"drop_q{q}": f"the abstract's {nth} quarter left out"
+       for q, nth in ((1, "first"), (2, "second"), (3, "third"), (4, "last"))},
+    "title_only": "the title alone",
+    "abstract_only": "the abstract alone",
+    "word_shuffle": "the abstract's words in a random order (the text destroyed)",
+    "swap_abstract": "another paper's abstract under this title",
+}
 CATEGORIES = ("LL-HS", "LO-HS", "LL-PS", "LO-PS", "LO-DS")
 DESTRUCTIVE = frozenset({"LO-DS"})
 NEEDS_POOL = frozenset({"swap_abstract"})

@@ -86,6 +86,10 @@ def test_the_robustness_tab_lists_each_perturbation_and_its_overlap(workspace):
     assert summary["perturbation"].iloc[0] == "original" and summary["overlap"].iloc[0] == 1.0
     assert {"word_shuffle", "swap_abstract", "title_only"} <= set(summary["perturbation"])
     assert set(summary.loc[summary["category"] == "LO-DS", "should"]) == {"lose"}
+    # every perturbation says what it does to the text, in words (the names alone, drop_q1 or LL-HS, said nothing)
+    what = dict(zip(summary["perturbation"], summary["what it does"]))
+    assert what["drop_q1"] == "the abstract's first quarter left out"
+    assert what["original"] == "your text as pasted" and all(what.values())
 
 
 def test_an_empty_query_is_one_sentence(workspace):

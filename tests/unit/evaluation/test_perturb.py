@@ -159,3 +159,9 @@ def test_pos_families_are_skipped_with_a_reason_when_no_tagger_is_installed():
     if not perturb.pos_available():
         assert "skipped" in perturb.pos_note() and "nltk" in perturb.pos_note()
     assert not any("noun" in name for name in perturb.FAMILIES)
+
+
+def test_every_family_says_what_it_does_in_words():
+    from core.evaluation.perturb import FAMILIES, FAMILY_TEXT
+
+    assert set(FAMILIES) <= set(FAMILY_TEXT) and all(FAMILY_TEXT.values())
