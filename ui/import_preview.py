@@ -86,10 +86,11 @@ def _layout_widgets(plan: ImportPlan | None, digest: str) -> None:
     if plan and plan.sheets:
         next(slots).selectbox("Sheet", [AUTO, *plan.sheets], key=sticky(f"import_sheet_{digest}", AUTO),
                        help="(auto) = the first sheet")
-    next(slots).number_input("Header row", min_value=0, max_value=10_000, step=1,
-                        key=sticky(f"import_header_{digest}", 0),
-                        help=f"0 = found: row {reading['header_row']}, the first row naming a title column. "
-                             "Rows above it (a search query, notes) are passed over.")
+    key = sticky(f"import_header_{digest}", 0)
+    found = f"0: found, row {reading['header_row']}" if not st.session_state.get(key) else "0: find it"
+    next(slots).number_input(f"Header row ({found})", min_value=0, max_value=10_000, step=1, key=key,
+                             help="0 = the first row naming a title column, found in the file. Rows above the "
+                                  "header (a search query, notes) are passed over.")
     if reading.get("reader") in ("csv", "tsv"):
         next(slots).selectbox("Separator", [AUTO, *SEPARATOR_NAMES.values()], key=sticky(f"import_sep_{digest}", AUTO),
                         help="(auto) = sniffed from the first rows")
