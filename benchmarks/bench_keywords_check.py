@@ -53,6 +53,16 @@ def same_as_product() -> dict:
     return out
 
 
+def metric_row(m: dict, row: dict, seed: int) -> dict:
+    """`row` plus each ranking's recall@1/@10 and MRR (percent) and the paired differences old/new − dense, new − old."""
+    for metric in ("recall@1", "recall@10", "MRR"):
+        for name, v in m.items():
+            row[f"{name} {metric}"] = round(100 * float(v[metric].mean()), 1)
+        for x, y in (("old", "dense"), ("new", "dense"), ("new", "old")):
+            row[f"{x}-{y} {metric}"] = diff(m[x], m[y], metric, seed)
+    return row
+
+
 def titles_42k() -> dict:
     recs, X = records("arxivj"), vectors("arxivj")
     index = LexicalIndex.build([f"{r['title']} {r['abstract']}" for r in recs])
@@ -67,13 +77,7 @@ def titles_42k() -> dict:
                         for i, t in enumerate(d["targets"])])
         m = {"dense": per_query(ranks["dense"]), "bm25": per_query(ranks["lexical"]), "old": per_query(old),
              "new": per_query(ranks["fused"])}
-        row: dict = {"n": len(d["targets"])}
-        for metric in ("recall@1", "recall@10", "MRR"):
-            for name, v in m.items():
-                row[f"{name} {metric}"] = round(100 * float(v[metric].mean()), 1)
-            for x, y in (("old", "dense"), ("new", "dense"), ("new", "old")):
-                row[f"{x}-{y} {metric}"] = diff(m[x], m[y], metric, seed)
-        out[f"s{seed}"] = row
+        out[f"s{seed}"] = metric_row(m, {"n": len(d["targets"])}, seed)
         if seed == SEEDS[0]:
             started = time.perf_counter()
             for text in d["texts"]:
@@ -92,12 +96,7 @@ def fresh_seed(seed: int) -> dict:
             d["coverage"] = coverage(counts, d["texts"])
             m = {"dense": per_query(rank_of(d["dense"], d["targets"])), "old": per_query(fusion_ranks(d, PRODUCT)),
                  "new": per_query(fusion_ranks(d, rule))}
-            row: dict = {"n": len(d["targets"]), "rule": list(rule)}
-            for metric in ("recall@1", "recall@10", "MRR"):
-                for x, v in m.items():
-                    row[f"{x} {metric}"] = round(100 * float(v[metric].mean()), 1)
-                for x, y in (("old", "dense"), ("new", "dense"), ("new", "old")):
-                    row[f"{x}-{y} {metric}"] = diff(m[x], m[y], metric, seed)
+            row = metric_row(m, {"n": len(d["targets"]), "rule": list(rule)}, seed)
             out[f"{name} s{seed} {kind}"] = row
             print(name, kind, {k: v for k, v in row.items() if "recall@10" in k or k == "n"}, flush=True)
     return out
