@@ -1,5 +1,6 @@
 """Benchmark 30e (issue 42): the map component in GPU-less Chromium (SwiftShader) at 50,000 and 1,000,000 points —
-time to draw, frames per second while panning, a recolour, and the page's JavaScript heap.
+time to draw, frames per second while panning, a recolour, a lasso drawn for 3 s (frames per second the page keeps,
+map draws while it is drawn, time from letting go to the papers drawn selected; §31e), and the JavaScript heap.
 
 No server: the standalone HTML export (same bundle) is opened from a file and N synthetic clustered points with
 titles are handed to the component, as tests/e2e/test_map_scale.py does. Panning moves the camera's target one step on
@@ -9,6 +10,10 @@ Chromium's `Performance.getMetrics` JSHeapUsedSize over CDP after a forced garba
 measurements at 50,000 points in the same run (the goal table in issue 42 names 50k and 1M).
 
     .venv/bin/python benchmarks/bench_map_fps.py --points 50000,1000000 --runs 3
+    .venv/bin/python benchmarks/bench_map_fps.py --steps lasso --baseline-bundle /tmp/old_map_component.js
+
+With --baseline-bundle, a second page inlines that bundle (an older build of ui/map/static/map_component.js) and the
+two are measured in turn, interleaved, in the same run.
 """
 
 from __future__ import annotations
@@ -63,17 +68,57 @@ RECOLOUR = """async () => { const m = window.__mireadMaps.bench.map, n = m.n, co
     const started = performance.now();
     await m.apply({state: {palette: window.__palette, legend: [], flight: 0}, codes: Array.from(codes)});
     return performance.now() - started; }"""
+LASSO = """async (seconds) => { const m = window.__mireadMaps.bench.map; let draws = 0, frames = 0;
+    m.setMode('lasso');
+    m.plot.subscribe('draw', () => { draws += 1; });
+    const r = m.canvas.getBoundingClientRect(), cx = r.left + r.width / 2, cy = r.top + r.height / 2;
+    const rad = 0.35 * Math.min(r.width, r.height);
+    const fire = (type, x, y) => m.canvas.dispatchEvent(new MouseEvent(type, {clientX: x, clientY: y, bubbles: true,
+        cancelable: true, composed: true, button: 0, buttons: type === 'mouseup' ? 0 : 1, view: window}));
+    await new Promise((r) => setTimeout(r, 300));
+    fire('mousemove', cx + rad, cy);
+    await new Promise((r) => setTimeout(r, 300));
+    draws = 0;
+    fire('mousedown', cx + rad, cy);
+    const t0 = performance.now();
+    await new Promise((done) => { const tick = (now) => { const t = (now - t0) / 1000;
+        if (t > seconds) { done(); return; } frames += 1;
+        const a = 2 * Math.PI * t / seconds;  // a circle, one mouse move a frame
+        fire('mousemove', cx + rad * Math.cos(a), cy + rad * Math.sin(a));
+        requestAnimationFrame(tick); }; requestAnimationFrame(tick); });
+    const s = (performance.now() - t0) / 1000, during = draws, picked = Number(m.wrap.dataset.picked || 0);
+    const t1 = performance.now();
+    fire('mouseup', cx + rad, cy - 1);
+    let deselected = false;
+    m.plot.subscribe('deselect', () => { deselected = true; });
+    await new Promise((done) => { const check = () => {  // selected (or nothing inside: deselected) and drawn
+        if ((Number(m.wrap.dataset.picked || 0) > picked || deselected) && draws > during) done();
+        else if (performance.now() - t1 > 120000) done(); else setTimeout(check, 2); };
+        check(); });
+    const selectMs = performance.now() - t1;
+    m.setMode('panZoom');
+    return {seconds: s, frames, draws: during, selected: m.selection.length, selectMs}; }"""
 
 
-def export_page(folder: Path) -> Path:
+def export_page(folder: Path, bundle: Path | None = None, name: str = "map.html") -> Path:
+    """The standalone export page of 10 placeholder points (the bench hands the component its own), with the current
+    bundle or `bundle` inlined."""
     from core.plots.map_data import colour_codes
+    from ui.map import component
     from ui.map.component import standalone_html
+
+    if bundle is not None:
+        component.BUNDLE, current = bundle, component.BUNDLE
+        try:
+            return export_page(folder, None, name)
+        finally:
+            component.BUNDLE = current
 
     frame = pd.DataFrame({"id": [f"p{i}" for i in range(10)], "title": [f"Paper {i}" for i in range(10)]})
     colours = colour_codes(None, 10)
     state = {"name": "bench", "palette": colours.palette, "legend": [], "years": None, "grow": False, "labels": [],
              "stars": [], "lines": []}
-    path = folder / "map.html"
+    path = folder / name
     path.write_text(standalone_html("bench", np.random.default_rng(3).normal(size=(10, 2)), frame, state, colours.codes, None), encoding="utf-8")
     return path
 
@@ -94,13 +139,20 @@ def in_page(browser, page_file: Path, steps: Callable[[Any], dict]) -> dict:
     return {**found, "heap_mb": metrics.get("JSHeapUsedSize", 0) / 2**20}
 
 
-def measure(browser, page_file: Path, n: int) -> dict:
+def measure(browser, page_file: Path, n: int, wanted: set[str]) -> dict:
     def steps(page: Any) -> dict:
-        draw_ms = page.evaluate(LOAD, n)
-        pan = page.evaluate(PAN, 4)
-        recolour_ms = page.evaluate(RECOLOUR)
-        return {"draw_s": draw_ms / 1000, "pan_fps": pan["frames"] / pan["seconds"], "pan_draws_per_s":
-                pan["draws"] / pan["seconds"], "pan_s": pan["seconds"], "recolour_s": recolour_ms / 1000}
+        found: dict = {"draw_s": page.evaluate(LOAD, n) / 1000}
+        if "pan" in wanted:
+            pan = page.evaluate(PAN, 4)
+            found.update(pan_fps=pan["frames"] / pan["seconds"], pan_draws_per_s=pan["draws"] / pan["seconds"],
+                         pan_s=pan["seconds"])
+        if "recolour" in wanted:
+            found["recolour_s"] = page.evaluate(RECOLOUR) / 1000
+        if "lasso" in wanted:
+            lasso = page.evaluate(LASSO, 3)
+            found.update(lasso_fps=lasso["frames"] / lasso["seconds"], lasso_draws=lasso["draws"],
+                         lasso_selected=lasso["selected"], lasso_select_s=lasso["selectMs"] / 1000)
+        return found
 
     return in_page(browser, page_file, steps)
 
@@ -111,24 +163,36 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--points", default="50000,1000000")
     parser.add_argument("--runs", type=int, default=3)
+    parser.add_argument("--steps", default="pan,recolour,lasso", help="which of pan, recolour, lasso to measure")
+    parser.add_argument("--baseline-bundle", type=Path, default=None, help="an older bundle, measured in turn")
     args = parser.parse_args()
     sizes = [int(v) for v in args.points.split(",")]
-    results: dict[int, list[dict]] = {n: [] for n in sizes}
+    wanted = set(args.steps.split(","))
     with tempfile.TemporaryDirectory() as tmp, sync_playwright() as p:
-        page_file = export_page(Path(tmp))
+        pages = {"this": export_page(Path(tmp))}
+        if args.baseline_bundle:
+            pages = {"baseline": export_page(Path(tmp), args.baseline_bundle, "baseline.html"), **pages}
+        results: dict[str, dict[int, list[dict]]] = {label: {n: [] for n in sizes} for label in pages}
         browser = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
         for run in range(args.runs):
             for n in (sizes if run % 2 == 0 else sizes[::-1]):
-                results[n].append(measure(browser, page_file, n))
-                print(n, json.dumps(results[n][-1]), flush=True)
+                for label in (list(pages) if run % 2 == 0 else list(pages)[::-1]):
+                    results[label][n].append(measure(browser, pages[label], n, wanted))
+                    print(label, n, json.dumps(results[label][n][-1]), flush=True)
         browser.close()
     print(json.dumps({"machine": machine(), "results": results}))
-    print("\n| points | draw s | pan: frames/s (rAF) | pan: map draws/s | recolour s | JS heap MB |")
-    print("|---|---|---|---|---|---|")
-    for n, rows in results.items():
-        med = {k: statistics.median(r[k] for r in rows) for k in rows[0]}
-        print(f"| {n:,} | {med['draw_s']:.2f} | {med['pan_fps']:.1f} | {med['pan_draws_per_s']:.1f} | "
-              f"{med['recolour_s']:.2f} | {med['heap_mb']:.0f} |")
+    columns = [("draw_s", "draw s", 2), ("pan_fps", "pan: frames/s (rAF)", 1), ("pan_draws_per_s", "pan: map draws/s", 1),
+               ("recolour_s", "recolour s", 2), ("lasso_fps", "lasso: frames/s (rAF)", 1),
+               ("lasso_draws", "lasso: map draws while drawn", 0), ("lasso_select_s", "lasso: let go → drawn s", 2),
+               ("lasso_selected", "lasso: selected", 0), ("heap_mb", "JS heap MB", 0)]
+    for label, by_size in results.items():
+        first = next(iter(by_size.values()))[0]
+        shown = [c for c in columns if c[0] in first]
+        print(f"\n{label}\n| points | " + " | ".join(c[1] for c in shown) + " |")
+        print("|---|" + "---|" * len(shown))
+        for n, rows in by_size.items():
+            med = {k: statistics.median(r[k] for r in rows) for k, _, _ in shown}
+            print(f"| {n:,} | " + " | ".join(f"{med[k]:,.{d}f}" for k, _, d in shown) + " |")
 
 
 if __name__ == "__main__":

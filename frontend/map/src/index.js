@@ -5,6 +5,8 @@
 // is only ever set with textContent or drawn with fillText: never parsed as HTML.
 import createScatterplot, { createRenderer } from "regl-scatterplot";
 import { tableFromIPC } from "apache-arrow";
+import Lasso from "./lasso.js";
+import Touch from "./touch.js";
 
 const GREY = "#c8c8c8";
 const STAR = "#d62728";
@@ -68,6 +70,9 @@ class MapView {
     this.wrap.className = "miread-map";
     this.canvas = el("canvas", "position:absolute;inset:0;width:100%;height:100%", this.wrap);
     this.overlay = el("canvas", "position:absolute;inset:0;width:100%;height:100%;pointer-events:none", this.wrap);
+    // the lasso or box being drawn: its own layer, so a mouse move redraws one path, not every paper (lasso.js)
+    this.lassoLayer = el("canvas", "position:absolute;inset:0;width:100%;height:100%;pointer-events:none", this.wrap);
+    this.lassoLayer.className = "miread-lasso";
     this.legend = el("div", "display:flex;flex-wrap:wrap;gap:2px 12px;font-size:12px;margin-top:4px;color:#222",
       this.outer);
     this.legend.className = "miread-legend";
@@ -102,8 +107,9 @@ class MapView {
     this.plot.subscribe("draw", () => { this.wrap.dataset.frames = String((Number(this.wrap.dataset.frames) || 0) + 1); });
     this.plot.subscribe("select", ({ points }) => this.selected(points));
     this.plot.subscribe("deselect", () => this.deselected());
-    this.plot.subscribe("lassoStart", () => { this.lassoing = true; });
     this.plot.subscribe("lassoEnd", ({ coordinates }) => this.lassoEnded(coordinates));
+    this.lasso = new Lasso(this);
+    this.touch = new Touch(this, this.lasso);
     this.plot.subscribe("pointOver", (i) => { this.hover(i); this.linkHover(i); });
     this.plot.subscribe("pointOut", () => { this.card.style.display = "none"; this.linkHover(null); });
     // The camera is reported only once the map is drawn and its first state applied: the views regl-scatterplot
@@ -719,6 +725,8 @@ class MapView {
 
   destroy() {
     this.stopPlay(false);
+    this.lasso.destroy();
+    this.touch.destroy();
     if (this.yearsObserver) this.yearsObserver.disconnect();
     this.resize.disconnect();
     this.plot.destroy();
