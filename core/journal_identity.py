@@ -12,9 +12,17 @@ Databases spell one journal differently ("PLOS ONE", "PloS one", "PLoS ONE"; "Sc
   "Abbreviated Source Title", Web of Science ``J9``/``JI``, Zotero/Embase "Journal Abbreviation", Lens "Periodical
   Abbrev" and every other field whose role is an alias (core.store.field_roles);
 - a name with a trailing subtitle or qualifier ("Cladistics : the international journal of the Willi Hennig
-  Society", "Addiction (Abingdon, England)", "Psychosocial intervention = intervencion psicosocial") joins its bare
-  title only when that title has no other subtitled form in the corpus ("Journal of Physics: Conference Series" and
-  "...: Condensed Matter" stay apart).
+  Society", "Addiction (Abingdon, England)", "Psychosocial intervention = intervencion psicosocial", "Evolution;
+  international journal of organic evolution") joins its bare title only when that title has no other subtitled form
+  in the corpus ("Journal of Physics: Conference Series" and "...: Condensed Matter" stay apart);
+- NLM's title that keeps its society ("Biological reviews of the Cambridge Philosophical Society", `society_stem`)
+  joins the bare title ("Biological Reviews") on the same terms, even when the ISSNs differ: NLM's record keeps the
+  old title's Linking ISSN (0006-3231), the publisher's the current ones (1464-7931, 1469-185X); a genre word alone
+  ("Journal of the American Chemical Society") or "... journal of the X Society" is a full name, never cut;
+- NLM's "title. section" form ("Proceedings. Biological sciences", "Philosophical transactions of the Royal Society
+  of London. Series B, Biological sciences", `section_form`) joins the one other journal whose name reads the same
+  once "of", "the", "Royal Society", "London", "Series"/"Section"/"Part" are left out ("Proceedings of the Royal
+  Society B: Biological Sciences"); a section letter must agree where NLM's form has one.
 
 Links by ISSN and exact name are always taken; the softer ones (an abbreviation shared by two groups, a stripped
 subtitle) are refused when both groups have ISSNs and share none, so two journals that only look alike stay two.
@@ -32,7 +40,8 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-__all__ = ["JournalIdentities", "issns_in", "journal_identities", "name_key", "stem_of", "valid_issn"]
+__all__ = ["JournalIdentities", "issns_in", "journal_identities", "name_key", "section_form", "society_stem", "stem_of",
+           "valid_issn"]
 
 # fields that name the journal of the record besides the journal field itself (lower case; '_' and ' ' alike)
 _NAME_FIELDS = frozenset((
@@ -45,8 +54,18 @@ _ISSN_FIELD = re.compile(r"(^|[\s./(])(e ?issns?|issns?|issn l|sn|ei|print issn|
 _NOT_ISSN_FIELD = ("locations.", "best oa location.", "host organization")
 _ISSN = re.compile(r"(?<![\dXx-])(\d{4})[-\u2010\u2011\u2013 ]?(\d{3}[\dXx])(?![\dXx-])")
 _WORD = re.compile(r"[^\w\s]|_", re.UNICODE)
-_SUBTITLE = re.compile(r"\s*(?::|\s=\s)\s*")  # "Title : subtitle", "Title = parallel title"
+_SUBTITLE = re.compile(r"\s*(?::|;|\s=\s)\s*")  # "Title : subtitle", "Title; subtitle", "Title = parallel title"
 _QUALIFIER = re.compile(r"\s*\([^()]*\)\s*$")  # NLM's "(Auckland, N.Z.)", "(1982)", "( ISSN 2470-0983)"
+# NLM's "<title> of the <...> Society" (Association, Academy ...), optionally "of <place>"
+_SOCIETY = re.compile(r"^(?P<head>.+?)\s+of\s+the\s+(?:[\w'\u2019.-]+\s+){0,5}?(?:society|association|academy|institute|"
+                      r"college|federation|union|foundation)(?:\s+of\s+[\w\s,.'-]+)?$", re.IGNORECASE)
+_GENRE = frozenset((  # words that name a kind of publication, not a subject: a head of these alone is no title
+    "journal", "journals", "proceedings", "transactions", "bulletin", "bulletins", "annals", "archives", "memoirs",
+    "reports", "report", "review", "reviews", "letters", "notes", "papers", "records", "communications", "yearbook",
+    "newsletter", "quarterly", "monthly", "weekly", "annual", "series", "abstracts", "monographs", "acta", "magazine",
+    "occasional", "technical", "research", "publications", "studies", "notices", "the", "of", "and", "in"))
+_SECTION = re.compile(r"^[^.]{4,}\.\s+[^.]+$")  # "Proceedings. Biological sciences": one full stop, not an abbreviation
+_FILLER = frozenset(("of", "the", "royal", "society", "london", "series", "section", "part"))
 
 
 def valid_issn(digits: str) -> bool:
@@ -96,6 +115,35 @@ def stem_of(text: str) -> str | None:
     if head and name_key(head):
         stem = head
     return stem if stem and name_key(stem) and name_key(stem) != name_key(text) else None
+
+
+def society_stem(text: str) -> str | None:
+    """The title before NLM's "of the <...> Society" (Association, Academy, Institute ...), or None: 'Biological
+    reviews of the Cambridge Philosophical Society' -> 'Biological reviews'. None when the head is a genre word
+    alone ('Journal of the American Chemical Society') or ends in "journal" (a journal's own full name)."""
+    found = _SOCIETY.match(text.strip())
+    if not found:
+        return None
+    head = found.group("head").strip()
+    words = name_key(head).split()
+    if len(words) < 2 or words[-1] in ("journal", "journals") or all(w in _GENRE for w in words):
+        return None
+    return head
+
+
+def section_form(text: str) -> tuple[tuple[str, ...], tuple[str, ...]] | None:
+    """NLM's "title. section" form (one full stop, then the section), as compared with any other name: its words
+    without "of", "the", "Royal Society", "London", "Series"/"Section"/"Part" and single letters, and those letters;
+    None for any other name ('Proc. Biol. Sci.' is an abbreviation)."""
+    text = stem_of(text) or text
+    return reduced_form(text) if _SECTION.match(text.strip()) else None
+
+
+def reduced_form(text: str) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """A name's words without the filler words and single letters, and its single letters (section letters)."""
+    words = name_key(text).split()
+    letters = tuple(w for w in words if len(w) == 1 and w.isalpha())
+    return tuple(w for w in words if w not in _FILLER and not (len(w) == 1 and w.isalpha())), letters
 
 
 def _main_length(text: str) -> int:
@@ -251,6 +299,7 @@ def journal_identities(records: Iterable[tuple[str, Mapping[str, Any]]], journal
     for a, b in soft:  # an alias shared by two groups joins them unless their ISSNs say two journals
         groups.union(a, b, soft=True)
     _join_stems(groups, seen)
+    _join_sections(groups, seen)
 
     members: dict[str, Counter[str]] = defaultdict(Counter)
     for spelling, n in seen.items():
@@ -273,13 +322,41 @@ def journal_identities(records: Iterable[tuple[str, Mapping[str, Any]]], journal
 
 def _join_stems(groups: _Groups, seen: Mapping[str, int]) -> None:
     """Join 'Title : subtitle' (or 'Title (qualifier)') to 'Title' when the corpus has that bare title and no other
-    group with a subtitled form of it."""
+    group with a subtitled form of it; likewise NLM's 'Title of the X Society' (whatever the ISSNs: see the module)."""
     keys = {name_key(s) for s in seen}
     variants: dict[str, set[str]] = defaultdict(set)
+    societies: dict[str, set[str]] = defaultdict(set)
     for spelling in seen:
         stem = stem_of(spelling)
         if stem is not None:
             variants[name_key(stem)].add(groups.find("n:" + name_key(spelling)))
+        head = society_stem(stem or spelling)
+        if head is not None:
+            societies[name_key(head)].add(groups.find("n:" + name_key(spelling)))
     for stem, roots in sorted(variants.items()):
         if stem in keys and len(roots) == 1:
             groups.union("n:" + stem, next(iter(roots)), soft=True)
+    for stem, roots in sorted(societies.items()):
+        roots = {groups.find(root) for root in roots}
+        if stem in keys and len(roots) == 1 and len(variants.get(stem, roots) | roots) == 1:
+            groups.union("n:" + stem, next(iter(roots)))
+
+
+def _join_sections(groups: _Groups, seen: Mapping[str, int]) -> None:
+    """Join NLM's 'Title. Section' to the one other journal whose reduced form (`reduced_form`) reads the same, its
+    section letter agreeing where NLM's form has one; refused when both have ISSNs and share none."""
+    sections = {spelling: form for spelling in seen if (form := section_form(spelling)) is not None and form[0]}
+    if not sections:
+        return
+    by_words: dict[tuple[str, ...], list[tuple[str, tuple[str, ...]]]] = defaultdict(list)
+    for spelling in seen:
+        words, letters = reduced_form(_QUALIFIER.sub("", spelling) or spelling)  # a publisher's ':' is no subtitle
+        by_words[words].append((spelling, letters))
+    for spelling, (words, letters) in sorted(sections.items()):
+        if len(words) < 2:
+            continue
+        root = groups.find("n:" + name_key(spelling))
+        others = {groups.find("n:" + name_key(other)) for other, their in by_words[words]
+                  if not letters or their == letters} - {root}
+        if len(others) == 1:
+            groups.union(root, next(iter(others)), soft=True)

@@ -1,0 +1,104 @@
+"""Issue 40 §3, the joins the first rules missed: NLM's catalogue titles beside the publishers' (and Scopus', Google
+Scholar's) names of the same journals, when no record carries an ISSN or an abbreviation pair linking them.
+
+The spellings are real: MEDLINE JT/TA/IS of the shared PubMed export (`_baseline_pubmed.ris`) and Google Scholar's JO
+and SN of the shared Google Scholar export ("Biological Reviews", 1469-185X / 1464-7931 — while MEDLINE's record keeps
+only the Linking ISSN 0006-3231 of the old title); NLM titles of the Royal Society journals ("Proceedings. Biological
+sciences", "Philosophical transactions of the Royal Society of London. Series B, Biological sciences") beside the
+publisher's, as the Rxivist study (Abdill & Blekhman 2019) had to join them by hand from Crossref."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from core.io import read_papers
+from core.journal_identity import journal_identities, section_form, society_stem, stem_of
+from core.records import Paper
+
+EXPORTS = Path("/work/shared/data/exports")
+
+
+def one(*spellings: str | dict) -> bool:
+    """Whether records of these journal fields (or whole field dicts) get one name."""
+    records = [(str(i), s if isinstance(s, dict) else {"journal": s}) for i, s in enumerate(spellings)]
+    return len(set(journal_identities(records).names.values())) == 1
+
+
+MEDLINE_BIOL_REV = {"journal": "Biological reviews of the Cambridge Philosophical Society",
+                    "journal_abbrev": "Biol Rev Camb Philos Soc", "issn": "0006-3231"}
+
+
+def test_a_title_nlm_keeps_with_its_society_joins_the_publisher_s_name():
+    assert society_stem("Biological reviews of the Cambridge Philosophical Society") == "Biological reviews"
+    assert society_stem("Mathematical proceedings of the Cambridge Philosophical Society") == "Mathematical proceedings"
+    # a genre word alone, or "... journal of the X Society", is the journal's own full name: nothing to cut
+    for name in ("Journal of the American Chemical Society", "Proceedings of the Royal Society of Medicine",
+                 "Biological journal of the Linnean Society", "Quarterly journal of the Royal Meteorological Society",
+                 "Bulletin of the World Health Organization", "Journal of the Royal Society Interface", "Biological Reviews"):
+        assert society_stem(name) is None, name
+    assert one(MEDLINE_BIOL_REV, {"journal": "Biological Reviews", "issn": "1469-185X"},  # Google Scholar
+               {"journal": "Biological Reviews", "issn": "14647931", "abbreviated source title": "Biol. Rev."})  # Scopus
+    assert one(MEDLINE_BIOL_REV, "Biological Reviews")  # no ISSN, no pair
+    assert not one(MEDLINE_BIOL_REV, {"journal": "Biological Research", "issn": "07169760"})
+    assert not one("Biological reviews of the Cambridge Philosophical Society", "Biological Research")
+
+
+def test_the_society_form_joins_only_a_bare_title_no_other_journal_claims():
+    records = [("m", MEDLINE_BIOL_REV), ("g", {"journal": "Biological Reviews"}),
+               ("x", {"journal": "Biological reviews of the Tokyo Zoological Society"})]  # two societies: which one?
+    found = journal_identities(records).names
+    assert len({found["m"], found["g"], found["x"]}) == 3
+    assert not one("Biological journal of the Linnean Society", "Biological Journal")
+    assert not one("Journal of the American Chemical Society", "Journal")
+
+
+@pytest.mark.parametrize(("nlm", "publisher"), [
+    ("Proceedings. Biological sciences", "Proceedings of the Royal Society B: Biological Sciences"),
+    ("Proceedings. Mathematical, physical, and engineering sciences",
+     "Proceedings of the Royal Society A: Mathematical, Physical and Engineering Sciences"),
+    ("Philosophical transactions of the Royal Society of London. Series B, Biological sciences",
+     "Philosophical Transactions of the Royal Society B: Biological Sciences"),
+    ("Philosophical transactions. Series A, Mathematical, physical, and engineering sciences",
+     "Philosophical Transactions of the Royal Society A: Mathematical, Physical and Engineering Sciences"),
+])
+def test_nlm_s_title_and_section_form_joins_the_publisher_s_full_name(nlm: str, publisher: str):
+    assert section_form(nlm) is not None
+    assert one(nlm, publisher)
+    assert one({"journal": nlm, "journal_abbrev": "Proc Biol Sci"}, {"journal": publisher, "issn": "0962-8452"})
+
+
+def test_section_forms_of_different_journals_stay_apart():
+    assert not one("Proceedings. Biological sciences",
+                   "Proceedings of the Royal Society A: Mathematical, Physical and Engineering Sciences")
+    assert not one("Proceedings. Biological sciences", "Philosophical Transactions of the Royal Society B: Biological Sciences")
+    assert not one("Philosophical transactions of the Royal Society of London. Series B, Biological sciences",
+                   "Proceedings of the Royal Society B: Biological Sciences")
+    assert not one("Philosophical transactions of the Royal Society of London. Series B, Biological sciences",
+                   "Philosophical Transactions of the Royal Society A: Mathematical, Physical and Engineering Sciences")
+    assert not one("Journal of physics. A, Mathematical and theoretical",
+                   "Journal of Physics B: Atomic, Molecular and Optical Physics")
+    assert not one("Physical review. E", "Physical Review Letters") and not one("Physical Review A", "Physical Review B")
+    assert not one("Journal of physiology, Paris", "Journal of Physiology")  # two journals
+    assert not one("Nature", "Nature Communications") and not one("Journal of Physics", "Journal of Applied Physics")
+    assert section_form("Proc. Biol. Sci.") is None  # an abbreviation, not a title and its section
+
+
+def test_a_semicolon_subtitle_is_a_subtitle():
+    assert stem_of("Evolution; international journal of organic evolution") == "Evolution"
+    assert one("Evolution; international journal of organic evolution", "Evolution")
+
+
+@pytest.mark.skipif(not (EXPORTS / "RIS").exists(), reason="the shared exports are not present")
+def test_real_pubmed_and_google_scholar_exports_name_biological_reviews_once():
+    pubmed = [p for p in read_papers(EXPORTS / "RIS" / "_baseline_pubmed.ris") if isinstance(p, Paper)]
+    scholar = [p for p in read_papers(EXPORTS / "RIS" / "_baseline_googlescholar.ris", title_only=True)
+               if isinstance(p, Paper)]
+    records = [(f"p{i}", p.fields) for i, p in enumerate(pubmed)] + [(f"g{i}", p.fields) for i, p in enumerate(scholar)]
+    found = journal_identities(records)
+    wanted = {pid for pid, fields in records if "biological rev" in str(fields.get("journal", "")).lower()}
+    assert len(wanted) == 3  # one MEDLINE record, two Google Scholar records
+    assert len({found.names[pid] for pid in wanted}) == 1
+    assert {"Biological reviews of the Cambridge Philosophical Society", "Biological Reviews",
+            "Biol Rev Camb Philos Soc"} <= set(found.spellings[found.names[next(iter(wanted))]])
