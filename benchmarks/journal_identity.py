@@ -14,7 +14,9 @@ and two more of other searches: fixtures, every record of the repository's real 
 Science, Scopus, PubMed, Embase, Lens, CINAHL, EndNote, Ovid, Zotero, CSL, ...), read and pooled without merging; and
 fixmulti, the real exports of the bibliographic databases among them (PubMed/MEDLINE, Scopus, Web of Science, Embase,
 Lens, CINAHL, OpenAlex, Ovid, EBSCO, ProQuest, Dimensions, Europe PMC, Crossref, ASySD's multi-database test files)
-imported file by file into one corpus, duplicates merged, as a librarian's multi-database library.
+imported file by file into one corpus, duplicates merged, as a librarian's multi-database library; and scholar, the
+multi search plus Google Scholar's exports of it (no abstracts: imported Titles only, as the Library offers), which
+name journals as publishers do ("Biological Reviews") beside PubMed's NLM titles.
 For each: papers with a journal; distinct stored spellings (what the map, legend and vote showed before); distinct
 names after folding case and punctuation alone (the naive baseline); distinct journals after; the joined groups.
 """
@@ -40,6 +42,7 @@ from core.store.multi_import import import_files
 
 EXPORTS = Path("/work/shared/data/exports")
 FIXTURES = Path(__file__).resolve().parents[1] / "tests" / "fixtures" / "real"
+SCHOLAR = ["RIS/_baseline_googlescholar.ris", "CSV/_baseline_googlescholar.csv"]
 MULTI = ["RIS/_baseline.ris", "RIS/_baseline_pubmed.ris", "CSV/_baseline_scopus.csv", "RIS/_baseline_webofscience.ris",
          "RIS/_baseline_embase.ris", "RIS/_baseline_cinahl.ris", "RIS/_baseline_psychInfo_ovid.ris",
          "RIS/_baseline_eric_ovid.ris", "RIS/_baseline_openalex.ris", "RIS/_baseline_mdpi.ris"]
@@ -161,13 +164,17 @@ def main() -> None:
         import_files(store, [EXPORTS / name for name in MULTI], "multi")
         records, aliases = _records(store, "multi")
         rows += measure("multi", records, aliases, groups)
+        import_files(store, [EXPORTS / name for name in MULTI + SCHOLAR], "scholar",
+                     title_only=[False] * len(MULTI) + [True] * len(SCHOLAR))
+        records, aliases = _records(store, "scholar")
+        rows += measure("scholar", records, aliases, groups)
         rows += measure("fixtures", fixture_records(), [], groups)
         databases = fixture_databases()
         refused = _import(store, databases, "fixmulti")
         rows.append(row("fixmulti: files read", len(databases) - refused, len(databases), unit="files"))
         records, aliases = _records(store, "fixmulti")
         rows += measure("fixmulti", records, aliases, groups)
-        rows.append(row("import and measure, all five", round(time.perf_counter() - started, 1), unit="s"))
+        rows.append(row("import and measure, all six", round(time.perf_counter() - started, 1), unit="s"))
     report("journal_identity", rows, {"groups": groups})
     if args.groups:
         Path(args.groups).write_text("\n".join(groups) + "\n", encoding="utf-8")
