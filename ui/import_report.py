@@ -44,7 +44,8 @@ def _merged_phrase(report: dict[str, Any]) -> str:
         return f"{plural(within, 'duplicate')} merged within this import"
     if not within:
         return f"{already:,} merged into papers already there"
-    return f"{merged:,} merged ({plural(within, 'duplicate')} within this import, {already:,} into papers already there)"
+    return (f"{merged:,} merged ({plural(within, 'duplicate')} within this import, "
+            f"{already:,} into papers already there)")
 
 
 def headline(report: dict[str, Any]) -> str:

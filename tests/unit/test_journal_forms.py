@@ -102,3 +102,27 @@ def test_real_pubmed_and_google_scholar_exports_name_biological_reviews_once():
     assert len({found.names[pid] for pid in wanted}) == 1
     assert {"Biological reviews of the Cambridge Philosophical Society", "Biological Reviews",
             "Biol Rev Camb Philos Soc"} <= set(found.spellings[found.names[next(iter(wanted))]])
+
+
+def test_one_name_on_records_of_journals_named_otherwise_does_not_join_them():
+    """Europe PMC's source code "MED" stored as the journal (tools/eupmc_pygetpapers_4.csv, read in the fixmulti
+    corpus of BENCHMARKS §24b) on three records of three journals, each with its ISSN and abbreviation: it joined
+    Animals, Plants and Scientific Reports into one journal. A name whose ISSNs belong to journals that every other
+    name tells apart is no journal's identity; each record keeps its ISSN's journal."""
+    records = [("a1", {"journal": "Animals", "issn": "20762615 (ISSN)"}),  # Scopus
+               ("a2", {"journal": "Animals : an open access journal from MDPI", "issns": 20762615}),  # Europe PMC JSON
+               ("m1", {"journal": "MED", "journal_abbreviation": "Animals (Basel)", "issn": "2076-2615"}),
+               ("m2", {"journal": "MED", "journal_abbreviation": "Plants (Basel)", "issn": "2223-7747"}),
+               ("m3", {"journal": "MED", "journal_abbreviation": "Sci Rep", "issn": "2045-2322"}),
+               ("s1", {"journal": "Scientific reports", "journal_abbrev": "Sci Rep", "issn": "2045-2322"})]
+    found = journal_identities(records).names
+    assert found["a1"] == found["a2"] == found["m1"] == "Animals"
+    assert found["m3"] == found["s1"] == "Scientific reports"
+    assert found["m2"] == "Plants (Basel)"
+    # one journal's print and electronic ISSNs on different databases' records stay one journal
+    split = [("p1", {"journal": "Anatomical Record", "issn": "1932-8486", "abbreviated source title": "Anat. Rec."}),
+             ("p2", {"journal": "Anatomical Record", "issn": "1932-8494", "journal_abbrev": "Anat Rec"}),
+             ("p3", {"journal": "Anatomical Record", "issn": "1932-8494"}),
+             ("n1", {"journal": "Nature", "issn": "0028-0836"}), ("n2", {"journal": "Nature", "issn": "1476-4687"})]
+    found = journal_identities(split)
+    assert len(set(found.names.values())) == 2 and found.issns["Anatomical Record"] == ["1932-8486", "1932-8494"]
