@@ -9,7 +9,7 @@ import re
 import unicodedata
 from collections.abc import Mapping
 
-__all__ = ["name_key", "reduced_form", "section_form", "shown_name", "society_stem", "stem_of"]
+__all__ = ["abbreviates", "name_key", "reduced_form", "section_form", "shown_name", "society_stem", "stem_of"]
 
 _WORD = re.compile(r"[^\w\s]|_", re.UNICODE)
 _SUBTITLE = re.compile(r"\s*(?::|;|\s=\s)\s*")  # "Title : subtitle", "Title; subtitle", "Title = parallel title"
@@ -87,10 +87,47 @@ def _main_length(text: str) -> int:
     return len(re.sub(r"\W", "", stem_of(text) or text))
 
 
+def abbreviates(short: str, long: str) -> bool:
+    """Whether `short` is an abbreviation of `long`: each of its words, in order, starts a word of `long` and is
+    spelled within it ("Sci Rep" -> "Scientific reports", "Proc Natl Acad Sci U S A" -> "Proceedings of the National
+    Academy of Sciences of the United States of America"); equal names are no abbreviation."""
+    words, target = name_key(short).split(), name_key(long).split()
+    if not words or words == target:
+        return False
+    at = 0
+    for word in words:
+        while at < len(target) and not _contracts(word, target[at]):
+            at += 1
+        if at == len(target):
+            return False
+        at += 1
+    return True
+
+
+def _contracts(word: str, full: str) -> bool:
+    """'natl' of 'national', 'sci' of 'sciences': same first letter, the letters in order within the word."""
+    if full.startswith(word):
+        return True
+    if word[0] != full[0]:
+        return False
+    rest = iter(full[1:])
+    return all(letter in rest for letter in word[1:])
+
+
 def shown_name(spellings: Mapping[str, int]) -> str:
-    """The name a journal is shown under: among its full spellings (main title at least 3/4 as long as the
-    longest: no abbreviation), mixed case first, then the longest main title, the most capitalised words, the one
-    without subtitle, the commonest. Only spellings read are shown: an all-capitals full name beats "Am. Midl. Nat."."""
+    """The name a journal is shown under (`spellings`: spelling -> papers whose journal field reads so, 0 for a name
+    only an abbreviation or alias field gave). Only journal fields' spellings compete, unless every one of them
+    abbreviates an alias ("Sci Rep" beside Embase's JF "Scientific reports"): a longer abbreviation ("Meas J Int
+    Meas Confed"), a WoS J9 ("SENSORS-BASEL") or a paper's title in EBSCO's T2 is never shown (an alias that
+    only cases a journal field otherwise competes). Among them, the full
+    spellings (main title at least 3/4 as long as the longest: no abbreviation), mixed case first, then the longest
+    main title, the most capitalised words, the one without subtitle, the commonest: an all-capitals full name beats
+    "Am. Midl. Nat."."""
+    fields = [text for text, count in spellings.items() if count]
+    aliases = [text for text, count in spellings.items() if not count]
+    if fields and not all(any(abbreviates(text, alias) for alias in aliases) for text in fields):
+        keys = {name_key(text) for text in fields}  # an alias cased otherwise ("Nature Communications") competes
+        spellings = {text: count for text, count in spellings.items() if count or name_key(text) in keys}
     longest = max(_main_length(text) for text in spellings)
 
     def rank(item: tuple[str, int]) -> tuple:

@@ -26,10 +26,12 @@ Databases spell one journal differently ("PLOS ONE", "PloS one", "PLoS ONE"; "Sc
 
 A name is no identity when its records carry the ISSNs of several journals that every other name read tells apart
 (`_ambiguous_names`: Europe PMC's source code "MED" stored as the journal of Animals, Plants and Scientific Reports
-records): each such record then belongs to its ISSN's journal. Other links by ISSN and exact name are always taken; the softer ones (an abbreviation shared by two groups, a stripped
-subtitle) are refused when both groups have ISSNs and share none, so two journals that only look alike stay two.
-The name shown is the fullest spelling read, properly cased where one is (`shown_name`): never an abbreviation when a
-full name was read, even in capitals; every spelling is kept for the Journals page and the map's caption.
+records): each such record then belongs to its ISSN's journal. Other links by ISSN and exact name are always
+taken; the softer ones (an abbreviation shared by two groups, a stripped subtitle) are refused when both groups have
+ISSNs and share none, so two journals that only look alike stay two. The name shown is the fullest spelling the
+papers' journal fields give, properly cased where one is (`shown_name`; an alias only when every journal field
+abbreviates it): never an abbreviation when a full name was read, even in capitals; every spelling is kept for the
+Journals page and the map's caption.
 """
 
 from __future__ import annotations
@@ -235,8 +237,8 @@ def journal_identities(records: Iterable[tuple[str, Mapping[str, Any]]], journal
     for spelling, n in seen.items():
         members[groups.find("n:" + name_key(spelling))][spelling] += n
     for pids, journal, node in journal_of:
-        if node.startswith("i:"):  # an ambiguous name: a spelling of each journal its records belong to
-            members[groups.find(node)][journal] += len(pids)
+        if node.startswith("i:"):  # an ambiguous name: a spelling of each journal its records belong to, never shown
+            members[groups.find(node)][journal] += 0
     shown = {root: shown_name(spellings) for root, spellings in members.items()}
     out = JournalIdentities()
     for pids, journal, node in journal_of:

@@ -126,3 +126,30 @@ def test_one_name_on_records_of_journals_named_otherwise_does_not_join_them():
              ("n1", {"journal": "Nature", "issn": "0028-0836"}), ("n2", {"journal": "Nature", "issn": "1476-4687"})]
     found = journal_identities(split)
     assert len(set(found.names.values())) == 2 and found.issns["Anatomical Record"] == ["1932-8486", "1932-8494"]
+
+
+def test_a_journal_is_shown_by_a_name_its_papers_journal_fields_give_not_by_a_longer_alias():
+    """fixmulti's groups (BENCHMARKS §24b) were shown under an abbreviation longer than the journal field's main title
+    (Scopus' "Meas J Int Meas Confed"; Web of Science's J9 "SENSORS-BASEL") or under a paper's own translated title that
+    EBSCO's RIS puts in T2. An alias is shown only when every journal field of the group abbreviates it ("Sci Rep"
+    beside Embase's JF "Scientific reports")."""
+    records = [
+        ("m", {"journal": "Measurement: Journal of the International Measurement Confederation", "issn": "02632241",
+               "abbrev_source_title": "Meas J Int Meas Confed", "eissn": "1873-412X"}),
+        ("s1", {"journal": "Sensors (Basel, Switzerland)", "journal_abbrev": "Sensors (Basel)", "issn": "1424-8220"}),
+        ("s2", {"journal": "SENSORS", "ei": "1424-8220", "j9": "SENSORS-BASEL", "ji": "Sensors"}),
+        ("s3", {"journal": "Sensors", "issn": "1424-8220"}),
+        ("i", {"journal": "Internext: Revista Electrônica de Negócios Internacionais da ESPM", "issn": "19804865",
+               "secondary_title": ["MARKET PERFORMANCE IN THE HIGH-TECH MARKET: A SYSTEMATIC REVIEW.",
+                                   "RENDIMIENTO DE MARKETING EN EL MERCADO DE ALTA TECNOLOGÍA: UNA REVISIÓN SISTEMÁTICA."]}),
+        ("e", {"journal": "Sci Rep", "issn": "2045-2322 (electronic)", "alternate_title3": "Scientific reports"}),
+        ("p", {"journal": "Proc Natl Acad Sci U S A", "alternate_title3":
+               "Proceedings of the National Academy of Sciences of the United States of America"}),
+    ]
+    found = journal_identities(records, alias_fields=["j9", "ji"])
+    assert found.names["m"] == "Measurement: Journal of the International Measurement Confederation"
+    assert found.names["s1"] == found.names["s2"] == found.names["s3"] == "Sensors"
+    assert found.names["i"] == "Internext: Revista Electrônica de Negócios Internacionais da ESPM"
+    assert found.names["e"] == "Scientific reports"
+    assert found.names["p"] == "Proceedings of the National Academy of Sciences of the United States of America"
+    assert "SENSORS-BASEL" in found.spellings["Sensors"]  # every spelling is kept
