@@ -119,14 +119,15 @@ def shown_name(spellings: Mapping[str, int]) -> str:
     only an abbreviation or alias field gave). Only journal fields' spellings compete, unless every one of them
     abbreviates an alias ("Sci Rep" beside Embase's JF "Scientific reports"): a longer abbreviation ("Meas J Int
     Meas Confed"), a WoS J9 ("SENSORS-BASEL") or a paper's title in EBSCO's T2 is never shown (an alias that
-    only cases a journal field otherwise competes). Among them, the full
+    only cases a journal field otherwise, or is its bare title, competes). Among them, the full
     spellings (main title at least 3/4 as long as the longest: no abbreviation), mixed case first, then the longest
     main title, the most capitalised words, the one without subtitle, the commonest: an all-capitals full name beats
     "Am. Midl. Nat."."""
     fields = [text for text, count in spellings.items() if count]
     aliases = [text for text, count in spellings.items() if not count]
     if fields and not all(any(abbreviates(text, alias) for alias in aliases) for text in fields):
-        keys = {name_key(text) for text in fields}  # an alias cased otherwise ("Nature Communications") competes
+        # an alias that cases a journal field otherwise ("Nature Communications"), or is its bare title, competes
+        keys = {name_key(form) for text in fields for form in (text, stem_of(text) or text)}
         spellings = {text: count for text, count in spellings.items() if count or name_key(text) in keys}
     longest = max(_main_length(text) for text in spellings)
 
