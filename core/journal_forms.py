@@ -23,16 +23,19 @@ _GENRE = frozenset((  # words that name a kind of publication, not a subject: a 
     "reports", "report", "review", "reviews", "letters", "notes", "papers", "records", "communications", "yearbook",
     "newsletter", "quarterly", "monthly", "weekly", "annual", "series", "abstracts", "monographs", "acta", "magazine",
     "occasional", "technical", "research", "publications", "studies", "notices", "the", "of", "and", "in"))
+_ACRONYM_DASH = re.compile(r"^([A-Z][A-Z0-9]{1,7})\s+[-\u2013\u2014]\s+(\S.*)$")  # Scopus' "JAMA - Journal of ..."
+_INVERTED_THE = re.compile(r",\s*the\s*$", re.IGNORECASE)  # "Lancet, The"
+_MINOR = frozenset(("of", "the", "and", "for", "in", "on", "a", "an", "to"))
 _SECTION = re.compile(r"^[^.]{4,}\.\s+[^.]+$")  # "Proceedings. Biological sciences": one full stop, not an abbreviation
 _FILLER = frozenset(("of", "the", "royal", "society", "london", "series", "section", "part"))
 
 
 @functools.lru_cache(maxsize=1 << 16)
 def name_key(text: str) -> str:
-    """A journal name as compared: no diacritics, case, punctuation or leading "The"; '&' reads 'and'."""
+    """A journal name as compared: no diacritics, case, punctuation or leading (or ', The') "The"; '&' reads 'and'."""
     if not text.isascii():
         text = "".join(c for c in unicodedata.normalize("NFKD", text) if not unicodedata.combining(c))
-    text = text.casefold().replace("&", " and ")
+    text = _INVERTED_THE.sub("", text).casefold().replace("&", " and ")
     words = _WORD.sub(" ", text).split()
     if words[:1] == ["the"] and len(words) > 1:
         words = words[1:]
@@ -43,6 +46,9 @@ def stem_of(text: str) -> str | None:
     """The title before a subtitle, parallel title or trailing qualifier, or None when the name has none:
     'Cladistics : the international journal ...' -> 'Cladistics'; 'Sports medicine (Auckland, N.Z.)' ->
     'Sports medicine'."""
+    dash = _ACRONYM_DASH.match(text.strip())
+    if dash and "".join(w[0] for w in name_key(dash[2]).split() if w not in _MINOR) == dash[1].lower():
+        return dash[1]  # 'JAMA - Journal of the American Medical Association' -> 'JAMA'
     stem = _QUALIFIER.sub("", text).strip()
     head = _SUBTITLE.split(stem, maxsplit=1)[0].strip()
     if head and name_key(head):

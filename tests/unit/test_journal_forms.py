@@ -153,3 +153,16 @@ def test_a_journal_is_shown_by_a_name_its_papers_journal_fields_give_not_by_a_lo
     assert found.names["e"] == "Scientific reports"
     assert found.names["p"] == "Proceedings of the National Academy of Sciences of the United States of America"
     assert "SENSORS-BASEL" in found.spellings["Sensors"]  # every spelling is kept
+
+
+def test_scopus_acronym_dash_titles_and_an_inverted_the_join_nlm_s_names():
+    """Scopus (and SCImago, which lists Scopus titles) spells "JAMA - Journal of the American Medical Association" and
+    "BMJ - British Medical Journal"; NLM's JT is "JAMA"; journal lists write "Lancet, The". A dash after an acronym
+    its words spell out starts a subtitle; after anything else it is part of the title ("Sports medicine - open")."""
+    assert stem_of("JAMA - Journal of the American Medical Association") == "JAMA"
+    assert stem_of("BMJ - British Medical Journal") == "BMJ"
+    assert stem_of("Sports medicine - open") is None and stem_of("CA - A Cancer Journal for Clinicians") is None
+    assert one("JAMA", "JAMA - Journal of the American Medical Association")
+    assert not one("JAMA", "JAMA Network Open") and not one("JAMA", "JAMA - Journal of Something Else")
+    assert one("Lancet, The", "The Lancet (London, England)", "Lancet")
+    assert not one("Sports medicine (Auckland, N.Z.)", "Sports medicine - open")
