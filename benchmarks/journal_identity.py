@@ -10,8 +10,13 @@ Three corpora from ../shared/data/exports (the same search exported by 20+ tools
          spelling every database wrote);
   multi  one search from ten databases (Lens, PubMed, Scopus, Web of Science, Embase, CINAHL, PsycInfo, ERIC,
          OpenAlex, MDPI) imported together with core.store.multi_import;
-and a fourth, other searches: fixtures, every record of the repository's real exports (tests/fixtures/real: Web of
-Science, Scopus, PubMed, Embase, Lens, CINAHL, EndNote, Ovid, Zotero, CSL, ...), read and pooled without merging.
+and two more of other searches: fixtures, every record of the repository's real exports (tests/fixtures/real: Web of
+Science, Scopus, PubMed, Embase, Lens, CINAHL, EndNote, Ovid, Zotero, CSL, ...), read and pooled without merging; and
+fixmulti, the real exports of the bibliographic databases among them (PubMed/MEDLINE, Scopus, Web of Science, Embase,
+Lens, CINAHL, OpenAlex, Ovid, EBSCO, ProQuest, Dimensions, Europe PMC, Crossref, ASySD's multi-database test files)
+imported file by file into one corpus, duplicates merged, as a librarian's multi-database library; and scholar, the
+multi search plus Google Scholar's exports of it (no abstracts: imported Titles only, as the Library offers), which
+name journals as publishers do ("Biological Reviews") beside PubMed's NLM titles.
 For each: papers with a journal; distinct stored spellings (what the map, legend and vote showed before); distinct
 names after folding case and punctuation alone (the naive baseline); distinct journals after; the joined groups.
 """
@@ -37,6 +42,7 @@ from core.store.multi_import import import_files
 
 EXPORTS = Path("/work/shared/data/exports")
 FIXTURES = Path(__file__).resolve().parents[1] / "tests" / "fixtures" / "real"
+SCHOLAR = ["RIS/_baseline_googlescholar.ris", "CSV/_baseline_googlescholar.csv"]
 MULTI = ["RIS/_baseline.ris", "RIS/_baseline_pubmed.ris", "CSV/_baseline_scopus.csv", "RIS/_baseline_webofscience.ris",
          "RIS/_baseline_embase.ris", "RIS/_baseline_cinahl.ris", "RIS/_baseline_psychInfo_ovid.ris",
          "RIS/_baseline_eric_ovid.ris", "RIS/_baseline_openalex.ris", "RIS/_baseline_mdpi.ris"]
@@ -58,6 +64,18 @@ def fixture_records() -> list[tuple[str, dict[str, Any]]]:
             continue  # an export without abstracts
         records += [(f"{path.relative_to(FIXTURES)}/{i}", dict(p.fields)) for i, p in enumerate(papers)]
     return records
+
+
+DATABASES = ("pubmed", "medline", "scopus", "wos", "embase", "lens", "cinahl", "openalex", "ovid", "ebsco",
+             "proquest", "dimensions", "eupmc", "crossref", "asysd", "tethne", "refsplitr", "pybibx")
+
+
+def fixture_databases() -> list[Path]:
+    """The real fixtures exported from a bibliographic database (by the name's first part), sorted."""
+    return sorted(p for p in FIXTURES.rglob("*") if p.is_file() and p.suffix not in (".md", ".py", ".json")
+                  and p.name.split("_")[0].lower().startswith(DATABASES)) + sorted(
+        p for p in FIXTURES.rglob("*.json") if p.name.split("_")[0].lower().startswith(DATABASES)
+        and p.name != "EXPECTED.json")
 
 
 def _import(store: Store, files: list[Path], corpus: str) -> int:
@@ -146,8 +164,17 @@ def main() -> None:
         import_files(store, [EXPORTS / name for name in MULTI], "multi")
         records, aliases = _records(store, "multi")
         rows += measure("multi", records, aliases, groups)
+        import_files(store, [EXPORTS / name for name in MULTI + SCHOLAR], "scholar",
+                     title_only=[False] * len(MULTI) + [True] * len(SCHOLAR))
+        records, aliases = _records(store, "scholar")
+        rows += measure("scholar", records, aliases, groups)
         rows += measure("fixtures", fixture_records(), [], groups)
-        rows.append(row("import and measure, all four", round(time.perf_counter() - started, 1), unit="s"))
+        databases = fixture_databases()
+        refused = _import(store, databases, "fixmulti")
+        rows.append(row("fixmulti: files read", len(databases) - refused, len(databases), unit="files"))
+        records, aliases = _records(store, "fixmulti")
+        rows += measure("fixmulti", records, aliases, groups)
+        rows.append(row("import and measure, all six", round(time.perf_counter() - started, 1), unit="s"))
     report("journal_identity", rows, {"groups": groups})
     if args.groups:
         Path(args.groups).write_text("\n".join(groups) + "\n", encoding="utf-8")

@@ -12,27 +12,41 @@ Databases spell one journal differently ("PLOS ONE", "PloS one", "PLoS ONE"; "Sc
   "Abbreviated Source Title", Web of Science ``J9``/``JI``, Zotero/Embase "Journal Abbreviation", Lens "Periodical
   Abbrev" and every other field whose role is an alias (core.store.field_roles);
 - a name with a trailing subtitle or qualifier ("Cladistics : the international journal of the Willi Hennig
-  Society", "Addiction (Abingdon, England)", "Psychosocial intervention = intervencion psicosocial") joins its bare
-  title only when that title has no other subtitled form in the corpus ("Journal of Physics: Conference Series" and
-  "...: Condensed Matter" stay apart).
+  Society", "Addiction (Abingdon, England)", "Psychosocial intervention = intervencion psicosocial", "Evolution;
+  international journal of organic evolution") joins its bare title only when that title has no other subtitled form
+  in the corpus ("Journal of Physics: Conference Series" and "...: Condensed Matter" stay apart);
+- NLM's title that keeps its society ("Biological reviews of the Cambridge Philosophical Society", `society_stem`)
+  joins the bare title ("Biological Reviews") on the same terms, even when the ISSNs differ: NLM's record keeps the
+  old title's Linking ISSN (0006-3231), the publisher's the current ones (1464-7931, 1469-185X); a genre word alone
+  ("Journal of the American Chemical Society") or "... journal of the X Society" is a full name, never cut;
+- NLM's "title. section" form ("Proceedings. Biological sciences", "Philosophical transactions of the Royal Society
+  of London. Series B, Biological sciences", `section_form`) joins the one other journal whose name reads the same
+  once "of", "the", "Royal Society", "London", "Series"/"Section"/"Part" are left out ("Proceedings of the Royal
+  Society B: Biological Sciences"); a section letter must agree where NLM's form has one.
 
-Links by ISSN and exact name are always taken; the softer ones (an abbreviation shared by two groups, a stripped
-subtitle) are refused when both groups have ISSNs and share none, so two journals that only look alike stay two.
-The name shown is the fullest spelling read, properly cased where one is (`_shown`): never an abbreviation when a
-full name was read, even in capitals; every spelling is kept for the Journals page and the map's caption.
+A name is no identity when its records carry the ISSNs of several journals that every other name read tells apart
+(`_ambiguous_names`: Europe PMC's source code "MED" stored as the journal of Animals, Plants and Scientific Reports
+records): each such record then belongs to its ISSN's journal. Other links by ISSN and exact name are always
+taken; the softer ones (an abbreviation shared by two groups, a stripped subtitle) are refused when both groups have
+ISSNs and share none, so two journals that only look alike stay two. The name shown is the fullest spelling the
+papers' journal fields give, properly cased where one is (`shown_name`; an alias only when every journal field
+abbreviates it): never an abbreviation when a full name was read, even in capitals; every spelling is kept for the
+Journals page and the map's caption.
 """
 
 from __future__ import annotations
 
 import functools
 import re
-import unicodedata
 from collections import Counter, defaultdict
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-__all__ = ["JournalIdentities", "issns_in", "journal_identities", "name_key", "stem_of", "valid_issn"]
+from core.journal_forms import name_key, reduced_form, section_form, shown_name, society_stem, stem_of
+
+__all__ = ["JournalIdentities", "issns_in", "journal_identities", "name_key", "section_form", "society_stem", "stem_of",
+           "valid_issn"]
 
 # fields that name the journal of the record besides the journal field itself (lower case; '_' and ' ' alike)
 _NAME_FIELDS = frozenset((
@@ -44,10 +58,6 @@ _NAME_FIELDS = frozenset((
 _ISSN_FIELD = re.compile(r"(^|[\s./(])(e ?issns?|issns?|issn l|sn|ei|print issn|electronic issn|online issn)($|[\s/)])")
 _NOT_ISSN_FIELD = ("locations.", "best oa location.", "host organization")
 _ISSN = re.compile(r"(?<![\dXx-])(\d{4})[-\u2010\u2011\u2013 ]?(\d{3}[\dXx])(?![\dXx-])")
-_WORD = re.compile(r"[^\w\s]|_", re.UNICODE)
-_SUBTITLE = re.compile(r"\s*(?::|\s=\s)\s*")  # "Title : subtitle", "Title = parallel title"
-_QUALIFIER = re.compile(r"\s*\([^()]*\)\s*$")  # NLM's "(Auckland, N.Z.)", "(1982)", "( ISSN 2470-0983)"
-
 
 def valid_issn(digits: str) -> bool:
     """Whether eight characters (seven digits and a digit or X) carry a correct ISSN check digit."""
@@ -73,51 +83,6 @@ def issns_in(value: Any) -> list[str]:
         if valid_issn(a + b):
             found.append(f"{a}-{b.upper()}")
     return list(dict.fromkeys(found))
-
-
-@functools.lru_cache(maxsize=1 << 16)
-def name_key(text: str) -> str:
-    """A journal name as compared: no diacritics, case, punctuation or leading "The"; '&' reads 'and'."""
-    if not text.isascii():
-        text = "".join(c for c in unicodedata.normalize("NFKD", text) if not unicodedata.combining(c))
-    text = text.casefold().replace("&", " and ")
-    words = _WORD.sub(" ", text).split()
-    if words[:1] == ["the"] and len(words) > 1:
-        words = words[1:]
-    return " ".join(words)
-
-
-def stem_of(text: str) -> str | None:
-    """The title before a subtitle, parallel title or trailing qualifier, or None when the name has none:
-    'Cladistics : the international journal ...' -> 'Cladistics'; 'Sports medicine (Auckland, N.Z.)' ->
-    'Sports medicine'."""
-    stem = _QUALIFIER.sub("", text).strip()
-    head = _SUBTITLE.split(stem, maxsplit=1)[0].strip()
-    if head and name_key(head):
-        stem = head
-    return stem if stem and name_key(stem) and name_key(stem) != name_key(text) else None
-
-
-def _main_length(text: str) -> int:
-    """How many letters and digits the title has before any subtitle or qualifier (an abbreviation has few)."""
-    return len(re.sub(r"\W", "", stem_of(text) or text))
-
-
-def _shown(spellings: Mapping[str, int]) -> str:
-    """The name a journal is shown under: among its full spellings (main title at least 3/4 as long as the
-    longest: no abbreviation), mixed case first, then the longest main title, the most capitalised words, the one
-    without subtitle, the commonest. Only spellings read are shown: an all-capitals full name beats "Am. Midl. Nat."."""
-    longest = max(_main_length(text) for text in spellings)
-
-    def rank(item: tuple[str, int]) -> tuple:
-        text, count = item
-        letters = [c for c in text if c.isalpha()]
-        proper = bool(letters) and not all(c.isupper() for c in letters) and not all(c.islower() for c in letters)
-        main = stem_of(text) or text
-        capitals = sum(1 for word in main.split() if any(c.isupper() for c in word))
-        return (_main_length(text) >= 0.75 * longest, proper, _main_length(text), capitals, -len(text), count, text)
-
-    return max(spellings.items(), key=rank)[0]
 
 
 class _Groups:
@@ -227,59 +192,127 @@ def journal_identities(records: Iterable[tuple[str, Mapping[str, Any]]], journal
         alike[(value, *((kind, _hashable(fields[key])) for key, kind in layout))].append(pid)
 
     groups = _Groups()
-    journal_of: list[tuple[list[str], str]] = []  # paper ids and their journal text
-    counts: Counter[str] = Counter()  # spelling -> papers whose journal field reads so
-    seen: Counter[str] = Counter()  # every spelling, journal field or alias
-    soft: list[tuple[str, str]] = []
+    parsed: list[tuple[list[str], str, list[str], list[str]]] = []  # paper ids, journal, ISSNs, other names
     for (value, *parts), pids in alike.items():
         journal = value.strip()
         if not name_key(journal):
             continue
-        journal_of.append((pids, journal))
-        counts[journal] += len(pids)
-        seen[journal] += len(pids)
-        node = groups.add("n:" + name_key(journal))
+        issns: list[str] = []
+        others: list[str] = []
         for kind, stored in parts:
+            data = list(stored) if isinstance(stored, tuple) else stored
             if kind == "issn":
-                for issn in issns_in(list(stored) if isinstance(stored, tuple) else stored):
-                    groups.union(node, "i:" + issn)
-                continue
-            for other in _texts(list(stored) if isinstance(stored, tuple) else stored):
-                if len(name_key(other)) >= 2:
-                    seen[other] += 0  # known, though no paper's journal field reads so
-                    soft.append((node, "n:" + name_key(other)))
+                issns += issns_in(data)
+            else:
+                others += [other for other in _texts(data) if len(name_key(other)) >= 2]
+        issns = list(dict.fromkeys(issns))
+        parsed.append((pids, journal, issns, others))
+        for a, b in zip(issns, issns[1:]):  # one record's ISSNs (print, electronic, linking) are one journal's
+            groups.union("i:" + a, "i:" + b)
+    ambiguous = _ambiguous_names(groups, parsed)
+
+    journal_of: list[tuple[list[str], str, str]] = []  # paper ids, their journal text, the node they hang on
+    counts: Counter[str] = Counter()  # spelling -> papers whose journal field reads so
+    seen: Counter[str] = Counter()  # every spelling, journal field or alias
+    soft: list[tuple[str, str]] = []
+    for pids, journal, issns, others in parsed:
+        counts[journal] += len(pids)
+        if name_key(journal) in ambiguous and issns:
+            node = groups.add("i:" + issns[0])  # the record's journal is its ISSN's, whatever its name says
+        else:
+            seen[journal] += len(pids)
+            node = groups.add("n:" + name_key(journal))
+            for issn in issns:
+                groups.union(node, "i:" + issn)
+        journal_of.append((pids, journal, node))
+        for other in others:
+            seen[other] += 0  # known, though no paper's journal field reads so
+            soft.append((node, "n:" + name_key(other)))
     for a, b in soft:  # an alias shared by two groups joins them unless their ISSNs say two journals
         groups.union(a, b, soft=True)
     _join_stems(groups, seen)
+    _join_sections(groups, seen)
 
     members: dict[str, Counter[str]] = defaultdict(Counter)
     for spelling, n in seen.items():
         members[groups.find("n:" + name_key(spelling))][spelling] += n
-    shown = {root: _shown(spellings) for root, spellings in members.items()}
+    for pids, journal, node in journal_of:
+        if node.startswith("i:"):  # an ambiguous name: a spelling of each journal its records belong to, never shown
+            members[groups.find(node)][journal] += 0
+    shown = {root: shown_name(spellings) for root, spellings in members.items()}
     out = JournalIdentities()
-    name_of = {journal: shown[groups.find("n:" + name_key(journal))] for journal in counts}
-    out.names = {pid: name_of[journal] for pids, journal in journal_of for pid in pids}
-    for journal, n in counts.items():
-        out.papers[name_of[journal]] = out.papers.get(name_of[journal], 0) + n
+    for pids, journal, node in journal_of:
+        name = shown[groups.find(node)]
+        out.names.update((pid, name) for pid in pids)
+        out.papers[name] = out.papers.get(name, 0) + len(pids)
     for root, spellings in members.items():
         name = shown[root]
         if name not in out.papers:
             continue  # a group of aliases only, no paper's journal
         out.spellings[name] = [s for s, _ in sorted(spellings.items(), key=lambda kv: (-counts[kv[0]], kv[0]))]
-        out.keys.update((name_key(s), name) for s in spellings)
+        out.keys.update((name_key(s), name) for s in spellings if name_key(s) not in ambiguous)
         out.issns[name] = sorted(groups.issns.get(root, ()))
     return out
 
 
+def _ambiguous_names(groups: _Groups, parsed: list[tuple[list[str], str, list[str], list[str]]]) -> set[str]:
+    """Names that are no journal's identity: their records carry the ISSNs of several journals, and the other names
+    those journals' records give (journal fields, abbreviations) tell every two of them apart — Europe PMC's source
+    code "MED" read as the journal of Animals, Plants and Scientific Reports records. One journal's print and
+    electronic ISSNs on different databases' records share a name besides ("Anat. Rec."), or have no other."""
+    roots_of: dict[str, set[str]] = defaultdict(set)  # name key -> ISSN groups of its records
+    names_in: dict[str, set[str]] = defaultdict(set)  # ISSN group -> every name its records give
+    for _, journal, issns, others in parsed:
+        if issns:
+            root = groups.find("i:" + issns[0])
+            roots_of[name_key(journal)].add(root)
+            names_in[root].update((name_key(journal), *(name_key(other) for other in others)))
+    found = set()
+    for key, roots in roots_of.items():
+        named = [names_in[root] - {key} for root in roots] if len(roots) > 1 else []
+        named = [names for names in named if names]
+        if len(named) > 1 and all(a.isdisjoint(b) for i, a in enumerate(named) for b in named[i + 1:]):
+            found.add(key)
+    return found
+
+
 def _join_stems(groups: _Groups, seen: Mapping[str, int]) -> None:
     """Join 'Title : subtitle' (or 'Title (qualifier)') to 'Title' when the corpus has that bare title and no other
-    group with a subtitled form of it."""
+    group with a subtitled form of it; likewise NLM's 'Title of the X Society' (whatever the ISSNs: see the module)."""
     keys = {name_key(s) for s in seen}
     variants: dict[str, set[str]] = defaultdict(set)
+    societies: dict[str, set[str]] = defaultdict(set)
     for spelling in seen:
         stem = stem_of(spelling)
         if stem is not None:
             variants[name_key(stem)].add(groups.find("n:" + name_key(spelling)))
+        head = society_stem(stem or spelling)
+        if head is not None:
+            societies[name_key(head)].add(groups.find("n:" + name_key(spelling)))
     for stem, roots in sorted(variants.items()):
         if stem in keys and len(roots) == 1:
             groups.union("n:" + stem, next(iter(roots)), soft=True)
+    for stem, roots in sorted(societies.items()):
+        roots = {groups.find(root) for root in roots}
+        if stem in keys and len(roots) == 1 and len(variants.get(stem, roots) | roots) == 1:
+            groups.union("n:" + stem, next(iter(roots)))
+
+
+def _join_sections(groups: _Groups, seen: Mapping[str, int]) -> None:
+    """Join NLM's 'Title. Section' to the one other journal whose reduced form (`reduced_form`) reads the same, its
+    section letter agreeing where NLM's form has one; refused when both have ISSNs and share none."""
+    sections = {spelling: form for spelling in seen if (form := section_form(spelling)) is not None and form[0]}
+    if not sections:
+        return
+    by_words: dict[tuple[str, ...], list[tuple[str, tuple[str, ...]]]] = defaultdict(list)
+    for spelling in seen:
+        words, letters = reduced_form(spelling, qualifier_only=True)  # a publisher's ':' is no subtitle
+        by_words[words].append((spelling, letters))
+    for spelling, (words, letters) in sorted(sections.items()):
+        if len(words) < 2:
+            continue
+        root = groups.find("n:" + name_key(spelling))
+        others = {groups.find("n:" + name_key(other)) for other, their in by_words[words]
+                  if not letters or their == letters} - {root}
+        if len(others) == 1:
+            groups.union(root, next(iter(others)), soft=True)

@@ -8,7 +8,7 @@ import time
 import pandas as pd
 import streamlit as st
 
-from core.display import plural
+from core.display import blank_missing, plural
 from core.io.formulas import csv_bytes
 from core.records import md_escape
 from core.store.import_history import STORED_ERRORS, import_history
@@ -24,13 +24,14 @@ def import_history_panel(corpus: str) -> None:
     read = sum(f["read"] for f in files)
     with st.expander(f"Imports into {md_escape(corpus)} ({plural(len(files), 'file')}, "
                      f"{plural(read, 'record')} read)", icon=":material/history:"):
-        st.caption("What each import did: records read = papers added + records merged into papers already there "
-                   "+ rows skipped (a merge split back since is a paper of its own now).")
+        st.caption("What each import did: records read = papers added + records merged as duplicates (within the "
+                   "import: into a paper of the same file or upload; or into papers already there before it) + rows "
+                   "skipped (a merge split back since is a paper of its own now).")
         table = pd.DataFrame(files)
         table["imported"] = [time.strftime("%Y-%m-%d %H:%M", time.localtime(t)) if t else None
                              for t in table["imported"]]
-        st.dataframe(table[["file", "imported", "read", "added", "merged", "skipped"]], width="stretch",
-                     hide_index=True)
+        st.dataframe(blank_missing(table[["file", "imported", "read", "added", "merged", "within the import",
+                                          "into papers already there", "skipped"]]), width="stretch", hide_index=True)
         if skipped:
             rows = pd.DataFrame(skipped)
             st.caption(f"Rows these imports skipped ({len(rows):,}), each with its file, row and reason"

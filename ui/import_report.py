@@ -21,13 +21,41 @@ from ui.resources import store
 _SPLIT_DONE = "import_report_split_done"
 
 
+def merge_kinds(report: dict[str, Any]) -> tuple[int, int] | None:
+    """(records merged into a paper of this same import, records merged into papers already in the corpus), from
+    each file's ``merged_into``; None when the report does not tell them apart or they do not add up to merged."""
+    parts = [f.get("merged_into") for f in report["files"]] if report.get("files") else [report.get("merged_into")]
+    if any(not part for part in parts):
+        return None
+    within = sum(part.get("this file", 0) + part.get("earlier files", 0) for part in parts)
+    already = sum(part.get("corpus", 0) for part in parts)
+    return (within, already) if within + already == report["merged"] else None
+
+
+def _merged_phrase(report: dict[str, Any]) -> str:
+    """The merged count, saying into what: duplicates within this import, papers already there, or both."""
+    merged, kinds = report["merged"], merge_kinds(report)
+    if not merged:
+        return "0 merged"
+    if kinds is None:
+        return f"{plural(merged, 'duplicate')} merged"
+    within, already = kinds
+    if not already:
+        return f"{plural(within, 'duplicate')} merged within this import"
+    if not within:
+        return f"{already:,} merged into papers already there"
+    return (f"{merged:,} merged ({plural(within, 'duplicate')} within this import, "
+            f"{already:,} into papers already there)")
+
+
 def headline(report: dict[str, Any]) -> str:
-    """One sentence whose numbers add up: records read = new papers + merged + skipped."""
+    """One sentence whose numbers add up: records read = new papers + merged + skipped; a merge is called one into
+    "papers already there" only when the paper was in the corpus before this import."""
     files = report.get("files") or []
     read = report.get("read", report["imported"] + report["skipped"])
     return (f"Read **{plural(read, 'record')}**" + (f" from **{len(files)} files**" if files else "")
             + f" into **{md_escape(report['corpus'])}**: {plural(report['added'], 'new paper')} · "
-            f"{report['merged']:,} merged into papers already there · {plural(report['skipped'], 'skipped record')}"
+            f"{_merged_phrase(report)} · {plural(report['skipped'], 'skipped record')}"
             + (f" · {plural(report['figures'], 'figure')}" if "figures" in report else ""))
 
 

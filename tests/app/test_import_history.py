@@ -23,6 +23,12 @@ def test_import_history_adds_up_per_file_and_keeps_the_skipped_rows(empty_worksp
     assert [(s["file"], s["row"]) for s in skipped] == [("_baseline_pubmed.ris", 13),
                                                        *(("_baseline_webofscience.ris", r) for r in (2, 3, 7))]
     assert skipped[0]["reason"] == "empty abstract"
+    # the corpus was new: Web of Science's 2 merges went into papers of the same import, none was "already there"
+    assert [f["within the import"] for f in files] == [0, 0, 2]
+    assert [f["into papers already there"] for f in files] == [0, 0, 0]
+    import_files(store, THREE[1:2], "search")  # the Scopus export again, later: its records are all there
+    files, _ = import_history(store, "search")
+    assert (files[-1]["merged"], files[-1]["within the import"], files[-1]["into papers already there"]) == (10, 0, 10)
 
 
 def test_a_new_session_shows_the_corpus_imports_on_the_library(empty_workspace):  # noqa: F811
@@ -35,5 +41,7 @@ def test_a_new_session_shows_the_corpus_imports_on_the_library(empty_workspace):
         e.label for e in at.expander]
     table = next(d.value for d in at.dataframe if "imported" in d.value.columns)
     assert list(table["read"]) == [50, 10, 10] and list(table["skipped"]) == [1, 0, 3]
+    assert list(table["within the import"]) == [0, 0, 2] and list(table["into papers already there"]) == [0, 0, 0]
+    assert not any("merged into papers already there +" in c.value for c in at.caption)  # the sentence was false
     rows = next(d.value for d in at.dataframe if "reason" in d.value.columns)
     assert len(rows) == 4

@@ -38,7 +38,7 @@ def test_three_exports_are_previewed_per_file_and_imported_into_one_corpus(empty
     assert not at.exception and not at.error
     assert Store(empty_workspace).corpus("search").papers == 64
     assert any(s.value.startswith("Read **70 records** from **3 files** into **search**: 64 new papers · "
-                                  "2 merged into papers already there · 4 skipped records") for s in at.success)
+                                  "2 duplicates merged within this import · 4 skipped records") for s in at.success)
     table = next(d.value for d in at.dataframe if "into earlier files" in d.value.columns)
     assert list(table["file"]) == [*(p.name for p in THREE), "total"]
     assert list(table["added"]) == [49, 10, 5, 64] and list(table["merged"]) == [0, 0, 2, 2]

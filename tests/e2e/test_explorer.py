@@ -73,7 +73,7 @@ def test_a_newcomer_uploads_a_csv_embeds_it_and_explores_it(tab: Tab):
     tab.fill("Corpus name", CORPUS)
     tab.click("Import")
     assert tab.see("Read 32 records") == (
-        f"Read 32 records into {CORPUS}: {PAPERS} new papers · 1 merged into papers already there · 1 skipped record")
+        f"Read 32 records into {CORPUS}: {PAPERS} new papers · 1 duplicate merged within this import · 1 skipped record")
     tab.page.get_by_text("Skipped rows (1)").click()
     tab.page.get_by_role("button", name="Download the import report (CSV)").wait_for()
     tab.eventually(lambda: _assert_in("row 32: empty abstract", tab.cells()))

@@ -25,7 +25,8 @@ ALLOWED = {
 FLOORS = ("plots", "cli", "mcp")  # mcp: the MCP server over the library (issue 33), a sibling of the CLI
 # the modules at core's root: the ground floor every package stands on, and the demo (an entry point like the CLI)
 ROOT_MAY_IMPORT = {"config": set(), "errors": set(), "lazy": set(), "records": set(), "labels": set(), "eta": set(),
-                   "text_evidence": set(), "journal_identity": set(), "frames": set(),
+                   "text_evidence": set(), "journal_forms": set(), "journal_identity": {"journal_forms"},
+                   "frames": set(),
                    "display": {"labels", "records"}, "demo": {"config", "embedding", "errors", "explore", "io", "records", "store"},
                    "__init__": set(), "__main__": {"cli"}}
 # the UI: routes (app_pages/) use page helpers (ui/) and core; helpers never import a route; neither imports the CLI

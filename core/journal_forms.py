@@ -1,0 +1,148 @@
+"""How a journal's name is read and compared (issue 40 §3, for `core.journal_identity`): the name as compared
+(`name_key`), the bare title before a subtitle or qualifier (`stem_of`), NLM's title that keeps its society
+(`society_stem`), NLM's "title. section" form (`section_form`), and the name shown for a journal (`shown_name`)."""
+
+from __future__ import annotations
+
+import functools
+import re
+import unicodedata
+from collections.abc import Mapping
+
+__all__ = ["abbreviates", "name_key", "reduced_form", "section_form", "shown_name", "society_stem", "stem_of"]
+
+_WORD = re.compile(r"[^\w\s]|_", re.UNICODE)
+_SUBTITLE = re.compile(r"\s*(?::|;|\s=\s)\s*")  # "Title : subtitle", "Title; subtitle", "Title = parallel title"
+_QUALIFIER = re.compile(r"\s*\([^()]*\)\s*$")  # NLM's "(Auckland, N.Z.)", "(1982)", "( ISSN 2470-0983)"
+# NLM's "<title> of the <...> Society" (Association, Academy ...), optionally "of <place>"
+_SOCIETY = re.compile(r"^(?P<head>.+?)\s+of\s+the\s+(?:[\w'\u2019.-]+\s+){0,5}?"
+                      r"(?:society|association|academy|institute|college|federation|union|foundation)"
+                      r"(?:\s+of\s+[\w\s,.'-]+)?$", re.IGNORECASE)
+_GENRE = frozenset((  # words that name a kind of publication, not a subject: a head of these alone is no title
+    "journal", "journals", "proceedings", "transactions", "bulletin", "bulletins", "annals", "archives", "memoirs",
+    "reports", "report", "review", "reviews", "letters", "notes", "papers", "records", "communications", "yearbook",
+    "newsletter", "quarterly", "monthly", "weekly", "annual", "series", "abstracts", "monographs", "acta", "magazine",
+    "occasional", "technical", "research", "publications", "studies", "notices", "the", "of", "and", "in"))
+_ACRONYM_DASH = re.compile(r"^([A-Z][A-Z0-9]{1,7})\s+[-\u2013\u2014]\s+(\S.*)$")  # Scopus' "JAMA - Journal of ..."
+_INVERTED_THE = re.compile(r",\s*the\s*$", re.IGNORECASE)  # "Lancet, The"
+_MINOR = frozenset(("of", "the", "and", "for", "in", "on", "a", "an", "to"))
+_SECTION = re.compile(r"^[^.]{4,}\.\s+[^.]+$")  # "Proceedings. Biological sciences": one full stop, not an abbreviation
+_FILLER = frozenset(("of", "the", "royal", "society", "london", "series", "section", "part"))
+
+
+@functools.lru_cache(maxsize=1 << 16)
+def name_key(text: str) -> str:
+    """A journal name as compared: no diacritics, case, punctuation or leading (or ', The') "The"; '&' reads 'and'."""
+    if not text.isascii():
+        text = "".join(c for c in unicodedata.normalize("NFKD", text) if not unicodedata.combining(c))
+    text = _INVERTED_THE.sub("", text).casefold().replace("&", " and ")
+    words = _WORD.sub(" ", text).split()
+    if words[:1] == ["the"] and len(words) > 1:
+        words = words[1:]
+    return " ".join(words)
+
+
+def stem_of(text: str) -> str | None:
+    """The title before a subtitle, parallel title or trailing qualifier, or None when the name has none:
+    'Cladistics : the international journal ...' -> 'Cladistics'; 'Sports medicine (Auckland, N.Z.)' ->
+    'Sports medicine'."""
+    dash = _ACRONYM_DASH.match(text.strip())
+    if dash and "".join(w[0] for w in name_key(dash[2]).split() if w not in _MINOR) == dash[1].lower():
+        return dash[1]  # 'JAMA - Journal of the American Medical Association' -> 'JAMA'
+    stem = _QUALIFIER.sub("", text).strip()
+    head = _SUBTITLE.split(stem, maxsplit=1)[0].strip()
+    if head and name_key(head):
+        stem = head
+    return stem if stem and name_key(stem) and name_key(stem) != name_key(text) else None
+
+
+def society_stem(text: str) -> str | None:
+    """The title before NLM's "of the <...> Society" (Association, Academy, Institute ...), or None: 'Biological
+    reviews of the Cambridge Philosophical Society' -> 'Biological reviews'. None when the head is a genre word
+    alone ('Journal of the American Chemical Society') or ends in "journal" (a journal's own full name)."""
+    found = _SOCIETY.match(text.strip())
+    if not found:
+        return None
+    head = found.group("head").strip()
+    words = name_key(head).split()
+    if len(words) < 2 or words[-1] in ("journal", "journals") or all(w in _GENRE for w in words):
+        return None
+    return head
+
+
+def section_form(text: str) -> tuple[tuple[str, ...], tuple[str, ...]] | None:
+    """NLM's "title. section" form (one full stop, then the section), as compared with any other name: its words
+    without "of", "the", "Royal Society", "London", "Series"/"Section"/"Part" and single letters, and those letters;
+    None for any other name ('Proc. Biol. Sci.' is an abbreviation)."""
+    text = stem_of(text) or text
+    return reduced_form(text) if _SECTION.match(text.strip()) else None
+
+
+def reduced_form(text: str, qualifier_only: bool = False) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """A name's words without the filler words and single letters, and its single letters (section letters);
+    `qualifier_only`: a trailing "(qualifier)" left out first (a publisher's ':' starts its section's name)."""
+    if qualifier_only:
+        text = _QUALIFIER.sub("", text) or text
+    words = name_key(text).split()
+    letters = tuple(w for w in words if len(w) == 1 and w.isalpha())
+    return tuple(w for w in words if w not in _FILLER and not (len(w) == 1 and w.isalpha())), letters
+
+
+def _main_length(text: str) -> int:
+    """How many letters and digits the title has before any subtitle or qualifier (an abbreviation has few)."""
+    return len(re.sub(r"\W", "", stem_of(text) or text))
+
+
+def abbreviates(short: str, long: str) -> bool:
+    """Whether `short` is an abbreviation of `long`: each of its words, in order, starts a word of `long` and is
+    spelled within it ("Sci Rep" -> "Scientific reports", "Proc Natl Acad Sci U S A" -> "Proceedings of the National
+    Academy of Sciences of the United States of America"); equal names are no abbreviation."""
+    words, target = name_key(short).split(), name_key(long).split()
+    if not words or words == target:
+        return False
+    at = 0
+    for word in words:
+        while at < len(target) and not _contracts(word, target[at]):
+            at += 1
+        if at == len(target):
+            return False
+        at += 1
+    return True
+
+
+def _contracts(word: str, full: str) -> bool:
+    """'natl' of 'national', 'sci' of 'sciences': same first letter, the letters in order within the word."""
+    if full.startswith(word):
+        return True
+    if word[0] != full[0]:
+        return False
+    rest = iter(full[1:])
+    return all(letter in rest for letter in word[1:])
+
+
+def shown_name(spellings: Mapping[str, int]) -> str:
+    """The name a journal is shown under (`spellings`: spelling -> papers whose journal field reads so, 0 for a name
+    only an abbreviation or alias field gave). Only journal fields' spellings compete, unless every one of them
+    abbreviates an alias ("Sci Rep" beside Embase's JF "Scientific reports"): a longer abbreviation ("Meas J Int
+    Meas Confed"), a WoS J9 ("SENSORS-BASEL") or a paper's title in EBSCO's T2 is never shown (an alias that
+    only cases a journal field otherwise, or is its bare title, competes). Among them, the full
+    spellings (main title at least 3/4 as long as the longest: no abbreviation), mixed case first, then the longest
+    main title, the most capitalised words, the one without subtitle, the commonest: an all-capitals full name beats
+    "Am. Midl. Nat."."""
+    fields = [text for text, count in spellings.items() if count]
+    aliases = [text for text, count in spellings.items() if not count]
+    if fields and not all(any(abbreviates(text, alias) for alias in aliases) for text in fields):
+        # an alias that cases a journal field otherwise ("Nature Communications"), or is its bare title, competes
+        keys = {name_key(form) for text in fields for form in (text, stem_of(text) or text)}
+        spellings = {text: count for text, count in spellings.items() if count or name_key(text) in keys}
+    longest = max(_main_length(text) for text in spellings)
+
+    def rank(item: tuple[str, int]) -> tuple:
+        text, count = item
+        letters = [c for c in text if c.isalpha()]
+        proper = bool(letters) and not all(c.isupper() for c in letters) and not all(c.islower() for c in letters)
+        main = stem_of(text) or text
+        capitals = sum(1 for word in main.split() if any(c.isupper() for c in word))
+        return (_main_length(text) >= 0.75 * longest, proper, _main_length(text), capitals, -len(text), count, text)
+
+    return max(spellings.items(), key=rank)[0]
