@@ -69,6 +69,17 @@ def target_rank(lists: list[np.ndarray], weights: list[float], target: int, rrf_
     return float(ahead + 1) if ahead < DEPTH else np.inf
 
 
+def check_target_rank(trials: int = 2000) -> None:
+    """target_rank equals the rank in hybrid.fuse on random triples of lists and weights."""
+    rng = np.random.default_rng(0)
+    for _ in range(trials):
+        lists = [rng.choice(300, size=int(rng.integers(1, 200)), replace=False) for _ in range(3)]
+        weights = [1.0, float(rng.choice([0.5, 1, 2, 8])), float(rng.choice([0.5, 1, 2]))]
+        target = int(rng.choice(np.concatenate(lists)))
+        hit = np.flatnonzero(hybrid.fuse(lists, weights, DEPTH) == target)
+        assert target_rank(lists, weights, target) == (float(hit[0] + 1) if len(hit) else np.inf)
+
+
 def dense_top(Qp: np.ndarray, X: np.ndarray) -> list[np.ndarray]:
     """Per query vector: the top DEPTH papers by inner product, ties by row (as rankings())."""
     out = []
@@ -202,6 +213,7 @@ def load(seeds: tuple[int, ...] = SEEDS) -> tuple[dict, dict, dict]:
 
 def main() -> dict:
     started = time.time()
+    check_target_rank()
     data, groups, timing = load()
     configs = [PRODUCT, *ROCCHIO, *RM3]
     score = {c: {u: unit_score({(key, kind): data[key][kind]["ranks"][c] for key, kind, _ in g}, g)
