@@ -14,6 +14,27 @@ Row = dict[str, Any]
 NumberedRow = tuple[int, "Row | RowError | RowWarning"]
 
 
+class RowNumber(int):
+    """A record's 1-based number, which ids count by (``key~row``), that also knows the row a spreadsheet shows it
+    on (``line``): a CSV/TSV's header row plus the rows after it, one a record however many lines its quoted
+    fields span; a sheet's own row number. Messages name ``line`` (`shown_row`), so the user finds the row."""
+
+    line: int
+
+    def __new__(cls, number: int, line: int) -> RowNumber:
+        made = super().__new__(cls, number)
+        made.line = line
+        return made
+
+    def __reduce__(self) -> tuple:  # a reading process sends it whole (core.io.background)
+        return RowNumber, (int(self), self.line)
+
+
+def shown_row(number: int) -> int:
+    """The row a message names: a spreadsheet's row where the reader knew it, else the record's number."""
+    return getattr(number, "line", number)
+
+
 @dataclass
 class RowWarning:
     """A field of an imported row that could not be read whole: 1-based row number, column and reason."""

@@ -23,6 +23,7 @@ from typing import Any
 
 import orjson
 
+from core.io.rows import shown_row
 from core.records import Paper, duplicate_key, scrub, text_hash
 from core.store.field_stats import FieldTally
 from core.store.generic_titles import apart_key, generic_title, strong_ids_differ
@@ -141,7 +142,7 @@ def _fast(conn: sqlite3.Connection, corpus: str, prepared: list[tuple[int, tuple
         return False
     conn.execute("RELEASE batch")
     _insert_keys(conn, corpus, ((v[9], seq + i) for i, (_, v) in enumerate(prepared)), stored)
-    rows.extend([row for row, _ in prepared])
+    rows.extend([shown_row(row) for row, _ in prepared])
     if tally is not None:
         tally.add([v[5] for _, v in prepared])
     return True
@@ -234,9 +235,9 @@ def _careful(conn: sqlite3.Connection, corpus: str, prepared: list[tuple[int, tu
                     break
                 if why:
                     conflicts.append({
-                        "row": row, "id": values[1], "kept_as": values[1], "other": cpid, "kind": "shared id",
-                        "reason": f"row {row}: {why}: '{_short(values[3])}' and paper '{cpid}' "
-                                  f"('{_short(title)}'): both kept"})
+                        "row": shown_row(row), "id": values[1], "kept_as": values[1], "other": cpid,
+                        "kind": "shared id", "reason": f"row {shown_row(row)}: {why}: '{_short(values[3])}' and "
+                                                       f"paper '{cpid}' ('{_short(title)}'): both kept"})
         if held is not None:
             merges.append((row, held, how, values))
             known.add(held, values[9])
@@ -250,8 +251,8 @@ def _careful(conn: sqlite3.Connection, corpus: str, prepared: list[tuple[int, tu
             where = (f"is also the id of row {rows[holder - first]}" if holder >= first
                      else f"is already the id of another paper in corpus '{corpus}'")
             conflicts.append({
-                "row": row, "id": pid, "kept_as": new_id,
-                "reason": f"row {row}: id '{pid}' {where}, but the title and abstract differ: "
+                "row": shown_row(row), "id": pid, "kept_as": new_id,
+                "reason": f"row {shown_row(row)}: id '{pid}' {where}, but the title and abstract differ: "
                           f"kept as a separate paper with id '{new_id}'",
             })
             values = values[:1] + (new_id,) + values[2:]
@@ -259,7 +260,7 @@ def _careful(conn: sqlite3.Connection, corpus: str, prepared: list[tuple[int, tu
         values = values[:2] + (seq,) + values[3:]
         taken_keys[values[7]] = taken_ids[pid] = seq
         known.add(seq, values[9], values[3], values[5], pid)
-        rows.append(row)
+        rows.append(shown_row(row))
         out.append((row, values))
         seq += 1
     return out

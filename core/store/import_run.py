@@ -22,6 +22,7 @@ from typing import TYPE_CHECKING, Any
 from core.errors import CorpusError, MireadError
 from core.io import RowWarning
 from core.io.exports import no_abstract_fix
+from core.io.rows import RowNumber, shown_row
 from core.records import Paper, RowError, scrub
 from core.store.batches import StoredKeys, add_batch, stored_form
 from core.store.field_roles import label_columns
@@ -93,19 +94,20 @@ def _one_stream(conn: sqlite3.Connection, corpus: str, stream: Stream, upload_fi
         if isinstance(record, RowError):
             report.skipped += 1
             report.errors.append(record)
-            row = max(row, record.row)
+            row = max(row, int(record.row))
             continue
         if isinstance(record, RowWarning):
             report.warnings.append(record)
             continue
         row += 1
+        at = RowNumber(row, record.line) if record.line else row  # ids count records, messages name a sheet's row
         had, refs, bad, *stored = record.prepared or stored_form(record)
         values = (corpus, stored[0], 0, *stored[1:])
         if id_kind is not None:
             values = with_id_key(values, id_kind)
         if had:
-            cites.append((row, values[7], refs, bad))
-        pending.append((row, values))
+            cites.append((at, values[7], refs, bad))
+        pending.append((at, values))
         attempted += 1
         if len(pending) >= _BATCH:
             inserted += add_batch(conn, corpus, pending, first, rows, report.conflicts, tally, merged, merging,
@@ -119,10 +121,11 @@ def _one_stream(conn: sqlite3.Connection, corpus: str, stream: Stream, upload_fi
     changes = conn.total_changes
     linked = link_import(conn, corpus, cites, fresh=first == 0)
     report.links = {**linked.to_dict(), "new": conn.total_changes - changes}
-    report.link_rows = [{"row": r, "reason": f"row {r}: {reason}"} for r, reason in linked.rows]
+    report.link_rows = [{"row": shown_row(r), "reason": f"row {shown_row(r)}: {reason}"} for r, reason in linked.rows]
     report.imported, report.added, report.merged = attempted, inserted, attempted - inserted
     report.merged_by_doi = sum(1 for m in merged if m[2] == "same DOI and title")
-    report.merges = [{"row": r, "id": row_id, "into": kept, "rule": rule} for r, _, rule, row_id, kept in merged]
+    report.merges = [{"row": shown_row(r), "id": row_id, "into": kept, "rule": rule}
+                     for r, _, rule, row_id, kept in merged]
     report.rules = dict(Counter(m[2] for m in merged))
     into = {"this file": 0, "earlier files": 0, "corpus": 0}
     report.merged_ids = {row_id: kept for _, _, _, row_id, kept in merged if row_id != kept}

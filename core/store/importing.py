@@ -11,6 +11,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from core.io import FigureCollector, ReadOptions, RowWarning, read_papers
+from core.io.rows import shown_row
 from core.records import Paper, RowError
 
 if TYPE_CHECKING:
@@ -58,7 +59,7 @@ class ImportReport:
             "added": self.added,
             "merged": self.merged,
             "skipped": self.skipped,
-            "errors": [{"row": e.row, "reason": e.reason} for e in self.errors[:max_errors]],
+            "errors": [{"row": shown_row(e.row), "reason": e.reason} for e in self.errors[:max_errors]],
             "warnings": [{"row": w.row, "column": w.column, "reason": w.reason} for w in self.warnings[:max_errors]],
             "conflicts": [dict(c) for c in self.conflicts[:max_errors]],
             "id_column": self.id_column,
