@@ -48,6 +48,13 @@ def _text(value: Any) -> str | None:
     return "\n\n".join(items) or None
 
 
+def _people(value: Any) -> list[str]:
+    """bioRxiv's authors: one text joined by ";" as the API gives them, or a list (a client's saved record)."""
+    if isinstance(value, str):
+        return [name.strip() for name in value.split(";") if name.strip()]
+    return _texts(value)
+
+
 def _kept(row: Row) -> Row:
     return {key: value for key, value in row.items() if value not in (None, [], "")} | {
         "title": row["title"], "abstract": row["abstract"], "authors": row["authors"]}
@@ -79,7 +86,7 @@ def _preprint(record: Row) -> Row:
     return _kept({
         "id": record.get("doi"), "doi": record.get("doi"), "title": _text(record.get("title")),
         "abstract": _text(record.get("abstract")),
-        "authors": [name.strip() for name in str(record.get("authors") or "").split(";") if name.strip()],
+        "authors": _people(record.get("authors")),
         "journal": server, "year": _year(record.get("date")), "date": record.get("date"),
         "keywords": _texts(record.get("category")), "version": record.get("version"),
         "type": record.get("type"), "license": record.get("license"),

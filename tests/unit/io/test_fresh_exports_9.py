@@ -73,3 +73,29 @@ def test_a_nasa_ads_search_answer_is_read(tmp_path) -> None:
     assert paper.fields["authors"] == ["Ab, C.", "De, F."]
     assert (paper.fields["journal"], paper.fields["year"]) == ("The Astrophysical Journal", 2019)
     assert paper.fields["doi"] == "10.3847/1538-4357/aaf88b"
+
+
+def test_a_biorxiv_api_answer_is_read_with_its_authors_split(tmp_path) -> None:
+    """The bioRxiv/medRxiv API (api.biorxiv.org/details/…) answers ``{"messages": [...], "collection": [...]}``
+    with the authors as one text joined by "; ". It was refused ("records are under 'collection'"). Each preprint:
+    its server as the journal, its authors a list, the journal article's DOI kept apart (``published``, "NA" when
+    none). No saved answer with a licence was found; the record's layout is the API's (ANaka/paperview's test
+    compares one with the live answer)."""
+    import json
+
+    record = {"doi": "10.1101/456574", "title": "A preprint", "authors": "Naka, A.; Shababo, B.; Adesnik, H.",
+              "author_corresponding": "Hillel  Adesnik", "author_corresponding_institution": "UC Berkeley",
+              "date": "2018-10-30", "version": "1", "type": "new results", "license": "cc_by_nc",
+              "category": "neuroscience", "jatsxml": "https://www.biorxiv.org/content/early/2018/10/30/456574.source.xml",
+              "abstract": "Its abstract.", "published": "10.7554/eLife.43696", "server": "biorxiv"}
+    unpublished = {**record, "doi": "10.1101/2020.09.09.20191205", "title": "Another", "published": "NA",
+                   "server": "medrxiv", "authors": "Doe, J."}
+    path = tmp_path / "biorxiv.json"
+    path.write_text(json.dumps({"messages": [{"status": "ok", "count": 2, "total": 2}],
+                                "collection": [record, unpublished]}), encoding="utf-8")
+    first, second = [p for p in read_papers(path) if isinstance(p, Paper)]
+    assert first.fields["authors"] == ["Naka, A.", "Shababo, B.", "Adesnik, H."]
+    assert (first.fields["journal"], first.fields["year"], first.fields["doi"]) == ("bioRxiv", 2018, "10.1101/456574")
+    assert first.fields["published_doi"] == "10.7554/eLife.43696" and first.fields["keywords"] == ["neuroscience"]
+    assert (second.fields["journal"], second.fields["authors"]) == ("medRxiv", ["Doe, J."])
+    assert "published_doi" not in second.fields
