@@ -99,3 +99,43 @@ def test_a_biorxiv_api_answer_is_read_with_its_authors_split(tmp_path) -> None:
     assert first.fields["published_doi"] == "10.7554/eLife.43696" and first.fields["keywords"] == ["neuroscience"]
     assert (second.fields["journal"], second.fields["authors"]) == ("medRxiv", ["Doe, J."])
     assert "published_doi" not in second.fields
+
+
+# --- Ovid's labelled text ("Complete Reference" saved as text, with field labels, no tags) -------------------------
+
+def test_an_ovid_labelled_text_export_is_read() -> None:
+    """Journals@Ovid saved as text with field labels (``<8>``, ``Author`` / ``Title`` / ``Source`` / ``Abstract``
+    on their own lines, each value indented two spaces): "unknown format". Now one paper: the title without Ovid's
+    document-type mark ``[Article]``, the authors a list without their affiliation numbers, the journal from the
+    head of the source, the year from its date, the DOI, the keywords, the cited references a list."""
+    from core.io.formats import detect_format
+
+    assert detect_format(TOOLS / "ovid_labels_refs_1.txt") == "ovid"
+    paper, = _papers("ovid_labels_refs_1.txt")
+    assert paper.title == ("Cloud water interception and element deposition differ largely between Norway spruce "
+                           "stands along an elevation transect in Harz Mountains, Germany.")
+    assert paper.abstract == "Lorem ipsum abstract"  # JabRef's authors replaced the publisher's abstract
+    assert paper.fields["authors"] == ["Kohler, Lars", "Leuschner, Christoph", "Hauck, Markus", "Hertel, Dietrich"]
+    assert (paper.fields["journal"], paper.fields["year"]) == ("Ecohydrology", 2015)
+    assert paper.fields["doi"] == "10.1002/eco.1563"
+    assert paper.fields["keywords"][:2] == ["alpine treeline", "canopy cover"]
+    references = paper.fields["cited_references"]
+    assert references[0].startswith("Aber JD, Nadelhoffer KJ") and len(references) > 50
+    assert paper.fields["keywords"][-1] == "throughfall"  # Ovid's closing period left out
+    assert paper.id == "01445406-201509000-00006."  # the accession number, as Ovid writes it
+
+
+def test_ovid_labelled_records_ahead_of_print_with_marked_authors() -> None:
+    """Ahead-of-print records: a source of the journal alone ("Journal of Orthopaedic Trauma. "), no year but the
+    status date; authors marked "MD *", "MD, PhD +" for their institutions; an institution over two lines."""
+    paper, = _papers("ovid_labels_affil_1.txt")
+    assert paper.fields["authors"] == ["Verbeek, Jan MD", "Hermans, Erik MD", "van Vugt, Arie MD, PhD",
+                                       "Frolke, Jan Paul MD, PhD"]
+    assert paper.fields["journal"] == "Journal of Orthopaedic Trauma"
+    assert paper.fields["doi"] == "10.1097/BOT.0000000000000502"
+    other, = _papers("ovid_labels_1.txt")
+    assert other.title.endswith("primary care providers: a systematic review.")
+    assert other.fields["journal"] == "Journal of the American Medical Informatics Association"
+    assert other.fields["institution"].startswith("(1)Institute of Research") and "(2)Institute" in \
+        other.fields["institution"]
+    assert other.fields["authors"] == ["Holstiege, Jakob", "Mathes, Tim", "Pieper, Dawid"]
