@@ -139,3 +139,31 @@ def test_ovid_labelled_records_ahead_of_print_with_marked_authors() -> None:
     assert other.fields["institution"].startswith("(1)Institute of Research") and "(2)Institute" in \
         other.fields["institution"]
     assert other.fields["authors"] == ["Holstiege, Jakob", "Mathes, Tim", "Pieper, Dawid"]
+
+
+# --- PubMed's "UNLABELLED" section label (seen in JabRef's PubMed book record) -------------------------------------
+
+_ARTICLE = """<?xml version="1.0"?>
+<PubmedArticleSet><PubmedArticle><MedlineCitation Status="MEDLINE" Owner="NLM"><PMID Version="1">33163380</PMID>
+<Article><Journal><Title>Nature genetics</Title><JournalIssue><PubDate><Year>2002</Year></PubDate></JournalIssue>
+</Journal><ArticleTitle>Structured</ArticleTitle><Abstract>
+<AbstractText Label="OBJECTIVE" NlmCategory="OBJECTIVE">To study effects.</AbstractText>
+<AbstractText Label="UNLABELLED" NlmCategory="UNASSIGNED">Loose text.</AbstractText>
+</Abstract></Article></MedlineCitation></PubmedArticle>
+<PubmedBookArticle><BookDocument><PMID Version="1">21413195</PMID><Book><BookTitle>A guideline</BookTitle>
+<PubDate><Year>2009</Year></PubDate></Book><Abstract>
+<AbstractText Label="UNLABELLED" NlmCategory="UNASSIGNED">A book's abstract.</AbstractText></Abstract>
+</BookDocument></PubmedBookArticle></PubmedArticleSet>
+"""
+
+
+def test_pubmeds_unlabelled_section_is_shown_without_a_label(tmp_path) -> None:
+    """NLM marks a section of a structured abstract that has no heading ``Label="UNLABELLED"``
+    (``NlmCategory="UNASSIGNED"``); PubMed shows no heading there. The abstracts read "UNLABELLED\\nLoose text." and
+    "UNLABELLED: A book's abstract."."""
+    path = tmp_path / "pubmed.xml"
+    path.write_text(_ARTICLE, encoding="utf-8")
+    article, book = [p for p in read_papers(path) if isinstance(p, Paper)]
+    assert "UNLABELLED" not in article.abstract and article.abstract.endswith("Loose text.")
+    assert article.abstract.startswith("OBJECTIVE")
+    assert book.abstract == "A book's abstract."
