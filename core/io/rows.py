@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import bisect
 import re
 from dataclasses import dataclass
 from typing import Any
@@ -28,6 +29,24 @@ class RowNumber(int):
 
     def __reduce__(self) -> tuple:  # a reading process sends it whole (core.io.background)
         return RowNumber, (int(self), self.line)
+
+
+class ShownRows:
+    """The rows a spreadsheet shows an import's records on, kept as the record numbers where the difference between
+    the two changes (a blank row, a preamble): a few entries an import, not one a record."""
+
+    def __init__(self) -> None:
+        self._starts: list[int] = [0]
+        self._offsets: list[int] = [0]
+
+    def note(self, number: int, line: int) -> None:
+        """Record that record ``number`` (counted in order) is on row ``line``."""
+        if line - number != self._offsets[-1]:
+            self._starts.append(number)
+            self._offsets.append(line - number)
+
+    def __call__(self, number: int) -> int:
+        return number + self._offsets[bisect.bisect_right(self._starts, number) - 1]
 
 
 def shown_row(number: int) -> int:

@@ -41,6 +41,7 @@ def _delimited_rows(path: Path, delimiter: str, header_row: int = 1) -> Iterator
     numbered with the row a spreadsheet shows it on (`RowNumber`: one row a record, blank ones too)."""
     csv.field_size_limit(MAX_FIELD_CHARS)
     number = line = 0
+    new = int.__new__  # RowNumber(number, line) without its Python-level __new__: twice as fast in the hot loop
     with _open_text(path, newline="") as handle:
         reader = csv.reader(handle, delimiter=delimiter)
         try:
@@ -57,7 +58,9 @@ def _delimited_rows(path: Path, delimiter: str, header_row: int = 1) -> Iterator
                 line += 1
                 if len(cells) == width and (cells[0].strip() or any(map(str.strip, cells))):
                     number += 1
-                    yield RowNumber(number, line), dict(zip(header, cells))  # type: ignore[arg-type]
+                    at = new(RowNumber, number)
+                    at.line = line
+                    yield at, dict(zip(header, cells))  # type: ignore[arg-type]
                     continue
                 if not any(map(str.strip, cells)):
                     continue

@@ -103,3 +103,15 @@ def test_an_id_conflict_names_spreadsheet_rows_and_keeps_the_record_count_in_its
 def test_papers_read_from_a_csv_know_their_spreadsheet_row(tmp_path) -> None:
     papers = [p for p in read_papers(_csv(tmp_path, ROWS)) if isinstance(p, Paper)]
     assert [p.line for p in papers] == [2, 4]
+
+
+def test_a_blank_row_moves_the_rows_after_it(tmp_path, store) -> None:
+    """A spreadsheet shows a blank line as an empty row: the records after it are one row further down, and a
+    conflict between records on both sides of it names both rows right."""
+    from core.store import import_file
+
+    path = _csv(tmp_path, "id,title,abstract\na,First,One\n\nb,Second,Two\na,Third,Three\nc,,Four\n")
+    report = import_file(store, path, "c").to_dict()
+    conflict, = [c for c in report["conflicts"] if c.get("kind") != "shared id"]
+    assert conflict["reason"].startswith("row 5: id 'a' is also the id of row 2,") and conflict["kept_as"] == "a~3"
+    assert [(e["row"], e["reason"]) for e in report["errors"]] == [(6, "row 6: empty title")]
