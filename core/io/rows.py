@@ -48,6 +48,21 @@ class ShownRows:
     def __call__(self, number: int) -> int:
         return number + self._offsets[bisect.bisect_right(self._starts, number) - 1]
 
+    def to_list(self) -> list[list[int]]:
+        """The offsets as [[record number, offset], ...] from where each applies (empty: rows are record numbers),
+        kept with the import's report so the paper's sources and the merges table name the same rows later."""
+        return [[start, offset] for start, offset in zip(self._starts[1:], self._offsets[1:], strict=True)]
+
+    @classmethod
+    def from_list(cls, value: object) -> ShownRows:
+        """The rows `to_list` kept (anything else, an import from before: rows are record numbers)."""
+        shown = cls()
+        for pair in value if isinstance(value, list) else ():
+            if isinstance(pair, list) and len(pair) == 2 and all(isinstance(v, int) for v in pair):
+                shown._starts.append(pair[0])
+                shown._offsets.append(pair[1])
+        return shown
+
 
 def shown_row(number: int) -> int:
     """The row a message names: a spreadsheet's row where the reader knew it, else the record's number."""

@@ -129,6 +129,7 @@ def _one_stream(conn: sqlite3.Connection, corpus: str, stream: Stream, upload_fi
     report.links = {**linked.to_dict(), "new": conn.total_changes - changes}
     report.link_rows = [{"row": shown(r), "reason": f"row {shown(r)}: {reason}"} for r, reason in linked.rows]
     report.imported, report.added, report.merged = attempted, inserted, attempted - inserted
+    report.row_offsets = shown.to_list()
     report.merged_by_doi = sum(1 for m in merged if m[2] == "same DOI and title")
     report.merges = [{"row": shown(r), "id": row_id, "into": kept, "rule": rule}
                      for r, _, rule, row_id, kept in merged]

@@ -47,6 +47,8 @@ class ImportReport:
     # citation links: read, kept, dropped (with reasons), and per-row reasons for the dropped ones
     links: dict[str, Any] = field(default_factory=lambda: {"read": 0, "kept": 0, "dropped": 0})
     link_rows: list[dict[str, Any]] = field(default_factory=list)  # {"row", "reason"}
+    # where a spreadsheet's rows part from record numbers (core.io.rows.ShownRows.to_list); empty for most formats
+    row_offsets: list[list[int]] = field(default_factory=list)
     figures: int | None = None  # figures stored from full text (JATS); None: the file had no full text
     # ids of merged rows -> the id of the paper they became, where they differ (its figures go to that paper)
     merged_ids: dict[str, str] = field(default_factory=dict, repr=False)
@@ -77,6 +79,8 @@ class ImportReport:
         }
         if self.figures is not None:
             doc["figures"] = self.figures
+        if self.row_offsets:  # the paper's sources and the merges table name a spreadsheet's rows from it
+            doc["row_offsets"] = [list(pair) for pair in self.row_offsets]
         return doc
 
 

@@ -115,3 +115,24 @@ def test_a_blank_row_moves_the_rows_after_it(tmp_path, store) -> None:
     conflict, = [c for c in report["conflicts"] if c.get("kind") != "shared id"]
     assert conflict["reason"].startswith("row 5: id 'a' is also the id of row 2,") and conflict["kept_as"] == "a~3"
     assert [(e["row"], e["reason"]) for e in report["errors"]] == [(6, "row 6: empty title")]
+
+
+def test_a_papers_sources_and_the_merges_table_name_the_spreadsheet_row(tmp_path, store) -> None:
+    """The paper's side panel (its source records) and the merges table name a CSV record by its sheet row, as the
+    report does; the stored row that splitting a merge back builds its id from (``key~row``) still counts records."""
+    from core.store import import_file
+    from core.store.provenance import merges, paper_sources, split_record
+
+    path = _csv(tmp_path, "id,doi,title,abstract\nExported 2026\n\na,10.1/x,First paper,One abstract\n"
+                          "b,,Other paper,Other abstract\na,10.1/x,First paper,The abstract again and longer\n")
+    report = import_file(store, path, "c").to_dict()
+    assert (report["added"], report["merged"], report["skipped"]) == (2, 1, 1)
+    assert [m["row"] for m in report["merges"]] == [6]
+    with store.connect() as conn:
+        table = merges(conn, "c")
+        sources = paper_sources(conn, "c", "a")
+    assert [(m["row"], m["into row"]) for m in table] == [(6, 4)]
+    assert [s.row for s in sources] == [4, 6]
+    with store.connect() as conn:
+        split_record(conn, "c", table[0]["record"])
+    assert {p.id for p in store.papers("c")} == {"a", "b", "a~4"}  # the fourth record
