@@ -167,3 +167,19 @@ def test_pubmeds_unlabelled_section_is_shown_without_a_label(tmp_path) -> None:
     assert "UNLABELLED" not in article.abstract and article.abstract.endswith("Loose text.")
     assert article.abstract.startswith("OBJECTIVE")
     assert book.abstract == "A book's abstract."
+
+
+# --- Publish or Perish's JSON (Google Scholar) --------------------------------------------------------------------
+
+def test_publish_or_perish_json_reads_with_googles_cut_author_list_left_out() -> None:
+    """Publish or Perish saves a Google Scholar search as JSON (UTF-8 BOM; ``uid`` "GS:…", ``source``, ``authors``
+    a list): seven papers with Scholar's snippets as abstracts. Where Scholar cut a long author list it wrote "..."
+    as the last author, and a list keeps it as a name: the paper had an author called "...". A record without a
+    ``uid`` gets an id of its own (not another record's)."""
+    papers = _papers("pop_gscholar_json_7.json")
+    assert len(papers) == 7 and all(p.abstract for p in papers)
+    assert papers[0].fields["authors"] == ["W Guo", "D Straub", "P Zhang", "Z Cai"]
+    assert papers[0].id == "GS:10955542985646283611"
+    assert (papers[0].fields["journal"], papers[0].fields["year"]) == ("MIS Quarterly", 2021)
+    assert papers[5].fields["authors"] == ["N Janom", "NHA Bakar", "NH Arshad"]
+    assert len({p.id for p in papers}) == 7
