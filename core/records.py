@@ -143,6 +143,8 @@ class Paper:
     fields: dict[str, Any] = field(default_factory=dict)
     # what the importer stores of this paper besides its text, when a reading process computed it (core.io.background)
     prepared: tuple | None = field(default=None, repr=False, compare=False)
+    # the row a spreadsheet shows its record on (CSV/TSV/xlsx; core.io.rows.RowNumber), for the report's messages
+    line: int | None = field(default=None, repr=False, compare=False)
 
     @property
     def hash(self) -> str:

@@ -13,6 +13,7 @@ from typing import Any
 from core.cli.output import Emit
 from core.display import plural
 from core.errors import MireadError
+from core.io.rows import shown_row
 from core.store import Store
 
 _FIELD_FLAGS = ("title", "abstract", "id", "journal", "year", "doi", "authors", "keywords")
@@ -179,8 +180,8 @@ def _import(store: Store, args: argparse.Namespace, emit: Emit, path: Path, sour
              f"({plural(report.added, 'new paper')}, {plural(report.merged, 'merged duplicate')}), skipped "
              f"{plural(report.skipped, 'row')}"
              + (f"; {plural(doc['figures'], 'figure')}" if "figures" in doc else ""), *_reading_lines(doc)]
-    lines += [f"  {e.reason if e.reason.startswith(f'row {e.row}') else f'row {e.row}: {e.reason}'}"
-              for e in report.errors[:20]]
+    lines += [f"  {e.reason if e.reason.startswith(f'row {at}') else f'row {at}: {e.reason}'}"
+              for e in report.errors[:20] for at in (shown_row(e.row),)]
     if report.skipped > 20:
         lines.append(f"  ... and {report.skipped - 20} more (use --json for all)")
     if report.warnings:

@@ -53,11 +53,11 @@ class _Failure:
 
 
 def _tuples(batch: list[Any], prepare: Callable[[Paper], tuple] | None) -> list[Any]:
-    """A batch as it travels: papers as (id, title, abstract, fields, prepared) tuples; prepared (and then no
-    fields) when ``prepare`` is given."""
+    """A batch as it travels: papers as (id, title, abstract, fields, prepared, line) tuples; prepared (and then no
+    fields) when ``prepare`` is given; line, the row a spreadsheet shows the paper on (CSV/TSV), for the report."""
     if prepare is None:
-        return [(p.id, p.title, p.abstract, p.fields, None) if isinstance(p, Paper) else p for p in batch]
-    return [(p.id, p.title, p.abstract, None, prepare(p)) if isinstance(p, Paper) else p for p in batch]
+        return [(p.id, p.title, p.abstract, p.fields, None, p.line) if isinstance(p, Paper) else p for p in batch]
+    return [(p.id, p.title, p.abstract, None, prepare(p), p.line) if isinstance(p, Paper) else p for p in batch]
 
 
 def _write_all(pending: queue.Queue, out: BinaryIO) -> None:
@@ -118,8 +118,8 @@ def read_in_background(path: Path, options: dict[str, Any], hooks: dict[str, Any
                 return
             for item in batch:
                 if isinstance(item, tuple):
-                    pid, title, abstract, fields, prepared = item
-                    yield Paper(pid, title, abstract, {} if fields is None else fields, prepared)
+                    pid, title, abstract, fields, prepared, line = item
+                    yield Paper(pid, title, abstract, {} if fields is None else fields, prepared, line)
                 else:
                     yield item
     finally:

@@ -14,7 +14,7 @@ from typing import Any
 
 from core.errors import CorpusError
 from core.io.layout import HEADER_SEARCH_ROWS, Layout, header_index
-from core.io.rows import NumberedRow
+from core.io.rows import NumberedRow, RowNumber
 from core.io.safety import _expanded_limit, _name, _shown
 from core.io.tabular import _unique_header
 from core.records import RowError
@@ -109,7 +109,7 @@ def _excel_rows(path: Path, layout: Layout) -> Iterator[NumberedRow]:
         rows = _sheet(book, path, layout.sheet).iter_rows(values_only=True, min_row=layout.header_row)
         header: list[str] | None = None
         number = 0
-        for cells in rows:
+        for line, cells in enumerate(rows, start=layout.header_row or 1):  # the sheet's own row numbers
             values = [_cell(c) for c in cells]
             if not any(v not in (None, "") for v in values):
                 continue
@@ -119,9 +119,10 @@ def _excel_rows(path: Path, layout: Layout) -> Iterator[NumberedRow]:
             number += 1
             extra = [v for v in values[len(header):] if v not in (None, "")]
             if extra:
-                yield number, RowError(number, f"row {number}: has {len(values)} values but the header has "
-                                               f"{len(header)} columns")
+                yield number, RowError(RowNumber(number, line), f"row {line}: has {len(values)} values but the "
+                                                                f"header has {len(header)} columns")
                 continue
-            yield number, {key: (values[i] if i < len(values) else None) for i, key in enumerate(header)}
+            yield RowNumber(number, line), {key: (values[i] if i < len(values) else None)
+                                            for i, key in enumerate(header)}
     finally:
         book.close()

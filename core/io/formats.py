@@ -50,6 +50,7 @@ from core.io.safety import (
     xml_head,
 )
 from core.io.scholarly import looks_like_openalex, looks_like_semantic_scholar, openalex_row, semantic_scholar_row
+from core.io.search_apis import search_api_row
 from core.io.tabular import _delimited_rows, _jsonl_rows, _parquet_rows
 from core.io.tagged import _cochrane_rows, _refer_rows, _wos_rows, looks_like_cochrane, looks_like_refer, looks_like_wos
 from core.io.zotero_rdf import looks_like_zotero_rdf, zotero_rdf_rows
@@ -60,7 +61,7 @@ FORMATS: tuple[str, ...] = ("csv", "tsv", "excel", "jsonl", "parquet", "pubmed",
                             "dspace")
 FORMAT_NAMES = {"csv": "CSV", "tsv": "TSV", "excel": "Excel (.xlsx)",
                 "jsonl": "JSONL/JSON (incl. CSL JSON, OpenAlex, Semantic Scholar, Europe PMC, Crossref, DataCite, "
-                         "ISTEX)",
+                         "ISTEX, ERIC, PLOS, bioRxiv)",
                 "parquet": "Parquet", "pubmed": "PubMed XML",
                 "jats": "JATS / PMC full text (.xml, .nxml, .tar.gz)", "medline": "MEDLINE / PubMed format (.nbib)",
                 "bibtex": "BibTeX", "ris": "RIS", "endnote": "EndNote XML",
@@ -265,6 +266,8 @@ def _json_record(row: Row) -> Row:
     if looks_like_europe_pmc(row):
         return europe_pmc_row(row)
     api = api_row(row)  # Crossref, DataCite, ISTEX: before CSL, which a Crossref work resembles
+    if api is None:
+        api = search_api_row(row)  # ERIC, PLOS, bioRxiv/medRxiv
     if api is not None:
         return api
     return csl_row(row) if looks_like_csl(row) else row

@@ -7,7 +7,7 @@ import re
 from typing import Any
 
 from core.io.markup import has_markup, plain_text
-from core.io.names import author_list, glued_names
+from core.io.names import _MORE, author_list, glued_names
 from core.io.rows import _year
 from core.records import bare_doi
 
@@ -30,6 +30,8 @@ def known_value(field: str, value: Any) -> Any:
         return bare_doi(value)
     if field == "authors" and isinstance(value, str):  # a list everywhere, even of one name (core.io.names)
         return author_list(value)
+    if field == "authors" and isinstance(value, list) and len(value) > 1 and value[-1] in _MORE:
+        return value[:-1]  # Google Scholar's cut list as a list (Publish or Perish's JSON): "..." is no author
     if field == "journal" and isinstance(value, str):  # one journal, one spelling: wrapped over lines (WoS BibTeX),
         # a trailing space (ScienceDirect BibTeX), an entity ("Networks &amp; Distributed Systems", ACM BibTeX)
         if not value.strip(" -\u2013\u2014."):  # Elicit's "-" for an unknown venue: no journal

@@ -6,6 +6,12 @@ dash (``TI  - …``), some indent every line by one space; a value wraps onto li
 lines between an address list's entries. There is often no journal tag: the journal is the head of the source
 (``SO - Behavioural and Cognitive Psychotherapy. Vol.43(5), Sep 2015, pp. 623-634.``, ``SO - Acta Biochimica et
 Biophysica Sinica August 2011;43(8):647-653``), and a book's source names its editors instead (then no journal).
+
+Saved as text with field labels instead of tags (Ovid's "Complete Reference" display), a record starts ``<8>``, each
+label stands alone on its line (``Title``, ``Author``, ``Source``, ``Abstract``, ``DOI Number``, ``References``) and
+its value follows indented by two spaces; the authors are one line joined by ";" with their institutions' marks
+("Kohler, Lars 1", "Verbeek, Jan MD *"), the title ends with the document type ("….[Article]"), and each cited
+reference is a line of its own.
 """
 
 from __future__ import annotations
@@ -20,7 +26,7 @@ from core.records import bare_doi
 
 __all__ = ["looks_like_ovid", "ovid_rows"]
 
-_RECORD = re.compile(r"^\s?<\d+\.\s*>\s*$")
+_RECORD = re.compile(r"^\s?<\d+(?:\.\s*)?>\s*$")
 _TAG = re.compile(r"^\s?([A-Z][A-Z0-9]) {1,2}- ?(.*)$")
 _NAMES = {"TI": "title", "AB": "abstract", "AU": "authors", "JN": "journal", "JT": "journal", "YR": "year",
           "DO": "doi", "DI": "doi", "UI": "pmid", "DB": "database", "AN": "accession_number", "SO": "source",
@@ -35,12 +41,28 @@ _JOURNAL_END = re.compile(rf"^(?P<journal>.+?)(?:\.\s*(?:Vol\.|\d)|\s+{_MONTH}(?
                           r"\s+\d+,\s|\s+\d{4}\s*;)")
 _YEAR = re.compile(r"\b(?:1[5-9]|20)\d\d\b")
 _ROLE = re.compile(r"\s*\[[^\]]*\]$")  # "Walsdorf, Neill B. [Inventor, Reprint Author]"
+# the labelled text: a label alone on its line, its value indented; each label as the tag it stands for
+_LABEL = re.compile(r"^([A-Z][A-Za-z0-9 ()/&'.-]{1,60})\s*$")
+_LABELS = {"title": "TI", "abstract": "AB", "author": "AU", "authors": "AU", "authors full name": "FA",
+           "source": "SO", "year of publication": "YR", "publication year": "YR", "doi number": "DO",
+           "digital object identifier": "DO", "digital object identifier (doi)": "DO", "doi": "DO",
+           "unique identifier": "UI", "accession number": "AN", "issn": "IS", "language": "LG",
+           "document type": "DT", "publication type": "PT", "author keywords": "KW", "keywords": "KW",
+           "keyword heading": "KW", "mesh subject headings": "MH", "subject headings": "MH", "institution": "IN",
+           "database": "DB", "journal name": "JN", "references": "CR", "cited references": "CR"}
+_SKIPPED_LABELS = frozenset(("score",))  # Ovid's relevance stars
+_AFFILIATION_MARK = re.compile(r"\s+[\d*+\u2020\u2021\u00a7,]+$")  # "Kohler, Lars 1", "Verbeek, Jan MD *"
+_DOCUMENT_TYPE = re.compile(r"(?<=[.?!])\[[A-Za-z][A-Za-z ,:-]{1,40}\]$")  # "….[Article]", "….[Review]"
 
 
 def looks_like_ovid(head: str) -> bool:
-    """Ovid tagged text: its first line a record number in angle brackets, a tagged line next."""
-    lines = [line for line in head.lstrip("\ufeff").splitlines()[:6] if line.strip()]
-    return len(lines) >= 2 and bool(_RECORD.match(lines[0])) and bool(_TAG.match(lines[1]))
+    """Ovid tagged text: its first line a record number in angle brackets, a tagged line next (or a label alone
+    on its line and an indented value after it)."""
+    lines = [line for line in head.lstrip("\ufeff").splitlines()[:8] if line.strip()]
+    if len(lines) < 2 or not _RECORD.match(lines[0]):
+        return False
+    return bool(_TAG.match(lines[1])) or (
+        len(lines) >= 3 and bool(_LABEL.match(lines[1])) and lines[2].startswith("  "))
 
 
 def _journal(source: str) -> str | None:
@@ -48,7 +70,12 @@ def _journal(source: str) -> str | None:
     if "[Ed" in source:
         return None
     match = _JOURNAL_END.match(source)
-    return match["journal"].strip(" .,;") if match else None
+    if match:
+        return match["journal"].strip(" .,;")
+    # ahead of print, the source is the journal alone ("Journal of Orthopaedic Trauma. ")
+    if any(character.isdigit() for character in source):
+        return None
+    return source.strip(" .") or None
 
 
 def _row(tags: dict[str, list[str]]) -> Row:
@@ -58,8 +85,10 @@ def _row(tags: dict[str, list[str]]) -> Row:
         if not values or tag in _KEYWORDS:
             continue
         name = _NAMES.get(tag, tag.lower())
-        if tag == "AU":
-            row[name] = [_ROLE.sub("", value) for value in values]
+        if tag == "AU" and "FA" in tags:
+            continue  # the full names stand for the authors
+        if tag in ("AU", "FA"):
+            row["authors"] = [_ROLE.sub("", value) for value in values]
         else:
             row[name] = values if tag in _LISTS else " ".join(values)
     keywords = [part.strip() for tag in _KEYWORDS for value in tags.get(tag, ())
@@ -82,21 +111,52 @@ def ovid_rows(path: Path) -> Iterator[NumberedRow]:
     """The records of an Ovid tagged text, numbered from 1."""
     number = 0
     tags: dict[str, list[str]] = {}
-    tag = ""
+    tag, labelled = "", False
     with _open_text(path) as handle:
         for raw in handle:
             line = raw.rstrip("\r\n").lstrip("\ufeff")
             if _RECORD.match(line):
                 if tags:
                     number += 1
-                    yield number, _row(tags)
+                    yield number, _labelled_row(tags) if labelled else _row(tags)
                 tags, tag = {}, ""
                 continue
             match = _TAG.match(line)
             if match:
                 tag = match.group(1)
                 tags.setdefault(tag, []).append(match.group(2))
-            elif line.strip() and tag:  # a wrapped value, indented
-                tags[tag][-1] = f"{tags[tag][-1]} {line.strip()}"
+            elif (label := _LABEL.match(line)) and not line.startswith(" "):
+                labelled = True
+                name = label.group(1).strip().lower()
+                tag = "" if name in _SKIPPED_LABELS else _LABELS.get(name, name.replace(" ", "_"))
+                if tag:
+                    tags.setdefault(tag, []).append("")
+            elif line.strip() and tag:
+                if labelled and tag in ("CR", "IN"):  # each reference, each institution a line of its own
+                    tags[tag].append(line.strip())
+                else:  # a wrapped value, indented
+                    tags[tag][-1] = f"{tags[tag][-1]} {line.strip()}".strip()
     if tags:
-        yield number + 1, _row(tags)
+        yield number + 1, _labelled_row(tags) if labelled else _row(tags)
+
+
+def _labelled_row(tags: dict[str, list[str]]) -> Row:
+    """A record of the labelled text as a row: authors split at ";" without their institutions' marks, the title
+    without its document type, the references and institutions as lists (one a line)."""
+    for tag in ("AU", "FA"):
+        if tag in tags:
+            tags[tag] = [_AFFILIATION_MARK.sub("", name.strip()) for value in tags[tag] for name in value.split(";")
+                         if name.strip()]
+    if "TI" in tags:
+        tags["TI"] = [_DOCUMENT_TYPE.sub("", value.strip()) for value in tags["TI"]]
+    for tag in ("KW", "MH", "LG"):  # "…;  pelvic fracture.", "English."
+        if tag in tags:
+            tags[tag] = [value.strip().removesuffix(".") for value in tags[tag]]
+    references = [value for value in tags.pop("CR", []) if value]
+    institutions = [value for value in tags.pop("IN", []) if value]
+    row = _row(tags)
+    if references:
+        row["cited_references"] = references
+    if institutions:
+        row["institution"] = " ".join(institutions)
+    return row

@@ -33,7 +33,7 @@ from core.io.formats import _PEEK_ROWS, ReadOptions, _open_rows
 from core.io.formulas import restore
 from core.io.known_fields import fullest_authors, known_value, springer_authors
 from core.io.markup import empty_markup, has_markup, placeholder, plain_text
-from core.io.rows import NumberedRow, Row, RowWarning, _year
+from core.io.rows import NumberedRow, Row, RowWarning, _year, shown_row
 from core.io.safety import _name, _shown, encoding_name
 from core.labels import is_missing
 from core.records import Paper, RowError, duplicate_key
@@ -232,7 +232,7 @@ def _paper(number: int, row: Row, columns: ColumnMap, tabular: bool, title_only:
         if tabular:  # a formula neutralised by a CSV export: its apostrophe goes (core.io.formulas)
             title, abstract = _restored(title), _restored(abstract)
     except ValueError:
-        return RowError(number, f"row {number}: title or abstract is not text")
+        return RowError(number, f"row {shown_row(number)}: title or abstract is not text")
     held: dict[str, str] = {}  # an export's placeholder for none, by field (below)
     if title is not None and empty_markup(title):  # "<jats:p />": markup around nothing is no text either
         held["title"], title = title, None
@@ -253,8 +253,8 @@ def _paper(number: int, row: Row, columns: ColumnMap, tabular: bool, title_only:
     if title is None or (abstract is None and not title_only):
         empty = [name for name, value in (("title", title), ("abstract", abstract)) if value is None]
         if not held:
-            return RowError(number, f"row {number}: empty {' and '.join(empty)}")
-        return RowError(number, f"row {number}: " + "; ".join(
+            return RowError(number, f"row {shown_row(number)}: empty {' and '.join(empty)}")
+        return RowError(number, f"row {shown_row(number)}: " + "; ".join(
             f"no {name} (the export's placeholder '{_shown(held[name])}')" if name in held else f"empty {name}"
             for name in empty))
     fields: dict[str, Any] = {}
@@ -298,7 +298,7 @@ def _paper(number: int, row: Row, columns: ColumnMap, tabular: bool, title_only:
         or _id_text(fields.get("doi"))
         or duplicate_key(title, abstract or "")[:16]
     )
-    return Paper(id=paper_id, title=title, abstract=abstract or "", fields=fields)
+    return Paper(id=paper_id, title=title, abstract=abstract or "", fields=fields, line=getattr(number, "line", None))
 
 
 def _database(head: list[tuple[int, Any]]) -> str | None:

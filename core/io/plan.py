@@ -16,7 +16,7 @@ from core.display import plural
 from core.io.exports import known_export
 from core.io.formats import FORMAT_NAMES, ReadOptions, _open_rows
 from core.io.papers import read_papers
-from core.io.rows import RowWarning
+from core.io.rows import RowWarning, shown_row
 from core.records import Paper, RowError
 
 PREVIEW_ROWS = 20_000  # rows the page checks; the CLI's --dry-run reads them all
@@ -115,7 +115,7 @@ def plan_import(
             break
         plan.records += 1
         if isinstance(item, RowError):
-            plan.skipped.append({"row": item.row, "reason": item.reason})
+            plan.skipped.append({"row": shown_row(item.row), "reason": item.reason})
         elif isinstance(item, Paper):
             plan.papers += 1
             plan.with_abstract += bool(item.abstract)

@@ -18,6 +18,9 @@ from core.io.rows import NumberedRow, Row, _year
 from core.io.safety import _name, _open_binary, xml_head
 from core.records import RowError
 
+# NLM's heading for a section without one (PubMed shows none), a line of its own in pubmed_parser's abstract
+_UNLABELLED = re.compile(r"(?m)^UNLABELLED\n")
+
 
 def _coded_names(value: str) -> list[str]:
     """'D000003:Abattoirs; D000818:Animals' -> ['Abattoirs', 'Animals']."""
@@ -30,7 +33,7 @@ def _pubmed_row(article: dict[str, Any]) -> Row:
     row: Row = {
         "pmid": article.get("pmid") or None,
         "title": article.get("title", ""),
-        "abstract": re.sub(r"\n{3,}", "\n\n", article.get("abstract", "")),
+        "abstract": re.sub(r"\n{3,}", "\n\n", _UNLABELLED.sub("", article.get("abstract", ""))).strip(),
         "journal": article.get("journal") or None,
         "journal_abbrev": article.get("medline_ta") or None,
         "year": _year(article.get("pubdate")),
@@ -86,7 +89,7 @@ def _book_row(element: Any) -> Row:
     for part in abstract.findall("AbstractText") if abstract is not None else []:
         text, label = _text_of(part), part.get("Label")
         if text:
-            paragraphs.append(f"{label}: {text}" if label else text)
+            paragraphs.append(f"{label}: {text}" if label and label.upper() != "UNLABELLED" else text)
     # the chapter's authors; a whole book has only its editors (under Book)
     lists = [a for a in document.findall("AuthorList") if a.get("Type", "authors") == "authors"]
     if not lists and book is not None:

@@ -18,7 +18,7 @@ from __future__ import annotations
 import json
 import sqlite3
 from array import array
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from typing import Any
 
 import orjson
@@ -188,9 +188,11 @@ class _Known:
 
 
 def _careful(conn: sqlite3.Connection, corpus: str, prepared: list[tuple[int, tuple]], first: int, rows: array,
-             conflicts: list[dict[str, Any]], merges: list[tuple[int, int, str, tuple]]) -> list[tuple]:
+             conflicts: list[dict[str, Any]], merges: list[tuple[int, int, str, tuple]],
+             shown: Callable[[int], int]) -> list[tuple]:
     """The rows of a batch that are new papers, checked against the stored ids, keys and match keys one by one;
-    the duplicates go to ``merges`` as (row, seq of the paper they duplicate, the rule, row values)."""
+    the duplicates go to ``merges`` as (row, seq of the paper they duplicate, the rule, row values); a conflict
+    names rows as ``shown`` gives them (a spreadsheet's rows for CSV/TSV/xlsx)."""
     def lookup(column: str, values: Iterable[str]) -> dict[str, int]:
         found: dict[str, int] = {}
         for value, seq in conn.execute(  # no ORDER BY: the planner would walk the seq index, not this column's
@@ -234,9 +236,9 @@ def _careful(conn: sqlite3.Connection, corpus: str, prepared: list[tuple[int, tu
                     break
                 if why:
                     conflicts.append({
-                        "row": row, "id": values[1], "kept_as": values[1], "other": cpid, "kind": "shared id",
-                        "reason": f"row {row}: {why}: '{_short(values[3])}' and paper '{cpid}' "
-                                  f"('{_short(title)}'): both kept"})
+                        "row": shown(row), "id": values[1], "kept_as": values[1], "other": cpid,
+                        "kind": "shared id", "reason": f"row {shown(row)}: {why}: '{_short(values[3])}' and "
+                                                       f"paper '{cpid}' ('{_short(title)}'): both kept"})
         if held is not None:
             merges.append((row, held, how, values))
             known.add(held, values[9])
@@ -247,11 +249,11 @@ def _careful(conn: sqlite3.Connection, corpus: str, prepared: list[tuple[int, tu
             new_id, n = f"{pid}~{row}", 2
             while new_id in taken_ids or lookup("pid", [new_id]):
                 new_id, n = f"{pid}~{row}~{n}", n + 1
-            where = (f"is also the id of row {rows[holder - first]}" if holder >= first
+            where = (f"is also the id of row {shown(rows[holder - first])}" if holder >= first
                      else f"is already the id of another paper in corpus '{corpus}'")
             conflicts.append({
-                "row": row, "id": pid, "kept_as": new_id,
-                "reason": f"row {row}: id '{pid}' {where}, but the title and abstract differ: "
+                "row": shown(row), "id": pid, "kept_as": new_id,
+                "reason": f"row {shown(row)}: id '{pid}' {where}, but the title and abstract differ: "
                           f"kept as a separate paper with id '{new_id}'",
             })
             values = values[:1] + (new_id,) + values[2:]
@@ -287,10 +289,15 @@ def _insert(conn: sqlite3.Connection, corpus: str, batch: list[tuple[int, tuple]
     return inserted
 
 
+def _itself(row: int) -> int:
+    return row
+
+
 def add_batch(conn: sqlite3.Connection, corpus: str, prepared: list[tuple[int, tuple]], first: int, rows: array,
               conflicts: list[dict[str, Any]], tally: FieldTally | None = None,
               merged: list[tuple[int, int, str, str, str]] | None = None, merging: dict[str, Any] | None = None,
-              import_id: int | None = None, stored: StoredKeys | None = None) -> int:
+              import_id: int | None = None, stored: StoredKeys | None = None,
+              shown: Callable[[int], int] | None = None) -> int:
     """Add a batch of (source row, papers-table row) pairs and return how many papers were added: new papers get
     the next seq numbers, their source rows are appended to ``rows``; duplicates are merged into the papers they
     duplicate (`core.store.merging`) and listed in ``merged`` as (row, seq of that paper, the rule, the row's id,
@@ -299,13 +306,14 @@ def add_batch(conn: sqlite3.Connection, corpus: str, prepared: list[tuple[int, t
     (seqs of papers that took a field or an abstract) and "redirect" (duplicate keys of merged records -> the key
     of the paper they became, for the import's links). ``import_id`` is stored with each paper and merged record
     (its provenance). ``stored``: the keys this import stored, when the corpus held no paper before it (the
-    transaction's one `StoredKeys`). (SQLite's change count also counts inserts a savepoint rolled back.)"""
+    transaction's one `StoredKeys`). ``shown``: the row a message names for a record number (default itself).
+    (SQLite's change count also counts inserts a savepoint rolled back.)"""
     if not prepared:
         return 0
     if _fast(conn, corpus, prepared, first, rows, tally, import_id, stored):
         return len(prepared)
     merges: list[tuple[int, int, str, tuple]] = []
-    added = _careful(conn, corpus, prepared, first, rows, conflicts, merges)
+    added = _careful(conn, corpus, prepared, first, rows, conflicts, merges, shown or _itself)
     inserted = _insert(conn, corpus, added, import_id, stored)
     if tally is not None:
         tally.add(v[5] for _, v in added)

@@ -22,6 +22,7 @@ from typing import TYPE_CHECKING, Any
 from core.errors import CorpusError, MireadError
 from core.io import RowWarning
 from core.io.exports import no_abstract_fix
+from core.io.rows import ShownRows
 from core.records import Paper, RowError, scrub
 from core.store.batches import StoredKeys, add_batch, stored_form
 from core.store.field_roles import label_columns
@@ -88,17 +89,24 @@ def _one_stream(conn: sqlite3.Connection, corpus: str, stream: Stream, upload_fi
     pending: list[tuple[int, tuple]] = []
     cites: list[tuple[int, str, list, list[str]]] = []  # rows with a reference list
     merged: list[tuple[int, int, str, str, str]] = []
-    attempted = row = inserted = 0
+    attempted = row = inserted = offset = 0
+    shown = ShownRows()  # the rows a spreadsheet shows records on: noted where their offset changes
     for record in records:
         if isinstance(record, RowError):
             report.skipped += 1
             report.errors.append(record)
-            row = max(row, record.row)
+            row = max(row, int(record.row))
+            if line := getattr(record.row, "line", None):  # a CSV/TSV/xlsx row (core.io.rows.RowNumber)
+                shown.note(int(record.row), line)
+                offset = line - int(record.row)
             continue
         if isinstance(record, RowWarning):
             report.warnings.append(record)
             continue
         row += 1
+        if record.line and record.line - row != offset:  # ids count records, messages name a spreadsheet's row
+            shown.note(row, record.line)
+            offset = record.line - row
         had, refs, bad, *stored = record.prepared or stored_form(record)
         values = (corpus, stored[0], 0, *stored[1:])
         if id_kind is not None:
@@ -109,20 +117,22 @@ def _one_stream(conn: sqlite3.Connection, corpus: str, stream: Stream, upload_fi
         attempted += 1
         if len(pending) >= _BATCH:
             inserted += add_batch(conn, corpus, pending, first, rows, report.conflicts, tally, merged, merging,
-                                  stream.import_id, stored_keys)
+                                  stream.import_id, stored_keys, shown)
             pending = []
     inserted += add_batch(conn, corpus, pending, first, rows, report.conflicts, tally, merged, merging,
-                          stream.import_id, stored_keys)
+                          stream.import_id, stored_keys, shown)
     redirect = merging.get("redirect") or {}
     if redirect:  # a row merged by DOI (or into a paper that took its abstract) links from the paper it became
         cites = [(r, resolved(redirect, key), refs, bad) for r, key, refs, bad in cites]
     changes = conn.total_changes
     linked = link_import(conn, corpus, cites, fresh=first == 0)
     report.links = {**linked.to_dict(), "new": conn.total_changes - changes}
-    report.link_rows = [{"row": r, "reason": f"row {r}: {reason}"} for r, reason in linked.rows]
+    report.link_rows = [{"row": shown(r), "reason": f"row {shown(r)}: {reason}"} for r, reason in linked.rows]
     report.imported, report.added, report.merged = attempted, inserted, attempted - inserted
+    report.row_offsets = shown.to_list()
     report.merged_by_doi = sum(1 for m in merged if m[2] == "same DOI and title")
-    report.merges = [{"row": r, "id": row_id, "into": kept, "rule": rule} for r, _, rule, row_id, kept in merged]
+    report.merges = [{"row": shown(r), "id": row_id, "into": kept, "rule": rule}
+                     for r, _, rule, row_id, kept in merged]
     report.rules = dict(Counter(m[2] for m in merged))
     into = {"this file": 0, "earlier files": 0, "corpus": 0}
     report.merged_ids = {row_id: kept for _, _, _, row_id, kept in merged if row_id != kept}

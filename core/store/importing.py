@@ -11,6 +11,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from core.io import FigureCollector, ReadOptions, RowWarning, read_papers
+from core.io.rows import shown_row
 from core.records import Paper, RowError
 
 if TYPE_CHECKING:
@@ -46,6 +47,8 @@ class ImportReport:
     # citation links: read, kept, dropped (with reasons), and per-row reasons for the dropped ones
     links: dict[str, Any] = field(default_factory=lambda: {"read": 0, "kept": 0, "dropped": 0})
     link_rows: list[dict[str, Any]] = field(default_factory=list)  # {"row", "reason"}
+    # where a spreadsheet's rows part from record numbers (core.io.rows.ShownRows.to_list); empty for most formats
+    row_offsets: list[list[int]] = field(default_factory=list)
     figures: int | None = None  # figures stored from full text (JATS); None: the file had no full text
     # ids of merged rows -> the id of the paper they became, where they differ (its figures go to that paper)
     merged_ids: dict[str, str] = field(default_factory=dict, repr=False)
@@ -58,7 +61,7 @@ class ImportReport:
             "added": self.added,
             "merged": self.merged,
             "skipped": self.skipped,
-            "errors": [{"row": e.row, "reason": e.reason} for e in self.errors[:max_errors]],
+            "errors": [{"row": shown_row(e.row), "reason": e.reason} for e in self.errors[:max_errors]],
             "warnings": [{"row": w.row, "column": w.column, "reason": w.reason} for w in self.warnings[:max_errors]],
             "conflicts": [dict(c) for c in self.conflicts[:max_errors]],
             "id_column": self.id_column,
@@ -76,6 +79,8 @@ class ImportReport:
         }
         if self.figures is not None:
             doc["figures"] = self.figures
+        if self.row_offsets:  # the paper's sources and the merges table name a spreadsheet's rows from it
+            doc["row_offsets"] = [list(pair) for pair in self.row_offsets]
         return doc
 
 

@@ -27,6 +27,7 @@ from itertools import combinations
 from typing import Any
 
 from core.errors import CorpusError, NotFoundError
+from core.io.rows import ShownRows
 from core.records import text_hash
 from core.store.identity import match_keys, record_key
 from core.store.merging import TEXT_RULE, doi_key
@@ -116,6 +117,24 @@ def _files(conn: sqlite3.Connection) -> dict[int, str]:
     return {r[0]: r[1] or "" for r in conn.execute("SELECT id, file FROM imports")}
 
 
+def _shown_rows(conn: sqlite3.Connection, imports: set[int]) -> dict[int, ShownRows]:
+    """How each import's stored rows (record numbers, which split ids are built from) are shown: a CSV/TSV/xlsx
+    record by the row a spreadsheet shows it on (the offsets its report kept), any other by its number."""
+    out: dict[int, ShownRows] = {}
+    for import_id in imports:
+        row = conn.execute("SELECT report FROM imports WHERE id = ?", (import_id,)).fetchone()
+        try:
+            report = json.loads(row[0]) if row and row[0] else {}
+        except ValueError:
+            report = {}
+        out[import_id] = ShownRows.from_list(report.get("row_offsets") if isinstance(report, dict) else None)
+    return out
+
+
+def _shown(shown: dict[int, ShownRows], import_id: int | None, row: int | None) -> int | None:
+    return shown[import_id](row) if row is not None and import_id in shown else row
+
+
 def paper_sources(conn: sqlite3.Connection, corpus: str, pid: str) -> list[SourceRecord]:
     """Every source record of one paper: the one it was added from, then each record merged into it."""
     row = conn.execute("SELECT seq, pid, title, import_id, srow FROM papers WHERE corpus = ? AND pid = ?",
@@ -127,10 +146,12 @@ def paper_sources(conn: sqlite3.Connection, corpus: str, pid: str) -> list[Sourc
     merged = conn.execute("SELECT id, pid, import_id, srow, rule, title FROM merged_records WHERE corpus = ? AND "
                           "seq = ? ORDER BY id", (corpus, seq)).fetchall()
     dbs = _databases(conn, files, {import_id, *(m[2] for m in merged)} - {None})
-    out = [SourceRecord(files.get(import_id, ""), srow, dbs.get(import_id, "(earlier import)"), pid, "added",
-                        None, title)]
+    shown = _shown_rows(conn, {import_id, *(m[2] for m in merged)} - {None})
+    out = [SourceRecord(files.get(import_id, ""), _shown(shown, import_id, srow),
+                        dbs.get(import_id, "(earlier import)"), pid, "added", None, title)]
     for rid, mid, mimport, mrow, rule, mtitle in merged:
-        out.append(SourceRecord(files.get(mimport, ""), mrow, dbs.get(mimport, ""), mid, rule, rid, mtitle))
+        out.append(SourceRecord(files.get(mimport, ""), _shown(shown, mimport, mrow), dbs.get(mimport, ""), mid, rule,
+                                rid, mtitle))
     return out
 
 
@@ -142,15 +163,14 @@ def merges(conn: sqlite3.Connection, corpus: str, imports: list[int] | None = No
     if imports:
         where = f" AND m.import_id IN ({','.join('?' * len(imports))})"
         args += list(imports)
-    out = []
-    for r in conn.execute(
-            "SELECT m.id, m.pid, m.import_id, m.srow, m.title, m.rule, p.pid, p.import_id, p.srow, p.title "
-            "FROM merged_records m JOIN papers p ON p.corpus = m.corpus AND p.seq = m.seq "
-            f"WHERE m.corpus = ?{where} ORDER BY m.id", args):
-        out.append({"record": r[0], "file": files.get(r[2], ""), "row": r[3], "id": r[1], "title": r[4],
-                    "rule": r[5], "into": r[6], "into file": files.get(r[7], ""), "into row": r[8],
-                    "into title": r[9]})
-    return out
+    found = conn.execute(
+        "SELECT m.id, m.pid, m.import_id, m.srow, m.title, m.rule, p.pid, p.import_id, p.srow, p.title "
+        "FROM merged_records m JOIN papers p ON p.corpus = m.corpus AND p.seq = m.seq "
+        f"WHERE m.corpus = ?{where} ORDER BY m.id", args).fetchall()
+    shown = _shown_rows(conn, {r[2] for r in found} | {r[7] for r in found} - {None})
+    return [{"record": r[0], "file": files.get(r[2], ""), "row": _shown(shown, r[2], r[3]), "id": r[1],
+             "title": r[4], "rule": r[5], "into": r[6], "into file": files.get(r[7], ""),
+             "into row": _shown(shown, r[7], r[8]), "into title": r[9]} for r in found]
 
 
 def overlap(conn: sqlite3.Connection, corpus: str) -> dict[str, Any]:

@@ -186,16 +186,16 @@ def test_a_crossref_answer_that_holds_no_works_is_refused_naming_what_it_is() ->
 
 
 def test_a_json_of_no_known_shape_is_refused_naming_the_shapes_that_are_read(tmp_path: Path) -> None:
-    """A search answer whose records sit under a key no reader knows (a Solr answer's ``response.docs``, as NASA
-    ADS gives it; Europe PMC's ``resultList.result``, the example here before, is read since round 8) is not "a
-    file without a title column": the sentence says where its records are and which JSON shapes are read."""
-    path = tmp_path / "ads.json"
-    path.write_text(json.dumps({"responseHeader": {"status": 0}, "response": {"numFound": 1, "docs": [
-        {"bibcode": "2019ApJ...1..1A", "title": ["A paper"], "abstract": "Its abstract."}]}}), encoding="utf-8")
+    """A search answer whose records sit under a key no reader knows is not "a file without a title column": the
+    sentence says where its records are and which JSON shapes are read. (Europe PMC's ``resultList.result`` is read
+    since round 8, a Solr answer's ``response.docs`` — ERIC, PLOS, NASA ADS — since round 9.)"""
+    path = tmp_path / "search.json"
+    path.write_text(json.dumps({"status": "ok", "payload": {"total": 1, "entries": [
+        {"key": "2019ApJ...1..1A", "title": ["A paper"], "abstract": "Its abstract."}]}}), encoding="utf-8")
     with pytest.raises(CorpusError) as refused:
         list(read_papers(path))
     message = str(refused.value)
-    assert "response.docs" in message and "title column" not in message
+    assert "payload.entries" in message and "title column" not in message
     for shape in ("CSL JSON", "OpenAlex", "Semantic Scholar", "Crossref", "DataCite", "ISTEX"):
         assert shape in message
 

@@ -231,7 +231,8 @@ def test_the_plan_counts_before_anything_is_stored_and_the_cli_dry_run_stores_no
     path = write(tmp_path / "mixed.csv", text)
     plan = plan_import(path)
     assert (plan.records, plan.papers, plan.with_abstract) == (3, 1, 1)
-    assert plan.skipped == [{"row": 2, "reason": "row 2: empty abstract"}, {"row": 3, "reason": "row 3: empty title"}]
+    # named by the rows a spreadsheet shows them on (the header is row 1)
+    assert plan.skipped == [{"row": 3, "reason": "row 3: empty abstract"}, {"row": 4, "reason": "row 4: empty title"}]
     kept = plan_import(path, title_only=True)
     assert (kept.papers, kept.with_abstract, len(kept.skipped)) == (2, 1, 1)
     assert kept.summary() == "2 papers (1 title-only), 1 with an abstract; 1 row will be skipped"

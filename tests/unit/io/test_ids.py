@@ -100,8 +100,8 @@ def test_same_id_with_different_text_keeps_both_and_reports_the_row(tmp_path: Pa
     report = store.import_papers("c", stream)
     assert (report.imported, report.added, report.merged) == (3, 3, 0)
     assert report.conflicts == [{
-        "row": 3, "id": "a1", "kept_as": "a1~3",
-        "reason": "row 3: id 'a1' is also the id of row 1, but the title and abstract differ: "
+        "row": 4, "id": "a1", "kept_as": "a1~3",  # a spreadsheet's rows 4 and 2; the id counts records
+        "reason": "row 4: id 'a1' is also the id of row 2, but the title and abstract differ: "
                   "kept as a separate paper with id 'a1~3'",
     }]
     assert [(p.id, p.title) for p in store.papers("c")] == [
@@ -116,7 +116,7 @@ def test_conflict_rows_count_skipped_rows_too(tmp_path: Path) -> None:
     path = _csv(tmp_path / "s.csv", ["id", "title", "abstract"],
                 [["x", "One", "First."], ["y", "Two", ""], ["x", "Three", "Third."]])
     report = Store(tmp_path / "ws").import_papers("s", read_papers(path))
-    assert report.skipped == 1 and [c["row"] for c in report.conflicts] == [3]
+    assert report.skipped == 1 and [c["row"] for c in report.conflicts] == [4]  # a spreadsheet's row
     assert report.conflicts[0]["kept_as"] == "x~3"
 
 

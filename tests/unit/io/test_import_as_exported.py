@@ -59,7 +59,7 @@ def test_a_trailing_value_that_is_not_empty_is_still_a_shifted_row(tmp_path: Pat
     path.write_text("Title,Abstract\nT1,A1,\nT2,A2,surplus\n", encoding="utf-8")
     items = list(read_papers(path))
     assert [p.title for p in items if isinstance(p, Paper)] == ["T1"]
-    assert [e.reason for e in items if isinstance(e, RowError)] == ["row 2: has 3 values but the header has 2 columns"]
+    assert [e.reason for e in items if isinstance(e, RowError)] == ["row 3: has 3 values but the header has 2 columns"]
 
 
 # 2. Markup in titles and abstracts (Lens RIS: <p>, <jats:p>, <jats:title>, <AbstractText Label=...>)

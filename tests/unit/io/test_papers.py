@@ -27,7 +27,9 @@ def test_csv_reader_validates_rows_and_derives_ids() -> None:
     assert second.title == "Quoted, title"
     assert second.abstract == "First line of the abstract.\nSecond line, with a comma."
     assert second.fields["doi"] is None
-    assert errors == [RowError(4, "row 4: empty abstract"), RowError(5, "row 5: empty title")]
+    # records 4 and 5, named by the rows a spreadsheet shows (the header is row 1; a quoted abstract on two lines
+    # is one row)
+    assert errors == [RowError(4, "row 5: empty abstract"), RowError(5, "row 6: empty title")]
 
 
 def test_tsv_reader_detects_alternative_column_names() -> None:
@@ -36,7 +38,7 @@ def test_tsv_reader_detects_alternative_column_names() -> None:
         ("101", "Graph neural networks", {"category": "cs.LG"}),
         ("102", "Protein folding", {"category": "q-bio.BM"}),
     ]
-    assert errors == [RowError(3, "row 3: empty abstract")]
+    assert errors == [RowError(3, "row 4: empty abstract")]
 
 
 def test_jsonl_reader_keeps_nested_values_and_normalises_names() -> None:
@@ -202,7 +204,7 @@ def test_extra_cells_in_a_csv_row_become_a_row_error(tmp_path: Path) -> None:
     path = write(tmp_path / "e.csv", "title,abstract\nT,A\nT2,A2,surplus\n")
     papers, errors = papers_and_errors(path)
     assert len(papers) == 1
-    assert errors == [RowError(2, "row 2: has 3 values but the header has 2 columns")]
+    assert errors == [RowError(2, "row 3: has 3 values but the header has 2 columns")]
 
 
 def test_read_rows_streams_a_large_csv_lazily(tmp_path: Path) -> None:

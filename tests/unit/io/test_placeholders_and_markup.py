@@ -42,7 +42,7 @@ def test_real_text_is_no_placeholder(text: str) -> None:
 def test_a_scopus_placeholder_abstract_is_skipped_with_its_reason() -> None:
     papers, errors = _read(NO_ABSTRACT)
     assert len(papers) == 2 and all("No abstract available" not in p.abstract for p in papers)
-    assert errors == [RowError(2, "row 2: no abstract (the export's placeholder '[No abstract available]')")]
+    assert errors == [RowError(2, "row 3: no abstract (the export's placeholder '[No abstract available]')")]
 
 
 def test_a_placeholder_abstract_with_titles_only_is_a_title_only_paper(store) -> None:
@@ -61,7 +61,7 @@ def test_a_placeholder_title_is_no_title(tmp_path: Path) -> None:
                     encoding="utf-8")
     papers, errors = _read(path)
     assert [p.title for p in papers] == ["Real title"]
-    assert errors == [RowError(1, "row 1: no title (the export's placeholder '[Not Available].')")]
+    assert errors == [RowError(1, "row 2: no title (the export's placeholder '[Not Available].')")]
 
 
 @pytest.mark.parametrize(("written", "read"), [

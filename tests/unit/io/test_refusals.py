@@ -81,7 +81,8 @@ def test_gzip_expanding_past_the_limit_is_refused(tmp_path: Path, monkeypatch: p
 def test_oversized_csv_field_is_refused_with_its_row(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(tabular, "MAX_FIELD_CHARS", 1000)
     path = write(tmp_path / "big.csv", "title,abstract\nT,short\nT," + "x" * 5000 + "\n")
-    with pytest.raises(CorpusError, match=r"file 'big.csv' row 2 has a field longer than"):
+    # the second record: row 3 of a spreadsheet, whose header is row 1
+    with pytest.raises(CorpusError, match=r"file 'big.csv' row 3 has a field longer than"):
         list(read_papers(path))
 
 
