@@ -6,16 +6,24 @@ The API answers ``{"version", "hitCount", "resultList": {"result": [...]}}``; py
 is a one-item list (``"title": ["…"]``, read from the XML answer). A record is recognised by Europe PMC's own keys
 (``authorString``, ``abstractText``, ``journalInfo``, ``pubYear``) with a ``source`` or ``pmid``. Its abstract is
 ``abstractText``, the journal ``journalInfo.journal.title``, authors ``authorList.author`` as "Family, Given" (the
-initials' form ``fullName`` where no given name), keywords ``keywordList.keyword``.
+initials' form ``fullName`` where no given name), keywords ``keywordList.keyword``; the ISSNs ``journal.ISSN`` and
+``ESSN`` (a ``lite`` record: ``journalTitle``, ``journalIssn`` "2045-2322; 2045-2322").
+
+pygetpapers also writes the records as a table (``europe_pmc.csv``: nested values as Python reprs) whose ``source``
+column is Europe PMC's database code ("MED", "PMC", "PPR"), never the journal: `europe_pmc_table` reads each row's
+journal, abbreviation and ISSNs from its ``journalInfo`` (or ``journalTitle``/``journalIssn``) instead.
 """
 
 from __future__ import annotations
 
+import ast
+import re
+from collections.abc import Iterator
 from typing import Any
 
-from core.io.rows import Row, _year
+from core.io.rows import NumberedRow, Row, _year
 
-__all__ = ["europe_pmc_records", "europe_pmc_row", "looks_like_europe_pmc"]
+__all__ = ["europe_pmc_records", "europe_pmc_row", "europe_pmc_table", "looks_like_europe_pmc"]
 
 _OWN_KEYS = ("authorString", "abstractText", "journalInfo", "pubYear")
 
@@ -62,11 +70,27 @@ def _author(person: Any) -> str | None:
     return person.get("fullName") or person.get("collectiveName") or family
 
 
+def _issns(*values: Any) -> list[str]:
+    """The ISSNs given (``ISSN``, ``ESSN``, or ``journalIssn`` "2045-2322; 2045-2322"), each once, in order."""
+    found = [part.strip() for value in values if isinstance(value, str) for part in re.split(r"[;,]", value)]
+    return list(dict.fromkeys(part for part in found if part))
+
+
+def _journal_fields(info: Any, row: Row) -> Row:
+    """The journal, its abbreviation and ISSNs from a ``journalInfo`` object, else a lite record's fields."""
+    info = info if isinstance(info, dict) else {}
+    journal = info.get("journal") if isinstance(info.get("journal"), dict) else {}
+    return {
+        "journal": journal.get("title") or row.get("journalTitle") or None,
+        "journal_abbreviation": journal.get("ISOAbbreviation") or journal.get("medlineAbbreviation") or None,
+        "issn": _issns(journal.get("ISSN"), journal.get("ESSN")) or _issns(row.get("journalIssn")),
+    }
+
+
 def europe_pmc_row(record: Row) -> Row:
     """A Europe PMC record under the product's names; the rest of its scalar values kept as they are."""
     row = _one(record)
     info = row.get("journalInfo") if isinstance(row.get("journalInfo"), dict) else {}
-    journal = info.get("journal") if isinstance(info.get("journal"), dict) else {}
     people = (row.get("authorList") or {}).get("author") if isinstance(row.get("authorList"), dict) else None
     authors = [name for person in _list(people) if (name := _author(person))]
     words = (row.get("keywordList") or {}).get("keyword") if isinstance(row.get("keywordList"), dict) else None
@@ -74,9 +98,7 @@ def europe_pmc_row(record: Row) -> Row:
     out.update({
         "title": row.get("title"),
         "abstract": row.get("abstractText"),
-        "journal": journal.get("title"),
-        "journal_abbreviation": journal.get("ISOAbbreviation") or journal.get("medlineAbbreviation"),
-        "issn": journal.get("ISSN") or journal.get("ESSN"),
+        **_journal_fields(info, row),
         "volume": info.get("volume"), "issue": info.get("issue"),
         "year": _year(row.get("pubYear")) or _year(info.get("yearOfPublication")),
         "doi": row.get("doi"),
@@ -87,3 +109,23 @@ def europe_pmc_row(record: Row) -> Row:
     out.pop("abstractText", None)
     out.pop("authorString", None)
     return out
+
+
+def _parsed(value: Any) -> Any:
+    """A nested value as pygetpapers' table writes it (a Python repr: "{'journal': {'title': ...}}"); None else."""
+    if not isinstance(value, str) or not value.startswith("{") or len(value) > 100_000:
+        return None
+    try:
+        return ast.literal_eval(value)
+    except (ValueError, SyntaxError, MemoryError, RecursionError):
+        return None
+
+
+def europe_pmc_table(rows: Iterator[NumberedRow]) -> Iterator[NumberedRow]:
+    """A table's rows, each Europe PMC row (``source`` beside ``journalInfo`` or ``journalTitle``) with its journal,
+    abbreviation and ISSNs as fields of their own, so the ``source`` code is never read as the journal; other rows as
+    they are."""
+    for number, row in rows:
+        if isinstance(row, dict) and "source" in row and ("journalInfo" in row or "journalTitle" in row):
+            row = {**row, **_journal_fields(_parsed(row.get("journalInfo")), row)}
+        yield number, row

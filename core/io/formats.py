@@ -25,7 +25,7 @@ from core.io.bibtex import _bibtex_rows, looks_like_bibtex
 from core.io.csl import csl_row, looks_like_csl
 from core.io.dspace import dspace_rows, looks_like_dspace
 from core.io.endnote import _endnote_rows, looks_like_endnote
-from core.io.europe_pmc import europe_pmc_row, looks_like_europe_pmc
+from core.io.europe_pmc import europe_pmc_row, europe_pmc_table, looks_like_europe_pmc
 from core.io.excel import _excel_rows, excel_layout
 from core.io.field_blocks import field_block_rows, looks_like_field_blocks
 from core.io.id_lists import looks_like_pmid_list, pmid_list_error
@@ -309,7 +309,7 @@ def _numbered_rows(path: Path, fmt: str, options: ReadOptions) -> tuple[Iterator
         layout = sniff_text(head, default, options.header_row, separator_of(options.separator))
         reader = functools.partial(_delimited_rows, delimiter=layout.separator or default,
                                    header_row=layout.header_row)
-        return _decoding(path, reader), layout
+        return europe_pmc_table(_decoding(path, reader)), layout  # Europe PMC's "source" is no journal
     if fmt == "jsonl":
         return _json_rows(_decoding(path, _jsonl_rows)), Layout()
     return _decoding(path, _TEXT_READERS[fmt]), Layout()

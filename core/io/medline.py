@@ -60,11 +60,13 @@ def _doi(record: dict[str, Any]) -> str | None:
     return None
 
 
-def _issn(record: dict[str, Any]) -> str | None:
-    """The linking ISSN (the PubMed XML reader's ``issn``), else the first; Biopython joins the ``IS`` lines into
-    one value ("1879-1026 (Electronic) 0048-9697 (Linking)")."""
+def _issn(record: dict[str, Any]) -> list[str]:
+    """Every ISSN of the ``IS`` lines, each once, the Linking one first (as the PubMed XML reader gives them): NLM's
+    Linking ISSN may be an old title's ("0006-3231 (Linking)") beside the publisher's print and electronic ones
+    ("1469-185X (Electronic)", "1464-7931 (Print)"), which join NLM's spelling to the publisher's."""
     found = re.findall(r"(\d{4}-\d{3}[\dXx])(?:\s*\(([^)]*)\))?", " ".join(_listed(record, "IS")))
-    return next((issn for issn, kind in found if kind == "Linking"), found[0][0] if found else None)
+    linking = [issn.upper() for issn, kind in found if kind == "Linking"]
+    return list(dict.fromkeys([*linking, *(issn.upper() for issn, _ in found)]))
 
 
 def _text(record: dict[str, Any], *tags: str) -> str | None:

@@ -48,11 +48,17 @@ def _pubmed_row(article: dict[str, Any]) -> Row:
         "language": article.get("languages") or None,
         "issue": article.get("issue") or None,
         "pages": article.get("pages") or None,
-        "issn": article.get("issn_linking") or None,
+        "issn": list(dict.fromkeys(i for i in (article.get("issn_linking"), *article.get("issns", ())) if i)),
         "pmc": article.get("pmc") or None,
         "grants": article.get("grant_ids") or [],
     }
     return row
+
+
+def _journal_issns(element: Any) -> list[str]:
+    """The journal's ISSNs under ``Article/Journal`` (``<ISSN IssnType="Electronic">``), beside the Linking one
+    (``MedlineJournalInfo/ISSNLinking``, which pubmed_parser reads)."""
+    return [text for issn in element.findall("MedlineCitation/Article/Journal/ISSN") if (text := _text_of(issn))]
 
 
 def _text_of(element: Any) -> str:
@@ -148,6 +154,7 @@ def _pubmed_rows(path: Path) -> Iterator[NumberedRow]:
                     else:
                         article = parse_article_info(element, False, False, True, False)
                         article["grant_ids"] = parse_grant_id(element)
+                        article["issns"] = _journal_issns(element)
                         row = _pubmed_row(article)
                 except (AttributeError, IndexError, KeyError, TypeError, ValueError):
                     kind = "PubMed book record (PubmedBookArticle)" if book else "PubMed record"

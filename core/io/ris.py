@@ -23,6 +23,7 @@ from core.io.safety import _open_text
 from core.records import RowError, bare_doi
 
 _DOI = re.compile(r"^10\.\d{4,9}/\S+$")
+_NOT_WORD = re.compile(r"[\W_]+")
 
 _RIS_HEAD_LINES = 40  # a file is RIS when one of its first non-empty lines is a TY tag
 
@@ -74,6 +75,32 @@ def _doi_elsewhere(record: Row, urls: list[str]) -> str | None:
     return None
 
 
+def _folded(text: object) -> str:
+    return _NOT_WORD.sub("", str(text).casefold())
+
+
+def _titles_in_t2(record: Row, row: Row) -> None:
+    """Move a ``T2`` left beside a ``JF``/``JO`` journal to ``alternative_title`` when it is the paper's own title:
+    it repeats the title (case and punctuation aside), or the record is EBSCOhost's (``DP  - EBSCOhost``), whose
+    ``T2`` holds the paper's translated or alternative titles and ``JO``/``JF``/``J1`` the journal (as Zotero's
+    EBSCOhost translator reads them). Stored as ``secondary_title`` it was read as another name of the journal."""
+    values = record.get("secondary_title")
+    if not values:
+        return
+    values = values if isinstance(values, list) else [values]
+    ebsco = str(record.get("database_provider") or "").strip().lower() == "ebscohost"
+    title = _folded(row.get("title") or "")
+    moved = [v for v in values if ebsco or _folded(v) == title]
+    if not moved:
+        return
+    kept = [v for v in values if v not in moved]
+    row["alternative_title"] = moved if len(moved) > 1 else moved[0]
+    if kept:
+        record["secondary_title"] = kept if len(kept) > 1 else kept[0]
+    else:
+        del record["secondary_title"]
+
+
 def _ris_row(record: Row, number: int) -> tuple[Row, list[RowWarning]]:
     """One record as a row; a value that differs from the one used (TI vs T1, AB vs N2) stays a field."""
     warnings: list[RowWarning] = []
@@ -118,6 +145,7 @@ def _ris_row(record: Row, number: int) -> tuple[Row, list[RowWarning]]:
     }
     if not row["journal"] and str(row["type"]).upper() in ("CONF", "CPAPER"):  # Zotero, Scopus: proceedings in C3
         row["journal"] = take("journal", "custom3")
+    _titles_in_t2(record, row)
     record.pop("end_of_reference", None)
     if "unknown_tag" in record:
         record["unknown_tag"] = dict(record["unknown_tag"])

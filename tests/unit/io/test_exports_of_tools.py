@@ -463,6 +463,7 @@ def test_an_endnote_library_file_is_named_as_such_with_the_way_to_export_it(tmp_
         detect_format(path)
 
 
-def test_medline_gives_the_linking_issn_as_pubmed_xml_does() -> None:
+def test_medline_gives_the_linking_issn_first_as_pubmed_xml_does() -> None:
+    """Every ISSN of the IS lines, the Linking one first (issue 40 §3: one ISSN of several split journals)."""
     papers, _ = papers_and_errors(REAL / "pubmed_3.txt")
-    assert [p.fields["issn"] for p in papers] == ["0048-9697", "0364-152X", "2167-8359"]
+    assert [p.fields["issn"][0] for p in papers] == ["0048-9697", "0364-152X", "2167-8359"]

@@ -261,8 +261,9 @@ def test_zoteros_medline_test_file_imports_its_chapter_with_the_book_as_venue(st
     assert (chapter.title, chapter.fields["journal"]) == ("Peutz-Jeghers Syndrome", "Cancer Syndromes")
     assert len(chapter.fields["authors"]) == 7 and "Roberts M" not in chapter.fields["authors"]
     assert chapter.abstract.startswith("PJS is a rare disease.") and "\n" not in chapter.abstract
-    # the linking ISSN, as the PubMed XML reader gives it, not the IS lines joined ("0027-8424 (Print) 0027-...")
-    assert article.fields["issn"] == "0027-8424"
+    # the ISSNs, the linking one first as the PubMed XML reader gives them, not the IS lines joined ("0027-8424
+    # (Print) 0027-...")
+    assert article.fields["issn"] == ["0027-8424"]
 
 
 def test_a_year_of_four_digits_is_read_as_the_year_pattern_reads_it() -> None:
