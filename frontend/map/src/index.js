@@ -110,7 +110,10 @@ class MapView {
     this.plot.subscribe("lassoEnd", ({ coordinates }) => this.lassoEnded(coordinates));
     this.lasso = new Lasso(this);
     this.touch = new Touch(this, this.lasso);
-    this.plot.subscribe("pointOver", (i) => { this.hover(i); this.linkHover(i); });
+    this.plot.subscribe("pointOver", (i) => {  // no card over a lasso being drawn (a hover heard before the press)
+      if (this.lasso && this.lasso.drag) return;
+      this.hover(i); this.linkHover(i);
+    });
     this.plot.subscribe("pointOut", () => { this.card.style.display = "none"; this.linkHover(null); });
     // The camera is reported only once the map is drawn and its first state applied: the views regl-scatterplot
     // sets up before that are the whole map, and reporting one would clear a shared link's zoom before its flight.

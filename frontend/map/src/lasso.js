@@ -70,6 +70,7 @@ export default class Lasso {
     const start = [clientX - box.left, clientY - box.top];
     this.drag = { mode, box, start, last: start, path: [start], frame: 0, moved: 0 };
     this.view.wrap.dataset.lassoMoves = "0";
+    this.view.card.style.display = "none";  // a hover card from before the press would stand over the path
     return true;
   }
 
