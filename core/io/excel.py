@@ -1,4 +1,5 @@
-"""The Excel reader: ``.xlsx`` workbooks (Scopus, Embase, Dimensions, EPPI-Reviewer, screening tools) via openpyxl.
+"""The Excel reader: ``.xlsx`` workbooks (Scopus, Embase, Dimensions, EPPI-Reviewer, screening tools) via openpyxl,
+and old ``.xls`` ones (Web of Science's Excel export) via xlrd (``excel_xls.py``).
 
 The first sheet is read unless one is chosen; the header is found as in text tables (``layout.py``), so a
 search-query preamble above it is passed over. Cells come out as text, numbers, or ISO dates.
@@ -13,6 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from core.errors import CorpusError
+from core.io.excel_xls import OLE_MAGIC, open_xls
 from core.io.layout import HEADER_SEARCH_ROWS, Layout, header_index
 from core.io.rows import NumberedRow, RowNumber
 from core.io.safety import _expanded_limit, _name, _shown
@@ -51,9 +53,13 @@ def _workbook(path: Path) -> Any:
 
     with open(path, "rb") as probe:
         magic = probe.read(8)
-    if magic.startswith(b"\xd0\xcf\x11\xe0"):
-        raise CorpusError(f"file '{_name(path)}' is an old Excel 97-2003 workbook (.xls); "
-                          "save it as .xlsx or CSV and import again")
+    if magic.startswith(OLE_MAGIC):  # an Excel 97-2003 workbook (.xls): Web of Science's Excel export
+        try:
+            return open_xls(path)
+        except ValueError as exc:
+            raise CorpusError(f"file '{_name(path)}' is not a readable Excel 97-2003 workbook (.xls: "
+                              f"{_shown(str(exc))[:120]}); open it in Excel, save it as .xlsx or CSV and import "
+                              "again") from None
     _check_expansion(path)
     try:
         return openpyxl.load_workbook(path, read_only=True, data_only=True)

@@ -59,7 +59,7 @@ from core.records import RowError
 FORMATS: tuple[str, ...] = ("csv", "tsv", "excel", "jsonl", "parquet", "pubmed", "jats", "medline", "bibtex", "ris",
                             "endnote", "refer", "wos", "cochrane", "ovid", "refworks", "zotero", "noteexpress",
                             "dspace")
-FORMAT_NAMES = {"csv": "CSV", "tsv": "TSV", "excel": "Excel (.xlsx)",
+FORMAT_NAMES = {"csv": "CSV", "tsv": "TSV", "excel": "Excel (.xlsx, .xls)",
                 "jsonl": "JSONL/JSON (incl. CSL JSON, OpenAlex, Semantic Scholar, Europe PMC, Crossref, DataCite, "
                          "ISTEX, ERIC, PLOS, bioRxiv)",
                 "parquet": "Parquet", "pubmed": "PubMed XML",
