@@ -21,6 +21,7 @@ from pathlib import Path
 
 from core.errors import CorpusError
 from core.io.api_json import api_row, unread_json
+from core.io.arxiv_atom import arxiv_atom_rows, looks_like_arxiv_atom
 from core.io.bibtex import _bibtex_rows, looks_like_bibtex
 from core.io.csl import csl_row, looks_like_csl
 from core.io.dspace import dspace_rows, looks_like_dspace
@@ -58,7 +59,7 @@ from core.records import RowError
 
 FORMATS: tuple[str, ...] = ("csv", "tsv", "excel", "jsonl", "parquet", "pubmed", "jats", "medline", "bibtex", "ris",
                             "endnote", "refer", "wos", "cochrane", "ovid", "refworks", "zotero", "noteexpress",
-                            "dspace")
+                            "dspace", "arxiv")
 FORMAT_NAMES = {"csv": "CSV", "tsv": "TSV", "excel": "Excel (.xlsx, .xls)",
                 "jsonl": "JSONL/JSON (incl. CSL JSON, OpenAlex, Semantic Scholar, Europe PMC, Crossref, DataCite, "
                          "ISTEX, ERIC, PLOS, bioRxiv)",
@@ -70,25 +71,26 @@ FORMAT_NAMES = {"csv": "CSV", "tsv": "TSV", "excel": "Excel (.xlsx, .xls)",
                 "ovid": "Ovid tagged text (MEDLINE, Embase, PsycINFO… via Ovid)",
                 "refworks": "RefWorks tagged text (RefWorks, CNKI)", "zotero": "Zotero RDF",
                 "noteexpress": "NoteExpress text (.net; CNKI)",
-                "dspace": "DSpace Dublin Core XML (dublin_core.xml)"}
+                "dspace": "DSpace Dublin Core XML (dublin_core.xml)",
+                "arxiv": "arXiv API answer (Atom XML, .xml or .atom)"}
 _EXTENSIONS = {
     ".csv": "csv", ".tsv": "tsv", ".tab": "tsv", ".jsonl": "jsonl", ".ndjson": "jsonl", ".json-lines": "jsonl",
     ".json": "jsonl", ".parquet": "parquet", ".pq": "parquet", ".xml": "pubmed", ".bib": "bibtex",
     ".bibtex": "bibtex", ".ris": "ris", ".nbib": "medline", ".medline": "medline", ".xlsx": "excel",
     ".xlsm": "excel", ".xls": "excel", ".ciw": "wos", ".enw": "refer", ".refer": "refer", ".nxml": "jats",
-    ".tar": "jats", ".tgz": "jats", ".rdf": "zotero", ".net": "noteexpress",
+    ".tar": "jats", ".tgz": "jats", ".rdf": "zotero", ".net": "noteexpress", ".atom": "arxiv",
 }
 _ALIASES = {"pmc": "jats", "nxml": "jats",
             "xml": "pubmed", "pubmed-xml": "pubmed", "nbib": "medline", "pubmed-text": "medline", "bib": "bibtex",
             "ndjson": "jsonl", "json": "jsonl", "csl": "jsonl", "xlsx": "excel", "endnote-xml": "endnote",
             "web-of-science": "wos", "isi": "wos", "enw": "refer", "endnote-tagged": "refer", "ovid-tagged": "ovid",
             "refworks-tagged": "refworks", "zotero-rdf": "zotero", "rdf": "zotero",
-            "net": "noteexpress"}
+            "net": "noteexpress", "atom": "arxiv", "arxiv-atom": "arxiv"}
 _TEXT_FORMATS = frozenset(("csv", "tsv", "jsonl", "medline", "bibtex", "ris", "refer", "wos", "cochrane", "ovid",
                             "refworks", "noteexpress"))
 _TEXT_TABLE_EXTENSIONS = (".txt", "")  # tables saved as .txt (RefWorks, Web of Science tab-delimited)
 _TABLE_EXTENSIONS = {".csv": "csv", ".tsv": "tsv", ".tab": "tsv"}  # extensions that stand when the rows agree
-_XML_FORMATS = frozenset(("pubmed", "jats", "endnote", "dspace"))  # .xml names them all: no note between them
+_XML_FORMATS = frozenset(("pubmed", "jats", "endnote", "dspace", "arxiv"))  # .xml names them all: no note between them
 _PEEK_ROWS = 100
 _JSON_START = re.compile(r'(\{\s*"|\[\s*[{\]])')  # how a JSON object or a list of objects starts
 
@@ -172,6 +174,8 @@ def _by_content(path: Path, ext: str) -> str | None:
             return "zotero"
         if looks_like_dspace(text):
             return "dspace"
+        if looks_like_arxiv_atom(text):
+            return "arxiv"
         if "<PubmedArticle" in text[:20000] or "<MedlineCitation" in text[:20000]:
             return "pubmed"
         return "jats" if is_jats(text[:20000]) else None
@@ -298,6 +302,8 @@ def _numbered_rows(path: Path, fmt: str, options: ReadOptions) -> tuple[Iterator
         return zotero_rdf_rows(path), Layout()
     if fmt == "dspace":
         return dspace_rows(path), Layout()
+    if fmt == "arxiv":
+        return arxiv_atom_rows(path), Layout()
     if fmt == "excel":
         layout = excel_layout(path, options.sheet, options.header_row)
         return _excel_rows(path, layout), layout
@@ -331,7 +337,8 @@ def _unknown_xml(path: Path) -> CorpusError | None:
     if root is None or root in ("PubmedArticleSet", "PubmedArticle", "PubmedBookArticleSet"):
         return None
     return CorpusError(f"file '{_name(path)}' is XML whose root element is <{root}>, which no reader here knows: "
-                       "PubMed XML, EndNote XML, Zotero RDF, DSpace Dublin Core and JATS (PMC) XML are read; export "
+                       "PubMed XML, EndNote XML, Zotero RDF, DSpace Dublin Core, arXiv's API answer (Atom) and JATS (PMC) "
+                       "XML are read; export "
                        "the records as RIS or BibTeX (or one of those XML kinds) and import that file")
 
 
