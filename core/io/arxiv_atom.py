@@ -74,6 +74,7 @@ def _row(entry: Any) -> Row:
         "keywords": _keywords(entry),
         "url": link or None,
         "comment": _first(entry, "arxiv:comment"),
+        "database": "arXiv",  # the import's overlap between databases names it, whatever the file is called
     }
     if affiliations:
         row["affiliations"] = list(dict.fromkeys(affiliations))

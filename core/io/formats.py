@@ -30,6 +30,7 @@ from core.io.europe_pmc import europe_pmc_row, europe_pmc_table, looks_like_euro
 from core.io.excel import _excel_rows, excel_layout
 from core.io.field_blocks import field_block_rows, looks_like_field_blocks
 from core.io.id_lists import looks_like_pmid_list, pmid_list_error
+from core.io.inspire import inspire_row
 from core.io.jats import _jats_rows, is_jats
 from core.io.layout import Layout, separator_of, sniff_text
 from core.io.medline import _medline_rows, looks_like_medline, looks_like_pubmed_display, pubmed_display_error
@@ -62,7 +63,7 @@ FORMATS: tuple[str, ...] = ("csv", "tsv", "excel", "jsonl", "parquet", "pubmed",
                             "dspace", "arxiv")
 FORMAT_NAMES = {"csv": "CSV", "tsv": "TSV", "excel": "Excel (.xlsx, .xls)",
                 "jsonl": "JSONL/JSON (incl. CSL JSON, OpenAlex, Semantic Scholar, Europe PMC, Crossref, DataCite, "
-                         "ISTEX, ERIC, PLOS, bioRxiv)",
+                         "ISTEX, ERIC, PLOS, bioRxiv, INSPIRE-HEP)",
                 "parquet": "Parquet", "pubmed": "PubMed XML",
                 "jats": "JATS / PMC full text (.xml, .nxml, .tar.gz)", "medline": "MEDLINE / PubMed format (.nbib)",
                 "bibtex": "BibTeX", "ris": "RIS", "endnote": "EndNote XML",
@@ -262,7 +263,8 @@ class Opened:
 
 def _json_record(row: Row) -> Row:
     """A JSON object under the product's field names when it is a CSL item, an OpenAlex work, a Semantic Scholar
-    paper, a Europe PMC record, a Crossref work, a DataCite record or an ISTEX record; else as it is."""
+    paper, a Europe PMC record, a Crossref work, a DataCite record, an ISTEX record or an INSPIRE-HEP record; else as
+    it is."""
     if looks_like_openalex(row):
         return openalex_row(row)
     if looks_like_semantic_scholar(row):
@@ -272,6 +274,8 @@ def _json_record(row: Row) -> Row:
     api = api_row(row)  # Crossref, DataCite, ISTEX: before CSL, which a Crossref work resembles
     if api is None:
         api = search_api_row(row)  # ERIC, PLOS, bioRxiv/medRxiv
+    if api is None:
+        api = inspire_row(row)  # INSPIRE-HEP: a hit, a record answer, a record of its dumps
     if api is not None:
         return api
     return csl_row(row) if looks_like_csl(row) else row

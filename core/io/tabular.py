@@ -15,6 +15,7 @@ from core.io.api_json import api_records
 from core.io.europe_pmc import europe_pmc_records
 from core.io.rows import NumberedRow, Row, RowNumber
 from core.io.safety import _GZIP_MAGIC, _head_text, _name, _open_binary, _open_text
+from core.io.inspire import inspire_records
 from core.io.search_apis import search_api_records
 from core.records import RowError
 
@@ -111,6 +112,8 @@ def _wrapped(value: Any, path: Path) -> list | None:
     records = api_records(value, _name(path))
     if records is None:  # a Solr answer (ERIC, PLOS), a bioRxiv/medRxiv answer (core.io.search_apis)
         records = search_api_records(value)
+    if records is None:  # an INSPIRE-HEP search answer (core.io.inspire)
+        records = inspire_records(value)
     if records is not None or "title" in value:
         return records
     return next((value[key] for key in _RECORD_LISTS if isinstance(value.get(key), list)), None)

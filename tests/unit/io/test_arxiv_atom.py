@@ -40,7 +40,7 @@ def test_an_arxiv_api_answer_reads_every_entry_with_its_arxiv_id_doi_journal_ref
     assert first.fields["doi"] == "10.1007/978-3-031-43185-2_16"
     assert first.fields["journal"] == ("Computer Performance Engineering and Stochastic Modelling - 19th European "
                                        "Workshop, EPEW 2023")
-    assert first.fields["keywords"] == ["cs.SE", "cs.PF"]
+    assert first.fields["keywords"] == ["cs.SE", "cs.PF"] and first.fields["database"] == "arXiv"
     assert (second.fields["arxiv"], second.fields["year"]) == ("2007.09855", 2020)  # published, not updated (2022)
     assert second.fields.get("journal") is None and second.fields.get("doi") is None
     assert second.fields["authors"] == ["Michael T. Horrell"] and second.fields["keywords"] == ["cs.LG", "stat.ML"]

@@ -35,7 +35,7 @@ def test_unknown_extension_is_refused_with_the_formats_listed() -> None:
         detect_format("x.docx")
     assert str(error.value) == (
         "file 'x.docx' has an unknown format; use CSV, TSV, Excel (.xlsx, .xls), JSONL/JSON (incl. CSL JSON, OpenAlex, "
-        "Semantic Scholar, Europe PMC, Crossref, DataCite, ISTEX, ERIC, PLOS, bioRxiv), Parquet, PubMed XML, JATS / PMC full text (.xml, .nxml, .tar.gz), MEDLINE / PubMed format (.nbib), BibTeX, RIS, "
+        "Semantic Scholar, Europe PMC, Crossref, DataCite, ISTEX, ERIC, PLOS, bioRxiv, INSPIRE-HEP), Parquet, PubMed XML, JATS / PMC full text (.xml, .nxml, .tar.gz), MEDLINE / PubMed format (.nbib), BibTeX, RIS, "
         "EndNote XML, EndNote tagged / Refer text (.enw), Web of Science plain text, Cochrane CENTRAL text, "
         "Ovid tagged text (MEDLINE, Embase, PsycINFO… via Ovid), RefWorks tagged text (RefWorks, CNKI), Zotero RDF, "
         "NoteExpress text (.net; CNKI), DSpace Dublin Core XML (dublin_core.xml), "
