@@ -6,7 +6,8 @@ line wraps collapsed; ``author/name`` as the authors, a list (``arxiv:affiliatio
 ``published`` (the first version's date) as the year; ``arxiv:doi`` as the DOI; ``arxiv:journal_ref`` as the journal
 where the authors gave one (a preprint has none: arXiv is no journal); the categories, primary first, as keywords.
 Both layouts read: the one before 2025 (``xmlns:arxiv`` on each element) and the current one (namespaces on the
-feed). A failed query is answered with one entry titled "Error" whose summary says why, a query that found nothing
+feed); the daily listing of rss.arxiv.org/atom too (``oai:arXiv.org:`` ids, the authors in one ``dc:creator``, the
+abstract after "arXiv:… Announce Type: new Abstract:"). A failed query is answered with one entry titled "Error" whose summary says why, a query that found nothing
 with ``totalResults`` 0: each such file is refused saying so. Parsed with lxml, entities, DTDs and the network refused (``safety.xml_root``).
 """
 
@@ -25,8 +26,9 @@ from core.records import bare_doi
 __all__ = ["looks_like_arxiv_atom", "arxiv_atom_rows"]
 
 NS = {"atom": "http://www.w3.org/2005/Atom", "arxiv": "http://arxiv.org/schemas/atom",
-      "opensearch": "http://a9.com/-/spec/opensearch/1.1/"}
-_ARXIV_ID = re.compile(r"arxiv\.org/abs/(.+?)(?:v\d+)?$", re.IGNORECASE)
+      "opensearch": "http://a9.com/-/spec/opensearch/1.1/", "dc": "http://purl.org/dc/elements/1.1/"}
+_ARXIV_ID = re.compile(r"(?:arxiv\.org/abs/|^oai:arxiv\.org:)(.+?)(?:v\d+)?$", re.IGNORECASE)
+_ANNOUNCED = re.compile(r"^arXiv:\S+\s+Announce Type:\s*\S+\s+Abstract:\s*", re.IGNORECASE)  # the RSS feed's lead
 _ERROR_ID = "arxiv.org/api/errors"
 _MARKS = ("arxiv.org/api", "arxiv.org/schemas/atom", "arxiv.org/abs/")
 
@@ -58,6 +60,11 @@ def _keywords(entry: Any) -> list[str]:
     return list(dict.fromkeys(term.strip() for term in terms if term and term.strip()))
 
 
+def _creators(entry: Any) -> list[str]:
+    """The authors of an entry of arXiv's RSS feed (rss.arxiv.org/atom): one ``dc:creator``, names joined by ", "."""
+    return [name.strip() for text in _all(entry, "dc:creator") for name in text.split(", ") if name.strip()]
+
+
 def _row(entry: Any) -> Row:
     link = _first(entry, "atom:id") or ""
     found = _ARXIV_ID.search(link)
@@ -65,8 +72,8 @@ def _row(entry: Any) -> Row:
     affiliations = _all(entry, "atom:author/arxiv:affiliation")
     row: Row = {
         "title": _first(entry, "atom:title"),
-        "abstract": _first(entry, "atom:summary"),
-        "authors": _all(entry, "atom:author/atom:name"),
+        "abstract": _ANNOUNCED.sub("", _first(entry, "atom:summary") or "") or None,
+        "authors": _all(entry, "atom:author/atom:name") or _creators(entry),
         "year": _year(_first(entry, "atom:published") or _first(entry, "atom:updated")),
         "arxiv": found.group(1) if found else None,
         "doi": bare_doi(doi.split()[0]) if doi else None,  # a few entries list several DOIs, space-separated

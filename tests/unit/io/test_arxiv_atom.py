@@ -155,3 +155,32 @@ def test_a_paper_from_arxiv_atom_and_from_arxivs_bibtex_merges(store, tmp_path: 
     second = import_file(store, bib, "c", title_only=True)
     assert (second.imported, second.added, second.merged, second.skipped) == (1, 0, 1, 0)
     assert store.corpus("c").papers == 3
+
+
+def test_the_daily_listing_of_arxivs_rss_atom_feed_is_read_too(tmp_path: Path):
+    """rss.arxiv.org/atom/<category>: the feed element as a real saved one has it (Smensink/researcharr's
+    ``arxiv_feed.xml``, which has no entries), one entry in the listing's documented layout (a sample: no saved feed
+    with entries was found): ``oai:arXiv.org:`` id, the authors in one ``dc:creator``, the abstract after "arXiv:…
+    Announce Type: new Abstract:"."""
+    saved = tmp_path / "cs.xml"
+    saved.write_text(
+        "<?xml version='1.0' encoding='UTF-8'?>\n<feed xmlns:arxiv=\"http://arxiv.org/schemas/atom\" "
+        'xmlns:dc="http://purl.org/dc/elements/1.1/" xmlns="http://www.w3.org/2005/Atom" xml:lang="en-us">\n'
+        "  <id>http://rss.arxiv.org/atom/cs</id>\n  <title>cs updates on arXiv.org</title>\n"
+        '  <link href="http://rss.arxiv.org/atom/cs" rel="self" type="application/atom+xml"/>\n  <entry>\n'
+        "    <id>oai:arXiv.org:2511.16674v1</id>\n"
+        "    <title>Dataset Distillation for Pre-Trained Self-Supervised Vision Models</title>\n"
+        "    <updated>2025-11-21T05:00:00.000Z</updated>\n"
+        '    <link href="https://arxiv.org/abs/2511.16674" rel="alternate" type="text/html"/>\n'
+        "    <summary>arXiv:2511.16674v1 Announce Type: new \nAbstract: The task of dataset distillation aims to find a"
+        " small set of synthetic images.</summary>\n"
+        '    <category term="cs.CV" scheme="http://arxiv.org/schemas/atom"/>\n'
+        "    <published>2025-11-21T00:00:00-05:00</published>\n    <arxiv:announce_type>new</arxiv:announce_type>\n"
+        "    <dc:rights>http://creativecommons.org/licenses/by/4.0/</dc:rights>\n"
+        "    <dc:creator>George Cazenavette, Antonio Torralba, Vincent Sitzmann</dc:creator>\n  </entry>\n</feed>\n",
+        encoding="utf-8")
+    assert detect_format(saved) == "arxiv"
+    [paper] = _papers(saved)
+    assert paper.abstract == "The task of dataset distillation aims to find a small set of synthetic images."
+    assert paper.fields["authors"] == ["George Cazenavette", "Antonio Torralba", "Vincent Sitzmann"]
+    assert (paper.fields["arxiv"], paper.fields["year"], paper.fields["keywords"]) == ("2511.16674", 2025, ["cs.CV"])
