@@ -40,7 +40,7 @@ _DATABASES = (
     ("psycinfo", "PsycInfo"), ("psychinfo", "PsycInfo"), ("eric", "ERIC"), ("openalex", "OpenAlex"),
     ("lens", "Lens"), ("dimensions", "Dimensions"), ("googlescholar", "Google Scholar"),
     ("google scholar", "Google Scholar"), ("scholar", "Google Scholar"), ("ieee", "IEEE Xplore"),
-    ("semanticscholar", "Semantic Scholar"), ("arxiv", "arXiv"), ("scielo", "SciELO"), ("ebsco", "EBSCO"),
+    ("semanticscholar", "Semantic Scholar"), ("inspire", "INSPIRE-HEP"), ("arxiv", "arXiv"), ("scielo", "SciELO"), ("ebsco", "EBSCO"),
     ("proquest", "ProQuest"), ("jstor", "JSTOR"), ("mdpi", "MDPI"), ("acm", "ACM"), ("dblp", "DBLP"),
     ("crossref", "Crossref"), ("datacite", "DataCite"), ("istex", "ISTEX"),
 )
@@ -49,7 +49,8 @@ _DATABASES = (
 # a field only one database's export has -> that database
 _MARKER_FIELDS = (("lens id", "Lens"), ("eid", "Scopus"), ("ut unique wos id", "Web of Science"),
                   ("ut", "Web of Science"), ("dimensions url", "Dimensions"), ("publication id", "Dimensions"),
-                  ("openalex id", "OpenAlex"), ("corpus id", "Semantic Scholar"), ("covidence", "Covidence"))
+                  ("openalex id", "OpenAlex"), ("corpus id", "Semantic Scholar"), ("covidence", "Covidence"),
+                  ("inspire", "INSPIRE-HEP"))
 
 
 def _known(text: str) -> str | None:

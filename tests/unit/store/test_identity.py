@@ -199,6 +199,13 @@ def test_a_files_database_is_read_from_its_name(file: str, database: str) -> Non
     assert database_of(file) == database
 
 
+def test_an_inspire_record_names_inspire_even_when_the_file_does_not() -> None:
+    """INSPIRE-HEP's records (core/io/inspire.py) say their database; the overlap view named the file instead."""
+    assert database_of("literature.json", {"database": "INSPIRE-HEP", "inspire": "788797"}) == "INSPIRE-HEP"
+    assert database_of("literature.json", {"inspire": "788797"}) == "INSPIRE-HEP"
+    assert database_of("inspire_arxiv_search.json") == "INSPIRE-HEP"
+
+
 # -- every record accounted for ------------------------------------------------------------------------------
 @needs_exports
 def test_every_shared_export_adds_up_alone_and_together(tmp_path: Path) -> None:
