@@ -7,8 +7,9 @@ line wraps collapsed; ``author/name`` as the authors, a list (``arxiv:affiliatio
 where the authors gave one (a preprint has none: arXiv is no journal); the categories, primary first, as keywords.
 Both layouts read: the one before 2025 (``xmlns:arxiv`` on each element) and the current one (namespaces on the
 feed); the daily listing of rss.arxiv.org/atom too (``oai:arXiv.org:`` ids, the authors in one ``dc:creator``, the
-abstract after "arXiv:… Announce Type: new Abstract:"). A failed query is answered with one entry titled "Error" whose summary says why, a query that found nothing
-with ``totalResults`` 0: each such file is refused saying so. Parsed with lxml, entities, DTDs and the network refused (``safety.xml_root``).
+abstract after "arXiv:… Announce Type: new Abstract:"). A failed query is answered with one entry titled "Error"
+whose summary says why, a query that found nothing with ``totalResults`` 0: each such file is refused saying so.
+Parsed with lxml, entities, DTDs and the network refused (``safety.xml_root``).
 """
 
 from __future__ import annotations
