@@ -341,9 +341,9 @@ def _unknown_xml(path: Path) -> CorpusError | None:
     if root is None or root in ("PubmedArticleSet", "PubmedArticle", "PubmedBookArticleSet"):
         return None
     return CorpusError(f"file '{_name(path)}' is XML whose root element is <{root}>, which no reader here knows: "
-                       "PubMed XML, EndNote XML, Zotero RDF, DSpace Dublin Core, arXiv's API answer (Atom) and JATS (PMC) "
-                       "XML are read; export "
-                       "the records as RIS or BibTeX (or one of those XML kinds) and import that file")
+                       "PubMed XML, EndNote XML, Zotero RDF, DSpace Dublin Core, arXiv's API answer (Atom) and "
+                       "JATS (PMC) XML are read; export the records as RIS or BibTeX (or one of those XML kinds) and "
+                       "import that file")
 
 
 def _open_rows(path: str | Path, fmt: str | None, options: ReadOptions | None = None) -> Opened:

@@ -13,9 +13,9 @@ from typing import Any
 from core.errors import CorpusError
 from core.io.api_json import api_records
 from core.io.europe_pmc import europe_pmc_records
+from core.io.inspire import inspire_records
 from core.io.rows import NumberedRow, Row, RowNumber
 from core.io.safety import _GZIP_MAGIC, _head_text, _name, _open_binary, _open_text
-from core.io.inspire import inspire_records
 from core.io.search_apis import search_api_records
 from core.records import RowError
 

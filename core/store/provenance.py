@@ -40,7 +40,8 @@ _DATABASES = (
     ("psycinfo", "PsycInfo"), ("psychinfo", "PsycInfo"), ("eric", "ERIC"), ("openalex", "OpenAlex"),
     ("lens", "Lens"), ("dimensions", "Dimensions"), ("googlescholar", "Google Scholar"),
     ("google scholar", "Google Scholar"), ("scholar", "Google Scholar"), ("ieee", "IEEE Xplore"),
-    ("semanticscholar", "Semantic Scholar"), ("inspire", "INSPIRE-HEP"), ("arxiv", "arXiv"), ("scielo", "SciELO"), ("ebsco", "EBSCO"),
+    ("semanticscholar", "Semantic Scholar"), ("inspire", "INSPIRE-HEP"), ("arxiv", "arXiv"), ("scielo", "SciELO"),
+    ("ebsco", "EBSCO"),
     ("proquest", "ProQuest"), ("jstor", "JSTOR"), ("mdpi", "MDPI"), ("acm", "ACM"), ("dblp", "DBLP"),
     ("crossref", "Crossref"), ("datacite", "DataCite"), ("istex", "ISTEX"),
 )
