@@ -21,6 +21,7 @@ from lxml import etree
 
 from core.cli import main
 from core.io import RowWarning, read_papers
+from core.io.markup import has_markup
 from core.records import Paper, RowError
 from core.store import ImportReport, Store
 
@@ -179,9 +180,12 @@ LINE = st.characters(blacklist_categories=("Cs",), blacklist_characters="\r\n")
 
 
 @settings(max_examples=150, deadline=None, suppress_health_check=list(HealthCheck))
-@given(text=st.text(alphabet=LINE, min_size=1, max_size=60).filter(lambda t: t.strip() and not LATEX_MARKUP.search(t)))
+@given(text=st.text(alphabet=LINE, min_size=1, max_size=60).filter(
+    lambda t: t.strip() and not LATEX_MARKUP.search(t) and not has_markup(t)))
 def test_any_plain_text_survives_bibtex_and_ris(text: str) -> None:
-    """Text without LaTeX markup (any other character: %, &, _, ~, #, ^, quotes, any script) comes back as is."""
+    """Text without LaTeX markup (any other character: %, &, _, ~, #, ^, quotes, any script) comes back as is. Text
+    with a known HTML/JATS element or entity is not plain: it is read as markup (core.io.markup; "<P>" alone is an
+    export's empty abstract, skipped with its reason), held by its own tests; CI's hypothesis once drew "<P>"."""
     with tempfile.TemporaryDirectory() as folder:
         bib = write(Path(folder) / "p.bib", "@article{k,\n   title = {T},\n   abstract = {" + text + "}\n}\n")
         ris = write(Path(folder) / "p.ris", codecs.BOM_UTF8 + f"TY  - JOUR\r\nTI  - T\r\nAB  - {text}\r\nER  - \r\n"
