@@ -3,8 +3,9 @@
 Each ``<entry>`` is a paper: ``id`` ``http://arxiv.org/abs/2308.13875v1`` gives the arXiv id without its version
 (``2308.13875``, ``astro-ph/0412305``: the id kind the dedup knows); ``title`` and ``summary`` (the abstract), their
 line wraps collapsed; ``author/name`` as the authors, a list (``arxiv:affiliation`` kept as ``affiliations``);
-``published`` (the first version's date) as the year; ``arxiv:doi`` as the DOI; ``arxiv:journal_ref`` as the journal
-where the authors gave one (a preprint has none: arXiv is no journal); the categories, primary first, as keywords.
+``published`` (the first version's date) as the year; ``arxiv:doi`` as the DOI; ``arxiv:journal_ref``'s journal name
+(its volume and pages left out, the reference kept whole as ``journal_ref``) as the journal where the authors gave
+one (a preprint has none: arXiv is no journal); the categories, primary first, as keywords.
 Both layouts read: the one before 2025 (``xmlns:arxiv`` on each element) and the current one (namespaces on the
 feed); the daily listing of rss.arxiv.org/atom too (``oai:arXiv.org:`` ids, the authors in one ``dc:creator``, the
 abstract after "arXiv:… Announce Type: new Abstract:"). A failed query is answered with one entry titled "Error"
@@ -66,6 +67,20 @@ def _creators(entry: Any) -> list[str]:
     return [name.strip() for text in _all(entry, "dc:creator") for name in text.split(", ") if name.strip()]
 
 
+# "Phys. Rev. D 76, 013009 (2007)", "JHEP 0805:001,2008", "J. Topol. 14 (2021) 1-40": a name, then volume and pages
+_CITED = re.compile(r"^(?P<name>[^\d]*?[A-Za-z.)])[\s,]*(?:vol\.?\s*)?\d{1,5}[A-Z]?(?![A-Za-z])[\s\d,:;()\-\u2013.p]*$")
+
+
+def journal_of(ref: str | None) -> str | None:
+    """The journal's name in an arXiv ``journal_ref``: without its volume, pages and year where the rest is only
+    those; a reference of another shape (proceedings, a numbered workshop) whole."""
+    if not ref:
+        return None
+    found = _CITED.match(ref)
+    name = found["name"].strip(" ,;:-") if found else ""
+    return name if sum(ch.isalpha() for ch in name) >= 2 else ref
+
+
 def _row(entry: Any) -> Row:
     link = _first(entry, "atom:id") or ""
     found = _ARXIV_ID.search(link)
@@ -78,7 +93,8 @@ def _row(entry: Any) -> Row:
         "year": _year(_first(entry, "atom:published") or _first(entry, "atom:updated")),
         "arxiv": found.group(1) if found else None,
         "doi": bare_doi(doi.split()[0]) if doi else None,  # a few entries list several DOIs, space-separated
-        "journal": _first(entry, "arxiv:journal_ref"),
+        "journal": journal_of(_first(entry, "arxiv:journal_ref")),  # the reference whole in journal_ref
+        "journal_ref": _first(entry, "arxiv:journal_ref"),
         "keywords": _keywords(entry),
         "url": link or None,
         "comment": _first(entry, "arxiv:comment"),

@@ -93,8 +93,9 @@ def test_the_classic_api_layout_with_namespaces_on_each_element_and_wrapped_text
     assert paper.abstract == "We compute small rational models for configuration spaces of points."
     assert paper.fields["authors"] == ["Ricardo Campos", "Najib Idrissi"]
     assert (paper.fields["arxiv"], paper.fields["year"], paper.fields["doi"]) == ("1911.12281", 2019, "10.1000/xyz")
-    # a journal_ref shaped "Name (year) pages" is split by the import's citation rule (as Embase's): whole in source
-    assert paper.fields["source"] == "J. Topol. 14 (2021) 1-40" and paper.fields["journal"].startswith("J. Topol.")
+    # the journal is the journal_ref's name, without its volume ("J. Topol. 14" split one journal by volume); the
+    # reference is kept whole
+    assert paper.fields["journal"] == "J. Topol." and paper.fields["journal_ref"] == "J. Topol. 14 (2021) 1-40"
     assert paper.fields["keywords"] == ["math.QA", "math.AT"]
 
 
@@ -184,3 +185,22 @@ def test_the_daily_listing_of_arxivs_rss_atom_feed_is_read_too(tmp_path: Path):
     assert paper.abstract == "The task of dataset distillation aims to find a small set of synthetic images."
     assert paper.fields["authors"] == ["George Cazenavette", "Antonio Torralba", "Vincent Sitzmann"]
     assert (paper.fields["arxiv"], paper.fields["year"], paper.fields["keywords"]) == ("2511.16674", 2025, ["cs.CV"])
+
+
+@pytest.mark.parametrize(("ref", "journal"), [
+    ("Phys. Rev. D 76, 013009 (2007)", "Phys. Rev. D"),
+    ("JHEP 0805:001,2008", "JHEP"),
+    ("Astrophys.J.Suppl.180:225-245,2009", "Astrophys.J.Suppl."),
+    ("Nature Physics 5, 123 (2009)", "Nature Physics"),
+    ("Mon.Not.Roy.Astron.Soc. 391 (2008) 1685-1692", "Mon.Not.Roy.Astron.Soc."),
+    # not a journal, volume and pages: kept whole (proceedings, a numbered workshop)
+    ("Computer Performance Engineering and Stochastic Modelling - 19th European Workshop, EPEW 2023",
+     "Computer Performance Engineering and Stochastic Modelling - 19th European Workshop, EPEW 2023"),
+    ("Proceedings of the 6th RESCEU International Symposium, p241-248", "Proceedings of the 6th RESCEU "
+     "International Symposium, p241-248"),
+    ("Phys. Rev. Lett.", "Phys. Rev. Lett."),
+])
+def test_a_journal_ref_names_its_journal_without_volume_and_pages(ref: str, journal: str) -> None:
+    from core.io.arxiv_atom import journal_of
+
+    assert journal_of(ref) == journal
