@@ -90,10 +90,11 @@ def show_results(doc: dict) -> None:
         st.dataframe(figures.style.apply(bold_best, best=best, axis=1), width="stretch")
         st.caption("Each figure with its 95 % interval in brackets where one follows from its papers (n): Wilson for "
                    "shares of papers (accuracies, purity, precision, top-k), a t interval over the linear probe's 4 "
-                   "folds. A model is in bold only where it beats every other model beyond chance: the 95 % "
-                   "interval of the paired per-paper difference excludes 0 (where the task scores each paper), else "
-                   "the two 95 % intervals do not overlap; higher is better, except mean rank. No bold: no "
-                   "measurable winner.")
+                   "folds, a bootstrap over papers for pair retrieval's AP and ROC-AUC (a paper is in many pairs, "
+                   "so n counts the papers, and the pairs beside them). A model is in bold only where it beats "
+                   "every other model beyond chance: the 95 % interval of the paired per-paper difference excludes "
+                   "0 (where the task scores each paper), else the two 95 % intervals do not overlap; higher is "
+                   "better, except mean rank. No bold: no measurable winner.")
     for name in doc["models"]:
         verdict = Verdict.from_dict(_spec_verdict(name))
         if verdict is not None:

@@ -84,7 +84,8 @@ def _digest(ids: Sequence[str]) -> str:
 
 def cache_key(corpus: str, version: int, model_fp: str, task: str, label: str, seed: int, rows: str) -> str:
     """The store cache key of one task's results; text tasks do not depend on the label column."""
-    params: dict[str, Any] = {"v": CACHE_VERSION, "corpus": corpus, "version": version, "model": model_fp,
+    revised = PROTOCOLS[task].revision if task in PROTOCOLS else 0  # a task's own changes: its old results only
+    params: dict[str, Any] = {"v": CACHE_VERSION + revised, "corpus": corpus, "version": version, "model": model_fp,
                               "task": task, "seed": seed, "rows": rows}
     if task not in TEXT_TASKS:
         params["label"] = label

@@ -152,3 +152,18 @@ def test_the_short_query_task_compares_dense_words_and_fused(workspace):
     rows = {f"Short queries, {m}: title recall@1" for m in ("meaning (dense)", "words (BM25)", "words + meaning")}
     assert rows <= set(table.index)
     assert all("(" in table.loc[r, "tiny"] and table.loc[r, "n"] == "36" for r in rows)  # Wilson interval, n
+
+
+def test_pair_retrieval_shows_its_interval_and_its_papers_and_pairs(workspace):
+    """AP and ROC-AUC were bare figures with the pairs as n: now a bootstrap over papers gives their interval."""
+    at = open_evaluate_page()
+    at.multiselect(key="eval_tasks").set_value(["retrieval"])
+    at.number_input(key="eval_sample").set_value(30)
+    next(b for b in at.button if b.label == "Run evaluation").click()
+    wait_for_background(at.run())
+    assert not at.exception and not at.error
+    table = at.dataframe[0].value
+    for measure in ("Pair retrieval average precision", "Pair retrieval ROC-AUC"):
+        assert re.fullmatch(r"\d\.\d{3} \(\d\.\d{3}–\d\.\d{3}\)", table.loc[measure, "tiny"])
+        assert table.loc[measure, "n"] == "30 papers, 435 pairs"
+    assert any("bootstrap over papers" in c.value for c in at.caption)
