@@ -10,7 +10,7 @@ from core.errors import MireadError
 from core.evaluation import METRIC_NAMES, TASKS, Verdict, held_out_papers, robustness_for_abstract
 from core.evaluation.job import EvaluateConfig
 from core.evaluation.perturb import FAMILY_TEXT
-from core.evaluation.report import CITE_NOTE, figure_table, result_from_row
+from core.evaluation.report import CITE_NOTE, figure_rows, figure_table, result_from_row
 from core.io.formulas import csv_bytes
 from core.plots import purity_figure, robustness_figure
 from core.records import md_escape
@@ -83,8 +83,8 @@ def show_results(doc: dict) -> None:
         st.warning(f"**{md_escape(error['model'])}**{where}: {md_escape(error['error'])}")
     if not doc["table"]:
         return
-    table = pd.DataFrame(doc["table"]).set_index("model").apply(pd.to_numeric, errors="coerce")  # None: not measured
-    figures, best = figure_table([result_from_row(r) for r in doc["results"]])
+    results = [result_from_row(r) for r in doc["results"]]
+    figures, best = figure_table(results)
     if not figures.empty:
         st.subheader("Results")
         st.dataframe(figures.style.apply(bold_best, best=best, axis=1), width="stretch")
@@ -130,7 +130,8 @@ def show_results(doc: dict) -> None:
         st.info(f"**{md_escape(note['model'])}**: {note['text']}")
     name = f"evaluation-{doc['corpus']}-{doc['label']}"
     c1, c2 = st.columns(2)
-    c1.download_button("Export CSV", csv_bytes(table, index=True), file_name=f"{name}.csv", mime="text/csv")
+    c1.download_button("Export CSV", csv_bytes(figure_rows(results)),
+                       file_name=f"{name}.csv", mime="text/csv")
     c2.download_button("Export markdown", doc["markdown"].encode("utf-8"), file_name=f"{name}.md",
                        mime="text/markdown")
 

@@ -358,9 +358,23 @@ def figure_text(r: Result) -> str:
 
 def n_text(result: Result) -> str:
     """What a figure was measured on: '2,000', or '2,000 papers, 200,000 pairs' for pair retrieval; '–' without."""
-    if not result.n:
-        return "–"
-    return f"{result.n:,} papers, {result.pairs:,} pairs" if result.pairs else f"{result.n:,}"
+    return "–" if not result.n else f"{result.n:,} papers, {result.pairs:,} pairs" if result.pairs else f"{result.n:,}"
+
+
+def figure_rows(results: Sequence[Result]) -> pd.DataFrame:
+    """One row per model and measure, for a CSV: model, measure (readable name), value, its 95 % interval (low, high;
+    empty where none follows) and n, with the pairs of pair retrieval."""
+    import pandas as pd
+
+    rows = []
+    for r in results:
+        family, _, metric = r.metric.rpartition(":")
+        measure = f"Textual neighbours, {family}: {METRIC_NAMES.get(metric, metric)}" if r.task == "neighbours" \
+            else readable(r.column)
+        low, high = interval_of(r) or (math.nan, math.nan)
+        rows.append({"model": r.model, "measure": measure, "value": r.value, "low": low, "high": high, "n": r.n,
+                     "pairs": r.pairs})
+    return pd.DataFrame(rows, columns=["model", "measure", "value", "low", "high", "n", "pairs"])
 
 
 def figure_table(results: Sequence[Result]) -> tuple[pd.DataFrame, dict[str, str]]:
