@@ -254,7 +254,8 @@ def markdown_report(doc: dict) -> str:
     """The evaluation as markdown: the main table (best in bold), robustness tables, notes and errors."""
     results = [result_from_row(r) for r in doc["results"]]
     parts = [f"Corpus **{md_escape(doc['corpus'])}**, label **{md_escape(doc['label'])}**: "
-             f"{doc['sample']:,} of {doc['labelled']:,} labelled papers sampled (seed {doc['seed']})."
+             f"{doc['sample']:,} of {doc['labelled']:,} labelled papers sampled (seed {doc['seed']})"
+             + (", all of them held-out test papers of a fine-tuned model." if doc.get("held_out") else ".")
              if doc["sample"] else f"Corpus **{md_escape(doc['corpus'])}** (seed {doc['seed']})."]
     if "figures" in doc.get("tasks", []):
         parts.append("figures: held-out papers (30%, split by paper with the seed); the rows marked (baseline) are "

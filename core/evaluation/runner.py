@@ -296,14 +296,13 @@ def evaluate_models(
             found[key] += items
     if not found["results"] and found["errors"]:
         raise MireadError(found["errors"][0]["error"])
-    doc = _document(drawn, models, tasks_run, sample, found, time.perf_counter() - started)
-    doc["held_out"] = papers is not None  # the sample was drawn from given papers (a model's test split)
-    return doc
+    return _document(drawn, models, tasks_run, sample, found, time.perf_counter() - started, papers is not None)
 
 
 def _document(drawn: Sample, models: list[str], tasks: list[str], requested: int, found: dict[str, list],
-              seconds: float) -> dict:
-    """The JSON document (NaN as null) with its markdown rendering under "markdown"."""
+              seconds: float, held_out: bool = False) -> dict:
+    """The JSON document (NaN as null) with its markdown rendering under "markdown"; `held_out`: the sample was drawn
+    from given papers (a fine-tuned model's test split)."""
     results = found["results"]
     objects = [result_from_row(r) for r in results]
     table = results_table(objects) if objects else pd.DataFrame()
@@ -322,7 +321,7 @@ def _document(drawn: Sample, models: list[str], tasks: list[str], requested: int
         "robustness": robustness_by_category(objects).to_dict(orient="records"),
         "families": family_table(objects).to_dict(orient="records"),
         "notes": notes, "errors": found["errors"], "timings": found["timings"],
-        "cached": sum(t["cached"] for t in found["timings"]), "seconds": round(seconds, 3),
+        "cached": sum(t["cached"] for t in found["timings"]), "seconds": round(seconds, 3), "held_out": held_out,
     }
     doc = to_json(doc)
     doc["markdown"] = markdown_report(doc)
