@@ -91,7 +91,8 @@ def show_results(doc: dict) -> None:
         st.caption("Each figure with its 95 % interval in brackets where one follows from its papers (n): Wilson for "
                    "shares of papers (accuracies, purity, precision, top-k), a t interval over the linear probe's 4 "
                    "folds, a bootstrap over papers for pair retrieval's AP and ROC-AUC (a paper is in many pairs, "
-                   "so n counts the papers, and the pairs beside them). A model is in bold only where it beats "
+                   "so n counts the papers, and the pairs beside them) and for means over papers (MRR, mean rank). "
+                   "A model is in bold only where it beats "
                    "every other model beyond chance: the 95 % interval of the paired per-paper difference excludes "
                    "0 (where the task scores each paper), else the two 95 % intervals do not overlap; higher is "
                    "better, except mean rank. No bold: no measurable winner.")

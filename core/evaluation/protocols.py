@@ -285,12 +285,14 @@ class KnnTask(Task):
 
 
 class SelfTask(Task):
-    name, needs_text = "self", True
+    name, needs_text, revision = "self", True, 1  # 1: each query's score kept (for its interval)
 
     def run(self, i: TaskInputs) -> list[Result]:
         r = alternative_self(i.encode, i.titles, i.abstracts, seed=i.seed, doc_embeddings=i.X)
-        return [Result(i.model, self.name, f"{part}_{metric}", r[part][metric], None, r["n"])
-                for part in ("task1", "task2") for metric in ("mrr", "t100")]
+        scores = {"mrr": lambda rank: round(1.0 / rank, 6), "t100": lambda rank: float(rank <= 100)}
+        return [Result(i.model, self.name, f"{part}_{metric}", r[part][metric], None, r["n"],
+                       per_paper=[score(rank) for rank in r["ranks"][part]])
+                for part in ("task1", "task2") for metric, score in scores.items()]
 
 
 class NeighboursTask(Task):

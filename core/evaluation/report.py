@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from core.evaluation import perturb
+from core.evaluation.intervals import PERCENT_METRICS, interval_of
 from core.records import md_escape
 
 if TYPE_CHECKING:
@@ -271,9 +272,9 @@ def markdown_report(doc: dict) -> str:
         parts.append(to_markdown(table, marked, shown, {r.column: n_text(r) for r in main}))
         parts.append("Each figure with its 95 % interval in brackets where one follows from its papers (n): Wilson "
                      "for shares of papers, a t interval over the linear probe's folds, a bootstrap over papers for "
-                     "pair retrieval. Bold: a model that beats every other on that measure beyond chance (the 95 % "
-                     "interval of the paired per-paper difference excludes 0, or the two 95 % intervals do not "
-                     "overlap).")
+                     "pair retrieval and for means over papers (MRR, mean rank). Bold: a model that beats every "
+                     "other on that measure beyond chance (the 95 % interval of the paired per-paper difference "
+                     "excludes 0, or the two 95 % intervals do not overlap).")
     robustness = robustness_by_category(results)
     if not robustness.empty:
         parts.append("Textual neighbours by category (mean over families; LO-DS perturbations destroy the text, "
@@ -305,8 +306,6 @@ METRIC_TEXT = {"macro_f1": "macro-F1", "accuracy": "accuracy", "ap": "average pr
                "paper top-100", "task2_mrr": "title → abstract MRR", "task2_t100": "title → abstract top-100"}
 METHOD_TEXT = {"knn": "neighbour vote", "bm25": "BM25", "head": "trained head", "dense": "meaning (dense)",
                "lexical": "words (BM25)", "fused": "words + meaning"}
-PERCENT_METRICS = ("top-1", "top-5", "top-10")  # the journals task reports these in %
-PROBE_T = 3.182  # Student's t, 97.5 %, 3 degrees of freedom: the probe's 4 folds
 
 
 def readable(column: str) -> str:
@@ -324,32 +323,10 @@ def readable(column: str) -> str:
     return f"{task} {METRIC_TEXT.get(metric, metric)}"
 
 
-def interval_of(result: Result) -> tuple[float, float] | None:
-    """A 95 % interval of one figure where one follows from its n: the probe's folds (t interval), Wilson for shares
-    of papers (accuracies, purity, precision, top-k); the task's own where it computed one (pair retrieval's AP and
-    AUC: a bootstrap over papers); None elsewhere (ranks, MAP)."""
-    from core.evaluation.verdict import proportion_interval
-
-    if result.value is None or math.isnan(result.value) or not result.n:
-        return None
-    if result.low is not None and result.high is not None:
-        return float(result.low), float(result.high)
-    if result.task == "probe" and result.std is not None:
-        half = PROBE_T * float(result.std) / 2.0  # std over 4 folds / sqrt(4)
-        return max(0.0, result.value - half), min(1.0, result.value + half)
-    scale = 100.0 if result.task == "journals" and result.metric in PERCENT_METRICS else 1.0
-    share = ("accuracy" in result.metric or result.metric.startswith(("purity@", "precision@"))
-             or scale == 100.0 or (result.task == "short" and "recall@" in result.metric))
-    if not share or result.task in ("retrieval", "cite", "cocite", "figures", "self"):
-        return None
-    low, high = proportion_interval(result.value / scale * result.n, int(result.n))
-    return low * scale, high * scale
-
-
 def figure_text(r: Result) -> str:
     """'0.833 (0.820–0.845)': a figure with its 95 % interval where one follows (`interval_of`); '–' when missing."""
     value = "–" if r.value is None or math.isnan(r.value) else f"{r.value:.3f}" if abs(r.value) < 10 \
-        else f"{r.value:.1f}"
+        and r.task != "journals" else f"{r.value:.1f}"
     bounds = interval_of(r)
     if bounds is not None and value != "–":
         fmt = ".1f" if r.task == "journals" else ".3f"
