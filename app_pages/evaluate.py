@@ -178,7 +178,9 @@ def compare_tab(corpus: str) -> None:
                                "head warm-up or validation. Every model is evaluated on the same papers.")
         if source == HELD_OUT:
             papers = held[1]
-            st.caption(f"{len(papers):,} held-out test papers of **{md_escape(held[0])}** (the sample size caps them).")
+            used = "all of them are used" if len(papers) <= int(sample) else \
+                f"the sample size takes {int(sample):,} of them"
+            st.caption(f"{len(papers):,} held-out test papers of **{md_escape(held[0])}**: {used}.")
     if st.button("Run evaluation", type="primary", disabled=not models or not tasks):
         run(corpus, label, models, tasks, int(sample), int(seed), papers)
     watch_job(RUNNING, finished, adopt=lambda: running_evaluation(corpus))

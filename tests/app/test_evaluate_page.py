@@ -133,6 +133,12 @@ def test_a_fine_tuned_model_is_evaluated_on_its_held_out_test_papers_beside_its_
     at.multiselect(key="eval_tasks").set_value(["knn"]).run()
     assert at.radio(key="eval_papers").options == ["a random sample", "the model's held-out test papers"]
     at.radio(key="eval_papers").set_value("the model's held-out test papers").run()
+    said = [c.value for c in at.caption if "held-out test papers of" in c.value]
+    assert said == ["6 held-out test papers of **tuned**: all of them are used."]  # no 'the sample size caps them'
+    at.number_input(key="eval_sample").set_value(4).run()
+    said = [c.value for c in at.caption if "held-out test papers of" in c.value]
+    assert said == ["6 held-out test papers of **tuned**: the sample size takes 4 of them."]
+    at.number_input(key="eval_sample").set_value(2000).run()
     next(b for b in at.button if b.label == "Run evaluation").click()
     wait_for_background(at.run())
     assert not at.exception and not at.error
