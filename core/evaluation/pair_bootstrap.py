@@ -59,26 +59,36 @@ def ranked_ap_auc(rel: np.ndarray, w: np.ndarray, ends: np.ndarray | None) -> tu
     return ap, auc
 
 
-def untied_ap_auc(rel: np.ndarray, counts: np.ndarray, first: np.ndarray, second: np.ndarray) -> tuple[np.ndarray,
-                                                                                                      np.ndarray]:
-    """`ranked_ap_auc` for pairs ranked without ties, weights ``counts[:, first] * counts[:, second]``, in one full
-    pass (a running sum of the weights down the ranking); the rest looks at the relevant pairs only. AP is the mean
-    precision at each relevant pair; ROC-AUC the share of unrelated weight ranked below each relevant pair."""
+def fast_ap_auc(rel: np.ndarray, counts: np.ndarray, first: np.ndarray, second: np.ndarray,
+                ends: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:
+    """`ranked_ap_auc` with weights ``counts[:, first] * counts[:, second]`` in one full pass (a running sum of the
+    weights down the ranking); the rest looks at the relevant pairs only, each read at the end of its tied scores
+    (``ends`` from `ranking`; sampled pairs can repeat a pair). AP: the precision at each relevant pair's threshold,
+    weighted; ROC-AUC: the unrelated weight ranked below each relevant pair, half of that tied with it."""
     related = np.flatnonzero(rel)
+    if ends is None:
+        last, before = related, related - 1  # each pair its own threshold
+    else:
+        group = np.searchsorted(ends, related)  # the tie group of each relevant pair
+        last, before = ends[group], np.where(group > 0, ends[np.maximum(group - 1, 0)], -1)
     kind = np.int64 if len(first) * int(counts.max(initial=1)) ** 2 >= 2**31 else np.int32
     by_paper = np.ascontiguousarray(counts.T, dtype=kind)  # [papers, resamples]: a pair's weights are two rows
     full = by_paper[first]
     full *= by_paper[second]
     np.cumsum(full, axis=0, out=full)  # [pairs, resamples]: all weight down to each pair
-    seen, total = full[related].astype(np.float64), full[-1].astype(np.float64)
+    seen_last = full[last].astype(np.float64)  # all weight down to the end of each relevant pair's threshold
+    seen_before = np.where((before >= 0)[:, None], full[before], 0).astype(np.float64)  # down to the one before it
+    total = full[-1].astype(np.float64)
     del full
     w = (by_paper[first[related]] * by_paper[second[related]]).astype(np.float64)
-    tp = np.cumsum(w, axis=0)
+    tp = np.concatenate([np.zeros((1, w.shape[1])), np.cumsum(w, axis=0)])  # row k: the first k relevant pairs
+    tp_last = tp[np.searchsorted(related, last, side="right")]
+    tp_before = tp[np.searchsorted(related, before, side="right")]
     pos = tp[-1]
     neg = total - pos
     with np.errstate(invalid="ignore", divide="ignore"):
-        ap = np.einsum("ij,ij->j", w, tp / np.maximum(seen, 1.0)) / pos
-        below = neg[None, :] - (seen - tp)  # unrelated weight ranked below each relevant pair
+        ap = np.einsum("ij,ij->j", w, tp_last / np.maximum(seen_last, 1.0)) / pos
+        below = neg[None, :] - ((seen_last - tp_last) + (seen_before - tp_before)) / 2.0
         auc = np.einsum("ij,ij->j", w, below) / (pos * neg)
     bad = (pos <= 0) | (neg <= 0)
     ap[bad], auc[bad] = np.nan, np.nan
@@ -100,8 +110,7 @@ def paper_bootstrap(first: np.ndarray, second: np.ndarray, scores: np.ndarray, r
     for start in range(0, resamples, chunk):
         size = min(chunk, resamples - start)
         counts = np.stack([np.bincount(rng.integers(0, papers, papers), minlength=papers) for _ in range(size)])
-        ap, auc = untied_ap_auc(rel, counts, first, second) if ends is None \
-            else ranked_ap_auc(rel, counts[:, first] * counts[:, second], ends)
+        ap, auc = fast_ap_auc(rel, counts, first, second, ends)
         drawn["ap"].append(ap)
         drawn["auc"].append(auc)
     tail = 100 * (1 - LEVEL) / 2
