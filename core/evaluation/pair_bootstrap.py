@@ -3,7 +3,8 @@
 Pairs are not independent: a paper with an odd embedding is in n - 1 of them, so resampling pairs would give an
 interval far too narrow. Each resample draws the papers with replacement and keeps the pairs of the drawn papers,
 each as often as both its papers were drawn (weight = count(a) x count(b)); AP and ROC-AUC are then the weighted
-scores (`weighted_ap_auc`, equal to scikit-learn's with ``sample_weight``) over the pairs ranked once. As for every
+scores (`weighted_ap_auc`, equal to scikit-learn's with ``sample_weight``: the reference; `fast_ap_auc` computes the
+same in one pass over the pairs) over the pairs ranked once. As for every
 verdict here (`core.evaluation.verdict`), the interval is never narrower than ``floor_half_width`` of the papers on
 either side of the figure, so a perfect ranking on 4 papers does not read 1.000 (1.000–1.000).
 """
@@ -15,7 +16,7 @@ import numpy as np
 from core.evaluation.verdict import LEVEL, floor_half_width
 
 RESAMPLES = 500  # resamples of the papers: the 97.5th percentile of AUC moved by 0.0015 over seeds (on a 0.07 wide
-# interval, 2,000 papers, 200,000 pairs), as with 1,000; 1.2 s on this machine
+# interval, 2,000 papers, 200,000 pairs), as with 1,000; covered the truth 92-95 % of the time (BENCHMARKS.md §31)
 CELLS = 4_000_000  # resamples x pairs computed at once (memory: a few arrays of this many floats)
 
 
