@@ -10,7 +10,7 @@ from core.errors import MireadError
 from core.evaluation import METRIC_NAMES, TASKS, Verdict, held_out_papers, robustness_for_abstract
 from core.evaluation.job import EvaluateConfig
 from core.evaluation.perturb import FAMILY_TEXT
-from core.evaluation.report import CITE_NOTE, figure_table, result_from_row
+from core.evaluation.report import CITE_NOTE, figure_rows, figure_table, result_from_row
 from core.io.formulas import csv_bytes
 from core.plots import purity_figure, robustness_figure
 from core.records import md_escape
@@ -83,17 +83,19 @@ def show_results(doc: dict) -> None:
         st.warning(f"**{md_escape(error['model'])}**{where}: {md_escape(error['error'])}")
     if not doc["table"]:
         return
-    table = pd.DataFrame(doc["table"]).set_index("model").apply(pd.to_numeric, errors="coerce")  # None: not measured
-    figures, best = figure_table([result_from_row(r) for r in doc["results"]])
+    results = [result_from_row(r) for r in doc["results"]]
+    figures, best = figure_table(results)
     if not figures.empty:
         st.subheader("Results")
         st.dataframe(figures.style.apply(bold_best, best=best, axis=1), width="stretch")
         st.caption("Each figure with its 95 % interval in brackets where one follows from its papers (n): Wilson for "
                    "shares of papers (accuracies, purity, precision, top-k), a t interval over the linear probe's 4 "
-                   "folds. A model is in bold only where it beats every other model beyond chance: the 95 % "
-                   "interval of the paired per-paper difference excludes 0 (where the task scores each paper), else "
-                   "the two 95 % intervals do not overlap; higher is better, except mean rank. No bold: no "
-                   "measurable winner.")
+                   "folds, a bootstrap over papers for pair retrieval's AP and ROC-AUC (a paper is in many pairs, "
+                   "so n counts the papers, and the pairs beside them) and for means over papers (MRR, mean rank). "
+                   "A model is in bold only where it beats "
+                   "every other model beyond chance: the 95 % interval of the paired per-paper difference excludes "
+                   "0 (where the task scores each paper), else the two 95 % intervals do not overlap; higher is "
+                   "better, except mean rank. No bold: no measurable winner.")
     for name in doc["models"]:
         verdict = Verdict.from_dict(_spec_verdict(name))
         if verdict is not None:
@@ -129,7 +131,8 @@ def show_results(doc: dict) -> None:
         st.info(f"**{md_escape(note['model'])}**: {note['text']}")
     name = f"evaluation-{doc['corpus']}-{doc['label']}"
     c1, c2 = st.columns(2)
-    c1.download_button("Export CSV", csv_bytes(table, index=True), file_name=f"{name}.csv", mime="text/csv")
+    c1.download_button("Export CSV", csv_bytes(figure_rows(results)),
+                       file_name=f"{name}.csv", mime="text/csv")
     c2.download_button("Export markdown", doc["markdown"].encode("utf-8"), file_name=f"{name}.md",
                        mime="text/markdown")
 
@@ -175,7 +178,9 @@ def compare_tab(corpus: str) -> None:
                                "head warm-up or validation. Every model is evaluated on the same papers.")
         if source == HELD_OUT:
             papers = held[1]
-            st.caption(f"{len(papers):,} held-out test papers of **{md_escape(held[0])}** (the sample size caps them).")
+            used = "all of them are used" if len(papers) <= int(sample) else \
+                f"the sample size takes {int(sample):,} of them"
+            st.caption(f"{len(papers):,} held-out test papers of **{md_escape(held[0])}**: {used}.")
     if st.button("Run evaluation", type="primary", disabled=not models or not tasks):
         run(corpus, label, models, tasks, int(sample), int(seed), papers)
     watch_job(RUNNING, finished, adopt=lambda: running_evaluation(corpus))

@@ -12,6 +12,7 @@ from ui.collection_add import add_to_collection
 from ui.collection_filter import collection_choice
 from ui.embedding import need_embeddings
 from ui.errors import guarded
+from ui.export_menu import export_menu
 from ui.figures_view import ranked_figures, show_figures, summaries
 from ui.resources import encoder, papers_frame, store
 from ui.search_view import highlighted, why_line, why_plain
@@ -140,3 +141,5 @@ elif answer is not None:
                     st.text(item.get("abstract") or "(title only: imported without an abstract)")
         with st.expander(f"Save these {len(rows)} results as a collection"):  # after the results, which come first
             add_to_collection(corpus, [str(r["id"]) for r in rows], key="similar_collect", what="search results")
+        with st.expander(f"Export these {len(rows)} results"):  # formulas neutralised (Streamlit's table CSV is off)
+            export_menu(corpus, [str(r["id"]) for r in rows], "similar", key="similar_export")

@@ -27,7 +27,7 @@ from core.training import (
     jobs,
     verdict_outlook,
 )
-from core.training.comparison import verdict_of_metrics
+from core.training.comparison import accuracy_figures, verdict_of_metrics
 from core.training.curves import curve_start_note, start_annotation
 from ui.errors import guarded, show_error
 from ui.figures_train import figure_scorer_form
@@ -173,6 +173,9 @@ def _show_job(job: dict[str, Any], metrics: pd.DataFrame) -> None:
             cols[2].metric("Top-5 accuracy", f"{top5 or 0:.1%}")
             cols[3].metric("Classes", final.get("classes", "–"))
         cols[4].metric("Time", _duration(final.get("seconds")))
+        figures = accuracy_figures(final)
+        if figures and job["kind"] != "figures":
+            st.caption(figures)
         _show_verdict(job)
         st.caption(f"Model **{md_escape(job['model'])}** is now in the sidebar's model list: embed, map, search and "
                    "journal suggestions can use it.")

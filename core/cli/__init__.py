@@ -11,6 +11,8 @@ Every handler is called as `handler(store, args, emit)`.
 from __future__ import annotations
 
 import argparse
+import io
+import os
 import sys
 import time
 from collections.abc import Callable, Sequence
@@ -178,6 +180,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     except KeyboardInterrupt:
         print("error: interrupted", file=sys.stderr)
         return 130
+    except BrokenPipeError:  # the reader (`| head`) closed the pipe: not an error of ours; stop quietly
+        try:
+            os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())  # no second error when Python flushes
+        except (OSError, ValueError, io.UnsupportedOperation):
+            pass
+        return 141  # 128 + SIGPIPE, as Unix tools end
     except Exception as exc:  # a bug, not bad input: still no traceback unless asked for
         if settings.debug:
             raise

@@ -19,8 +19,8 @@ def emitter(as_json: bool) -> Emit:
     return emit
 
 
-def progress_bar(label: str, enabled: bool) -> Callable[[int, int], None]:
-    """A tqdm bar driven by (done, total) callbacks; silent when disabled (e.g. --json)."""
+def progress_bar(label: str, enabled: bool, unit: str = "paper") -> Callable[[int, int], None]:
+    """A tqdm bar driven by (done, total) callbacks, counting `unit`s; silent when disabled (e.g. --json)."""
     from tqdm import tqdm
 
     state: dict[str, Any] = {}
@@ -30,7 +30,7 @@ def progress_bar(label: str, enabled: bool) -> Callable[[int, int], None]:
             return
         bar = state.get("bar")
         if bar is None:  # the rate counts from here: the first call may already report a finished batch
-            bar = state["bar"] = tqdm(total=total, initial=done, desc=label, unit="paper", file=sys.stderr)
+            bar = state["bar"] = tqdm(total=total, initial=done, desc=label, unit=unit, file=sys.stderr)
         bar.update(done - bar.n)
         if done >= total:
             bar.close()

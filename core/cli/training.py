@@ -67,7 +67,7 @@ def cmd_models(store: Store, args: argparse.Namespace, emit: Emit) -> dict[str, 
     if args.action == "install":
         from core.embedding.install import install_model
 
-        report = progress_bar("installing", not args.json)
+        report = progress_bar("installing", not args.json, "%")
         folder = install_model(args.name or "", store.root,
                                progress=lambda message, fraction: report(int(fraction * 100), 100))
         doc = {"installed": args.name, "location": str(folder)}
@@ -101,7 +101,7 @@ def cmd_evaluate(store: Store, args: argparse.Namespace, emit: Emit) -> dict[str
     if getattr(args, "background", False):
         return _evaluate_job(store, args, models, tasks, held[1] if held else None, emit)
     doc = evaluate_models(store, args.corpus, args.label, models, tasks, seed=args.seed,
-                          sample=args.sample, progress=progress_bar("evaluating", not args.json),
+                          sample=args.sample, progress=progress_bar("evaluating", not args.json, "step"),
                           papers=held[1] if held else None)
     emit({k: v for k, v in doc.items() if k != "markdown"}, doc["markdown"])
     return doc

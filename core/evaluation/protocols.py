@@ -34,6 +34,7 @@ from core.evaluation.arrays import (
     sample_indices,
     top_k,
 )
+from core.evaluation.pair_bootstrap import paper_bootstrap
 from core.evaluation.report import Result
 from core.evaluation.robustness import alternative_self, textual_neighbours
 from core.labels import is_missing
@@ -129,7 +130,8 @@ def purity_sample_size(y: Sequence, max_samples: int = 50000) -> int:
 
 
 def retrieval_scores(X: np.ndarray, label_sets: Sequence, n_pairs: int = 200_000, seed: int = 0) -> dict:
-    """AP and ROC-AUC of ranking paper pairs by Pearson correlation; a pair is relevant if labels overlap."""
+    """AP and ROC-AUC of ranking paper pairs by Pearson correlation (a pair is relevant if labels overlap), each with
+    its 95 % interval from a bootstrap over the n papers (`ap_low`, `ap_high`, `auc_low`, `auc_high`)."""
     from sklearn.metrics import average_precision_score, roc_auc_score
 
     X = as_matrix(X)
@@ -161,9 +163,11 @@ def retrieval_scores(X: np.ndarray, label_sets: Sequence, n_pairs: int = 200_000
     if relevant.all() or not relevant.any():
         kind = "every" if relevant.all() else "no"
         raise CorpusError(f"Pair retrieval needs related and unrelated pairs, but {kind} sampled pair shares a label.")
+    values = {"ap": float(average_precision_score(relevant, scores)), "auc": float(roc_auc_score(relevant, scores))}
+    bounds = paper_bootstrap(first, second, scores, relevant, n, values, seed=seed)
     return {
-        "ap": float(average_precision_score(relevant, scores)),
-        "auc": float(roc_auc_score(relevant, scores)),
+        **values,
+        **{f"{metric}_{end}": bounds[metric][i] for metric in values for i, end in enumerate(("low", "high"))},
         "pairs": int(len(first)),
         "relevant": int(relevant.sum()),
         "n": n,
@@ -226,6 +230,7 @@ class Task:
     name: ClassVar[str]
     needs_text: ClassVar[bool] = False  # embeds perturbed text: needs the encoder, ignores the label column
     quick: ClassVar[bool] = False  # one of the Evaluate page's default protocols
+    revision: ClassVar[int] = 0  # raised when the task's results change: its cached results are then not reused
 
     def needs_encoder(self, has_head: bool) -> bool:
         """Whether the runner must load the model's encoder (`has_head`: the model has a trained head)."""
@@ -259,12 +264,14 @@ class PurityTask(Task):
 
 
 class RetrievalTask(Task):
-    name, quick = "retrieval", True
+    name, quick, revision = "retrieval", True, 1  # 1: AP and AUC with a 95 % interval (bootstrap over papers)
 
     def run(self, i: TaskInputs) -> list[Result]:
         r = retrieval_scores(i.X, i.label_sets if i.label_sets is not None else i.labels, seed=i.seed)
-        note = f"{r['relevant']} of {r['pairs']} pairs share a label"
-        return [Result(i.model, self.name, m, r[m], None, r["pairs"], note) for m in ("ap", "auc")]
+        note = (f"{r['relevant']:,} of {r['pairs']:,} pairs of {r['n']:,} papers share a label; 95 % interval: "
+                "bootstrap over papers")
+        return [Result(i.model, self.name, m, r[m], None, r["n"], note, low=r[f"{m}_low"], high=r[f"{m}_high"],
+                       pairs=r["pairs"]) for m in ("ap", "auc")]
 
 
 class KnnTask(Task):
@@ -278,12 +285,14 @@ class KnnTask(Task):
 
 
 class SelfTask(Task):
-    name, needs_text = "self", True
+    name, needs_text, revision = "self", True, 1  # 1: each query's score kept (for its interval)
 
     def run(self, i: TaskInputs) -> list[Result]:
         r = alternative_self(i.encode, i.titles, i.abstracts, seed=i.seed, doc_embeddings=i.X)
-        return [Result(i.model, self.name, f"{part}_{metric}", r[part][metric], None, r["n"])
-                for part in ("task1", "task2") for metric in ("mrr", "t100")]
+        scores = {"mrr": lambda rank: round(1.0 / rank, 6), "t100": lambda rank: float(rank <= 100)}
+        return [Result(i.model, self.name, f"{part}_{metric}", r[part][metric], None, r["n"],
+                       per_paper=[score(rank) for rank in r["ranks"][part]])
+                for part in ("task1", "task2") for metric, score in scores.items()]
 
 
 class NeighboursTask(Task):

@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from core.evaluation import perturb
+from core.evaluation.intervals import PERCENT_METRICS, interval_of
 from core.records import md_escape
 
 if TYPE_CHECKING:
@@ -37,12 +38,15 @@ class Result:
     note: str = ""
     method: str | None = None  # the journals task's method (head, knn, bm25); None elsewhere
     per_paper: list[float] | None = None  # each paper's score, in the sample's order, where the task has them
+    low: float | None = None  # its 95 % interval, where the task computes one (pair retrieval: bootstrap over papers)
+    high: float | None = None
+    pairs: int | None = None  # pair retrieval: the paper pairs ranked (n counts the papers)
 
     def to_dict(self) -> dict:
-        """Plain dict with keys model, task, metric, value, std, n, note (and method and per_paper, where there are
-        some)."""
+        """Plain dict with keys model, task, metric, value, std, n, note (and method, per_paper, low, high and pairs,
+        where there are some)."""
         out = asdict(self)
-        for key in ("method", "per_paper"):
+        for key in ("method", "per_paper", "low", "high", "pairs"):
             if out[key] is None:
                 del out[key]
         return out
@@ -57,7 +61,8 @@ def result_from_row(row: dict) -> Result:
     """A Result from its JSON row (a null value becomes NaN)."""
     value = row.get("value")
     return Result(row["model"], row["task"], row["metric"], math.nan if value is None else float(value),
-                  row.get("std"), row.get("n"), row.get("note", ""), row.get("method"), row.get("per_paper"))
+                  row.get("std"), row.get("n"), row.get("note", ""), row.get("method"), row.get("per_paper"),
+                  row.get("low"), row.get("high"), row.get("pairs"))
 
 
 # ---------------------------------------------------------------- the main table
@@ -130,10 +135,13 @@ def winners(results: Sequence[Result]) -> dict[str, str]:
     return out
 
 
-def to_markdown(table: pd.DataFrame, best: dict[str, str] | None = None) -> str:
+def to_markdown(table: pd.DataFrame, best: dict[str, str] | None = None,
+                shown: dict[tuple[str, str], str] | None = None, n_row: dict[str, str] | None = None) -> str:
     """The table as GitHub markdown, three decimals, the marked model of each column (`best`, by default the
-    highest) in bold."""
+    highest) in bold; `shown` replaces a (model, column) cell's text (a figure with its interval), `n_row` adds a last
+    row 'n' with what each column was measured on."""
     best = best_per_column(table) if best is None else best
+    shown = shown or {}
     lines = [
         "| model | " + " | ".join(table.columns) + " |",
         "|---|" + "---:|" * len(table.columns),
@@ -142,9 +150,12 @@ def to_markdown(table: pd.DataFrame, best: dict[str, str] | None = None) -> str:
         cells = []
         for column in table.columns:
             value = row[column]
-            text = "–" if value is None or math.isnan(float(value)) else f"{float(value):.3f}"
+            text = "–" if value is None or math.isnan(float(value)) else \
+                shown.get((str(model), column), f"{float(value):.3f}")
             cells.append(f"**{text}**" if best.get(column) == str(model) and text != "–" else text)
         lines.append(f"| {model} | " + " | ".join(cells) + " |")
+    if n_row:
+        lines.append("| n | " + " | ".join(n_row.get(column, "–") for column in table.columns) + " |")
     return "\n".join(lines)
 
 
@@ -244,7 +255,8 @@ def markdown_report(doc: dict) -> str:
     """The evaluation as markdown: the main table (best in bold), robustness tables, notes and errors."""
     results = [result_from_row(r) for r in doc["results"]]
     parts = [f"Corpus **{md_escape(doc['corpus'])}**, label **{md_escape(doc['label'])}**: "
-             f"{doc['sample']:,} of {doc['labelled']:,} labelled papers sampled (seed {doc['seed']})."
+             f"{doc['sample']:,} of {doc['labelled']:,} labelled papers sampled (seed {doc['seed']})"
+             + (", all of them held-out test papers of a fine-tuned model." if doc.get("held_out") else ".")
              if doc["sample"] else f"Corpus **{md_escape(doc['corpus'])}** (seed {doc['seed']})."]
     if "figures" in doc.get("tasks", []):
         parts.append("figures: held-out papers (30%, split by paper with the seed); the rows marked (baseline) are "
@@ -256,9 +268,13 @@ def markdown_report(doc: dict) -> str:
         table = results_table(main)
         marked = {column: md_escape(model) for column, model in winners(main).items()}
         table.index = [md_escape(m) for m in table.index]
-        parts.append(to_markdown(table, marked))
-        parts.append("Bold: a model that beats every other on that measure beyond chance (the 95 % interval of the "
-                     "paired per-paper difference excludes 0, or the two 95 % intervals do not overlap).")
+        shown = {(md_escape(r.model), r.column): figure_text(r) for r in main}
+        parts.append(to_markdown(table, marked, shown, {r.column: n_text(r) for r in main}))
+        parts.append("Each figure with its 95 % interval in brackets where one follows from its papers (n): Wilson "
+                     "for shares of papers, a t interval over the linear probe's folds, a bootstrap over papers for "
+                     "pair retrieval and for means over papers (MRR, mean rank). Bold: a model that beats every "
+                     "other on that measure beyond chance (the 95 % interval of the paired per-paper difference "
+                     "excludes 0, or the two 95 % intervals do not overlap).")
     robustness = robustness_by_category(results)
     if not robustness.empty:
         parts.append("Textual neighbours by category (mean over families; LO-DS perturbations destroy the text, "
@@ -290,8 +306,6 @@ METRIC_TEXT = {"macro_f1": "macro-F1", "accuracy": "accuracy", "ap": "average pr
                "paper top-100", "task2_mrr": "title → abstract MRR", "task2_t100": "title → abstract top-100"}
 METHOD_TEXT = {"knn": "neighbour vote", "bm25": "BM25", "head": "trained head", "dense": "meaning (dense)",
                "lexical": "words (BM25)", "fused": "words + meaning"}
-PERCENT_METRICS = ("top-1", "top-5", "top-10")  # the journals task reports these in %
-PROBE_T = 3.182  # Student's t, 97.5 %, 3 degrees of freedom: the probe's 4 folds
 
 
 def readable(column: str) -> str:
@@ -309,23 +323,36 @@ def readable(column: str) -> str:
     return f"{task} {METRIC_TEXT.get(metric, metric)}"
 
 
-def interval_of(result: Result) -> tuple[float, float] | None:
-    """A 95 % interval of one figure where one follows from its n: the probe's folds (t interval), Wilson for shares
-    of papers (accuracies, purity, precision, top-k); None elsewhere (AP, AUC, ranks, MAP)."""
-    from core.evaluation.verdict import proportion_interval
+def figure_text(r: Result) -> str:
+    """'0.833 (0.820–0.845)': a figure with its 95 % interval where one follows (`interval_of`); '–' when missing."""
+    value = "–" if r.value is None or math.isnan(r.value) else f"{r.value:.3f}" if abs(r.value) < 10 \
+        and r.task != "journals" else f"{r.value:.1f}"
+    bounds = interval_of(r)
+    if bounds is not None and value != "–":
+        fmt = ".1f" if r.task == "journals" else ".3f"
+        value += f" ({bounds[0]:{fmt}}–{bounds[1]:{fmt}})"
+    return value
 
-    if result.value is None or math.isnan(result.value) or not result.n:
-        return None
-    if result.task == "probe" and result.std is not None:
-        half = PROBE_T * float(result.std) / 2.0  # std over 4 folds / sqrt(4)
-        return max(0.0, result.value - half), min(1.0, result.value + half)
-    scale = 100.0 if result.task == "journals" and result.metric in PERCENT_METRICS else 1.0
-    share = ("accuracy" in result.metric or result.metric.startswith(("purity@", "precision@"))
-             or scale == 100.0 or (result.task == "short" and "recall@" in result.metric))
-    if not share or result.task in ("retrieval", "cite", "cocite", "figures", "self"):
-        return None
-    low, high = proportion_interval(result.value / scale * result.n, int(result.n))
-    return low * scale, high * scale
+
+def n_text(result: Result) -> str:
+    """What a figure was measured on: '2,000', or '2,000 papers, 200,000 pairs' for pair retrieval; '–' without."""
+    return "–" if not result.n else f"{result.n:,} papers, {result.pairs:,} pairs" if result.pairs else f"{result.n:,}"
+
+
+def figure_rows(results: Sequence[Result]) -> pd.DataFrame:
+    """One row per model and measure, for a CSV: model, measure (readable name), value, its 95 % interval (low, high;
+    empty where none follows) and n, with the pairs of pair retrieval."""
+    import pandas as pd
+
+    rows = []
+    for r in results:
+        family, _, metric = r.metric.rpartition(":")
+        measure = f"Textual neighbours, {family}: {METRIC_NAMES.get(metric, metric)}" if r.task == "neighbours" \
+            else readable(r.column)
+        low, high = interval_of(r) or (math.nan, math.nan)
+        rows.append({"model": r.model, "measure": measure, "value": r.value, "low": low, "high": high, "n": r.n,
+                     "pairs": r.pairs})
+    return pd.DataFrame(rows, columns=["model", "measure", "value", "low", "high", "n", "pairs"])
 
 
 def figure_table(results: Sequence[Result]) -> tuple[pd.DataFrame, dict[str, str]]:
@@ -340,14 +367,8 @@ def figure_table(results: Sequence[Result]) -> tuple[pd.DataFrame, dict[str, str
     for r in main:
         name = readable(r.column)
         row = rows.setdefault(name, {})
-        value = "–" if r.value is None or math.isnan(r.value) else f"{r.value:.3f}" if abs(r.value) < 10 \
-            else f"{r.value:.1f}"
-        bounds = interval_of(r)
-        if bounds is not None and value != "–":
-            fmt = ".1f" if r.task == "journals" else ".3f"
-            value += f" ({bounds[0]:{fmt}}–{bounds[1]:{fmt}})"
-        row[r.model] = value
-        row["n"] = f"{r.n:,}" if r.n else "–"
+        row[r.model] = figure_text(r)
+        row["n"] = n_text(r)
         if r.column in best:
             best_of[name] = best[r.column]
     models = list(dict.fromkeys(r.model for r in main))

@@ -75,6 +75,7 @@ def alternative_self(
     return {
         "task1": {"mrr": float(np.mean(1.0 / r1)), "t100": float(np.mean(r1 <= 100))},
         "task2": {"mrr": float(np.mean(1.0 / r2)), "t100": float(np.mean(r2 <= 100))},
+        "ranks": {"task1": r1.tolist(), "task2": r2.tolist()},  # each query's, in the seeded query order
         "n": int(len(chosen)),
         "pool": int(len(docs)),
         "distractors": int(len(titled) - 1),

@@ -84,7 +84,8 @@ def _digest(ids: Sequence[str]) -> str:
 
 def cache_key(corpus: str, version: int, model_fp: str, task: str, label: str, seed: int, rows: str) -> str:
     """The store cache key of one task's results; text tasks do not depend on the label column."""
-    params: dict[str, Any] = {"v": CACHE_VERSION, "corpus": corpus, "version": version, "model": model_fp,
+    revised = PROTOCOLS[task].revision if task in PROTOCOLS else 0  # a task's own changes: its old results only
+    params: dict[str, Any] = {"v": CACHE_VERSION + revised, "corpus": corpus, "version": version, "model": model_fp,
                               "task": task, "seed": seed, "rows": rows}
     if task not in TEXT_TASKS:
         params["label"] = label
@@ -295,14 +296,13 @@ def evaluate_models(
             found[key] += items
     if not found["results"] and found["errors"]:
         raise MireadError(found["errors"][0]["error"])
-    doc = _document(drawn, models, tasks_run, sample, found, time.perf_counter() - started)
-    doc["held_out"] = papers is not None  # the sample was drawn from given papers (a model's test split)
-    return doc
+    return _document(drawn, models, tasks_run, sample, found, time.perf_counter() - started, papers is not None)
 
 
 def _document(drawn: Sample, models: list[str], tasks: list[str], requested: int, found: dict[str, list],
-              seconds: float) -> dict:
-    """The JSON document (NaN as null) with its markdown rendering under "markdown"."""
+              seconds: float, held_out: bool = False) -> dict:
+    """The JSON document (NaN as null) with its markdown rendering under "markdown"; `held_out`: the sample was drawn
+    from given papers (a fine-tuned model's test split)."""
     results = found["results"]
     objects = [result_from_row(r) for r in results]
     table = results_table(objects) if objects else pd.DataFrame()
@@ -321,7 +321,7 @@ def _document(drawn: Sample, models: list[str], tasks: list[str], requested: int
         "robustness": robustness_by_category(objects).to_dict(orient="records"),
         "families": family_table(objects).to_dict(orient="records"),
         "notes": notes, "errors": found["errors"], "timings": found["timings"],
-        "cached": sum(t["cached"] for t in found["timings"]), "seconds": round(seconds, 3),
+        "cached": sum(t["cached"] for t in found["timings"]), "seconds": round(seconds, 3), "held_out": held_out,
     }
     doc = to_json(doc)
     doc["markdown"] = markdown_report(doc)

@@ -44,6 +44,20 @@ def one_sentence(tool: str, exc: BaseException) -> str:
                    "details")
 
 
+def unknown_arguments(tool: str, arguments: dict[str, Any] | None, schema: dict[str, Any] | None) -> str | None:
+    """One sentence naming the arguments a tool does not have, and the ones it has (None when all are known): an
+    unknown argument would otherwise be dropped in silence (`abstract=` for `text=`, answered for the title alone)."""
+    if schema is None or not arguments:
+        return None
+    known = list(schema.get("properties", {}))
+    extra = [name for name in arguments if name not in known]
+    if not extra:
+        return None
+    names = ", ".join(repr(name) for name in extra)
+    has = f"its arguments are {', '.join(known)}" if known else "it takes none"
+    return bounded(f"bad arguments for {tool}: unknown argument{'s' if len(extra) > 1 else ''} {names}; {has}")
+
+
 class MireadMCP(MCPServer):
     """The SDK's MCPServer over one workspace; refuses write tools when read-only and makes every error a sentence."""
 
@@ -58,6 +72,9 @@ class MireadMCP(MCPServer):
         if name in WRITE_TOOLS and not self.ws.allow_write:
             raise ToolError(f"{name} changes the workspace, and this server is read-only; start it with "
                             "`python -m core mcp --allow-write` to allow it")
+        unknown = unknown_arguments(name, arguments, self._tool_input_schema(name))
+        if unknown:
+            raise ToolError(unknown)
         try:
             return await super().call_tool(name, arguments, context)
         except ToolError as exc:

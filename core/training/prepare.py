@@ -74,6 +74,9 @@ def validate_config(store: Store, cfg: TrainConfig) -> None:
         if cfg.name.strip() in taken_names(store):
             raise TrainingError(f"a model named {cfg.name.strip()!r} already exists; choose another name")
     frame = store.papers_frame(cfg.corpus, with_abstract=False)
+    if cfg.label not in frame.columns:
+        labels = ", ".join(store.corpus(cfg.corpus).labels) or "none"
+        raise TrainingError(f"corpus {cfg.corpus!r} has no column {cfg.label!r} (label columns: {labels})")
     select(frame, cfg)
     if cfg.objective in CITATION_OBJECTIVES:
         check_citations(store, cfg, frame["id"].astype(str).tolist())

@@ -71,7 +71,8 @@ def test_the_journals_task_shows_each_method_and_marks_the_lowest_mean_rank(work
     table = at.dataframe[0].value
     assert {f"Journal finder, {m}: {k} (%)" for m in ("neighbour vote", "BM25") for k in ("top-1", "top-5")} <= set(
         table.index)
-    assert 1 <= float(table.loc["Journal finder, neighbour vote: mean rank", "tiny"]) <= 3  # three journals
+    rank = table.loc["Journal finder, neighbour vote: mean rank", "tiny"]  # '1.9 (1.0–2.7)': with its interval
+    assert re.fullmatch(r"\d\.\d \(\d\.\d–\d\.\d\)", rank) and 1 <= float(rank.split()[0]) <= 3  # three journals
 
 
 def test_the_robustness_tab_lists_each_perturbation_and_its_overlap(workspace):
@@ -132,6 +133,12 @@ def test_a_fine_tuned_model_is_evaluated_on_its_held_out_test_papers_beside_its_
     at.multiselect(key="eval_tasks").set_value(["knn"]).run()
     assert at.radio(key="eval_papers").options == ["a random sample", "the model's held-out test papers"]
     at.radio(key="eval_papers").set_value("the model's held-out test papers").run()
+    said = [c.value for c in at.caption if "held-out test papers of" in c.value]
+    assert said == ["6 held-out test papers of **tuned**: all of them are used."]  # no 'the sample size caps them'
+    at.number_input(key="eval_sample").set_value(4).run()
+    said = [c.value for c in at.caption if "held-out test papers of" in c.value]
+    assert said == ["6 held-out test papers of **tuned**: the sample size takes 4 of them."]
+    at.number_input(key="eval_sample").set_value(2000).run()
     next(b for b in at.button if b.label == "Run evaluation").click()
     wait_for_background(at.run())
     assert not at.exception and not at.error
@@ -152,3 +159,18 @@ def test_the_short_query_task_compares_dense_words_and_fused(workspace):
     rows = {f"Short queries, {m}: title recall@1" for m in ("meaning (dense)", "words (BM25)", "words + meaning")}
     assert rows <= set(table.index)
     assert all("(" in table.loc[r, "tiny"] and table.loc[r, "n"] == "36" for r in rows)  # Wilson interval, n
+
+
+def test_pair_retrieval_shows_its_interval_and_its_papers_and_pairs(workspace):
+    """AP and ROC-AUC were bare figures with the pairs as n: now a bootstrap over papers gives their interval."""
+    at = open_evaluate_page()
+    at.multiselect(key="eval_tasks").set_value(["retrieval"])
+    at.number_input(key="eval_sample").set_value(30)
+    next(b for b in at.button if b.label == "Run evaluation").click()
+    wait_for_background(at.run())
+    assert not at.exception and not at.error
+    table = at.dataframe[0].value
+    for measure in ("Pair retrieval average precision", "Pair retrieval ROC-AUC"):
+        assert re.fullmatch(r"\d\.\d{3} \(\d\.\d{3}–\d\.\d{3}\)", table.loc[measure, "tiny"])
+        assert table.loc[measure, "n"] == "30 papers, 435 pairs"
+    assert any("bootstrap over papers" in c.value for c in at.caption)

@@ -248,3 +248,18 @@ def test_an_embedding_job_is_in_the_jobs_table_with_its_time_left_and_cancel_but
     header = next(m.value for m in at.markdown if "embed-1" in m.value)
     assert "embeds **toy** with model **tiny**" in header and "about 3m 0" in header
     assert not at.get("plotly_chart") and widget(at.button, "Cancel")
+
+
+def test_a_finished_runs_accuracies_each_say_their_papers_and_interval(workspace):
+    """The tiles showed 'Validation accuracy 50.9%' and 'Top-5 accuracy 81.2%' bare: no n, no interval, and the top-5
+    tile did not say whether it was measured on test or validation papers."""
+    verdict = Verdict(112, 0.4375, 0.4554, -0.071, 0.027, classes=20)
+    add_job(workspace, "done-job", "completed", 1.0, {
+        "val_accuracy": 0.5088, "val_top5_accuracy": 0.79, "val_papers": 57, "classes": 26, "base_val_accuracy": 0.47,
+        "val_accuracy_gain": 0.035, "test_accuracy": 0.4375, "test_top5_accuracy": 0.8125, "test_papers": 112,
+        "verdict": verdict.to_dict(), "beats_base": False, "seconds": 3})
+    at = open_page()
+    assert not at.exception
+    [said] = [c.value for c in at.caption if "held-out test papers: accuracy" in c.value]
+    assert said == ("On 112 held-out test papers: accuracy 43.8 % (95 % interval 34.9–53.0 %), top-5 81.2 % "
+                    "(73.0–87.4 %). On 57 validation papers: accuracy 50.9 % (38.3–63.4 %).")

@@ -81,3 +81,30 @@ def test_a_winner_by_paired_per_paper_scores_only_when_the_difference_excludes_0
     assert winners([Result("a", "journals", "mean rank", 2.0, None, 300, method="knn", per_paper=ranks_a.tolist()),
                     Result("b", "journals", "mean rank", 6.0, None, 300, method="knn",
                            per_paper=ranks_b.tolist())]) == {"journals:knn:mean rank": "a"}
+
+
+def test_the_figures_export_keeps_each_figure_with_its_interval_and_n():
+    """The Evaluate page's CSV held the bare values (model x metric): no interval, no n, unlike the page above it."""
+    from core.evaluation.report import figure_rows
+
+    rows = figure_rows([Result("m", "probe", "macro_f1", 0.5, 0.02, 2000),
+                        Result("m", "retrieval", "auc", 0.833, None, 2999, low=0.82, high=0.845, pairs=200_000),
+                        Result("m", "self", "task1_mrr", 0.4, None, 50)])
+    assert list(rows.columns) == ["model", "measure", "value", "low", "high", "n", "pairs"]
+    probe, auc, mrr = rows.to_dict("records")
+    assert probe["measure"] == "Linear probe macro-F1" and probe["low"] == pytest.approx(0.5 - 3.182 * 0.01)
+    assert (auc["low"], auc["high"], auc["n"], auc["pairs"]) == (0.82, 0.845, 2999, 200_000)
+    assert math.isnan(mrr["low"]) and mrr["n"] == 50  # no interval follows: an empty cell, never a made-up one
+
+
+def test_the_cli_report_says_when_its_papers_are_a_models_held_out_test_papers():
+    """`evaluate --held-out` printed '112 of 112 labelled papers sampled', where the page says they are a fine-tuned
+    model's held-out test papers."""
+    from core.evaluation.report import markdown_report
+
+    doc = {"corpus": "c", "label": "journal", "sample": 112, "labelled": 112, "seed": 0, "tasks": ["knn"],
+           "results": [Result("m", "knn", "knn_accuracy", 0.3, None, 112).to_dict()], "errors": [], "notes": []}
+    assert "held-out" not in markdown_report(doc).splitlines()[0]
+    first = markdown_report({**doc, "held_out": True}).splitlines()[0]
+    assert first.endswith("112 of 112 labelled papers sampled (seed 0), all of them held-out test papers of a "
+                          "fine-tuned model.")

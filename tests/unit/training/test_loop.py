@@ -89,7 +89,7 @@ def test_class_preview_applies_max_papers_exactly_as_the_training_selection_does
     ("overrides", "message"),
     [
         ({"label": "field"}, "training needs 2 or more"),
-        ({"label": "colour"}, "has no column 'colour'"),
+        ({"label": "colour"}, "has no column 'colour' \\(label columns: journal\\)"),
         ({"base": "no-such-model"}, "unknown base model 'no-such-model'"),
         ({"corpus": "nope"}, "no corpus named 'nope'"),
         ({"batch_size": 0}, "batch size must be at least 1"),
