@@ -6,9 +6,9 @@ equal are one paper (the text rule, `core.records.duplicate_key`; not for "Edito
 strong ids: `core.store.generic_titles`). Otherwise:
 
 - **one strong id, titles agree**: one paper ("same DOI and title", "same PMID and title", ...). Titles agree when
-  their similarity (`title_similarity`) reaches `TITLE_AGREE`, chosen on labelled deduplication sets (§25).
-  Scopus' ``Title; [Original-language title]`` and PubMed's ``[Translated title].`` are known title forms: the
-  bracketed part is left out of the comparison.
+  their similarity (`title_similarity`) reaches `TITLE_AGREE` (chosen on labelled deduplication sets, §25) and they
+  hold the same numbers ("Part I" / "Part II": `title_numbers`). Scopus' ``Title; [Original-language title]`` and
+  PubMed's ``[Translated title].`` are known title forms: the bracketed part is left out of the comparison.
 - **one strong id, titles disagree**: two papers. Web of Science and Embase give different papers one DOI (a
   supplement's DOI on each of its abstracts); both are kept and the import reports "one DOI on different papers".
 - **no shared id, same title key, same year (or a year missing), first authors agree where both are given, and no
@@ -28,6 +28,7 @@ from collections.abc import Iterable
 from typing import Any
 
 from core.records import bare_doi, duplicate_key
+from core.store.title_numbers import title_numbers
 
 STRONG_KINDS = ("doi", "pmid", "pmcid", "arxiv", "wos", "eid")
 KIND_NAMES = {"doi": "DOI", "pmid": "PMID", "pmcid": "PMCID", "arxiv": "arXiv id", "wos": "Web of Science UT",
@@ -38,8 +39,7 @@ MIN_TITLE_KEY = 25  # a title key shorter than this never merges records on its 
 _blake2b = hashlib.blake2b
 
 SCHEMA = """
-CREATE TABLE IF NOT EXISTS paper_keys (corpus TEXT, key TEXT, seq INTEGER, PRIMARY KEY (corpus, key, seq))
-    WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS paper_keys (corpus TEXT, key TEXT, seq INTEGER, PRIMARY KEY(corpus, key, seq)) WITHOUT ROWID;
 """
 
 # field names (lower-cased, as readers store them) that hold each kind of id
@@ -197,9 +197,9 @@ def title_similarity(a: str, b: str) -> float:
     return float(fuzz.ratio(ka, kb))
 
 
-def titles_agree(a: str, b: str) -> bool:
-    """True when two titles are the same paper's by `TITLE_AGREE` (case, accents, punctuation, brackets aside)."""
-    return title_similarity(a, b) >= TITLE_AGREE
+def titles_agree(a: str, b: str, at: float = TITLE_AGREE) -> bool:
+    """True when two titles are the same paper's (see the module): similar by `at`, with the same numbers."""
+    return title_similarity(a, b) >= at and title_numbers(title_key(a)) == title_numbers(title_key(b))
 
 
 def first_author_surname(fields: dict[str, Any]) -> str | None:
@@ -377,7 +377,7 @@ def same_paper(a_title: str, a_fields: dict[str, Any], a_keys: Iterable[str],
             return None, None
         return "same title, year and first author", None
     if authors and ka.get("ay") and ka.get("ay") == kb.get("ay"):
-        if title_similarity(a_title, b_title) >= SIMILAR_TITLE:
+        if titles_agree(a_title, b_title, SIMILAR_TITLE):
             if _bibliographic_conflict(a_fields, b_fields, 0):
                 return None, None
             return "similar title, same year and first author", None
