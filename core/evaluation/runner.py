@@ -281,7 +281,7 @@ def evaluate_models(
             found["errors"].append({"model": None, "task": ", ".join(cite), "error": str(exc)})
         tasks_run += cite
     if short:  # words, meaning and both on short queries (core.evaluation.short_queries)
-        for key, items in short_rows(store, corpus, models, encoder_of, seed, step).items():
+        for key, items in short_rows(store, corpus, models, encoder_of, seed, step, sample).items():
             found[key] += items
         tasks_run.append(SHORT_TASK)
     for name in models if tasks else []:

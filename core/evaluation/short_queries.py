@@ -129,8 +129,10 @@ def keyword_lists(frame: Any, roles: dict[str, str]) -> list[list[str]] | None:
 
 
 def short_task(store: Any, corpus: str, models: Sequence[str], encoder_for: Callable[[Any], Any], seed: int = 0,
-               step: Callable[[str], None] | None = None, device: str = "auto", batch_size: int = 32) -> list[Result]:
-    """The short-query task for each model over the whole corpus (embedding what is missing)."""
+               step: Callable[[str], None] | None = None, device: str = "auto", batch_size: int = 32,
+               max_queries: int = MAX_QUERIES) -> list[Result]:
+    """The short-query task for each model over the whole corpus (embedding what is missing), at most
+    `max_queries` queries of each kind (the run's sample size, up to `MAX_QUERIES`)."""
     from core.embedding import corpus_embeddings, embed_corpus, get_model, vectors_fingerprint
     from core.explore.search.lexical import corpus_lexical
 
@@ -139,7 +141,7 @@ def short_task(store: Any, corpus: str, models: Sequence[str], encoder_for: Call
         raise CorpusError(f"the short-query task needs at least 10 papers; corpus {corpus!r} has {len(frame)}")
     index = corpus_lexical(store, corpus, frame)
     sets = queries(frame["title"].tolist(), frame["abstract"].tolist(),
-                   keyword_lists(frame, store.corpus(corpus).roles), seed)
+                   keyword_lists(frame, store.corpus(corpus).roles), seed, max_queries)
     results: list[Result] = []
     for name in models:
         spec = get_model(name, store)
@@ -156,11 +158,13 @@ def short_task(store: Any, corpus: str, models: Sequence[str], encoder_for: Call
 
 
 def short_rows(store: Any, corpus: str, models: Sequence[str], encoder_for: Callable[[Any], Any], seed: int = 0,
-               step: Callable[[str], None] | None = None) -> dict[str, list[dict]]:
-    """`short_task` as the evaluation document's results and errors (one sentence when the task cannot run)."""
+               step: Callable[[str], None] | None = None, sample: int = MAX_QUERIES) -> dict[str, list[dict]]:
+    """`short_task` as the evaluation document's results and errors (one sentence when the task cannot run), with
+    as many queries of each kind as the run's sample size (up to `MAX_QUERIES`): no task's n above the sample."""
     from core.errors import MireadError
 
     try:
-        return {"results": [r.to_dict() for r in short_task(store, corpus, models, encoder_for, seed, step)]}
+        return {"results": [r.to_dict() for r in short_task(store, corpus, models, encoder_for, seed, step,
+                                                            max_queries=min(sample, MAX_QUERIES))]}
     except MireadError as exc:
         return {"errors": [{"model": None, "task": SHORT_TASK, "error": str(exc)}]}

@@ -48,3 +48,11 @@ def test_evaluate_runs_the_short_task(embedded):
     assert {r["method"] for r in rows} == {"dense", "lexical", "fused"}
     assert {r["metric"] for r in rows} == {"title recall@1", "title recall@10", "title MRR"}  # no keywords column
     assert all(r["n"] == 15 for r in rows) and not doc["errors"]
+
+
+def test_the_sample_size_caps_the_short_queries(embedded):
+    """'Sample 10' drew 10 papers for the other tasks but 15 (up to 500) short queries: the page then showed a
+    short-query n above the sample the user chose (the walk-through's leftover)."""
+    doc = evaluate_models(embedded, "c", "journal", ["tiny"], ["short"], sample=10)
+    rows = [r for r in doc["results"] if r["task"] == "short"]
+    assert rows and all(r["n"] == 10 for r in rows)
