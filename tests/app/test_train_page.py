@@ -263,3 +263,16 @@ def test_a_finished_runs_accuracies_each_say_their_papers_and_interval(workspace
     [said] = [c.value for c in at.caption if "held-out test papers: accuracy" in c.value]
     assert said == ("On 112 held-out test papers: accuracy 43.8 % (95 % interval 34.9–53.0 %), top-5 81.2 % "
                     "(73.0–87.4 %). On 57 validation papers: accuracy 50.9 % (38.3–63.4 %).")
+
+
+def test_a_job_cancelled_before_its_first_step_says_so_instead_of_empty_charts(workspace):
+    """A run cancelled before its first step has no curve: the page drew four empty charts (the walk-through's
+    leftover); it now says what happened."""
+    cfg = TrainConfig(corpus="toy", label="journal", name="early")
+    with workspace.connect() as conn:
+        conn.execute("INSERT INTO jobs(id, kind, status, args, created) VALUES ('early-job', 'train', 'cancelled', ?, "
+                     "?)", (json.dumps({"config": cfg.to_dict()}), time.time()))
+    at = open_page()
+    assert not at.exception
+    assert not at.get("plotly_chart")
+    assert any("cancelled before its first step" in i.value for i in at.info), [i.value for i in at.info]
