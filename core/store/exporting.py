@@ -26,9 +26,11 @@ Tags = Mapping[str, Mapping[str, list[str]]]  # paper id -> {"keywords": [...], 
 
 
 def _chosen(papers: list[Paper], corpus: str, pids: Sequence[str]) -> list[Paper]:
-    """The papers of `pids`, in corpus order; an id the corpus lacks is named."""
-    wanted = set(pids)
-    chosen = [paper for paper in papers if paper.id in wanted]
+    """The papers of `pids`, in the order given (search results in their rank order, a selection as listed); an id
+    the corpus lacks is named."""
+    wanted = list(dict.fromkeys(pids))
+    by_id = {paper.id: paper for paper in papers if paper.id in set(wanted)}
+    chosen = [by_id[pid] for pid in wanted if pid in by_id]
     if len(chosen) < len(wanted):
         found = {paper.id for paper in chosen}
         missing = [pid for pid in dict.fromkeys(pids) if pid not in found]
@@ -61,7 +63,7 @@ def _write(papers: list[Paper], path: Path, fmt: str, roles: FieldRoles, tags: T
 
 def export_corpus_file(store: Store, corpus: str, out: str | Path | BinaryIO, fmt: str, *,
                        pids: Sequence[str] | None = None, tags: Tags | None = None) -> int:
-    """Write a corpus (or the papers `pids`, in corpus order) to `out`, a path or a binary stream, as `fmt`: ris,
+    """Write a corpus (or the papers `pids`, in that order) to `out`, a path or a binary stream, as `fmt`: ris,
     bibtex, csl, csv or jsonl (EXPORT_FORMATS); `tags` maps a paper id to {"keywords": [...], "notes": [...]} to
     add. Returns the number of papers written."""
     fmt = (fmt or "").strip().lower()

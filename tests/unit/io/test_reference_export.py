@@ -175,8 +175,9 @@ def test_corpus_export_of_some_papers_to_a_stream_with_tags_in_csv(store, tmp_pa
     path = tmp_path / "again.csv"
     path.write_bytes(stream.getvalue())
     again = _papers(path)
-    assert [p.id for p in again] == [ids[0], ids[2]]  # corpus order
-    assert "topic: blood" in again[0].fields["keywords"] and again[0].fields["notes"] == ["collection: ICU"]
+    # the order given: search results exported in their rank order (they came out in corpus order)
+    assert [p.id for p in again] == [ids[2], ids[0]]
+    assert "topic: blood" in again[1].fields["keywords"] and again[1].fields["notes"] == ["collection: ICU"]
 
 
 def test_unknown_ids_or_format_are_refused_and_nothing_is_written(store, tmp_path):
