@@ -75,5 +75,5 @@ def springer_authors(fields: dict[str, Any]) -> None:
     """SpringerLink's CSV (``Item Title``, ``Item DOI``, ``Authors``, ``Content Type``) runs a paper's authors
     together in one cell ("Araz R. AlievNigar T. Ismayilova"): split into people (`core.io.names.glued_names`)."""
     authors = fields.get("authors")
-    if all(key in fields for key in _SPRINGER) and isinstance(authors, list) and len(authors) == 1:
+    if isinstance(authors, list) and len(authors) == 1 and all(key in fields for key in _SPRINGER):
         fields["authors"] = glued_names(str(authors[0]))

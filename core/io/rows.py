@@ -64,6 +64,11 @@ class ShownRows:
         return shown
 
 
+def at_row(number: int, line: int | None) -> int:
+    """A record's number, knowing its spreadsheet row ``line`` where there is one (a skipped record's, for its report)."""
+    return number if line is None else RowNumber(number, line)
+
+
 def shown_row(number: int) -> int:
     """The row a message names: a spreadsheet's row where the reader knew it, else the record's number."""
     return getattr(number, "line", number)

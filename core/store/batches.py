@@ -126,7 +126,9 @@ def _fast(conn: sqlite3.Connection, corpus: str, prepared: list[tuple[int, tuple
     if len(set(keys)) < len(keys):
         return False
     seq = first + len(rows)
-    keys = [_scrubbed(k) for k in keys]  # as stored
+    clean = "".join(keys).isascii()  # ASCII keys hold no lone surrogate: as stored already (one test a batch)
+    if not clean:
+        keys = [_scrubbed(k) for k in keys]  # as stored
     if keys and seq and not (stored is not None and stored.new(keys)) and conn.execute(  # seq 0: no paper yet
             "SELECT 1 FROM paper_keys WHERE corpus = ? AND key IN (SELECT value FROM json_each(?)) LIMIT 1",
             (corpus, json.dumps(keys))).fetchone():
@@ -140,7 +142,12 @@ def _fast(conn: sqlite3.Connection, corpus: str, prepared: list[tuple[int, tuple
         conn.execute("RELEASE batch")
         return False
     conn.execute("RELEASE batch")
-    _insert_keys(conn, corpus, ((v[9], seq + i) for i, (_, v) in enumerate(prepared)), stored)
+    if clean:  # `_insert_keys` without scrubbing each key again
+        conn.executemany(_INSERT_KEY, [(corpus, key, seq + i) for i, (_, v) in enumerate(prepared) for key in v[9]])
+        if stored is not None:
+            stored.add(keys)
+    else:
+        _insert_keys(conn, corpus, ((v[9], seq + i) for i, (_, v) in enumerate(prepared)), stored)
     rows.extend([row for row, _ in prepared])
     if tally is not None:
         tally.add([v[5] for _, v in prepared])
