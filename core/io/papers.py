@@ -231,8 +231,8 @@ def _paper(number: int, row: Row, columns: ColumnMap, tabular: bool, title_only:
     try:
         title = _text(row.get(columns.title))
         abstract = _text(row.get(columns.abstract)) if columns.abstract else None
-        if tabular:  # a formula neutralised by a CSV export: its apostrophe goes (core.io.formulas)
-            title, abstract = _restored(title), _restored(abstract)
+        if tabular and (title and title[0] == "'" or abstract and abstract[0] == "'"):
+            title, abstract = _restored(title), _restored(abstract)  # a formula's apostrophe from a CSV export goes
     except ValueError:
         return RowError(at_row(number, line), f"row {line or number}: title or abstract is not text")
     held: dict[str, str] = {}  # an export's placeholder for none, by field (below)
@@ -297,7 +297,7 @@ def _paper(number: int, row: Row, columns: ColumnMap, tabular: bool, title_only:
         fields.setdefault(key, value)
     if abstract is None:
         fields["title_only"] = True
-    title = _one_line(str(title))
+    title = _one_line(title)
     paper_id = (
         (_id_text(_restored(row.get(columns.id)) if tabular else row.get(columns.id)) if columns.id else None)
         or _id_text(fields.get("doi"))
