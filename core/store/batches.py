@@ -109,9 +109,12 @@ def _keys_of(prepared: list[tuple[int, tuple]]) -> list[str]:
 
 
 def _insert_keys(conn: sqlite3.Connection, corpus: str, pairs: Iterable[tuple[Iterable[str], int]],
-                 stored: StoredKeys | None) -> None:
-    """Store each paper's match keys: (keys, seq) pairs."""
-    table = [(corpus, _scrubbed(key), seq) for keys, seq in pairs for key in keys]
+                 stored: StoredKeys | None, clean: bool = False) -> None:
+    """Store each paper's match keys: (keys, seq) pairs; ``clean``: every key is ASCII, stored as it is."""
+    if clean:  # no lone surrogate to scrub: no call a key (BENCHMARKS.md §25g)
+        table = [(corpus, key, seq) for keys, seq in pairs for key in keys]
+    else:
+        table = [(corpus, _scrubbed(key), seq) for keys, seq in pairs for key in keys]
     conn.executemany(_INSERT_KEY, table)
     if stored is not None:
         stored.add([key for _, key, _ in table])
@@ -142,12 +145,7 @@ def _fast(conn: sqlite3.Connection, corpus: str, prepared: list[tuple[int, tuple
         conn.execute("RELEASE batch")
         return False
     conn.execute("RELEASE batch")
-    if clean:  # `_insert_keys` without scrubbing each key again
-        conn.executemany(_INSERT_KEY, [(corpus, key, seq + i) for i, (_, v) in enumerate(prepared) for key in v[9]])
-        if stored is not None:
-            stored.add(keys)
-    else:
-        _insert_keys(conn, corpus, ((v[9], seq + i) for i, (_, v) in enumerate(prepared)), stored)
+    _insert_keys(conn, corpus, [(v[9], seq + i) for i, (_, v) in enumerate(prepared)], stored, clean)
     rows.extend([row for row, _ in prepared])
     if tally is not None:
         tally.add([v[5] for _, v in prepared])
