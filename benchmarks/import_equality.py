@@ -46,9 +46,10 @@ def records(csv: Path) -> dict[str, object]:
     out: dict[str, object] = {}
     for path in [*_files(), csv]:
         try:
-            out[str(path)] = [(p.id, p.title, p.abstract, repr(p.fields), repr(stored_form(p)), getattr(p, "line", None))
-                              if isinstance(p, Paper) else (repr(p), getattr(getattr(p, "row", None), "line", None))
-                              for p in read_papers(path)]  # with the spreadsheet row of a paper or a skipped row
+            out[str(path)] = [  # with the spreadsheet row of a paper or of a skipped row (BENCHMARKS.md §25g)
+                (p.id, p.title, p.abstract, repr(p.fields), repr(stored_form(p)), getattr(p, "line", None))
+                if isinstance(p, Paper) else (repr(p), getattr(getattr(p, "row", None), "line", None))
+                for p in read_papers(path)]
         except Exception as exc:  # noqa: BLE001 - a refusal is an outcome to compare too
             out[str(path)] = (type(exc).__name__, str(exc))
     return out
