@@ -287,7 +287,8 @@ def _paper(number: int, row: Row, columns: ColumnMap, tabular: bool, title_only:
         if early:
             fields["year"] = early
     if "authors" in fields:  # both change only a list of authors
-        fullest_authors(fields), springer_authors(fields)
+        fullest_authors(fields)
+        springer_authors(fields)
     keywords = fields.get("keywords")
     if isinstance(keywords, list) and any(isinstance(word, str) and has_markup(word) for word in keywords):
         marked["keywords_markup"] = keywords  # Scopus' "NPP<inf>gap</inf>" is the keyword "NPPgap"
