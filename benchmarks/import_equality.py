@@ -25,6 +25,8 @@ import sys
 import tempfile
 from pathlib import Path
 
+if os.environ.get("PYTHONHASHSEED") != "0":  # one set order: a record's ids come from a set intersection, whose order
+    os.execve(sys.executable, [sys.executable, *sys.argv], {**os.environ, "PYTHONHASHSEED": "0"})  # follows the seed
 os.environ["MIREAD_READ_PROCESS_ABOVE"] = "off"  # the records check reads in process
 DATA = Path(os.environ.get("MIREAD_BENCH_DATA", Path(__file__).resolve().parents[2] / "shared" / "data"))
 _SKIP = (".json", ".md", ".tsv", ".py", ".txt")
@@ -44,8 +46,10 @@ def records(csv: Path) -> dict[str, object]:
     out: dict[str, object] = {}
     for path in [*_files(), csv]:
         try:
-            out[str(path)] = [(p.id, p.title, p.abstract, repr(p.fields), repr(stored_form(p)))
-                              if isinstance(p, Paper) else repr(p) for p in read_papers(path)]
+            out[str(path)] = [  # with the spreadsheet row of a paper or of a skipped row (BENCHMARKS.md §25g)
+                (p.id, p.title, p.abstract, repr(p.fields), repr(stored_form(p)), getattr(p, "line", None))
+                if isinstance(p, Paper) else (repr(p), getattr(getattr(p, "row", None), "line", None))
+                for p in read_papers(path)]
         except Exception as exc:  # noqa: BLE001 - a refusal is an outcome to compare too
             out[str(path)] = (type(exc).__name__, str(exc))
     return out

@@ -36,7 +36,7 @@ def known_value(field: str, value: Any) -> Any:
         # a trailing space (ScienceDirect BibTeX), an entity ("Networks &amp; Distributed Systems", ACM BibTeX)
         if not value.strip(" -\u2013\u2014."):  # Elicit's "-" for an unknown venue: no journal
             return None
-        value = plain_text(value) if has_markup(value) else value
+        value = plain_text(value) if ("<" in value or "&" in value) and has_markup(value) else value
         return " ".join(value.split()) if "\n" in value else value.strip(" ")
     if field == "keywords" and isinstance(value, str):
         return keyword_list(value)
@@ -75,5 +75,5 @@ def springer_authors(fields: dict[str, Any]) -> None:
     """SpringerLink's CSV (``Item Title``, ``Item DOI``, ``Authors``, ``Content Type``) runs a paper's authors
     together in one cell ("Araz R. AlievNigar T. Ismayilova"): split into people (`core.io.names.glued_names`)."""
     authors = fields.get("authors")
-    if all(key in fields for key in _SPRINGER) and isinstance(authors, list) and len(authors) == 1:
+    if isinstance(authors, list) and len(authors) == 1 and all(key in fields for key in _SPRINGER):
         fields["authors"] = glued_names(str(authors[0]))

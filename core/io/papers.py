@@ -23,7 +23,7 @@ import dataclasses
 import itertools
 import json
 import re
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -33,7 +33,7 @@ from core.io.formats import _PEEK_ROWS, ReadOptions, _open_rows
 from core.io.formulas import restore
 from core.io.known_fields import fullest_authors, known_value, springer_authors
 from core.io.markup import empty_markup, has_markup, placeholder, plain_text
-from core.io.rows import NumberedRow, Row, RowWarning, _year, shown_row
+from core.io.rows import NumberedRow, Row, RowWarning, _year, at_row
 from core.io.safety import _name, _shown, encoding_name
 from core.labels import is_missing
 from core.records import Paper, RowError, duplicate_key
@@ -225,36 +225,41 @@ def _field_name(name: Any, taken: dict[str, Any]) -> str:
     return key
 
 
-def _paper(number: int, row: Row, columns: ColumnMap, tabular: bool, title_only: bool = False) -> Paper | RowError:
+def _paper(number: int, row: Row, columns: ColumnMap, tabular: bool, title_only: bool = False,
+           line: int | None = None) -> Paper | RowError:
+    """Record ``number`` as a paper, or a RowError; ``line``: the row a spreadsheet shows it on (CSV/TSV/xlsx)."""
     try:
         title = _text(row.get(columns.title))
         abstract = _text(row.get(columns.abstract)) if columns.abstract else None
-        if tabular:  # a formula neutralised by a CSV export: its apostrophe goes (core.io.formulas)
-            title, abstract = _restored(title), _restored(abstract)
+        if tabular and (title and title[0] == "'" or abstract and abstract[0] == "'"):
+            title, abstract = _restored(title), _restored(abstract)  # a formula's apostrophe from a CSV export goes
     except ValueError:
-        return RowError(number, f"row {shown_row(number)}: title or abstract is not text")
+        return RowError(at_row(number, line), f"row {line or number}: title or abstract is not text")
     held: dict[str, str] = {}  # an export's placeholder for none, by field (below)
-    if title is not None and empty_markup(title):  # "<jats:p />": markup around nothing is no text either
+    # each test below is tried only on a text holding what it looks for ("<", "&", a short text): most hold none
+    if title is not None and "<" in title and empty_markup(title):  # "<jats:p />": markup around nothing, no text
         held["title"], title = title, None
-    if abstract is not None and empty_markup(abstract):
+    if abstract is not None and "<" in abstract and empty_markup(abstract):
         held["abstract"], abstract = abstract, None
     marked = {}  # the title and abstract as exported, where they held markup (core.io.markup)
     # a text that is markup alone (a script tag, an image) stays as exported: nothing a user has is lost, and pages
     # show titles and abstracts escaped, never as HTML
-    if title is not None and has_markup(title) and (plain := plain_text(title).strip()):
+    if title is not None and ("<" in title or "&" in title) and has_markup(title) and (
+            plain := plain_text(title).strip()):
         marked["title_markup"], title = title, plain
-    if abstract is not None and has_markup(abstract) and (plain := plain_text(abstract).strip()):
+    if abstract is not None and ("<" in abstract or "&" in abstract) and has_markup(abstract) and (
+            plain := plain_text(abstract).strip()):
         marked["abstract_markup"], abstract = abstract, plain
     # an export's placeholder for none ("[No abstract available]", "[Not Available].") is no text
     if title is not None and placeholder(title):
         held["title"], title = title, None
-    if abstract is not None and placeholder(abstract):
+    if abstract is not None and len(abstract) < 64 and placeholder(abstract):
         held["abstract"], abstract = abstract, None
     if title is None or (abstract is None and not title_only):
         empty = [name for name, value in (("title", title), ("abstract", abstract)) if value is None]
         if not held:
-            return RowError(number, f"row {shown_row(number)}: empty {' and '.join(empty)}")
-        return RowError(number, f"row {shown_row(number)}: " + "; ".join(
+            return RowError(at_row(number, line), f"row {line or number}: empty {' and '.join(empty)}")
+        return RowError(at_row(number, line), f"row {line or number}: " + "; ".join(
             f"no {name} (the export's placeholder '{_shown(held[name])}')" if name in held else f"empty {name}"
             for name in empty))
     fields: dict[str, Any] = {}
@@ -281,8 +286,9 @@ def _paper(number: int, row: Row, columns: ColumnMap, tabular: bool, title_only:
         early = next((_year(fields[key]) for key in _EARLY_ACCESS if fields.get(key)), None)
         if early:
             fields["year"] = early
-    fullest_authors(fields)
-    springer_authors(fields)
+    if "authors" in fields:  # both change only a list of authors
+        fullest_authors(fields)
+        springer_authors(fields)
     keywords = fields.get("keywords")
     if isinstance(keywords, list) and any(isinstance(word, str) and has_markup(word) for word in keywords):
         marked["keywords_markup"] = keywords  # Scopus' "NPP<inf>gap</inf>" is the keyword "NPPgap"
@@ -292,13 +298,28 @@ def _paper(number: int, row: Row, columns: ColumnMap, tabular: bool, title_only:
         fields.setdefault(key, value)
     if abstract is None:
         fields["title_only"] = True
-    title = _one_line(str(title))
+    title = _one_line(title)
     paper_id = (
         (_id_text(_restored(row.get(columns.id)) if tabular else row.get(columns.id)) if columns.id else None)
         or _id_text(fields.get("doi"))
         or duplicate_key(title, abstract or "")[:16]
     )
-    return Paper(id=paper_id, title=title, abstract=abstract or "", fields=fields, line=getattr(number, "line", None))
+    return Paper(id=paper_id, title=title, abstract=abstract or "", fields=fields, line=line)
+
+
+def _papers(numbered: Iterable[NumberedRow], columns: ColumnMap, tabular: bool,
+            title_only: bool) -> Iterator[Paper | RowError | RowWarning]:
+    """The rows as papers (or errors). A reader numbers a record with its spreadsheet row (`RowNumber`) where the
+    row's offset from the record number changes and with a plain int after it: the offset is kept here and added
+    back, one int a record instead of an object (BENCHMARKS.md §25g)."""
+    shift = None  # a spreadsheet's row minus the record number, since the last RowNumber (None: no rows)
+    for number, row in numbered:
+        if isinstance(row, (RowError, RowWarning)):
+            yield row
+            continue
+        if type(number) is not int:  # noqa: E721 - a RowNumber: the offset from here on
+            shift = number.line - number
+        yield _paper(number, row, columns, tabular, title_only, None if shift is None else number + shift)
 
 
 def _database(head: list[tuple[int, Any]]) -> str | None:
@@ -359,10 +380,8 @@ def read_papers(
     chosen, note = _choose_id(opened.columns, mapping, head, given=given_id)
     mapping = dataclasses.replace(mapping, id=chosen)
     tabular = opened.fmt in ("csv", "tsv")
-    items: Iterator[Paper | RowError | RowWarning] = (
-        row if isinstance(row, (RowError, RowWarning)) else _paper(number, row, mapping, tabular, title_only)
-        for number, row in itertools.chain(head, opened.rows)
-    )
+    items: Iterator[Paper | RowError | RowWarning] = _papers(itertools.chain(head, opened.rows), mapping, tabular,
+                                                             title_only)
     if background is None:
         background = background_worthwhile(opened.path, opened.fmt)
     hooks: dict[str, Any] = {}

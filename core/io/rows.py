@@ -18,7 +18,8 @@ NumberedRow = tuple[int, "Row | RowError | RowWarning"]
 class RowNumber(int):
     """A record's 1-based number, which ids count by (``key~row``), that also knows the row a spreadsheet shows it
     on (``line``): a CSV/TSV's header row plus the rows after it, one a record however many lines its quoted
-    fields span; a sheet's own row number. Messages name ``line`` (`shown_row`), so the user finds the row."""
+    fields span; a sheet's own row number. Messages name ``line`` (`shown_row`), so the user finds the row. A CSV/TSV
+    reader gives one only where the row's offset from the record number changes, plain ints after it (§25g)."""
 
     line: int
 
@@ -62,6 +63,11 @@ class ShownRows:
                 shown._starts.append(pair[0])
                 shown._offsets.append(pair[1])
         return shown
+
+
+def at_row(number: int, line: int | None) -> int:
+    """A record's number that knows its spreadsheet row ``line`` where there is one (a skipped record's report)."""
+    return number if line is None else RowNumber(number, line)
 
 
 def shown_row(number: int) -> int:

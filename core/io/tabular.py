@@ -38,11 +38,12 @@ def _unique_header(cells: Sequence[str]) -> list[str]:
 
 
 def _delimited_rows(path: Path, delimiter: str, header_row: int = 1) -> Iterator[NumberedRow]:
-    """Rows of a delimited text whose header is the record starting on line ``header_row`` (or the next one), each
-    numbered with the row a spreadsheet shows it on (`RowNumber`: one row a record, blank ones too)."""
+    """Rows of a delimited text whose header is the record starting on line ``header_row`` (or the next one). A
+    spreadsheet shows one row a record, blank ones too: the first record, and the first after a blank row, is
+    numbered with that row (`RowNumber`); the records after it get plain numbers, their rows that far below (a
+    per-file offset, not an object a record; `core.io.papers` adds it back). A skipped row's error names its row."""
     csv.field_size_limit(MAX_FIELD_CHARS)
     number = line = 0
-    new = int.__new__  # RowNumber(number, line) without its Python-level __new__: twice as fast in the hot loop
     with _open_text(path, newline="") as handle:
         reader = csv.reader(handle, delimiter=delimiter)
         try:
@@ -55,15 +56,19 @@ def _delimited_rows(path: Path, delimiter: str, header_row: int = 1) -> Iterator
                 header, line = _unique_header(cells), started
                 break
             width = len(header or ())
+            moved = True  # the row minus the record number changed since the last record (the first; a blank row)
             for cells in reader:  # the hot loop: a full row is zipped with the header, nothing else
                 line += 1
                 if len(cells) == width and (cells[0].strip() or any(map(str.strip, cells))):
                     number += 1
-                    at = new(RowNumber, number)
-                    at.line = line
-                    yield at, dict(zip(header, cells))  # type: ignore[arg-type]
+                    if moved:
+                        moved = False
+                        yield RowNumber(number, line), dict(zip(header, cells))  # type: ignore[arg-type]
+                        continue
+                    yield number, dict(zip(header, cells))  # type: ignore[arg-type]
                     continue
                 if not any(map(str.strip, cells)):
+                    moved = True
                     continue
                 number += 1
                 if len(cells) > width and any(map(str.strip, cells[width:])):
@@ -71,8 +76,8 @@ def _delimited_rows(path: Path, delimiter: str, header_row: int = 1) -> Iterator
                         RowNumber(number, line), f"row {line}: has {len(cells)} values but the header has {width} "
                                                  "columns")
                     continue
-                yield (RowNumber(number, line),
-                       {key: (cells[i] if i < len(cells) else None) for i, key in enumerate(header)})
+                at, moved = RowNumber(number, line) if moved else number, False
+                yield at, {key: (cells[i] if i < len(cells) else None) for i, key in enumerate(header)}
         except csv.Error as error:
             if "field larger than field limit" in str(error):
                 raise CorpusError(

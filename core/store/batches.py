@@ -108,13 +108,17 @@ def _keys_of(prepared: list[tuple[int, tuple]]) -> list[str]:
     return [key for _, v in prepared for key in v[9]]
 
 
-def _insert_keys(conn: sqlite3.Connection, corpus: str, pairs: Iterable[tuple[Iterable[str], int]],
-                 stored: StoredKeys | None) -> None:
-    """Store each paper's match keys: (keys, seq) pairs."""
-    table = [(corpus, _scrubbed(key), seq) for keys, seq in pairs for key in keys]
+def _insert_keys(conn: sqlite3.Connection, table: list[tuple[str, str, int]], stored: StoredKeys | None,
+                 keys: list[str] | None = None) -> None:
+    """Store match-key rows (corpus, key as stored, seq); ``keys``: their keys in order, where the caller has them."""
     conn.executemany(_INSERT_KEY, table)
     if stored is not None:
-        stored.add([key for _, key, _ in table])
+        stored.add([key for _, key, _ in table] if keys is None else keys)
+
+
+def _key_rows(corpus: str, pairs: Iterable[tuple[Iterable[str], int]]) -> list[tuple[str, str, int]]:
+    """The ``paper_keys`` rows of (keys, seq) pairs, each key scrubbed as stored."""
+    return [(corpus, _scrubbed(key), seq) for keys, seq in pairs for key in keys]
 
 
 def _fast(conn: sqlite3.Connection, corpus: str, prepared: list[tuple[int, tuple]], first: int, rows: array,
@@ -126,7 +130,9 @@ def _fast(conn: sqlite3.Connection, corpus: str, prepared: list[tuple[int, tuple
     if len(set(keys)) < len(keys):
         return False
     seq = first + len(rows)
-    keys = [_scrubbed(k) for k in keys]  # as stored
+    clean = "".join(keys).isascii()  # ASCII keys hold no lone surrogate: as stored already (one test a batch)
+    if not clean:
+        keys = [_scrubbed(k) for k in keys]  # as stored
     if keys and seq and not (stored is not None and stored.new(keys)) and conn.execute(  # seq 0: no paper yet
             "SELECT 1 FROM paper_keys WHERE corpus = ? AND key IN (SELECT value FROM json_each(?)) LIMIT 1",
             (corpus, json.dumps(keys))).fetchone():
@@ -140,7 +146,10 @@ def _fast(conn: sqlite3.Connection, corpus: str, prepared: list[tuple[int, tuple
         conn.execute("RELEASE batch")
         return False
     conn.execute("RELEASE batch")
-    _insert_keys(conn, corpus, ((v[9], seq + i) for i, (_, v) in enumerate(prepared)), stored)
+    if clean:  # ASCII keys: the rows without a call a key (BENCHMARKS.md §25g)
+        _insert_keys(conn, [(corpus, key, seq + i) for i, (_, v) in enumerate(prepared) for key in v[9]], stored, keys)
+    else:
+        _insert_keys(conn, _key_rows(corpus, ((v[9], seq + i) for i, (_, v) in enumerate(prepared))), stored, keys)
     rows.extend([row for row, _ in prepared])
     if tally is not None:
         tally.add([v[5] for _, v in prepared])
@@ -285,7 +294,7 @@ def _insert(conn: sqlite3.Connection, corpus: str, batch: list[tuple[int, tuple]
     except UnicodeEncodeError:  # rows before the bad one are in; re-inserting them is ignored
         conn.executemany(sql, [_scrubbed_row(v) for v in table])
     inserted = conn.total_changes - before
-    _insert_keys(conn, corpus, ((v[9], v[2]) for _, v in batch), stored)
+    _insert_keys(conn, _key_rows(corpus, ((v[9], v[2]) for _, v in batch)), stored)
     return inserted
 
 

@@ -36,7 +36,7 @@ KIND_NAMES = {"doi": "DOI", "pmid": "PMID", "pmcid": "PMCID", "arxiv": "arXiv id
 TITLE_AGREE = 90.0  # similarity (0-100) at or above which two titles are one paper's (BENCHMARKS.md §25)
 SIMILAR_TITLE = 90.0  # without a shared id (same first author and year): 95 lost 0.7 points of sensitivity, §25
 MIN_TITLE_KEY = 25  # a title key shorter than this never merges records on its own
-_blake2b = hashlib.blake2b
+_TITLE_HASH = hashlib.blake2b(digest_size=10)  # a title key's hash: ten bytes, as stored in ``paper_keys``
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS paper_keys (corpus TEXT, key TEXT, seq INTEGER, PRIMARY KEY(corpus, key, seq)) WITHOUT ROWID;
@@ -146,8 +146,9 @@ def title_form(title: str) -> str:
     """A title without the bracketed other-language form databases add: Scopus' ``; [Original title]`` tail and
     PubMed's wholly bracketed ``[Translated title].``."""
     text = title or ""
-    if text[-1:] not in " .])" and "LA:" not in text[-12:]:
-        return text  # the common case, told by the last character alone (no stripped copy; §25d)
+    last = text[-1:]  # the common cases, told by the last characters alone (no stripped copy; §25d, §25g)
+    if (last not in " .])" or last == ")" and text[-9:].lower() != "abstract)") and "LA:" not in text[-12:]:
+        return text
     tail = text.rstrip(" .")
     if tail[-1:] not in ("]", ")") and "LA:" not in text[-12:]:
         return text  # the common case: nothing to take off
@@ -228,15 +229,16 @@ def year_of(fields: dict[str, Any]) -> str | None:
 def match_keys(title: str, fields: dict[str, Any], pid: str | None = None,
                id_column: str | None = None) -> tuple[str, ...]:
     """A record's lookup keys: 'kind:value' for each strong id, and 'title:<key>' for a long enough title."""
-    keys = [f"{kind}:{value}" for kind, value in external_ids(fields, pid, id_column).items()]
+    found = external_ids(fields, pid, id_column)  # most records: none, and no comprehension run over them
+    keys = [f"{kind}:{value}" for kind, value in found.items()] if found else []
     text = title_form(title)  # then `title_key`; an ASCII one as bytes, hashed without a decode and encode (§25d)
     ascii_key = text.isascii()
     key = b" ".join(text.encode("ascii").translate(_ASCII_KEY).split()) if ascii_key else _folded(text)
-    if len(key) >= MIN_TITLE_KEY:  # stored as a short hash: a smaller index, the same matches
-        keys.append("title:" + _blake2b(key if ascii_key else key.encode(), digest_size=10).hexdigest())
-        surname = first_author_surname(fields)
-        if surname and (year := year_of(fields)):  # the block in which titles are compared for spelling differences
-            keys.append(f"ay:{surname.split()[-1]}|{year}")
+    if len(key) >= MIN_TITLE_KEY:  # stored as a short hash (a copy of one empty BLAKE2b: no arguments parsed; §25g)
+        (hashed := _TITLE_HASH.copy()).update(key if ascii_key else key.encode())
+        keys.append("title:" + hashed.hexdigest())
+        if "authors" in fields and (surname := first_author_surname(fields)) and (year := year_of(fields)):
+            keys.append(f"ay:{surname.split()[-1]}|{year}")  # the block where titles are compared for spellings
     return tuple(keys)
 
 
@@ -263,10 +265,8 @@ def kinds_of(keys: Iterable[str]) -> dict[str, str]:
 def _first_page(fields: dict[str, Any]) -> str | None:
     for name in ("start_page", "first page", "pages"):
         value = _first(fields.get(name))
-        if value:
-            m = re.match(r"\s*([A-Za-z]?\d+)", value)
-            if m:
-                return m.group(1).lstrip("0") or "0"
+        if value and (m := re.match(r"\s*([A-Za-z]?\d+)", value)):
+            return m.group(1).lstrip("0") or "0"
     return None
 
 

@@ -107,12 +107,12 @@ def _one_stream(conn: sqlite3.Connection, corpus: str, stream: Stream, upload_fi
         if record.line and record.line - row != offset:  # ids count records, messages name a spreadsheet's row
             shown.note(row, record.line)
             offset = record.line - row
-        had, refs, bad, *stored = record.prepared or stored_form(record)
-        values = (corpus, stored[0], 0, *stored[1:])
+        form = record.prepared or stored_form(record)  # (had references, references, malformed, *the row)
+        values = (corpus, form[3], 0, form[4], form[5], form[6], form[7], form[8], form[9], form[10])  # no slices
         if id_kind is not None:
             values = with_id_key(values, id_kind)
-        if had:
-            cites.append((row, values[7], refs, bad))
+        if form[0]:
+            cites.append((row, values[7], form[1], form[2]))
         pending.append((row, values))
         attempted += 1
         if len(pending) >= _BATCH:

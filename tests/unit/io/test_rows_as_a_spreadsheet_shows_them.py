@@ -136,3 +136,25 @@ def test_a_papers_sources_and_the_merges_table_name_the_spreadsheet_row(tmp_path
     with store.connect() as conn:
         split_record(conn, "c", table[0]["record"])
     assert {p.id for p in store.papers("c")} == {"a", "b", "a~4"}  # the fourth record
+
+
+@pytest.mark.parametrize("background", [False, True])
+def test_rows_are_numbered_by_an_offset_where_it_changes_not_an_object_a_record(tmp_path, background: bool) -> None:
+    """The reader gives a `RowNumber` only to the first record and the first after a blank row; the records after
+    it are plain ints, and `read_papers` adds the offset back: every paper and every skipped row still knows its
+    spreadsheet row (BENCHMARKS.md §25g), across blank rows, a short row, a row with too many values and a
+    multi-line cell; read in this process or in a reading process (large files)."""
+    from core.io.rows import RowNumber
+    from core.io.tabular import _delimited_rows
+
+    text = ("id,title,abstract\n" "a,One,First\n" "b,Two,Second\n" "\n" "c,Three,\"Third\nover lines\"\n"
+            "d,Four,Fourth,extra\n" "e,,Fifth\n" "\n" "\n" "f,Six\n" "g,Seven,Seventh\n")
+    path = _csv(tmp_path, text)
+    numbers = [number for number, _ in _delimited_rows(path, ",")]
+    assert numbers == [1, 2, 3, 4, 5, 6, 7]
+    assert [type(n) is RowNumber for n in numbers] == [True, False, True, False, False, True, False]
+    items = list(read_papers(path, background=background))
+    assert [(p.id, p.line) for p in items if isinstance(p, Paper)] == [("a", 2), ("b", 3), ("c", 5), ("g", 11)]
+    assert [(int(e.row), e.row.line, e.reason) for e in items if isinstance(e, RowError)] == [
+        (4, 6, "row 6: has 4 values but the header has 3 columns"), (5, 7, "row 7: empty title"),
+        (6, 10, "row 10: empty abstract")]

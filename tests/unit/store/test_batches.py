@@ -60,3 +60,17 @@ def test_a_new_corpus_finds_a_key_stored_by_an_earlier_batch(tmp_path, monkeypat
                 for i in range(4500)]
     assert store.import_papers("e", distinct).added == 4500
     assert not [s for s in probes if "FROM paper_keys" in s]  # three batches, each checked in memory only
+
+
+def test_a_text_is_normalised_as_its_split_words_joined_and_lower_cased() -> None:
+    """`normalise_text` answers a text that is folded already without splitting it, by looking for each white space
+    character `str.split` splits on (BENCHMARKS.md §25g): every ASCII character, and a few others, in every place
+    (alone, between words, doubled, at either end, beside a line break) gives the key of the words joined."""
+    from core.records import normalise_text
+
+    chars = [chr(c) for c in range(128)] + ["\x85", "\xa0", "\u2028", "\u3000", "é"]
+    texts = [form.format(c=c, d=d) for c in chars for d in ("a", " ", "\n", "\t", "\x1f", "\x01")
+             for form in ("{c}", "Ab {c} Cd", "Ab{c}{d}Cd", "{c}Word {d}", "Word{c}", "x{c}{c}y", "{d}{c}\n")]
+    texts += ["", " ", "\n", "One  Two", " One", "One ", "One\nTwo", "One\n Two", "ONE two\x0bThree"]
+    assert [normalise_text(t) for t in texts] == [" ".join(t.split()).lower() for t in texts]
+    assert normalise_text(None) == ""  # type: ignore[arg-type]
