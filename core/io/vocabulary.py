@@ -43,6 +43,9 @@ def tools_table() -> list[dict[str, str]]:
         return list(csv.DictReader(handle))
 
 
+WOS_FULL_ID = normal("UT (Unique WOS ID)")  # "ut_unique_wos_id"
+
+
 def is_web_of_science(columns: Sequence[str]) -> bool:
     """A Web of Science tab-delimited export: its two-letter tags, where ``ID`` is Keywords Plus, not an id."""
     names = {normal(c) for c in columns}
@@ -64,6 +67,10 @@ def spellings(field: str, columns: Sequence[str]) -> tuple[str, ...]:
     names = vocabulary()[field]
     if field == "id" and is_web_of_science(columns):
         names = tuple(name for name in names if name != "id")
+    if field == "id" and WOS_FULL_ID in {normal(c) for c in columns}:
+        # Web of Science's full-name export (Excel, .xls/.xlsx): its record id, on every record, before its sparse
+        # "Pubmed Id" — the id its tagged export (UT) gives the same record
+        names = (WOS_FULL_ID, *(name for name in names if name != WOS_FULL_ID))
     if is_pubmed_legacy_csv(columns):
         names = _PUBMED_LEGACY.get(field, ()) + tuple(name for name in names if name != "description")
     return names

@@ -28,9 +28,10 @@ def test_a_web_of_science_xls_is_read_as_its_xlsx_would_be() -> None:
     # authors a list, in the fullest form read ("Author Full Names" beside "Authors")
     assert first.fields["authors"] == ["Staples, Timothy L."]
     assert last.fields["authors"] == ["Staples, Timothy L.", "Dwyer, John M.", "Loy, Xingwen", "Mayfield, Margaret M."]
-    # the ids as a spreadsheet shows them: a number cell is "37063989", not "37063989.0"; the Web of Science id kept
-    assert str(first.id) == "37063989" and last.id == "10.1111/oik.03180"
-    assert first.fields["ut (unique wos id)"] == "WOS:000969064200001"
+    # the id is the Web of Science record's (on every record, as the tagged export's UT), not the sparse Pubmed Id
+    # (that made some records' ids PMIDs and the others' DOIs); a number cell reads "37063989", not "37063989.0"
+    assert (first.id, last.id) == ("WOS:000969064200001", "WOS:000389308400013")
+    assert str(first.fields["pubmed id"]) == "37063989"
     assert all(isinstance(p.fields["year"], int) for p in papers)
 
 
