@@ -4,6 +4,8 @@ word'), the abstract silently dropped."""
 
 from __future__ import annotations
 
+import concurrent.futures
+
 import anyio
 import pytest
 from mcp.server.mcpserver.exceptions import ToolError
@@ -21,7 +23,10 @@ def _call(store: Store, tool: str, arguments: dict) -> str:
             await server.call_tool(tool, arguments)
         return str(caught.value)
 
-    return anyio.run(call)
+    # in a thread of its own: in the full suite the browser tests' Playwright (sync API) leaves an event loop marked
+    # running in the main thread, where anyio refuses to start another (tests/integration/test_mcp.py's run_client)
+    with concurrent.futures.ThreadPoolExecutor(1) as pool:
+        return pool.submit(anyio.run, call).result()
 
 
 def test_an_unknown_argument_is_named_with_the_tools_own(store: Store):
