@@ -151,6 +151,32 @@ def test_a_lasso_lists_the_papers_and_saves_them_as_a_collection(tab: Tab, store
     tab.page.locator(".miread-map-outer button[data-mode=panZoom]").first.click()
 
 
+def test_a_second_box_replaces_the_first_on_the_map_and_in_the_list(tab: Tab):
+    """The side fragment sent its kept selection with the run the new selection came in on: the map drew the old
+    papers selected again while the list beside it named the new ones (qamap10)."""
+    from tests.e2e.conftest import TOOLS, draw_lasso
+
+    close = tab.page.locator(".st-key-map_panel_close button").first
+    if close.count():
+        close.click()
+        tab.idle()
+    heading = tab.page.locator("[data-testid=stHeading]").filter(has_text=re.compile(r"\d+ selected papers?"))
+
+    def agree() -> int:
+        tab.idle()
+        listed = int(heading.first.inner_text().split()[0]) if heading.count() else 0
+        drawn = len(tab.map_view()["selection"])
+        _check(listed == drawn, (listed, drawn))
+        return listed
+    for right in (0.5, 1.0, 0.5):  # a box, a larger one, a smaller one again
+        draw_lasso(tab.page, 0.0, 0.0, right, 1.0, mode="rectangle")
+        tab.idle()
+        tab.page.wait_for_timeout(1500)
+        chosen = tab.eventually(agree)
+        assert chosen >= (PAPERS * 0.8 if right == 1.0 else 1), (right, chosen)
+    tab.page.locator(f"{TOOLS} button[data-mode=panZoom]").first.click()
+
+
 def test_a_lasso_draws_its_path_and_the_map_once_when_let_go(tab: Tab):
     """regl-scatterplot's own lasso drew every paper on each mouse move (~80 ms a move at 50,000 papers in a
     GPU-less browser, ~1 s at 1M: the line lagged the mouse). The path is drawn on a layer of its own: no frame of the
