@@ -75,6 +75,30 @@ def test_the_legend_hides_and_shows_a_group(tab: Tab):
     assert tab.map_view()["shown"] == view["drawn"]
 
 
+def test_a_long_legend_entry_keeps_its_count_in_view_and_names_itself_in_full(tab: Tab):
+    """A long journal name ran past the entry's 320 px and was clipped with its count (the export's legend too);
+    the entry's tooltip did not name it either (qamap10)."""
+    from tests.e2e.conftest import map_js
+
+    long = "Comptes rendus hebdomadaires des seances de l'Academie des sciences. Serie D: Sciences naturelles"
+    seen = tab.page.evaluate(f"""(label) => {{ const m = {map_js()};
+        m.drawLegend([{{label, count: 4417, code: 0, colour: '#ff0000'}}]);
+        const row = m.legend.querySelector('.miread-legend-entry'), box = row.getBoundingClientRect();
+        const walk = document.createTreeWalker(row, NodeFilter.SHOW_TEXT);
+        let node; while ((node = walk.nextNode()) && !node.textContent.includes('(4417)'));
+        const range = document.createRange(), at = node.textContent.indexOf('(4417)');
+        range.setStart(node, at); range.setEnd(node, at + 6);
+        const count = range.getBoundingClientRect();
+        return {{right: count.right, left: count.left, rowRight: box.right, rowLeft: box.left, title: row.title,
+                 text: row.textContent}}; }}""", long)
+    try:
+        assert seen["text"] == f"{long} (4417)"
+        assert seen["rowLeft"] <= seen["left"] and seen["right"] <= seen["rowRight"] + 0.5, seen  # the count is shown
+        assert long in seen["title"], seen
+    finally:
+        tab.page.evaluate(f"() => {{ const m = {map_js()}; m.drawLegend(m.state.state.legend || []); }}")
+
+
 def test_a_group_hidden_in_the_legend_comes_back_with_another_colour(tab: Tab):
     """Hiding a legend group, then colouring by something else: the new legend hides nothing, so every paper is
     drawn again. The hidden papers used to stay filtered out of the map, under a legend that showed none hidden."""

@@ -432,15 +432,19 @@ class MapView {
     this.legend.style.display = entries.length ? "" : "none";
     for (const entry of entries) {
       const row = el("div", "display:flex;align-items:center;gap:5px;cursor:pointer;white-space:nowrap;"
-        + "overflow:hidden;text-overflow:ellipsis;max-width:320px", this.legend);
+        + "max-width:320px;min-width:0", this.legend);
       row.className = "miread-legend-entry";
       row.dataset.code = String(entry.code);
       const swatch = el("span", `display:inline-block;width:10px;height:10px;border-radius:50%;flex:none;`
         + `background:${/^#[0-9a-fA-F]{6}$/.test(entry.colour) ? entry.colour : GREY}`, row);
       swatch.className = "miread-swatch";
-      const name = el("span", "", row);
-      name.textContent = `${entry.label} (${entry.count})`;
-      row.title = "Click to hide or show this group";
+      // a long name ends in "…", its count stays in view; the tooltip names it in full
+      const name = el("span", "overflow:hidden;text-overflow:ellipsis;min-width:0", row);
+      name.textContent = entry.label;
+      const count = el("span", "flex:none", row);
+      count.className = "miread-legend-count";
+      count.textContent = ` (${entry.count})`;
+      row.title = `${entry.label} (${entry.count}). Click to hide or show this group.`;
       row.style.opacity = this.hidden.has(entry.code) ? "0.35" : "1";
       row.dataset.hidden = this.hidden.has(entry.code) ? "1" : "0";
       row.addEventListener("click", () => {
