@@ -99,6 +99,30 @@ def test_a_long_legend_entry_keeps_its_count_in_view_and_names_itself_in_full(ta
         tab.page.evaluate(f"() => {{ const m = {map_js()}; m.drawLegend(m.state.state.legend || []); }}")
 
 
+def test_a_topic_label_near_the_edge_stays_inside_the_map(tab: Tab):
+    """A cluster at the map's right edge had its label drawn centred on it and cut off by the edge ("C: clinical,
+    treatment, outcome" on a phone, qamap10)."""
+    from tests.e2e.conftest import map_js
+
+    text = "C: clinical, treatment, outcomes of the very long topic"
+    drawn = tab.page.evaluate(f"""(text) => {{ const m = {map_js()}, g = m.overlay.getContext('2d'), calls = [];
+        const [x0, x1, y0, y1] = m.bbox(), before = m.overlayState;
+        g.fillText = function (t, x, y) {{ const w = this.measureText(String(t)).width;
+            const left = this.textAlign === 'center' ? x - w / 2 : this.textAlign === 'right' ? x - w : x;
+            calls.push({{t: String(t), left, right: left + w}}); }};
+        try {{
+            for (const x of [x1 - 0.005 * (x1 - x0), x0 + 0.005 * (x1 - x0)]) {{
+                m.overlayState = {{...before, star: null, stars: [], labels: [{{text, x, y: (y0 + y1) / 2,
+                                                                                level: 'coarse'}}]}};
+                m.paint();
+            }}
+        }} finally {{ delete g.fillText; m.overlayState = before; m.paint(); }}
+        return {{calls: calls.filter(c => c.t === text), width: m.wrap.clientWidth}}; }}""", text)
+    assert len(drawn["calls"]) == 2, drawn
+    for call in drawn["calls"]:
+        assert call["left"] >= 0 and call["right"] <= drawn["width"], drawn
+
+
 def test_a_group_hidden_in_the_legend_comes_back_with_another_colour(tab: Tab):
     """Hiding a legend group, then colouring by something else: the new legend hides nothing, so every paper is
     drawn again. The hidden papers used to stay filtered out of the map, under a legend that showed none hidden."""

@@ -651,8 +651,11 @@ class MapView {
     for (const label of o.labels) {
       if (label.level === "fine" && zoom < 2 && o.labels.some((l) => l.level === "coarse")) continue;
       if (label.level === "coarse" && zoom >= 2 && o.labels.some((l) => l.level === "fine")) continue;
-      const [sx, sy] = this.screen(label.x, label.y);
+      const [cx, sy] = this.screen(label.x, label.y);
       g.font = "bold 12px sans-serif";
+      // a cluster near an edge keeps its whole label on the map (its centre on the map: one off it stays off)
+      const half = g.measureText(String(label.text)).width / 2 + 4;
+      const sx = cx < 0 || cx > w ? cx : Math.max(Math.min(cx, w - half), Math.min(half, w / 2));
       g.lineWidth = 3; g.strokeStyle = "rgba(255,255,255,.9)";
       g.strokeText(String(label.text), sx, sy);
       g.fillStyle = "#222";
