@@ -459,6 +459,26 @@ def test_coming_back_to_the_map_shows_the_same_drawn_map_with_its_state(tab: Tab
     tab.eventually(lambda: _check(tab.map_view()["faded"] == 0, tab.map_view()["faded"]))
 
 
+def test_coming_back_the_colour_box_shows_the_colour_the_map_is_drawn_with(tab: Tab):
+    """The colour came back to the map but not to its box: the map was coloured by the chosen column while the box
+    showed the first option (Streamlit draws a value put back on another page's run as the widget's default;
+    qamap10)."""
+    box = tab.page.get_by_role("combobox", name="Colour by", exact=True)
+    tab.choose("Colour by", "(none)")
+    tab.eventually(lambda: _check(tab.map_view()["legend"] == [], tab.map_view()["legend"]))
+    try:
+        tab.go("Similar papers")
+        tab.page.wait_for_timeout(1500)
+        tab.idle()
+        tab.go("Domain map")
+        tab.map_drawn()
+        assert tab.map_view()["legend"] == []  # the map: no colour
+        tab.page.wait_for_timeout(1000)
+        assert box.input_value() == "(none)"  # and its box says so
+    finally:
+        tab.choose("Colour by", "journal")
+
+
 def _check_view(tab: Tab, before: dict, highlight: str) -> dict:
     view = tab.map_view()
     faded = before["faded"] if highlight == "the" else 0
