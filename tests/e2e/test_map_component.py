@@ -225,6 +225,33 @@ def test_a_second_box_replaces_the_first_on_the_map_and_in_the_list(tab: Tab):
     tab.page.locator(f"{TOOLS} button[data-mode=panZoom]").first.click()
 
 
+def test_escape_that_closes_a_menu_keeps_the_selection(tab: Tab):
+    """Escape anywhere on the page cleared the map's selection (regl-scatterplot's own key handler on the window):
+    closing the selection's Export menu, or a select box, with Escape lost the papers just lassoed (qamap10). Escape
+    with the mouse on the map still clears it."""
+    from tests.e2e.conftest import MAP, TOOLS
+
+    tab.lasso(0.0, 0.0, 1.0, 1.0)
+    heading = tab.see(re.compile(r"\d+ selected papers"), "[data-testid=stHeading]")
+    chosen = int(heading.split()[0])
+    tab.page.mouse.move(1, 1)
+    tab.page.get_by_role("button", name=f"Export the {chosen} selected papers").click()
+    tab.page.get_by_role("button", name="Map table with x, y (CSV)").wait_for()
+    tab.page.keyboard.press("Escape")
+    tab.page.wait_for_timeout(1500)
+    tab.idle()
+    assert len(tab.map_view()["selection"]) == chosen
+    assert tab.page.get_by_role("heading", name=f"{chosen} selected papers").count() == 1
+    box = tab.page.locator(f"{MAP} canvas").first.bounding_box()
+    assert box
+    tab.page.mouse.move(box["x"] + 5, box["y"] + 5)
+    tab.page.keyboard.press("Escape")
+    tab.eventually(lambda: _check(tab.map_view()["selection"] == [], len(tab.map_view()["selection"])))
+    tab.eventually(lambda: _check(tab.page.get_by_role("heading", name=re.compile("selected papers")).count() == 0,
+                                  "the list is still there"))
+    tab.page.locator(f"{TOOLS} button[data-mode=panZoom]").first.click()
+
+
 def test_a_lasso_draws_its_path_and_the_map_once_when_let_go(tab: Tab):
     """regl-scatterplot's own lasso drew every paper on each mouse move (~80 ms a move at 50,000 papers in a
     GPU-less browser, ~1 s at 1M: the line lagged the mouse). The path is drawn on a layer of its own: no frame of the

@@ -101,8 +101,15 @@ class MapView {
     this.plot = createScatterplot({
       renderer: this.renderer, canvas: this.canvas, width: "auto", height: "auto", pointSize: 4, pointSizeSelected: 2,
       pointOutlineWidth: 2, lassoColor: [0.1, 0.1, 0.1, 1], backgroundColor: [1, 1, 1, 1],
-      performanceMode: performance, deselectOnDblClick: false, lassoInitiator: false,
+      performanceMode: performance, deselectOnDblClick: false, deselectOnEscape: false, lassoInitiator: false,
     });
+    // Escape clears the selection only with the mouse on the map: regl-scatterplot's own handler heard Escape
+    // anywhere on the page, so closing a menu or a select box with it lost the papers just lassoed
+    this.pointerOn = false;
+    this.wrap.addEventListener("pointerenter", () => { this.pointerOn = true; });
+    this.wrap.addEventListener("pointerleave", () => { this.pointerOn = false; });
+    this.onEscape = (e) => { if (e.key === "Escape" && this.pointerOn && !this.lasso.drag) this.plot.deselect(); };
+    window.addEventListener("keyup", this.onEscape);
     // frames drawn (a mark for tests: one change, one frame; a run that changes nothing, none)
     this.plot.subscribe("draw", () => { this.wrap.dataset.frames = String((Number(this.wrap.dataset.frames) || 0) + 1); });
     this.plot.subscribe("select", ({ points }) => this.selected(points));
@@ -731,6 +738,7 @@ class MapView {
   }
 
   destroy() {
+    window.removeEventListener("keyup", this.onEscape);
     this.stopPlay(false);
     this.lasso.destroy();
     this.touch.destroy();
