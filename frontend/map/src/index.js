@@ -201,9 +201,17 @@ class MapView {
     this.wrap.dataset.key = String(this.key);
     this.wrap.dataset.ready = "1";
     this.wrap.dataset.loads = String((Number(this.wrap.dataset.loads) || 0) + 1);
-    this.status.textContent = this.rows
+    this.showStatus();
+  }
+
+  /** The map's count: papers drawn, and how many of them are shown while the legend hides groups. */
+  showStatus() {
+    const drawn = this.rows
       ? `density of ${this.total.toLocaleString()} papers; ${this.n.toLocaleString()} in this view drawn`
       : `${this.n.toLocaleString()} papers drawn`;
+    const shown = Number(this.wrap.dataset.shown || this.n), groups = this.hidden.size;
+    this.status.textContent = groups ? `${drawn}; ${shown.toLocaleString()} shown (${groups} legend `
+      + `${groups === 1 ? "group" : "groups"} hidden)` : drawn;
   }
 
   /** The density picture (size × size, uint8, top row first), white to dark blue: regl-scatterplot's background
@@ -464,11 +472,14 @@ class MapView {
   }
 
   filter() {
-    if (!this.hidden.size) { this.plot.unfilter(); this.wrap.dataset.shown = String(this.n); return; }
+    if (!this.hidden.size) {
+      this.plot.unfilter(); this.wrap.dataset.shown = String(this.n); this.showStatus(); return;
+    }
     const keep = [];
     for (let i = 0; i < this.n; i += 1) if (!this.hidden.has(this.codes[i])) keep.push(i);
     this.plot.filter(keep, { preventEvent: true });
     this.wrap.dataset.shown = String(keep.length);
+    this.showStatus();
   }
 
   selected(points) {
