@@ -10,7 +10,7 @@ import numpy as np
 import streamlit as st
 
 from core.embedding import get_model, list_models, vectors_fingerprint
-from core.embedding.hub import NEEDS_HUB, needs_hub
+from core.embedding.hub import needs_hub
 from core.evaluation import QUICK_SAMPLE, QUICK_TASKS, evaluation_figures
 from core.evaluation.job import EvaluateConfig
 from core.explore import DEFAULT_PARAMS
@@ -114,8 +114,8 @@ unavailable = {m.name for m in specs if needs_hub(m, hub_reachable()) and vector
 loadable = [n for n in names if n not in unavailable]
 if len(loadable) < 2:
     st.info(f"Only **{md_escape(loadable[0] if loadable else current)}** can be compared here: the other models "
-            f"({md_escape(', '.join(sorted(unavailable - set(loadable[:1]))))}) {NEEDS_HUB}, which this machine "
-            "cannot reach. Fine-tune a model on the **Train** page, or install one, to compare two.")
+            f"({md_escape(', '.join(sorted(unavailable - set(loadable[:1]))))}) need the Hugging Face hub, which this "
+            "machine cannot reach. Fine-tune a model on the **Train** page, or install one, to compare two.")
     st.stop()
 
 for key in ("compare_a", "compare_b", "compare_method", "compare_colour"):
