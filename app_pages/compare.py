@@ -10,6 +10,7 @@ import numpy as np
 import streamlit as st
 
 from core.embedding import get_model, list_models, vectors_fingerprint
+from core.embedding.hub import needs_hub
 from core.evaluation import QUICK_SAMPLE, QUICK_TASKS, evaluation_figures
 from core.evaluation.job import EvaluateConfig
 from core.explore import DEFAULT_PARAMS
@@ -32,7 +33,7 @@ from ui.embedding import need_embeddings
 from ui.errors import guarded, show_error
 from ui.jobs import running_evaluation, start_job, start_map, watch_job
 from ui.map.component import MapEvents, linked_events, push_state, show_map
-from ui.resources import papers_frame, settings, store
+from ui.resources import hub_reachable, papers_frame, settings, store
 from ui.shared_view import link_problems, write_link
 from ui.sidebar import current_corpus, current_model, sticky
 from ui.views import METHODS
@@ -106,6 +107,16 @@ current = current_model().name
 if len(names) < 2:
     st.info("Only one model is available here: install or fine-tune another one (Train page) to compare.")
     st.stop()
+# a hub model this machine cannot load is no partner unless the corpus has its vectors already (offline, the demo's
+# other models all need the hub: B was scibert, with an Embed button that could only fail)
+embedded = set(s.embedded_models(corpus))
+unavailable = {m.name for m in specs if needs_hub(m, hub_reachable()) and vectors_fingerprint(m) not in embedded}
+loadable = [n for n in names if n not in unavailable]
+if len(loadable) < 2:
+    st.info(f"Only **{md_escape(loadable[0] if loadable else current)}** can be compared here: the other models "
+            f"({md_escape(', '.join(sorted(unavailable - set(loadable[:1]))))}) need the Hugging Face hub, which this "
+            "machine cannot reach. Fine-tune a model on the **Train** page, or install one, to compare two.")
+    st.stop()
 
 for key in ("compare_a", "compare_b", "compare_method", "compare_colour"):
     sticky(key)
@@ -116,9 +127,9 @@ if st.session_state.get(SIDEBAR_SEEN) not in (None, current) or st.session_state
         st.session_state["compare_b"] = before  # the sidebar chose B's model: the two swap
 st.session_state[SIDEBAR_SEEN] = current
 if st.session_state.get("compare_b") not in names:
-    embedded = set(s.embedded_models(corpus))
-    partner = default_partner(specs, st.session_state["compare_a"], lambda m: vectors_fingerprint(m) in embedded)
-    st.session_state["compare_b"] = partner or next(n for n in names if n != st.session_state["compare_a"])
+    partner = default_partner([m for m in specs if m.name in loadable], st.session_state["compare_a"],
+                              lambda m: vectors_fingerprint(m) in embedded)
+    st.session_state["compare_b"] = partner or next(n for n in loadable if n != st.session_state["compare_a"])
 colours = [*info.labels, "(none)"]
 if st.session_state.get("compare_colour") not in colours:
     wanted = st.session_state.get("map_colour")  # the Domain map's colour when it is a label column

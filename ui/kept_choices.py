@@ -18,10 +18,15 @@ SHADOW = "_kept:"
 
 
 def keep_choices(keys: Iterable[str] = KEPT) -> None:
-    """Once a run, before the page: remember each kept widget's value; restore those Streamlit has dropped."""
+    """Once a run, before the page: remember each kept widget's value; restore those Streamlit has dropped.
+
+    Each value is also set again (Streamlit's documented way to keep a widget's value across pages): a value put
+    back on a run of another page was kept, but the widget drawn later showed its default (the map coloured by
+    country under a box that said "journal"); a value set in the run that draws the widget is the one it shows."""
     for key in keys:
         shadow = SHADOW + key
         if key in st.session_state:
             st.session_state[shadow] = st.session_state[key]
+            st.session_state[key] = st.session_state[key]
         elif shadow in st.session_state:
             st.session_state[key] = st.session_state[shadow]

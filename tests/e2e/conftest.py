@@ -70,7 +70,9 @@ def draw_lasso(page, left: float, top: float, right: float, bottom: float, mode:
     mouse = page.mouse
     mouse.move(x0, y0)
     mouse.down()
-    for x, y in ((x1, y0), (x1, y1), (x0, y1), (x0, y0 + 2)):
+    # a box is dragged from one corner to the other (its last point is its corner); a lasso goes round
+    path = ((x1, y0), (x1, y1)) if mode == "rectangle" else ((x1, y0), (x1, y1), (x0, y1), (x0, y0 + 2))
+    for x, y in path:
         mouse.move(x, y, steps=8)
     mouse.up()
 

@@ -70,9 +70,63 @@ def test_the_legend_hides_and_shows_a_group(tab: Tab):
     entry.click()
     hidden = tab.map_view()
     assert hidden["legend"][0]["hidden"] and hidden["shown"] < view["drawn"]
+    # the map's own count says how many are shown, not only how many are drawn (qamap10: "30 papers drawn" stayed)
+    from tests.e2e.conftest import map_js
+
+    status = lambda: tab.page.evaluate(f"() => {map_js()}.status.textContent")  # noqa: E731
+    assert f"{hidden['shown']} shown" in status(), status()
     tab.snap("map-component-legend")
     entry.click()
     assert tab.map_view()["shown"] == view["drawn"]
+    assert "shown" not in status(), status()
+
+
+def test_a_long_legend_entry_keeps_its_count_in_view_and_names_itself_in_full(tab: Tab):
+    """A long journal name ran past the entry's 320 px and was clipped with its count (the export's legend too);
+    the entry's tooltip did not name it either (qamap10)."""
+    from tests.e2e.conftest import map_js
+
+    long = "Comptes rendus hebdomadaires des seances de l'Academie des sciences. Serie D: Sciences naturelles"
+    seen = tab.page.evaluate(f"""(label) => {{ const m = {map_js()};
+        m.drawLegend([{{label, count: 4417, code: 0, colour: '#ff0000'}}]);
+        const row = m.legend.querySelector('.miread-legend-entry'), box = row.getBoundingClientRect();
+        const walk = document.createTreeWalker(row, NodeFilter.SHOW_TEXT);
+        let node; while ((node = walk.nextNode()) && !node.textContent.includes('(4417)'));
+        const range = document.createRange(), at = node.textContent.indexOf('(4417)');
+        range.setStart(node, at); range.setEnd(node, at + 6);
+        const count = range.getBoundingClientRect();
+        return {{right: count.right, left: count.left, rowRight: box.right, rowLeft: box.left, title: row.title,
+                 text: row.textContent}}; }}""", long)
+    try:
+        assert seen["text"] == f"{long} (4417)"
+        assert seen["rowLeft"] <= seen["left"] and seen["right"] <= seen["rowRight"] + 0.5, seen  # the count is shown
+        assert long in seen["title"], seen
+    finally:
+        tab.page.evaluate(f"() => {{ const m = {map_js()}; m.drawLegend(m.state.state.legend || []); }}")
+
+
+def test_a_topic_label_near_the_edge_stays_inside_the_map(tab: Tab):
+    """A cluster at the map's right edge had its label drawn centred on it and cut off by the edge ("C: clinical,
+    treatment, outcome" on a phone, qamap10)."""
+    from tests.e2e.conftest import map_js
+
+    text = "C: clinical, treatment, outcomes of the very long topic"
+    drawn = tab.page.evaluate(f"""(text) => {{ const m = {map_js()}, g = m.overlay.getContext('2d'), calls = [];
+        const [x0, x1, y0, y1] = m.bbox(), before = m.overlayState;
+        g.fillText = function (t, x, y) {{ const w = this.measureText(String(t)).width;
+            const left = this.textAlign === 'center' ? x - w / 2 : this.textAlign === 'right' ? x - w : x;
+            calls.push({{t: String(t), left, right: left + w}}); }};
+        try {{
+            for (const x of [x1 - 0.005 * (x1 - x0), x0 + 0.005 * (x1 - x0)]) {{
+                m.overlayState = {{...before, star: null, stars: [], labels: [{{text, x, y: (y0 + y1) / 2,
+                                                                                level: 'coarse'}}]}};
+                m.paint();
+            }}
+        }} finally {{ delete g.fillText; m.overlayState = before; m.paint(); }}
+        return {{calls: calls.filter(c => c.t === text), width: m.wrap.clientWidth}}; }}""", text)
+    assert len(drawn["calls"]) == 2, drawn
+    for call in drawn["calls"]:
+        assert call["left"] >= 0 and call["right"] <= drawn["width"], drawn
 
 
 def test_a_group_hidden_in_the_legend_comes_back_with_another_colour(tab: Tab):
@@ -149,6 +203,59 @@ def test_a_lasso_lists_the_papers_and_saves_them_as_a_collection(tab: Tab, store
     assert len(store.collection_ids(CORPUS, "everything")) == chosen
     tab.snap("map-component-lasso")
     tab.page.locator(".miread-map-outer button[data-mode=panZoom]").first.click()
+
+
+def test_a_second_box_replaces_the_first_on_the_map_and_in_the_list(tab: Tab):
+    """The side fragment sent its kept selection with the run the new selection came in on: the map drew the old
+    papers selected again while the list beside it named the new ones (qamap10)."""
+    from tests.e2e.conftest import TOOLS, draw_lasso
+
+    close = tab.page.locator(".st-key-map_panel_close button").first
+    if close.count():
+        close.click()
+        tab.idle()
+    heading = tab.page.locator("[data-testid=stHeading]").filter(has_text=re.compile(r"\d+ selected papers?"))
+
+    def agree() -> int:
+        tab.idle()
+        listed = int(heading.first.inner_text().split()[0]) if heading.count() else 0
+        drawn = len(tab.map_view()["selection"])
+        _check(listed == drawn, (listed, drawn))
+        return listed
+    for right in (0.5, 1.0, 0.5):  # a box, a larger one, a smaller one again
+        draw_lasso(tab.page, 0.0, 0.0, right, 1.0, mode="rectangle")
+        tab.idle()
+        tab.page.wait_for_timeout(1500)
+        chosen = tab.eventually(agree)
+        assert chosen >= (PAPERS * 0.8 if right == 1.0 else 1), (right, chosen)
+    tab.page.locator(f"{TOOLS} button[data-mode=panZoom]").first.click()
+
+
+def test_escape_that_closes_a_menu_keeps_the_selection(tab: Tab):
+    """Escape anywhere on the page cleared the map's selection (regl-scatterplot's own key handler on the window):
+    closing the selection's Export menu, or a select box, with Escape lost the papers just lassoed (qamap10). Escape
+    with the mouse on the map still clears it."""
+    from tests.e2e.conftest import MAP, TOOLS
+
+    tab.lasso(0.0, 0.0, 1.0, 1.0)
+    heading = tab.see(re.compile(r"\d+ selected papers"), "[data-testid=stHeading]")
+    chosen = int(heading.split()[0])
+    tab.page.mouse.move(1, 1)
+    tab.page.get_by_role("button", name=f"Export the {chosen} selected papers").click()
+    tab.page.get_by_role("button", name="Map table with x, y (CSV)").wait_for()
+    tab.page.keyboard.press("Escape")
+    tab.page.wait_for_timeout(1500)
+    tab.idle()
+    assert len(tab.map_view()["selection"]) == chosen
+    assert tab.page.get_by_role("heading", name=f"{chosen} selected papers").count() == 1
+    box = tab.page.locator(f"{MAP} canvas").first.bounding_box()
+    assert box
+    tab.page.mouse.move(box["x"] + 5, box["y"] + 5)
+    tab.page.keyboard.press("Escape")
+    tab.eventually(lambda: _check(tab.map_view()["selection"] == [], len(tab.map_view()["selection"])))
+    tab.eventually(lambda: _check(tab.page.get_by_role("heading", name=re.compile("selected papers")).count() == 0,
+                                  "the list is still there"))
+    tab.page.locator(f"{TOOLS} button[data-mode=panZoom]").first.click()
 
 
 def test_a_lasso_draws_its_path_and_the_map_once_when_let_go(tab: Tab):
@@ -383,6 +490,26 @@ def test_coming_back_to_the_map_shows_the_same_drawn_map_with_its_state(tab: Tab
     tab.snap("map-component-back")
     tab.fill("Highlight papers matching", "")
     tab.eventually(lambda: _check(tab.map_view()["faded"] == 0, tab.map_view()["faded"]))
+
+
+def test_coming_back_the_colour_box_shows_the_colour_the_map_is_drawn_with(tab: Tab):
+    """The colour came back to the map but not to its box: the map was coloured by the chosen column while the box
+    showed the first option (Streamlit draws a value put back on another page's run as the widget's default;
+    qamap10)."""
+    box = tab.page.get_by_role("combobox", name="Colour by", exact=True)
+    tab.choose("Colour by", "(none)")
+    tab.eventually(lambda: _check(tab.map_view()["legend"] == [], tab.map_view()["legend"]))
+    try:
+        tab.go("Similar papers")
+        tab.page.wait_for_timeout(1500)
+        tab.idle()
+        tab.go("Domain map")
+        tab.map_drawn()
+        assert tab.map_view()["legend"] == []  # the map: no colour
+        tab.page.wait_for_timeout(1000)
+        assert box.input_value() == "(none)"  # and its box says so
+    finally:
+        tab.choose("Colour by", "journal")
 
 
 def _check_view(tab: Tab, before: dict, highlight: str) -> dict:

@@ -245,6 +245,9 @@ def map_events(unit: UnitFrame, star: dict | None, selected: list[int] | None = 
     zoom = current_zoom()
     state: dict[str, Any] = {"flight": int(st.session_state.get(FLIGHTS, 0)),
                              "zoom": unit.box_to_unit(zoom) if zoom else None, "star": None}
+    fresh = pending_selection(unit, "map_events", coords)
+    if fresh is not None:  # this run brings a new selection: the map is sent it, not the one it replaces
+        selected = fresh
     if selected and len(selected) <= SELECT_SENT:
         state["select"] = [int(r) for r in selected]
     if star is not None:
@@ -260,6 +263,21 @@ def map_events(unit: UnitFrame, star: dict | None, selected: list[int] | None = 
         selected = lasso_rows(unit, coords, lasso)
     return MapEvents(clicked=None if clicked is None else int(clicked),
                      selected=None if selected is None else [int(r) for r in selected])
+
+
+def pending_selection(unit: UnitFrame, key: str, coords: np.ndarray | None = None) -> list[int] | None:
+    """The selection (rows) an instance's event brings to this run, read before the instance is mounted again (None:
+    no new selection). Its state must carry this selection: the kept one would select the old papers again."""
+    try:
+        events = st.session_state.get(key)
+    except Exception:  # noqa: BLE001 - no value yet (a first run), or a state Streamlit will not present
+        return None
+    if not isinstance(events, dict):
+        return None
+    lasso, selected = events.get("lasso"), events.get("selected")
+    if lasso is not None and coords is not None:
+        return lasso_rows(unit, coords, lasso)
+    return None if selected is None else [int(r) for r in selected]
 
 
 def lasso_rows(unit: UnitFrame, coords: np.ndarray, polygon: list[float]) -> list[int]:

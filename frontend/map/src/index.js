@@ -101,8 +101,15 @@ class MapView {
     this.plot = createScatterplot({
       renderer: this.renderer, canvas: this.canvas, width: "auto", height: "auto", pointSize: 4, pointSizeSelected: 2,
       pointOutlineWidth: 2, lassoColor: [0.1, 0.1, 0.1, 1], backgroundColor: [1, 1, 1, 1],
-      performanceMode: performance, deselectOnDblClick: false, lassoInitiator: false,
+      performanceMode: performance, deselectOnDblClick: false, deselectOnEscape: false, lassoInitiator: false,
     });
+    // Escape clears the selection only with the mouse on the map: regl-scatterplot's own handler heard Escape
+    // anywhere on the page, so closing a menu or a select box with it lost the papers just lassoed
+    this.pointerOn = false;
+    this.wrap.addEventListener("pointerenter", () => { this.pointerOn = true; });
+    this.wrap.addEventListener("pointerleave", () => { this.pointerOn = false; });
+    this.onEscape = (e) => { if (e.key === "Escape" && this.pointerOn && !this.lasso.drag) this.plot.deselect(); };
+    window.addEventListener("keyup", this.onEscape);
     // frames drawn (a mark for tests: one change, one frame; a run that changes nothing, none)
     this.plot.subscribe("draw", () => { this.wrap.dataset.frames = String((Number(this.wrap.dataset.frames) || 0) + 1); });
     this.plot.subscribe("select", ({ points }) => this.selected(points));
@@ -197,9 +204,17 @@ class MapView {
     this.wrap.dataset.key = String(this.key);
     this.wrap.dataset.ready = "1";
     this.wrap.dataset.loads = String((Number(this.wrap.dataset.loads) || 0) + 1);
-    this.status.textContent = this.rows
+    this.showStatus();
+  }
+
+  /** The map's count: papers drawn, and how many of them are shown while the legend hides groups. */
+  showStatus() {
+    const drawn = this.rows
       ? `density of ${this.total.toLocaleString()} papers; ${this.n.toLocaleString()} in this view drawn`
       : `${this.n.toLocaleString()} papers drawn`;
+    const shown = Number(this.wrap.dataset.shown || this.n), groups = this.hidden.size;
+    this.status.textContent = groups ? `${drawn}; ${shown.toLocaleString()} shown (${groups} legend `
+      + `${groups === 1 ? "group" : "groups"} hidden)` : drawn;
   }
 
   /** The density picture (size × size, uint8, top row first), white to dark blue: regl-scatterplot's background
@@ -435,15 +450,19 @@ class MapView {
     this.legend.style.display = entries.length ? "" : "none";
     for (const entry of entries) {
       const row = el("div", "display:flex;align-items:center;gap:5px;cursor:pointer;white-space:nowrap;"
-        + "overflow:hidden;text-overflow:ellipsis;max-width:320px", this.legend);
+        + "max-width:320px;min-width:0", this.legend);
       row.className = "miread-legend-entry";
       row.dataset.code = String(entry.code);
       const swatch = el("span", `display:inline-block;width:10px;height:10px;border-radius:50%;flex:none;`
         + `background:${/^#[0-9a-fA-F]{6}$/.test(entry.colour) ? entry.colour : GREY}`, row);
       swatch.className = "miread-swatch";
-      const name = el("span", "", row);
-      name.textContent = `${entry.label} (${entry.count})`;
-      row.title = "Click to hide or show this group";
+      // a long name ends in "…", its count stays in view; the tooltip names it in full
+      const name = el("span", "overflow:hidden;text-overflow:ellipsis;min-width:0", row);
+      name.textContent = entry.label;
+      const count = el("span", "flex:none", row);
+      count.className = "miread-legend-count";
+      count.textContent = ` (${entry.count})`;
+      row.title = `${entry.label} (${entry.count}). Click to hide or show this group.`;
       row.style.opacity = this.hidden.has(entry.code) ? "0.35" : "1";
       row.dataset.hidden = this.hidden.has(entry.code) ? "1" : "0";
       row.addEventListener("click", () => {
@@ -456,11 +475,14 @@ class MapView {
   }
 
   filter() {
-    if (!this.hidden.size) { this.plot.unfilter(); this.wrap.dataset.shown = String(this.n); return; }
+    if (!this.hidden.size) {
+      this.plot.unfilter(); this.wrap.dataset.shown = String(this.n); this.showStatus(); return;
+    }
     const keep = [];
     for (let i = 0; i < this.n; i += 1) if (!this.hidden.has(this.codes[i])) keep.push(i);
     this.plot.filter(keep, { preventEvent: true });
     this.wrap.dataset.shown = String(keep.length);
+    this.showStatus();
   }
 
   selected(points) {
@@ -650,8 +672,11 @@ class MapView {
     for (const label of o.labels) {
       if (label.level === "fine" && zoom < 2 && o.labels.some((l) => l.level === "coarse")) continue;
       if (label.level === "coarse" && zoom >= 2 && o.labels.some((l) => l.level === "fine")) continue;
-      const [sx, sy] = this.screen(label.x, label.y);
+      const [cx, sy] = this.screen(label.x, label.y);
       g.font = "bold 12px sans-serif";
+      // a cluster near an edge keeps its whole label on the map (its centre on the map: one off it stays off)
+      const half = g.measureText(String(label.text)).width / 2 + 4;
+      const sx = cx < 0 || cx > w ? cx : Math.max(Math.min(cx, w - half), Math.min(half, w / 2));
       g.lineWidth = 3; g.strokeStyle = "rgba(255,255,255,.9)";
       g.strokeText(String(label.text), sx, sy);
       g.fillStyle = "#222";
@@ -727,6 +752,7 @@ class MapView {
   }
 
   destroy() {
+    window.removeEventListener("keyup", this.onEscape);
     this.stopPlay(false);
     this.lasso.destroy();
     this.touch.destroy();
