@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator
+from pathlib import Path
 
 import pandas as pd
 import pytest
@@ -303,6 +304,31 @@ def test_a_lasso_draws_its_path_and_the_map_once_when_let_go(tab: Tab):
     tab.page.wait_for_timeout(500)
     assert tab.map_view()["selection"] == chosen
     tab.page.locator(f"{TOOLS} button[data-mode=panZoom]").first.click()
+
+
+def test_the_png_carries_the_legend_under_the_map(tab: Tab):
+    """The PNG held the map alone: its colours could not be read once the picture left the app (the map
+    walk-through's leftover). The legend (swatch, name, count) is drawn under it."""
+    import io
+
+    from PIL import Image
+
+    from tests.e2e.conftest import MAP, TOOLS
+
+    tab.idle()
+    legend = tab.map_view()["legend"]
+    assert legend
+    canvas = tab.page.locator(f"{MAP} canvas").first.bounding_box()
+    with tab.page.expect_download() as download:
+        tab.page.locator(f"{TOOLS} button.miread-png").first.click()
+    picture = Image.open(io.BytesIO(Path(download.value.path()).read_bytes())).convert("RGB")
+    ratio = picture.width / canvas["width"]
+    assert picture.height > canvas["height"] * ratio + 10, (picture.size, canvas)  # a band under the map
+    band = picture.crop((0, int(canvas["height"] * ratio) + 2, picture.width, picture.height))
+    dark = sum(1 for r, g, b in band.getdata() if r + g + b < 200)
+    assert dark > 50, dark  # the entries' names are drawn there
+    # on white, as the map shows: no transparent (black once flattened) background where no paper is
+    assert picture.getpixel((2, 2)) == (255, 255, 255)
 
 
 def test_fingers_pan_pinch_and_draw_a_lasso(tab: Tab):

@@ -727,13 +727,57 @@ class MapView {
     if (restore && this.state) this.enqueue(() => this.applyNow(this.state, true, true));
   }
 
+  /** The legend as a picture to go under the PNG (swatch, name and count of each entry, a hidden group faded), so the
+   * colours read outside the app; `width` in the picture's pixels, `scale` of them per CSS pixel. Names are drawn with
+   * fillText (never HTML) and cut at 300 px. Null without a legend. */
+  legendPicture(width, scale) {
+    const entries = (this.state && this.state.state && this.state.state.legend) || [];
+    if (!entries.length) return null;
+    const c = document.createElement("canvas"), g = c.getContext("2d");
+    const pad = 8, rowH = 18, room = width / scale, font = "12px sans-serif";
+    g.font = font;
+    const items = [];
+    let x = pad, y = pad;
+    for (const entry of entries) {
+      const text = `${String(entry.label)} (${entry.count})`;
+      const w = 16 + Math.min(g.measureText(text).width, 300) + 14;
+      if (x + w > room - pad && x > pad) { x = pad; y += rowH; }
+      items.push({ entry, text, x, y });
+      x += w;
+    }
+    c.width = width; c.height = Math.ceil((y + rowH + pad) * scale);
+    g.scale(scale, scale);
+    g.fillStyle = "#fff"; g.fillRect(0, 0, room, c.height / scale);
+    g.font = font; g.textBaseline = "middle";
+    for (const { entry, text, x: at, y: top } of items) {
+      g.globalAlpha = this.hidden.has(entry.code) ? 0.35 : 1;
+      g.fillStyle = /^#[0-9a-fA-F]{6}$/.test(entry.colour) ? entry.colour : GREY;
+      g.beginPath(); g.arc(at + 5, top + rowH / 2, 5, 0, 2 * Math.PI); g.fill();
+      g.fillStyle = "#222";
+      g.fillText(text, at + 16, top + rowH / 2, 300);
+    }
+    g.globalAlpha = 1;
+    return c;
+  }
+
   async png() {
     const image = await this.plot.export({ scale: 1, antiAliasing: 1, pixelAligned: false });
     const c = document.createElement("canvas");
     c.width = image.width; c.height = image.height;
+    const key = this.legendPicture(image.width, image.width / Math.max(1, this.wrap.clientWidth));
+    c.height = image.height + (key ? key.height : 0);  // (setting the size clears the canvas: set it first)
     const g = c.getContext("2d");
-    g.putImageData(image, 0, 0);
-    g.drawImage(this.overlay, 0, 0, c.width, c.height);
+    // on white, as the map shows (regl-scatterplot's picture is transparent where no paper is: a viewer showed it
+    // black, the labels unreadable)
+    const drawn = document.createElement("canvas");
+    drawn.width = image.width; drawn.height = image.height;
+    drawn.getContext("2d").putImageData(image, 0, 0);
+    g.fillStyle = "#fff";
+    g.fillRect(0, 0, c.width, c.height);
+    g.drawImage(drawn, 0, 0);
+    g.drawImage(this.overlay, 0, 0, image.width, image.height);
+    if (key) g.drawImage(key, 0, image.height);
+    this.wrap.dataset.pngSize = `${c.width}x${c.height}`;
     c.toBlob((blob) => {
       const a = document.createElement("a");
       a.href = URL.createObjectURL(blob);
