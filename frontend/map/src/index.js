@@ -5,6 +5,7 @@
 // is only ever set with textContent or drawn with fillText: never parsed as HTML.
 import createScatterplot, { createRenderer } from "regl-scatterplot";
 import { tableFromIPC } from "apache-arrow";
+import clearedLayer from "./layer.js";
 import Lasso from "./lasso.js";
 import Touch from "./touch.js";
 
@@ -635,14 +636,8 @@ class MapView {
   }
 
   paint() {
-    const c = this.overlay, w = this.wrap.clientWidth, h = this.wrap.clientHeight;
-    const dpr = window.devicePixelRatio || 1;
-    if (c.width !== Math.round(w * dpr) || c.height !== Math.round(h * dpr)) {
-      c.width = Math.round(w * dpr); c.height = Math.round(h * dpr);
-    }
-    const g = c.getContext("2d");
-    g.setTransform(dpr, 0, 0, dpr, 0, 0);
-    g.clearRect(0, 0, w, h);
+    const w = this.wrap.clientWidth, h = this.wrap.clientHeight;
+    const g = clearedLayer(this.overlay, w, h);
     const o = this.overlayState;
     if (!o || !this.n) return;
     g.lineWidth = 1;

@@ -5,6 +5,8 @@
 // the ones its own lasso gives). regl-scatterplot still hears the mouse going down and up (its click and state stay
 // right); only its handlers of the moves in between are kept out.
 
+import clearedLayer from "./layer.js";
+
 const MIN_STEP = 2;  // CSS px between two kept points of a freehand path
 const CLICK = 3;  // a press that moves less than this is a click (regl-scatterplot's own lassoMinDist)
 
@@ -172,14 +174,7 @@ export default class Lasso {
 
   /** The path drawn on the lasso layer (null: cleared). */
   paint(polygon) {
-    const c = this.view.lassoLayer, w = this.view.wrap.clientWidth, h = this.view.wrap.clientHeight;
-    const dpr = window.devicePixelRatio || 1;
-    if (c.width !== Math.round(w * dpr) || c.height !== Math.round(h * dpr)) {
-      c.width = Math.round(w * dpr); c.height = Math.round(h * dpr);
-    }
-    const g = c.getContext("2d");
-    g.setTransform(dpr, 0, 0, dpr, 0, 0);
-    g.clearRect(0, 0, w, h);
+    const g = clearedLayer(this.view.lassoLayer, this.view.wrap.clientWidth, this.view.wrap.clientHeight);
     if (!polygon || polygon.length < 2) return;
     g.beginPath();
     g.moveTo(polygon[0][0], polygon[0][1]);

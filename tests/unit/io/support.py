@@ -8,6 +8,7 @@ from core.io import read_papers
 from core.records import Paper, RowError
 
 FIXTURES = Path(__file__).resolve().parents[2] / "fixtures" / "corpus"
+TOOLS = Path(__file__).resolve().parents[2] / "fixtures" / "real" / "tools"
 MEDICAL = Path("/work/shared/data/medical_abstracts.jsonl.gz")
 
 
@@ -19,3 +20,14 @@ def papers_and_errors(path: Path, **kwargs) -> tuple[list[Paper], list[RowError]
 def write(path: Path, data: bytes | str) -> Path:
     path.write_bytes(data.encode("utf-8") if isinstance(data, str) else data)
     return path
+
+
+def tools_items(name: str, title_only: bool = False) -> list[Paper | RowError]:
+    """The papers and row errors read from a real export of tests/fixtures/real/tools."""
+    return [item for item in read_papers(TOOLS / name, title_only=title_only)
+            if isinstance(item, (Paper, RowError))]
+
+
+def tools_papers(name: str, title_only: bool = False) -> list[Paper]:
+    """The papers read from a real export of tests/fixtures/real/tools."""
+    return [item for item in tools_items(name, title_only) if isinstance(item, Paper)]

@@ -10,19 +10,10 @@ import pytest
 
 from core.io import read_papers
 from core.io.formats import detect_format
-from core.records import Paper, RowError
-
-TOOLS = Path(__file__).resolve().parents[2] / "fixtures" / "real" / "tools"
-
-
-def _items(name: str, title_only: bool = False) -> list[Paper | RowError]:
-    return [item for item in read_papers(TOOLS / name, title_only=title_only)
-            if isinstance(item, (Paper, RowError))]
-
-
-def _papers(name: str, title_only: bool = False) -> list[Paper]:
-    return [item for item in _items(name, title_only) if isinstance(item, Paper)]
-
+from core.records import Paper
+from tests.unit.io.support import TOOLS
+from tests.unit.io.support import tools_items as _items
+from tests.unit.io.support import tools_papers as _papers
 
 # --- NoteExpress (.net) as CNKI writes it ------------------------------------------------------------------------
 

@@ -4,22 +4,10 @@ counted by a hand-written reader before the product read it."""
 
 from __future__ import annotations
 
-from pathlib import Path
-
 from core.io import read_papers
-from core.records import Paper, RowError
-
-TOOLS = Path(__file__).resolve().parents[2] / "fixtures" / "real" / "tools"
-
-
-def _items(name: str, title_only: bool = False) -> list[Paper | RowError]:
-    return [item for item in read_papers(TOOLS / name, title_only=title_only)
-            if isinstance(item, (Paper, RowError))]
-
-
-def _papers(name: str, title_only: bool = False) -> list[Paper]:
-    return [item for item in _items(name, title_only) if isinstance(item, Paper)]
-
+from core.records import Paper
+from tests.unit.io.support import TOOLS
+from tests.unit.io.support import tools_papers as _papers
 
 # --- Solr search APIs: ERIC and PLOS ({"response": {"numFound", "docs": [...]}}) ----------------------------------
 
