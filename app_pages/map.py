@@ -193,22 +193,23 @@ with top:
 
     ranked = ranked_figures(corpus, spec)
     kind = "PCA preview" if final is None else method.upper()
-    overview_box = st.empty() if is_overview(len(coords)) else None  # filled once the map says what it drew
-    if overview_box is None:
-        st.caption(f"{kind}: drawing all **{len(coords):,}** {noun(len(coords), 'paper')} (WebGL, in your browser). "
-                   "Pan and zoom with the mouse; Lasso or Box selects; **Whole map** returns to the whole map.")
-    spellings_caption(corpus, colour)  # one colour per journal, whatever its spellings
     fitted = guarded(map_fitted, store(), corpus, spec, method, params) if final is not None else None
+    fill_screen()
+HOW = "Pan and zoom with the mouse or two fingers; Lasso or Box selects;"
+with map_box:
+    unit = show_map(corpus, coords, frame)  # the points: sent once per corpus version and map
+    # what is drawn and how, under the map: above it they pushed a phone's map below its first screen (600 px down)
+    if is_overview(len(coords)):
+        st.caption(f"{kind}: {overview_sentence(st.session_state[OVERVIEW]['map'])} {HOW} **Whole map** returns to "
+                   "the overview.")
+    else:
+        st.caption(f"{kind}: drawing all **{len(coords):,}** {noun(len(coords), 'paper')} (WebGL, in your browser). "
+                   f"{HOW} **Whole map** returns to the whole map.")
+    spellings_caption(corpus, colour)  # one colour per journal, whatever its spellings
     if fitted is not None:
         st.caption(f"{method.upper()} fitted on a seeded sample of **{int(fitted.sum()):,}** papers; the other "
                    f"**{int((~fitted).sum()):,}** were placed at the weighted mean of their 10 most similar fitted "
                    f"papers, as a pasted paper (★) is.")
-    fill_screen()
-with map_box:
-    unit = show_map(corpus, coords, frame)  # the points: sent once per corpus version and map
-if overview_box is not None:
-    overview_box.caption(f"{kind}: {overview_sentence(st.session_state[OVERVIEW]['map'])} Pan and zoom with the "
-                         "mouse; **Whole map** returns to the overview.")
 colours = colour_codes(colour_values, len(coords), int(legend), scale=bool(info.year) and colour == info.year)
 unit_xy = unit.to_unit(coords)
 ring_rows = None if (m := marked(stable)) is None else np.flatnonzero(m)
@@ -228,7 +229,7 @@ quick_controls(DrawnMap(corpus, frame, coords, colours, map_state, ring_rows, in
                         view), highlight_box, years_box, map_box)  # Highlight, Years, Play: fragment runs
 show_stable_controls(stable if final is not None else None, corpus, spec, method, params)  # new papers, re-fit, undo
 # zooms: the session and the address bar, in a fragment of their own
-watch_zoom(unit, reload=overview_box is not None, view=view)
+watch_zoom(unit, reload=is_overview(len(coords)), view=view)
 with side:
     side_panel(corpus, spec, frame, coords, unit, links=info.links, view=view, colour=colour,
                colour_values=colour_values, ranked=ranked)

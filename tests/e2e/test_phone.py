@@ -48,5 +48,8 @@ def test_the_map_starts_on_the_first_screen_of_a_phone(phone: Tab):
     assert title and header and title["y"] >= header["y"] + header["height"] - 4, (title, header)  # not under it
     box = plot.bounding_box()
     assert box and box["width"] > 0.85 * PHONE["width"], box  # and keeps the phone's width
+    # what is drawn and how is said under the map: above it, those captions put the demo's map 640 px down
+    said = page.locator("[data-testid=stCaptionContainer]").filter(has_text="drawing all").first.bounding_box()
+    assert said and said["y"] > box["y"] + box["height"] - 4, (said, box)
     for label in ("Colour by", "Highlight papers matching", "Years", "Play through years"):  # all still there
         assert page.get_by_label(label, exact=True).count() >= 1 or page.get_by_text(label, exact=True).count(), label
