@@ -29,7 +29,8 @@ def _chosen(papers: list[Paper], corpus: str, pids: Sequence[str]) -> list[Paper
     """The papers of `pids`, in the order given (search results in their rank order, a selection as listed); an id
     the corpus lacks is named."""
     wanted = list(dict.fromkeys(pids))
-    by_id = {paper.id: paper for paper in papers if paper.id in set(wanted)}
+    chosen_ids = set(wanted)
+    by_id = {paper.id: paper for paper in papers if paper.id in chosen_ids}
     chosen = [by_id[pid] for pid in wanted if pid in by_id]
     if len(chosen) < len(wanted):
         found = {paper.id for paper in chosen}
