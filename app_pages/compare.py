@@ -36,6 +36,7 @@ from ui.map.component import MapEvents, linked_events, push_state, show_map
 from ui.resources import hub_reachable, papers_frame, settings, store
 from ui.shared_view import link_problems, write_link
 from ui.sidebar import current_corpus, current_model, sticky
+from ui.table_download import table_download
 from ui.views import METHODS
 
 SELECTED = "compare_selected"  # ids of the papers highlighted in both maps
@@ -242,6 +243,7 @@ with panel:
         table, missing = evaluation_figures(s, corpus, label, [name_a, name_b])
         if not table.empty:
             st.dataframe(table, width="stretch")  # as on the Evaluate page: readable measures, 95 % intervals, n
+            table_download(table.reset_index(), "compare_eval_csv", corpus, name_a, "vs", name_b, "evaluation")
         for model in missing:
             st.caption(f"No stored evaluation of **{md_escape(model)}** on this corpus yet.")
             if st.button(f"Evaluate {md_escape(model)}", key=f"compare_eval_{model}", icon=":material/analytics:",
@@ -272,6 +274,7 @@ if len(one) and all(n is not None for n in near):
         ranks[column] = ranks[column].astype("string").fillna("")
     st.dataframe(ranks, width="stretch", hide_index=True,
                  column_config={"title": st.column_config.TextColumn("title", width="large")})
+    table_download(ranks, "compare_ranks_csv", corpus, "neighbours")
 
 st.subheader("Papers whose neighbourhood changed most")
 moved = moved_papers(frame, scores, [c for c in info.labels if c in frame.columns][:2], top=MAX_TABLE)
@@ -285,3 +288,4 @@ st.dataframe(moved.drop(columns=["row"]), width="stretch", hide_index=True, key=
                      "neighbourhood changed", min_value=0.0, max_value=1.0, format="%.1f",
                      help=f"1 − shared / {NEIGHBOURS} of the paper's {NEIGHBOURS} nearest neighbours under A and B."),
                  "title": st.column_config.TextColumn("title", width="large")})
+table_download(moved.drop(columns=["row"]), "compare_moved_csv", corpus, name_a, "vs", name_b, "moved")

@@ -22,6 +22,7 @@ from ui.import_report import corpus_merges_panel, files_table, headline, merges_
 from ui.library_trash import delete_panel, follow_sidebar, labels_panel, trash_panel, undo_notice
 from ui.resources import store
 from ui.sidebar import current_model
+from ui.table_download import table_download
 from ui.uploads import kept_uploads
 
 st.title("Library")
@@ -135,6 +136,7 @@ table = pd.DataFrame([
     for c in corpora
 ])
 st.dataframe(table, width="stretch", hide_index=True)
+table_download(table, "library_corpora_csv", "corpora")
 
 spec = current_model()
 follow_sidebar([c.name for c in corpora])

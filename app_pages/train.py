@@ -33,6 +33,7 @@ from ui.errors import guarded, show_error
 from ui.figures_train import figure_scorer_form
 from ui.resources import settings, store
 from ui.sidebar import current_corpus
+from ui.table_download import table_download
 
 HELP = TrainConfig.HELP
 DEFAULTS = {f.name: f.default for f in fields(TrainConfig) if f.name not in ("corpus", "label")}
@@ -214,7 +215,8 @@ def _show_jobs(chosen: str, was_active: tuple[str, ...]) -> None:
     with st.container(border=True):
         _show_job(job, jobs.metrics_frame(s, chosen))
     st.subheader("Jobs")
-    st.dataframe(_jobs_table(items), width="stretch", hide_index=True,
+    table = _jobs_table(items)
+    st.dataframe(table, width="stretch", hide_index=True,
                  column_config={"progress": st.column_config.ProgressColumn("progress", format="percent",
                                                                             min_value=0, max_value=1),
                                 "test accuracy": st.column_config.NumberColumn(format="percent"),
@@ -222,6 +224,7 @@ def _show_jobs(chosen: str, was_active: tuple[str, ...]) -> None:
                                 "vs base": st.column_config.TextColumn(
                                     help="Test accuracy minus the base model's on the same held-out test papers, "
                                          "± half its 95 % interval, the verdict and the papers (n)")})
+    table_download(table, "train_jobs_csv", "training-jobs")
     if any(j["id"] in was_active and j["status"] not in jobs.ACTIVE for j in items):
         st.rerun(scope="app")
 
@@ -348,6 +351,7 @@ if preview is not None:
     st.dataframe(preview, width="stretch", hide_index=True, height=min(240, 35 * (len(preview) + 1) + 3),
                  column_config={"used": st.column_config.CheckboxColumn("used"),
                                 "sampled": st.column_config.NumberColumn("papers used")})
+    table_download(preview, "train_classes_csv", corpus, label, "classes")
 
 if st.button("Start training", type="primary", disabled=preview is None):
     cfg = TrainConfig(

@@ -25,6 +25,7 @@ from ui import state
 from ui.errors import show_error
 from ui.resources import store
 from ui.sidebar import select_corpus, sticky
+from ui.table_download import table_download
 
 AUTO, NONE = "(auto)", "(none)"
 _REQUIRED = ("title", "abstract")
@@ -124,6 +125,7 @@ def _plan_summary(plan: ImportPlan) -> None:
     if plan.skipped:
         with st.expander(f"Rows that will be skipped ({len(plan.skipped):,})"):
             st.dataframe(pd.DataFrame(plan.skipped), width="stretch", hide_index=True)
+            table_download(plan.skipped, "preview_skipped_csv", "rows-to-skip")
 
 
 def _label_widget(columns: list[str], plan: ImportPlan | None, digest: str) -> list[str]:
@@ -287,6 +289,7 @@ def several_preview(files: list[tuple[Path, str, str]]) -> None:
     if len(skips):
         with st.expander(f"Rows that will be skipped ({len(skips):,})"):
             st.dataframe(skips, width="stretch", hide_index=True)
+            table_download(skips, "preview_skips_csv", "rows-to-skip")
             if skips["reason"].str.contains("abstract").any():
                 st.caption("A row without an abstract is imported as a title-only paper when Titles only is "
                            "ticked for its file.")

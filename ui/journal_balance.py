@@ -7,6 +7,7 @@ import streamlit as st
 
 from core.display import plural
 from core.records import md_escape
+from ui.table_download import table_download
 
 
 def balance_frame(table: pd.DataFrame, column: str = "journal") -> pd.DataFrame:
@@ -29,4 +30,6 @@ def balance_table(table: pd.DataFrame, corpus: str, column: str = "journal") -> 
         scope = "every paper" if n == total else f"a seeded sample of {n:,} of its {total:,} papers"
         st.caption(f"Checked on {plural(n, 'paper')} of **{md_escape(corpus)}** ({scope}), each predicted from its "
                    "nearest other papers.")
-    st.dataframe(balance_frame(table, column), width="stretch", hide_index=True)
+    shown = balance_frame(table, column)
+    st.dataframe(shown, width="stretch", hide_index=True)
+    table_download(shown, f"journal_balance_csv_{column}", corpus, "predicted-balance")

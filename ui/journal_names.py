@@ -8,6 +8,7 @@ import streamlit as st
 from core.display import plural
 from core.records import md_escape
 from ui.resources import store
+from ui.table_download import table_download
 
 
 def joined_spellings(corpus: str) -> dict[str, list[str]]:
@@ -44,3 +45,4 @@ def spellings_table(corpus: str) -> None:
                    "gives for it (MEDLINE TA, RIS J2, Scopus Abbreviated Source Title). Your files keep their own "
                    "spellings.")
         st.dataframe(rows, width="stretch", hide_index=True, key="journal_spellings")
+        table_download(rows, "journal_spellings_csv", corpus, "journal-spellings")

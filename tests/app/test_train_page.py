@@ -162,6 +162,8 @@ def test_the_jobs_table_shows_the_same_progress_as_the_job_header(workspace, mon
     header = next(m.value for m in at.markdown if "live-job" in m.value)
     shown = table(at, "progress").set_index("job")["progress"]["live-job"]
     assert f"{shown:.0%}" in header
+    ids = [b.proto.id for b in at.get("download_button")]  # the jobs table and the class preview keep a download
+    assert any(i.endswith("-train_jobs_csv") for i in ids) and any(i.endswith("-train_classes_csv") for i in ids)
 
 
 @pytest.mark.parametrize(("verdict", "kind", "text", "cell"), [
