@@ -68,6 +68,7 @@ def test_title_words_offer_every_match_and_the_panel_closes(workspace):  # noqa:
     assert len(matching) > 1
     assert at.selectbox(key="map_find_pick").options and len(at.selectbox(key="map_find_pick").options) == len(
         matching)
+    assert at.selectbox(key="map_find_pick").label == f"{len(matching)} papers match by title or DOI"
     assert at.session_state["map_paper"] in {p.id for p in matching}
     at.button(key="map_panel_close").click().run()
     assert "map_paper" not in at.session_state
@@ -76,6 +77,18 @@ def test_title_words_offer_every_match_and_the_panel_closes(workspace):  # noqa:
     pick = at.selectbox(key="map_find_pick")
     assert pick.label == "No title or DOI holds it; the closest by words and meaning"  # the Similar page's search
     assert 1 <= len(pick.options) <= 20 and at.session_state["map_paper"] is not None
+
+
+def test_find_says_how_many_titles_match_when_it_offers_only_some(workspace, monkeypatch):  # noqa: F811
+    import ui.map.panel
+
+    monkeypatch.setattr(ui.map.panel, "FIND_OFFERED", 2)  # the page offers 20; the demo corpus has fewer matches
+    at = open_app()
+    at.text_input(key="map_find").set_value("galaxy").run()
+    matching = [p for p in PAPERS if "galaxy" in p.title.lower()]
+    pick = at.selectbox(key="map_find_pick")
+    assert pick.label == f"{len(matching)} papers match by title or DOI (the first 2 offered)"  # not "2 papers match"
+    assert len(pick.options) == 2
 
 
 def test_a_shared_zoom_window_is_drawn_and_a_malformed_one_is_said(workspace):  # noqa: F811

@@ -149,7 +149,7 @@ def test_the_map_highlights_matching_papers_and_labels_clusters(workspace):
     widget(at.text_input, "Highlight papers matching").set_value("galaxy").run()
     assert not at.exception
     matching = sum("galaxy" in f"{p.title} {p.abstract}".lower() for p in PAPERS)
-    assert f"{matching:,} papers match “galaxy”." in texts(at.caption)
+    assert f"{matching:,} papers match “galaxy” in title, abstract or another column." in texts(at.caption)
     bits = np.unpackbits(column(map_sent(at)["page"], "mask").astype(np.uint8))[:len(PAPERS)]
     assert int(bits.sum()) == matching
 

@@ -54,7 +54,8 @@ def quick_controls(drawn: DrawnMap, highlight_box: Any, years_box: Any, map_box:
     with years_box:
         if highlight is not None:
             matched = int(highlight.sum())
-            st.caption(f"{plural(matched, 'paper')} match{'es' * (matched == 1)} “{md_escape(query.strip())}”.")
+            st.caption(f"{plural(matched, 'paper')} match{'es' * (matched == 1)} “{md_escape(query.strip())}” in "
+                       "title, abstract or another column.")  # Find a paper counts titles and DOIs only
         years, play = year_controls(frame, drawn.corpus)
         if years is not None:
             st.caption(f"{plural(int(year_mask(frame, years).sum()), 'paper')} from {years[0]}–{years[1]} drawn in "

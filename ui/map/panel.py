@@ -25,6 +25,7 @@ from ui.resources import store
 
 PAPER = "map_paper"  # the id of the paper open in the panel (also the URL's ``paper``)
 PAGE_RUN = "map_page_run"  # a button of the side panel changed what the figure draws: the whole page runs again
+FIND_OFFERED = 20  # Find offers this many matches to pick from; it says how many there are
 _FLOWN = "map_find_flown"  # (query, id) of the last paper "find" flew to, so a rerun does not fly again
 
 
@@ -55,8 +56,10 @@ def find_box(frame: pd.DataFrame, coords: np.ndarray, corpus: str | None = None,
                                "Text no title holds is searched by words and meaning.")
     if not query.strip():
         return
-    rows = find_papers(frame, query)
-    label = f"{plural(len(rows), 'paper')} match" + ("" if len(rows) < 20 else " (the first 20)")
+    rows = find_papers(frame, query, limit=None)  # every match counted, 20 offered
+    label = (f"{plural(len(rows), 'paper')} match{'es' * (len(rows) == 1)} by title or DOI"  # Highlight counts more
+             + ("" if len(rows) <= FIND_OFFERED else f" (the first {FIND_OFFERED} offered)"))
+    rows = rows[:FIND_OFFERED]
     if not len(rows) and corpus is not None and spec is not None:
         searched, notice = _searched(corpus, spec, frame, query.strip())
         rows = np.asarray(searched, dtype=np.int64)

@@ -19,9 +19,10 @@ def _fold(text: str) -> str:
     return " ".join(re.sub(r"[\W_]+", " ", text.lower()).split())
 
 
-def find_papers(frame: pd.DataFrame, text: str, limit: int = 20) -> np.ndarray:
+def find_papers(frame: pd.DataFrame, text: str, limit: int | None = 20) -> np.ndarray:
     """Rows of `frame` matching `text`, best first: the paper whose DOI it is, else papers whose title holds every
-    word of it (case and punctuation ignored), titles that start with it first, then shorter titles; at most `limit`.
+    word of it (case and punctuation ignored), titles that start with it first, then shorter titles; at most `limit`
+    (None: every match, so a caller can say how many there are).
     """
     wanted = (text or "").strip()
     if not wanted:
@@ -29,7 +30,7 @@ def find_papers(frame: pd.DataFrame, text: str, limit: int = 20) -> np.ndarray:
     if "10." in wanted:
         rows = doi_rows(frame, wanted)
         if len(rows):
-            return rows[:limit]
+            return rows if limit is None else rows[:limit]
     words = _fold(wanted).split()
     if not words:
         return np.array([], dtype=np.int64)
@@ -38,10 +39,11 @@ def find_papers(frame: pd.DataFrame, text: str, limit: int = 20) -> np.ndarray:
     for word in words:
         hit &= titles.str.contains(word, regex=False).to_numpy(dtype=bool)
     rows = np.flatnonzero(hit)
-    phrase = " ".join(words)
-    order = sorted(rows, key=lambda r: (not titles.iat[r].startswith(phrase), phrase not in titles.iat[r],
-                                        len(titles.iat[r])))
-    return np.asarray(order[:limit], dtype=np.int64)
+    phrase, found = " ".join(words), titles.iloc[rows]
+    starts = found.str.startswith(phrase).to_numpy(dtype=bool)
+    holds = found.str.contains(phrase, regex=False).to_numpy(dtype=bool)
+    order = rows[np.lexsort((rows, found.str.len().to_numpy(), ~holds, ~starts))]  # last key first; ties: row order
+    return np.asarray(order if limit is None else order[:limit], dtype=np.int64)
 
 
 _DOI = re.compile(r"^10\.\d{4,9}/\S+$")

@@ -31,6 +31,8 @@ def test_title_words_match_in_any_order_ignoring_case_and_punctuation_best_first
     assert find_papers(FRAME, "  ").tolist() == []
     assert find_papers(FRAME, "10.9/none").tolist() == []  # an unknown DOI matches no title either
     assert len(find_papers(pd.DataFrame({"title": ["same words"] * 50}), "same", limit=20)) == 20
+    everything = find_papers(pd.DataFrame({"title": ["same words"] * 50 + ["same"]}), "same", limit=None)
+    assert len(everything) == 51 and everything[0] == 50  # every match, so the map can say how many; best first
 
 
 def test_authors_read_as_one_line_from_lists_and_strings():
