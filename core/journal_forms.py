@@ -6,6 +6,7 @@ a saved page's "journal year volume:issue" (`issue_tail`), and the name shown fo
 from __future__ import annotations
 
 import functools
+import html
 import re
 import unicodedata
 from collections.abc import Mapping
@@ -27,7 +28,8 @@ _GENRE = frozenset((  # words that name a kind of publication, not a subject: a 
     "newsletter", "quarterly", "monthly", "weekly", "annual", "series", "abstracts", "monographs", "acta", "magazine",
     "occasional", "technical", "research", "publications", "studies", "notices", "the", "of", "and", "in"))
 _ACRONYM_DASH = re.compile(r"^([A-Z][A-Z0-9]{1,7})\s+[-\u2013\u2014]\s+(\S.*)$")  # Scopus' "JAMA - Journal of ..."
-_ACRONYM_COLON = re.compile(r"^([A-Z][A-Z0-9]{1,7})\s*:\s*(\S.*)$")  # "G3: Genes|Genomes|Genetics"
+# "G3: Genes|Genomes|Genetics", "G3 Genes|Genomes|Genetics"
+_ACRONYM_WORDS = re.compile(r"^([A-Z][A-Z0-9]{1,7})(?:\s*:\s*|\s+)(\S.*)$")
 # nature.com / Springer Link pages' dc.source, as Zotero and EndNote store it: "Nature Communications 2019 10:1"
 _ISSUE_TAIL = re.compile(r"^(?P<name>.*[^\W\d_].*?)\s+(?P<year>1[89]\d\d|20\d\d)\s+(?P<volume>\d{1,5}):"
                          r"[A-Za-z]?\d{1,6}(?:[-/][A-Za-z]?\d{1,6})?$")
@@ -46,7 +48,10 @@ _FILLER = frozenset(("of", "the", "royal", "society", "london", "series", "secti
 
 @functools.lru_cache(maxsize=1 << 16)
 def name_key(text: str) -> str:
-    """A journal name as compared: no diacritics, case, punctuation or leading (or ', The') "The"; '&' reads 'and'."""
+    """A journal name as compared: no diacritics, case, punctuation or leading (or ', The') "The"; '&' reads 'and';
+    HTML entities read as their characters (Crossref's "G3&#58; Genes|Genomes|Genetics")."""
+    if "&" in text and ";" in text:
+        text = html.unescape(text)
     if not text.isascii():
         text = "".join(c for c in unicodedata.normalize("NFKD", text) if not unicodedata.combining(c))
     text = _INVERTED_THE.sub("", text).casefold().replace("&", " and ")
@@ -60,9 +65,9 @@ def stem_of(text: str) -> str | None:
     """The title before a subtitle, parallel title or trailing qualifier, or None when the name has none:
     'Cladistics : the international journal ...' -> 'Cladistics'; 'Sports medicine (Auckland, N.Z.)' ->
     'Sports medicine'."""
-    dash = _ACRONYM_DASH.match(text.strip())
+    dash = _ACRONYM_DASH.match(text.strip()) or _ACRONYM_WORDS.match(text.strip())
     if dash and _spells(dash[1], dash[2]):
-        return dash[1]  # 'JAMA - Journal of the American Medical Association' -> 'JAMA'
+        return dash[1]  # 'JAMA - Journal of the American Medical Association', 'G3 Genes|Genomes|Genetics'
     stem = _QUALIFIER.sub("", text).strip()
     head = _SUBTITLE.split(stem, maxsplit=1)[0].strip()
     if head and name_key(head):
@@ -81,24 +86,27 @@ def spelled_acronym(text: str) -> str | None:
     """The acronym a name is, when its subtitle spells it out ('G3: Genes|Genomes|Genetics' -> 'G3', 'BMJ: British
     Medical Journal' or Scopus' 'BMJ - British Medical Journal' -> 'BMJ'), else None ('Chemistry: A European
     Journal', 'CA - A Cancer Journal for Clinicians')."""
-    found = _ACRONYM_DASH.match(text.strip()) or _ACRONYM_COLON.match(text.strip())
+    found = _ACRONYM_DASH.match(text.strip()) or _ACRONYM_WORDS.match(text.strip())
     return found[1] if found and _spells(found[1], found[2]) else None
 
 
 def names_a_section(text: str) -> bool:
     """Whether a name's subtitle names a section or a journal of its own ('Nature: New biology', 'Journal of
     Neurosurgery: Spine', 'Veterinary Parasitology: Regional Studies and Reports', 'Journal of Physics: Conference
-    Series'), not a description of the title before it ('Cladistics : the international journal of ...', 'Clinical
-    infectious diseases : an official publication of ...', NLM's 'Implementation science : IS', a parallel title
-    after '=', NLM's 'Evolution; international journal ...', an acronym spelled out: 'JAMA - Journal of ...')."""
+    Series'), not a description of the title before it: NLM's ' : ' (its sections follow '. '), a leading article
+    or verb ('Headache: The Journal of ...', 'SLAS Discovery: Advancing Life Sciences R&D'), a word like "journal"
+    or "official", an acronym ('Implementation science : IS'), a section letter before it ('Journal of Physics B:
+    Atomic, ...'), a parallel title after '=', NLM's ';', an acronym spelled out ('JAMA - Journal of ...')."""
     text = _QUALIFIER.sub("", text).strip() or text.strip()
     parts = _SUBTITLE.split(text, maxsplit=1)
     if len(parts) < 2 or spelled_acronym(text) or stem_of(text) is None:
         return False
     separator = text[len(parts[0]):len(text) - len(parts[1])]
-    words = name_key(parts[1]).split()
-    return bool(words) and ":" in separator and words[0] not in ("a", "an", "the") and _DESCRIPTIVE.isdisjoint(words) \
-        and not _ACRONYM.fullmatch(parts[1].strip())
+    words, head = name_key(parts[1]).split(), name_key(parts[0]).split()
+    described = (not words or separator.strip() != ":" or separator[0].isspace() or words[0] in ("a", "an", "the")
+                 or (len(words[0]) > 5 and words[0].endswith("ing")) or not _DESCRIPTIVE.isdisjoint(words)
+                 or bool(_ACRONYM.fullmatch(parts[1].strip())) or len(head[-1]) == 1)
+    return not described
 
 
 def issue_tail(text: str) -> tuple[str, str, str] | None:

@@ -34,8 +34,10 @@ def test_an_acronym_title_whose_subtitle_spells_it_out_is_read_as_that_acronym()
     assert spelled_acronym("G3: Genes, Genomes, Genetics") == "G3"
     assert spelled_acronym("BMJ: British Medical Journal") == "BMJ"
     assert spelled_acronym("JAMA - Journal of the American Medical Association") == "JAMA"
+    assert spelled_acronym("G3 Genes|Genomes|Genetics") == "G3"
     for name in ("Chemistry: A European Journal", "CA - A Cancer Journal for Clinicians", "G3 (Bethesda, Md.)",
-                 "Journal of Physics: Conference Series", "BMJ Open", "G3", "AIDS: Research and Treatment"):
+                 "Journal of Physics: Conference Series", "BMJ Open", "G3", "AIDS: Research and Treatment",
+                 "JAMA Network Open", "AIDS Research and Treatment", "EMBO Journal", "PLOS ONE", "BMC Bioinformatics"):
         assert spelled_acronym(name) is None, name
 
 
@@ -48,6 +50,9 @@ def test_nlm_s_qualified_title_joins_the_publisher_s_spelled_out_acronym():
     assert one({"journal": "G3 (Bethesda, Md.)", "issn": "2160-1836"}, "G3: Genes, Genomes, Genetics")
     assert one("BMJ (Clinical research ed.)", "BMJ - British Medical Journal", "BMJ")
     assert one("BMJ (Clinical research ed.)", "BMJ: British Medical Journal")
+    # the Rxivist study's Crossref variants of G3 (Abdill & Blekhman 2019): no colon, an HTML entity for it
+    assert one("G3 (Bethesda, Md.)", "G3 Genes|Genomes|Genetics")
+    assert one("G3&#58; Genes|Genomes|Genetics", "G3: Genes|Genomes|Genetics", "G3 (Bethesda, Md.)", "G3")
 
 
 def test_near_misses_stay_apart():
@@ -152,5 +157,12 @@ def test_a_section_named_after_a_colon_is_a_journal_of_its_own():
                        ("Headache: The Journal of Head and Face Pain", "Headache"),
                        ("Measurement: Journal of the International Measurement Confederation", "Measurement"),
                        ("Canadian journal of public health = Revue canadienne de sante publique",
-                        "Canadian Journal of Public Health"), ("G3: Genes|Genomes|Genetics", "G3")]:
+                        "Canadian Journal of Public Health"), ("G3: Genes|Genomes|Genetics", "G3"),
+                       # the Rxivist study's Crossref variants (Abdill & Blekhman 2019), NLM's ' : ', a section letter
+                       ("SLAS DISCOVERY: Advancing Life Sciences R&D", "SLAS Discovery"),
+                       ("SLAS TECHNOLOGY: Translating Life Sciences Innovation", "SLAS Technology"),
+                       ("Integrative Biology : Quantitative Biosciences From Nano To Macro", "Integrative Biology"),
+                       ("Molecular & Cellular Proteomics : MCP", "Molecular & Cellular Proteomics"),
+                       ("Journal of Physics B: Atomic, Molecular and Optical Physics", "Journal of Physics B"),
+                       ("Proceedings of the Royal Society B: Biological Sciences", "Proceedings of the Royal Society B")]:
         assert one(full, bare), (full, bare)
