@@ -14,7 +14,12 @@ Databases spell one journal differently ("PLOS ONE", "PloS one", "PLoS ONE"; "Sc
 - a name with a trailing subtitle or qualifier ("Cladistics : the international journal of the Willi Hennig
   Society", "Addiction (Abingdon, England)", "Psychosocial intervention = intervencion psicosocial", "Evolution;
   international journal of organic evolution") joins its bare title only when that title has no other subtitled form
-  in the corpus ("Journal of Physics: Conference Series" and "...: Condensed Matter" stay apart);
+  in the corpus ("Journal of Physics: Conference Series" and "...: Condensed Matter" stay apart) and none whose
+  subtitle names a section (`names_a_section`: "Nature: New biology" is no Nature);
+- NLM's "Acronym (qualifier)" ("G3 (Bethesda, Md.)") joins the one group whose subtitle spells the acronym out ("G3:
+  Genes|Genomes|Genetics", `spelled_acronym`); a plain "Title (Place)" never joins a "Title: subtitle" by name;
+- a journal field that is a saved nature.com / Springer Link page's "Nature Communications 2019 10:1" is read as
+  the journal where the record's volume or year agrees (`issue_cuts`), the full text kept as a spelling;
 - NLM's title that keeps its society ("Biological reviews of the Cambridge Philosophical Society", `society_stem`)
   joins the bare title ("Biological Reviews") on the same terms, even when the ISSNs differ: NLM's record keeps the
   old title's Linking ISSN (0006-3231), the publisher's the current ones (1464-7931, 1469-185X); a genre word alone
