@@ -166,3 +166,17 @@ def test_a_section_named_after_a_colon_is_a_journal_of_its_own():
                        ("Journal of Physics B: Atomic, Molecular and Optical Physics", "Journal of Physics B"),
                        ("Proceedings of the Royal Society B: Biological Sciences", "Proceedings of the Royal Society B")]:
         assert one(full, bare), (full, bare)
+
+
+def test_an_imported_endnote_library_names_its_saved_pages_journals_without_the_tail(store):
+    """Through the store, as the map, its legend and the vote read it: the EndNote library imported, each of its
+    three nature.com / Springer Link records is named by its journal; the stored field keeps what was exported."""
+    from core.store.multi_import import import_files
+
+    import_files(store, [REAL / "tools" / "endnote_bibtex_whales_168.txt"], "whales")
+    shown = set(store.papers_frame("whales")["journal"].dropna())
+    stored = {p.fields.get("journal") for p in store.papers("whales")}
+    assert {"Nature Communications 2019 10:1", "Nature Ecology & Evolution 2023 7:4",
+            "Sustainability Science 2017 13:2"} <= stored
+    assert {"Nature Communications", "Nature Ecology & Evolution", "Sustainability Science"} <= shown
+    assert not any(issue_tail(name) for name in shown)
