@@ -179,8 +179,9 @@ def reduced_form(text: str, qualifier_only: bool = False) -> tuple[tuple[str, ..
 
 
 def _main_length(text: str) -> int:
-    """How many letters and digits the title has before any subtitle or qualifier (an abbreviation has few)."""
-    return len(re.sub(r"\W", "", stem_of(text) or text))
+    """How many letters and digits the title has before any subtitle or qualifier (an abbreviation has few); an
+    acronym's spelled-out name counts whole ("G3: Genes|Genomes|Genetics" is fuller than "G3 (Bethesda, Md.)")."""
+    return len(re.sub(r"\W", "", text if spelled_acronym(text) else stem_of(text) or text))
 
 
 def abbreviates(short: str, long: str) -> bool:

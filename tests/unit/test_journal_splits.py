@@ -55,6 +55,16 @@ def test_nlm_s_qualified_title_joins_the_publisher_s_spelled_out_acronym():
     assert one("G3&#58; Genes|Genomes|Genetics", "G3: Genes|Genomes|Genetics", "G3 (Bethesda, Md.)", "G3")
 
 
+def test_an_acronym_journal_is_shown_by_the_name_that_spells_it_out():
+    """The fullest name is shown: the publisher's "G3: Genes|Genomes|Genetics", not NLM's "G3 (Bethesda, Md.)"."""
+    found = journal_identities([("a", {"journal": "G3 (Bethesda, Md.)", "journal_abbrev": "G3 (Bethesda)"}),
+                                ("b", {"journal": "G3: Genes|Genomes|Genetics"}), ("c", {"journal": "G3"})])
+    assert set(found.names.values()) == {"G3: Genes|Genomes|Genetics"}
+    found = journal_identities([("a", {"journal": "BMJ (Clinical research ed.)"}), ("c", {"journal": "BMJ"}),
+                                ("b", {"journal": "BMJ - British Medical Journal"})])
+    assert set(found.names.values()) == {"BMJ - British Medical Journal"}
+
+
 def test_near_misses_stay_apart():
     """Different journals whose names share a stem, an acronym or a first word."""
     pairs = [
