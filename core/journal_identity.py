@@ -14,7 +14,12 @@ Databases spell one journal differently ("PLOS ONE", "PloS one", "PLoS ONE"; "Sc
 - a name with a trailing subtitle or qualifier ("Cladistics : the international journal of the Willi Hennig
   Society", "Addiction (Abingdon, England)", "Psychosocial intervention = intervencion psicosocial", "Evolution;
   international journal of organic evolution") joins its bare title only when that title has no other subtitled form
-  in the corpus ("Journal of Physics: Conference Series" and "...: Condensed Matter" stay apart);
+  in the corpus ("Journal of Physics: Conference Series" and "...: Condensed Matter" stay apart) and none whose
+  subtitle names a section (`names_a_section`: "Nature: New biology" is no Nature);
+- NLM's "Acronym (qualifier)" ("G3 (Bethesda, Md.)") joins the one group whose subtitle spells the acronym out ("G3:
+  Genes|Genomes|Genetics", `spelled_acronym`); a plain "Title (Place)" never joins a "Title: subtitle" by name;
+- a journal field that is a saved nature.com / Springer Link page's "Nature Communications 2019 10:1" is read as
+  the journal where the record's volume or year agrees (`issue_cuts`), the full text kept as a spelling;
 - NLM's title that keeps its society ("Biological reviews of the Cambridge Philosophical Society", `society_stem`)
   joins the bare title ("Biological Reviews") on the same terms, even when the ISSNs differ: NLM's record keeps the
   old title's Linking ISSN (0006-3231), the publisher's the current ones (1464-7931, 1469-185X); a genre word alone
@@ -43,7 +48,17 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from core.journal_forms import name_key, reduced_form, section_form, shown_name, society_stem, stem_of
+from core.journal_forms import (
+    issue_cuts,
+    name_key,
+    names_a_section,
+    reduced_form,
+    section_form,
+    shown_name,
+    society_stem,
+    spelled_acronym,
+    stem_of,
+)
 
 __all__ = ["JournalIdentities", "issns_in", "journal_identities", "name_key", "section_form", "society_stem", "stem_of",
            "valid_issn"]
@@ -57,6 +72,7 @@ _NAME_FIELDS = frozenset((
 # fields holding ISSNs (lower case; '_' and ' ' alike); OpenAlex's other locations (repositories) are not the journal
 _ISSN_FIELD = re.compile(r"(^|[\s./(])(e ?issns?|issns?|issn l|sn|ei|print issn|electronic issn|online issn)($|[\s/)])")
 _NOT_ISSN_FIELD = ("locations.", "best oa location.", "host organization")
+_QUALIFIED = re.compile(r"\s*\([^()]*\)\s*$")  # "G3 (Bethesda, Md.)"
 _ISSN = re.compile(r"(?<![\dXx-])(\d{4})[-\u2010\u2011\u2013 ]?(\d{3}[\dXx])(?![\dXx-])")
 
 def valid_issn(digits: str) -> bool:
@@ -189,12 +205,16 @@ def journal_identities(records: Iterable[tuple[str, Mapping[str, Any]]], journal
             layout = layouts[keys] = tuple(
                 (key, "name" if key in aliases else _field_kind(key)) for key in keys
                 if key != journal_field and (key in aliases or _field_kind(key)))
-        alike[(value, *((kind, _hashable(fields[key])) for key, kind in layout))].append(pid)
+        cut = issue_cuts(fields, [value, *(t for key, kind in layout if kind == "name" for t in _texts(fields[key]))])
+        alike[(value, cut, *((kind, _hashable(fields[key])) for key, kind in layout))].append(pid)
 
     groups = _Groups()
     parsed: list[tuple[list[str], str, list[str], list[str]]] = []  # paper ids, journal, ISSNs, other names
-    for (value, *parts), pids in alike.items():
-        journal = value.strip()
+    tails: dict[str, str] = {}  # "Nature Communications 2019 10:1" -> "Nature Communications"
+    for (value, cut, *parts), pids in alike.items():
+        tails.update(cut)
+        cut = dict(cut)
+        journal = cut.get(value.strip(), value.strip())
         if not name_key(journal):
             continue
         issns: list[str] = []
@@ -204,7 +224,7 @@ def journal_identities(records: Iterable[tuple[str, Mapping[str, Any]]], journal
             if kind == "issn":
                 issns += issns_in(data)
             else:
-                others += [other for other in _texts(data) if len(name_key(other)) >= 2]
+                others += [cut.get(other, other) for other in _texts(data) if len(name_key(other)) >= 2]
         issns = list(dict.fromkeys(issns))
         parsed.append((pids, journal, issns, others))
         for a, b in zip(issns, issns[1:]):  # one record's ISSNs (print, electronic, linking) are one journal's
@@ -252,6 +272,11 @@ def journal_identities(records: Iterable[tuple[str, Mapping[str, Any]]], journal
         out.spellings[name] = [s for s, _ in sorted(spellings.items(), key=lambda kv: (-counts[kv[0]], kv[0]))]
         out.keys.update((name_key(s), name) for s in spellings if name_key(s) not in ambiguous)
         out.issns[name] = sorted(groups.issns.get(root, ()))
+    for text, journal in sorted(tails.items()):  # kept as a spelling, never shown
+        name = out.keys.get(name_key(journal))
+        if name is not None and text not in out.spellings[name]:
+            out.spellings[name].append(text)
+            out.keys.setdefault(name_key(text), name)
     return out
 
 
@@ -278,23 +303,41 @@ def _ambiguous_names(groups: _Groups, parsed: list[tuple[list[str], str, list[st
 
 def _join_stems(groups: _Groups, seen: Mapping[str, int]) -> None:
     """Join 'Title : subtitle' (or 'Title (qualifier)') to 'Title' when the corpus has that bare title and no other
-    group with a subtitled form of it; likewise NLM's 'Title of the X Society' (whatever the ISSNs: see the module)."""
+    group with a subtitled form of it, and the subtitle describes the title, not a section (`names_a_section`:
+    "Nature: New biology" is no Nature); NLM's 'Acronym (qualifier)' to the one group whose subtitle spells the
+    acronym out ("G3 (Bethesda, Md.)", "G3: Genes|Genomes|Genetics"); NLM's 'Title of the X Society' (whatever the
+    ISSNs: see the module)."""
     keys = {name_key(s) for s in seen}
     variants: dict[str, set[str]] = defaultdict(set)
+    sections: dict[str, set[str]] = defaultdict(set)  # stem -> groups of a 'Title: Section' form of it
+    qualified: dict[str, set[str]] = defaultdict(set)  # acronym -> groups of 'Acronym (qualifier)' forms
+    spelled: dict[str, set[str]] = defaultdict(set)  # acronym -> groups of 'Acronym: Words Spelling It'
     societies: dict[str, set[str]] = defaultdict(set)
     for spelling in seen:
         stem = stem_of(spelling)
+        root = groups.find("n:" + name_key(spelling))
         if stem is not None:
-            variants[name_key(stem)].add(groups.find("n:" + name_key(spelling)))
+            variants[name_key(stem)].add(root)
+            if names_a_section(spelling):
+                sections[name_key(stem)].add(root)
+            if spelled_acronym(spelling):
+                spelled[name_key(stem)].add(root)
+            elif stem_of(stem) is None and name_key(stem) == name_key(_QUALIFIED.sub("", spelling)):
+                qualified[name_key(stem)].add(root)
         head = society_stem(stem or spelling)
         if head is not None:
-            societies[name_key(head)].add(groups.find("n:" + name_key(spelling)))
+            societies[name_key(head)].add(root)
+    for stem, roots in sorted(spelled.items()):
+        if len(roots) == 1 and len(qualified[stem]) == 1 and variants[stem] == roots | qualified[stem] \
+                and not sections[stem]:
+            groups.union(next(iter(qualified[stem])), next(iter(roots)), soft=True)
     for stem, roots in sorted(variants.items()):
-        if stem in keys and len(roots) == 1:
+        roots = {groups.find(root) for root in roots}
+        if stem in keys and len(roots) == 1 and not sections[stem]:
             groups.union("n:" + stem, next(iter(roots)), soft=True)
     for stem, roots in sorted(societies.items()):
         roots = {groups.find(root) for root in roots}
-        if stem in keys and len(roots) == 1 and len(variants.get(stem, roots) | roots) == 1:
+        if stem in keys and len(roots) == 1 and len({groups.find(r) for r in variants.get(stem, roots)} | roots) == 1:
             groups.union("n:" + stem, next(iter(roots)))
 
 
