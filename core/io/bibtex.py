@@ -57,6 +57,7 @@ _SYMBOL_MACROS = {  # what Zotero and JabRef write for characters that pylatexen
     "textless": "<", "textgreater": ">", "textbar": "|", "textunderscore": "_", "textasciicircum": "^",
     "textbraceleft": "{", "textbraceright": "}", "url": "%s",  # \url{x} is x, not <x>
     "textcrd": "đ", "textcrh": "ħ",  # TIPA's barred letters, as the ACM Digital Library writes "Na\textcrd{}a"
+    "copyright": "©", "pounds": "£", "S": "§", "P": "¶", "euro": "€",  # plain LaTeX's text symbols (Paperpile)
 }
 _ARGUMENT_MACROS = (  # formatting commands whose argument is the text
     "textsuperscript", "textsubscript", "mkbibemph", "mkbibquote", "mkbibbold", "mkbibitalic", "enquote",

@@ -11,7 +11,9 @@ initials' form ``fullName`` where no given name), keywords ``keywordList.keyword
 
 pygetpapers also writes the records as a table (``europe_pmc.csv``: nested values as Python reprs) whose ``source``
 column is Europe PMC's database code ("MED", "PMC", "PPR"), never the journal: `europe_pmc_table` reads each row's
-journal, abbreviation and ISSNs from its ``journalInfo`` (or ``journalTitle``/``journalIssn``) instead.
+journal, abbreviation and ISSNs from its ``journalInfo`` (or ``journalTitle``/``journalIssn``) instead. The
+website's own CSV export (``SOURCE,EXTERNAL_ID,PMCID,DOI,AUTHORS,…``) gives a record's PMID as ``EXTERNAL_ID`` where
+its ``SOURCE`` is MED: `europe_pmc_table` names it so.
 """
 
 from __future__ import annotations
@@ -121,13 +123,30 @@ def _parsed(value: Any) -> Any:
         return None
 
 
+_WEBSITE_ID_KINDS = {"MED": "pmid", "PMC": "PMCID"}  # the website CSV's SOURCE -> what its EXTERNAL_ID is
+
+
+def _website_ids(row: Row) -> Row:
+    """A row of Europe PMC's website CSV with its ``EXTERNAL_ID`` named for what it is: a PMID where ``SOURCE`` is
+    MED, a PMCID (in the empty ``PMCID`` column) where it is PMC; other sources' ids (PPR, AGR, …) as they are."""
+    kind = _WEBSITE_ID_KINDS.get(str(row.get("SOURCE") or "").strip().upper())
+    value = str(row.get("EXTERNAL_ID") or "").strip()
+    if kind is None or not value or row.get(kind):
+        return row
+    return {**row, kind: value}
+
+
 def europe_pmc_table(rows: Iterator[NumberedRow]) -> Iterator[NumberedRow]:
     """A table's rows, each Europe PMC row (``source`` beside ``journalInfo`` or ``journalTitle``) with its journal,
-    abbreviation and ISSNs as fields of their own, so the ``source`` code is never read as the journal; other rows as
-    they are."""
+    abbreviation and ISSNs as fields of their own, so the ``source`` code is never read as the journal; the rows of
+    Europe PMC's website CSV (``SOURCE,EXTERNAL_ID,PMCID,…``) with their PMID or PMCID; other rows as they are."""
     for number, row in rows:
         if isinstance(row, dict) and "source" in row and ("journalInfo" in row or "journalTitle" in row):
             row = {**row, **_journal_fields(_parsed(row.get("journalInfo")), row)}
+        elif isinstance(row, dict) and "SOURCE" in row and "EXTERNAL_ID" in row:
+            yield number, _website_ids(row)
+            yield from ((n, _website_ids(r) if isinstance(r, dict) else r) for n, r in rows)
+            return
         elif isinstance(row, dict):  # every row of a table has its header's columns: none of these is Europe PMC's
             yield number, row
             yield from rows  # the rows as they are, with no test a row (BENCHMARKS.md §25g)

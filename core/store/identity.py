@@ -7,16 +7,14 @@ strong ids: `core.store.generic_titles`). Otherwise:
 
 - **one strong id, titles agree**: one paper ("same DOI and title", "same PMID and title", ...). Titles agree when
   their similarity (`title_similarity`) reaches `TITLE_AGREE` (chosen on labelled deduplication sets, §25) and they
-  hold the same numbers ("Part I" / "Part II": `title_numbers`). Scopus' ``Title; [Original-language title]`` and
-  PubMed's ``[Translated title].`` are known title forms: the bracketed part is left out of the comparison.
+  hold the same numbers ("Part I" / "Part II": `title_numbers`). Known title forms: Scopus' ``Title; [Original
+  title]`` and PubMed's ``[Translated title].`` (the bracket left out), Lens' ``Venue - Title`` (`venue_titles`).
 - **one strong id, titles disagree**: two papers. Web of Science and Embase give different papers one DOI (a
   supplement's DOI on each of its abstracts); both are kept and the import reports "one DOI on different papers".
 - **no shared id, same title key, same year (or a year missing), first authors agree where both are given, and no
   strong id of the same kind that differs**: one paper ("same title, year and first author"): the same paper from a
   database that left out its DOI. Short titles (under `MIN_TITLE_KEY` characters, "Editorial", "Reply") never merge
-  this way.
-
-Keys are stored one row each in the ``paper_keys`` table (corpus, key, seq), so a lookup is one index probe.
+  this way. Keys are stored one row each in the ``paper_keys`` table (corpus, key, seq): a lookup is one index probe.
 """
 
 from __future__ import annotations
@@ -29,6 +27,7 @@ from typing import Any
 
 from core.records import bare_doi, duplicate_key
 from core.store.title_numbers import title_numbers
+from core.store.venue_titles import venue_prefixed
 
 STRONG_KINDS = ("doi", "pmid", "pmcid", "arxiv", "wos", "eid")
 KIND_NAMES = {"doi": "DOI", "pmid": "PMID", "pmcid": "PMCID", "arxiv": "arXiv id", "wos": "Web of Science UT",
@@ -361,7 +360,7 @@ def same_paper(a_title: str, a_fields: dict[str, Any], a_keys: Iterable[str],
     ka, kb = kinds_of(a_keys), kinds_of(b_keys)
     shared = [k for k in STRONG_KINDS if k in ka and ka[k] == kb.get(k)]
     if shared:
-        if titles_agree(a_title, b_title):
+        if titles_agree(a_title, b_title) or venue_prefixed(a_title, b_title, titles_agree):
             return f"same {KIND_NAMES[shared[0]]} and title", None
         return None, f"one {KIND_NAMES[shared[0]]} on different papers"
     if any(k in ka and k in kb and ka[k] != kb[k] for k in STRONG_KINDS):
