@@ -67,10 +67,11 @@ def spellings(field: str, columns: Sequence[str]) -> tuple[str, ...]:
     names = vocabulary()[field]
     if field == "id" and is_web_of_science(columns):
         names = tuple(name for name in names if name != "id")
-    if field == "id" and WOS_FULL_ID in {normal(c) for c in columns}:
-        # Web of Science's full-name export (Excel, .xls/.xlsx): its record id, on every record, before its sparse
-        # "Pubmed Id" — the id its tagged export (UT) gives the same record
-        names = (WOS_FULL_ID, *(name for name in names if name != WOS_FULL_ID))
+    wos_ids = [name for name in (WOS_FULL_ID, "ut") if name in {normal(c) for c in columns}] if field == "id" else []
+    if wos_ids:
+        # Web of Science's record id (UT), on every record, before its sparse PubMed id, whichever button exported
+        # it: the full-name Excel export, the tab-delimited one (its "UT" tag) and the plain-text one (read as "ut")
+        names = (*wos_ids, *(name for name in names if name not in wos_ids))
     if is_pubmed_legacy_csv(columns):
         names = _PUBMED_LEGACY.get(field, ()) + tuple(name for name in names if name != "description")
     return names

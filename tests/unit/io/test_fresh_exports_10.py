@@ -7,7 +7,7 @@ from __future__ import annotations
 from core.io import read_papers
 from core.records import Paper, RowError
 from core.store.identity import external_ids
-from tests.unit.io.support import TOOLS
+from tests.unit.io.support import TOOLS, tools_papers
 from tests.unit.io.support import tools_items as _items
 
 
@@ -143,3 +143,13 @@ def test_a_title_with_a_dash_is_not_taken_for_a_venue_prefix() -> None:
                       plain, {}, keys)[0] == "same DOI and title"
     assert same_paper("ECCV Workshops (3) - Wearable RGBD Indoor Navigation System for the Blind", {}, keys,
                       plain, {}, keys)[0] is None
+
+
+def test_web_of_science_plain_text_takes_ut_as_the_id_as_its_tab_delimited_export_does() -> None:
+    """A WoS plain-text record with a PubMed id took that PMID as its id and one without took its DOI, while the same
+    records exported tab-delimited or as Excel take their UT: one search, two ids per paper depending on the button."""
+    papers = tools_papers("wos_plain_2025_3.txt")
+    assert [p.id for p in papers] == ["WOS:001357357400001", "WOS:001354506200001", "WOS:001327980900001"]
+    assert papers[1].fields["pmid"] == "39537821" and papers[0].fields["doi"] == "10.1016/j.enbuild.2024.115040"
+    ids = external_ids(papers[1].fields, papers[1].id)  # the UT, the PMID and the DOI are all match keys
+    assert (ids["wos"], ids["pmid"], ids["doi"]) == ("001354506200001", "39537821", "10.1038/s41598-024-79142-3")
