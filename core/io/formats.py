@@ -23,6 +23,7 @@ from core.errors import CorpusError
 from core.io.api_json import api_row, unread_json
 from core.io.arxiv_atom import arxiv_atom_rows, looks_like_arxiv_atom
 from core.io.bibtex import _bibtex_rows, looks_like_bibtex
+from core.io.citavi import citavi_rows, looks_like_citavi, looks_like_citavi_backup
 from core.io.csl import csl_row, looks_like_csl
 from core.io.dspace import dspace_rows, looks_like_dspace
 from core.io.endnote import _endnote_rows, looks_like_endnote
@@ -33,7 +34,7 @@ from core.io.id_lists import looks_like_pmid_list, pmid_list_error
 from core.io.inspire import inspire_row
 from core.io.jats import _jats_rows, is_jats
 from core.io.layout import Layout, separator_of, sniff_text
-from core.io.marcxml import binary_marc_error, looks_like_binary_marc, looks_like_marcxml, marcxml_rows
+from core.io.marcxml import binary_marc_error, is_binary_marc, looks_like_marcxml, marcxml_rows
 from core.io.medline import _medline_rows, looks_like_medline, looks_like_pubmed_display, pubmed_display_error
 from core.io.mods import looks_like_mods, mods_rows
 from core.io.noteexpress import looks_like_noteexpress, noteexpress_rows
@@ -62,7 +63,7 @@ from core.records import RowError
 
 FORMATS: tuple[str, ...] = ("csv", "tsv", "excel", "jsonl", "parquet", "pubmed", "jats", "medline", "bibtex", "ris",
                             "endnote", "refer", "wos", "cochrane", "ovid", "refworks", "zotero", "noteexpress",
-                            "dspace", "arxiv", "mods", "marcxml")
+                            "dspace", "arxiv", "mods", "marcxml", "citavi")
 FORMAT_NAMES = {"csv": "CSV", "tsv": "TSV", "excel": "Excel (.xlsx, .xls)",
                 "jsonl": "JSONL/JSON (incl. CSL JSON, OpenAlex, Semantic Scholar, Europe PMC, Crossref, DataCite, "
                          "ISTEX, ERIC, PLOS, bioRxiv, INSPIRE-HEP)",
@@ -76,13 +77,15 @@ FORMAT_NAMES = {"csv": "CSV", "tsv": "TSV", "excel": "Excel (.xlsx, .xls)",
                 "noteexpress": "NoteExpress text (.net; CNKI)",
                 "dspace": "DSpace Dublin Core XML (dublin_core.xml)",
                 "arxiv": "arXiv API answer (Atom XML, .xml or .atom)",
-                "mods": "MODS XML (Zotero, library catalogues)", "marcxml": "MARC XML (MARC 21 slim; catalogues)"}
+                "mods": "MODS XML (Zotero, library catalogues)", "marcxml": "MARC XML (MARC 21 slim; catalogues)",
+                "citavi": "Citavi XML (.xml, .ctv6bak)"}
 _EXTENSIONS = {
     ".csv": "csv", ".tsv": "tsv", ".tab": "tsv", ".jsonl": "jsonl", ".ndjson": "jsonl", ".json-lines": "jsonl",
     ".json": "jsonl", ".parquet": "parquet", ".pq": "parquet", ".xml": "pubmed", ".bib": "bibtex",
     ".bibtex": "bibtex", ".ris": "ris", ".nbib": "medline", ".medline": "medline", ".xlsx": "excel",
     ".xlsm": "excel", ".xls": "excel", ".ciw": "wos", ".enw": "refer", ".refer": "refer", ".nxml": "jats",
     ".tar": "jats", ".tgz": "jats", ".rdf": "zotero", ".net": "noteexpress", ".atom": "arxiv",
+    ".ctv6bak": "citavi", ".ctv5bak": "citavi", ".ctv6": "citavi", ".ctv5": "citavi",
 }
 _ALIASES = {"pmc": "jats", "nxml": "jats",
             "xml": "pubmed", "pubmed-xml": "pubmed", "nbib": "medline", "pubmed-text": "medline", "bib": "bibtex",
@@ -96,7 +99,7 @@ _TEXT_FORMATS = frozenset(("csv", "tsv", "jsonl", "medline", "bibtex", "ris", "r
 _TEXT_TABLE_EXTENSIONS = (".txt", "")  # tables saved as .txt (RefWorks, Web of Science tab-delimited)
 _TABLE_EXTENSIONS = {".csv": "csv", ".tsv": "tsv", ".tab": "tsv"}  # extensions that stand when the rows agree
 # .xml names them all: no note between them
-_XML_FORMATS = frozenset(("pubmed", "jats", "endnote", "dspace", "arxiv", "mods", "marcxml"))
+_XML_FORMATS = frozenset(("pubmed", "jats", "endnote", "dspace", "arxiv", "mods", "marcxml", "citavi"))
 _PEEK_ROWS = 100
 _BINARY_MARC_EXTENSIONS = (".mrc", ".marc", ".iso2709")  # refused whatever they hold, unless it is text read by content
 _JSON_START = re.compile(r'(\{\s*"|\[\s*[{\]])')  # how a JSON object or a list of objects starts
@@ -141,6 +144,8 @@ def _by_content(path: Path, ext: str) -> str | None:
     """The format a file's first bytes show, when they show one."""
     with _open_binary(path) as stream:
         magic = stream.read(8)
+    if magic.startswith(b"PK\x03\x04") and ext not in (".xlsx", ".xlsm", ".xls") and looks_like_citavi_backup(path):
+        return "citavi"
     if magic.startswith(b"PK\x03\x04") or magic.startswith(b"\xd0\xcf\x11\xe0"):
         return "excel" if ext in (".xlsx", ".xlsm", ".xls", ".txt", "") else None
     if magic.startswith(b"PAR1"):
@@ -183,10 +188,10 @@ def _by_content(path: Path, ext: str) -> str | None:
             return "dspace"
         if looks_like_arxiv_atom(text):
             return "arxiv"
-        if looks_like_mods(text):
-            return "mods"
-        if looks_like_marcxml(text):
-            return "marcxml"
+        for found, looks_like in (("mods", looks_like_mods), ("marcxml", looks_like_marcxml),
+                                  ("citavi", looks_like_citavi)):
+            if looks_like(text):
+                return found
         if "<PubmedArticle" in text[:20000] or "<MedlineCitation" in text[:20000]:
             return "pubmed"
         return "jats" if is_jats(text[:20000]) else None
@@ -215,11 +220,6 @@ def _printed(path: Path) -> bool:
         return False
 
 
-def _binary_marc(path: Path) -> bool:
-    with _open_binary(path) as stream:
-        return looks_like_binary_marc(stream.read(24))
-
-
 def _pmid_list(path: Path) -> bool:
     try:
         return looks_like_pmid_list(_head_text(path))
@@ -236,7 +236,7 @@ def detect_format(path: str | Path, fmt: str | None = None) -> str:
             raise CorpusError(f"format '{fmt}' is unknown; use one of {', '.join(FORMATS)}")
         return key
     ext = _extension(path)
-    if path.is_file() and _binary_marc(path):  # before the text checks: its first "line" may read as CSV
+    if path.is_file() and is_binary_marc(path):  # before the text checks: its first "line" may read as CSV
         raise binary_marc_error(_name(path))
     by_content = _by_content(path, ext) if path.is_file() and ext not in (".tar", ".tgz") else None
     if by_content:
@@ -305,6 +305,7 @@ def _json_rows(rows: Iterator[NumberedRow]) -> Iterator[NumberedRow]:
         yield number, (_json_record(row) if isinstance(row, dict) else row)
 
 
+_LIBRARY_READERS = {"mods": mods_rows, "marcxml": marcxml_rows, "citavi": citavi_rows}
 _TEXT_READERS: dict[str, Callable[[Path], Iterator[NumberedRow]]] = {
     "bibtex": _bibtex_rows, "ris": _ris_rows, "medline": _medline_rows, "wos": _wos_rows, "cochrane": _cochrane_rows,
     "refer": _refer_rows, "ovid": ovid_rows, "refworks": refworks_rows,
@@ -327,10 +328,8 @@ def _numbered_rows(path: Path, fmt: str, options: ReadOptions) -> tuple[Iterator
         return dspace_rows(path), Layout()
     if fmt == "arxiv":
         return arxiv_atom_rows(path), Layout()
-    if fmt == "mods":
-        return mods_rows(path), Layout()
-    if fmt == "marcxml":
-        return marcxml_rows(path), Layout()
+    if fmt in _LIBRARY_READERS:  # MODS, MARC XML, Citavi
+        return _LIBRARY_READERS[fmt](path), Layout()
     if fmt == "excel":
         layout = excel_layout(path, options.sheet, options.header_row)
         return _excel_rows(path, layout), layout

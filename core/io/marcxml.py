@@ -24,10 +24,11 @@ from typing import Any
 
 from core.errors import CorpusError
 from core.io.rows import NumberedRow, Row, _year
+from core.io.safety import _open_binary
 from core.io.xml_records import kids, local, root_element, stream_records, text_of
 from core.records import RowError, bare_doi
 
-__all__ = ["binary_marc_error", "looks_like_binary_marc", "looks_like_marcxml", "marcxml_rows"]
+__all__ = ["binary_marc_error", "is_binary_marc", "looks_like_binary_marc", "looks_like_marcxml", "marcxml_rows"]
 
 NS = "http://www.loc.gov/MARC21/slim"
 _MARC_CHILD = re.compile(r"<(?:[\w.-]+:)?(?:leader|controlfield|datafield)\b")
@@ -56,6 +57,12 @@ def looks_like_marcxml(head: str) -> bool:
 def looks_like_binary_marc(head: bytes) -> bool:
     """Binary MARC (ISO 2709): a 24-byte leader (record length, "22" indicator and subfield code counts, "4500")."""
     return len(head) >= 24 and head[:5].isdigit() and head[10:12] == b"22" and head[20:24] == b"4500"
+
+
+def is_binary_marc(path: Path) -> bool:
+    """Whether a file starts as binary MARC does."""
+    with _open_binary(path) as stream:
+        return looks_like_binary_marc(stream.read(24))
 
 
 def binary_marc_error(name: str) -> CorpusError:
