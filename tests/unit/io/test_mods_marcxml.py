@@ -140,3 +140,13 @@ def test_binary_marc_is_refused_saying_what_to_export_instead(tmp_path: Path):
 def test_the_new_formats_are_named_and_chosen_by_name():
     assert "mods" in FORMATS and "marcxml" in FORMATS
     assert detect_format("x.xml", "MODS") == "mods" and detect_format("x.xml", "marc-xml") == "marcxml"
+
+
+@pytest.mark.parametrize("root", ['<modsCollection xmlns="http://www.loc.gov/mods/v3">',
+                                  '<collection xmlns="http://www.loc.gov/MARC21/slim">'])
+def test_a_library_xml_declaring_entities_is_refused_before_it_is_parsed(tmp_path: Path, root: str):
+    name = root[1:].split()[0]
+    saved = write(tmp_path / "export.xml", f'<?xml version="1.0"?>\n<!DOCTYPE {name} [<!ENTITY x "boom">]>\n'
+                                           f'{root}</{name}>')
+    with pytest.raises(CorpusError, match="declares XML entities"):
+        papers_and_errors(saved)
