@@ -220,11 +220,24 @@ def _marc_row(record: Any) -> Row:
     return {key: value for key, value in row.items() if key in _ALWAYS or value not in (None, [])}
 
 
+def _not_bibliographic(record: Any) -> str | None:
+    """What a record is when it describes no publication: a holdings or an authority record (leader/06)."""
+    leader = next(("".join(node.itertext()) for node in kids(record, "leader")), "")
+    kind = leader[6:7]
+    if kind in ("u", "v", "x", "y"):
+        return f"a MARC holdings record (leader type '{kind}'), which describes a copy, not a publication"
+    if kind == "z":
+        return "a MARC authority record (leader type 'z'), a name or subject heading, not a publication"
+    return None
+
+
 def marcxml_rows(path: Path) -> Iterator[NumberedRow]:
-    """The records of a MARC XML file, numbered from 1 in its order."""
+    """The records of a MARC XML file, numbered from 1 in its order (a holdings or an authority record skipped with
+    its reason)."""
     for number, record in enumerate(stream_records(path, (f"{{{NS}}}record", "{}record")), 1):
         try:
-            row: Row | RowError = _marc_row(record)
+            kind = _not_bibliographic(record)
+            row: Row | RowError = RowError(number, f"row {number}: {kind}") if kind else _marc_row(record)
         except (AttributeError, TypeError, ValueError):
             row = RowError(number, f"row {number}: MARC record could not be read")
         yield number, row

@@ -150,3 +150,15 @@ def test_a_library_xml_declaring_entities_is_refused_before_it_is_parsed(tmp_pat
                                            f'{root}</{name}>')
     with pytest.raises(CorpusError, match="declares XML entities"):
         papers_and_errors(saved)
+
+
+def test_a_catalogue_export_with_holdings_records_reads_the_publications_and_says_what_the_rest_are():
+    """A catalogue's MARCXML (marc4j's test export, prefix ``marcxml:``): 4 bibliographic records each followed by
+    its holdings record (leader type 'x'). The holdings were skipped as "empty title and abstract"."""
+    papers, skipped = papers_and_errors(TOOLS / "marcxml_holdings_9.xml", title_only=True)
+    assert [p.title for p in papers] == [
+        "Seven financial conspiracies which have enslaved the American people", "Mahler's Fourth symphony",
+        "Les Lionnais du Perche-- des scieurs de long venus du Haut-Forez: XVIIe-XIXe siècles",
+        "Dictionnaire encyclopedique de la liturgie"]
+    assert papers[1].fields["authors"] == ["Zychowicz, James L."] and papers[1].fields["year"] == 2000
+    assert len(skipped) == 5 and all("holdings record" in s.reason for s in skipped)
