@@ -128,7 +128,8 @@ def _year_of(mods: Any, host: Any, part: dict[str, str | None]) -> int | None:
     ordered = [d for d in dates if d.get("keyDate") == "yes"]
     ordered += [d for name in _DATES for d in dates if local(d) == name]
     texts = [text_of(d) for d in ordered]
-    texts += [part["date"], *(text_of(d) for o in kids(host, "originInfo") for d in kids(o, "dateIssued"))]
+    texts.append(part["date"])  # Zotero writes an article's (or a chapter's) date in its host's originInfo
+    texts += [text_of(d) for name in _DATES for o in kids(host, "originInfo") for d in kids(o, name)]
     return next((year for text in texts if text and (year := _year(text))), None)
 
 
@@ -167,7 +168,7 @@ def _mods_row(mods: Any) -> Row:
         "pmid": ids.get("pmid"),
         "pmcid": ids.get("pmcid"),
         "arxiv": ids.get("arxiv"),
-        "isbn": ids.get("isbn") or (host_ids.get("isbn") if journal is None else None),
+        "isbn": ids.get("isbn") or host_ids.get("isbn"),  # a chapter's: its book's
         "issn": ids.get("issn") or host_ids.get("issn"),
         "keywords": list(dict.fromkeys(t for subject in kids(mods, "subject") for topic in kids(subject, "topic")
                                        if (t := text_of(topic)))),

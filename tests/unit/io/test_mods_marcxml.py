@@ -162,3 +162,44 @@ def test_a_catalogue_export_with_holdings_records_reads_the_publications_and_say
         "Dictionnaire encyclopedique de la liturgie"]
     assert papers[1].fields["authors"] == ["Zychowicz, James L."] and papers[1].fields["year"] == 2000
     assert len(skipped) == 5 and all("holdings record" in s.reason for s in skipped)
+
+
+def test_zotero_s_mods_export_shape_reads_its_host_dates_short_title_and_roles(tmp_path: Path):
+    """A sample in the shape Zotero's MODS translator (MODS.js doExport) writes: the journal article's date in the
+    host's originInfo as dateIssued, a book section's as copyrightDate, the short title a titleInfo of type
+    "abbreviated" beside the title, roles as marcrelator codes (aut, edt, ctb), pages as extent unit="pages"."""
+    saved = write(tmp_path / "Exported Items.xml", """<?xml version="1.0"?>
+<modsCollection xmlns="http://www.loc.gov/mods/v3" xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance">
+<mods ID="smith_2020"><titleInfo><title>A long title of an article</title></titleInfo>
+<titleInfo type="abbreviated"><title>Long title</title></titleInfo><typeOfResource>text</typeOfResource>
+<genre authority="local">journalArticle</genre>
+<name type="personal"><namePart type="family">Smith</namePart><namePart type="given">Ann</namePart>
+<role><roleTerm type="code" authority="marcrelator">aut</roleTerm></role></name>
+<name type="personal"><namePart type="family">Helper</namePart><namePart type="given">Hal</namePart>
+<role><roleTerm type="code" authority="marcrelator">ctb</roleTerm></role></name>
+<relatedItem type="host"><titleInfo><title>Journal of Tests</title></titleInfo>
+<titleInfo type="abbreviated"><title>J. Tests</title></titleInfo><genre authority="marcgt">journal</genre>
+<originInfo><dateIssued>2020-03</dateIssued><issuance>continuing</issuance></originInfo>
+<part><detail type="volume"><number>12</number></detail><detail type="issue"><number>3</number></detail>
+<extent unit="pages"><start>101</start><end>110</end></extent></part>
+<identifier type="issn">1234-5679</identifier></relatedItem>
+<identifier type="doi">10.1000/test.1</identifier><location><url usage="primary display">https://example.org/a</url>
+</location><abstract>What the article found.</abstract><subject><topic>testing</topic></subject></mods>
+<mods ID="doe_2019"><titleInfo><title>A chapter</title></titleInfo><genre authority="local">bookSection</genre>
+<name type="personal"><namePart type="family">Doe</namePart><namePart type="given">Jo</namePart>
+<role><roleTerm type="code" authority="marcrelator">aut</roleTerm></role></name>
+<relatedItem type="host"><titleInfo><title>A Book</title></titleInfo>
+<name type="personal"><namePart type="family">Ed</namePart><namePart type="given">Ida</namePart>
+<role><roleTerm type="code" authority="marcrelator">edt</roleTerm></role></name>
+<originInfo><publisher>Press</publisher><copyrightDate>2019</copyrightDate></originInfo>
+<identifier type="isbn">978-3-16-148410-0</identifier></relatedItem><abstract>What the chapter says.</abstract>
+</mods></modsCollection>""")
+    papers, skipped = papers_and_errors(saved)
+    assert skipped == [] and [p.title for p in papers] == ["A long title of an article", "A chapter"]
+    article, chapter = (p.fields for p in papers)
+    assert article["authors"] == ["Smith, Ann"] and article["year"] == 2020  # the contributor is no author
+    assert (article["journal"], article["journal_abbrev"], article["pages"]) == ("Journal of Tests", "J. Tests",
+                                                                                "101-110")
+    assert article["doi"] == "10.1000/test.1" and article["url"] == "https://example.org/a"
+    assert chapter["journal"] == "A Book" and chapter["year"] == 2019 and chapter["isbn"] == "978-3-16-148410-0"
+    assert chapter["authors"] == ["Doe, Jo"] and "editors" not in chapter  # the book's editor is not the chapter's
