@@ -27,7 +27,6 @@ from core.records import RowError, bare_doi
 
 __all__ = ["looks_like_mods", "mods_rows"]
 
-NS = "http://www.loc.gov/mods/v3"
 _OTHER_TITLES = frozenset(("abbreviated", "translated", "alternative", "uniform"))
 _AUTHORS = frozenset(("author", "aut", "creator", "cre", "verfasser"))
 _EDITORS = frozenset(("editor", "edt", "herausgeber"))
@@ -184,7 +183,7 @@ def _mods_row(mods: Any) -> Row:
 
 def mods_rows(path: Path) -> Iterator[NumberedRow]:
     """The records of a MODS file, numbered from 1 in its order."""
-    for number, mods in enumerate(stream_records(path, (f"{{{NS}}}mods", "{}mods")), 1):
+    for number, mods in enumerate(stream_records(path, ("{*}mods",)), 1):  # any namespace (MODS 2, 3) or none
         try:
             row: Row | RowError = _mods_row(mods)
         except (AttributeError, TypeError, ValueError):
