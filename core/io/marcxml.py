@@ -25,7 +25,7 @@ from typing import Any
 from core.errors import CorpusError
 from core.io.rows import NumberedRow, Row, _year
 from core.io.safety import _open_binary
-from core.io.xml_records import kids, local, root_element, stream_records, text_of
+from core.io.xml_records import kids, local, root_element, stream_records
 from core.records import RowError, bare_doi
 
 __all__ = ["binary_marc_error", "is_binary_marc", "looks_like_binary_marc", "looks_like_marcxml", "marcxml_rows"]
@@ -101,8 +101,9 @@ def _fields(record: Any) -> tuple[dict[str, str], Fields]:
             controls["leader"] = "".join(node.itertext())
         elif name == "controlfield":
             controls[node.get("tag") or ""] = "".join(node.itertext())
-        elif name == "datafield":
-            subs = [(sub.get("code") or "", text) for sub in kids(node, "subfield") if (text := text_of(sub))]
+        elif name == "datafield":  # a subfield holds text only: its .text, not itertext (a catalogue has millions)
+            subs = [(sub.get("code") or "", text) for sub in node if isinstance(sub.tag, str)
+                    and sub.tag.endswith("subfield") and (text := " ".join((sub.text or "").split()))]
             fields.append((node.get("tag") or "", (node.get("ind1") or " ") + (node.get("ind2") or " "), subs))
     return controls, fields
 
