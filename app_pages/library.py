@@ -60,10 +60,11 @@ else:
         accept_multiple_files=True, key=f"library_upload_{st.session_state.get(state.UPLOAD_ROUND, 0)}",
         type=["csv", "tsv", "tab", "jsonl", "ndjson", "json", "parquet", "xml", "bib", "bibtex", "ris", "nbib",
               "medline", "xlsx", "xlsm", "xls", "ciw", "enw", "refer", "enl", "nxml", "tgz", "tar", "gz", "txt", "rdf",
-              "atom", "net"],
+              "atom", "net", "mods", "mrc", "marc", "ctv6bak", "ctv6"],
         help="Exports of PubMed (XML or PubMed format), Scopus, Web of Science, Embase, EndNote, Zotero, RefWorks, "
-             "Cochrane… Each paper needs a title and an abstract; every other column is kept. Several files (one "
-             "search exported by several databases) go into one corpus, a paper found in several kept once.",
+             "Cochrane, library catalogues (MODS, MARC XML), Citavi… Each paper needs a title and an abstract; every "
+             "other column is kept. Several files (one search exported by several databases) go into one corpus, a "
+             "paper found in several kept once.",
     )
     saved = kept_uploads(uploads or [], s.root, st.session_state)  # gone from disk once the uploader lets go
     if saved:  # the last import's report is about other files: under a new file's preview it would read as its own

@@ -23,6 +23,7 @@ from core.errors import CorpusError
 from core.io.api_json import api_row, unread_json
 from core.io.arxiv_atom import arxiv_atom_rows, looks_like_arxiv_atom
 from core.io.bibtex import _bibtex_rows, looks_like_bibtex
+from core.io.citavi import citavi_rows, looks_like_citavi, looks_like_citavi_backup
 from core.io.csl import csl_row, looks_like_csl
 from core.io.dspace import dspace_rows, looks_like_dspace
 from core.io.endnote import _endnote_rows, looks_like_endnote
@@ -33,7 +34,9 @@ from core.io.id_lists import looks_like_pmid_list, pmid_list_error
 from core.io.inspire import inspire_row
 from core.io.jats import _jats_rows, is_jats
 from core.io.layout import Layout, separator_of, sniff_text
+from core.io.marcxml import binary_marc_error, is_binary_marc, looks_like_marcxml, marcxml_rows
 from core.io.medline import _medline_rows, looks_like_medline, looks_like_pubmed_display, pubmed_display_error
+from core.io.mods import looks_like_mods, mods_rows
 from core.io.noteexpress import looks_like_noteexpress, noteexpress_rows
 from core.io.ovid import looks_like_ovid, ovid_rows
 from core.io.printed import looks_like_printed_bibliography, printed_bibliography_error
@@ -60,7 +63,7 @@ from core.records import RowError
 
 FORMATS: tuple[str, ...] = ("csv", "tsv", "excel", "jsonl", "parquet", "pubmed", "jats", "medline", "bibtex", "ris",
                             "endnote", "refer", "wos", "cochrane", "ovid", "refworks", "zotero", "noteexpress",
-                            "dspace", "arxiv")
+                            "dspace", "arxiv", "mods", "marcxml", "citavi")
 FORMAT_NAMES = {"csv": "CSV", "tsv": "TSV", "excel": "Excel (.xlsx, .xls)",
                 "jsonl": "JSONL/JSON (incl. CSL JSON, OpenAlex, Semantic Scholar, Europe PMC, Crossref, DataCite, "
                          "ISTEX, ERIC, PLOS, bioRxiv, INSPIRE-HEP)",
@@ -73,26 +76,32 @@ FORMAT_NAMES = {"csv": "CSV", "tsv": "TSV", "excel": "Excel (.xlsx, .xls)",
                 "refworks": "RefWorks tagged text (RefWorks, CNKI)", "zotero": "Zotero RDF",
                 "noteexpress": "NoteExpress text (.net; CNKI)",
                 "dspace": "DSpace Dublin Core XML (dublin_core.xml)",
-                "arxiv": "arXiv API answer (Atom XML, .xml or .atom)"}
+                "arxiv": "arXiv API answer (Atom XML, .xml or .atom)",
+                "mods": "MODS XML (Zotero, library catalogues)", "marcxml": "MARC XML (MARC 21 slim; catalogues)",
+                "citavi": "Citavi XML (.xml, .ctv6bak)"}
 _EXTENSIONS = {
     ".csv": "csv", ".tsv": "tsv", ".tab": "tsv", ".jsonl": "jsonl", ".ndjson": "jsonl", ".json-lines": "jsonl",
     ".json": "jsonl", ".parquet": "parquet", ".pq": "parquet", ".xml": "pubmed", ".bib": "bibtex",
     ".bibtex": "bibtex", ".ris": "ris", ".nbib": "medline", ".medline": "medline", ".xlsx": "excel",
     ".xlsm": "excel", ".xls": "excel", ".ciw": "wos", ".enw": "refer", ".refer": "refer", ".nxml": "jats",
     ".tar": "jats", ".tgz": "jats", ".rdf": "zotero", ".net": "noteexpress", ".atom": "arxiv",
+    ".ctv6bak": "citavi", ".ctv5bak": "citavi", ".ctv6": "citavi", ".ctv5": "citavi",
 }
 _ALIASES = {"pmc": "jats", "nxml": "jats",
             "xml": "pubmed", "pubmed-xml": "pubmed", "nbib": "medline", "pubmed-text": "medline", "bib": "bibtex",
             "ndjson": "jsonl", "json": "jsonl", "csl": "jsonl", "xlsx": "excel", "endnote-xml": "endnote",
             "web-of-science": "wos", "isi": "wos", "enw": "refer", "endnote-tagged": "refer", "ovid-tagged": "ovid",
             "refworks-tagged": "refworks", "zotero-rdf": "zotero", "rdf": "zotero",
-            "net": "noteexpress", "atom": "arxiv", "arxiv-atom": "arxiv"}
+            "net": "noteexpress", "atom": "arxiv", "arxiv-atom": "arxiv", "mods-xml": "mods", "marc-xml": "marcxml",
+            "marc": "marcxml", "marc21": "marcxml"}
 _TEXT_FORMATS = frozenset(("csv", "tsv", "jsonl", "medline", "bibtex", "ris", "refer", "wos", "cochrane", "ovid",
                             "refworks", "noteexpress"))
 _TEXT_TABLE_EXTENSIONS = (".txt", "")  # tables saved as .txt (RefWorks, Web of Science tab-delimited)
 _TABLE_EXTENSIONS = {".csv": "csv", ".tsv": "tsv", ".tab": "tsv"}  # extensions that stand when the rows agree
-_XML_FORMATS = frozenset(("pubmed", "jats", "endnote", "dspace", "arxiv"))  # .xml names them all: no note between them
+# .xml names them all: no note between them
+_XML_FORMATS = frozenset(("pubmed", "jats", "endnote", "dspace", "arxiv", "mods", "marcxml", "citavi"))
 _PEEK_ROWS = 100
+_BINARY_MARC_EXTENSIONS = (".mrc", ".marc", ".iso2709")  # refused whatever they hold, unless it is text read by content
 _JSON_START = re.compile(r'(\{\s*"|\[\s*[{\]])')  # how a JSON object or a list of objects starts
 
 
@@ -135,6 +144,8 @@ def _by_content(path: Path, ext: str) -> str | None:
     """The format a file's first bytes show, when they show one."""
     with _open_binary(path) as stream:
         magic = stream.read(8)
+    if magic.startswith(b"PK\x03\x04") and ext not in (".xlsx", ".xlsm", ".xls") and looks_like_citavi_backup(path):
+        return "citavi"
     if magic.startswith(b"PK\x03\x04") or magic.startswith(b"\xd0\xcf\x11\xe0"):
         return "excel" if ext in (".xlsx", ".xlsm", ".xls", ".txt", "") else None
     if magic.startswith(b"PAR1"):
@@ -177,6 +188,10 @@ def _by_content(path: Path, ext: str) -> str | None:
             return "dspace"
         if looks_like_arxiv_atom(text):
             return "arxiv"
+        for found, looks_like in (("mods", looks_like_mods), ("marcxml", looks_like_marcxml),
+                                  ("citavi", looks_like_citavi)):
+            if looks_like(text):
+                return found
         if "<PubmedArticle" in text[:20000] or "<MedlineCitation" in text[:20000]:
             return "pubmed"
         return "jats" if is_jats(text[:20000]) else None
@@ -221,6 +236,8 @@ def detect_format(path: str | Path, fmt: str | None = None) -> str:
             raise CorpusError(f"format '{fmt}' is unknown; use one of {', '.join(FORMATS)}")
         return key
     ext = _extension(path)
+    if path.is_file() and is_binary_marc(path):  # before the text checks: its first "line" may read as CSV
+        raise binary_marc_error(_name(path))
     by_content = _by_content(path, ext) if path.is_file() and ext not in (".tar", ".tgz") else None
     if by_content:
         return by_content
@@ -232,6 +249,8 @@ def detect_format(path: str | Path, fmt: str | None = None) -> str:
         raise printed_bibliography_error(_name(path))
     if ext in _TEXT_TABLE_EXTENSIONS and path.is_file() and _pmid_list(path):
         raise pmid_list_error(_name(path))
+    if ext in _BINARY_MARC_EXTENSIONS:
+        raise binary_marc_error(_name(path))
     if ext == ".enl":  # EndNote's own database file, not an export (a Refer text saved as .enl is read by content)
         raise CorpusError(f"file '{_name(path)}' is an EndNote library (EndNote's own database), not an export; in "
                           "EndNote choose File > Export and save as RIS or XML, then import that file")
@@ -286,6 +305,7 @@ def _json_rows(rows: Iterator[NumberedRow]) -> Iterator[NumberedRow]:
         yield number, (_json_record(row) if isinstance(row, dict) else row)
 
 
+_LIBRARY_READERS = {"mods": mods_rows, "marcxml": marcxml_rows, "citavi": citavi_rows}
 _TEXT_READERS: dict[str, Callable[[Path], Iterator[NumberedRow]]] = {
     "bibtex": _bibtex_rows, "ris": _ris_rows, "medline": _medline_rows, "wos": _wos_rows, "cochrane": _cochrane_rows,
     "refer": _refer_rows, "ovid": ovid_rows, "refworks": refworks_rows,
@@ -308,6 +328,8 @@ def _numbered_rows(path: Path, fmt: str, options: ReadOptions) -> tuple[Iterator
         return dspace_rows(path), Layout()
     if fmt == "arxiv":
         return arxiv_atom_rows(path), Layout()
+    if fmt in _LIBRARY_READERS:  # MODS, MARC XML, Citavi
+        return _LIBRARY_READERS[fmt](path), Layout()
     if fmt == "excel":
         layout = excel_layout(path, options.sheet, options.header_row)
         return _excel_rows(path, layout), layout
@@ -330,7 +352,7 @@ _XML_PREAMBLE = re.compile(rb"^(?:\s+|<\?.*?\?>|<!--.*?-->|<!DOCTYPE[^>]*>)*", r
 
 
 def _unknown_xml(path: Path) -> CorpusError | None:
-    """The refusal of an XML file whose root element no reader knows (a MODS or MARC XML file), naming it and the
+    """The refusal of an XML file whose root element no reader knows (a Citavi or an OAI-PMH file), naming it and the
     XML exports that are read; None when it is PubMed's or unreadable."""
     try:
         head = xml_head(path).lstrip(b"\xef\xbb\xbf")
@@ -341,9 +363,9 @@ def _unknown_xml(path: Path) -> CorpusError | None:
     if root is None or root in ("PubmedArticleSet", "PubmedArticle", "PubmedBookArticleSet"):
         return None
     return CorpusError(f"file '{_name(path)}' is XML whose root element is <{root}>, which no reader here knows: "
-                       "PubMed XML, EndNote XML, Zotero RDF, DSpace Dublin Core, arXiv's API answer (Atom) and "
-                       "JATS (PMC) XML are read; export the records as RIS or BibTeX (or one of those XML kinds) and "
-                       "import that file")
+                       "PubMed XML, EndNote XML, Zotero RDF, DSpace Dublin Core, arXiv's API answer (Atom), MODS, "
+                       "MARC XML and JATS (PMC) XML are read; export the records as RIS or BibTeX (or one of those XML "
+                       "kinds) and import that file")
 
 
 def _open_rows(path: str | Path, fmt: str | None, options: ReadOptions | None = None) -> Opened:

@@ -94,16 +94,18 @@ def test_a_file_without_abstracts_from_an_unnamed_source_keeps_the_plain_sentenc
 # --- fresh files of the seventh round ------------------------------------------------------------------------------
 
 def test_an_xml_file_of_no_known_kind_names_its_root_element_and_the_readable_kinds(tmp_path) -> None:
-    """An .xml whose root no reader knows (here a MODS record) is read as PubMed XML by its extension, and the
-    refusal said only "has no records", as for an empty PubMed file. It names what the file is and which XML exports
-    are read. (OpenGrey's DSpace Dublin Core, the file that showed this, is read since round 8.)"""
+    """An .xml whose root no reader knows (here an OAI-PMH answer wrapping a MODS record; a MODS file itself is read
+    since issue 40's MODS reader) is read as PubMed XML by its extension, and the refusal said only "has no records",
+    as for an empty PubMed file. It names what the file is and which XML exports are read. (OpenGrey's DSpace Dublin
+    Core, the file that showed this, is read since round 8.)"""
     path = tmp_path / "record.xml"
-    path.write_text('<?xml version="1.0"?>\n<mods xmlns="http://www.loc.gov/mods/v3"><titleInfo><title>A title'
-                    "</title></titleInfo></mods>\n", encoding="utf-8")
+    path.write_text('<?xml version="1.0"?>\n<OAI-PMH xmlns="http://www.openarchives.org/OAI/2.0/"><GetRecord><record>'
+                    '<metadata><mods xmlns="http://www.loc.gov/mods/v3"><titleInfo><title>A title</title></titleInfo>'
+                    "</mods></metadata></record></GetRecord></OAI-PMH>\n", encoding="utf-8")
     with pytest.raises(CorpusError) as caught:
         list(read_papers(path))
     message = str(caught.value)
-    assert "<mods>" in message and "PubMed XML" in message and "EndNote XML" in message
+    assert "<OAI-PMH>" in message and "PubMed XML" in message and "EndNote XML" in message and "MODS" in message
     assert "RIS" in message
 
 
