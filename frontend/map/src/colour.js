@@ -9,20 +9,39 @@ export default class ColourFollower {
   constructor(view, registry) {
     this.view = view;
     this.registry = registry;  // the page-level registry entry of the view's hub (a function: it is looked up late)
-    this.check = () => this.follow();
+    this.check = () => this.follow();  // (no argument: the box's own value)
     // a choice is made with a click on an option or a key (Enter) in the box: the box's value is read once React has
     // drawn it (after the event), and again on the next frame for a slow render
-    this.listen = () => { setTimeout(this.check, 0); requestAnimationFrame(this.check); };
+    this.listen = (e) => {
+      // a press on an option of the open list: that option, drawn before the page's widget has even drawn it
+      if (e.type === "pointerup" && e.button === 0) this.follow(this.pressed(e.target));
+      setTimeout(this.check, 0); requestAnimationFrame(this.check);
+    };
     for (const kind of ["click", "keydown", "pointerup"]) document.addEventListener(kind, this.listen, true);
   }
 
-  /** The option the box shows now, drawn from the browser's codes if the map is not drawn with it already. */
-  follow() {
+  /** The Colour by box (its input), or null. */
+  box(c) { return c && c.control ? document.querySelector(`.st-key-${CSS.escape(c.control)} input`) : null; }
+
+  /** The option pressed in the Colour by box's open list (null: the press was elsewhere). */
+  pressed(target) {
+    const box = this.box(this.registry().colours);
+    const option = target && target.closest ? target.closest("[role=option]") : null;
+    if (!box || !option || box.getAttribute("aria-expanded") !== "true") return null;
+    const list = box.getAttribute("aria-controls");
+    if (list && !option.closest(`[id="${CSS.escape(list)}"]`)) return null;  // another box's list
+    return option.textContent.trim();
+  }
+
+  /** The option chosen (`chosen`, or the one the box shows now), drawn from the browser's codes if the map is not
+   * drawn with it already. */
+  follow(chosen = null) {
     const view = this.view, c = this.registry().colours;
     if (!c || !c.control || !view.n || view.rows || c.key !== view.key || c.n !== view.n || view.playing) return;
-    const box = document.querySelector(`.st-key-${CSS.escape(c.control)} input`);
-    if (!box) return;
-    const name = box.value;
+    const box = this.box(c);
+    // an open list: the box holds what is typed to search it, not a choice (a typed "year" is not chosen yet)
+    if (!chosen && (!box || box.getAttribute("aria-expanded") === "true")) return;
+    const name = chosen || box.value;
     const s = (view.state && view.state.state) || {};
     const option = c.options[name];
     if (!option || name === (this.drawn === undefined ? s.colour : this.drawn)) return;
