@@ -31,6 +31,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--papers", type=int, default=3000)
     parser.add_argument("--rounds", type=int, default=3)
+    parser.add_argument("--hover-ms", type=int, default=0, help="wait this long on the point before clicking")
     args = parser.parse_args()
     from common import ROOT
     from playwright.sync_api import sync_playwright
@@ -53,6 +54,7 @@ def main() -> None:
                     bench.page.locator(".miread-map-outer button[data-mode=panZoom]").first.click()
                     xy = point(bench, 11 + 13 * r)
                     bench.page.mouse.move(*xy, steps=2)
+                    bench.page.wait_for_timeout(args.hover_ms)  # the hover's own frame drawn before the click
                     bench.page.evaluate(WATCH)
                     sample = bench.measure("click", lambda xy=xy: bench.page.mouse.click(*xy))
                 else:
