@@ -11,6 +11,7 @@ import pytest
 
 from core.io import read_papers
 from tests.e2e.conftest import FIXTURES, Tab, app_tab, tiny_store
+from ui.views import TOPICS
 
 pytestmark = pytest.mark.e2e
 
@@ -107,3 +108,29 @@ def test_a_click_pins_the_papers_card_at_once_as_typed(tab: Tab):
     tab.snap("map-answers-pinned")
     pinned.get_by_role("button", name="×").click()
     assert not pinned.is_visible()
+
+
+def test_topics_are_left_to_the_page_and_leaving_them_clears_their_labels(tab: Tab):
+    """Topics are not a column the browser has: the map waits for the page's run; a colour it knows, chosen after them,
+    is drawn at once and takes the topic labels away with their colours."""
+    answered = "() => Number(window.__mireadMaps.map.map.wrap.dataset.answered || 0)"
+    before = tab.page.evaluate(answered)
+    tab.page.evaluate(BLOCK)
+    try:
+        tab.choose("Colour by", TOPICS)
+        tab.page.wait_for_timeout(500)
+        assert tab.page.evaluate(answered) == before and len(tab.map_view()["legend"]) == 3  # still journal
+    finally:
+        tab.page.evaluate(UNBLOCK)
+    tab.choose("Colour by", "(none)")  # the blocked run's state is never applied: a new choice brings one
+    tab.choose("Colour by", TOPICS)
+    tab.eventually(lambda: _check(tab.map_view()["labels"] != [], tab.map_view()["labels"]))
+    tab.page.evaluate(BLOCK)
+    try:
+        tab.choose("Colour by", "journal")
+        tab.eventually(lambda: _check(tab.map_view()["labels"] == [] and len(tab.map_view()["legend"]) == 3,
+                                      tab.map_view()))
+        assert tab.page.evaluate(answered) > before
+    finally:
+        tab.page.evaluate(UNBLOCK)
+    tab.idle()
