@@ -45,3 +45,20 @@ def test_packed_once_with_one_byte_a_paper_an_option():
     assert np.array_equal(codes[journal["offset"]:journal["offset"] + 500], choices["journal"].codes)
     assert journal["legend"] == choices["journal"].legend  # key order kept: the browser compares legends as text
     assert [list(e) for e in journal["legend"]] == [list(e) for e in choices["journal"].legend]
+
+
+def test_numbers_read_in_one_pass_give_what_the_value_by_value_reading_gives():
+    from core.plots import map_data
+
+    cases = [[1990, 2001, 1995], [1.5, float("nan"), 3.0], [2001, None, 1999], [True, 2], [True, False],
+             ["1999", 2000], [float("nan"), float("nan")], [], [np.int64(3), 4], [float("inf"), 1.0]]
+    for values in cases:
+        fast = map_data._numeric(values)
+        present = [v for v in values if not map_data.is_missing(v)]
+        slow = None
+        if present and not any(isinstance(v, (bool, np.bool_, str)) for v in present) and all(
+                isinstance(v, (int, float, np.integer, np.floating)) for v in present):
+            slow = np.array([np.nan if map_data.is_missing(v) else float(v) for v in values], dtype=np.float64)
+        assert (fast is None) == (slow is None), values
+        if fast is not None:
+            assert np.array_equal(fast, slow, equal_nan=True), values
