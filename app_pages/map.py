@@ -24,7 +24,8 @@ from ui.errors import guarded, show_error
 from ui.figures_view import ranked_figures
 from ui.jobs import start_map  # the fit is a job of the workspace: every tab, a reload and the CLI see it
 from ui.journal_names import spellings_caption
-from ui.map.component import show_map, watch_zoom
+from ui.map.colours import cheap_options, colour_choices, send_choices
+from ui.map.component import map_key, show_map, watch_zoom
 from ui.map.controls import DrawnMap, quick_controls
 from ui.map.overview import OVERVIEW, is_overview, overview_sentence
 from ui.map.panel import PAPER, paper_row
@@ -198,6 +199,11 @@ with top:
 HOW = "Pan and zoom with the mouse or two fingers; Lasso or Box selects;"
 with map_box:
     unit = show_map(corpus, coords, frame)  # the points: sent once per corpus version and map
+    # the colours the browser answers by itself (label columns, year, none): sent once per map and legend size
+    choices = {} if is_overview(len(coords)) else colour_choices(
+        frame, cheap_options(colour_options, list(info.labels), info.year), int(legend), info.year)
+    if choices:
+        send_choices(frame, choices, "map", map_key(corpus, coords, frame))
     # what is drawn and how, under the map: above it they pushed a phone's map below its first screen (600 px down)
     if is_overview(len(coords)):
         st.caption(f"{kind}: {overview_sentence(st.session_state[OVERVIEW]['map'])} {HOW} **Whole map** returns to "
@@ -210,11 +216,12 @@ with map_box:
         st.caption(f"{method.upper()} fitted on a seeded sample of **{int(fitted.sum()):,}** papers; the other "
                    f"**{int((~fitted).sum()):,}** were placed at the weighted mean of their 10 most similar fitted "
                    f"papers, as a pasted paper (★) is.")
-colours = colour_codes(colour_values, len(coords), int(legend), scale=bool(info.year) and colour == info.year)
+colours = choices.get(colour) or colour_codes(colour_values, len(coords), int(legend),
+                                             scale=bool(info.year) and colour == info.year)
 unit_xy = unit.to_unit(coords)
 ring_rows = None if (m := marked(stable)) is None else np.flatnonzero(m)
 map_state = {
-    "name": f"{corpus}-{method}-map", "palette": colours.palette, "legend": colours.legend,
+    "name": f"{corpus}-{method}-map", "palette": colours.palette, "legend": colours.legend, "colour": colour,
     "labels": [] if topic_map is None else [
         {**label, "x": float(xy[0]), "y": float(xy[1])}
         for label in topic_map.label_points(coords) for xy in unit.to_unit(np.array([[label["x"], label["y"]]]))],

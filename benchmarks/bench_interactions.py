@@ -52,7 +52,7 @@ WORDS = ("galaxy", "protein", "market", "lattice", "neuron", "quantum", "climate
          "vaccine", "network", "crystal", "genome", "tensor", "orbit", "soil", "catalyst", "algorithm", "tumour")
 
 PROBE = """(() => {
-    const t = window.__t = {mut: 0, runStart: -1, runEnd: 0, input: -1, runs: 0, map: []};
+    const t = window.__t = {mut: 0, runStart: -1, runEnd: 0, input: -1, runs: 0, map: [], answer: []};
     const busy = v => v === 'running' || v === 'rerunRequested';
     new MutationObserver(records => {
         const now = performance.now();
@@ -75,6 +75,9 @@ PROBE = """(() => {
             watched = m.wrap;
             new MutationObserver(() => { t.map.push(performance.now()); if (t.map.length > 50) t.map.shift(); })
                 .observe(m.wrap, {attributes: true, attributeFilter: ['data-applied', 'data-followed', 'data-picked']});
+            // data-answered: the browser's own answer (a colour it knows drawn, a clicked paper's card pinned)
+            new MutationObserver(() => { t.answer.push(performance.now()); if (t.answer.length > 50) t.answer.shift(); })
+                .observe(m.wrap, {attributes: true, attributeFilter: ['data-answered']});
         }
         requestAnimationFrame(look);
     };
@@ -110,6 +113,7 @@ class Sample:
     runs: int
     ws_kb: float
     map_s: float | None = None  # input → the map component's first redraw (a state applied, a year window followed)
+    answer_s: float | None = None  # input → the browser's own answer (a colour drawn, a clicked card pinned)
 
 
 @dataclass
@@ -147,7 +151,8 @@ class Bench:
         sample = self._settle(t0, wall, expect_run, navigation)
         self.results.setdefault(name, []).append(sample)
         print(f"  {name:<34} {sample.total_s:7.3f} s  script {sample.script_s:6.3f} s  runs {sample.runs}  "
-              f"ws {sample.ws_kb:8.1f} kB" + ("" if sample.map_s is None else f"  map {sample.map_s:6.3f} s"), flush=True)
+              f"ws {sample.ws_kb:8.1f} kB" + ("" if sample.map_s is None else f"  map {sample.map_s:6.3f} s")
+              + ("" if sample.answer_s is None else f"  answer {sample.answer_s:6.3f} s"), flush=True)
         return sample
 
     def _settle(self, t0: float, wall: float, expect_run: bool, navigation: bool) -> Sample:
@@ -173,7 +178,10 @@ class Bench:
                     print("    settle:", {k: round(v - t0) if isinstance(v, (int, float)) else v for k, v in s.items()})
                 drawn = [m for m in s.get("map", []) if m > start]
                 map_s = round((drawn[0] - start) / 1000, 4) if drawn else None
-                return Sample(round(total, 4), round(script, 4), runs, round(self.ws_bytes[0] / 1024, 1), map_s)
+                answered = [m for m in s.get("answer", []) if m > start]
+                answer_s = round((answered[0] - start) / 1000, 4) if answered else None
+                return Sample(round(total, 4), round(script, 4), runs, round(self.ws_bytes[0] / 1024, 1), map_s,
+                              answer_s)
             time.sleep(0.03)
         raise TimeoutError("the page did not settle within 15 minutes")
 

@@ -10,6 +10,8 @@ Data contract (../shared/MAP.md §5):
 - `map_events`: a light instance inside the side fragment: the open paper's star, a flight, a selection pushed from
   Python; the clicks and lasso/box selections come back through it, so they rerun only that fragment.
 - `watch_zoom`: a light instance in its own fragment: the visible window (debounced) into the session and the URL.
+- `ui/map/colours.py`: a light instance with the codes, palette and legend of every colour option the browser can
+  know (label columns, year, none), sent once per map: the map draws a choice in the Colour by box at once.
 The bundle (ui/map/static/map_component.js) is built from frontend/map by `make frontend`; text from data is only ever
 set with textContent / fillText in the browser.
 """

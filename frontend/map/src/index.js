@@ -5,8 +5,10 @@
 // is only ever set with textContent or drawn with fillText: never parsed as HTML.
 import createScatterplot, { createRenderer } from "regl-scatterplot";
 import { tableFromIPC } from "apache-arrow";
+import ColourFollower from "./colour.js";
 import clearedLayer from "./layer.js";
 import Lasso from "./lasso.js";
+import Pin from "./pin.js";
 import Touch from "./touch.js";
 
 const GREY = "#c8c8c8";
@@ -109,7 +111,9 @@ class MapView {
     this.pointerOn = false;
     this.wrap.addEventListener("pointerenter", () => { this.pointerOn = true; });
     this.wrap.addEventListener("pointerleave", () => { this.pointerOn = false; });
-    this.onEscape = (e) => { if (e.key === "Escape" && this.pointerOn && !this.lasso.drag) this.plot.deselect(); };
+    this.onEscape = (e) => {
+      if (e.key === "Escape" && this.pointerOn && !this.lasso.drag) { this.plot.deselect(); this.pin.hide(); }
+    };
     window.addEventListener("keyup", this.onEscape);
     // frames drawn (a mark for tests: one change, one frame; a run that changes nothing, none)
     this.plot.subscribe("draw", () => { this.wrap.dataset.frames = String((Number(this.wrap.dataset.frames) || 0) + 1); });
@@ -117,9 +121,12 @@ class MapView {
     this.plot.subscribe("deselect", () => this.deselected());
     this.plot.subscribe("lassoEnd", ({ coordinates }) => this.lassoEnded(coordinates));
     this.lasso = new Lasso(this);
+    this.pin = new Pin(this);  // a clicked paper's card, at once (pin.js)
+    this.colours = new ColourFollower(this, () => hub(this.hubKey));  // the Colour by box, at once (colour.js)
     this.touch = new Touch(this, this.lasso);
     this.plot.subscribe("pointOver", (i) => {  // no card over a lasso being drawn (a hover heard before the press)
       if (this.lasso && this.lasso.drag) return;
+      if (this.pin.row === this.globalRow(i)) return;  // its card is pinned already
       this.hover(i); this.linkHover(i);
     });
     this.plot.subscribe("pointOut", () => { this.card.style.display = "none"; this.linkHover(null); });
@@ -191,6 +198,7 @@ class MapView {
     this.codes = new Uint8Array(this.n);
     this.weight = new Float32Array(this.n).fill(1);
     this.index = null;
+    this.pin.hide();
     if (this.hidden.size) {  // new points show every group: the filter of the last ones goes with their legend
       this.hidden.clear();
       this.plot.unfilter();
@@ -367,6 +375,8 @@ class MapView {
         ...(this.playing ? { opacityBy: "valueB", opacity: [0.08, 0.95] } : {}) });
     }
     this.followYears(s.yearsControl || null);
+    if (s.colour !== undefined) this.colours.confirmed(s.colour);
+    this.pin.follow(s.star);
     this.overlayState = { star: s.star || null, stars: s.stars || [], lines: s.lines || [], labels: s.labels || [],
       rings: this.toLocal(values(state.rings) || []) };
     this.paint();
@@ -501,11 +511,14 @@ class MapView {
           label: String((this.text.title || [])[i] || "") };
         this.paint();
       }
+      this.pin.show(i, rows[0]);  // its card at once; the side panel's run follows
+      this.wrap.dataset.answered = String((Number(this.wrap.dataset.answered) || 0) + 1);
       this.emit("events", "clicked", rows[0]);
     }
   }
 
   deselected() {
+    this.pin.hide();
     if (this.rows && this.lassoing) { this.selection = []; return; }  // undrawn papers may be inside: lassoEnded
     if (this.selection.length) { this.selection = []; this.emit("events", "selected", []); }
   }
@@ -687,6 +700,7 @@ class MapView {
       g.fillText("★", sx, sy);
     }
     this.wrap.dataset.stars = String(stars.length);
+    this.pin.place();
   }
 
   togglePlay() {
@@ -792,6 +806,7 @@ class MapView {
 
   destroy() {
     window.removeEventListener("keyup", this.onEscape);
+    this.colours.destroy();
     this.stopPlay(false);
     this.lasso.destroy();
     this.touch.destroy();

@@ -1,0 +1,95 @@
+"""What the page still changes after a colour change (and a click) on the Domain map (BENCHMARKS §31f's leftover): every DOM
+mutation from the input to the settled page, grouped by the Streamlit element it lands in (its data-testid and key
+class), with the time of its last change. One server on bench_map_component's synthetic workspace.
+
+    cd benchmarks && ../.venv/bin/python probe_colour_settle.py --papers 3000 --rounds 3
+"""
+
+from __future__ import annotations
+
+import argparse
+import re
+import time
+
+from bench_interactions import MODEL, OUT, PROBE, Bench, serve, synthetic_corpus
+from bench_map_component import point
+
+from tests.e2e.server import CHROMIUM, CHROMIUM_ARGS
+
+WATCH = """() => { window.__muts = []; const t0 = performance.now();
+  const name = n => { let e = n.nodeType === 1 ? n : n.parentElement; const parts = [];
+    while (e && parts.length < 40) { const id = e.getAttribute && e.getAttribute('data-testid');
+      const key = e.className && typeof e.className === 'string' && (e.className.match(/st-key-[\\w-]+/) || [])[0];
+      if (key) { parts.push(key); break; } if (id && /^st(Element|Vertical|Horizontal|Column|Main|Sidebar)/.test(id) === false) parts.push(id);
+      e = e.parentElement; } return parts.slice(0, 3).reverse().join(' > ') || '?'; };
+  window.__mo = new MutationObserver(rs => { const now = performance.now();
+    for (const r of rs) window.__muts.push([now, r.type, name(r.target), r.attributeName || '']); });
+  window.__mo.observe(document, {subtree: true, childList: true, attributes: true, characterData: true}); }"""
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--papers", type=int, default=3000)
+    parser.add_argument("--rounds", type=int, default=3)
+    parser.add_argument("--hover-ms", type=int, default=0, help="wait this long on the point before clicking")
+    args = parser.parse_args()
+    from common import ROOT
+    from playwright.sync_api import sync_playwright
+
+    from core.store import Store
+
+    root = OUT / f"ws-map-{args.papers}"
+    synthetic_corpus(Store(root), "synthetic", args.papers, seed=7)
+    env = {"MIREAD_WARM_NUMBA": "0", "MIREAD_TIMING": "1", "MIREAD_DEVICE": "cpu", "MIREAD_MODEL": MODEL}
+    with sync_playwright() as pw, serve(ROOT, root, env) as (url, log):
+        browser = pw.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        context = browser.new_context(viewport={"width": 1400, "height": 1000})
+        context.add_init_script(PROBE)
+        bench = Bench(context.new_page(), url, log, "synthetic", 0.3)
+        bench.page.goto(bench.link())
+        bench.idle()
+        for r in range(args.rounds):
+            for option in ("(none)", "journal", "click"):
+                if option == "click":  # a click on a paper (the side panel's fragment run), as bench_map_component
+                    bench.page.locator(".miread-map-outer button[data-mode=panZoom]").first.click()
+                    xy = point(bench, 11 + 13 * r)
+                    bench.page.mouse.move(*xy, steps=2)
+                    bench.page.wait_for_timeout(args.hover_ms)  # the hover's own frame drawn before the click
+                    bench.page.evaluate(WATCH)
+                    sample = bench.measure("click", lambda xy=xy: bench.page.mouse.click(*xy))
+                else:
+                    bench.open_options("Colour by")
+                    bench.page.evaluate(WATCH)
+                    sample = bench.measure(f"colour → {option}", lambda o=option: bench.pick(o))
+                muts = bench.page.evaluate("() => { window.__mo.disconnect(); return window.__muts; }")
+                start = bench.page.evaluate("() => window.__t.input")
+                groups: dict[str, list[float]] = {}
+                for at, kind, where, attr in muts:
+                    if at >= start:
+                        groups.setdefault(f"{kind}{'/' + attr if attr else ''} @ {where}", []).append(at - start)
+                print(f"round {r + 1} → {option}: settled {sample.total_s:.3f} s, answer {sample.answer_s}")
+                # the server's own run against the browser's view of it (one clock: the same machine)
+                origin = bench.page.evaluate("() => performance.timeOrigin")
+                t = bench.page.evaluate("() => window.__t")
+                ends = [float(m.group(1)) for m in re.finditer(r"MIREAD_TIMING page=map run_s=[\d.]+ end=([\d.]+)",
+                                                               log.read_text(errors="replace"))]
+                runs = [m.groups() for m in re.finditer(r"MIREAD_TIMING page=map run_s=([\d.]+) end=([\d.]+)",
+                                                         log.read_text(errors="replace"))]
+                if ends and option != "click":
+                    run_s, end = float(runs[-1][0]), float(runs[-1][1])
+                    at = lambda ms: (origin + ms) / 1000  # noqa: E731 - a page time as wall-clock seconds
+                    print(f"   server: script {1000 * (end - run_s - at(start)):.0f} → {1000 * (end - at(start)):.0f} ms"
+                          f" after the input; browser: running {t['runStart'] - start:.0f} → {t['runEnd'] - start:.0f} ms")
+                for key, times in sorted(groups.items(), key=lambda kv: -max(kv[1]))[:14]:
+                    print(f"   last {max(times):7.0f} ms  first {min(times):7.0f} ms  n {len(times):4d}  {key[:110]}")
+                time.sleep(0.5)
+                if option == "click":
+                    close = bench.page.locator(".st-key-map_panel_close button").first
+                    if close.count():
+                        close.click()
+                        bench.idle()
+        browser.close()
+
+
+if __name__ == "__main__":
+    main()

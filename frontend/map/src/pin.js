@@ -1,0 +1,75 @@
+// A clicked paper's card, pinned on the map at once (issue 42, BENCHMARKS §31f): its title, authors, journal and year
+// are the hover card's, all in the browser, so the click is answered before the side panel's run comes back. It stays
+// while that paper is the open one (the page's star), and goes with a click elsewhere, Escape, its × or another
+// paper opened. Text from data is only ever set with textContent.
+
+const CARD = "position:absolute;z-index:5;max-width:min(320px, 80%);background:#fff;border:1px solid #666;"
+  + "border-radius:6px;padding:6px 22px 6px 8px;font-size:12px;box-shadow:0 2px 8px rgba(0,0,0,.25);color:#222";
+
+export default class Pin {
+  constructor(view) {
+    this.view = view;
+    this.row = null;  // the corpus row pinned (null: none)
+    this.card = document.createElement("div");
+    this.card.style.cssText = CARD + ";display:none";
+    this.card.className = "miread-pinned";
+    view.wrap.appendChild(this.card);
+  }
+
+  /** Pin the card of drawn point `i` (corpus row `row`); the page's answer for it is awaited. */
+  show(i, row) {
+    const t = this.view.text, card = this.card;
+    this.i = i; this.row = row; this.awaiting = true;
+    card.replaceChildren();
+    const line = (text, css) => {
+      if (text === null || text === undefined || text === "") return;
+      const node = document.createElement("div");
+      node.style.cssText = css;
+      node.textContent = String(text);
+      card.appendChild(node);
+    };
+    line(t.title && t.title[i], "font-weight:600;margin-bottom:2px");
+    line(t.author && t.author[i], "color:#444");
+    line([t.journal && t.journal[i], t.year && t.year[i]].filter((v) => v).join(" · "), "color:#444");
+    const close = document.createElement("button");
+    close.type = "button";
+    close.textContent = "×";
+    close.title = "Close this card";
+    close.style.cssText = "position:absolute;top:2px;right:4px;border:none;background:none;font-size:15px;"
+      + "cursor:pointer;color:#444;padding:0 2px";
+    close.addEventListener("click", (e) => { e.stopPropagation(); this.hide(); });
+    card.appendChild(close);
+    card.dataset.row = String(row);
+    card.style.display = "block";
+    this.view.card.style.display = "none";  // the hover card of the same paper would lie under it
+    this.place();
+  }
+
+  /** Next to its point, inside the map (after a pan or zoom too). */
+  place() {
+    if (this.row === null) return;
+    const v = this.view, card = this.card;
+    const [sx, sy] = v.screen(v.x[this.i], v.y[this.i]);
+    const w = v.wrap.clientWidth, h = v.wrap.clientHeight;
+    const off = sx < 0 || sy < 0 || sx > w || sy > h;  // panned out of the map: hidden until it is back
+    card.style.visibility = off ? "hidden" : "visible";
+    card.style.left = `${Math.max(0, Math.min(sx + 14, w - card.offsetWidth - 4))}px`;
+    const below = sy + 14;
+    card.style.top = `${below + card.offsetHeight > h ? Math.max(0, sy - 14 - card.offsetHeight) : below}px`;
+  }
+
+  hide() {
+    this.row = null;
+    this.awaiting = false;
+    this.card.style.display = "none";
+    delete this.card.dataset.row;
+  }
+
+  /** The page's star (the open paper): the card stays with its paper and goes once another or none is open. */
+  follow(star) {
+    if (this.row === null) return;
+    const row = star ? Number(star.row) : null;
+    if (row === this.row) { this.awaiting = false; return; }
+    if (!this.awaiting) this.hide();
+  }
+}

@@ -1,0 +1,136 @@
+"""The map answers in the browser first (issue 42, BENCHMARKS §31f): a colour the browser knows is drawn before the
+page's run comes back (the side column, Topics over time and the link follow; a reload keeps it), and a clicked
+paper's card is pinned at once (its text from data shown as typed, never as HTML)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from urllib.parse import parse_qs, urlparse
+
+import pytest
+
+from core.io import read_papers
+from tests.e2e.conftest import FIXTURES, Tab, app_tab, tiny_store
+from ui.views import TOPICS
+
+pytestmark = pytest.mark.e2e
+
+CORPUS = "answered"
+MAP = "window.__mireadMaps.map.map"
+# the page's states kept from the map (its runs still happen): what the map draws then, the browser drew by itself
+BLOCK = f"() => {{ const m = {MAP}; m.__apply = m.apply; m.apply = () => Promise.resolve(); }}"
+UNBLOCK = f"() => {{ const m = {MAP}; if (m.__apply) {{ m.apply = m.__apply; delete m.__apply; }} }}"
+
+
+@pytest.fixture(scope="module")
+def tab(browser, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Tab]:
+    from core.embedding import embed_corpus
+
+    store = tiny_store(tmp_path_factory, "map-answers")
+    store.import_papers(CORPUS, read_papers(FIXTURES / "papers.csv"), source="papers.csv")
+    embed_corpus(store, CORPUS, "tiny")
+    with app_tab(browser, store) as tab:
+        tab.go("Domain map")
+        tab.choose("Model", "tiny")
+        # the UMAP map replaces the PCA preview when its fit ends: the map that stays is the one tested
+        tab.eventually(lambda: _check(tab.page.get_by_text("Preview: PCA").count() == 0, "still the PCA preview"))
+        tab.map_drawn()
+        yield tab
+
+
+def _colour(tab: Tab) -> str | None:
+    return parse_qs(urlparse(tab.page.url).query).get("colour", [None])[0]
+
+
+def _check(ok: bool, shown: object) -> None:
+    assert ok, shown
+
+
+def test_a_colour_is_drawn_in_the_browser_and_the_page_follows(tab: Tab):
+    tab.idle()
+    box = tab.page.get_by_role("combobox", name="Colour by", exact=True)
+    assert box.input_value() == "journal" and len(tab.map_view()["legend"]) >= 2
+    tab.page.evaluate(BLOCK)
+    try:
+        tab.choose("Colour by", "(none)")
+        view = tab.eventually(lambda: _check(tab.map_view()["legend"] == [], tab.map_view()["legend"]))
+        assert len(set(tab.map_view()["codes"])) == 1, view
+    finally:
+        tab.page.evaluate(UNBLOCK)
+    tab.idle()
+    assert _colour(tab) == "(none)"  # the link follows
+    assert tab.page.get_by_text("with a year, by journal").count() == 0  # Topics over time follows
+    # unblocked: the points drawn once (the browser's answer); the page's run that confirms it draws them no more
+    tab.page.evaluate(f"() => {{ const m = {MAP}, draw = m.redraw.bind(m); m.__draws = 0;"
+                      "m.redraw = () => { m.__draws += 1; return draw(); }; }")
+    tab.choose("Colour by", "journal")
+    tab.eventually(lambda: _check(len(tab.map_view()["legend"]) >= 2, tab.map_view()["legend"]))
+    tab.idle()
+    assert tab.page.evaluate(f"() => {MAP}.__draws") == 1
+    tab.page.evaluate(f"() => {{ delete {MAP}.redraw; }}")
+    assert _colour(tab) == "journal"
+    tab.page.get_by_text("with a year, by journal").first.wait_for()
+    legend = [e["text"] for e in tab.map_view()["legend"]]
+    tab.snap("map-answers-colour")
+    # a reload keeps the colour: the box and the map
+    tab.choose("Colour by", "(none)")
+    tab.page.reload()
+    tab.map_drawn()
+    tab.eventually(lambda: _check(tab.map_view()["legend"] == [], tab.map_view()["legend"]))
+    assert box.input_value() == "(none)"
+    tab.choose("Colour by", "journal")
+    tab.eventually(lambda: _check([e["text"] for e in tab.map_view()["legend"]] == legend, tab.map_view()["legend"]))
+
+
+def test_a_click_pins_the_papers_card_at_once_as_typed(tab: Tab):
+    titles = tab.map_view()["titles"]
+    row = next(i for i, t in enumerate(titles) if "onerror" in t)
+    pinned = tab.page.locator(".miread-map-outer .miread-pinned").first
+    # the click's event kept from the page: the card is the browser's own answer
+    tab.page.evaluate("""() => { const l = window.__mireadMaps.map.listeners.events;
+        l.__send = l.setTriggerValue; l.setTriggerValue = () => {}; }""")
+    try:
+        tab.click_point(row)
+        pinned.wait_for(state="visible", timeout=3000)
+        text = pinned.text_content() or ""
+        assert titles[row][:100] in text, (titles[row], text)  # the markup as text, never parsed
+        html = pinned.inner_html()
+        assert "<img" not in html and tab.page.evaluate("() => window.__xss") is None and tab.dialogs == []
+        assert pinned.get_attribute("data-row") == str(row)
+    finally:
+        tab.page.evaluate("""() => { const l = window.__mireadMaps.map.listeners.events;
+            if (l.__send) { l.setTriggerValue = l.__send; delete l.__send; } }""")
+    tab.page.keyboard.press("Escape")
+    other = next(i for i, t in enumerate(titles) if "<" not in t and i != row)
+    tab.click_point(other)
+    tab.see(titles[other][:40], "[data-testid=stMarkdownContainer]")  # the side panel follows
+    assert pinned.is_visible() and pinned.get_attribute("data-row") == str(other)  # the card stays with its paper
+    tab.snap("map-answers-pinned")
+    pinned.get_by_role("button", name="×").click()
+    assert not pinned.is_visible()
+
+
+def test_topics_are_left_to_the_page_and_leaving_them_clears_their_labels(tab: Tab):
+    """Topics are not a column the browser has: the map waits for the page's run; a colour it knows, chosen after them,
+    is drawn at once and takes the topic labels away with their colours."""
+    answered = "() => Number(window.__mireadMaps.map.map.wrap.dataset.answered || 0)"
+    before = tab.page.evaluate(answered)
+    tab.page.evaluate(BLOCK)
+    try:
+        tab.choose("Colour by", TOPICS)
+        tab.page.wait_for_timeout(500)
+        assert tab.page.evaluate(answered) == before and len(tab.map_view()["legend"]) == 3  # still journal
+    finally:
+        tab.page.evaluate(UNBLOCK)
+    tab.choose("Colour by", "(none)")  # the blocked run's state is never applied: a new choice brings one
+    tab.choose("Colour by", TOPICS)
+    tab.eventually(lambda: _check(tab.map_view()["labels"] != [], tab.map_view()["labels"]))
+    tab.page.evaluate(BLOCK)
+    try:
+        tab.choose("Colour by", "journal")
+        tab.eventually(lambda: _check(tab.map_view()["labels"] == [] and len(tab.map_view()["legend"]) == 3,
+                                      tab.map_view()))
+        assert tab.page.evaluate(answered) > before
+    finally:
+        tab.page.evaluate(UNBLOCK)
+    tab.idle()
