@@ -708,7 +708,7 @@ class MapView {
     const p = this.play;
     if (!p || !p.years || !p.years.length) return;
     this.playing = true;
-    this.playButton.textContent = "⏸ Pause";
+    this.playButton.textContent = "❚❚ Pause";  // U+275A: in DejaVu and system fonts; "⏸" drew a missing-glyph box
     let k = 0;
     const step = async () => {
       if (!this.playing) return;
