@@ -53,3 +53,22 @@ def test_the_map_starts_on_the_first_screen_of_a_phone(phone: Tab):
     assert said and said["y"] > box["y"] + box["height"] - 4, (said, box)
     for label in ("Colour by", "Highlight papers matching", "Years", "Play through years"):  # all still there
         assert page.get_by_label(label, exact=True).count() >= 1 or page.get_by_text(label, exact=True).count(), label
+
+
+INSIDE = """() => { const m = window.__mireadMaps.map.map, r = m.wrap.getBoundingClientRect();
+    let worst = Infinity;
+    for (let i = 0; i < m.n; i++) { const [x, y] = m.pageXY(i);
+        worst = Math.min(worst, x - r.left, r.right - x, y - r.top, r.bottom - y); }
+    return worst; }"""
+
+
+def test_every_paper_lies_inside_the_phone_map_with_room_to_tap_it(phone: Tab):
+    """A helper saw papers at a 390 px phone map's left edge on its border, not to be tapped. Not reproduced on this
+    corpus nor on the demo (the nearest centre 14.6 px inside, before and after Whole map): this keeps it so."""
+    phone.page.get_by_role("heading", name="Domain map").wait_for()
+    phone.map_drawn()
+    phone.page.wait_for_timeout(800)
+    assert phone.page.evaluate(INSIDE) >= 4, "a paper's centre lies on the map's border"
+    phone.page.locator(".miread-whole").first.click()
+    phone.page.wait_for_timeout(800)
+    assert phone.page.evaluate(INSIDE) >= 4, "after Whole map, a paper's centre lies on the map's border"
