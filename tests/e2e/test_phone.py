@@ -72,3 +72,25 @@ def test_every_paper_lies_inside_the_phone_map_with_room_to_tap_it(phone: Tab):
     phone.page.locator(".miread-whole").first.click()
     phone.page.wait_for_timeout(800)
     assert phone.page.evaluate(INSIDE) >= 4, "after Whole map, a paper's centre lies on the map's border"
+
+
+def test_a_map_made_narrow_keeps_its_papers_inside(browser, server: str):
+    """A desktop window narrowed to a phone's width kept the wide map's view: a third of the papers lay beyond the map's
+    sides (the nearest centre 76 px outside on the demo) until Whole map was pressed. The view now follows the size."""
+    context = browser.new_context(viewport={"width": 1400, "height": 900})
+    try:
+        tab = Tab(context.new_page(), server).open()
+        tab.map_drawn()
+        tab.page.wait_for_timeout(800)
+        assert tab.page.evaluate(INSIDE) >= 4
+        tab.page.set_viewport_size(PHONE)
+        tab.eventually(lambda: _inside(tab))
+        tab.page.set_viewport_size({"width": 1400, "height": 900})  # and back: the whole map again
+        tab.eventually(lambda: _inside(tab))
+    finally:
+        context.close()
+
+
+def _inside(tab: Tab) -> None:
+    worst = tab.page.evaluate(INSIDE)
+    assert worst >= 4, f"a paper's centre lies {worst:.0f} px inside the map's border (negative: outside)"

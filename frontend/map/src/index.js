@@ -135,7 +135,8 @@ class MapView {
     this.settled = false;
     this.plot.subscribe("view", (event) => {
       this.camera = event.view; this.paint();
-      if (this.settled && this.reportsZoom) this.reportView();
+      this.shownBox = this.bbox();  // what the user sees, in data space, for the next resize to keep
+      if (this.settled && this.reportsZoom && Date.now() > (this.refitUntil || 0)) this.reportView();
     });
     this.canvas.addEventListener("mousemove", (e) => {
       const r = this.wrap.getBoundingClientRect();
@@ -144,18 +145,34 @@ class MapView {
     this.setMode("panZoom");
     this.fitRenderer();
     // the renderer and the overlay's bitmap follow the map's size
-    this.resize = new ResizeObserver(() => { this.fitRenderer(); this.paint(); });
+    this.resize = new ResizeObserver(() => {
+      const box = this.shownBox;  // before the new size: the region the user saw
+      if (this.fitRenderer() && box) this.keepInView(box);
+      this.paint();
+    });
     this.resize.observe(this.wrap);
   }
 
-  /** The renderer's canvas and framebuffer: the map's size on the screen (at least 1 × 1 pixel). */
+  /** The renderer's canvas and framebuffer: the map's size on the screen (at least 1 × 1 pixel); true when it changed. */
   fitRenderer() {
     const w = Math.max(1, this.wrap.clientWidth), h = Math.max(1, this.wrap.clientHeight);
     const size = `${w}x${h}@${window.devicePixelRatio}`;
-    if (size === this.rendererSize) return;
+    if (size === this.rendererSize) return false;
     this.rendererSize = size;
     this.renderer.resize(w, h);
     this.renderer.refresh();
+    return true;
+  }
+
+  /** After a resize, the region the user saw (`box`: x0, x1, y0, y1 in data space) stays in view: a wide map made
+   * narrow kept its camera and put the papers at its sides beyond its border. Not reported as the user's zoom. */
+  keepInView(box) {
+    const [x0, x1, y0, y1] = box;
+    if (!(x1 > x0 && y1 > y0)) return;
+    this.refitUntil = Date.now() + 400;  // Date: the constructor's "performance" is an option
+    if (x0 <= -0.99 && x1 >= 0.99 && y0 <= -0.99 && y1 >= 0.99) { this.whole(false); return; }  // the whole map
+    this.plot.zoomToArea({ x: x0, y: y0, width: x1 - x0, height: y1 - y0 }, { transition: false,
+      preventFilterReset: true });
   }
 
   button(label, title, onClick) {
