@@ -7,6 +7,7 @@ this module only draws them and keeps the choices per uploaded file (or set of f
 from __future__ import annotations
 
 import re
+from collections import Counter
 from pathlib import Path
 from typing import Any
 
@@ -269,12 +270,24 @@ def rows_to_skip(plans: list[tuple[str, ImportPlan | None, str]]) -> pd.DataFram
     return pd.DataFrame(rows, columns=["file", "row", "reason"])
 
 
+def title_only_keys(digests: list[str]) -> list[str]:
+    """The Titles only box key of each uploaded file: its content digest (a tick survives adding or removing other
+    files), numbered from the second copy on when the same bytes were dropped twice (one key per box)."""
+    seen: Counter[str] = Counter()
+    keys = []
+    for digest in digests:
+        seen[digest] += 1
+        keys.append(f"import_title_only_{digest}" + (f"_{seen[digest]}" if seen[digest] > 1 else ""))
+    return keys
+
+
 def several_preview(files: list[tuple[Path, str, str]]) -> None:
     """Draw the preview of several uploaded files (a summary per file, Titles only per file) and one button importing
     them all into one corpus: one transaction, duplicates merged across the files and with the corpus (by DOI or
     title+abstract). ``files``: (path, name as uploaded, the file's digest)."""
     plans: list[tuple[str, ImportPlan | None, str]] = []
-    flags = [bool(st.session_state.get(f"import_title_only_{digest}", False)) for _, _, digest in files]
+    keys = title_only_keys([digest for _, _, digest in files])
+    flags = [bool(st.session_state.get(key, False)) for key in keys]
     for (path, name, _), title_only in zip(files, flags):
         try:
             plans.append((name, _plan(str(path), path.stat().st_size, (None, None, None, None), (), title_only), ""))
@@ -295,9 +308,8 @@ def several_preview(files: list[tuple[Path, str, str]]) -> None:
                            "ticked for its file.")
     st.caption("Titles only: also import the papers of a file that have no abstract (marked 'title only').")
     slots = st.columns(min(len(files), 4))
-    for i, (_, name, digest) in enumerate(files):
-        slots[i % len(slots)].checkbox(f"Titles only: {md_escape(name)}",
-                                       key=sticky(f"import_title_only_{digest}", False))
+    for i, ((_, name, _), key) in enumerate(zip(files, keys)):
+        slots[i % len(slots)].checkbox(f"Titles only: {md_escape(name)}", key=sticky(key, False))
     unreadable = [(name, why_nothing(plan, error)) for name, plan, error in plans if plan is None or not plan.papers]
     if unreadable:
         these = "this file" if len(unreadable) == 1 else "these files"
