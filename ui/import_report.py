@@ -14,6 +14,7 @@ from core.display import plural
 from core.errors import MireadError
 from core.io.formulas import csv_bytes
 from core.records import md_escape
+from core.store.merging import TEXT_RULE
 from core.store.provenance import database_of, import_databases, merges, overlap, overlap_rows, split_record
 from ui.errors import show_error
 from ui.resources import store
@@ -111,7 +112,8 @@ def _merges_view(corpus: str, ids: list[int] | None, title: str, why: str, key: 
         rows = merges(conn, corpus, ids)
     with st.expander(f"{title} ({plural(len(rows), 'record')})", icon=":material/merge:"):
         st.caption((f"{why}. " if why else "") + "Each merged record is kept whole with the paper it went into: "
-                   "its own title, abstract and fields are not lost, and a merge can be split back.")
+                   "its own title, abstract and fields are not lost, and a merge by a shared id or by title, year and "
+                   "first author can be split back.")
         if not rows:
             st.info("Every merge here has been split back.")
             return
@@ -122,7 +124,12 @@ def _merges_view(corpus: str, ids: list[int] | None, title: str, why: str, key: 
             "into title": st.column_config.TextColumn("into title", width="medium")})
         st.download_button("Download the merges (CSV)", _csv(table), file_name=f"{corpus}-merges.csv",
                            mime="text/csv", key=f"merges_csv_{key}")
-        choices = {r["record"]: r for r in rows}
+        choices = {r["record"]: r for r in rows if r["rule"] != TEXT_RULE}
+        if len(choices) < len(rows):
+            st.caption(f"{plural(len(rows) - len(choices), 'record')} merged by the same title and abstract "
+                       "cannot be split: as two papers they could not be told apart.")
+        if not choices:
+            return
         record = st.selectbox("Split a merged record back into a paper of its own", list(choices),
                               format_func=lambda k: (f"{choices[k]['file']} row {choices[k]['row']} "
                                                      f"({choices[k]['id']}) → {choices[k]['into']}"),
