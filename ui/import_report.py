@@ -178,6 +178,7 @@ def combinations_figure(summary: dict[str, Any], top: int = 15) -> go.Figure:
     combos = list(summary["combinations"].items())[:top]
     labels = [" + ".join(c).replace("<", "‹").replace(">", "›") for c, _ in combos]  # Plotly reads tags in labels
     fig = go.Figure(go.Bar(x=[n for _, n in combos], y=labels, orientation="h", text=[n for _, n in combos],
+                           textangle=0, textposition="auto", cliponaxis=False,  # a count stays level, on a phone too
                            hovertemplate="%{y}: %{x} papers<extra></extra>"))
     fig.update_layout(height=80 + 26 * len(combos), margin={"l": 10, "r": 10, "t": 30, "b": 10},
                       yaxis={"autorange": "reversed"}, xaxis_title="papers",
