@@ -120,7 +120,9 @@ def _plan_summary(plan: ImportPlan) -> None:
     mapping = reading.get("columns") or {}
     st.caption("Columns: " + " · ".join(f"{field} ← **{md_escape(str(column))}**" if column else f"{field} ← none"
                                         for field, column in mapping.items()))
-    (st.warning if plan.skipped or not plan.papers else st.success)(plan.summary() + ".")
+    fix = why_nothing(plan, "")  # no paper can be imported: the same sentence a file among several gets
+    (st.warning if plan.skipped or not plan.papers else st.success)(plan.summary() + "." + (
+        f" {md_escape(fix[:1].upper() + fix[1:])}." if fix else ""))
     if plan.id_note:
         st.info(f"Ids: {md_escape(plan.id_note)}")
     if plan.skipped:

@@ -78,3 +78,18 @@ def test_the_same_file_dropped_twice_is_previewed_and_imported_once_merged(empty
     assert not at.exception, at.exception
     headline = next(s.value for s in at.success if "Read" in s.value)
     assert "Read **9 records** from **3 files**" in headline and "3 new papers" in headline, headline
+
+
+def test_one_file_without_abstracts_names_the_fix_as_several_files_do(empty_workspace):  # noqa: F811
+    """A Web of Science Excel export without abstracts, dropped alone, said '0 papers, 0 with an abstract; 18 rows
+    will be skipped' over a greyed Import; dropped with another file its row said 'tick Titles only'."""
+    xls = REAL / "wos_savedrecs_excel_18.xls"
+    at = open_app("app_pages/library.py", model=None)
+    at.file_uploader[0].set_value([(xls.name, xls.read_bytes(), "application/vnd.ms-excel")]).run()
+    assert not at.exception, at.exception
+    warning = next(w.value for w in at.warning if w.value.startswith("0 papers"))
+    assert "tick Titles only" in warning, warning
+    assert next(b for b in at.button if b.label == "Import").disabled
+    next(c for c in at.checkbox if c.label.startswith("Titles only")).check().run()
+    assert not any("tick Titles only" in w.value for w in at.warning), [w.value for w in at.warning]
+    assert not next(b for b in at.button if b.label == "Import").disabled
