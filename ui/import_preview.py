@@ -127,7 +127,7 @@ def _plan_summary(plan: ImportPlan) -> None:
         st.info(f"Ids: {md_escape(plan.id_note)}")
     if plan.skipped:
         with st.expander(f"Rows that will be skipped ({len(plan.skipped):,})"):
-            st.dataframe(pd.DataFrame(plan.skipped), width="stretch", hide_index=True)
+            st.dataframe(pd.DataFrame(plan.skipped), width="stretch", hide_index=True, placeholder="")
             table_download(plan.skipped, "preview_skipped_csv", "rows-to-skip")
 
 
@@ -172,7 +172,7 @@ def import_preview(path: Path, name: str, digest: str) -> None:
                      "'title only' wherever they appear; their embedding sees the title alone.")
     if plan is not None:
         _plan_summary(plan)
-    st.dataframe(head, width="stretch", hide_index=True, height=240)
+    st.dataframe(head, width="stretch", hide_index=True, height=240, placeholder="")
     # a corpus name starts with a letter or digit: '_baseline_scopus.csv' offers 'baseline_scopus'; a name typed for
     # several files of this upload stays when all but one were removed
     name_default = _typed_several_name() or Path(name).name.split(".")[0].lstrip("_-. ")[:40] or "corpus"
@@ -299,11 +299,11 @@ def several_preview(files: list[tuple[Path, str, str]]) -> None:
                "corpus in one step; a paper found in several files is kept once (same title and abstract; or a "
                "shared DOI, PMID or other id whose titles agree; or, without one, the same title, year and first "
                "author): the first file's text stays, later files fill the fields it lacked.")
-    st.dataframe(file_summaries(plans), width="stretch", hide_index=True)
+    st.dataframe(file_summaries(plans), width="stretch", hide_index=True, placeholder="")
     skips = rows_to_skip(plans)
     if len(skips):
         with st.expander(f"Rows that will be skipped ({len(skips):,})"):
-            st.dataframe(skips, width="stretch", hide_index=True)
+            st.dataframe(skips, width="stretch", hide_index=True, placeholder="")
             table_download(skips, "preview_skips_csv", "rows-to-skip")
             if skips["reason"].str.contains("abstract").any():
                 st.caption("A row without an abstract is imported as a title-only paper when Titles only is "

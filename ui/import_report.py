@@ -119,7 +119,7 @@ def _merges_view(corpus: str, ids: list[int] | None, title: str, why: str, key: 
             return
         table = pd.DataFrame(rows)[["file", "row", "id", "title", "rule", "into", "into file", "into row",
                                     "into title", "record"]]
-        st.dataframe(table, width="stretch", hide_index=True, column_config={
+        st.dataframe(table, width="stretch", hide_index=True, placeholder="", column_config={
             "title": st.column_config.TextColumn("title", width="medium"),
             "into title": st.column_config.TextColumn("into title", width="medium")})
         st.download_button("Download the merges (CSV)", _csv(table), file_name=f"{corpus}-merges.csv",

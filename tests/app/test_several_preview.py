@@ -38,6 +38,8 @@ def test_a_file_that_cannot_be_read_has_no_row_count_of_zero(empty_workspace):  
     _upload(at, [THREE[1], bare])
     summary = at.dataframe[0].value
     assert summary["rows"][0] == 10 and summary["rows"].isna()[1], list(summary["rows"])
+    # and the browser shows that cell empty: Streamlit draws a missing value as a grey "None" unless told otherwise
+    assert at.dataframe[0].proto.HasField("placeholder") and at.dataframe[0].proto.placeholder == ""
 
 
 def test_the_report_names_the_fix_for_rows_skipped_without_an_abstract(empty_workspace):  # noqa: F811
