@@ -92,9 +92,20 @@ def undo_notice(key: str = LAST_TRASHED, button: str = "undo",
         return
     item_id, described = last
     left, right = st.columns([4, 1])
+    item = next((i for i in store().trash() if i.id == item_id), None)
+    if item is not None and item.kind in ("corpus", "model") and _taken(item.kind, item.name):
+        left.success(f"Moved {md_escape(described)} to the trash. A {item.kind} named **{md_escape(item.name)}** "
+                     "exists now: restore this one from the trash below, with Restore as another name.")
+        return
     left.success(f"Moved {md_escape(described)} to the trash.")
     if right.button("Undo", key=f"{button}-{item_id}", type="primary"):
         _restore(item_id, key, on_restored)
+
+
+def _taken(kind: str, name: str) -> bool:
+    """Whether a corpus or a model of this name exists now."""
+    s = store()
+    return name in ({c.name for c in s.corpora()} if kind == "corpus" else {m["name"] for m in s.saved_models()})
 
 
 def trash_panel() -> None:

@@ -78,3 +78,17 @@ def test_a_corpus_whose_name_was_taken_again_is_restored_under_a_name_typed_on_t
     assert not at.exception and not at.error, texts(at.error)
     assert workspace.corpus("a old").papers == 3 and workspace.corpus("a").papers == 1 and workspace.trash() == []
     assert at.sidebar.selectbox(key="corpus").value == "a old"
+
+
+def test_undo_is_not_offered_once_the_name_is_taken_again(workspace):  # noqa: F811
+    """Undo right after a delete would fail the same way once another corpus took the name: the notice says where
+    it can be restored instead."""
+    _three_corpora(workspace)
+    at = open_app("app_pages/library.py")
+    at.selectbox(key="delete_target").set_value("a").run()
+    at.checkbox(key="delete_confirm:corpus:a").check().run()
+    widget(at.button, "Delete corpus a").click().run()
+    workspace.import_papers("a", [Paper("new-1", "A newer paper", "Its abstract.", {})], source="test")
+    at.run()
+    assert not [b for b in at.button if b.label == "Undo"]
+    assert "with Restore as another name" in texts(at.success), texts(at.success)
