@@ -115,7 +115,8 @@ def measure(label: str, records: list[tuple[str, Mapping[str, Any]]], aliases: l
             stored_of.setdefault(found.names[pid], set()).add(fields["journal"].strip())
     joined = {name: sorted(s) for name, s in stored_of.items() if len({name_key(x) for x in s}) > 1}
     pairs = sum(comb(len({name_key(x) for x in s}), 2) for s in joined.values())
-    spelled = found.joined()  # every journal read under several spellings, abbreviations included
+    # every journal read under several spellings, abbreviations included (joined() counts the journal fields' only)
+    spelled = {name: spellings for name, spellings in found.spellings.items() if len(spellings) > 1}
     spelled_pairs = sum(comb(len(s), 2) for s in spelled.values())
     groups_out.append(f"== {label}: {len(joined)} groups joining papers' journal names that differ after folding "
                       f"({pairs} pairs); {len(spelled)} journals read under several spellings ({spelled_pairs} pairs)")

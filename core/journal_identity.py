@@ -146,14 +146,16 @@ class JournalIdentities:
     issns: dict[str, list[str]] = field(default_factory=dict)
     papers: dict[str, int] = field(default_factory=dict)
     keys: dict[str, str] = field(default_factory=dict)  # name_key of every spelling -> shown name
+    in_field: dict[str, int] = field(default_factory=dict)  # shown name -> spellings its papers' journal fields give
 
     def name_of(self, spelling: str) -> str | None:
         """The shown name of a journal spelled any way the corpus spells it ('PLOS ONE' -> 'PLoS ONE'), or None."""
         return self.keys.get(name_key(spelling)) if isinstance(spelling, str) and spelling.strip() else None
 
     def joined(self) -> dict[str, list[str]]:
-        """The journals read under more than one spelling: shown name -> spellings."""
-        return {name: spellings for name, spellings in self.spellings.items() if len(spellings) > 1}
+        """The journals whose papers' journal fields give more than one spelling: shown name -> every spelling (an
+        abbreviation a record carries in another field joins the journal but is no second spelling of it)."""
+        return {name: spellings for name, spellings in self.spellings.items() if self.in_field.get(name, 0) > 1}
 
     def table(self) -> list[dict[str, Any]]:
         """One row per journal, most papers first: journal, papers, spellings ('; '-joined), ISSNs."""
@@ -272,11 +274,13 @@ def journal_identities(records: Iterable[tuple[str, Mapping[str, Any]]], journal
         out.spellings[name] = [s for s, _ in sorted(spellings.items(), key=lambda kv: (-counts[kv[0]], kv[0]))]
         out.keys.update((name_key(s), name) for s in spellings if name_key(s) not in ambiguous)
         out.issns[name] = sorted(groups.issns.get(root, ()))
+        out.in_field[name] = sum(1 for s in spellings if counts[s])
     for text, journal in sorted(tails.items()):  # kept as a spelling, never shown
         name = out.keys.get(name_key(journal))
         if name is not None and text not in out.spellings[name]:
             out.spellings[name].append(text)
             out.keys.setdefault(name_key(text), name)
+            out.in_field[name] += 1  # the journal field's own text
     return out
 
 

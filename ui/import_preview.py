@@ -7,6 +7,7 @@ this module only draws them and keeps the choices per uploaded file (or set of f
 from __future__ import annotations
 
 import re
+from collections import Counter
 from pathlib import Path
 from typing import Any
 
@@ -119,12 +120,14 @@ def _plan_summary(plan: ImportPlan) -> None:
     mapping = reading.get("columns") or {}
     st.caption("Columns: " + " · ".join(f"{field} ← **{md_escape(str(column))}**" if column else f"{field} ← none"
                                         for field, column in mapping.items()))
-    (st.warning if plan.skipped or not plan.papers else st.success)(plan.summary() + ".")
+    fix = why_nothing(plan, "")  # no paper can be imported: the same sentence a file among several gets
+    (st.warning if plan.skipped or not plan.papers else st.success)(plan.summary() + "." + (
+        f" {md_escape(fix[:1].upper() + fix[1:])}." if fix else ""))
     if plan.id_note:
         st.info(f"Ids: {md_escape(plan.id_note)}")
     if plan.skipped:
         with st.expander(f"Rows that will be skipped ({len(plan.skipped):,})"):
-            st.dataframe(pd.DataFrame(plan.skipped), width="stretch", hide_index=True)
+            st.dataframe(pd.DataFrame(plan.skipped), width="stretch", hide_index=True, placeholder="")
             table_download(plan.skipped, "preview_skipped_csv", "rows-to-skip")
 
 
@@ -169,7 +172,7 @@ def import_preview(path: Path, name: str, digest: str) -> None:
                      "'title only' wherever they appear; their embedding sees the title alone.")
     if plan is not None:
         _plan_summary(plan)
-    st.dataframe(head, width="stretch", hide_index=True, height=240)
+    st.dataframe(head, width="stretch", hide_index=True, height=240, placeholder="")
     # a corpus name starts with a letter or digit: '_baseline_scopus.csv' offers 'baseline_scopus'; a name typed for
     # several files of this upload stays when all but one were removed
     name_default = _typed_several_name() or Path(name).name.split(".")[0].lstrip("_-. ")[:40] or "corpus"
@@ -269,12 +272,24 @@ def rows_to_skip(plans: list[tuple[str, ImportPlan | None, str]]) -> pd.DataFram
     return pd.DataFrame(rows, columns=["file", "row", "reason"])
 
 
+def title_only_keys(digests: list[str]) -> list[str]:
+    """The Titles only box key of each uploaded file: its content digest (a tick survives adding or removing other
+    files), numbered from the second copy on when the same bytes were dropped twice (one key per box)."""
+    seen: Counter[str] = Counter()
+    keys = []
+    for digest in digests:
+        seen[digest] += 1
+        keys.append(f"import_title_only_{digest}" + (f"_{seen[digest]}" if seen[digest] > 1 else ""))
+    return keys
+
+
 def several_preview(files: list[tuple[Path, str, str]]) -> None:
     """Draw the preview of several uploaded files (a summary per file, Titles only per file) and one button importing
     them all into one corpus: one transaction, duplicates merged across the files and with the corpus (by DOI or
     title+abstract). ``files``: (path, name as uploaded, the file's digest)."""
     plans: list[tuple[str, ImportPlan | None, str]] = []
-    flags = [bool(st.session_state.get(f"import_title_only_{digest}", False)) for _, _, digest in files]
+    keys = title_only_keys([digest for _, _, digest in files])
+    flags = [bool(st.session_state.get(key, False)) for key in keys]
     for (path, name, _), title_only in zip(files, flags):
         try:
             plans.append((name, _plan(str(path), path.stat().st_size, (None, None, None, None), (), title_only), ""))
@@ -284,20 +299,19 @@ def several_preview(files: list[tuple[Path, str, str]]) -> None:
                "corpus in one step; a paper found in several files is kept once (same title and abstract; or a "
                "shared DOI, PMID or other id whose titles agree; or, without one, the same title, year and first "
                "author): the first file's text stays, later files fill the fields it lacked.")
-    st.dataframe(file_summaries(plans), width="stretch", hide_index=True)
+    st.dataframe(file_summaries(plans), width="stretch", hide_index=True, placeholder="")
     skips = rows_to_skip(plans)
     if len(skips):
         with st.expander(f"Rows that will be skipped ({len(skips):,})"):
-            st.dataframe(skips, width="stretch", hide_index=True)
+            st.dataframe(skips, width="stretch", hide_index=True, placeholder="")
             table_download(skips, "preview_skips_csv", "rows-to-skip")
             if skips["reason"].str.contains("abstract").any():
                 st.caption("A row without an abstract is imported as a title-only paper when Titles only is "
                            "ticked for its file.")
     st.caption("Titles only: also import the papers of a file that have no abstract (marked 'title only').")
     slots = st.columns(min(len(files), 4))
-    for i, (_, name, digest) in enumerate(files):
-        slots[i % len(slots)].checkbox(f"Titles only: {md_escape(name)}",
-                                       key=sticky(f"import_title_only_{digest}", False))
+    for i, ((_, name, _), key) in enumerate(zip(files, keys)):
+        slots[i % len(slots)].checkbox(f"Titles only: {md_escape(name)}", key=sticky(key, False))
     unreadable = [(name, why_nothing(plan, error)) for name, plan, error in plans if plan is None or not plan.papers]
     if unreadable:
         these = "this file" if len(unreadable) == 1 else "these files"

@@ -14,6 +14,7 @@ from core.display import plural
 from core.errors import MireadError
 from core.io.formulas import csv_bytes
 from core.records import md_escape
+from core.store.merging import TEXT_RULE
 from core.store.provenance import database_of, import_databases, merges, overlap, overlap_rows, split_record
 from ui.errors import show_error
 from ui.resources import store
@@ -111,18 +112,24 @@ def _merges_view(corpus: str, ids: list[int] | None, title: str, why: str, key: 
         rows = merges(conn, corpus, ids)
     with st.expander(f"{title} ({plural(len(rows), 'record')})", icon=":material/merge:"):
         st.caption((f"{why}. " if why else "") + "Each merged record is kept whole with the paper it went into: "
-                   "its own title, abstract and fields are not lost, and a merge can be split back.")
+                   "its own title, abstract and fields are not lost, and a merge by a shared id or by title, year and "
+                   "first author can be split back.")
         if not rows:
             st.info("Every merge here has been split back.")
             return
         table = pd.DataFrame(rows)[["file", "row", "id", "title", "rule", "into", "into file", "into row",
                                     "into title", "record"]]
-        st.dataframe(table, width="stretch", hide_index=True, column_config={
+        st.dataframe(table, width="stretch", hide_index=True, placeholder="", column_config={
             "title": st.column_config.TextColumn("title", width="medium"),
             "into title": st.column_config.TextColumn("into title", width="medium")})
         st.download_button("Download the merges (CSV)", _csv(table), file_name=f"{corpus}-merges.csv",
                            mime="text/csv", key=f"merges_csv_{key}")
-        choices = {r["record"]: r for r in rows}
+        choices = {r["record"]: r for r in rows if r["rule"] != TEXT_RULE}
+        if len(choices) < len(rows):
+            st.caption(f"{plural(len(rows) - len(choices), 'record')} merged by the same title and abstract "
+                       "cannot be split: as two papers they could not be told apart.")
+        if not choices:
+            return
         record = st.selectbox("Split a merged record back into a paper of its own", list(choices),
                               format_func=lambda k: (f"{choices[k]['file']} row {choices[k]['row']} "
                                                      f"({choices[k]['id']}) → {choices[k]['into']}"),
@@ -171,6 +178,7 @@ def combinations_figure(summary: dict[str, Any], top: int = 15) -> go.Figure:
     combos = list(summary["combinations"].items())[:top]
     labels = [" + ".join(c).replace("<", "‹").replace(">", "›") for c, _ in combos]  # Plotly reads tags in labels
     fig = go.Figure(go.Bar(x=[n for _, n in combos], y=labels, orientation="h", text=[n for _, n in combos],
+                           textangle=0, textposition="auto", cliponaxis=False,  # a count stays level, on a phone too
                            hovertemplate="%{y}: %{x} papers<extra></extra>"))
     fig.update_layout(height=80 + 26 * len(combos), margin={"l": 10, "r": 10, "t": 30, "b": 10},
                       yaxis={"autorange": "reversed"}, xaxis_title="papers",

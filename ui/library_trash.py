@@ -68,10 +68,11 @@ def delete_panel(corpora: list[str]) -> None:
                     _trashed(item)
 
 
-def _restore(item_id: int, key: str = LAST_TRASHED, on_restored: Callable[[Any], None] | None = None) -> None:
-    """Bring a trashed item back; a restored corpus becomes the current one; its Undo notice (under `key`) goes;
-    `on_restored(item)` lets the caller show what came back."""
-    restored = guarded(store().restore, item_id)
+def _restore(item_id: int, key: str = LAST_TRASHED, on_restored: Callable[[Any], None] | None = None,
+             as_name: str | None = None) -> None:
+    """Bring a trashed item back (under `as_name` when given); a restored corpus becomes the current one; its Undo
+    notice (under `key`) goes; `on_restored(item)` lets the caller show what came back."""
+    restored = guarded(store().restore, item_id, as_name)
     if st.session_state.get(key, (None,))[0] == item_id:
         st.session_state.pop(key, None)
     if restored is not None:
@@ -91,9 +92,20 @@ def undo_notice(key: str = LAST_TRASHED, button: str = "undo",
         return
     item_id, described = last
     left, right = st.columns([4, 1])
+    item = next((i for i in store().trash() if i.id == item_id), None)
+    if item is not None and item.kind in ("corpus", "model") and _taken(item.kind, item.name):
+        left.success(f"Moved {md_escape(described)} to the trash. A {item.kind} named **{md_escape(item.name)}** "
+                     "exists now: restore this one from the trash below, with Restore as another name.")
+        return
     left.success(f"Moved {md_escape(described)} to the trash.")
     if right.button("Undo", key=f"{button}-{item_id}", type="primary"):
         _restore(item_id, key, on_restored)
+
+
+def _taken(kind: str, name: str) -> bool:
+    """Whether a corpus or a model of this name exists now."""
+    s = store()
+    return name in ({c.name for c in s.corpora()} if kind == "corpus" else {m["name"] for m in s.saved_models()})
 
 
 def trash_panel() -> None:
@@ -102,13 +114,16 @@ def trash_panel() -> None:
     items = s.trash()
     if not items:
         return
+    taken = {"corpus": {c.name for c in s.corpora()}, "model": {m["name"] for m in s.saved_models()}}
     with st.expander(f"Trash ({len(items):,} item{'s' if len(items) != 1 else ''}, kept "
                      f"{s.TRASH_KEEP_DAYS:.0f} days)"):
         for item in items:
             left, right = st.columns([4, 1])
             when = time.strftime("%Y-%m-%d %H:%M", time.localtime(item.deleted))
             left.markdown(f"{md_escape(item.describe())} · deleted {when}")
-            if right.button("Restore", key=f"restore-{item.id}"):
+            if item.name in taken.get(item.kind, ()):
+                _restore_as(item, taken[item.kind])
+            elif right.button("Restore", key=f"restore-{item.id}"):
                 _restore(item.id)
         names = ", ".join(i.name for i in items)
         sure = st.checkbox(f"Yes, delete for good: {md_escape(names)}", key=f"empty_trash_confirm:{names}")
@@ -116,6 +131,17 @@ def trash_panel() -> None:
             if guarded(s.empty_trash) is not None:
                 st.session_state.pop(LAST_TRASHED, None)
                 st.rerun()
+
+
+def _restore_as(item, taken: set[str]) -> None:  # noqa: ANN001 - a core.store.TrashItem
+    """A trashed item whose name another one has taken since: restored under a name typed here."""
+    st.caption(f"A {item.kind} named **{md_escape(item.name)}** exists now: restore this one under another name.")
+    names = (f"{item.name[:50]}-restored" + ("" if i == 1 else f"-{i}") for i in range(1, len(taken) + 2))
+    default = next(n for n in names if n not in taken)
+    name = st.text_input("Restore as", key=f"restore_as-{item.id}", value=default).strip()
+    if st.button(f"Restore as {md_escape(name)}", key=f"restore_as_button-{item.id}",
+                 disabled=not name or name in taken):
+        _restore(item.id, as_name=name)
 
 
 def labels_panel(corpus: str) -> None:

@@ -6,10 +6,20 @@ from __future__ import annotations
 import pandas as pd
 import streamlit as st
 
+from core.display import plural
 from core.errors import MireadError
 from core.records import md_escape
-from core.store.provenance import paper_sources
+from core.store.provenance import SourceRecord, paper_sources
 from ui.resources import store
+
+
+def sources_label(sources: list[SourceRecord]) -> str:
+    """'Found in N sources (databases)': the exports a paper was found in; the same record of the same file read
+    again (a file imported twice) is one source, said with how many times it was imported."""
+    distinct = len({(s.file, s.row, s.id, s.title) for s in sources})
+    again = f", imported {len(sources)} times" if distinct == 1 and len(sources) > 1 else ""
+    databases = ", ".join(sorted({s.database for s in sources}))
+    return f"Found in {plural(distinct, 'source')}{again} ({databases})"
 
 
 def sources_expander(corpus: str, pid: str) -> None:
@@ -19,9 +29,7 @@ def sources_expander(corpus: str, pid: str) -> None:
             sources = paper_sources(conn, corpus, pid)
     except MireadError:
         return
-    label = "source" if len(sources) == 1 else "sources"
-    databases = sorted({s.database for s in sources})
-    with st.expander(f"Found in {len(sources)} {label} ({md_escape(', '.join(databases))})"):
+    with st.expander(md_escape(sources_label(sources))):
         st.dataframe(pd.DataFrame([{"database": s.database, "file": s.file, "row": s.row, "id": s.id,
                                     "how": "first record" if s.rule == "added" else f"merged: {s.rule}",
                                     "title as that source gave it": s.title} for s in sources]),

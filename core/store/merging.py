@@ -152,7 +152,10 @@ def apply_merges(conn: sqlite3.Connection, corpus: str, merges: list[tuple[int, 
     updates, keys = [], set()
     for seq in sorted(filled):
         paper = held[seq]
-        key = duplicate_key(paper["title"], paper["abstract"])
+        # a paper with an abstract is keyed by its text; one still without keeps its title-only key (title, year,
+        # first author, volume, issue, page: `record_key`): its title alone is no key, and later records of it
+        # are looked up by that one
+        key = duplicate_key(paper["title"], paper["abstract"]) if paper["abstract"] else paper["dkey"]
         if key != paper["dkey"]:
             if key in keys or conn.execute("SELECT 1 FROM papers WHERE corpus = ? AND dkey = ?",
                                            (corpus, key)).fetchone():

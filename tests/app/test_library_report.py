@@ -4,7 +4,14 @@ sentence over an expander that lists them."""
 from __future__ import annotations
 
 from tests.app.test_pages import empty_workspace, open_app, workspace  # noqa: F401 (fixtures)
+from tests.conftest import ROOT
 from ui import state
+
+REAL = ROOT / "tests" / "fixtures" / "real" / "tools"
+# two records with one DOI and titles that agree but other abstracts: merged by the DOI, so a split can undo it
+RIS = (b"TY  - JOUR\nID  - P1\nTI  - A study of things\nAB  - One abstract of the study.\nDO  - 10.1/x\nER  - \n"
+       b"TY  - JOUR\nID  - P2\nTI  - A Study of Things.\nAB  - Another abstract, longer.\nDO  - 10.1/x\nER  - \n"
+       )
 
 
 def test_the_report_lists_the_fields_not_read_whole_and_the_id_conflicts(workspace):  # noqa: F811
@@ -21,3 +28,34 @@ def test_the_report_lists_the_fields_not_read_whole_and_the_id_conflicts(workspa
     assert any(w.startswith("2 rows reused an id of a paper with another title and abstract") for w in warnings)
     labels = [e.label for e in at.expander]
     assert "Fields not read whole (1)" in labels and "Id conflicts (2)" in labels
+
+
+def test_no_split_is_offered_for_records_merged_as_the_same_title_and_abstract(empty_workspace):  # noqa: F811
+    """Importing a file again merges each record into its own paper by the same title and abstract, which cannot be
+    split back (split_record refuses: the two papers could not be told apart); the report offered a Split button
+    for each, and every press ended in an error."""
+    data = (REAL / "wos_plain_2025_3.txt").read_bytes()
+    at = open_app("app_pages/library.py", model=None)
+    for _ in range(2):
+        at.file_uploader[0].set_value([("a.txt", data, "text/plain"), ("b.ris", RIS, "text/plain")]).run()
+        at.text_input[0].set_value("again").run()
+        next(b for b in at.button if b.label == "Import 2 files into corpus again").click().run()
+        assert not at.exception, at.exception
+    assert "5 merged into papers already there" in next(s.value for s in at.success if "Read" in s.value)
+    offered = [b.label for b in at.button if b.label.startswith("Split record")]
+    assert offered and set(offered) == {"Split record P2 from paper P1"}, offered  # the merge a split can undo
+    assert any("cannot be split" in c.value for c in at.caption), [c.value for c in at.caption]
+
+
+def test_the_split_list_holds_only_the_merges_a_split_can_undo(empty_workspace):  # noqa: F811
+    """A corpus whose merges are all by the same title and abstract offers no Split at all, and says why."""
+    data = (REAL / "wos_plain_2025_3.txt").read_bytes()
+    at = open_app("app_pages/library.py", model=None)
+    for _ in range(2):
+        at.file_uploader[0].set_value([(f"w{_}.txt", data, "text/plain")]).run()
+        at.text_input[0].set_value("again").run()
+        next(b for b in at.button if b.label == "Import").click().run()
+        assert not at.exception, at.exception
+    assert not [b.label for b in at.button if b.label.startswith("Split record")]
+    assert not [s for s in at.selectbox if s.label.startswith("Split a merged record")]
+    assert any("cannot be split" in c.value for c in at.caption), [c.value for c in at.caption]

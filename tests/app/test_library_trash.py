@@ -62,3 +62,33 @@ def test_label_columns_are_marked_in_the_library(workspace):  # noqa: F811
     select.set_value([]).run()
     widget(at.button, "Save label columns").click().run()
     assert not at.exception and workspace.corpus("c").labels == [] and workspace.corpus("c").labels_chosen
+
+
+def test_a_corpus_whose_name_was_taken_again_is_restored_under_a_name_typed_on_the_page(workspace):  # noqa: F811
+    """Delete corpus a, import another a, press Restore: the page said 'restore this one under another name (restore
+    1 --as NEW-NAME)', a command line the Library has no place for, so the trashed corpus could not come back here."""
+    _three_corpora(workspace)
+    workspace.delete_corpus("a")
+    workspace.import_papers("a", [Paper("new-1", "A newer paper", "Its abstract.", {})], source="test")
+    at = open_app("app_pages/library.py")
+    assert not [b for b in at.button if b.label == "Restore"]  # it would only fail: the name is taken
+    assert any("A corpus named **a** exists now" in c.value for c in at.caption), texts(at.caption)
+    at.text_input(key=f"restore_as-{workspace.trash()[0].id}").set_value("a old").run()
+    widget(at.button, "Restore as a old").click().run()
+    assert not at.exception and not at.error, texts(at.error)
+    assert workspace.corpus("a old").papers == 3 and workspace.corpus("a").papers == 1 and workspace.trash() == []
+    assert at.sidebar.selectbox(key="corpus").value == "a old"
+
+
+def test_undo_is_not_offered_once_the_name_is_taken_again(workspace):  # noqa: F811
+    """Undo right after a delete would fail the same way once another corpus took the name: the notice says where
+    it can be restored instead."""
+    _three_corpora(workspace)
+    at = open_app("app_pages/library.py")
+    at.selectbox(key="delete_target").set_value("a").run()
+    at.checkbox(key="delete_confirm:corpus:a").check().run()
+    widget(at.button, "Delete corpus a").click().run()
+    workspace.import_papers("a", [Paper("new-1", "A newer paper", "Its abstract.", {})], source="test")
+    at.run()
+    assert not [b for b in at.button if b.label == "Undo"]
+    assert "with Restore as another name" in texts(at.success), texts(at.success)
