@@ -56,6 +56,38 @@ def test_colour_by_and_the_url_follow_the_corpus(tab: Tab, server: str):
     assert shown(tab, "Corpus") == "d (18)"
 
 
+def test_a_zoom_and_a_selection_stay_with_their_corpus(tab: Tab):
+    """Issue 42 §5: a zoom belongs to its corpus and map. Zoomed into corpus c and with all its papers lassoed, the
+    sidebar's switch to d opened d at c's camera (the address bar then kept that zoom for d) and d's first papers
+    ringed as selected while its side column listed none."""
+    canvas = tab.map_drawn()
+    canvas.scroll_into_view_if_needed()
+    box = canvas.bounding_box()
+    tab.lasso(0.02, 0.02, 0.98, 0.98)
+    tab.eventually(lambda: _true(len(tab.map_view()["selection"]) > 0, tab.map_view()["selection"]))
+    tab.page.mouse.move(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+    for _ in range(4):
+        tab.page.mouse.wheel(0, -300)
+        tab.page.wait_for_timeout(100)
+    tab.eventually(lambda: _contains(tab.page.url, "zoom="))
+    tab.choose("Corpus", "d (18)")
+    tab.eventually(lambda: _contains(tab.page.url, "corpus=d"))
+    tab.map_drawn()
+    tab.eventually(lambda: _true(tab.map_view()["key"] is not None and "zoom=" not in tab.page.url, tab.page.url))
+    tab.eventually(lambda: _true(_span(tab) >= 1.9, _span(tab)))  # the whole map, not c's window
+    view = tab.map_view()
+    assert view["selection"] == [] and view["rings"] == 0, view["selection"]
+    assert tab.page.evaluate("() => window.__mireadMaps.map.map.plot.get('selectedPoints').length") == 0
+
+
+def _span(tab: Tab) -> float:
+    return tab.page.evaluate("() => { const b = window.__mireadMaps.map.map.bbox(); return b[1] - b[0]; }")
+
+
+def _true(ok: bool, shown: object) -> None:
+    assert ok, shown
+
+
 def _equal(got, expected):
     assert got == expected, got
     return got

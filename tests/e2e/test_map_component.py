@@ -153,7 +153,8 @@ def test_new_points_of_the_same_size_show_every_group(tab: Tab):
     assert tab.map_view()["filtered"] < view["drawn"]
     tab.page.evaluate("""() => { const m = window.__mireadMaps.map.map;
         const points = {x: Array.from(m.x).reverse(), y: Array.from(m.y), title: Array.from(m.text.title || [])};
-        const state = m.state;  // as mount does: the new points, then the page's state over them
+        // as mount does: the new points, then the page's state for them (a state names the map it is for)
+        const state = Object.assign({}, m.state, {state: Object.assign({}, m.state.state, {map: 'same size, new points'})});
         return m.enqueue(() => m.load({meta: {key: 'same size, new points', unit: m.unit}, points}))
             .then(() => m.enqueue(() => m.applyNow(state, true, true))); }""")
     after = tab.map_view()

@@ -42,6 +42,7 @@ from ui.views import parse_zoom, zoom_text
 
 BUNDLE = Path(__file__).with_name("static") / "map_component.js"
 HUB = "map"  # the registry entry the instances of the Domain map share
+DRAWN = "map_drawn_versions"  # {hub: the map version its heavy instance draws}: the state names the map it is for
 CANVAS_KEY = "corpus_map"
 
 _CONTROL_JS = """
@@ -56,7 +57,12 @@ export default function (component) {
     if (data.part) {
         entry.parts[data.role] = data;
         const page = entry.parts.page || {}, state = {};
-        for (const part of Object.values(entry.parts)) Object.assign(state, part.state || {});
+        const current = page.state && page.state.map;  // the map the page draws now
+        for (const part of Object.values(entry.parts)) {
+            const made = part.state && part.state.map;
+            if (current && made && made !== current) continue;  // a part of the map before (another corpus's)
+            Object.assign(state, part.state || {});
+        }
         entry.state = { state, codes: page.codes, mask: page.mask, rings: page.rings };
         if (entry.map) entry.map.apply(entry.state);
     }
@@ -153,6 +159,7 @@ def show_map(corpus: str, coords: np.ndarray, frame: pd.DataFrame, *, hub: str =
     `height`: the map's height in pixels (default: most of the window); `zoom`: whether a `watch_zoom` listens (a map
     without one keeps its zoom in the browser and reports nothing)."""
     version = map_key(corpus, coords, frame)
+    st.session_state.setdefault(DRAWN, {})[hub] = version
     extra: dict[str, Any] = {}
     if is_overview(len(coords)):
         table, unit, extra = _overview(version, coords, frame, current_zoom() if zoom else None, hub)
@@ -211,6 +218,9 @@ def push_state(state: dict, codes: np.ndarray | None, mask: np.ndarray | None, r
     """The per-run state (small JSON, a uint8 code per paper, a highlight bitmask, ringed rows) for the heavy
     instance."""
     json.dumps(state)  # plain JSON or an error here: Streamlit would silently send its repr (../shared/MAP.md §1)
+    drawn = st.session_state.get(DRAWN, {}).get(hub)
+    if drawn:  # the map this state is for: the browser never applies one corpus's zoom or selection to another's
+        state = {**state, "map": drawn}
     window = drawn_window(hub)
     if window is not None and codes is not None and len(codes) == window.total:
         # a density overview draws one window's papers: their codes and highlight bits only (200,000 bytes, not one
@@ -252,6 +262,8 @@ def map_events(unit: UnitFrame, star: dict | None, selected: list[int] | None = 
         selected = fresh
     if selected and len(selected) <= SELECT_SENT:
         state["select"] = [int(r) for r in selected]
+    if st.session_state.get(DRAWN, {}).get(hub):  # the map this part is for (the page's part names it too)
+        state["map"] = st.session_state[DRAWN][hub]
     if star is not None:
         x, y = unit.to_unit(np.array([[star["x"], star["y"]]]))[0]
         state["star"] = {"x": float(x), "y": float(y), "row": int(star["row"]), "label": str(star["label"])}
@@ -308,6 +320,9 @@ def watch_zoom(unit: UnitFrame, hub: str = HUB, reload: bool = False, view: str 
     reported = getattr(result, "zoom", None)
     if reported is None:
         return
+    made_on, _, reported = str(reported).rpartition("|")
+    if made_on and made_on != st.session_state.get(DRAWN, {}).get(hub):
+        return  # the last report of another map (the corpus before): kept by the listener across runs, not this one's
     box = parse_zoom(reported) if reported else None
     zoom = None if box is None else tuple(round(v, 6) for v in unit.box_to_data(box))
     if zoom == current_zoom():

@@ -342,6 +342,7 @@ class MapView {
   }
 
   async applyNow(state, force, keepCamera = false) {
+    if (!belongsTo(state, this.base || this.key)) return;  // another map's state (the corpus before): its own comes
     this.state = state;
     if (!this.n) return;
     const started = performance.now();
@@ -534,6 +535,12 @@ class MapView {
     }
   }
 
+  /** Nothing selected, without telling the page (a new map: the page's selection is that map's own). */
+  deselectAll() {
+    this.selection = [];
+    this.plot.deselect({ preventEvent: true });
+  }
+
   deselected() {
     this.pin.hide();
     if (this.rows && this.lassoing) { this.selection = []; return; }  // undrawn papers may be inside: lassoEnded
@@ -645,8 +652,14 @@ class MapView {
       if (this.quiet) { this.quiet = false; return; }
       const box = this.bbox();
       const whole = box[0] <= -0.99 && box[1] >= 0.99 && box[2] <= -0.99 && box[3] >= 0.99;
-      this.emit("zoom", "zoom", whole ? "" : box.map((v) => v.toFixed(5)).join(","), true);
+      this.emit("zoom", "zoom", this.zoomReport(whole ? "" : box.map((v) => v.toFixed(5)).join(",")), true);
     }, 300);
+  }
+
+  /** A window as reported to the page: "MAP|x0,x1,y0,y1" ("MAP|" the whole map). The page keeps the last report
+   * across runs, so it must say which map it was made on: another corpus's map must not take it as its own. */
+  zoomReport(box) {
+    return `${this.base || this.key || ""}|${box}`;
   }
 
   zoomTo(box) {
@@ -661,7 +674,7 @@ class MapView {
       preventFilterReset: true });
     if (report && this.reportsZoom) {
       this.quiet = true;
-      setTimeout(() => this.emit("zoom", "zoom", "", true), 350);
+      setTimeout(() => this.emit("zoom", "zoom", this.zoomReport(""), true), 350);
     }
   }
 
@@ -861,6 +874,13 @@ function park(view) {
   parked.set(view.hubKey, { view, timer });
 }
 
+/** Whether a state (`{state: {map}}`) is for the map drawn under `key` (a state that names no map: the standalone
+ * export's, or an older page's, is for any). */
+function belongsTo(state, key) {
+  const map = state && state.state && state.state.map;
+  return !map || !key || map === key;
+}
+
 /** The parked map of this hub, taken back for `parentElement` when it drew the map with this key (its points,
  * camera and selection kept); a parked map of another key (another corpus, an overview's other window) is let go. */
 function unpark(hubKey, key, parentElement) {
@@ -915,9 +935,12 @@ export default function mount(component) {
     const sameMap = Boolean(data.meta.base) && view.base === data.meta.base;  // an overview's new window: stay put
     view.base = data.meta.base || null;
     view.loading = view.enqueue(() => view.load(data)).then(() => {
-      // a map taller than wide (Compare's columns) would cut off its sides at the default view: fit the whole square
-      if (!sameMap && view.wrap.clientHeight > view.wrap.clientWidth) view.whole(false);
-      if (entry.state) return view.enqueue(() => view.applyNow(entry.state, true, sameMap));
+      const own = entry.state && belongsTo(entry.state, data.meta.base || data.meta.key) ? entry.state : null;
+      if (!sameMap) view.deselectAll();  // another map's selection names other papers (its rows are not these)
+      // the whole map unless its own state says otherwise (not the last corpus's camera), and a map taller than wide
+      // (Compare's columns) would cut off its sides at the default view: fit the whole square
+      if (!sameMap && (!own || view.wrap.clientHeight > view.wrap.clientWidth)) view.whole(false);
+      if (own) return view.enqueue(() => view.applyNow(own, true, sameMap));
       view.awaitsState = true;  // its first state (and a shared link's flight) comes with the state instance
       return undefined;
     }).then(() => { if (!view.awaitsState) view.settle(); });
