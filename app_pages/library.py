@@ -136,7 +136,8 @@ table = pd.DataFrame([
      "embedded with": ", ".join(names_by_fp.get(fp, fp) for fp in s.embedded_models(c.name)), "source": c.source}
     for c in corpora
 ])
-st.dataframe(table, width="stretch", hide_index=True)
+st.dataframe(table, width="stretch", hide_index=True,  # "2,999" papers, as the sidebar says, not "2999"
+             column_config={c: st.column_config.NumberColumn(format="localized") for c in ("papers", "links")})
 table_download(table, "library_corpora_csv", "corpora")
 
 spec = current_model()

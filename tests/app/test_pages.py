@@ -106,6 +106,8 @@ def test_the_library_lists_the_corpus_with_its_size_labels_and_models(workspace)
     assert widget(at.button, "Embed with tiny").disabled
     # Streamlit's own table download is off app-wide (it wrote cells as live formulas): the table has its own
     assert any(b.proto.label == "Download this table (CSV)" for b in at.get("download_button"))
+    shown = json.loads(at.dataframe[0].proto.columns)  # "2,999 papers" as the sidebar says it, not "2999"
+    assert shown["papers"]["type_config"]["format"] == "localized", shown
 
 
 def test_the_library_embeds_a_new_corpus_and_deletes_one_after_confirmation(workspace):
