@@ -19,6 +19,7 @@ from ui.export_menu import export_menu
 from ui.import_history import import_history_panel
 from ui.import_preview import forget_several_name, import_preview, several_preview
 from ui.import_report import corpus_merges_panel, files_table, headline, merges_panel, overlap_panel
+from ui.import_status import imports_not_finished
 from ui.library_trash import delete_panel, follow_sidebar, labels_panel, trash_panel, undo_notice
 from ui.resources import store
 from ui.sidebar import current_model
@@ -42,6 +43,7 @@ def _rows_warning(rows: list[dict], title: str, sentence: str) -> None:
 
 # -- import ----------------------------------------------------------------------------------
 st.subheader("Import papers")
+imports_not_finished()  # another tab's import, or this tab's before a reload; one the app died in
 source = st.radio("Source", ["Upload a file", "PubMed demo corpus"], horizontal=True, label_visibility="collapsed")
 
 if source == "PubMed demo corpus":

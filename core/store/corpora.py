@@ -167,6 +167,13 @@ class CorporaMixin:
                          (json.dumps(ordered), corpus))
         return self.corpus(corpus)
 
+    def running_imports(self) -> list[dict[str, Any]]:
+        """Imports under way now, their process alive: another tab's, or this tab's before it was reloaded."""
+        with self.connect() as conn:
+            rows = conn.execute("SELECT id, corpus, file, started, pid FROM imports WHERE status = 'running' "
+                                "ORDER BY id").fetchall()
+        return [dict(r) for r in rows if pid_alive(r["pid"])]
+
     def unfinished_imports(self) -> list[dict[str, Any]]:
         """Imports whose process died before finishing (killed) and that no later import of the file redid.
 

@@ -45,3 +45,35 @@ def test_a_new_session_shows_the_corpus_imports_on_the_library(empty_workspace):
     assert not any("merged into papers already there +" in c.value for c in at.caption)  # the sentence was false
     rows = next(d.value for d in at.dataframe if "reason" in d.value.columns)
     assert len(rows) == 4
+
+
+def _import_row(store: Store, corpus: str, file: str, pid: int, started: float) -> None:
+    """An import row as `import_streams` writes it when it starts (its process alive or not)."""
+    with store.connect() as conn:
+        conn.execute("INSERT INTO imports(corpus, file, status, started, pid) VALUES (?, ?, 'running', ?, ?)",
+                     (corpus, file, started, pid))
+
+
+def test_an_import_under_way_and_one_that_never_finished_are_said_on_the_library(empty_workspace):  # noqa: F811
+    """A tab reloaded during an import (or a second tab) showed nothing of it: a user would import the file again.
+    An import whose process died was not said either, although nothing of it was kept."""
+    import os
+    import subprocess
+    import sys
+    import time
+
+    store = Store(empty_workspace)
+    import_files(store, THREE, "search")
+    _import_row(store, "search", "big search.ris", os.getpid(), time.time() - 5)  # this process: still running
+    gone = subprocess.run([sys.executable, "-c", "import os; print(os.getpid())"], capture_output=True, text=True)
+    _import_row(store, "old", "killed.csv", int(gone.stdout), time.time() - 60)  # its process has ended
+    assert [r["file"] for r in store.running_imports()] == ["big search.ris"]
+    assert [r["file"] for r in store.unfinished_imports()] == ["killed.csv"]
+    at = AppTest.from_file(APP, default_timeout=90)
+    at.switch_page("app_pages/library.py")
+    at.run()
+    assert not at.exception
+    infos = " ".join(i.value for i in at.info)
+    assert "An import of **big search.ris** into **search** is under way" in infos, infos
+    warnings = " ".join(w.value for w in at.warning)
+    assert "**killed.csv** into **old**" in warnings and "Nothing of it was kept" in warnings, warnings
