@@ -294,6 +294,19 @@ def embedded_store(tmp_path_factory: pytest.TempPathFactory, name: str, corpus: 
     return store
 
 
+def open_final_map(tab: Tab) -> None:
+    """The Domain map with the tiny model, once the UMAP map has replaced its PCA preview (the map that stays is the
+    one zoomed, linked and tested)."""
+    tab.go("Domain map")
+    tab.choose("Model", "tiny")
+    tab.eventually(lambda: _preview_gone(tab))
+    tab.map_drawn()
+
+
+def _preview_gone(tab: Tab) -> None:
+    assert tab.page.get_by_text("Preview: PCA").count() == 0, "still the PCA preview"
+
+
 @contextmanager
 def app_tab(browser, store: Store, env: dict[str, str] | None = None) -> Iterator[Tab]:
     """One app server on `store` (background UMAP warm-up off: the flows reach the map seconds after start, where it

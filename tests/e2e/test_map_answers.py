@@ -10,7 +10,7 @@ from urllib.parse import parse_qs, urlparse
 import pytest
 
 from core.io import read_papers
-from tests.e2e.conftest import FIXTURES, Tab, app_tab, tiny_store
+from tests.e2e.conftest import FIXTURES, Tab, app_tab, open_final_map, tiny_store
 from ui.views import TOPICS
 
 pytestmark = pytest.mark.e2e
@@ -30,11 +30,7 @@ def tab(browser, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Tab]:
     store.import_papers(CORPUS, read_papers(FIXTURES / "papers.csv"), source="papers.csv")
     embed_corpus(store, CORPUS, "tiny")
     with app_tab(browser, store) as tab:
-        tab.go("Domain map")
-        tab.choose("Model", "tiny")
-        # the UMAP map replaces the PCA preview when its fit ends: the map that stays is the one tested
-        tab.eventually(lambda: _check(tab.page.get_by_text("Preview: PCA").count() == 0, "still the PCA preview"))
-        tab.map_drawn()
+        open_final_map(tab)
         yield tab
 
 

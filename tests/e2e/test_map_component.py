@@ -12,7 +12,7 @@ import pytest
 
 from core.io import read_papers
 from core.store import Store
-from tests.e2e.conftest import FIXTURES, VIEWPORT, Tab, app_tab, tiny_store
+from tests.e2e.conftest import FIXTURES, VIEWPORT, Tab, app_tab, open_final_map, tiny_store
 
 pytestmark = pytest.mark.e2e
 
@@ -35,11 +35,7 @@ def store(tmp_path_factory: pytest.TempPathFactory) -> Store:
 @pytest.fixture(scope="module")
 def tab(browser, store: Store) -> Iterator[Tab]:
     with app_tab(browser, store) as tab:
-        tab.go("Domain map")
-        tab.choose("Model", "tiny")
-        # the UMAP map replaces the PCA preview when its fit ends: zooms and links are made on the map that stays
-        tab.eventually(lambda: _check(tab.page.get_by_text("Preview: PCA").count() == 0, "still the PCA preview"))
-        tab.map_drawn()
+        open_final_map(tab)
         yield tab
 
 
