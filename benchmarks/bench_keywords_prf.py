@@ -53,6 +53,13 @@ def product_weight(d: dict) -> np.ndarray:
                      for n, s, c in zip(d["words"], d["known"], d["coverage"])])
 
 
+def with_product(d: dict, counts: Counts) -> None:
+    """A query set's coverage, the product's lexical weight and the product's fused ranks, added in place."""
+    d["coverage"] = coverage(counts, d["texts"])
+    d["w"] = product_weight(d)
+    d["product"] = fusion_ranks(d, PRODUCT_RULE)
+
+
 def target_rank(lists: list[np.ndarray], weights: list[float], target: int, rrf_k: int = hybrid.RRF_K) -> float:
     """The target's 1-based rank in hybrid.fuse(lists, weights, DEPTH) (every weight > 0), inf outside it."""
     lists = [np.asarray(x)[np.asarray(x) >= 0] for x in lists]
@@ -184,9 +191,7 @@ def load(seeds: tuple[int, ...] = SEEDS) -> tuple[dict, dict, dict]:
         for seed in seeds:
             data[(name, seed)] = rankings(recs, X, name, seed)
             for kind, d in data[(name, seed)].items():
-                d["coverage"] = coverage(counts, d["texts"])
-                d["w"] = product_weight(d)
-                d["product"] = fusion_ranks(d, PRODUCT_RULE)
+                with_product(d, counts)
                 mine = np.array([target_rank([d["dense"][i], d["lexical"][i]], [1.0, w], int(t)) if w > 0 else
                                  rank_of([d["dense"][i]], np.array([t]))[0]
                                  for i, (t, w) in enumerate(zip(d["targets"], d["w"]))])

@@ -30,8 +30,8 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from bench_hybrid_keywords import UNIT, corpora, diff  # noqa: E402
 from bench_hybrid_search import OUT, rank_of, rankings  # noqa: E402
-from bench_keywords_lexical import Counts, coverage, fusion_ranks, unit_score  # noqa: E402
-from bench_keywords_prf import PRODUCT_RULE, dense_top, product_weight, target_rank  # noqa: E402
+from bench_keywords_lexical import Counts, unit_score  # noqa: E402
+from bench_keywords_prf import dense_top, target_rank, with_product  # noqa: E402
 from hybrid_data import query_vectors  # noqa: E402
 
 from core.evaluation.short_queries import per_query  # noqa: E402
@@ -62,9 +62,7 @@ def load(only: tuple[str, ...] = (), seeds: tuple[int, ...] = SEEDS) -> tuple[di
         for seed in seeds:
             data[(name, seed)] = rankings(recs, X, name, seed)
             for kind, d in data[(name, seed)].items():
-                d["coverage"] = coverage(counts, d["texts"])
-                d["w"] = product_weight(d)
-                d["product"] = fusion_ranks(d, PRODUCT_RULE)
+                with_product(d, counts)
                 d["Q"] = query_vectors(f"{name}-s{seed}", kind, d["texts"])
                 d["short"] = np.array([0 < n <= 20 for n in d["words"]])
                 groups.setdefault(UNIT.get(name, name), []).append(((name, seed), kind, d["short"]))
