@@ -1,0 +1,75 @@
+"""Real exports from repositories the project had not read before (issue 40, eleventh round). Each file is a
+byte-exact excerpt or a whole file (sources, licences and cuts in tests/fixtures/real/tools/SOURCES.md); each was
+counted by a hand-written reader before the product read it."""
+
+from __future__ import annotations
+
+from core.store import Store, import_files
+from tests.unit.io.support import TOOLS, tools_papers
+
+# --- revtools' example search: one query run in PubMed, Scopus and Web of Science -----------------------------------
+
+
+def test_a_title_pubmed_printed_without_its_number_is_the_scopus_paper_of_the_same_doi(tmp_path) -> None:
+    """revtools' "restoration" example searched PubMed, Scopus and Web of Science (104, 286 and 247 records). PubMed
+    titles 10.1109/TIP.2018.2866691 "… Three Ingredients for a Speed-Up." (NLM left "100×" out), Scopus "… Three
+    ingredients for a 100× speed-up". One DOI, journal, year, pages and first author, but a number in one title only
+    read as "Part I" against "Part II": "one DOI on different papers", and the paper was kept twice."""
+    pubmed = tools_papers("revtools_pubmed_2.nbib")
+    assert [p.id for p in pubmed] == ["30136941", "28098621"]
+    assert pubmed[0].fields["authors"][:2] == ["Parameswaran, Shibin", "Deledalle, Charles-Alban"]
+    store = Store(tmp_path / "ws")
+    report = import_files(store, [TOOLS / "revtools_pubmed_2.nbib", TOOLS / "revtools_scopus_2.ris"], "c")
+    scopus = report.files[1]
+    assert (scopus.imported, scopus.added, scopus.merged, scopus.skipped) == (2, 0, 2, 0)
+    assert not scopus.conflicts
+    assert report.imported == report.added + report.merged + report.skipped == 4
+
+
+def test_a_number_in_one_title_only_still_parts_titles_without_a_shared_id() -> None:
+    """The number may be missing from one title only beside a shared strong id, and only where the rest of the title
+    is the other's word for word: "Part II" against no part, or a different wording, stay two papers."""
+    from core.store.identity import same_paper
+
+    a = "Accelerating GMM-Based Patch Priors for Image Restoration: Three Ingredients for a Speed-Up."
+    b = "Accelerating GMM-Based patch priors for image restoration: Three ingredients for a 100× speed-up"
+    fields = {"year": 2019, "authors": ["Parameswaran, S."]}
+    assert same_paper(a, fields, ["doi:10.1109/tip.2018.2866691"], b, fields, ["doi:10.1109/tip.2018.2866691"])[0]
+    assert same_paper(a, fields, [], b, fields, [])[0] is None
+    c, d = "Soil restoration after mining: a review", "Soil restoration after mining: a review, part 2"
+    assert same_paper(c, fields, ["doi:10.1/x"], d, fields, ["doi:10.1/x"])[0] is None
+
+
+# --- JSTOR's BibTeX "Citation List": the DOI is the citation key -----------------------------------------------------
+
+
+def test_a_jstor_bibtex_entry_keeps_its_doi_from_the_citation_key() -> None:
+    """JSTOR's BibTeX export ("JSTOR Citation List" line, an ``@comment``, then ``@article{10.2307/2083364, …}``)
+    writes no ``doi`` field: the DOI is the entry's key. The paper had no DOI, so the same article from Web of
+    Science or Scopus (DOI 10.2307/2083364) could not be matched by it."""
+    from core.io import read_papers
+    from core.records import Paper
+    from core.store.identity import external_ids
+
+    stream = read_papers(TOOLS / "jstor_bibtex_3.txt", title_only=True)
+    papers = [item for item in stream if isinstance(item, Paper)]
+    assert [p.title for p in papers] == ["Religion and Political Legitimation",
+                                         "The Sociology of Secularization: Religious Groups",
+                                         "A Critique of Critiques: Radical and Feminist Writings on Sport"]
+    assert [p.fields["doi"] for p in papers] == ["10.2307/2083364", "10.2307/2771726", "10.2307/2578439"]
+    assert external_ids(papers[0].fields, papers[0].id, stream.id_column)["doi"] == "10.2307/2083364"
+    assert papers[0].fields["authors"] == ["Dwight B. Billings", "Shaunna L. Scott"]
+    assert (papers[0].fields["journal"], papers[0].fields["year"]) == ("Annual Review of Sociology", 1994)
+
+
+def test_a_citation_key_that_is_no_doi_gives_no_doi(tmp_path) -> None:
+    """Only a key that is a whole DOI is taken for one; an author-year key, or a key beside a ``doi`` field, is not."""
+    from core.io import read_papers
+    from core.records import Paper
+
+    path = tmp_path / "keys.bib"
+    path.write_text("@article{Smith2020, title = {A first title long enough}, year = 2020}\n"
+                    "@article{10.1000/abc, title = {A second title long enough}, doi = {10.1000/other}}\n"
+                    "@article{10.1000, title = {A third title long enough}}\n", encoding="utf-8")
+    papers = [p for p in read_papers(path, title_only=True) if isinstance(p, Paper)]
+    assert [p.fields.get("doi") for p in papers] == [None, "10.1000/other", None]
