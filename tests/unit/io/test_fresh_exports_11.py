@@ -73,3 +73,59 @@ def test_a_citation_key_that_is_no_doi_gives_no_doi(tmp_path) -> None:
                     "@article{10.1000, title = {A third title long enough}}\n", encoding="utf-8")
     papers = [p for p in read_papers(path, title_only=True) if isinstance(p, Paper)]
     assert [p.fields.get("doi") for p in papers] == [None, "10.1000/other", None]
+
+
+# --- Scopus "Plain text" export (.txt) -------------------------------------------------------------------------------
+
+
+def test_a_scopus_plain_text_export_of_2024_is_read_with_abstracts_ids_and_references() -> None:
+    """Scopus' "Plain text" export (``Scopus`` / ``EXPORT DATE: 17 October 2024``, a record per block ending
+    ``SOURCE: Scopus``) was refused as "an unknown format". Each record: authors, ``AUTHOR FULL NAMES``, author ids,
+    title, ``(2024) Polish Journal of Management Studies, 29 (2), pp. 121 - 137, Cited 0 times.``, ``DOI:``, the
+    link with its EID, then ``ABSTRACT:``, ``AUTHOR KEYWORDS:``, ``REFERENCES:`` (one a line) …"""
+    from core.io import read_papers
+    from core.store.identity import external_ids
+
+    stream = read_papers(TOOLS / "scopus_text_2024_2.txt")
+    papers = [item for item in stream if hasattr(item, "title")]
+    assert len(papers) == 2
+    first = papers[0]
+    assert first.title.startswith("FAMILY OWNERSHIP AS A FACTOR INFLUENCING THE CHOICE OF GOALS OF FAMILY BUSINESSES")
+    assert first.abstract.startswith("Family businesses are enterprises characterized by a specific, broad set")
+    assert first.fields["authors"] == ["Biel M."]
+    assert first.fields["author_full_names"] == ["Biel, Magdalena"]
+    assert (first.fields["journal"], first.fields["year"]) == ("Polish Journal of Management Studies", 2024)
+    assert (first.fields["volume"], first.fields["issue"], first.fields["pages"]) == ("29", "2", "121-137")
+    assert first.fields["keywords"] == ["family business", "family business goals", "family ownership",
+                                        "goal selection"]
+    assert len(first.fields["references"]) == 85
+    ids = external_ids(first.fields, first.id, stream.id_column)
+    assert (ids["doi"], ids["eid"]) == ("10.17512/pjms.2024.29.2.06", "85201621883")
+    second = papers[1]
+    assert second.fields["authors"] == ["Abebe G.", "Gebreeyesus M."]
+    assert "FUNDING TEXT 1" not in (second.fields.get("funding_details") or "")
+
+
+def test_scopus_plain_text_without_abstracts_of_2022_and_2023_is_read_with_titles_only(tmp_path) -> None:
+    """The layouts of 2022 (``# Scopus`` / ``# EXPORT DATE:04 Feb 2022``; authors "Ivanov, V.L., Fedotovich, G.V.";
+    ``DOI:`` after the link) and 2023 (``AUTHOR FULL NAMES``, ``DOI:`` before the link); "Proceedings of Science, .
+    Cited 1 time." names the source "Proceedings of Science". Every record is accounted for."""
+    from core.io import read_papers
+
+    old = [p for p in read_papers(TOOLS / "scopus_text_2022_3.txt", title_only=True) if hasattr(p, "title")]
+    assert [p.fields["year"] for p in old] == [2021, 2021, 2017]
+    assert old[0].fields["authors"][:2] == ["Ivanov, V.L.", "Fedotovich, G.V."]
+    assert old[0].fields["journal"] == ("Nuclear Instruments and Methods in Physics Research, Section A: "
+                                        "Accelerators, Spectrometers, Detectors and Associated Equipment")
+    assert old[0].fields["doi"] == "10.1016/j.nima.2021.165761"
+    assert old[1].fields["article_number"] == "033403"
+    assert old[2].fields["journal"] == "Proceedings of Science"
+    assert old[2].title == "Study of the e+e∑ ↑ hadrons reactions with cmd-3 detector at vepp-2000 collider"
+    new = [p for p in read_papers(TOOLS / "scopus_text_2023_3.txt", title_only=True) if hasattr(p, "title")]
+    assert [p.fields.get("doi") for p in new] == ["10.1002/pbc.24435", "10.1016/B978-0-12-821671-2.00032-5", None]
+    assert new[2].fields["authors"][0] == "Bień E."
+    assert new[1].fields["journal"] == "Lanzkowsky's Manual of Pediatric Hematology and Oncology"
+    store = Store(tmp_path / "ws")
+    report = import_files(store, [TOOLS / "scopus_text_2022_3.txt", TOOLS / "scopus_text_2023_3.txt"], "c",
+                          title_only=True)
+    assert report.imported == report.added + report.merged + report.skipped == 6
