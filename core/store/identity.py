@@ -360,7 +360,7 @@ def same_paper(a_title: str, a_fields: dict[str, Any], a_keys: Iterable[str],
     ka, kb = kinds_of(a_keys), kinds_of(b_keys)
     shared = [k for k in STRONG_KINDS if k in ka and ka[k] == kb.get(k)]
     if shared:
-        if agree_under_one_id(a_title, b_title, titles_agree, title_key):
+        if agree_under_one_id(a_title, b_title, titles_agree, title_key, a_fields, b_fields):
             return f"same {KIND_NAMES[shared[0]]} and title", None
         return None, f"one {KIND_NAMES[shared[0]]} on different papers"
     if any(k in ka and k in kb and ka[k] != kb[k] for k in STRONG_KINDS):

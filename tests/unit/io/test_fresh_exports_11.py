@@ -129,3 +129,41 @@ def test_scopus_plain_text_without_abstracts_of_2022_and_2023_is_read_with_title
     report = import_files(store, [TOOLS / "scopus_text_2022_3.txt", TOOLS / "scopus_text_2023_3.txt"], "c",
                           title_only=True)
     assert report.imported == report.added + report.merged + report.skipped == 6
+
+
+# --- One search of five databases (2026-03-21): PubMed, Scopus, Web of Science, Embase, SciELO Citation Index --------
+
+
+def test_a_scielo_record_in_spanish_is_the_scopus_paper_of_the_same_doi(tmp_path) -> None:
+    """A 2026 search of five databases (Bibliometrico_Hospitales). The SciELO Citation Index (Web of Science plain
+    text, BOM, values ending in a TAB) titles a paper in its language (``TI Cirugía de emergencia por colecistitis
+    aguda …``) and gives the English title in ``X1``; Scopus writes "Emergency surgery for acute cholecystitis …;
+    [Cirugía de emergencia …]". One DOI, but the titles were compared only as given: 80 of the 214 SciELO records
+    were "one DOI on different papers" and kept twice. Two more pairs of one DOI: PubMed left out a subtitle
+    ("Ascariasis as a cause of recurrent abdominal pain." for Scopus' "…: Endoscopic images of interest"), and put a
+    heading before one ("Letter to the Editor: Some Considerations on the Article …")."""
+    names = ["hospitales_pubmed_2026_2.txt", "hospitales_scopus_2026_2.bib", "hospitales_wos_2026_1.bib",
+             "scielo_wos_2026_3.txt"]
+    scielo = tools_papers("scielo_wos_2026_3.txt", title_only=True)
+    assert scielo[2].title == "Cirugía de emergencia por colecistitis aguda debido a fístula colecistocolónica"
+    assert scielo[2].fields["x1"] == "Emergency surgery for acute cholecystitis caused by cholecystocolonic fistula"
+    assert scielo[0].fields["journal"] == "Revista Cubana de Pediatría"  # the TAB after the value left out
+    store = Store(tmp_path / "ws")
+    report = import_files(store, [TOOLS / name for name in names], "c", title_only=True)
+    counts = [(f.imported, f.added, f.merged, f.skipped) for f in report.files]
+    assert counts == [(2, 2, 0, 0), (2, 1, 1, 0), (1, 0, 1, 0), (3, 2, 1, 0)]
+    assert not [c for f in report.files for c in f.conflicts]
+    assert report.imported == report.added + report.merged + report.skipped == 8
+
+
+def test_an_abstract_of_a_meeting_supplement_keeps_apart_from_another_under_its_doi() -> None:
+    """Other titles, parts before or after a colon: each is tried only beside a shared id, and only a part long
+    enough to name a paper; two abstracts of one supplement DOI with different titles stay two papers."""
+    from core.store.identity import same_paper
+
+    k = ["doi:10.1097/hep.0000000000001077"]
+    a = "PHENOTYPES, NATURAL COURSE, AND OUTCOMES OF ACUTE KIDNEY INJURY (AKI) IN PATIENTS WITH CIRRHOSIS"
+    b = "GLOBAL SOCIOECONOMIC DISPARITIES AFFECT ACUTE KIDNEY INJURY OUTCOMES IN CIRRHOSIS"
+    assert same_paper(a, {}, k, b, {}, k) == (None, "one DOI on different papers")
+    assert same_paper("Reply: Asthma", {}, k, "Asthma", {}, k)[0] is None  # a part too short to decide
+    assert same_paper("Cirugía de emergencia", {"x1": "Emergency surgery"}, [], "Emergency surgery", {}, [])[0] is None
