@@ -167,3 +167,47 @@ def test_an_abstract_of_a_meeting_supplement_keeps_apart_from_another_under_its_
     assert same_paper(a, {}, k, b, {}, k) == (None, "one DOI on different papers")
     assert same_paper("Reply: Asthma", {}, k, "Asthma", {}, k)[0] is None  # a part too short to decide
     assert same_paper("Cirugía de emergencia", {"x1": "Emergency surgery"}, [], "Emergency surgery", {}, [])[0] is None
+
+
+# --- Embase.com's plain-text export (.txt) ---------------------------------------------------------------------------
+
+
+def test_an_embase_plain_text_export_is_read_and_is_the_same_search_s_ris(tmp_path) -> None:
+    """Embase.com's text export (``RECORD 1``, then headings in capitals, ``TITLE``, ``AUTHOR NAMES``, ``SOURCE
+    TITLE``, ``ABSTRACT``, ``MEDLINE PMID 41712675 (http://…)``…, each value indented on its first line and wrapped
+    without indent) was refused as "an unknown format". Its three records are the same as the same search's Embase
+    RIS: imported after it, each one merges into its RIS twin."""
+    from core.io import read_papers
+    from core.records import Paper
+
+    stream = read_papers(TOOLS / "embase_text_3.txt")
+    papers = [item for item in stream if isinstance(item, Paper)]
+    assert len(papers) == 3
+    first = papers[0]
+    assert first.title == ("Salivary and urinary microRNAs as non-invasive biomarkers of minimal residual disease in "
+                           "pediatric acute lymphoblastic leukemia")
+    assert first.abstract.startswith("The measurement of minimal residual disease (MRD) in bone marrow serves as a "
+                                     "significant predictor")
+    assert first.fields["authors"] == ["Pando-Caciano A.", "Godoy-Vila V.", "Murillo-Vizcarra S.", "Pajuelo M.J.",
+                                       "Maita-Malpartida H."]
+    assert (first.fields["journal"], first.fields["year"]) == ("Biomolecules & biomedicine", 2026)
+    assert (first.fields["doi"], first.id) == ("10.17305/bb.2026.13119", "41712675")  # the PMID stands as the id
+    assert first.fields["emtree_drug_index_terms"] == ["circulating microRNA", "microRNA 223"]
+    store = Store(tmp_path / "ws")
+    report = import_files(store, [TOOLS / "embase_ris_3.ris", TOOLS / "embase_text_3.txt"], "c")
+    text = report.files[1]
+    assert (text.imported, text.added, text.merged, text.skipped) == (3, 0, 3, 0)
+    assert report.imported == report.added + report.merged + report.skipped == 6
+
+
+def test_an_embase_text_value_that_wraps_onto_a_line_in_capitals_stays_in_its_field(tmp_path) -> None:
+    """A heading is a known one, or capitals followed by an indented line: a wrapped title line in capitals
+    ("COVID-19 PANDEMIC") followed by the next heading stays in the title."""
+    from tests.unit.io.support import papers_and_errors, write
+
+    path = write(tmp_path / "e.txt", "RECORD 1\nTITLE\n  Hospital care in Peru during the\nCOVID-19 PANDEMIC\n"
+                                     "ABSTRACT\n  An abstract of the paper.\nPUBLICATION YEAR\n  2021\n")
+    papers, errors = papers_and_errors(path)
+    assert not errors
+    assert papers[0].title == "Hospital care in Peru during the COVID-19 PANDEMIC"
+    assert (papers[0].abstract, papers[0].fields["year"]) == ("An abstract of the paper.", 2021)
