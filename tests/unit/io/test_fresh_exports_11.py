@@ -211,3 +211,13 @@ def test_an_embase_text_value_that_wraps_onto_a_line_in_capitals_stays_in_its_fi
     assert not errors
     assert papers[0].title == "Hospital care in Peru during the COVID-19 PANDEMIC"
     assert (papers[0].abstract, papers[0].fields["year"]) == ("An abstract of the paper.", 2021)
+
+
+def test_a_scielo_abstract_loses_the_heading_glued_to_its_text() -> None:
+    """SciELO's abstracts open with their heading glued to the text: "ABSTRACT Introduction: The clinical…" (64 of
+    the 184 abstracts of the 2026 search), "SUMMARY …", "Abstract …"; the Spanish ``X4`` with "RESUMEN …". The heading
+    is no part of the abstract."""
+    papers = tools_papers("scielo_wos_2026_3.txt", title_only=True)
+    assert papers[0].abstract.startswith("Introduction: The clinical manifestations of Guillain Barré syndrome")
+    assert papers[2].abstract.startswith("Cholecystocolonic fistula (CCF) is a rare complication of cholelithiasis.")
+    assert papers[0].fields["x4"].startswith("Introducción: Las manifestaciones clínicas del síndrome de Guillain")
