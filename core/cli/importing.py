@@ -27,8 +27,8 @@ def add_import_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--corpus", required=False, default=None, help="corpus to import into (not needed with --dry-run)")
     p.add_argument("--format", default=None,
                    help="csv, tsv, excel, jsonl, parquet, pubmed, jats, medline, bibtex, ris, endnote, refer, wos, "
-                        "cochrane, ovid, refworks, zotero, noteexpress, dspace, arxiv, mods, marcxml or citavi "
-                        "(default: by content, then extension)")
+                        "cochrane, ovid, refworks, zotero, noteexpress, dspace, arxiv, mods, marcxml, citavi, scopus "
+                        "or embase (default: by content, then extension)")
     for name in _FIELD_FLAGS:
         p.add_argument(f"--{name}-column", default=None,
                        help=f"the column holding the {name} (default: found by name; '' for none)")

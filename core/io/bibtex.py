@@ -190,7 +190,7 @@ def _bibtex_row(entry: Any, number: int, latex: _LatexText) -> tuple[Row, list[R
         # BibLaTeX names a journal "journaltitle" (Zotero's Better BibLaTeX, biber); a paper's proceedings booktitle
         "journal": fields.pop("journal", None) or fields.pop("journaltitle", None) or fields.get("booktitle"),
         "year": _year(fields.pop("year", None)) or _year(fields.get("date")),  # BibLaTeX: date = {1995-01-01}
-        "doi": fields.pop("doi", None),
+        "doi": fields.pop("doi", None) or _doi_key(_key(entry)),  # JSTOR: ``@article{10.2307/2083364,``, no doi
         "authors": [name for name in authors if name],
         "keywords": _split_keywords(fields.pop("keywords", None)),
     }
@@ -266,6 +266,14 @@ def _bibtex_library(text: str) -> Any:
 
     stack = [KeepEveryEntry(), *default_parse_stack(), SeparateCoAuthors()]
     return bibtexparser.parse_string(text, parse_stack=stack)
+
+
+_DOI_KEY = re.compile(r"10\.\d{4,9}/\S+")
+
+
+def _doi_key(key: str) -> str | None:
+    """A citation key that is a whole DOI (JSTOR keys each entry by its DOI and writes no ``doi`` field), or None."""
+    return key.strip() if _DOI_KEY.fullmatch(key.strip()) else None
 
 
 def _key(entry: Any) -> str:

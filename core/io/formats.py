@@ -39,6 +39,7 @@ from core.io.medline import _medline_rows, looks_like_medline, looks_like_pubmed
 from core.io.mods import looks_like_mods, mods_rows
 from core.io.noteexpress import looks_like_noteexpress, noteexpress_rows
 from core.io.ovid import looks_like_ovid, ovid_rows
+from core.io.plain_exports import PLAIN_READERS, plain_export_format
 from core.io.printed import looks_like_printed_bibliography, printed_bibliography_error
 from core.io.pubmed import _pubmed_rows
 from core.io.refworks import looks_like_refworks, refworks_rows
@@ -63,7 +64,7 @@ from core.records import RowError
 
 FORMATS: tuple[str, ...] = ("csv", "tsv", "excel", "jsonl", "parquet", "pubmed", "jats", "medline", "bibtex", "ris",
                             "endnote", "refer", "wos", "cochrane", "ovid", "refworks", "zotero", "noteexpress",
-                            "dspace", "arxiv", "mods", "marcxml", "citavi")
+                            "dspace", "arxiv", "mods", "marcxml", "citavi", "scopus", "embase")
 FORMAT_NAMES = {"csv": "CSV", "tsv": "TSV", "excel": "Excel (.xlsx, .xls)",
                 "jsonl": "JSONL/JSON (incl. CSL JSON, OpenAlex, Semantic Scholar, Europe PMC, Crossref, DataCite, "
                          "ISTEX, ERIC, PLOS, bioRxiv, INSPIRE-HEP)",
@@ -78,7 +79,8 @@ FORMAT_NAMES = {"csv": "CSV", "tsv": "TSV", "excel": "Excel (.xlsx, .xls)",
                 "dspace": "DSpace Dublin Core XML (dublin_core.xml)",
                 "arxiv": "arXiv API answer (Atom XML, .xml or .atom)",
                 "mods": "MODS XML (Zotero, library catalogues)", "marcxml": "MARC XML (MARC 21 slim; catalogues)",
-                "citavi": "Citavi XML (.xml, .ctv6bak)"}
+                "citavi": "Citavi XML (.xml, .ctv6bak)", "scopus": "Scopus plain text (.txt)",
+                "embase": "Embase plain text (.txt; Embase.com)"}
 _EXTENSIONS = {
     ".csv": "csv", ".tsv": "tsv", ".tab": "tsv", ".jsonl": "jsonl", ".ndjson": "jsonl", ".json-lines": "jsonl",
     ".json": "jsonl", ".parquet": "parquet", ".pq": "parquet", ".xml": "pubmed", ".bib": "bibtex",
@@ -95,7 +97,7 @@ _ALIASES = {"pmc": "jats", "nxml": "jats",
             "net": "noteexpress", "atom": "arxiv", "arxiv-atom": "arxiv", "mods-xml": "mods", "marc-xml": "marcxml",
             "marc": "marcxml", "marc21": "marcxml"}
 _TEXT_FORMATS = frozenset(("csv", "tsv", "jsonl", "medline", "bibtex", "ris", "refer", "wos", "cochrane", "ovid",
-                            "refworks", "noteexpress"))
+                            "refworks", "noteexpress", "scopus", "embase"))
 _TEXT_TABLE_EXTENSIONS = (".txt", "")  # tables saved as .txt (RefWorks, Web of Science tab-delimited)
 _TABLE_EXTENSIONS = {".csv": "csv", ".tsv": "tsv", ".tab": "tsv"}  # extensions that stand when the rows agree
 # .xml names them all: no note between them
@@ -173,6 +175,8 @@ def _by_content(path: Path, ext: str) -> str | None:
         return "ris"
     if looks_like_bibtex(text):  # before Cochrane too: its BibTeX heads each entry with "Record #1 of N"
         return "bibtex"
+    if found := plain_export_format(text):  # after BibTeX: Scopus' BibTeX opens as Scopus' plain text does
+        return found
     if looks_like_cochrane(text):
         return "cochrane"
     if looks_like_refer(text):
@@ -309,7 +313,7 @@ _LIBRARY_READERS = {"mods": mods_rows, "marcxml": marcxml_rows, "citavi": citavi
 _TEXT_READERS: dict[str, Callable[[Path], Iterator[NumberedRow]]] = {
     "bibtex": _bibtex_rows, "ris": _ris_rows, "medline": _medline_rows, "wos": _wos_rows, "cochrane": _cochrane_rows,
     "refer": _refer_rows, "ovid": ovid_rows, "refworks": refworks_rows,
-    "noteexpress": noteexpress_rows,
+    "noteexpress": noteexpress_rows, **PLAIN_READERS,
 }
 
 

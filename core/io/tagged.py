@@ -148,7 +148,16 @@ def _wos_row(tags: dict[str, list[str]]) -> Row:
     if isinstance(groups, list) and groups:  # as PubMed XML lists a CollectiveName; the only ones of some records
         people = row.get("authors") if isinstance(row.get("authors"), list) else []
         row["authors"] = people + [group for group in groups if group not in people]
+    if str(row.get("ut") or "").upper().startswith("SCIELO:"):  # SciELO: "ABSTRACT Introduction: …", "RESUMEN La…"
+        for name in ("abstract", "x4", "y4", "z4"):
+            if isinstance(row.get(name), str):
+                row[name] = _SCIELO_HEADING.sub("", row[name], count=1)
     return _with_year(row)
+
+
+# the heading SciELO's abstracts open with, glued to the text; removed only before a capital letter
+_SCIELO_HEADING = re.compile(r"^(?:ABSTRACT|SUMMARY|RESUMEN|RESUMO|RÉSUMÉ|Abstract|Summary|Resumen|Resumo)[:.]?\s+"
+                             r"(?=[A-ZÁÉÍÓÚÑ¿¡])")
 
 
 def _wos_rows(path: Path) -> Iterator[NumberedRow]:

@@ -8,7 +8,7 @@ strong ids: `core.store.generic_titles`). Otherwise:
 - **one strong id, titles agree**: one paper ("same DOI and title", "same PMID and title", ...). Titles agree when
   their similarity (`title_similarity`) reaches `TITLE_AGREE` (chosen on labelled deduplication sets, §25) and they
   hold the same numbers ("Part I" / "Part II": `title_numbers`). Known title forms: Scopus' ``Title; [Original
-  title]`` and PubMed's ``[Translated title].`` (the bracket left out), Lens' ``Venue - Title`` (`venue_titles`).
+  title]``, PubMed's ``[Translated title].``, Lens' ``Venue - Title``, a number NLM left out (`shared_id_titles`).
 - **one strong id, titles disagree**: two papers. Web of Science and Embase give different papers one DOI (a
   supplement's DOI on each of its abstracts); both are kept and the import reports "one DOI on different papers".
 - **no shared id, same title key, same year (or a year missing), first authors agree where both are given, and no
@@ -26,8 +26,8 @@ from collections.abc import Iterable
 from typing import Any
 
 from core.records import bare_doi, duplicate_key
+from core.store.shared_id_titles import agree_under_one_id
 from core.store.title_numbers import title_numbers
-from core.store.venue_titles import venue_prefixed
 
 STRONG_KINDS = ("doi", "pmid", "pmcid", "arxiv", "wos", "eid")
 KIND_NAMES = {"doi": "DOI", "pmid": "PMID", "pmcid": "PMCID", "arxiv": "arXiv id", "wos": "Web of Science UT",
@@ -360,7 +360,7 @@ def same_paper(a_title: str, a_fields: dict[str, Any], a_keys: Iterable[str],
     ka, kb = kinds_of(a_keys), kinds_of(b_keys)
     shared = [k for k in STRONG_KINDS if k in ka and ka[k] == kb.get(k)]
     if shared:
-        if titles_agree(a_title, b_title) or venue_prefixed(a_title, b_title, titles_agree):
+        if agree_under_one_id(a_title, b_title, titles_agree, title_key, a_fields, b_fields):
             return f"same {KIND_NAMES[shared[0]]} and title", None
         return None, f"one {KIND_NAMES[shared[0]]} on different papers"
     if any(k in ka and k in kb and ka[k] != kb[k] for k in STRONG_KINDS):
