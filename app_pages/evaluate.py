@@ -121,10 +121,10 @@ def show_results(doc: dict) -> None:
         left.plotly_chart(purity_figure(purity), width="stretch", key="purity_chart")
         papers = int(doc["sample"] or doc["labelled"] or 0)
         crowded = sorted(int(k) for k in purity["k"].unique() if papers and papers < MIN_PER_CLUSTER * k)
-        if crowded:  # with about one paper per cluster, every cluster is pure whatever the model
+        if crowded:  # small clusters are purer whatever the model (one paper: pure)
             left.caption(f"k = {', '.join(map(str, crowded))} on {papers:,} papers leave fewer than "
-                         f"{MIN_PER_CLUSTER} papers per cluster: purity there approaches 1 whatever the model, so "
-                         "it says little.")
+                         f"{MIN_PER_CLUSTER} papers per cluster: purity there rises with k whatever the model (a "
+                         "cluster of one paper is always pure), so it says little about the model.")
     if not robustness.empty:
         right.markdown("**Textual neighbours: NN10_Ret per category**")
         right.plotly_chart(robustness_figure(robustness), width="stretch", key="robustness_chart")
