@@ -243,6 +243,9 @@ with panel:
         table, missing = evaluation_figures(s, corpus, label, [name_a, name_b])
         if not table.empty:
             st.dataframe(table, width="stretch")  # as on the Evaluate page: readable measures, 95 % intervals, n
+            if table["n"].str.contains(" / ").any():  # each model's newest run, on samples of their own
+                st.caption("The models were evaluated on different papers (n: each model's): compare them on one "
+                           "sample on the **Evaluate** page.")
             table_download(table.reset_index(), "compare_eval_csv", corpus, name_a, "vs", name_b, "evaluation")
         for model in missing:
             st.caption(f"No stored evaluation of **{md_escape(model)}** on this corpus yet.")

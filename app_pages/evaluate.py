@@ -65,6 +65,18 @@ def finished(job: dict, seconds: float) -> None:
 MIN_PER_CLUSTER = 5  # fewer papers per k-means cluster than this: purity says more about k than about the model
 
 
+def probe_notes(results: list, sample: int, several: bool) -> None:
+    """Under the table: the papers and labels the linear probe left out (labels with fewer papers than folds)."""
+    seen = set()
+    for r in results:
+        if r.task != "probe" or not r.n or not sample or r.n >= sample or (r.model, r.n) in seen:
+            continue
+        seen.add((r.model, r.n))
+        who = f"**{md_escape(r.model)}**: " if several else ""
+        st.caption(f"{who}Linear probe on {r.n:,} of the {sample:,} sampled papers: the other {sample - r.n:,} carry "
+                   f"a label too rare for its folds ({md_escape(r.note)}).")
+
+
 def show_results(doc: dict) -> None:
     """Errors, the table with the best in bold, charts, notes and exports of one evaluation."""
     st.caption((f"{doc['sample']:,} of {doc['labelled']:,} labelled papers sampled (seed {doc['seed']})"
@@ -88,6 +100,7 @@ def show_results(doc: dict) -> None:
     if not figures.empty:
         st.subheader("Results")
         st.dataframe(figures.style.apply(bold_best, best=best, axis=1), width="stretch")
+        probe_notes(results, int(doc["sample"] or 0), len(doc["models"]) > 1)
         st.caption("Each figure with its 95 % interval in brackets where one follows from its papers (n): Wilson for "
                    "shares of papers (accuracies, purity, precision, top-k), a t interval over the linear probe's 4 "
                    "folds, a bootstrap over papers for pair retrieval's AP and ROC-AUC (a paper is in many pairs, "
@@ -108,10 +121,10 @@ def show_results(doc: dict) -> None:
         left.plotly_chart(purity_figure(purity), width="stretch", key="purity_chart")
         papers = int(doc["sample"] or doc["labelled"] or 0)
         crowded = sorted(int(k) for k in purity["k"].unique() if papers and papers < MIN_PER_CLUSTER * k)
-        if crowded:  # with about one paper per cluster, every cluster is pure whatever the model
+        if crowded:  # small clusters are purer whatever the model (one paper: pure)
             left.caption(f"k = {', '.join(map(str, crowded))} on {papers:,} papers leave fewer than "
-                         f"{MIN_PER_CLUSTER} papers per cluster: purity there approaches 1 whatever the model, so "
-                         "it says little.")
+                         f"{MIN_PER_CLUSTER} papers per cluster: purity there rises with k whatever the model (a "
+                         "cluster of one paper is always pure), so it says little about the model.")
     if not robustness.empty:
         right.markdown("**Textual neighbours: NN10_Ret per category**")
         right.plotly_chart(robustness_figure(robustness), width="stretch", key="robustness_chart")

@@ -136,7 +136,8 @@ if pred is not None:
         baseline = (f"; a BM25 text search, as JANE-style finders use, {found['bm25']:.0f} %"
                     f"{interval(found['bm25'])}") if found["bm25"] is not None else ""
         st.success(f"How often it is right: on {found['papers']:,} held-out papers of **{md_escape(corpus)}**, "
-                   f"the true {column_name} is among the top 5 suggestions **{found['top5']:.0f} %** of the time"
+                   f"each queried by its title and abstract, the true {column_name} is among the top 5 "
+                   f"suggestions **{found['top5']:.0f} %** of the time"
                    f"{interval(found['top5'])}{baseline} (Evaluate page, task *journals*).")
     if pred.disagreement:
         st.warning(pred.disagreement)

@@ -59,8 +59,9 @@ _EXPORTS = {
     "robustness_for_abstract": "robustness",
     "run_protocols": "protocols",
     "sample_rows": "runner",
-    "stored_results": "runner",
-    "evaluation_figures": "runner",
+    "stored_results": "stored",
+    "stored_runs": "stored",
+    "evaluation_figures": "stored",
     "to_markdown": "report",
 }
 __all__ = sorted(_EXPORTS)

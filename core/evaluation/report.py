@@ -368,7 +368,7 @@ def figure_table(results: Sequence[Result]) -> tuple[pd.DataFrame, dict[str, str
         name = readable(r.column)
         row = rows.setdefault(name, {})
         row[r.model] = figure_text(r)
-        row["n"] = n_text(r)
+        row["n"] = n_text(r) if row.get("n") in (None, n_text(r)) else f"{row['n']} / {n_text(r)}"  # models apart
         if r.column in best:
             best_of[name] = best[r.column]
     models = list(dict.fromkeys(r.model for r in main))

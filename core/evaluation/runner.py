@@ -21,10 +21,9 @@ from core.embedding import ModelSpec, embed_corpus, get_encoder, get_model, vect
 from core.errors import CorpusError, MireadError
 from core.evaluation.citations import CITE_TASKS, citation_tasks
 from core.evaluation.figures import figures_task
-from core.evaluation.protocols import PROTOCOLS, QUICK_TASKS, TASKS, TEXT_TASKS, run_protocols
+from core.evaluation.protocols import PROTOCOLS, TASKS, TEXT_TASKS, run_protocols
 from core.evaluation.report import (
     family_table,
-    figure_table,
     markdown_report,
     neighbour_rows,
     purity_points,
@@ -365,35 +364,4 @@ def journal_accuracy(store: Store, corpus: str, model: str, column: str, method:
             "papers": top5[method]["n"]}
 
 
-QUICK_SAMPLE = 2000  # the Evaluate page's default sample (the CLI's is 5000: both are looked up)
-
-
-def stored_results(store: Store, corpus: str, label: str, model: str, tasks: Sequence[str] = QUICK_TASKS,
-                   samples: Sequence[int] = (QUICK_SAMPLE, 5000), seed: int = 0) -> list[dict] | None:
-    """A model's cached results of `tasks` on the corpus (from an earlier run of the Evaluate page or the CLI with
-    one of these sample sizes and `seed`); None when some task has not been run. Computes nothing."""
-    spec = get_model(model, store)
-    fp = vectors_fingerprint(spec)
-    for sample in samples:
-        drawn = draw_sample(store, corpus, label, sample, seed)
-        rows = [store.cache_get(drawn.key(fp, task)) for task in tasks]
-        if all(r is not None for r in rows):
-            return [dict(row, model=model) for part in rows for row in part]
-    return None
-
-
-def evaluation_figures(store: Store, corpus: str, label: str, models: Sequence[str]) -> tuple[pd.DataFrame, list[str]]:
-    """The Evaluate page's quick figures (stored results only) as the Evaluate page shows them: one row per measure
-    (readable name), one column per model with its 95 % interval where one follows, and the papers (n); and the
-    models that have none yet."""
-    rows, missing = [], []
-    for model in dict.fromkeys(models):
-        found = stored_results(store, corpus, label, model)
-        if found is None:
-            missing.append(model)
-        else:
-            rows += found
-    if not rows:
-        return pd.DataFrame(), missing
-    table, _ = figure_table([result_from_row(r) for r in rows])
-    return table, missing
+QUICK_SAMPLE = 2000  # the Evaluate page's default sample (the Compare page's quick run)

@@ -21,3 +21,11 @@ class CacheMixin:
                 "INSERT OR REPLACE INTO cache(key, value, created) VALUES (?, ?, ?)",
                 (key, json.dumps(value), time.time()),
             )
+
+    def cache_keys(self, prefix: str) -> list[str]:
+        """The keys that start with `prefix`, newest first."""
+        pattern = prefix.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_") + "%"
+        with self.connect() as conn:
+            rows = conn.execute("SELECT key FROM cache WHERE key LIKE ? ESCAPE '\\' ORDER BY created DESC",
+                                (pattern,)).fetchall()
+        return [row[0] for row in rows]

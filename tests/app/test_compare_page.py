@@ -167,3 +167,16 @@ def test_the_two_maps_fits_are_jobs_every_tab_sees(workspace):
     wait_for_background(at, kinds=("map",))
     assert not at.exception and len(maps(at)) == 2
     assert not at.get("progress")  # both final maps drawn: no preview bar left
+
+
+def test_figures_of_two_models_run_on_different_papers_say_so(workspace):
+    """minilm evaluated at 'Sample 400' on the Evaluate page, tiny from Compare's button (2,000 papers): purity at
+    k = 100 on 400 papers beside the same on 2,000 is no comparison; the page says the papers differ."""
+    from core.evaluation import QUICK_TASKS, evaluate_models
+
+    evaluate_models(workspace, "c", "journal", ["tiny"], list(QUICK_TASKS), sample=20)
+    evaluate_models(workspace, "c", "journal", ["tiny-ft"], list(QUICK_TASKS), sample=25)
+    at = open_compare()
+    figures = next(d.value for d in at.dataframe if d.value.index.name == "measure")
+    assert figures.loc["Cluster purity (k = 10)", "n"] == "20 / 25"
+    assert any("different papers" in c.value for c in at.caption), texts(at.caption)

@@ -244,6 +244,8 @@ def test_journals_warns_about_a_short_query_and_shows_the_evidence_per_journal(w
     assert labels and all(" of 36 nearest papers (" in label for label in labels)
     counts = [int(label.split(" · ")[1].split(" of ")[0]) for label in labels]
     assert sum(counts) == 36  # three journals: every neighbour is counted once
+    # the measured accuracy is of held-out papers queried by title and abstract, not of a two-word query like this
+    assert "each queried by its title and abstract" in texts(at.success), texts(at.success)
 
 
 def test_journals_corpus_check_compares_predicted_and_true_counts(workspace):

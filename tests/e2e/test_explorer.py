@@ -112,7 +112,8 @@ def test_a_newcomer_uploads_a_csv_embeds_it_and_explores_it(tab: Tab):
     assert all(re.search(r" — \d+\.\d%( · \d+ of \d+ nearest papers \(\d+% of the vote\))?$", s) for s in suggestions), suggestions
     assert ROWS["econ-04"]["title"] in tab.cells()  # its own paper is evidence for its journal
     measured = tab.see("How often it is right")  # the journals task on held-out papers of this corpus
-    assert re.search(rf"on \d+ held-out papers of {CORPUS}, the true journal is among the top 5 suggestions "
+    assert re.search(rf"on \d+ held-out papers of {CORPUS}, each queried by its title and abstract, the true journal "
+                     r"is among the top 5 suggestions "
                      r"\d+ % of the time \(95 % interval \d+–\d+ %\); a BM25 text search, as JANE-style finders use, "
                      r"\d+ %", measured), measured
     tab.snap("journals")

@@ -180,3 +180,19 @@ def test_one_papers_neighbours_under_each_model_with_their_ranks(two_models):
     assert table["rank under A"].dropna().tolist() == [1, 2, 3, 4]
     assert table["rank under B"].notna().sum() == 4
     assert len(table) == len(set(near_a) | set(near_b))
+
+
+def test_an_evaluation_run_at_any_sample_size_is_found(two_models):
+    """The Evaluate page at 'Sample 400' stored minilm's figures, yet Compare models said 'No stored evaluation of
+    minilm on this corpus yet' (only the default sample sizes were looked up). The newest complete run is shown, and
+    a sample both models were run on is preferred, so their per-paper scores pair the same papers."""
+    tasks = ["probe", "purity", "retrieval", "knn"]
+    evaluate_models(two_models, "c", "journal", ["tiny2"], tasks, sample=12)
+    table, missing = evaluation_figures(two_models, "c", "journal", ["tiny", "tiny2"])
+    assert missing == ["tiny"] and list(table.columns) == ["tiny2", "n"]
+    assert table.loc["Linear probe macro-F1", "n"] != "15"
+    evaluate_models(two_models, "c", "journal", ["tiny", "tiny2"], tasks, sample=10)
+    evaluate_models(two_models, "c", "journal", ["tiny2"], tasks, sample=12)  # tiny2's newest run: not tiny's sample
+    table, missing = evaluation_figures(two_models, "c", "journal", ["tiny", "tiny2"])
+    assert missing == [] and list(table.columns) == ["tiny", "tiny2", "n"]
+    assert table.loc["Cluster purity (k = 10)", "n"] == "10"  # one n: both models on the same 10 papers

@@ -1,0 +1,72 @@
+"""Stored evaluation results, read without computing anything: a model's newest complete run of the quick protocols
+on a corpus, whatever its sample size (the Compare models page shows them)."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from dataclasses import replace
+
+import pandas as pd
+
+from core.embedding import get_model, vectors_fingerprint
+from core.evaluation.protocols import QUICK_TASKS
+from core.evaluation.report import figure_table, result_from_row
+from core.evaluation.runner import QUICK_SAMPLE, cache_key, draw_sample
+from core.store import Store
+
+Run = tuple[str, int]  # a stored run's sample: (digest of its papers, seed)
+
+
+def stored_runs(store: Store, corpus: str, label: str, model: str,
+                tasks: Sequence[str] = QUICK_TASKS) -> dict[Run, list[dict]]:
+    """Every complete stored run of `tasks` for the model on the corpus as it is now (its version), newest first:
+    the sample -> the rows of all its tasks."""
+    fp, version = vectors_fingerprint(get_model(model, store)), store.corpus(corpus).version
+    runs: dict[Run, list[dict]] = {}
+    for key in store.cache_keys("evaluation:"):
+        try:
+            params = json.loads(key.split(":", 1)[1])
+            run = (str(params["rows"]), int(params["seed"]))
+        except (ValueError, KeyError, TypeError):
+            continue
+        if params.get("corpus") != corpus or params.get("model") != fp or run in runs:
+            continue
+        rows = [store.cache_get(cache_key(corpus, version, fp, task, label, run[1], run[0])) for task in tasks]
+        if all(r is not None for r in rows):
+            runs[run] = [dict(row, model=model) for part in rows for row in part]
+    return runs
+
+
+def stored_results(store: Store, corpus: str, label: str, model: str, tasks: Sequence[str] = QUICK_TASKS,
+                   samples: Sequence[int] = (QUICK_SAMPLE, 5000), seed: int = 0) -> list[dict] | None:
+    """A model's cached results of `tasks` on the corpus from a run with one of these sample sizes and `seed` (what
+    `evaluate_models` with that sample reads back); None when some task has not been run. Computes nothing."""
+    spec = get_model(model, store)
+    fp = vectors_fingerprint(spec)
+    for sample in samples:
+        drawn = draw_sample(store, corpus, label, sample, seed)
+        rows = [store.cache_get(drawn.key(fp, task)) for task in tasks]
+        if all(r is not None for r in rows):
+            return [dict(row, model=model) for part in rows for row in part]
+    return None
+
+
+def evaluation_figures(store: Store, corpus: str, label: str, models: Sequence[str]) -> tuple[pd.DataFrame, list[str]]:
+    """The Evaluate page's quick figures (stored results only) as the Evaluate page shows them: one row per measure
+    (readable name), one column per model with its 95 % interval where one follows, and the papers (n); and the
+    models that have none yet. The newest sample every model was run on is preferred; where the models were run on
+    different papers, their per-paper scores are not paired (their intervals are compared instead)."""
+    models = list(dict.fromkeys(models))
+    runs = {m: stored_runs(store, corpus, label, m) for m in models}
+    missing = [m for m in models if not runs[m]]
+    have = [m for m in models if runs[m]]
+    if not have:
+        return pd.DataFrame(), missing
+    shared = [run for run in runs[have[0]] if all(run in runs[m] for m in have)]
+    rows = [row for m in have for row in (runs[m][shared[0]] if shared else next(iter(runs[m].values())))]
+    results = [result_from_row(r) for r in rows]
+    if not shared and len(have) > 1:
+        results = [replace(r, per_paper=None) for r in results]
+    table, _ = figure_table(results)
+    return table, missing
