@@ -31,3 +31,15 @@ def tools_items(name: str, title_only: bool = False) -> list[Paper | RowError]:
 def tools_papers(name: str, title_only: bool = False) -> list[Paper]:
     """The papers read from a real export of tests/fixtures/real/tools."""
     return [item for item in tools_items(name, title_only) if isinstance(item, Paper)]
+
+
+def second_merges_whole(tmp_path: Path, first: str, second: str, records: int) -> None:
+    """Two fixtures of one search imported together: every record of the second merges into the first's papers,
+    with no "one id on different papers" conflict, and read = added + merged + skipped."""
+    from core.store import Store, import_files
+
+    report = import_files(Store(tmp_path / "ws"), [TOOLS / first, TOOLS / second], "c")
+    later = report.files[1]
+    assert (later.imported, later.added, later.merged, later.skipped) == (records, 0, records, 0)
+    assert not later.conflicts
+    assert report.imported == report.added + report.merged + report.skipped == 2 * records

@@ -7,7 +7,7 @@ from __future__ import annotations
 from core.io import read_papers
 from core.records import Paper, RowError
 from core.store.identity import external_ids
-from tests.unit.io.support import TOOLS, tools_papers
+from tests.unit.io.support import TOOLS, second_merges_whole, tools_papers
 from tests.unit.io.support import tools_items as _items
 
 
@@ -111,14 +111,7 @@ def test_a_lens_title_with_its_venue_in_front_is_the_scopus_paper_of_the_same_do
     export (one repository, the same DOIs, the same abstracts) titles them plainly. A short venue ("ICC - ") left the
     titles alike enough; a long one did not, so the shared DOI was reported as "one DOI on different papers" and
     the paper was kept twice (15 of 1,000 Lens records against 580 Scopus records)."""
-    from core.store import Store, import_files
-
-    store = Store(tmp_path / "ws")
-    report = import_files(store, [TOOLS / "scopus_venue_titles_4.csv", TOOLS / "lens_venue_titles_4.csv"], "c")
-    lens = report.files[1]
-    assert (lens.imported, lens.added, lens.merged, lens.skipped) == (4, 0, 4, 0)
-    assert not lens.conflicts
-    assert report.imported == report.added + report.merged + report.skipped == 8
+    second_merges_whole(tmp_path, "scopus_venue_titles_4.csv", "lens_venue_titles_4.csv", 4)
 
 
 def test_a_title_with_a_dash_is_not_taken_for_a_venue_prefix() -> None:

@@ -5,7 +5,7 @@ counted by a hand-written reader before the product read it."""
 from __future__ import annotations
 
 from core.store import Store, import_files
-from tests.unit.io.support import TOOLS, tools_papers
+from tests.unit.io.support import TOOLS, second_merges_whole, tools_papers
 
 # --- revtools' example search: one query run in PubMed, Scopus and Web of Science -----------------------------------
 
@@ -18,12 +18,7 @@ def test_a_title_pubmed_printed_without_its_number_is_the_scopus_paper_of_the_sa
     pubmed = tools_papers("revtools_pubmed_2.nbib")
     assert [p.id for p in pubmed] == ["30136941", "28098621"]
     assert pubmed[0].fields["authors"][:2] == ["Parameswaran, Shibin", "Deledalle, Charles-Alban"]
-    store = Store(tmp_path / "ws")
-    report = import_files(store, [TOOLS / "revtools_pubmed_2.nbib", TOOLS / "revtools_scopus_2.ris"], "c")
-    scopus = report.files[1]
-    assert (scopus.imported, scopus.added, scopus.merged, scopus.skipped) == (2, 0, 2, 0)
-    assert not scopus.conflicts
-    assert report.imported == report.added + report.merged + report.skipped == 4
+    second_merges_whole(tmp_path, "revtools_pubmed_2.nbib", "revtools_scopus_2.ris", 2)
 
 
 def test_a_number_in_one_title_only_still_parts_titles_without_a_shared_id() -> None:
