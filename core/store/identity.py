@@ -26,6 +26,7 @@ from collections.abc import Iterable
 from typing import Any
 
 from core.records import bare_doi, duplicate_key
+from core.store.bibliographic import bibliographic_conflict, first_page, first_text, issues_differ, same_place, year_of
 from core.store.shared_id_titles import agree_under_one_id
 from core.store.title_numbers import title_numbers
 
@@ -71,24 +72,12 @@ _COMBINING = re.compile("[\u0300-\u036f\u1ab0-\u1aff\u1dc0-\u1dff\u20d0-\u20ff\u
 # letters NFKD does not take apart: "Sørensen" and "Sorensen", "Frimodt-Møller" and "Frimodt-Moller" are one name
 _LETTER_FOLD = str.maketrans({"ø": "o", "Ø": "o", "æ": "ae", "Æ": "ae", "œ": "oe", "Œ": "oe", "ß": "ss", "ł": "l",
                               "Ł": "l", "đ": "d", "Đ": "d", "þ": "th", "Þ": "th", "ı": "i"})
-_PAGES = re.compile(r"^\s*([A-Za-z]*)(\d+)\s*(?:[-\u2013\u2014]+\s*([A-Za-z]*)(\d+))?\s*$")
-
-
-def _first(value: Any) -> str | None:
-    if isinstance(value, list):
-        value = next((v for v in value if isinstance(v, (str, int)) and str(v).strip()), None)
-    if isinstance(value, bool) or value is None:
-        return None
-    if isinstance(value, float):
-        value = int(value) if value.is_integer() else None
-    text = str(value).strip() if value is not None else ""
-    return text or None
 
 
 def id_value(kind: str, value: Any) -> str | None:
     """An external id in one comparable form ('10.x/y' lower-cased, '12345', 'PMC123', '2101.00001', the UT's 15
     digits, the EID's number), or None when `value` is not an id of that kind."""
-    text = _first(value)
+    text = first_text(value)
     if text is None:
         return None
     if kind == "doi":
@@ -207,22 +196,13 @@ def first_author_surname(fields: dict[str, Any]) -> str | None:
     authors = fields.get("authors")
     if isinstance(authors, str):
         authors = re.split(r";| and ", authors)
-    first = _first(authors) if isinstance(authors, list) else None
+    first = first_text(authors) if isinstance(authors, list) else None
     if not first:
         return None
     name = first.split(",")[0] if "," in first else " ".join(
         w for w in first.split() if not (w.isupper() and len(w) <= 3) and not w.endswith("."))
     key = title_key(name)
     return key or None
-
-
-def year_of(fields: dict[str, Any]) -> str | None:
-    """A record's year as four digits, or None."""
-    value = _first(fields.get("year"))
-    if value and len(value) == 4 and value.isdigit():
-        return value
-    m = re.search(r"\b(1[5-9]\d\d|20\d\d)\b", value or "")
-    return m.group(1) if m else None
 
 
 def match_keys(title: str, fields: dict[str, Any], pid: str | None = None,
@@ -247,8 +227,9 @@ def record_key(title: str, abstract: str, fields: dict[str, Any]) -> str:
     ("Atypical hemolytic uremic syndrome", "Editorial") is shared by different papers."""
     if abstract and not abstract.isspace():  # what strip() leaves something of, without copying the abstract
         return duplicate_key(title, abstract)
-    where = "\x1e".join(v or "" for v in (year_of(fields), first_author_surname(fields), _first(fields.get("volume")),
-                                          _first(fields.get("issue") or fields.get("number")), _first_page(fields)))
+    where = "\x1e".join(v or "" for v in (year_of(fields), first_author_surname(fields),
+                                          first_text(fields.get("volume")),
+                                          first_text(fields.get("issue") or fields.get("number")), first_page(fields)))
     return duplicate_key(title, "\x1e" + where)
 
 
@@ -261,36 +242,11 @@ def kinds_of(keys: Iterable[str]) -> dict[str, str]:
     return out
 
 
-def _first_page(fields: dict[str, Any]) -> str | None:
-    for name in ("start_page", "first page", "pages"):
-        value = _first(fields.get(name))
-        if value and (m := re.match(r"\s*([A-Za-z]?\d+)", value)):
-            return m.group(1).lstrip("0") or "0"
-    return None
-
-
-def _volume(fields: dict[str, Any]) -> str | None:
-    """A volume's number ('Drug Discovery. 9' -> '9'), or None."""
-    numbers = re.findall(r"\d+", _first(fields.get("volume")) or "")
-    return numbers[-1].lstrip("0") or "0" if numbers else None
-
-
-def _bibliographic_conflict(a: dict[str, Any], b: dict[str, Any], years_apart: int) -> bool:
-    """True when two records' year (more than `years_apart` apart), volume or first page differ (both given)."""
-    ya, yb = year_of(a), year_of(b)
-    if ya and yb and abs(int(ya) - int(yb)) > years_apart:
-        return True
-    va, vb = _volume(a), _volume(b)
-    if va and vb and va != vb:
-        return True
-    return _pages_conflict(a, b)
-
-
 def _first_author_text(fields: dict[str, Any]) -> str:
     authors = fields.get("authors")
     if isinstance(authors, str):
         authors = re.split(r";| and ", authors)
-    return (_first(authors) if isinstance(authors, list) else None) or ""
+    return (first_text(authors) if isinstance(authors, list) else None) or ""
 
 
 def _authors_agree(a: dict[str, Any], b: dict[str, Any]) -> bool | None:
@@ -310,47 +266,6 @@ def _authors_agree(a: dict[str, Any], b: dict[str, Any]) -> bool | None:
     return sa.split()[-1] == sb.split()[-1] or sa.split()[-1] in wb or sb.split()[-1] in wa
 
 
-def _pages(fields: dict[str, Any]) -> tuple[str, int, int] | None:
-    """A record's pages as (prefix, first, last): '567-569' -> ('', 567, 569), '569' -> ('', 569, 569), 'e12724' ->
-    ('e', 12724, 12724); None when missing or not pages ('01-Jun', 'P63 [tp 104]')."""
-    value = _first(fields.get("pages")) or _first(fields.get("start_page")) or _first(fields.get("first page"))
-    m = _PAGES.match(value or "")
-    if not m:
-        return None
-    first = int(m.group(2))
-    last = int(m.group(4)) if m.group(4) else first
-    if m.group(4) and last < first and len(m.group(4)) < len(m.group(2)):  # '1351-9' is 1351-1359
-        last = int(m.group(2)[:len(m.group(2)) - len(m.group(4))] + m.group(4))
-    return m.group(1).lower(), first, max(first, last)
-
-
-def _pages_conflict(a: dict[str, Any], b: dict[str, Any]) -> bool:
-    """True when both records give plain page numbers and their ranges do not meet. An article number ('e12724',
-    'c1804') beside printed pages, or one page inside the other's range ('569' in '567-569'), is no conflict."""
-    pa, pb = _pages(a), _pages(b)
-    if pa is None or pb is None:
-        return bool(_first_page(a) and _first_page(b) and _first_page(a) != _first_page(b)
-                     and pa is not None and pb is not None)
-    if pa[0] != pb[0]:
-        return False
-    return pa[2] < pb[1] or pb[2] < pa[1]
-
-
-def _issues_differ(a: dict[str, Any], b: dict[str, Any]) -> bool:
-    """True when both records name an issue (a number up to 99) and the issues differ: a journal whose pages restart
-    with each issue. Longer 'numbers' are left out: some exports put a record number there (1112 / 1113)."""
-    ia, ib = (_first(f.get("issue") or f.get("number")) for f in (a, b))
-    plain = [i.lstrip("0") for i in (ia, ib) if i and i.isdigit() and len(i.lstrip("0")) <= 2]
-    return len(plain) == 2 and plain[0] != plain[1]
-
-
-def _same_place(a: dict[str, Any], b: dict[str, Any]) -> bool:
-    """True when two records give one year, one volume and the same printed pages (first and last): one place in
-    the literature, whatever the titles' languages."""
-    ya, yb, va, vb, pa, pb = year_of(a), year_of(b), _volume(a), _volume(b), _pages(a), _pages(b)
-    return bool(ya and ya == yb and va and va == vb and pa and pa == pb and pa[2] > pa[1] and not pa[0])
-
-
 def same_paper(a_title: str, a_fields: dict[str, Any], a_keys: Iterable[str],
                b_title: str, b_fields: dict[str, Any], b_keys: Iterable[str]) -> tuple[str | None, str | None]:
     """Whether records a and b (title, fields, match keys) are one paper: (rule, None) when they are, (None, why
@@ -367,20 +282,20 @@ def same_paper(a_title: str, a_fields: dict[str, Any], a_keys: Iterable[str],
         return None, None  # two DOIs (PMIDs, ...): two papers, however alike (a correction, a reprint)
     authors = _authors_agree(a_fields, b_fields)
     same_title = bool(ka.get("title") and ka.get("title") == kb.get("title"))
-    if same_title and _same_place(a_fields, b_fields):  # first authors spelt apart ('Xi, L F' / 'Long, F X')
+    if same_title and same_place(a_fields, b_fields):  # first authors spelt apart ('Xi, L F' / 'Long, F X')
         return "same title, volume and pages", None
     if authors is False:
         return None, None
     if same_title:
-        if _bibliographic_conflict(a_fields, b_fields, 1 if authors else 0):
+        if bibliographic_conflict(a_fields, b_fields, 1 if authors else 0):
             return None, None
         return "same title, year and first author", None
     if authors and ka.get("ay") and ka.get("ay") == kb.get("ay"):
         if titles_agree(a_title, b_title, SIMILAR_TITLE):
-            if _bibliographic_conflict(a_fields, b_fields, 0):
+            if bibliographic_conflict(a_fields, b_fields, 0):
                 return None, None
             return "similar title, same year and first author", None
-        if _same_place(a_fields, b_fields) and not _issues_differ(a_fields, b_fields):  # a translated title
+        if same_place(a_fields, b_fields) and not issues_differ(a_fields, b_fields):  # a translated title
             return "same first author, year, volume and pages", None
     return None, None
 

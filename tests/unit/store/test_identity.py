@@ -301,3 +301,18 @@ def test_generic_front_matter_with_different_pmids_from_the_id_column_stays_two_
     assert (second.added, second.merged, store.corpus("c").papers) == (1, 0, 2)
     again = import_file(store, tmp_path / "b.csv", "c", title_only=True)  # still the duplicate of itself
     assert (again.added, again.merged, store.corpus("c").papers) == (0, 1, 2)
+
+
+def test_one_title_in_different_issues_of_a_volume_is_several_papers() -> None:
+    """A column printed in every issue ('Editor's Comments', MIS Quarterly 24(1)–24(4), no pages) is one paper an
+    issue (the digital_work set's false merges, BENCHMARKS §25k); issues that differ where the pages agree are an
+    export's wrong issue (PNAS 104(1) and 104(25), pages 240-245 and 240), still one paper."""
+    title = "Remarks from MIS Quarterly Editor - Editor's Comments"
+    issue = {"year": "2000", "authors": ["Lee, Allen S."], "journal": "MIS Quarterly", "volume": "24"}
+    assert _rule(title, {**issue, "issue": "1"}, title, {**issue, "issue": "2"}) is None
+    assert _rule(title, {**issue, "issue": "1"}, title, {**issue, "issue": "1"}) == \
+        "same title, year and first author"
+    assert _rule(title, {**issue, "issue": "1"}, title, issue) == "same title, year and first author"
+    pnas = "Gain-of-function mutations in complement factor B are associated with atypical hemolytic uremic syndrome"
+    a = {"year": "2007", "authors": ["de Jorge, E. G."], "volume": "104", "issue": "1", "pages": "240-245"}
+    assert _rule(pnas, a, pnas, {**a, "issue": "25", "pages": "240-240"}) == "same title, year and first author"
