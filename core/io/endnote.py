@@ -10,9 +10,8 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-from core.errors import CorpusError
 from core.io.rows import NumberedRow, Row, _year
-from core.io.safety import _name, _open_binary, xml_head
+from core.io.safety import _open_binary, xml_head, xml_refusal
 from core.records import RowError
 
 _FIELDS = {  # row key -> path under <record>
@@ -78,4 +77,4 @@ def _endnote_rows(path: Path) -> Iterator[NumberedRow]:
                 element.clear()
                 yield number, row
         except etree.XMLSyntaxError as error:
-            raise CorpusError(f"file '{_name(path)}' is not valid XML (line {error.lineno})") from None
+            raise xml_refusal(path, error) from None

@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from core.errors import CorpusError
+from core.io.cut_short import xml_text_refusal
 from core.io.image_spill import ImageSpill
 from core.io.rows import NumberedRow, Row, _year
 from core.io.safety import _expanded_limit, _name, _open_binary, _shown
@@ -211,7 +212,7 @@ def parse_article(data: bytes, source: str) -> tuple[Row, FigureList]:
     try:
         root = etree.fromstring(data, _parser())
     except etree.XMLSyntaxError as error:
-        raise CorpusError(f"file '{source}' is not valid XML (line {error.lineno})") from None
+        raise xml_text_refusal(source, error, lambda: data.count(b"\n") + (not data.endswith(b"\n"))) from None
     if _local(root.tag) != "article":
         raise CorpusError(f"file '{source}' is not a JATS article (its root element is <{_local(root.tag)}>)")
     meta = _first(root, "./*[local-name()='front']/*[local-name()='article-meta']")

@@ -15,7 +15,7 @@ from typing import Any
 
 from core.errors import CorpusError
 from core.io.rows import NumberedRow, Row, _year
-from core.io.safety import _name, _open_binary, xml_head
+from core.io.safety import _name, _open_binary, xml_head, xml_refusal
 from core.records import RowError
 
 # NLM's heading for a section without one (PubMed shows none), a line of its own in pubmed_parser's abstract
@@ -166,4 +166,4 @@ def _pubmed_rows(path: Path) -> Iterator[NumberedRow]:
         except etree.XMLSyntaxError as error:
             if "entit" in str(error).lower():
                 raise _entities_refused(path) from None
-            raise CorpusError(f"file '{_name(path)}' is not valid XML (line {error.lineno})") from None
+            raise xml_refusal(path, error) from None

@@ -17,6 +17,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
+from core.io.cut_short import record_cut_error, record_cut_warning
 from core.io.names import tagged_names
 from core.io.rows import NumberedRow, Row, RowWarning, _year
 from core.io.safety import _open_text
@@ -166,18 +167,25 @@ def _ris_rows(path: Path) -> Iterator[NumberedRow]:
     number = 0
     chunk: list[str] = []
 
-    def flush() -> Iterator[NumberedRow]:
+    def flush(cut: bool = False) -> Iterator[NumberedRow]:
+        """The record in `chunk`; `cut`: the file ended inside it (no ER, where its other records have one)."""
         nonlocal number
         number += 1
         records = parser.parse_lines(iter([*chunk, "ER  - "]))
         if records:
             row, warnings = _ris_row(records[0], number)
+            if cut and not row["title"]:
+                yield number, record_cut_error(number)
+                return
             yield number, row
             yield from ((number, warning) for warning in warnings)
+            if cut:
+                yield number, record_cut_warning(number, chunk[-1][:2])
         else:
             yield number, RowError(number, f"row {number}: RIS record could not be read")
 
     one_space = False  # the record started "TY - JOUR": its tags have one space before the dash
+    ended = False  # a record ended with ER: a last one without is the file cut short
     with _open_text(path) as handle:
         for raw in handle:
             line = raw.rstrip("\r\n").lstrip("\ufeff")  # a byte order mark also starts files joined together
@@ -190,8 +198,8 @@ def _ris_rows(path: Path) -> Iterator[NumberedRow]:
                 one_space = raw.lstrip("\ufeff").startswith("TY - ")
             elif chunk and line.startswith("ER  -"):
                 yield from flush()
-                chunk, one_space = [], False
+                chunk, one_space, ended = [], False, True
             elif chunk:
                 chunk.append(line)
     if chunk:
-        yield from flush()
+        yield from flush(cut=ended)

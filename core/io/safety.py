@@ -20,6 +20,7 @@ from typing import IO, Any
 
 from core.errors import CorpusError
 from core.io import mixed_encoding
+from core.io.cut_short import xml_text_refusal
 from core.io.rows import NumberedRow
 
 _HEAD_BYTES = 2**20
@@ -120,7 +121,24 @@ def xml_root(path: Path) -> Any:
         try:
             return etree.parse(stream, parser).getroot()
         except etree.XMLSyntaxError as error:
-            raise CorpusError(f"file '{_name(path)}' is not valid XML (line {error.lineno})") from None
+            raise xml_refusal(path, error) from None
+
+
+def xml_refusal(path: Path, error: Any) -> CorpusError:
+    """The CorpusError for lxml's XMLSyntaxError `error` reading `path`: cut short, or broken at a line
+    (`core.io.cut_short.xml_text_refusal`)."""
+    return xml_text_refusal(_name(path), error, lambda: _line_count(path))
+
+
+def _line_count(path: Path) -> int:
+    """How many lines the file has (its newlines, plus one for text after the last)."""
+    count, last = 0, b"\n"
+    with _open_binary(path) as stream:
+        while chunk := stream.read(2**20):
+            count += chunk.count(b"\n")
+            last = chunk[-1:]
+    return count + (last != b"\n")
+
 
 
 # the encodings a user may choose (the import preview's Encoding, --encoding), by their codecs names

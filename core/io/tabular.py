@@ -12,6 +12,7 @@ from typing import Any
 
 from core.errors import CorpusError
 from core.io.api_json import api_records
+from core.io.cut_short import json_line_refusal, json_refusal
 from core.io.europe_pmc import europe_pmc_records
 from core.io.inspire import inspire_records
 from core.io.rows import NumberedRow, Row, RowNumber
@@ -154,8 +155,8 @@ def _jsonl_rows(path: Path) -> Iterator[NumberedRow]:
                 continue
             try:
                 value = json.loads(line)
-            except (ValueError, RecursionError):
-                raise CorpusError(f"file '{_name(path)}' line {line_number} is not valid JSON") from None
+            except (ValueError, RecursionError) as error:
+                raise json_line_refusal(_name(path), line_number, error, not handle.read(2**16).strip()) from None
             records = _wrapped(value, path)
             if records is not None:  # an API response saved on one line (curl, a browser's raw view)
                 for index, item in enumerate(records, start=1):
@@ -171,7 +172,7 @@ def _load_json(path: Path) -> Any:
         try:
             return json.load(handle)
         except json.JSONDecodeError as error:
-            raise CorpusError(f"file '{_name(path)}' is not valid JSON (line {error.lineno})") from None
+            raise json_refusal(_name(path), error) from None
         except (ValueError, RecursionError):
             raise CorpusError(f"file '{_name(path)}' is not valid JSON") from None
 

@@ -16,6 +16,7 @@ import re
 from collections.abc import Iterator
 from pathlib import Path
 
+from core.io.cut_short import record_cut_error, record_cut_warning
 from core.io.rows import NumberedRow, Row, _year
 from core.io.safety import _open_text
 from core.records import RowError, bare_doi
@@ -180,9 +181,14 @@ def _wos_rows(path: Path) -> Iterator[NumberedRow]:
         if len(head) == 2 and head.isalnum() and head.isupper():
             tag = head
             tags.setdefault(tag, []).append(value.strip())
-    if tags:
+    if tags:  # the file ended inside a record: cut short, where the records before it ended with ER
         number += 1
-        yield number, _wos_row(tags)
+        if number > 1 and not tags.get("TI"):
+            yield number, record_cut_error(number)
+        else:
+            yield number, _wos_row(tags)
+            if number > 1:
+                yield number, record_cut_warning(number, tag)
 
 
 def _cochrane_row(fields: dict[str, list[str]]) -> Row:

@@ -14,8 +14,7 @@ from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
-from core.errors import CorpusError
-from core.io.safety import _name, _open_binary, xml_head
+from core.io.safety import _open_binary, xml_head, xml_refusal
 
 __all__ = ["kid", "kids", "local", "root_element", "stream_records", "text_of"]
 
@@ -70,4 +69,4 @@ def stream_records(path: Path, tags: Sequence[str]) -> Iterator[Any]:
                 while parent is not None and element.getprevious() is not None:
                     del parent[0]  # the records read before this one
         except etree.XMLSyntaxError as error:
-            raise CorpusError(f"file '{_name(path)}' is not valid XML (line {error.lineno})") from None
+            raise xml_refusal(path, error) from None

@@ -121,7 +121,7 @@ def test_a_package_with_images_imports_papers_figures_and_pictures(tmp_path, cap
     assert code == 0 and doc["imported"] == 1 and doc["figures"] == 3
     reasons = [e["reason"] for e in doc["errors"]]
     assert len(reasons) == 2
-    assert any("broken/article.nxml" in r and "not valid XML" in r for r in reasons)
+    assert any("broken/article.nxml" in r and "ends before its XML is closed" in r for r in reasons)  # cut short
     assert any("other/notes.xml" in r and "not a JATS article" in r for r in reasons)
     from core.store import Store
 

@@ -53,8 +53,12 @@ def test_non_utf8_bytes_late_in_a_file_are_refused_with_their_position(tmp_path:
 
 def test_bad_json_line_is_refused_with_its_line_number(tmp_path: Path) -> None:
     lines = ['{"title": "T", "abstract": "A"}'] * 6 + ['{"title": "T", "abstract": ']
-    path = write(tmp_path / "x.jsonl", "\n".join(lines) + "\n")
+    path = write(tmp_path / "x.jsonl", "\n".join([*lines, lines[0]]) + "\n")
     with pytest.raises(CorpusError, match=r"^file 'x.jsonl' line 7 is not valid JSON$"):
+        read_papers(path)
+    path = write(tmp_path / "x.jsonl", "\n".join(lines) + "\n")  # the last line: the file cut short
+    with pytest.raises(CorpusError, match=r"^file 'x.jsonl' ends before its JSON is closed \(line 7\): it looks cut "
+                                          r"short"):
         read_papers(path)
 
 
@@ -92,8 +96,11 @@ def test_malformed_parquet_is_refused(tmp_path: Path) -> None:
 
 
 def test_malformed_xml_is_refused(tmp_path: Path) -> None:
+    path = write(tmp_path / "x.xml", "<PubmedArticleSet><PubmedArticle><MedlineCitation>\n</Pubmed>\n</x>\n")
+    with pytest.raises(CorpusError, match=r"^file 'x.xml' is not valid XML \(line 2\)$"):
+        read_papers(path)
     path = write(tmp_path / "x.xml", "<PubmedArticleSet><PubmedArticle><MedlineCitation>")
-    with pytest.raises(CorpusError, match="file 'x.xml' is not valid XML"):
+    with pytest.raises(CorpusError, match=r"^file 'x.xml' ends before its XML is closed \(line 1\)"):
         read_papers(path)
 
 

@@ -1,0 +1,63 @@
+"""The sentence for an XML or JSON file that does not parse: one that ends before its document is closed (an
+interrupted download or copy) is told apart from one broken inside, so the sentence names the fix."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from typing import Any
+
+from core.errors import CorpusError
+from core.io.rows import RowWarning
+from core.records import RowError
+
+FIX = "it looks cut short (an interrupted download or copy); download or export it again"
+
+
+def _cut(kind: str, name: str, line: int) -> CorpusError:
+    return CorpusError(f"file '{name}' ends before its {kind} is closed (line {line}): {FIX}")
+
+
+def xml_text_refusal(name: str, error: Any, lines: Callable[[], int]) -> CorpusError:
+    """The CorpusError for lxml's XMLSyntaxError `error` reading file `name` of `lines()` lines: "ends before its XML
+    is closed" when the parser stopped on the last line (and not at extra content after a closed document), else
+    "is not valid XML" with the line."""
+    line = error.lineno or (error.position or (0, 0))[0]
+    if line and not str(error).startswith("Extra content") and line >= lines():
+        return _cut("XML", name, line)
+    return CorpusError(f"file '{name}' is not valid XML (line {line})")
+
+
+def _ran_out(error: json.JSONDecodeError) -> bool:
+    """Whether the JSON parser stopped because the text ended: a string never closed, or the error in the text's
+    last six characters (a `\\u00` escape cut in two), blanks aside."""
+    return error.msg.startswith("Unterminated string") or len(error.doc.rstrip()) - error.pos <= 6
+
+
+def json_refusal(name: str, error: json.JSONDecodeError) -> CorpusError:
+    """The CorpusError for a JSON document that does not parse: "ends before its JSON is closed" when the parser ran
+    out of text, else "is not valid JSON" with the line."""
+    if _ran_out(error):
+        return _cut("JSON", name, error.doc.count("\n", 0, error.pos) + 1)
+    return CorpusError(f"file '{name}' is not valid JSON (line {error.lineno})")
+
+
+def json_line_refusal(name: str, line: int, error: ValueError | RecursionError, last: bool) -> CorpusError:
+    """The CorpusError for line `line` of a JSON-lines file that does not parse; `last`: no text follows it. A last
+    line the parser ran out of is the file cut short."""
+    if last and isinstance(error, json.JSONDecodeError) and _ran_out(error):
+        return _cut("JSON", name, line)
+    return CorpusError(f"file '{name}' line {line} is not valid JSON")
+
+
+def record_cut_warning(number: int, field: str) -> RowWarning:
+    """The warning on a file's last record when the file ends inside it (no end tag follows) after its title: the
+    record is imported, its last field (`field`) perhaps not whole."""
+    return RowWarning(number, field, "the file ends inside this record (no ER line follows), so its last field may "
+                                     f"be incomplete: {FIX}")
+
+
+def record_cut_error(number: int) -> RowError:
+    """The skip of a file's last record when the file ends inside it before its title."""
+    return RowError(number, f"row {number}: the file ends inside this record, before its title (no ER line "
+                            f"follows): {FIX}")

@@ -1,0 +1,106 @@
+"""A file cut short (an interrupted download or copy) is told apart from one broken inside: its sentence names the
+cause and the fix, for every XML and JSON reader."""
+
+from __future__ import annotations
+
+import re
+import shutil
+from pathlib import Path
+
+import pytest
+
+from core.errors import CorpusError
+from core.io import read_papers
+
+REAL = Path(__file__).resolve().parents[2] / "fixtures" / "real"
+CUT = r"ends before its {kind} is closed \(line \d+\): it looks cut short \(an interrupted download or copy\); " \
+      r"download or export it again$"
+
+
+def _cut(tmp_path: Path, source: Path, fraction: float) -> Path:
+    data = source.read_bytes()
+    path = tmp_path / source.name
+    path.write_bytes(data[: int(len(data) * fraction)])
+    return path
+
+
+@pytest.mark.parametrize("name", ["endnote_3.xml", "pubmed_biopython_1.xml", "pubmed_book_mixed_2.xml",
+                                  "tools/mods_loc_journal_1.xml", "tools/marcxml_invenio_5.xml",
+                                  "tools/arxiv_api_math_3.xml", "jats/PMC5913589.xml"])
+@pytest.mark.parametrize("fraction", [0.3, 0.6, 0.97])
+def test_an_xml_file_cut_short_says_so_and_names_the_fix(tmp_path: Path, name: str, fraction: float) -> None:
+    path = _cut(tmp_path, REAL / name, fraction)
+    with pytest.raises(CorpusError, match=rf"^file '{path.name}' " + CUT.format(kind="XML")):
+        list(read_papers(path))
+
+
+@pytest.mark.parametrize("name", ["openalex_works_7.json", "s2_batch_4.json", "tools/csl_3.json",
+                                  "tools/crossref_works_ufsm_20.json"])
+@pytest.mark.parametrize("fraction", [0.3, 0.6, 0.97])
+def test_a_json_file_cut_short_says_so_and_names_the_fix(tmp_path: Path, name: str, fraction: float) -> None:
+    path = _cut(tmp_path, REAL / name, fraction)
+    with pytest.raises(CorpusError, match=rf"^file '{path.name}' " + CUT.format(kind="JSON")):
+        list(read_papers(path))
+
+
+def test_xml_broken_inside_is_still_named_by_its_line(tmp_path: Path) -> None:
+    path = tmp_path / "pubmed.xml"
+    shutil.copy(REAL / "pubmed_biopython_1.xml", path)
+    path.write_bytes(path.read_bytes().replace(b"</ArticleTitle>", b"</ArticleTitl>", 1))
+    with pytest.raises(CorpusError, match=r"^file 'pubmed.xml' is not valid XML \(line \d+\)$"):
+        list(read_papers(path))
+
+
+def test_json_broken_inside_is_still_named_by_its_line(tmp_path: Path) -> None:
+    path = tmp_path / "works.json"
+    text = (REAL / "openalex_works_7.json").read_text(encoding="utf-8")
+    path.write_text(text.replace('"title"', '"title" "', 1), encoding="utf-8")
+    with pytest.raises(CorpusError, match=r"^file 'works.json' is not valid JSON \(line \d+\)$"):
+        list(read_papers(path))
+
+
+def _papers_and_notes(path: Path) -> tuple[list, list[str], list[str]]:
+    from core.io.rows import RowWarning
+    from core.records import RowError
+
+    items = list(read_papers(path))
+    return ([i for i in items if not isinstance(i, (RowError, RowWarning))],
+            [i.reason for i in items if isinstance(i, RowWarning)], [i.reason for i in items if isinstance(i, RowError)])
+
+
+FIX = r"it looks cut short \(an interrupted download or copy\); download or export it again$"
+
+
+@pytest.mark.parametrize("name, end", [("endnote_3.ris", "ER  -"), ("wos_3.ciw", "ER")])
+def test_a_tagged_file_cut_inside_its_last_record_says_so(tmp_path: Path, name: str, end: str) -> None:
+    """RIS and Web of Science records end with ER: a last record without it is the file cut short. With its title it
+    is imported and warned about (its last field may be incomplete); without, skipped saying why."""
+    text = (REAL / name).read_text(encoding="utf-8-sig")
+    lines = text.splitlines()
+    last_end = max(i for i, line in enumerate(lines) if line.startswith(end))
+    before = max(i for i, line in enumerate(lines[:last_end]) if line.startswith(end))
+    record = lines[before + 1:last_end]
+    title_at = min(i for i, line in enumerate(record) if line[:2] in ("TI", "T1", "ST"))
+    text_at = max(i for i, line in enumerate(record) if line[:2] in ("TI", "T1", "ST", "AB"))
+    whole = len(_papers_and_notes(REAL / name)[0])
+
+    with_title = tmp_path / f"a_{name}"  # cut after its title and abstract
+    with_title.write_text("\n".join(lines[:before + 1 + text_at + 2]) + "\n", encoding="utf-8")
+    papers, warnings, errors = _papers_and_notes(with_title)
+    assert len(papers) == whole and not errors
+    assert len(warnings) == 1 and re.match(
+        r"the file ends inside this record \(no ER line follows\), so its last field may be incomplete: " + FIX, warnings[0])
+
+    without_title = tmp_path / f"b_{name}"
+    without_title.write_text("\n".join(lines[:before + 1 + title_at]) + "\n", encoding="utf-8")
+    papers, warnings, errors = _papers_and_notes(without_title)
+    assert len(papers) == whole - 1 and not warnings
+    assert len(errors) == 1 and re.match(
+        r"row \d+: the file ends inside this record, before its title \(no ER line follows\): " + FIX, errors[0])
+
+
+def test_a_ris_file_that_never_writes_er_is_not_called_cut(tmp_path: Path) -> None:
+    path = tmp_path / "no_er.ris"
+    path.write_text("TY  - JOUR\nTI  - One\nAB  - A.\n\nTY  - JOUR\nTI  - Two\nAB  - B.\n", encoding="utf-8")
+    papers, warnings, errors = _papers_and_notes(path)
+    assert [p.title for p in papers] == ["One", "Two"] and not warnings and not errors
