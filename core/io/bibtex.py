@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import functools
 import itertools
+import logging
 import re
 from collections.abc import Iterator
 from pathlib import Path
@@ -265,7 +266,13 @@ def _bibtex_library(text: str) -> Any:
             return Library(blocks=blocks, fail_on_duplicate_key=False)
 
     stack = [KeepEveryEntry(), *default_parse_stack(), SeparateCoAuthors()]
-    return bibtexparser.parse_string(text, parse_stack=stack)
+    splitter = logging.getLogger("bibtexparser.splitter")  # its "block aborted" line: the reader reports the block
+    level = splitter.level
+    splitter.setLevel(logging.ERROR)
+    try:
+        return bibtexparser.parse_string(text, parse_stack=stack)
+    finally:
+        splitter.setLevel(level)
 
 
 _DOI_KEY = re.compile(r"10\.\d{4,9}/\S+")

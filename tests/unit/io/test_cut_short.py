@@ -104,3 +104,21 @@ def test_a_ris_file_that_never_writes_er_is_not_called_cut(tmp_path: Path) -> No
     path.write_text("TY  - JOUR\nTI  - One\nAB  - A.\n\nTY  - JOUR\nTI  - Two\nAB  - B.\n", encoding="utf-8")
     papers, warnings, errors = _papers_and_notes(path)
     assert [p.title for p in papers] == ["One", "Two"] and not warnings and not errors
+
+
+def test_a_bibtex_file_cut_inside_an_entry_is_reported_once_by_the_importer(tmp_path: Path) -> None:
+    """bibtexparser logs its own warning for the cut entry ('Parsing of `@article` block ... aborted'); the reader
+    reports the entry itself (a field read to the end of the entry), so the library's line does not reach the
+    command line's output."""
+    import subprocess
+    import sys
+
+    data = (REAL / "scopus_3.bib").read_bytes()
+    path = tmp_path / "cut.bib"
+    path.write_bytes(data[: int(len(data) * 0.6)])
+    papers, warnings, errors = _papers_and_notes(path)
+    assert len(papers) == 2 and any("no closing brace" in w for w in warnings)
+    done = subprocess.run([sys.executable, "-m", "core", "--workspace", str(tmp_path / "ws"), "import", str(path),
+                           "--corpus", "cut"], capture_output=True, text=True, cwd=Path(__file__).resolve().parents[3])
+    assert done.returncode == 0 and "imported 2 rows" in done.stdout
+    assert "aborted" not in done.stdout + done.stderr and "no closing brace" in done.stdout + done.stderr
