@@ -22,6 +22,7 @@ from pathlib import Path
 from typing import Any
 
 from core.errors import CorpusError
+from core.io.cut_short import ZIP_MAGIC, zip_cut_short
 from core.io.rows import NumberedRow, Row, _year
 from core.io.safety import _name, xml_root
 from core.io.xml_records import kid, kids, root_element, text_of
@@ -54,7 +55,10 @@ def _root(path: Path) -> Any:
     """The project's root element: the file's, or that of the one member of a backup."""
     if not zipfile.is_zipfile(path):
         with open(path, "rb") as stream:
-            if stream.read(16) == b"SQLite format 3\x00":
+            head = stream.read(16)
+            if head.startswith(ZIP_MAGIC):
+                raise zip_cut_short(_name(path))
+            if head == b"SQLite format 3\x00":
                 raise CorpusError(f"file '{_name(path)}' is a Citavi project database, not an export; in Citavi "
                                   "choose File > Export, export the references as RIS, and import that file")
         return xml_root(path)

@@ -4,7 +4,7 @@ interrupted download or copy) is told apart from one broken inside, so the sente
 from __future__ import annotations
 
 import json
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from typing import Any
 
 from core.errors import CorpusError
@@ -12,6 +12,15 @@ from core.io.rows import RowWarning
 from core.records import RowError
 
 FIX = "it looks cut short (an interrupted download or copy); download or export it again"
+
+
+ZIP_MAGIC = b"PK\x03\x04"
+
+
+def zip_cut_short(name: str) -> CorpusError:
+    """The CorpusError for a file that starts as a zip (an .xlsx workbook, a Citavi backup) but whose table of
+    contents, written at a zip's end, is missing."""
+    return CorpusError(f"file '{name}' is a zip archive whose end is missing: {FIX}")
 
 
 def _cut(kind: str, name: str, line: int) -> CorpusError:
@@ -50,14 +59,28 @@ def json_line_refusal(name: str, line: int, error: ValueError | RecursionError, 
     return CorpusError(f"file '{name}' line {line} is not valid JSON")
 
 
-def record_cut_warning(number: int, field: str) -> RowWarning:
-    """The warning on a file's last record when the file ends inside it (no end tag follows) after its title: the
-    record is imported, its last field (`field`) perhaps not whole."""
-    return RowWarning(number, field, "the file ends inside this record (no ER line follows), so its last field may "
-                                     f"be incomplete: {FIX}")
+def record_cut_warning(number: int, field: str, end: str = "ER") -> RowWarning:
+    """The warning on a file's last record when the file ends inside it (no `end` line follows, where the records
+    before it have one) after its title: the record is imported, its last field (`field`) perhaps not whole."""
+    return RowWarning(number, field, f"the file ends inside this record (no {end} line follows), so its last field "
+                                     f"may be incomplete: {FIX}")
 
 
-def record_cut_error(number: int) -> RowError:
+def record_cut_error(number: int, end: str = "ER") -> RowError:
     """The skip of a file's last record when the file ends inside it before its title."""
-    return RowError(number, f"row {number}: the file ends inside this record, before its title (no ER line "
+    return RowError(number, f"row {number}: the file ends inside this record, before its title (no {end} line "
                             f"follows): {FIX}")
+
+
+def quoted_value_cut(number: int, field: str) -> RowWarning:
+    """The warning on a delimited file's last row when the file ends inside a quoted value."""
+    return RowWarning(number, field, "the file ends inside a quoted value (it opens a quote it never closes), so its "
+                                     f"last field may be incomplete: {FIX}")
+
+
+def ends_inside_quotes(tail: bytes, text: Callable[[], Iterator[str]]) -> bool:
+    """Whether a delimited file ends inside a quoted value: it does not end with a line break (`tail`: its last
+    bytes) and holds an odd number of double quotes (`text()`: its text in chunks, read only then)."""
+    if tail.rstrip(b"\x00").endswith((b"\n", b"\r")) or not tail:
+        return False
+    return sum(chunk.count('"') for chunk in text()) % 2 == 1

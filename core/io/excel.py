@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from core.errors import CorpusError
+from core.io.cut_short import ZIP_MAGIC, zip_cut_short
 from core.io.excel_xls import OLE_MAGIC, open_xls
 from core.io.layout import HEADER_SEARCH_ROWS, Layout, header_index
 from core.io.rows import NumberedRow, RowNumber
@@ -64,7 +65,10 @@ def _workbook(path: Path) -> Any:
     try:
         return openpyxl.load_workbook(path, read_only=True, data_only=True)
     except (InvalidFileException, zipfile.BadZipFile, KeyError, OSError, ValueError):
-        raise CorpusError(f"file '{_name(path)}' is not a valid Excel workbook (.xlsx)") from None
+        if magic.startswith(ZIP_MAGIC) and not zipfile.is_zipfile(path):
+            raise zip_cut_short(_name(path)) from None
+        raise CorpusError(f"file '{_name(path)}' is not a valid Excel workbook (.xlsx); open it in Excel, save it as "
+                          ".xlsx or CSV and import again") from None
 
 
 def _sheet(book: Any, path: Path, sheet: str | None) -> Any:

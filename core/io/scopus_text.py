@@ -15,6 +15,7 @@ import re
 from collections.abc import Iterator
 from pathlib import Path
 
+from core.io.cut_short import record_cut_error, record_cut_warning
 from core.io.rows import NumberedRow, Row
 from core.io.safety import _open_text
 
@@ -136,5 +137,12 @@ def scopus_text_rows(path: Path) -> Iterator[NumberedRow]:
                 lines = []
             else:
                 lines.append(line)
-    if any(line.strip() for line in lines):
-        yield number + 1, _row(lines)
+    if any(line.strip() for line in lines):  # after records that ended with SOURCE: the file cut short
+        row, end = _row(lines), f"'{_END}'"
+        if number and not row.get("title"):
+            yield number + 1, record_cut_error(number + 1, end)
+            return
+        yield number + 1, row
+        if number:
+            last = next(line for line in reversed(lines) if line.strip()).split(":", 1)[0].strip()
+            yield number + 1, record_cut_warning(number + 1, last if last.isupper() else "text", end)

@@ -12,7 +12,7 @@ from typing import Any
 
 from core.errors import CorpusError
 from core.io.api_json import api_records
-from core.io.cut_short import json_line_refusal, json_refusal
+from core.io.cut_short import ends_inside_quotes, json_line_refusal, json_refusal, quoted_value_cut
 from core.io.europe_pmc import europe_pmc_records
 from core.io.inspire import inspire_records
 from core.io.rows import NumberedRow, Row, RowNumber
@@ -36,6 +36,25 @@ def _unique_header(cells: Sequence[str]) -> list[str]:
             name, suffix = f"{base}_{suffix}", suffix + 1
         names.append(name)
     return names
+
+
+def _tail(path: Path) -> bytes:
+    """A file's last 4 bytes (decompressed for gzip)."""
+    with open(path, "rb") as probe:
+        if probe.read(2) != _GZIP_MAGIC:
+            probe.seek(max(0, probe.seek(0, 2) - 4))
+            return probe.read()
+    tail = b""
+    with _open_binary(path) as stream:
+        while chunk := stream.read(2**20):
+            tail = (tail + chunk)[-4:]
+    return tail
+
+
+def _chunks(path: Path) -> Iterator[str]:
+    with _open_text(path, newline="") as handle:
+        while chunk := handle.read(2**20):
+            yield chunk
 
 
 def _delimited_rows(path: Path, delimiter: str, header_row: int = 1) -> Iterator[NumberedRow]:
@@ -79,6 +98,8 @@ def _delimited_rows(path: Path, delimiter: str, header_row: int = 1) -> Iterator
                     continue
                 at, moved = RowNumber(number, line) if moved else number, False
                 yield at, {key: (cells[i] if i < len(cells) else None) for i, key in enumerate(header)}
+            if number and ends_inside_quotes(_tail(path), lambda: _chunks(path)):
+                yield number, quoted_value_cut(number, header[-1] if header else "")
         except csv.Error as error:
             if "field larger than field limit" in str(error):
                 raise CorpusError(

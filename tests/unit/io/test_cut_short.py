@@ -122,3 +122,50 @@ def test_a_bibtex_file_cut_inside_an_entry_is_reported_once_by_the_importer(tmp_
                            "--corpus", "cut"], capture_output=True, text=True, cwd=Path(__file__).resolve().parents[3])
     assert done.returncode == 0 and "imported 2 rows" in done.stdout
     assert "aborted" not in done.stdout + done.stderr and "no closing brace" in done.stdout + done.stderr
+
+
+@pytest.mark.parametrize("name", ["asreview_ace.xlsx", "tools/citavi_demo_60.ctv6bak"])
+def test_a_zip_file_cut_short_says_so(tmp_path: Path, name: str) -> None:
+    """An .xlsx workbook or a Citavi backup is a zip, whose table of contents is at its end: cut short, it is
+    named as such (it was "not a valid Excel workbook" and "not valid XML (line 1)")."""
+    path = _cut(tmp_path, REAL / name, 0.6)
+    with pytest.raises(CorpusError, match=rf"^file '{path.name}' is a zip archive whose end is missing: " + FIX):
+        list(read_papers(path))
+
+
+def test_a_damaged_workbook_that_is_no_zip_names_the_fix(tmp_path: Path) -> None:
+    path = tmp_path / "x.xlsx"
+    path.write_bytes(b"not a zip at all, only text saved with the wrong extension\n" * 4)
+    with pytest.raises(CorpusError, match=r"^file 'x.xlsx' is not a valid Excel workbook \(.xlsx\)"):
+        list(read_papers(path))
+
+
+def test_a_scopus_text_file_cut_inside_its_last_record_says_so(tmp_path: Path) -> None:
+    source = next((REAL / "tools").glob("scopus_text_2024_*.txt"))
+    lines = source.read_text(encoding="utf-8-sig").splitlines()
+    ends = [i for i, line in enumerate(lines) if line.strip() == "SOURCE: Scopus"]
+    whole = len(_papers_and_notes(source)[0])
+    record = lines[ends[-2] + 1:ends[-1]]
+    abstract_at = next(i for i, line in enumerate(record) if line.startswith("ABSTRACT:"))
+    path = tmp_path / "scopus.txt"
+    path.write_text("\n".join(lines[:ends[-2] + 1 + abstract_at + 1]) + "\n", encoding="utf-8")
+    papers, warnings, errors = _papers_and_notes(path)
+    assert len(papers) == whole and not errors
+    assert warnings == ["the file ends inside this record (no 'SOURCE: Scopus' line follows), so its last field may "
+                        "be incomplete: it looks cut short (an interrupted download or copy); download or export it "
+                        "again"]
+
+
+@pytest.mark.parametrize("name", ["embase_3.csv", "scopus_authors_3.csv"])
+def test_a_csv_file_cut_inside_a_quoted_value_says_so(tmp_path: Path, name: str) -> None:
+    """A CSV cut inside its last row's quoted abstract: the row is imported (the csv module gives the text so far)
+    and warned about; the same file whole gets no warning."""
+    assert not _papers_and_notes(REAL / name)[1]
+    data = (REAL / name).read_bytes()
+    path = tmp_path / name
+    path.write_bytes(data[: data.rfind(b',"', 0, len(data) - 200) + 30])  # 28 characters into a quoted value
+    papers, warnings, errors = _papers_and_notes(path)
+    assert papers and not errors
+    assert warnings == ["the file ends inside a quoted value (it opens a quote it never closes), so its last field "
+                        "may be incomplete: it looks cut short (an interrupted download or copy); download or export "
+                        "it again"]

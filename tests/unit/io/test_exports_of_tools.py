@@ -139,7 +139,10 @@ def test_an_old_xls_or_a_broken_workbook_gets_one_sentence(tmp_path: Path) -> No
     old = write(tmp_path / "old.xls", b"\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1" + b"\0" * 600)
     with pytest.raises(CorpusError, match="not a readable Excel 97-2003 workbook"):  # a real one is read (test_excel_xls)
         list(read_papers(old))
-    broken = write(tmp_path / "broken.xlsx", b"PK\x03\x04 not really a zip")
+    broken = write(tmp_path / "broken.xlsx", b"PK\x03\x04 not really a zip")  # a zip's start, not its end
+    with pytest.raises(CorpusError, match="is a zip archive whose end is missing: it looks cut short"):
+        list(read_papers(broken))
+    broken = write(tmp_path / "broken.xlsx", b"not a zip at all")
     with pytest.raises(CorpusError, match="not a valid Excel workbook"):
         list(read_papers(broken))
 
