@@ -263,7 +263,8 @@ def _archive_members(path: Path) -> Iterator[tuple[str, bytes | None, str | None
     try:
         archive = tarfile.open(path, "r:*")
     except (tarfile.TarError, OSError, EOFError):
-        raise CorpusError(f"file '{_name(path)}' is not a readable .tar.gz archive") from None
+        raise CorpusError(f"file '{_name(path)}' is not a readable .tar.gz archive; it may be cut short (an "
+                          "interrupted download or copy): download it again") from None
     budget = _expanded_limit()
     with archive:
         try:

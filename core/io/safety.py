@@ -72,7 +72,8 @@ class _GuardedGzip(io.RawIOBase):
         try:
             count = self._inner.readinto(buffer)
         except (EOFError, gzip.BadGzipFile, zlib.error):
-            raise CorpusError(f"file '{_name(self._path)}' is truncated or not valid gzip") from None
+            raise CorpusError(f"file '{_name(self._path)}' is truncated or not valid gzip; it may be cut short (an "
+                              "interrupted download or copy): download or export it again") from None
         self._total += count
         if self._total > self._limit:
             raise CorpusError(

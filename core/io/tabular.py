@@ -245,4 +245,5 @@ def _parquet_rows(path: Path) -> Iterator[NumberedRow]:
                     number += 1
                     yield number, row
         except (pa.ArrowException, OSError, ValueError):
-            raise CorpusError(f"file '{_name(path)}' is not a valid Parquet file") from None
+            raise CorpusError(f"file '{_name(path)}' is not a valid Parquet file; it may be cut short or "
+                              "damaged: export it again") from None
