@@ -71,7 +71,7 @@ def test_non_object_json_line_is_refused(tmp_path: Path) -> None:
 def test_truncated_gzip_is_refused(tmp_path: Path) -> None:
     data = gzip.compress(("{\"title\": \"T\", \"abstract\": \"A\"}\n" * 5000).encode())
     path = write(tmp_path / "x.jsonl.gz", data[: len(data) // 2])
-    with pytest.raises(CorpusError, match=r"^file 'x.jsonl.gz' is truncated or not valid gzip$"):
+    with pytest.raises(CorpusError, match=r"^file 'x.jsonl.gz' is truncated or not valid gzip; it may be cut short .*download or export it again$"):
         list(read_papers(path))
 
 
@@ -91,7 +91,7 @@ def test_oversized_csv_field_is_refused_with_its_row(tmp_path: Path, monkeypatch
 
 
 def test_malformed_parquet_is_refused(tmp_path: Path) -> None:
-    with pytest.raises(CorpusError, match=r"^file 'x.parquet' is not a valid Parquet file$"):
+    with pytest.raises(CorpusError, match=r"^file 'x.parquet' is not a valid Parquet file; it may be cut short or damaged: export it again$"):
         read_papers(write(tmp_path / "x.parquet", b"PAR1 not really parquet"))
 
 
