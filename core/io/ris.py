@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from core.io.names import tagged_names
+from core.io.ris_paragraphs import join_paragraphs
 from core.io.rows import NumberedRow, Row, RowWarning, _year
 from core.io.safety import _open_text
 from core.records import RowError, bare_doi
@@ -169,7 +170,7 @@ def _ris_rows(path: Path) -> Iterator[NumberedRow]:
     def flush() -> Iterator[NumberedRow]:
         nonlocal number
         number += 1
-        records = parser.parse_lines(iter([*chunk, "ER  - "]))
+        records = parser.parse_lines(iter([*join_paragraphs(chunk), "ER  - "]))
         if records:
             row, warnings = _ris_row(records[0], number)
             yield number, row
