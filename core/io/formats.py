@@ -39,6 +39,7 @@ from core.io.medline import _medline_rows, looks_like_medline, looks_like_pubmed
 from core.io.mods import looks_like_mods, mods_rows
 from core.io.noteexpress import looks_like_noteexpress, noteexpress_rows
 from core.io.ovid import looks_like_ovid, ovid_rows
+from core.io.ovid_table import ovid_table
 from core.io.plain_exports import PLAIN_READERS, plain_export_format
 from core.io.printed import looks_like_printed_bibliography, printed_bibliography_error
 from core.io.pubmed import _pubmed_rows
@@ -345,7 +346,7 @@ def _numbered_rows(path: Path, fmt: str, options: ReadOptions) -> tuple[Iterator
         layout = sniff_text(head, default, options.header_row, separator_of(options.separator))
         reader = functools.partial(_delimited_rows, delimiter=layout.separator or default,
                                    header_row=layout.header_row)
-        return europe_pmc_table(_decoding(path, reader)), layout  # Europe PMC's "source" is no journal
+        return ovid_table(europe_pmc_table(_decoding(path, reader))), layout  # Europe PMC's, Ovid's CSV
     if fmt == "jsonl":
         return _json_rows(_decoding(path, _jsonl_rows)), Layout()
     return _decoding(path, _TEXT_READERS[fmt]), Layout()

@@ -1,0 +1,77 @@
+"""Real exports from repositories the project had not read before (issue 40, twelfth round). Each file is a
+byte-exact excerpt or a whole file (sources, licences and cuts in tests/fixtures/real/tools/SOURCES.md); each was
+counted by a hand-written reader before the product read it (BENCHMARKS.md §25j)."""
+
+from __future__ import annotations
+
+from core.io import read_papers
+from core.records import Paper
+from core.store import Store, import_files
+from core.store.identity import external_ids
+from tests.unit.io.support import TOOLS, tools_papers
+
+
+def _pmids(name: str) -> list[str | None]:
+    """Each paper's PMID as the import's identity rules see it (from its id column or its fields)."""
+    stream = read_papers(TOOLS / name)
+    return [external_ids(p.fields, p.id, stream.id_column).get("pmid") for p in stream if isinstance(p, Paper)]
+
+# --- Ovid's CSV export (Embase through Ovid): Ovid's field codes as the header -------------------------------------
+
+
+def test_an_ovid_embase_csv_keeps_its_authors_apart_and_reads_journal_year_and_pmid() -> None:
+    """Ovid's CSV (``ORN,VN,DB,UI,PM,TI,SO,AU,IN,PB,MH,DU,OD,AB,FTURL,AO``; Windows-1252, CRLF rows) writes a list
+    field one value a line with an empty line between (``"Hall V.\\n\\nJohnson D.\\n\\nTorresi J."``): the three
+    authors were one, "Hall V. Johnson D. Torresi J."; the journal was the whole source ("Journal of Travel Medicine.
+    25 (1) (no pagination), 2018. Article Number: tay018. Date of …"), the year none, the PMID (``PM``:
+    "29635641 [http://www.ncbi.nlm.nih.gov/pubmed/?term=29635641]") no id, and the Emtree headings one keyword."""
+    papers = tools_papers("ovid_embase_csv_4.csv")
+    assert len(papers) == 4
+    first = papers[0]
+    assert first.title == ("Travel and biologic therapy: Travel-related infection risk, vaccine response and "
+                           "recommendations.")
+    assert first.fields["authors"] == ["Hall V.", "Johnson D.", "Torresi J."]
+    assert [len(p.fields["authors"]) for p in papers] == [3, 7, 17, 12]
+    assert [p.fields["journal"] for p in papers] == ["Journal of Travel Medicine", "Health Information Science and "
+                                                     "Systems", "Therapeutic Advances in Neurological Disorders",
+                                                     "Alzheimer's Research and Therapy"]
+    assert [p.fields["year"] for p in papers] == [2018, 2021, 2021, 2021]
+    assert _pmids("ovid_embase_csv_4.csv") == ["29635641", None, None, "33863377"]
+    assert first.fields["source"].startswith("Journal of Travel Medicine. 25 (1) (no pagination), 2018.")
+    assert "*infection risk" in first.fields["keywords"] and "yellow fever vaccine" in first.fields["keywords"]
+    assert first.abstract.startswith("Background: Biologic therapy has revolutionized the manageme")
+
+
+def test_an_ovid_embase_csv_with_every_field_takes_the_journal_title_doi_and_author_keywords() -> None:
+    """The same records exported with every field (``…,TJ,KW,UR,MH,…,DO,…,YR,…``): ``TJ`` is the journal's title,
+    ``DO`` the DOI as a link, ``KW`` the author keywords one a line; the Embase accession number (``UI``) is no
+    PMID."""
+    papers = tools_papers("ovid_embase_csv_fields_4.csv")
+    first = papers[0]
+    assert first.fields["authors"] == ["Hall V.", "Johnson D.", "Torresi J."]
+    assert first.fields["journal"] == "Journal of Travel Medicine"
+    assert (first.fields["doi"], first.fields["year"]) == ("10.1093/jtm/tay018", 2018)
+    assert _pmids("ovid_embase_csv_fields_4.csv") == ["29635641", None, None, "33863377"]
+    assert first.fields["keywords"][:4] == ["Biologic agent", "Infection risk", "Travel", "Vaccine response"]
+    assert first.fields.get("accession_number") == "2011722477"
+
+
+def test_the_two_ovid_csv_exports_of_one_search_merge_whole(tmp_path) -> None:
+    """Both files hold the same four Embase records: the second merges into the first, read = added + merged."""
+    report = import_files(Store(tmp_path / "ws"), [TOOLS / "ovid_embase_csv_4.csv",
+                                                   TOOLS / "ovid_embase_csv_fields_4.csv"], "c")
+    later = report.files[1]
+    assert (later.imported, later.added, later.merged, later.skipped) == (4, 0, 4, 0)
+    assert report.imported == report.added + report.merged + report.skipped == 8
+
+
+# --- PubMed's CSV: a generational suffix in one name --------------------------------------------------------------
+
+
+def test_a_pubmed_csv_name_with_a_suffix_does_not_glue_the_author_list() -> None:
+    """PubMed's CSV writes "Lima EABF, Oden JT, Hormuth DA 2nd, Yankeelov TE, Almeida RC.": "2nd" after the
+    initials made the list read as one name (all five authors one); "Cox LA Jr." alone stays one name."""
+    papers = tools_papers("pubmed_csv_suffix_3.csv", title_only=True)
+    assert [len(p.fields["authors"]) for p in papers] == [1, 1, 5]
+    assert papers[1].fields["authors"] == ["Cox LA Jr."]
+    assert papers[2].fields["authors"] == ["Lima EABF", "Oden JT", "Hormuth DA 2nd", "Yankeelov TE", "Almeida RC"]
