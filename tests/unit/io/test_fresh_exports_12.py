@@ -75,3 +75,31 @@ def test_a_pubmed_csv_name_with_a_suffix_does_not_glue_the_author_list() -> None
     assert [len(p.fields["authors"]) for p in papers] == [1, 1, 5]
     assert papers[1].fields["authors"] == ["Cox LA Jr."]
     assert papers[2].fields["authors"] == ["Lima EABF", "Oden JT", "Hormuth DA 2nd", "Yankeelov TE", "Almeida RC"]
+
+
+# --- ACM Digital Library BibTeX of IEEE papers: a formula written only as TeX ---------------------------------------
+
+
+def test_a_formula_given_only_as_tex_keeps_its_text() -> None:
+    """ACM's BibTeX of IEEE/ACM Transactions papers carries IEEE's markup: ``<inline-formula><tex-math
+    notation="LaTeX">$F_0$</tex-math></inline-formula>`` (in the title, HTML-escaped). The TeX was dropped as an
+    annotation repeating a formula, but here it is the formula's only form: "consecutive values", "the (i.e.,
+    -norm", "Autoregressive Neural Model" lost what they were about. A ``tex-math`` beside MathML in ``<alternatives>``
+    still repeats it and stays out."""
+    vqvae = tools_papers("acm_bibtex_texmath_2.bib")[1]
+    assert vqvae.title == ("A Vector Quantized Variational Autoencoder (VQ-VAE) Autoregressive Neural $F_0$ Model "
+                           "for Statistical Parametric Speech Synthesis")
+    assert "conditional independence between consecutive $F_0$ values, given the RNN state" in vqvae.abstract
+    sparsity = tools_papers("acm_bibtex_texmath_2.bib")[0]
+    assert "(i.e., $l_1$-norm, kurtosis" in sparsity.abstract
+    assert "<tex-math" in sparsity.fields["abstract_markup"]  # the export's markup kept as exported
+
+
+def test_tex_beside_mathml_in_alternatives_is_still_left_out() -> None:
+    from core.io.markup import plain_text
+
+    both = ('<p>a <inline-formula><alternatives><mml:math><mml:mi>x</mml:mi></mml:math>'
+            '<tex-math>$x$</tex-math></alternatives></inline-formula> b</p>')
+    assert plain_text(both) == "a x b"
+    assert plain_text('<p>a <inline-formula><tex-math notation="LaTeX">$x$</tex-math></inline-formula> b</p>') == \
+        "a $x$ b"
