@@ -103,3 +103,15 @@ def test_tex_beside_mathml_in_alternatives_is_still_left_out() -> None:
     assert plain_text(both) == "a x b"
     assert plain_text('<p>a <inline-formula><tex-math notation="LaTeX">$x$</tex-math></inline-formula> b</p>') == \
         "a $x$ b"
+
+
+# --- Lens CSV: OpenAlex's "Deleted Journal" ------------------------------------------------------------------------
+
+
+def test_lens_deleted_journal_is_no_journal() -> None:
+    """Lens (from OpenAlex) names a venue it has lost "Deleted Journal": three papers of three journals (Journal of
+    Disability Research, Journal of Electrical Systems, …) came out as one journal, one colour on the map and one
+    vote. It is a placeholder, like Elicit's "-" for an unknown venue: no journal."""
+    papers = tools_papers("lens_deleted_journal_3.csv")
+    assert len(papers) == 3
+    assert [p.fields.get("journal") for p in papers] == [None, None, None]
