@@ -115,3 +115,28 @@ def test_lens_deleted_journal_is_no_journal() -> None:
     papers = tools_papers("lens_deleted_journal_3.csv")
     assert len(papers) == 3
     assert [p.fields.get("journal") for p in papers] == [None, None, None]
+
+
+# --- Scopus BibTeX: a brace in an abstract written as text ----------------------------------------------------------
+
+
+def test_a_scopus_bibtex_entry_with_an_unbalanced_brace_in_its_abstract_is_read_line_by_line() -> None:
+    """Scopus writes a chemical name's braces as text and had dropped one ("4- [(5-amino-1H-1,2,4-triazol-3-yl)imino]
+    methyl}-6-methoxyphenol"): the extra "}" closed the entry for bibtexparser and the paper was skipped as "could not
+    be parsed" (1 of 732 in the source file). Scopus writes one field a line (``abstract={…},``), so such an entry is
+    read line by line, with a warning naming the field."""
+    from core.io.rows import RowWarning
+
+    items = list(read_papers(TOOLS / "scopus_bibtex_brace_3.bib"))
+    papers = [i for i in items if isinstance(i, Paper)]
+    assert [p.fields.get("doi") for p in papers] == ["10.1016/j.scitotenv.2021.146994",
+                                                    "10.1016/j.molstruc.2021.130382",
+                                                    "10.1016/j.envpol.2021.117054"]
+    sumrra = papers[1]
+    assert sumrra.title.startswith("Computational investigation of molecular structures, spectroscopic properties")
+    assert sumrra.fields["authors"][:2] == ["Sumrra, S.H.", "Zafar, W."]
+    assert sumrra.fields["journal"] == "Journal of Molecular Structure" and sumrra.fields["year"] == 2021
+    assert "imino]methyl}-6-methoxyphenol (L2) and one bis-Schiff base" in sumrra.abstract
+    assert sumrra.abstract.endswith("as a result of chelation. © 2021")
+    warnings = [i for i in items if isinstance(i, RowWarning)]
+    assert [w.column for w in warnings] == ["abstract"]
