@@ -8,7 +8,7 @@ from core.io import read_papers
 from core.records import Paper
 from core.store import Store, import_files
 from core.store.identity import external_ids
-from tests.unit.io.support import TOOLS, tools_papers
+from tests.unit.io.support import TOOLS, second_merges_whole, tools_papers
 
 
 def _pmids(name: str) -> list[str | None]:
@@ -140,3 +140,20 @@ def test_a_scopus_bibtex_entry_with_an_unbalanced_brace_in_its_abstract_is_read_
     assert sumrra.abstract.endswith("as a result of chelation. © 2021")
     warnings = [i for i in items if isinstance(i, RowWarning)]
     assert [w.column for w in warnings] == ["abstract"]
+
+
+# --- One DOI, PubMed's subscripts in parentheses ------------------------------------------------------------------
+
+
+def test_pubmed_subscripts_in_parentheses_are_the_formula_of_the_scopus_title(tmp_path) -> None:
+    """PubMed writes a formula's subscripts in parentheses ("… in SnCl(2)/NaBH(4) system: … for H(2)O(2)/glucose …"),
+    Scopus as digits ("SnCl2/NaBH4", "H2O2"). One DOI, titles 98.6 % alike, but the "(2)", "(4)" read as numbers
+    the other title lacks ("Part 2" against no part): "one DOI on different papers", and the paper was kept twice."""
+    second_merges_whole(tmp_path, "pubmed_subscripts_1.nbib", "scopus_subscripts_1.bib", 1)
+
+
+def test_a_number_in_parentheses_after_a_space_still_parts_titles() -> None:
+    from core.store.identity import titles_agree
+
+    assert titles_agree("Effects of H(2)O(2) on cells", "Effects of H2O2 on cells")
+    assert not titles_agree("Long-term outcomes of the cohort study (2)", "Long-term outcomes of the cohort study")
