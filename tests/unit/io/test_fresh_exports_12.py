@@ -157,3 +157,24 @@ def test_a_number_in_parentheses_after_a_space_still_parts_titles() -> None:
 
     assert titles_agree("Effects of H(2)O(2) on cells", "Effects of H2O2 on cells")
     assert not titles_agree("Long-term outcomes of the cohort study (2)", "Long-term outcomes of the cohort study")
+
+
+# --- CNKI's E-Study text export (知网研学) ---------------------------------------------------------------------------
+
+
+def test_a_cnki_estudy_export_is_read() -> None:
+    """CNKI's E-Study text (``DataType: 1``, then ``Title-题名: …``, ``Author-作者: 柯洪琴;陈璿英;王启斌;``,
+    ``Source-刊名: …``, ``Year-年``, ``PubTime-出版时间``, ``Keyword-关键词``, ``Summary-摘要: <正>…``) was refused
+    as "an unknown format". Authors and keywords are lists, the year the publication date's where ``Year-年`` is
+    missing, and CNKI's ``<正>`` marker (a summary taken from the body text) no text."""
+    papers = tools_papers("cnki_estudy_3.txt")
+    assert [p.title for p in papers] == ["1例卡培他滨与苯妥英钠相互作用致乳腺癌合并癫痫患者小脑功能障碍的病例分析",
+                                         "中国女性乳腺癌筛查标准(T/CPMA 014-2020)", "阿霉素抗4T1乳腺癌荷瘤小鼠的免疫调控机制"]
+    first = papers[0]
+    assert first.fields["authors"] == ["柯洪琴", "陈璿英", "王启斌"]
+    assert first.fields["journal"] == "中南药学"
+    assert first.fields["keywords"] == ["苯妥英钠", "卡培他滨", "相互作用", "小脑功能障碍", "不良反应"]
+    assert first.abstract.startswith("苯妥英钠作为一种传统抗癫痫药物(AEDs)")
+    assert [p.fields["year"] for p in papers] == [2021, 2021, 2021]
+    assert not papers[1].fields.get("authors")  # a standard, with no author
+    assert papers[2].fields["authors"][:2] == ["张楠", "曹晓东"]
