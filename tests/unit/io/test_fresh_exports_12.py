@@ -178,3 +178,16 @@ def test_a_cnki_estudy_export_is_read() -> None:
     assert [p.fields["year"] for p in papers] == [2021, 2021, 2021]
     assert not papers[1].fields.get("authors")  # a standard, with no author
     assert papers[2].fields["authors"][:2] == ["张楠", "曹晓东"]
+
+
+# --- PubMed format: a group author wrapped over two lines -----------------------------------------------------------
+
+
+def test_a_wrapped_group_author_in_pubmed_format_stays_one_author() -> None:
+    """``CN  - COVID-19 Working Group of The Cancer Institute Hospital of Japanese Foundation for`` /
+    ``      Cancer Research``: Biopython's MEDLINE parser makes a continuation line of a list tag (CN, OT, RN, …) a new
+    item, so the group came out as two authors, the second "Cancer Research"."""
+    (paper,) = tools_papers("pubmed_cn_wrapped_1.nbib", title_only=True)
+    assert paper.fields["authors"][-1] == ("COVID-19 Working Group of The Cancer Institute Hospital of Japanese "
+                                           "Foundation for Cancer Research")
+    assert "Cancer Research" not in paper.fields["authors"]
