@@ -28,6 +28,7 @@ from collections.abc import Iterable, Iterator, Mapping
 from typing import TextIO
 
 from core.io.reference_fields import FieldRoles, Reference, ascii_word, reference
+from core.io.ris_paragraphs import read_back
 from core.records import Paper
 
 # fmt -> (label, file extension, MIME type)
@@ -68,14 +69,14 @@ def _lines(tag: str, values: list[str]) -> str:
 
 def _ris_block(text: str) -> str:
     """A text that may span lines: CRLF between lines; a line that would read as a tag gets a leading space. When
-    every line is short enough to pass for a wrapped one (85 characters or fewer), the first line's text is
-    padded with spaces to 86, so readers (ours, Zotero's RIS.js) keep each line break as the text's own (readers
-    strip the spaces; core/io/ris_paragraphs.py)."""
+    every line is short enough to pass for a wrapped one (85 characters or fewer) and a break would read back as a
+    wrap (core/io/ris_paragraphs.py), the first line is padded with spaces to 86 characters, so readers (ours,
+    Zotero's RIS.js) keep each line break as the text's own."""
     text = text.strip()
     if "\n" not in text and "\r" not in text:
         return text
     lines = [" " + line if _TAG_LINE.match(line) else line for line in _NEWLINES.split(text)]
-    if max(len(line) for line in lines) <= _WRAPPED_WIDTH:
+    if max(len(line) for line in lines) <= _WRAPPED_WIDTH and read_back(lines) != "\n".join(map(str.strip, lines)):
         lines[0] += " " * (_WRAPPED_WIDTH + 1 - len(lines[0]))
     return "\r\n".join(lines)
 

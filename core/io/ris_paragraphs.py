@@ -64,3 +64,9 @@ def join_paragraphs(chunk: list[str]) -> list[str]:
             index += 1
         out.append(_joined(field) if len(field) > 1 else line)
     return out
+
+
+def read_back(lines: list[str]) -> str:
+    """The text this reader gives for an abstract written as these lines (the first after its tag): the RIS writer
+    asks, to pad a first line only where a break would otherwise read as a wrap."""
+    return _joined([f"AB  - {lines[0]}", *lines[1:]])[6:] if len(lines) > 1 else lines[0].strip()
