@@ -11,6 +11,7 @@ from pathlib import Path
 from typing import Any
 
 from core.io.aas_journals import aas_journal
+from core.io.bibtex_lines import line_entry, put_back
 from core.io.names import bibtex_names
 from core.io.rows import NumberedRow, Row, RowWarning, _year
 from core.io.safety import _open_text, _shown
@@ -322,6 +323,10 @@ def _bibtex_rows(path: Path) -> Iterator[NumberedRow]:
             yield from ((number, warning) for warning in warnings)
         elif isinstance(block, ParsingFailedBlock):
             closed = _closed_entry(block.raw or "")
+            by_line = line_entry(text.splitlines()[line - 1:]) if closed is None else None
+            if by_line is not None:  # a brace written as text in a one-field-a-line entry (Scopus)
+                yield from _lines_read(by_line, number, line, latex)
+                continue
             if closed is None:
                 yield number, RowError(number, f"row {number}: BibTeX entry at line {line} could not be parsed")
                 continue
@@ -331,3 +336,19 @@ def _bibtex_rows(path: Path) -> Iterator[NumberedRow]:
             yield number, RowWarning(number, field, f"field '{_shown(field)}' has no closing brace, so it was "
                                                     f"read to the end of the entry (line {line})")
             yield from ((number, warning) for warning in warnings)
+
+
+def _lines_read(by_line: tuple[str, list[str]], number: int, line: int, latex: _LatexText) -> Iterator[NumberedRow]:
+    """The row of an entry read one field a line (`core.io.bibtex_lines`), with a warning naming its fields whose
+    braces do not balance; an error if even the rebuilt entry cannot be read."""
+    rebuilt, unbalanced = by_line
+    library = _bibtex_library(rebuilt)
+    if len(library.entries) != 1 or library.failed_blocks:
+        yield number, RowError(number, f"row {number}: BibTeX entry at line {line} could not be parsed")
+        return
+    row, warnings = _bibtex_row(library.entries[0], number, latex)
+    yield number, {key: put_back(value) for key, value in row.items()}
+    for field in unbalanced:
+        yield number, RowWarning(number, field, f"the braces of field '{_shown(field)}' do not balance (a brace "
+                                                f"written as text): the entry was read one field a line (line {line})")
+    yield from ((number, warning) for warning in warnings)

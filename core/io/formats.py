@@ -39,7 +39,8 @@ from core.io.medline import _medline_rows, looks_like_medline, looks_like_pubmed
 from core.io.mods import looks_like_mods, mods_rows
 from core.io.noteexpress import looks_like_noteexpress, noteexpress_rows
 from core.io.ovid import looks_like_ovid, ovid_rows
-from core.io.plain_exports import PLAIN_READERS, plain_export_format
+from core.io.ovid_table import ovid_table
+from core.io.plain_exports import PLAIN_NAMES, PLAIN_READERS, plain_export_format
 from core.io.printed import looks_like_printed_bibliography, printed_bibliography_error
 from core.io.pubmed import _pubmed_rows
 from core.io.refworks import looks_like_refworks, refworks_rows
@@ -64,7 +65,7 @@ from core.records import RowError
 
 FORMATS: tuple[str, ...] = ("csv", "tsv", "excel", "jsonl", "parquet", "pubmed", "jats", "medline", "bibtex", "ris",
                             "endnote", "refer", "wos", "cochrane", "ovid", "refworks", "zotero", "noteexpress",
-                            "dspace", "arxiv", "mods", "marcxml", "citavi", "scopus", "embase")
+                            "dspace", "arxiv", "mods", "marcxml", "citavi", *PLAIN_READERS)
 FORMAT_NAMES = {"csv": "CSV", "tsv": "TSV", "excel": "Excel (.xlsx, .xls)",
                 "jsonl": "JSONL/JSON (incl. CSL JSON, OpenAlex, Semantic Scholar, Europe PMC, Crossref, DataCite, "
                          "ISTEX, ERIC, PLOS, bioRxiv, INSPIRE-HEP)",
@@ -79,8 +80,7 @@ FORMAT_NAMES = {"csv": "CSV", "tsv": "TSV", "excel": "Excel (.xlsx, .xls)",
                 "dspace": "DSpace Dublin Core XML (dublin_core.xml)",
                 "arxiv": "arXiv API answer (Atom XML, .xml or .atom)",
                 "mods": "MODS XML (Zotero, library catalogues)", "marcxml": "MARC XML (MARC 21 slim; catalogues)",
-                "citavi": "Citavi XML (.xml, .ctv6bak)", "scopus": "Scopus plain text (.txt)",
-                "embase": "Embase plain text (.txt; Embase.com)"}
+                "citavi": "Citavi XML (.xml, .ctv6bak)", **PLAIN_NAMES}
 _EXTENSIONS = {
     ".csv": "csv", ".tsv": "tsv", ".tab": "tsv", ".jsonl": "jsonl", ".ndjson": "jsonl", ".json-lines": "jsonl",
     ".json": "jsonl", ".parquet": "parquet", ".pq": "parquet", ".xml": "pubmed", ".bib": "bibtex",
@@ -97,7 +97,7 @@ _ALIASES = {"pmc": "jats", "nxml": "jats",
             "net": "noteexpress", "atom": "arxiv", "arxiv-atom": "arxiv", "mods-xml": "mods", "marc-xml": "marcxml",
             "marc": "marcxml", "marc21": "marcxml"}
 _TEXT_FORMATS = frozenset(("csv", "tsv", "jsonl", "medline", "bibtex", "ris", "refer", "wos", "cochrane", "ovid",
-                            "refworks", "noteexpress", "scopus", "embase"))
+                            "refworks", "noteexpress", *PLAIN_READERS))
 _TEXT_TABLE_EXTENSIONS = (".txt", "")  # tables saved as .txt (RefWorks, Web of Science tab-delimited)
 _TABLE_EXTENSIONS = {".csv": "csv", ".tsv": "tsv", ".tab": "tsv"}  # extensions that stand when the rows agree
 # .xml names them all: no note between them
@@ -345,7 +345,7 @@ def _numbered_rows(path: Path, fmt: str, options: ReadOptions) -> tuple[Iterator
         layout = sniff_text(head, default, options.header_row, separator_of(options.separator))
         reader = functools.partial(_delimited_rows, delimiter=layout.separator or default,
                                    header_row=layout.header_row)
-        return europe_pmc_table(_decoding(path, reader)), layout  # Europe PMC's "source" is no journal
+        return ovid_table(europe_pmc_table(_decoding(path, reader))), layout  # Europe PMC's, Ovid's CSV
     if fmt == "jsonl":
         return _json_rows(_decoding(path, _jsonl_rows)), Layout()
     return _decoding(path, _TEXT_READERS[fmt]), Layout()

@@ -16,6 +16,7 @@ _FULL_NAMES = ("af", "author full names")  # Web of Science's full author names,
 _AUTHOR_ID = re.compile(r"\(\d{5,}\)")
 
 
+_NO_JOURNAL = frozenset(("deleted journal",))  # placeholders for a venue, case aside
 _R_MISSING = frozenset(("journal", "doi", "year"))  # "NA" is never a journal, DOI or year: R's missing value
 
 
@@ -34,8 +35,8 @@ def known_value(field: str, value: Any) -> Any:
         return value[:-1]  # Google Scholar's cut list as a list (Publish or Perish's JSON): "..." is no author
     if field == "journal" and isinstance(value, str):  # one journal, one spelling: wrapped over lines (WoS BibTeX),
         # a trailing space (ScienceDirect BibTeX), an entity ("Networks &amp; Distributed Systems", ACM BibTeX)
-        if not value.strip(" -\u2013\u2014."):  # Elicit's "-" for an unknown venue: no journal
-            return None
+        if not value.strip(" -\u2013\u2014.") or value.strip().casefold() in _NO_JOURNAL:  # Elicit's "-" for an
+            return None  # unknown venue, OpenAlex's (and Lens') "Deleted Journal" for a lost one: no journal
         value = plain_text(value) if ("<" in value or "&" in value) and has_markup(value) else value
         return " ".join(value.split()) if "\n" in value else value.strip(" ")
     if field == "keywords" and isinstance(value, str):

@@ -5,7 +5,7 @@ Exports carry the publisher's markup inside text fields: Lens and Crossref-fed R
 MathML, some of them escaped (``&lt;p&gt;``). `plain_text` turns such a value into the text a reader sees:
 elements dropped and their text kept, entities decoded, a paragraph, section or list item one line, a section title
 or PubMed label written before its text as ``"LABEL: text"``, a lone "Abstract" heading dropped, and TeX annotations
-that repeat a formula left out.
+that repeat a formula left out (a ``tex-math`` that is its formula's only form, as IEEE writes ``$F_0$``, is kept).
 
 Only known element names count as markup, so "p < 0.05", "<5 mm" or "a<b and c>d" stay as written; text without
 a known element or an entity is returned unchanged (and fast). The parser is the standard library's
@@ -74,6 +74,8 @@ class _Text(HTMLParser):
         self.heading: list[str] | None = None  # the text of a section title or label being read
         self.label = ""  # a section title or PubMed label waiting for its text
         self.dropped = 0  # depth inside elements whose text is left out
+        self.alternatives = 0  # depth inside <alternatives>: a formula's TeX there repeats its MathML
+        self.kept_tex = 0  # depth inside a <tex-math> that is its formula's only form (IEEE's): its text is kept
 
     def _end_paragraph(self) -> None:
         text = " ".join("".join(self.current).split())
@@ -94,6 +96,11 @@ class _Text(HTMLParser):
         name = _local(tag)
         if name not in _KNOWN:
             self._write(self.get_starttag_text() or "")
+            return
+        if name == "alternatives":
+            self.alternatives += 1
+        if name == "tex-math" and not self.alternatives and not self.dropped:
+            self.kept_tex += 1
             return
         if name in _DROPPED:
             self.dropped += 1
@@ -118,6 +125,11 @@ class _Text(HTMLParser):
         name = _local(tag)
         if name not in _KNOWN:
             self._write(f"</{tag}>")
+            return
+        if name == "alternatives":
+            self.alternatives = max(0, self.alternatives - 1)
+        if name == "tex-math" and self.kept_tex:
+            self.kept_tex -= 1
             return
         if name in _DROPPED:
             self.dropped = max(0, self.dropped - 1)

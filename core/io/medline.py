@@ -1,8 +1,8 @@
 """The MEDLINE reader: PubMed's "PubMed format" (``.nbib``/``.txt``, tagged text) via Biopython's ``Bio.Medline``.
 
 Records start with ``PMID- ``; tags are up to four characters padded to ``TAG - ``; continuation lines are
-indented by six spaces (Biopython joins them). Rows carry the same keys as the PubMed XML reader, so one search
-saved both ways gives the same papers.
+indented by six spaces (joined here before Biopython reads them: `_joined`). Rows carry the same keys as the PubMed
+XML reader, so one search saved both ways gives the same papers.
 """
 
 from __future__ import annotations
@@ -112,13 +112,28 @@ def medline_row(record: dict[str, Any]) -> Row:
     }
 
 
+def _joined(lines: Iterator[str]) -> Iterator[str]:
+    """The lines with each continuation line joined to its tag's line: Biopython makes a continuation of a list tag
+    (``CN``, ``OT``, ``RN``, ``GR`` …) a new item ("Cancer Research" a second group author); text tags it joins with
+    a space, as here. A blank continuation line passes as it is (Biopython keeps it as a line break)."""
+    held: str | None = None
+    for line in lines:
+        if held is not None and line.startswith("      ") and line.strip() and held.strip():
+            held = f"{held.rstrip()} {line.strip()}\n"
+            continue
+        if held is not None:
+            yield held
+        held = line
+    if held is not None:
+        yield held
+
+
 def _medline_rows(path: Path) -> Iterator[NumberedRow]:
     from Bio import Medline
 
     number = 0
     with _open_text(path) as handle:
-        lines = (line.lstrip("\ufeff") for line in handle)
-        records = Medline.parse(lines)
+        records = Medline.parse(_joined(line.lstrip("\ufeff") for line in handle))
         while True:
             try:
                 record = next(records)

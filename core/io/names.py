@@ -27,6 +27,7 @@ _MORE = ("...", "…")
 _WORD = r"(?:-?[A-ZÀ-ÖØ-Þ][^\s\d,]*|van|von|de|da|del|der|di|du|la|le|ul|bin|al|dos|das)"
 _GIVEN_FAMILY = re.compile(rf"^{_WORD}(?:\s+{_WORD}){{1,4}}$")
 _SUFFIX = re.compile(r"^(?:Jr|Sr|I{2,3}|IV|2nd|3rd)\.?$")  # "Roach M.C., Thompson F.R., III, …": joins the name
+_TRAILING_SUFFIX = re.compile(r"\s+(?:Jr|Sr|I{2,3}|IV|2nd|3rd)\.?$")  # PubMed's CSV: "Hormuth DA 2nd", "Cox LA Jr."
 _FAMILY_GIVEN = re.compile(r"^[^,]+,\s*[^,]+$")
 _INITIALS_ONLY = re.compile(r"^(?:[A-ZÀ-ÖØ-Þ][a-zà-ÿ]{0,2}\.[\s-]?)+$")  # "Y.", "J.R.", "M.-A.", "Ch."
 # Lens writes an author without given names as "null Ratkóczy" (its JSON's null, printed): the null is no name
@@ -63,7 +64,7 @@ _ONE_WORD = re.compile(r"^[A-ZÀ-ÖØ-Þ][^\W\d_]+\.?$")  # a name of one word: 
 def _ending_in_initials(names: list[str]) -> bool:
     """Whether every name ends in initials ("Harris RB"), but for a few of one word (Europe PMC's authorString:
     "Harris RB, Wenying W, Badinqiuying, Smith AT"), fewer than those with initials."""
-    initials = sum(1 for name in names if _INITIALS_LAST.match(name.split(", ")[0]))
+    initials = sum(1 for name in names if _INITIALS_LAST.match(_TRAILING_SUFFIX.sub("", name.split(", ")[0])))
     one_word = sum(1 for name in names if _ONE_WORD.match(name))
     return initials == len(names) or (initials >= 2 and initials > one_word and initials + one_word == len(names))
 

@@ -24,7 +24,7 @@ from core.io.rows import NumberedRow, Row
 from core.io.safety import _open_text
 from core.records import bare_doi
 
-__all__ = ["looks_like_ovid", "ovid_rows"]
+__all__ = ["LIST_TAGS", "looks_like_ovid", "ovid_rows", "tags_row"]
 
 _RECORD = re.compile(r"^\s?<\d+(?:\.\s*)?>\s*$")
 _TAG = re.compile(r"^\s?([A-Z][A-Z0-9]) {1,2}- ?(.*)$")
@@ -33,6 +33,7 @@ _NAMES = {"TI": "title", "AB": "abstract", "AU": "authors", "JN": "journal", "JT
           "IS": "issn", "LG": "language", "PT": "publication_type", "DT": "document_type", "PU": "publisher",
           "DP": "date", "IN": "institution", "VN": "vendor"}
 _LISTS = frozenset(("AU", "KW", "DE", "MH", "ST", "ID", "PT"))
+LIST_TAGS = _LISTS | {"FA"}  # the tags whose values are lists (one a tag here, one a line in Ovid's CSV)
 _KEYWORDS = ("KW", "DE", "MH", "ST")
 _MONTH = r"(?:Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec)[a-z]*\.?"
 # where a source's journal name ends: ". Vol.43", ". 201(2-3)", " August 2011;", " January/February 2010;",
@@ -78,7 +79,9 @@ def _journal(source: str) -> str | None:
     return source.strip(" .") or None
 
 
-def _row(tags: dict[str, list[str]]) -> Row:
+def tags_row(tags: dict[str, list[str]]) -> Row:
+    """A record's tags (each with its values) as a row: names for the known tags, authors and keywords as lists,
+    the journal and year from the source when no tag gives them."""
     row: Row = {}
     for tag, values in tags.items():
         values = [value.strip() for value in values if value.strip()]
@@ -118,7 +121,7 @@ def ovid_rows(path: Path) -> Iterator[NumberedRow]:
             if _RECORD.match(line):
                 if tags:
                     number += 1
-                    yield number, _labelled_row(tags) if labelled else _row(tags)
+                    yield number, _labelled_row(tags) if labelled else tags_row(tags)
                 tags, tag = {}, ""
                 continue
             match = _TAG.match(line)
@@ -137,7 +140,7 @@ def ovid_rows(path: Path) -> Iterator[NumberedRow]:
                 else:  # a wrapped value, indented
                     tags[tag][-1] = f"{tags[tag][-1]} {line.strip()}".strip()
     if tags:
-        yield number + 1, _labelled_row(tags) if labelled else _row(tags)
+        yield number + 1, _labelled_row(tags) if labelled else tags_row(tags)
 
 
 def _labelled_row(tags: dict[str, list[str]]) -> Row:
@@ -154,7 +157,7 @@ def _labelled_row(tags: dict[str, list[str]]) -> Row:
             tags[tag] = [value.strip().removesuffix(".") for value in tags[tag]]
     references = [value for value in tags.pop("CR", []) if value]
     institutions = [value for value in tags.pop("IN", []) if value]
-    row = _row(tags)
+    row = tags_row(tags)
     if references:
         row["cited_references"] = references
     if institutions:

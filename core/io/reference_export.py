@@ -3,7 +3,7 @@
 - RIS (Zotero's RIS.js, EndNote's RIS): ``TY`` first and ``ER`` last in each record, one ``AU`` per author as
   "Family, Given", ``T2`` the journal, ``J2`` its abbreviation, ``PY`` the year, ``DO``, one ``KW`` per keyword,
   ``AB``, one ``N1`` per note, ``ID`` the paper's id; CRLF line ends as the spec asks. RIS has no escaping: a value's
-  line breaks are kept only in ``AB`` and ``N1`` (Zotero reads them as paragraphs; our reader folds them to spaces),
+  line breaks are kept only in ``AB`` and ``N1`` (Zotero reads them as lines of the text, our reader those of ``AB``),
   other values are one line, and a continuation line that would read as a tag starts with a space.
 - BibTeX (Zotero's BibTeX.js): UTF-8, ``@article{key,`` with unique keys (family_firstword_year, then -1, -2 ...),
   ``author = {A and B}``, LaTeX's special characters escaped (``\\% \\& \\_ \\# \\$``; ``\\ { } ~ ^ < > |`` as
@@ -28,6 +28,7 @@ from collections.abc import Iterable, Iterator, Mapping
 from typing import TextIO
 
 from core.io.reference_fields import FieldRoles, Reference, ascii_word, reference
+from core.io.ris_paragraphs import read_back
 from core.records import Paper
 
 # fmt -> (label, file extension, MIME type)
@@ -46,6 +47,7 @@ _RIS_TYPE = {"article": "JOUR", "conference": "CONF", "chapter": "CHAP", "book":
              "report": "RPRT", "preprint": "JOUR"}
 _TAG_LINE = re.compile(r"^[A-Z][A-Z0-9]{1,3} {0,2}-")  # a RIS or MEDLINE tag
 _NEWLINES = re.compile(r"\r\n?|\n")
+_WRAPPED_WIDTH = 85  # lines no longer than this may be read as a wrapped paragraph (Zotero's RIS.js: 85)
 _PAGE_RANGE = re.compile(r"^\s*(\S+?)\s*[-\u2010-\u2015\u2212]+\s*(\S+)\s*$")
 
 
@@ -66,12 +68,17 @@ def _lines(tag: str, values: list[str]) -> str:
 
 
 def _ris_block(text: str) -> str:
-    """A text that may span lines: CRLF between lines; a line that would read as a tag gets a leading space."""
+    """A text that may span lines: CRLF between lines; a line that would read as a tag gets a leading space. When
+    every line is short enough to pass for a wrapped one (85 characters or fewer) and a break would read back as a
+    wrap (core/io/ris_paragraphs.py), the first line is padded with spaces to 86 characters, so readers (ours,
+    Zotero's RIS.js) keep each line break as the text's own."""
     text = text.strip()
     if "\n" not in text and "\r" not in text:
         return text
-    lines = _NEWLINES.split(text)
-    return "\r\n".join([lines[0], *(" " + line if _TAG_LINE.match(line) else line for line in lines[1:])])
+    lines = [" " + line if _TAG_LINE.match(line) else line for line in _NEWLINES.split(text)]
+    if max(len(line) for line in lines) <= _WRAPPED_WIDTH and read_back(lines) != "\n".join(map(str.strip, lines)):
+        lines[0] += " " * (_WRAPPED_WIDTH + 1 - len(lines[0]))
+    return "\r\n".join(lines)
 
 
 def _pages(ref: Reference) -> tuple[str, str]:

@@ -19,6 +19,7 @@ from typing import Any
 
 from core.io.cut_short import record_cut_error, record_cut_warning
 from core.io.names import tagged_names
+from core.io.ris_paragraphs import join_paragraphs
 from core.io.rows import NumberedRow, Row, RowWarning, _year
 from core.io.safety import _open_text
 from core.records import RowError, bare_doi
@@ -171,7 +172,7 @@ def _ris_rows(path: Path) -> Iterator[NumberedRow]:
         """The record in `chunk`; `cut`: the file ended inside it (no ER, where its other records have one)."""
         nonlocal number
         number += 1
-        records = parser.parse_lines(iter([*chunk, "ER  - "]))
+        records = parser.parse_lines(iter([*join_paragraphs(chunk), "ER  - "]))
         if records:
             row, warnings = _ris_row(records[0], number)
             if cut and not row["title"]:

@@ -28,7 +28,7 @@ from typing import Any
 from core.records import bare_doi, duplicate_key
 from core.store.bibliographic import bibliographic_conflict, first_page, first_text, issues_differ, same_place, year_of
 from core.store.shared_id_titles import agree_under_one_id
-from core.store.title_numbers import title_numbers
+from core.store.title_numbers import same_numbers
 
 STRONG_KINDS = ("doi", "pmid", "pmcid", "arxiv", "wos", "eid")
 KIND_NAMES = {"doi": "DOI", "pmid": "PMID", "pmcid": "PMCID", "arxiv": "arXiv id", "wos": "Web of Science UT",
@@ -188,7 +188,7 @@ def title_similarity(a: str, b: str) -> float:
 
 def titles_agree(a: str, b: str, at: float = TITLE_AGREE) -> bool:
     """True when two titles are the same paper's (see the module): similar by `at`, with the same numbers."""
-    return title_similarity(a, b) >= at and title_numbers(title_key(a)) == title_numbers(title_key(b))
+    return title_similarity(a, b) >= at and same_numbers(a, b, title_key)
 
 
 def first_author_surname(fields: dict[str, Any]) -> str | None:

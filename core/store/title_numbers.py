@@ -3,8 +3,13 @@ however alike the rest (``identity.titles_agree``)."""
 
 from __future__ import annotations
 
+import re
+from collections.abc import Callable
+
 _ROMAN = {"i": 1, "ii": 2, "iii": 3, "iv": 4, "v": 5, "vi": 6, "vii": 7, "viii": 8, "ix": 9, "x": 10, "xi": 11,
           "xii": 12}
+# PubMed writes a formula's subscripts in parentheses after the element ("SnCl(2)", "H(2)O(2)"), Scopus as digits
+_SUBSCRIPT = re.compile(r"(?<=[A-Za-z)\]])\((\d{1,2})\)")
 # words after which a roman numeral counts ("Part II", "Type 2"); elsewhere "I", "V", "X" are words or letters
 _NUMBERED = frozenset({"part", "phase", "type", "stage", "study", "trial", "series", "volume", "vol", "chapter",
                        "section", "experiment", "grade", "class", "report", "paper", "no", "number", "level"})
@@ -17,3 +22,13 @@ def title_numbers(key: str) -> list[int]:
     found = [int(w) for w in words if w.isdigit() and len(w) < 10]
     found += [_ROMAN[w] for k, w in enumerate(words) if k and w in _ROMAN and words[k - 1] in _NUMBERED]
     return sorted(found)
+
+
+def same_numbers(a: str, b: str, key: Callable[[str], str]) -> bool:
+    """Whether two titles hold the same numbers (by their title keys, `key`), PubMed's subscripts in parentheses
+    read as the formula's digits ("SnCl(2)/NaBH(4)" as "SnCl2/NaBH4"); "study (2)", after a space, stays a number."""
+    if "(" in a:
+        a = _SUBSCRIPT.sub(r"\1", a)
+    if "(" in b:
+        b = _SUBSCRIPT.sub(r"\1", b)
+    return title_numbers(key(a)) == title_numbers(key(b))
