@@ -3,6 +3,8 @@ mutation from the input to the settled page, grouped by the Streamlit element it
 class), with the time of its last change. One server on bench_map_component's synthetic workspace.
 
     cd benchmarks && ../.venv/bin/python probe_colour_settle.py --papers 3000 --rounds 3
+    cd benchmarks && ../.venv/bin/python probe_colour_settle.py --papers 3000 --rounds 2 --profile   # + where the
+        # browser's main thread spends the colour change (a DevTools CPU profile, self time by function; §31h)
 """
 
 from __future__ import annotations
@@ -32,6 +34,8 @@ def main() -> None:
     parser.add_argument("--papers", type=int, default=3000)
     parser.add_argument("--rounds", type=int, default=3)
     parser.add_argument("--hover-ms", type=int, default=0, help="wait this long on the point before clicking")
+    parser.add_argument("--profile", action="store_true", help="a CPU profile of each colour change: self time by "
+                                                                "function, from the input to the settled page")
     args = parser.parse_args()
     from common import ROOT
     from playwright.sync_api import sync_playwright
@@ -48,6 +52,10 @@ def main() -> None:
         bench = Bench(context.new_page(), url, log, "synthetic", 0.3)
         bench.page.goto(bench.link())
         bench.idle()
+        cdp = bench.page.context.new_cdp_session(bench.page) if args.profile else None
+        if cdp is not None:
+            cdp.send("Profiler.enable")
+            cdp.send("Profiler.setSamplingInterval", {"interval": 200})
         for r in range(args.rounds):
             for option in ("(none)", "journal", "click"):
                 if option == "click":  # a click on a paper (the side panel's fragment run), as bench_map_component
@@ -60,7 +68,11 @@ def main() -> None:
                 else:
                     bench.open_options("Colour by")
                     bench.page.evaluate(WATCH)
+                    if cdp is not None:
+                        cdp.send("Profiler.start")
                     sample = bench.measure(f"colour → {option}", lambda o=option: bench.pick(o))
+                    if cdp is not None:
+                        print_profile(cdp.send("Profiler.stop")["profile"])
                 muts = bench.page.evaluate("() => { window.__mo.disconnect(); return window.__muts; }")
                 start = bench.page.evaluate("() => window.__t.input")
                 groups: dict[str, list[float]] = {}
@@ -89,6 +101,24 @@ def main() -> None:
                         close.click()
                         bench.idle()
         browser.close()
+
+
+def print_profile(profile: dict, top: int = 14) -> None:
+    """Self time of the sampled functions (name, file, line), the largest first, and the idle share."""
+    nodes = {n["id"]: n for n in profile["nodes"]}
+    deltas = profile.get("timeDeltas", [])
+    self_ms: dict[str, float] = {}
+    for node_id, delta in zip(profile.get("samples", []), deltas[1:] + [0]):
+        frame = nodes[node_id]["callFrame"]
+        url = frame.get("url", "").rsplit("/", 1)[-1][:40]
+        name = f"{frame.get('functionName') or '(anonymous)'} {url}:{frame.get('lineNumber', 0) + 1}"
+        self_ms[name] = self_ms.get(name, 0.0) + delta / 1000
+    total = sum(self_ms.values())
+    print(f"   profile: {total:.0f} ms sampled, (idle) {self_ms.get('(idle) :0', 0.0):.0f} ms, "
+          f"(program) {self_ms.get('(program) :0', 0.0):.0f} ms, (garbage collector) "
+          f"{self_ms.get('(garbage collector) :0', 0.0):.0f} ms")
+    for name, ms in sorted(self_ms.items(), key=lambda kv: -kv[1])[:top]:
+        print(f"   {ms:7.1f} ms  {name[:110]}")
 
 
 if __name__ == "__main__":

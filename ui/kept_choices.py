@@ -13,7 +13,7 @@ from ui.shared_view import COMPARE_KEYS, MAP_KEYS
 # The Domain map's and the Compare view's choices, as a link names them, and the legend size (a paper, the zoom and
 # the selection are not widgets: they stay)
 KEPT = tuple(key for key in (*MAP_KEYS.values(), *COMPARE_KEYS.values()) if key not in ("map_paper", "map_zoom")) + (
-    "map_years_corpus", "map_legend")
+    "map_years_corpus", "map_legend", "map_time_open")  # the last: Topics over time opened (ui/map/time.py TIME_OPEN)
 SHADOW = "_kept:"
 
 

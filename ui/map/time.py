@@ -23,6 +23,7 @@ PLAY = {"off": 0, "1-year window": 1, "2-year window": 2, "3-year window": 3, "5
 PLAY_LINK = dict(zip(list(PLAY)[1:], PLAY_MODES))  # the choice -> its name in a shared link (?play=2y)
 TOP_GROUPS = 8
 YEARS_ROW = "map_years_row"  # the Years row's container: the map follows its slider while it moves (in the browser)
+TIME_OPEN = "map_time_open"  # the Topics-over-time expander's state (open or closed), kept as the map's choices are
 YEARS_OF = "map_years_corpus"  # the corpus whose Years range is kept (a link's range: the first corpus shown)
 
 
@@ -50,24 +51,38 @@ def year_controls(papers: pd.DataFrame, corpus: str) -> tuple[tuple[int, int] | 
 
 
 def topics_over_time(papers: pd.DataFrame, groups: Sequence | None, group_name: str) -> None:
-    """Under the map: papers per year per group (the map's colour), the largest groups and 'other'."""
-    if groups is None or group_name == "year" or year_bounds(papers) is None:
+    """Under the map, in an expander closed until the user opens it (a fragment: opening it reruns only it): papers
+    per year per group (the map's colour), the largest groups and 'other'. Closed, the chart is neither built nor
+    drawn, so a colour change's page run does not wait for Plotly to draw a new figure (BENCHMARKS §31h)."""
+    if year_bounds(papers) is None:
         return
-    key = _digest(papers["year"], groups, group_name)
-    if key not in _DRAWN:
-        table = guarded(papers_per_year, papers["year"].tolist(), list(groups), TOP_GROUPS)
-        if table is None:
+    _time_box(papers, groups, group_name)
+
+
+@st.fragment
+def _time_box(papers: pd.DataFrame, groups: Sequence | None, group_name: str) -> None:
+    """The expander and, while it is open, the chart for the colour shown."""
+    box = st.expander("Topics over time", key=TIME_OPEN, on_change="rerun", icon=":material/stacked_bar_chart:")
+    if not box.open:
+        return
+    with box:
+        if groups is None or group_name == "year":
+            st.caption("Colour the map by a label, topics, predicted journal or collections to see its groups over "
+                       "the years.")
             return
-        _DRAWN[key] = (table, topics_over_time_figure(table, group_name))
-        while len(_DRAWN) > 8:
-            _DRAWN.popitem(last=False)
-    _DRAWN.move_to_end(key)
-    table, figure = _DRAWN[key]
-    st.subheader("Topics over time")
-    st.plotly_chart(figure, width="stretch", key="topics_over_time", config={"displaylogo": False})
-    st.caption(f"{plural(int(table.to_numpy().sum()), 'paper')} with a year, by {md_escape(group_name)}: the "
-               f"{TOP_GROUPS} largest "
-               "groups and 'other'. Click a legend entry to hide it.")
+        key = _digest(papers["year"], groups, group_name)
+        if key not in _DRAWN:
+            table = guarded(papers_per_year, papers["year"].tolist(), list(groups), TOP_GROUPS)
+            if table is None:
+                return
+            _DRAWN[key] = (table, topics_over_time_figure(table, group_name))
+            while len(_DRAWN) > 8:
+                _DRAWN.popitem(last=False)
+        _DRAWN.move_to_end(key)
+        table, figure = _DRAWN[key]
+        st.plotly_chart(figure, width="stretch", key="topics_over_time", config={"displaylogo": False})
+        st.caption(f"{plural(int(table.to_numpy().sum()), 'paper')} with a year, by {md_escape(group_name)}: the "
+                   f"{TOP_GROUPS} largest groups and 'other'. Click a legend entry to hide it.")
 
 
 _DRAWN: OrderedDict[str, tuple[pd.DataFrame, Any]] = OrderedDict()  # the last charts drawn, by their data's digest
