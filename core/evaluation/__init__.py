@@ -62,6 +62,7 @@ _EXPORTS = {
     "stored_results": "stored",
     "stored_runs": "stored",
     "shared_sample": "stored",
+    "common_sample": "stored",
     "SharedSample": "stored",
     "evaluation_figures": "stored",
     "to_markdown": "report",

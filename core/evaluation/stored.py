@@ -93,16 +93,35 @@ def _drawn_again(store: Store, corpus: str, label: str, run: Run, sample: int, p
     return len(drawn.rows) if drawn.digest == run[0] else 0
 
 
+def sample_of(store: Store, corpus: str, label: str, model: str, run: Run, rows: list[dict]) -> SharedSample | None:
+    """How a stored run's sample is drawn again (recorded by `evaluate_models`; an older run: the sample size its
+    rows name), or None when it cannot be."""
+    recorded = store.cache_get(sample_key(corpus, store.corpus(corpus).version, run[1], run[0]))
+    tries = [(int(recorded["sample"]), recorded.get("papers"))] if recorded else []
+    tries += [(n, None) for n in sorted({int(r["n"]) for r in rows if r.get("n")}, reverse=True)]
+    for sample, papers in tries:
+        if n := _drawn_again(store, corpus, label, run, sample, papers):
+            return SharedSample(model, sample, run[1], papers, n)
+    return None
+
+
 def shared_sample(store: Store, corpus: str, label: str, models: Sequence[str]) -> SharedSample | None:
     """The sample of the newest stored quick evaluation of the first of `models` that has one, when it can be drawn
-    again (recorded by `evaluate_models`; an older run: the sample size its rows name); None otherwise."""
-    version = store.corpus(corpus).version
+    again; None otherwise."""
     for model in models:
         for run, rows in stored_runs(store, corpus, label, model).items():
-            recorded = store.cache_get(sample_key(corpus, version, run[1], run[0]))
-            tries = [(int(recorded["sample"]), recorded.get("papers"))] if recorded else []
-            tries += [(n, None) for n in sorted({int(r["n"]) for r in rows if r.get("n")}, reverse=True)]
-            for sample, papers in tries:
-                if n := _drawn_again(store, corpus, label, run, sample, papers):
-                    return SharedSample(model, sample, run[1], papers, n)
+            if found := sample_of(store, corpus, label, model, run, rows):
+                return found
+    return None
+
+
+def common_sample(store: Store, corpus: str, label: str, models: Sequence[str], tasks: Sequence[str],
+                  seed: int | None = None) -> SharedSample | None:
+    """The newest sample on which every one of `models` has stored results of all `tasks` (with `seed` when given),
+    drawn again so that `evaluate_models` reads them back: what the app shows, whatever its sample size."""
+    runs = [stored_runs(store, corpus, label, m, tasks) for m in models]
+    for run, rows in runs[0].items() if runs else ():
+        if (seed is None or run[1] == seed) and all(run in other for other in runs[1:]):
+            if found := sample_of(store, corpus, label, models[0], run, rows):
+                return found
     return None
