@@ -103,9 +103,11 @@ def _show_job(job: dict[str, Any], metrics: pd.DataFrame) -> None:
         show_error(job["error"] or "the job failed")
     if job["kind"] not in CURVES:  # no curves: its progress, ETA and Cancel are all there is
         return
-    if metrics.empty and job["status"] in ("cancelled", "failed"):  # nothing measured: words, not empty charts
-        st.info(f"Job {job['id']} was {job['status']} before its first step: no training step ran, so there is no "
-                "curve to show.")
+    warm_only = not metrics.empty and (metrics["step"] <= 0).all()  # the head warm-up's step-0 point, no step yet
+    if (metrics.empty or warm_only) and job["status"] in ("cancelled", "failed"):  # words, not empty charts
+        st.info(f"Job {job['id']} was {job['status']} before its first step"
+                + (" (only the head warm-up ran)" if warm_only else "")
+                + ": no training step ran, so there is no curve to show.")
         return
     left, right = st.columns(2)
     left.plotly_chart(training_curves_figure(metrics, y="loss", start_note=start_annotation(metrics)),
