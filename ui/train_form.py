@@ -13,19 +13,11 @@ from core.records import md_escape
 from core.store import Store
 from core.training import CITATION_OBJECTIVES, CITE_LOSSES, OBJECTIVES, TrainConfig, class_limits
 from ui.resources import settings
-from ui.sidebar import current_corpus, sticky
+from ui.sidebar import current_corpus, sticky, sticky_choice
 
 HELP = TrainConfig.HELP
 DEFAULTS = {f.name: f.default for f in fields(TrainConfig) if f.name not in ("corpus", "label")}
 SEEN_CORPUS = "_train_sidebar_corpus"  # the sidebar's corpus when the Train page last ran
-
-
-def _choice(key: str, options: list[str], default: str) -> str:
-    """A sticky choice among `options`: a kept value no longer offered (another corpus's column) gives the default."""
-    if st.session_state.get(key, st.session_state.get(f"_kept_{key}")) not in options:
-        st.session_state.pop(f"_kept_{key}", None)
-        st.session_state[key] = default
-    return sticky(key, default)
 
 
 def _number(column: Any, label: str, field: str, low: float | None, high: float | None, step: float | None = None,
@@ -44,7 +36,7 @@ def _corpus(names: list[str]) -> str:
         st.session_state[SEEN_CORPUS] = sidebar
         st.session_state.pop("_kept_train_corpus", None)
         st.session_state["train_corpus"] = sidebar
-    return _choice("train_corpus", names, sidebar if sidebar in names else names[0])
+    return sticky_choice("train_corpus", names, sidebar if sidebar in names else names[0])
 
 
 def train_settings(s: Store) -> TrainConfig:
@@ -58,17 +50,17 @@ def train_settings(s: Store) -> TrainConfig:
         st.warning(f"Corpus **{md_escape(corpus)}** has no label column to predict; import papers with a journal, or "
                    "mark a label column on the **Library** page.")
         st.stop()
-    label = c2.selectbox("Label column", label_options, key=_choice("train_label", label_options, label_options[0]),
-                         help=HELP["label"])
+    label = c2.selectbox("Label column", label_options,
+                         key=sticky_choice("train_label", label_options, label_options[0]), help=HELP["label"])
     models = [m.name for m in list_models(s)]
     base = c3.selectbox("Base model", models,
-                        key=_choice("train_base", models, "minilm" if "minilm" in models else models[0]),
+                        key=sticky_choice("train_base", models, "minilm" if "minilm" in models else models[0]),
                         help=HELP["base"])
     d1, d2, d3, d4 = st.columns(4)
     name = d1.text_input("New model name", placeholder="automatic", key=sticky("train_name"), help=HELP["name"])
     objectives = [o for o in OBJECTIVES if info.links or o not in CITATION_OBJECTIVES]
     objective = d2.selectbox("Objective", objectives,
-                             key=_choice("train_objective", objectives, DEFAULTS["objective"]),
+                             key=sticky_choice("train_objective", objectives, DEFAULTS["objective"]),
                              help=HELP["objective"])
     if not info.links:
         st.caption(f"The citation objectives ({', '.join(CITATION_OBJECTIVES)}) need citation links, and "
@@ -107,7 +99,7 @@ def train_settings(s: Store) -> TrainConfig:
         values["eval_every"] = _number(h4, "Evaluate every (steps)", "eval_every", 0, 100_000, cast=int)
         k1, k2, k3, k4 = st.columns(4)
         cite_loss = k4.selectbox("Citation loss", CITE_LOSSES,
-                                 key=_choice("train_cite_loss", list(CITE_LOSSES), DEFAULTS["cite_loss"]),
+                                 key=sticky_choice("train_cite_loss", list(CITE_LOSSES), DEFAULTS["cite_loss"]),
                                  help=HELP["cite_loss"], disabled=objective not in CITATION_OBJECTIVES)
         values["cite_weight"] = _number(k1, "Cite weight", "cite_weight", 0.0, 100.0, 0.1,
                                         disabled=objective != "cos+specter")
