@@ -19,7 +19,7 @@ from ui.embedding import need_embeddings
 from ui.errors import guarded
 from ui.jobs import running_evaluation, start_job, watch_job
 from ui.resources import embeddings, encoder, papers_frame, settings, store
-from ui.sidebar import current_corpus, current_model
+from ui.sidebar import current_corpus, current_model, sticky, sticky_choice
 
 TASK_LABELS = {
     "probe": "Linear probe (macro-F1, accuracy)",
@@ -158,6 +158,26 @@ def _spec_verdict(name: str) -> dict | None:
         return None
 
 
+def settings_changed(doc: dict, label: str, models: list[str], tasks: list[str], sample: int, seed: int,
+                     held_out: bool) -> list[str]:
+    """What the run behind `doc` had that the settings on screen do not, e.g. 'sample size 30 (not 20)'."""
+    said = []
+    if doc["label"] != label and set(doc["tasks"]) - {"figures", "cite", "cocite"}:
+        said.append(f"label column {doc['label']} (not {label})")
+    if list(doc["models"]) != list(models):
+        said.append(f"models {', '.join(doc['models'])} (not {', '.join(models) or 'none'})")
+    if set(doc["tasks"]) != set(tasks):
+        said.append(f"protocols {', '.join(doc['tasks'])} (not {', '.join(tasks) or 'none'})")
+    if doc.get("requested_sample") != sample:
+        said.append(f"sample size {doc.get('requested_sample')} (not {sample})")
+    if doc["seed"] != seed:
+        said.append(f"seed {doc['seed']} (not {seed})")
+    if bool(doc.get("held_out")) != held_out:
+        said.append(f"{HELD_OUT if doc.get('held_out') else 'a random sample'} (not "
+                    f"{HELD_OUT if held_out else 'a random sample'})")
+    return said
+
+
 def compare_tab(corpus: str) -> None:
     """Pick label, models, protocols and sample; run; show the last results for this corpus."""
     info = store().corpus(corpus)
@@ -168,25 +188,32 @@ def compare_tab(corpus: str) -> None:
                    "against.")
         return
     c1, c2 = st.columns(2)
-    label = c1.selectbox("Label column", info.labels, key="eval_label") or ""
+    label = c1.selectbox("Label column", info.labels,
+                         key=sticky_choice("eval_label", info.labels, info.labels[0] if info.labels else None)) or ""
     names = [m.name for m in list_models(store())]
     current = current_model().name
-    models = c2.multiselect("Models", names, default=[current] if current in names else None, key="eval_models",
+    models = c2.multiselect("Models", names, key=sticky_choice("eval_models", names, [current] if current in names
+                                                               else []),
                             help="Models that cannot be loaded here (hub models offline) are reported and skipped.")
-    tasks = st.multiselect("Protocols", [*TASKS, *figures, *cites, "short"],
-                           default=DEFAULT_TASKS if info.labels else [*figures, *cites],
-                           format_func=TASK_LABELS.get,
-                           key="eval_tasks")
+    options = [*TASKS, *figures, *cites, "short"]
+    default = DEFAULT_TASKS if info.labels else [*figures, *cites]
+    tasks = st.multiselect("Protocols", options, format_func=TASK_LABELS.get,
+                           key=sticky_choice("eval_tasks", options, default))
     d1, d2 = st.columns(2)
-    sample = d1.number_input("Sample size (papers)", min_value=2, max_value=max(2, info.papers),
-                             value=min(2000, max(2, info.papers)), step=100, key="eval_sample",
+    most = max(2, info.papers)
+    if st.session_state.get("eval_sample", st.session_state.get("_kept_eval_sample", 2)) > most:  # another corpus's
+        st.session_state.pop("_kept_eval_sample", None)
+        st.session_state["eval_sample"] = most
+    sample = d1.number_input("Sample size (papers)", min_value=2, max_value=most, step=100,
+                             key=sticky("eval_sample", min(2000, most)),
                              help="Labelled papers drawn at random (seeded) for the protocols; only these are "
                                   "embedded with a model that has no vectors yet.")
-    seed = d2.number_input("Seed", min_value=0, max_value=1_000_000, value=0, key="eval_seed")
+    seed = d2.number_input("Seed", min_value=0, max_value=1_000_000, key=sticky("eval_seed", 0))
     held = held_out_papers(store(), corpus, models or [])
     papers = None
     if held is not None:
-        source = st.radio("Papers", ["a random sample", HELD_OUT], horizontal=True, key="eval_papers",
+        source = st.radio("Papers", ["a random sample", HELD_OUT], horizontal=True,
+                          key=sticky_choice("eval_papers", ["a random sample", HELD_OUT], "a random sample"),
                           help=f"The held-out test papers of **{held[0]}**: never trained on, never used for its "
                                "head warm-up or validation. Every model is evaluated on the same papers.")
         if source == HELD_OUT:
@@ -199,6 +226,9 @@ def compare_tab(corpus: str) -> None:
     watch_job(RUNNING, finished, adopt=lambda: running_evaluation(corpus))
     answer = st.session_state.get(state.EVALUATION)
     if isinstance(answer, state.Answer) and answer.corpus == corpus:  # results name their own models
+        if changed := settings_changed(answer.value, label, models, tasks, int(sample), int(seed), papers is not None):
+            st.warning(f"These results are of a run with {md_escape(', '.join(changed))}: not these settings. Press "
+                       "**Run evaluation** for results of the settings above.")
         show_results(answer.value)
 
 

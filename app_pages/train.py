@@ -4,39 +4,24 @@ from __future__ import annotations
 
 import os
 import time
-from dataclasses import fields
 from pathlib import Path
 from typing import Any
 
 import pandas as pd
 import streamlit as st
 
-from core.embedding import list_models
 from core.eta import ESTIMATING
 from core.plots import training_curves_figure
 from core.records import md_escape
-from core.training import (
-    CITATION_OBJECTIVES,
-    CITE_LOSSES,
-    OBJECTIVES,
-    PROBE_SPLIT,
-    TrainConfig,
-    base_comparison,
-    class_limits,
-    class_preview,
-    jobs,
-    verdict_outlook,
-)
+from core.training import PROBE_SPLIT, base_comparison, class_preview, jobs, verdict_outlook
 from core.training.comparison import accuracy_figures, verdict_of_metrics
 from core.training.curves import curve_start_note, start_annotation
 from ui.errors import guarded, show_error
 from ui.figures_train import figure_scorer_form
-from ui.resources import settings, store
-from ui.sidebar import current_corpus
+from ui.resources import store
 from ui.table_download import table_download
+from ui.train_form import train_settings
 
-HELP = TrainConfig.HELP
-DEFAULTS = {f.name: f.default for f in fields(TrainConfig) if f.name not in ("corpus", "label")}
 JOB_PARAM = "job"
 
 
@@ -118,9 +103,11 @@ def _show_job(job: dict[str, Any], metrics: pd.DataFrame) -> None:
         show_error(job["error"] or "the job failed")
     if job["kind"] not in CURVES:  # no curves: its progress, ETA and Cancel are all there is
         return
-    if metrics.empty and job["status"] in ("cancelled", "failed"):  # nothing measured: words, not empty charts
-        st.info(f"Job {job['id']} was {job['status']} before its first step: no training step ran, so there is no "
-                "curve to show.")
+    warm_only = not metrics.empty and (metrics["step"] <= 0).all()  # the head warm-up's step-0 point, no step yet
+    if (metrics.empty or warm_only) and job["status"] in ("cancelled", "failed"):  # words, not empty charts
+        st.info(f"Job {job['id']} was {job['status']} before its first step"
+                + (" (only the head warm-up ran)" if warm_only else "")
+                + ": no training step ran, so there is no curve to show.")
         return
     left, right = st.columns(2)
     left.plotly_chart(training_curves_figure(metrics, y="loss", start_note=start_annotation(metrics)),
@@ -262,81 +249,10 @@ corpora = s.corpora()
 if not corpora:
     st.info("Import a labelled corpus on the **Library** page first.")
     st.stop()
-names = [c.name for c in corpora]
-default_corpus = current_corpus() if current_corpus() in names else names[0]
-c1, c2, c3 = st.columns(3)
-corpus = c1.selectbox("Corpus", names, index=names.index(default_corpus), help=HELP["corpus"])
-info = s.corpus(corpus)
-label_options = list(info.labels)  # the journal and label columns only: never a year, a count or an id
-if not label_options:
-    st.warning(f"Corpus **{md_escape(corpus)}** has no label column to predict; import papers with a journal, or "
-               "mark a label column on the **Library** page.")
-    st.stop()
-label = c2.selectbox("Label column", label_options, help=HELP["label"])
-models = [m.name for m in list_models(s)]
-base = c3.selectbox("Base model", models, index=models.index("minilm") if "minilm" in models else 0,
-                    help=HELP["base"])
-
-d1, d2, d3, d4 = st.columns(4)
-name = d1.text_input("New model name", placeholder="automatic", help=HELP["name"])
-objectives = [o for o in OBJECTIVES if info.links or o not in CITATION_OBJECTIVES]
-objective = d2.selectbox("Objective", objectives, index=objectives.index(DEFAULTS["objective"]), help=HELP["objective"])
-if not info.links:
-    st.caption(f"The citation objectives ({', '.join(CITATION_OBJECTIVES)}) need citation links, and "
-               f"**{md_escape(corpus)}** has none: import a file with a references column to use them.")
-else:
-    st.caption(f"**{md_escape(corpus)}** has {info.links:,} citation links: the objectives specter and cos+specter "
-               "learn from them; the live plot then shows cite MAP on held-out query papers.")
-epochs = d3.number_input("Epochs", 0.1, 100.0, float(DEFAULTS["epochs"]), 0.5, help=HELP["epochs"])
-batch_size = d4.number_input("Batch size", 1, 1024, DEFAULTS["batch_size"], help=HELP["batch_size"])
-e1, e2, e3, e4 = st.columns(4)
-lr = e1.number_input("Encoder learning rate", 1e-7, 1e-2, DEFAULTS["lr"], 1e-5, format="%.1e", help=HELP["lr"])
-head_lr = e2.number_input("Head learning rate", 1e-6, 1.0, DEFAULTS["head_lr"], 1e-4, format="%.1e",
-                          help=HELP["head_lr"])
-head_warmup = e3.number_input("Head warm-up epochs", 0.0, 50.0, float(DEFAULTS["head_warmup_epochs"]), 0.5,
-                              help=HELP["head_warmup_epochs"])
-max_length = e4.number_input("Max length (tokens)", 16, 512, DEFAULTS["max_length"], 16, help=HELP["max_length"])
-low_auto, high_auto = class_limits(info.papers)
-f1, f2, f3, f4 = st.columns(4)
-min_per_class = f1.number_input("Min papers per class", 2, None, None, placeholder=f"auto ({low_auto})",
-                                help=HELP["min_per_class"])
-max_per_class = f2.number_input("Max papers per class", 2, None, None, placeholder=f"auto ({high_auto})",
-                                help=HELP["max_per_class"])
-max_papers = f3.number_input("Max papers", 4, None, None, placeholder="all", help=HELP["max_papers"])
-val_fraction = f4.number_input("Validation share", 0.01, 0.5, DEFAULTS["val_fraction"], 0.05,
-                               help=HELP["val_fraction"])
-with st.expander("More settings"):
-    g1, g2, g3, g4 = st.columns(4)
-    grad_accum = g1.number_input("Gradient accumulation", 1, 64, DEFAULTS["grad_accum"], help=HELP["grad_accum"])
-    warmup_ratio = g2.number_input("Warmup ratio", 0.0, 0.9, DEFAULTS["warmup_ratio"], 0.05, help=HELP["warmup_ratio"])
-    layer_decay = g3.number_input("Layer decay", 0.1, 1.0, DEFAULTS["layer_decay"], 0.05, help=HELP["layer_decay"])
-    clip = g4.number_input("Gradient clipping", 0.0, 100.0, DEFAULTS["clip"], 0.5, help=HELP["clip"])
-    h1, h2, h3, h4 = st.columns(4)
-    supcon_weight = h1.number_input("SupCon weight", 0.0, 10.0, DEFAULTS["supcon_weight"], 0.1,
-                                    help=HELP["supcon_weight"], disabled="supcon" not in objective)
-    temperature = h2.number_input("Temperature", 0.01, 1.0, DEFAULTS["temperature"], 0.01,
-                                  help=HELP["temperature"], disabled=objective == "ce")
-    classes_per_batch = h3.number_input("Classes per batch", 0, 512, DEFAULTS["classes_per_batch"],
-                                        help=HELP["classes_per_batch"], disabled="supcon" not in objective)
-    eval_every = h4.number_input("Evaluate every (steps)", 0, 100_000, DEFAULTS["eval_every"], help=HELP["eval_every"])
-    k1, k2, k3, k4 = st.columns(4)
-    cite_loss = k4.selectbox("Citation loss", CITE_LOSSES, CITE_LOSSES.index(DEFAULTS["cite_loss"]),
-                             help=HELP["cite_loss"], disabled=objective not in CITATION_OBJECTIVES)
-    cite_weight = k1.number_input("Cite weight", 0.0, 100.0, float(DEFAULTS["cite_weight"]), 0.1,
-                                  help=HELP["cite_weight"], disabled=objective != "cos+specter")
-    hard_ratio = k2.number_input("Hard negative share", 0.0, 1.0, float(DEFAULTS["hard_ratio"]), 0.1,
-                                 help=HELP["hard_ratio"], disabled=objective not in CITATION_OBJECTIVES)
-    cite_held_out = k3.number_input("Held-out citing papers", 0.05, 0.9, float(DEFAULTS["cite_held_out"]), 0.05,
-                                    help=HELP["cite_held_out"], disabled=objective not in CITATION_OBJECTIVES)
-    i1, i2, i3 = st.columns(3)
-    distill_weight = i1.number_input("Distill weight", 0.0, 100.0, float(DEFAULTS["distill_weight"]), 0.5,
-                                     help=HELP["distill_weight"])
-    seed = i2.number_input("Seed", 0, 2**31 - 1, DEFAULTS["seed"], help=HELP["seed"])
-    test_fraction = i3.number_input("Test share", 0.0, 0.5, float(DEFAULTS["test_fraction"]), 0.05,
-                                    help=HELP["test_fraction"])
-
-preview = guarded(_preview, str(s.root), corpus, info.version, label, min_per_class, max_per_class, max_papers,
-                  int(seed))
+cfg = train_settings(s)
+label, max_papers = cfg.label, cfg.max_papers
+preview = guarded(_preview, str(s.root), cfg.corpus, s.corpus(cfg.corpus).version, label, cfg.min_per_class,
+                  cfg.max_per_class, max_papers, cfg.seed)
 if preview is not None:
     used = preview[preview["used"]]
     n_used = int(used["sampled"].sum())
@@ -345,28 +261,15 @@ if preview is not None:
     if max_papers is not None and n_used > max_papers:
         st.caption(f"Max papers is {int(max_papers):,}, but every class keeps at least 2 papers "
                    "(one for training, one for validation).")
-    outlook = verdict_outlook(used["sampled"].astype(int).tolist(), float(test_fraction))
+    outlook = verdict_outlook(used["sampled"].astype(int).tolist(), cfg.test_fraction)
     if outlook:
         st.warning(outlook)
     st.dataframe(preview, width="stretch", hide_index=True, height=min(240, 35 * (len(preview) + 1) + 3),
                  column_config={"used": st.column_config.CheckboxColumn("used"),
                                 "sampled": st.column_config.NumberColumn("papers used")})
-    table_download(preview, "train_classes_csv", corpus, label, "classes")
+    table_download(preview, "train_classes_csv", cfg.corpus, label, "classes")
 
 if st.button("Start training", type="primary", disabled=preview is None):
-    cfg = TrainConfig(
-        corpus=corpus, label=label, base=base, name=name.strip(), objective=objective, epochs=float(epochs),
-        batch_size=int(batch_size), grad_accum=int(grad_accum), lr=float(lr), head_lr=float(head_lr),
-        head_warmup_epochs=float(head_warmup), layer_decay=float(layer_decay), warmup_ratio=float(warmup_ratio),
-        max_length=int(max_length), clip=float(clip), seed=int(seed),
-        min_per_class=None if min_per_class is None else int(min_per_class),
-        max_per_class=None if max_per_class is None else int(max_per_class),
-        val_fraction=float(val_fraction), test_fraction=float(test_fraction), eval_every=int(eval_every),
-        max_papers=None if max_papers is None else int(max_papers), supcon_weight=float(supcon_weight),
-        distill_weight=float(distill_weight), cite_weight=float(cite_weight), hard_ratio=float(hard_ratio),
-        cite_loss=cite_loss, cite_held_out=float(cite_held_out),
-        temperature=float(temperature), classes_per_batch=int(classes_per_batch), device=settings().device,
-    )
     starting = st.progress(0.0, text="Starting the training job…")  # on screen at once; the job's own bar follows
     job_id = guarded(jobs.launch, s, cfg)
     starting.empty()

@@ -126,6 +126,20 @@ def sticky(key: str, default: Any = None) -> str:
     return key
 
 
+def sticky_choice(key: str, options: list[Any], default: Any) -> str:
+    """`sticky` for a choice among `options`: a kept value no longer offered (another corpus's column, a deleted
+    model) gives the default; a kept list (a multiselect's) keeps those of its values still offered."""
+    value = st.session_state.get(key, st.session_state.get(f"_kept_{key}"))
+    if isinstance(value, list):
+        value = [v for v in value if v in options]
+    elif value not in options:
+        value = default
+    if value is not None:
+        st.session_state.pop(f"_kept_{key}", None)
+        st.session_state[key] = value
+    return sticky(key, default)
+
+
 def current_corpus() -> str | None:
     value = st.session_state.get(state.CORPUS)
     return value if value and store().has_corpus(value) else None

@@ -61,6 +61,9 @@ _EXPORTS = {
     "sample_rows": "runner",
     "stored_results": "stored",
     "stored_runs": "stored",
+    "shared_sample": "stored",
+    "common_sample": "stored",
+    "SharedSample": "stored",
     "evaluation_figures": "stored",
     "to_markdown": "report",
 }

@@ -158,6 +158,12 @@ def draw_sample(store: Store, corpus: str, label: str, sample: int, seed: int,
     )
 
 
+def sample_key(corpus: str, version: int, seed: int, digest: str) -> str:
+    """The store cache key of how a sample was drawn (its size and the papers it was drawn from)."""
+    return "evaluation-sample:" + json.dumps({"corpus": corpus, "version": version, "seed": seed, "rows": digest},
+                                             sort_keys=True)
+
+
 def _no_sample(store: Store, corpus: str, label: str, seed: int) -> Sample:
     """The empty sample of a run with only the figures task (which needs no label column)."""
     info = store.corpus(corpus)
@@ -250,6 +256,9 @@ def evaluate_models(
     tasks = [t for t in tasks if t not in (FIGURES, SHORT_TASK) and t not in CITE_TASKS]
     drawn = (draw_sample(store, corpus, label, sample, seed, papers) if tasks
              else _no_sample(store, corpus, label, seed))
+    if tasks:  # so that another model can be evaluated on these very papers later (core.evaluation.stored)
+        store.cache_put(sample_key(corpus, drawn.version, seed, drawn.digest),
+                        {"sample": sample, "papers": None if papers is None else list(papers)})
     total, done = len(models) * ((len(tasks) + 1 if tasks else 0) + figures + bool(cite) + short), 0
     found: dict[str, list] = {"results": [], "errors": [], "timings": []}
 

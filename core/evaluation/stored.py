@@ -5,14 +5,15 @@ from __future__ import annotations
 
 import json
 from collections.abc import Sequence
-from dataclasses import replace
+from dataclasses import dataclass, replace
 
 import pandas as pd
 
 from core.embedding import get_model, vectors_fingerprint
+from core.errors import MireadError
 from core.evaluation.protocols import QUICK_TASKS
 from core.evaluation.report import figure_table, result_from_row
-from core.evaluation.runner import QUICK_SAMPLE, cache_key, draw_sample
+from core.evaluation.runner import QUICK_SAMPLE, cache_key, draw_sample, sample_key
 from core.store import Store
 
 Run = tuple[str, int]  # a stored run's sample: (digest of its papers, seed)
@@ -70,3 +71,57 @@ def evaluation_figures(store: Store, corpus: str, label: str, models: Sequence[s
         results = [replace(r, per_paper=None) for r in results]
     table, _ = figure_table(results)
     return table, missing
+
+
+@dataclass(frozen=True)
+class SharedSample:
+    """How to draw again the papers of a model's stored evaluation, so that another model is evaluated on them."""
+
+    model: str  # whose stored evaluation drew them
+    sample: int  # evaluate_models's sample size
+    seed: int
+    papers: list[str] | None  # the ids the sample was drawn from (held-out test papers), None: the whole corpus
+    n: int  # papers in the sample
+
+
+def _drawn_again(store: Store, corpus: str, label: str, run: Run, sample: int, papers: list[str] | None) -> int:
+    """The size of the sample `sample`, `papers` and the run's seed draw when it is the run's very papers, else 0."""
+    try:
+        drawn = draw_sample(store, corpus, label, sample, run[1], papers)
+    except MireadError:
+        return 0
+    return len(drawn.rows) if drawn.digest == run[0] else 0
+
+
+def sample_of(store: Store, corpus: str, label: str, model: str, run: Run, rows: list[dict]) -> SharedSample | None:
+    """How a stored run's sample is drawn again (recorded by `evaluate_models`; an older run: the sample size its
+    rows name), or None when it cannot be."""
+    recorded = store.cache_get(sample_key(corpus, store.corpus(corpus).version, run[1], run[0]))
+    tries = [(int(recorded["sample"]), recorded.get("papers"))] if recorded else []
+    tries += [(n, None) for n in sorted({int(r["n"]) for r in rows if r.get("n")}, reverse=True)]
+    for sample, papers in tries:
+        if n := _drawn_again(store, corpus, label, run, sample, papers):
+            return SharedSample(model, sample, run[1], papers, n)
+    return None
+
+
+def shared_sample(store: Store, corpus: str, label: str, models: Sequence[str]) -> SharedSample | None:
+    """The sample of the newest stored quick evaluation of the first of `models` that has one, when it can be drawn
+    again; None otherwise."""
+    for model in models:
+        for run, rows in stored_runs(store, corpus, label, model).items():
+            if found := sample_of(store, corpus, label, model, run, rows):
+                return found
+    return None
+
+
+def common_sample(store: Store, corpus: str, label: str, models: Sequence[str], tasks: Sequence[str],
+                  seed: int | None = None) -> SharedSample | None:
+    """The newest sample on which every one of `models` has stored results of all `tasks` (with `seed` when given),
+    drawn again so that `evaluate_models` reads them back: what the app shows, whatever its sample size."""
+    runs = [stored_runs(store, corpus, label, m, tasks) for m in models]
+    for run, rows in runs[0].items() if runs else ():
+        if (seed is None or run[1] == seed) and all(run in other for other in runs[1:]):
+            if found := sample_of(store, corpus, label, models[0], run, rows):
+                return found
+    return None

@@ -8,8 +8,6 @@ from typing import Any
 from core.errors import MireadError
 from core.mcp.workspace import Workspace, jsonable
 
-STORED_SAMPLES = (2000, 5000)  # the Evaluate page's default sample and the CLI's
-
 
 def compare_models(ws: Workspace, model_a: str, model_b: str, corpus: str | None = None,
                    top: int = 20) -> dict[str, Any]:
@@ -35,10 +33,11 @@ def compare_models(ws: Workspace, model_a: str, model_b: str, corpus: str | None
 
 
 def evaluate(ws: Workspace, label: str, models: list[str], corpus: str | None = None,
-             tasks: list[str] | None = None, seed: int = 0) -> dict[str, Any]:
-    """The stored evaluation figures of models on a corpus's label column (the `evaluate --json` document of the run
-    that stored them); a model without stored figures is named with the command that computes them."""
-    from core.evaluation import QUICK_TASKS, evaluate_models, stored_results
+             tasks: list[str] | None = None, seed: int | None = None) -> dict[str, Any]:
+    """The stored evaluation figures of models on a corpus's label column (the `evaluate --json` document of the newest
+    run that stored them all, at whatever sample size, with `seed` when given, as the app finds them); a model without
+    stored figures is named with the command that computes them."""
+    from core.evaluation import QUICK_TASKS, common_sample, evaluate_models, stored_runs
 
     name = ws.corpus_name(corpus)
     tasks = [t.strip() for t in (tasks or list(QUICK_TASKS)) if t.strip()]
@@ -47,13 +46,13 @@ def evaluate(ws: Workspace, label: str, models: list[str], corpus: str | None = 
         raise MireadError("name at least one model to evaluate")
     if label not in ws.store.corpus(name).columns:
         raise MireadError(f"corpus {name!r} has no column {label!r}")
-    for sample in STORED_SAMPLES:
-        if all(stored_results(ws.store, name, label, m, tasks, samples=(sample,), seed=seed) is not None
-               for m in names):
-            doc = evaluate_models(ws.store, name, label, names, tasks, seed=seed, sample=sample)
-            return jsonable({k: v for k, v in doc.items() if k != "markdown"})
-    missing = [m for m in names if all(stored_results(ws.store, name, label, m, tasks, samples=(s,), seed=seed) is None
-                                       for s in STORED_SAMPLES)]
+    found = common_sample(ws.store, name, label, names, tasks, seed)  # any sample size, as the app finds them
+    if found is not None:
+        doc = evaluate_models(ws.store, name, label, names, tasks, seed=found.seed, sample=found.sample,
+                              papers=found.papers)
+        return jsonable({k: v for k, v in doc.items() if k != "markdown"})
+    missing = [m for m in names
+               if not any(seed in (None, run[1]) for run in stored_runs(ws.store, name, label, m, tasks))]
     who = ", ".join(missing or names)
     raise MireadError(f"no stored figures of {who} for {', '.join(tasks)} on {name!r} ({label}); compute them on the "
                       f"Evaluate page or with `python -m core evaluate --corpus {name} --label {label} "

@@ -146,7 +146,7 @@ def register_tools(mcp: MCPServer, ws: Workspace) -> None:
         models: Annotated[list[str], Field(description="the models to report")],
         corpus: Corpus = None,
         tasks: Annotated[list[str] | None, Field(description="tasks (default: probe, purity, retrieval, knn)")] = None,
-        seed: Annotated[int, Field(description="the sample's seed")] = 0,
+        seed: Annotated[int | None, Field(description="the sample's seed (default: the newest stored run's)")] = None,
     ) -> dict[str, Any]:
         """Report the stored evaluation figures of models (linear probe, clustering purity, retrieval, kNN...), as
         the Evaluate page or `python -m core evaluate --json` computed them; computes nothing."""

@@ -26,7 +26,7 @@ def training_curves_figure(metrics: pd.DataFrame, y: str = "loss",
         part = rows[rows["split"] == split]
         fig.add_trace(go.Scatter(  # a split keeps its colour whichever splits a metric has
             x=part["step"].to_numpy(), y=part["value"].to_numpy(float), name=html.escape(str(split), quote=False),
-            mode="lines" if split == "train" else "lines+markers",
+            mode="lines" if split == "train" and len(part) > 1 else "lines+markers",  # one point: a dot, not nothing
             line=dict(color=PALETTE[order.get(split, len(order) + i) % len(PALETTE)]),
         ))
     base = rows[rows["split"] == BASE_SPLIT]

@@ -278,3 +278,17 @@ def test_a_job_cancelled_before_its_first_step_says_so_instead_of_empty_charts(w
     assert not at.exception
     assert not at.get("plotly_chart")
     assert any("cancelled before its first step" in i.value for i in at.info), [i.value for i in at.info]
+
+
+def test_a_job_cancelled_after_the_head_warm_up_only_says_so_instead_of_an_empty_looking_chart(workspace):
+    """Cancelled during its first steps, a run has only the warm-up's step-0 loss: the page drew a loss chart whose
+    one point was invisible and an empty accuracy chart."""
+    cfg = TrainConfig(corpus="toy", label="journal", name="early")
+    with workspace.connect() as conn:
+        conn.execute("INSERT INTO jobs(id, kind, status, args, created) VALUES ('warm-job', 'train', 'cancelled', ?, "
+                     "?)", (json.dumps({"config": cfg.to_dict()}), time.time()))
+    workspace.record_metrics("warm-job", 0, 0.0, "train", {"loss": 0.1, "ce_loss": 0.1}, time.time())
+    at = open_page()
+    assert not at.exception and not at.get("plotly_chart")
+    [said] = [i.value for i in at.info if "cancelled" in i.value]
+    assert "only the head warm-up ran" in said and "no training step" in said

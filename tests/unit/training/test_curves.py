@@ -37,3 +37,12 @@ def test_no_note_without_a_warm_up_point_or_before_the_first_step():
     with_accuracy = pd.concat([ISSUE, frame([(2, "val", "accuracy", 0.5)])])
     assert "annotations" not in json.loads(training_curves_figure(with_accuracy, y="accuracy").to_json())["layout"]
     assert "annotations" not in json.loads(training_curves_figure(with_accuracy, y="loss").to_json())["layout"]
+
+
+def test_a_curve_of_one_point_is_drawn_as_a_point():
+    """Right after the head warm-up the train loss has one point (step 0): drawn as a line only, the live chart was
+    empty axes with no 'no metrics yet' either."""
+    figure = json.loads(training_curves_figure(frame([(0, "train", "loss", 0.1)]), y="loss").to_json())
+    [trace] = figure["data"]
+    assert "markers" in trace["mode"] and trace["name"] == "train"
+    assert json.loads(training_curves_figure(ISSUE, y="loss").to_json())["data"][0]["mode"] == "lines"
