@@ -105,6 +105,9 @@ class MapView {
       renderer: this.renderer, canvas: this.canvas, width: "auto", height: "auto", pointSize: 4, pointSizeSelected: 2,
       pointOutlineWidth: 2, lassoColor: [0.1, 0.1, 0.1, 1], backgroundColor: [1, 1, 1, 1],
       performanceMode: performance, deselectOnDblClick: false, deselectOnEscape: false, lassoInitiator: false,
+      // events in the input's own task: published asynchronously (a setTimeout after the next frame), a click's card
+      // waited 1-3 frames, 52-203 ms (BENCHMARKS §31i)
+      syncEvents: true,
     });
     // Escape clears the selection only with the mouse on the map: regl-scatterplot's own handler heard Escape
     // anywhere on the page, so closing a menu or a select box with it lost the papers just lassoed
