@@ -105,9 +105,6 @@ class MapView {
       renderer: this.renderer, canvas: this.canvas, width: "auto", height: "auto", pointSize: 4, pointSizeSelected: 2,
       pointOutlineWidth: 2, lassoColor: [0.1, 0.1, 0.1, 1], backgroundColor: [1, 1, 1, 1],
       performanceMode: performance, deselectOnDblClick: false, deselectOnEscape: false, lassoInitiator: false,
-      // events in the input's own task: published asynchronously (a setTimeout after the next frame), a click's card
-      // waited 1-3 frames, 52-203 ms (BENCHMARKS §31i)
-      syncEvents: true,
     });
     // Escape clears the selection only with the mouse on the map: regl-scatterplot's own handler heard Escape
     // anywhere on the page, so closing a menu or a select box with it lost the papers just lassoed
@@ -121,6 +118,7 @@ class MapView {
     // frames drawn (a mark for tests: one change, one frame; a run that changes nothing, none)
     this.plot.subscribe("draw", () => { this.wrap.dataset.frames = String((Number(this.wrap.dataset.frames) || 0) + 1); });
     this.plot.subscribe("select", ({ points }) => this.selected(points));
+    this.earlyClick();
     this.plot.subscribe("deselect", () => this.deselected());
     this.plot.subscribe("lassoEnd", ({ coordinates }) => this.lassoEnded(coordinates));
     this.lasso = new Lasso(this);
@@ -517,7 +515,27 @@ class MapView {
     this.showStatus();
   }
 
+  /** A click on a paper answered in the click's own task. regl-scatterplot selects the paper in its canvas "click"
+   * handler but publishes "select" with a setTimeout that waits 1-3 drawn frames (52-238 ms, BENCHMARKS §31i); its
+   * `syncEvents` option would publish every event at once, but left Compare's tall maps at the default camera. This
+   * listener, added after its own, reads the new selection and answers it; the event that follows is let pass. */
+  earlyClick() {
+    this.wrap.addEventListener("pointerdown", () => { this.before = this.plot.get("selectedPoints"); }, true);
+    this.canvas.addEventListener("click", () => {
+      const now = this.plot.get("selectedPoints");
+      if (this.lassoing || now.length !== 1 || (this.before && this.before.length === 1 && this.before[0] === now[0]))
+        return;
+      this.selected(now);
+      this.early = now[0];
+    });
+  }
+
   selected(points) {
+    if (this.early !== undefined) {  // the event of a click answered already (earlyClick): passed over once
+      const same = points.length === 1 && points[0] === this.early;
+      this.early = undefined;
+      if (same) return;
+    }
     this.wrap.dataset.picked = String((Number(this.wrap.dataset.picked) || 0) + 1);  // drawn selected (a mark)
     const rows = Array.from(points, (i) => this.globalRow(i)).sort((a, b) => a - b);
     if (this.lassoing || rows.length > 1) {
