@@ -118,11 +118,10 @@ class MapView {
     // frames drawn (a mark for tests: one change, one frame; a run that changes nothing, none)
     this.plot.subscribe("draw", () => { this.wrap.dataset.frames = String((Number(this.wrap.dataset.frames) || 0) + 1); });
     this.plot.subscribe("select", ({ points }) => this.selected(points));
-    this.earlyClick();
     this.plot.subscribe("deselect", () => this.deselected());
     this.plot.subscribe("lassoEnd", ({ coordinates }) => this.lassoEnded(coordinates));
     this.lasso = new Lasso(this);
-    this.pin = new Pin(this);  // a clicked paper's card, at once (pin.js)
+    this.pin = new Pin(this);  // a clicked paper's card, at once, in the click's own task (pin.js)
     this.colours = new ColourFollower(this, () => hub(this.hubKey));  // the Colour by box, at once (colour.js)
     this.touch = new Touch(this, this.lasso);
     this.plot.subscribe("pointOver", (i) => {  // no card over a lasso being drawn (a hover heard before the press)
@@ -515,27 +514,8 @@ class MapView {
     this.showStatus();
   }
 
-  /** A click on a paper answered in the click's own task. regl-scatterplot selects the paper in its canvas "click"
-   * handler but publishes "select" with a setTimeout that waits 1-3 drawn frames (52-238 ms, BENCHMARKS §31i); its
-   * `syncEvents` option would publish every event at once, but left Compare's tall maps at the default camera. This
-   * listener, added after its own, reads the new selection and answers it; the event that follows is let pass. */
-  earlyClick() {
-    this.wrap.addEventListener("pointerdown", () => { this.before = this.plot.get("selectedPoints"); }, true);
-    this.canvas.addEventListener("click", () => {
-      const now = this.plot.get("selectedPoints");
-      if (this.lassoing || now.length !== 1 || (this.before && this.before.length === 1 && this.before[0] === now[0]))
-        return;
-      this.selected(now);
-      this.early = now[0];
-    });
-  }
-
   selected(points) {
-    if (this.early !== undefined) {  // the event of a click answered already (earlyClick): passed over once
-      const same = points.length === 1 && points[0] === this.early;
-      this.early = undefined;
-      if (same) return;
-    }
+    if (this.pin.answered(points)) return;  // a click pin.js answered in its own task: its event passed over
     this.wrap.dataset.picked = String((Number(this.wrap.dataset.picked) || 0) + 1);  // drawn selected (a mark)
     const rows = Array.from(points, (i) => this.globalRow(i)).sort((a, b) => a - b);
     if (this.lassoing || rows.length > 1) {

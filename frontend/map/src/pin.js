@@ -14,6 +14,32 @@ export default class Pin {
     this.card.style.cssText = CARD + ";display:none";
     this.card.className = "miread-pinned";
     view.wrap.appendChild(this.card);
+    this.early = undefined;
+    this.earlyClick();
+  }
+
+  /** A click on a paper answered in the click's own task. regl-scatterplot selects the paper in its canvas "click"
+   * handler but publishes "select" with a setTimeout that waits 1-3 drawn frames (52-238 ms, BENCHMARKS §31i); its
+   * `syncEvents` option would publish every event at once, but left Compare's tall maps at the default camera. This
+   * listener, added after its own, reads the new selection and answers it (the view's `selected`); the event that
+   * follows for the same paper is passed over (`answered`). */
+  earlyClick() {
+    const v = this.view;
+    v.wrap.addEventListener("pointerdown", () => { this.before = v.plot.get("selectedPoints"); }, true);
+    v.canvas.addEventListener("click", () => {
+      const now = v.plot.get("selectedPoints"), was = this.before || [];
+      if (v.lassoing || now.length !== 1 || (was.length === 1 && was[0] === now[0])) return;
+      v.selected(now);
+      this.early = now[0];
+    });
+  }
+
+  /** Whether `points` (a "select" event's) is the click answered already; true once. */
+  answered(points) {
+    if (this.early === undefined) return false;
+    const same = points.length === 1 && points[0] === this.early;
+    this.early = undefined;
+    return same;
   }
 
   /** Pin the card of drawn point `i` (corpus row `row`); the page's answer for it is awaited. */
