@@ -17,8 +17,12 @@ pytestmark = pytest.mark.e2e
 
 @pytest.fixture(scope="module")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    """Corpus 'c': 60 papers of three journals, years 2000-2004, embedded with 'tiny'."""
+    """Corpus 'c': 60 papers of three journals, years 2000-2004, and corpus 'd' (18 of them), embedded with 'tiny'."""
+    from core.embedding import embed_corpus
+
     store: Store = embedded_store(tmp_path_factory, "paths", "c", make_papers(20), "make_papers")
+    store.import_papers("d", make_papers(6), source="make_papers")
+    embed_corpus(store, "d", "tiny")
     env = {"MIREAD_WARM_NUMBA": "0", "MIREAD_DEVICE": "cpu", "MIREAD_MODEL": "tiny"}
     with streamlit_server(store.root, env=env, timeout=240) as url:
         yield f"{url}/?corpus=c&model=tiny&method=pca&colour=journal"
@@ -64,3 +68,29 @@ def test_the_star_follows_each_paper_opened_one_after_another(tab: Tab):
 
 def _equal(value: object, expected: object) -> None:
     assert value == expected, (value, expected)
+
+
+def test_another_corpus_drops_the_pinned_card_and_the_star(tab: Tab):
+    """A paper of corpus c opened (its card pinned, its star drawn), then the sidebar switches to corpus d, which
+    lacks it: d's map shows neither the card nor a star, and its panel is closed."""
+    tab.map_drawn()
+    titles = tab.map_view()["titles"]
+    row = next(i for i, t in enumerate(titles) if t.endswith("number 15"))  # not among d's papers (numbers 0-5)
+    tab.click_point(row=row)
+    tab.eventually(lambda: _equal(opened(tab)["pinned"], row))
+    key = tab.map_view()["key"]
+    tab.choose("Corpus", "d (18)")
+    tab.eventually(lambda: _differs(tab.map_view()["key"], key))
+    tab.map_drawn()
+    tab.page.wait_for_timeout(800)
+    tab.idle()
+    ARTIFACTS.mkdir(exist_ok=True)
+    tab.page.screenshot(path=str(ARTIFACTS / "map-switch-corpus-pinned.png"))
+    now = opened(tab)
+    assert now["pinned"] is None and now["star"] is None and now["panel"] is None, now
+    card = tab.page.evaluate(f"() => {MAP_JS}.pin.card.style.display")
+    assert card == "none" and tab.errors == [], (card, tab.errors)
+
+
+def _differs(value: object, other: object) -> None:
+    assert value != other, value
