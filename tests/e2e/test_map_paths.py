@@ -94,3 +94,37 @@ def test_another_corpus_drops_the_pinned_card_and_the_star(tab: Tab):
 
 def _differs(value: object, other: object) -> None:
     assert value != other, value
+
+
+UNDER_CARD = f"""() => {{ const m = {MAP_JS}, r = m.pin.card.getBoundingClientRect(), out = [];
+    for (let i = 0; i < m.n; i++) {{ const [x, y] = m.pageXY(i);
+        if (i !== m.pin.i && x > r.left + 4 && x < r.right - 24 && y > r.top + 4 && y < r.bottom - 4) out.push(i); }}
+    return out; }}"""
+
+
+def test_a_paper_under_the_pinned_card_can_be_clicked(tab: Tab):
+    """Seen on the demo: a paper's pinned card lies over its neighbours, and a click on one of them landed on the card
+    and did nothing. The card lets clicks through to the map (its × still closes it)."""
+    tab.map_drawn()
+    view = tab.map_view()
+    row = len(view["titles"]) // 2
+    tab.click_point(row=row)
+    tab.eventually(lambda: _equal(opened(tab)["pinned"], row))
+    x, y = tab.map_point(row=row)
+    for _ in range(6):  # zoom out about the paper until another lies under its card
+        if tab.page.evaluate(UNDER_CARD):
+            break
+        tab.page.mouse.move(x, y)
+        tab.page.mouse.wheel(0, 300)
+        tab.page.wait_for_timeout(400)
+    under = tab.page.evaluate(UNDER_CARD)
+    assert under, "no paper under the card to click"
+    other = under[0]
+    ox, oy = tab.page.evaluate(f"i => {MAP_JS}.pageXY(i)", other)
+    tab.page.mouse.click(ox, oy)
+    tab.idle()
+    ARTIFACTS.mkdir(exist_ok=True)
+    tab.page.screenshot(path=str(ARTIFACTS / "map-click-under-card.png"))
+    tab.eventually(lambda: _equal(opened(tab)["pinned"], other))
+    tab.page.locator(".miread-pinned button").first.click()  # its × closes it
+    tab.eventually(lambda: _equal(opened(tab)["pinned"], None))

@@ -3,7 +3,10 @@
 // while that paper is the open one (the page's star), and goes with a click elsewhere, Escape, its × or another
 // paper opened. Text from data is only ever set with textContent.
 
-const CARD = "position:absolute;z-index:5;max-width:min(320px, 80%);background:#fff;border:1px solid #666;"
+// Clicks go through the card to the map (a paper under it could not be clicked: the card took the click and did
+// nothing), and the papers under it show faintly through it; its × alone takes clicks.
+const CARD = "position:absolute;z-index:5;max-width:min(320px, 80%);background:rgba(255,255,255,.86);"
+  + "pointer-events:none;border:1px solid #666;"
   + "border-radius:6px;padding:6px 22px 6px 8px;font-size:12px;box-shadow:0 2px 8px rgba(0,0,0,.25);color:#222";
 
 export default class Pin {
@@ -62,7 +65,7 @@ export default class Pin {
     close.textContent = "×";
     close.title = "Close this card";
     close.style.cssText = "position:absolute;top:2px;right:4px;border:none;background:none;font-size:15px;"
-      + "cursor:pointer;color:#444;padding:0 2px";
+      + "cursor:pointer;color:#444;padding:0 2px;pointer-events:auto";
     close.addEventListener("click", (e) => { e.stopPropagation(); this.hide(); });
     card.appendChild(close);
     card.dataset.row = String(row);
