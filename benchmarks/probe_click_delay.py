@@ -19,14 +19,14 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from tests.e2e.server import CHROMIUM, CHROMIUM_ARGS, wait_idle  # noqa: E402
 
 MAP = "window.__mireadMaps.map.map"
-MARKS = """() => { const m = %s, t = window.__click = {frames: 0};
+MARKS = """() => { const m = MAP, t = window.__click = {frames: 0};
   for (const kind of ['pointerup', 'click']) document.addEventListener(kind, () => { t[kind] = performance.now();
     t.framesAt = t.framesAt || {}; t.framesAt[kind] = t.frames; }, true);
   const tick = () => { t.frames += 1; requestAnimationFrame(tick); }; requestAnimationFrame(tick);
   new MutationObserver(() => { t.answer = performance.now(); t.framesAnswer = t.frames; })
     .observe(m.wrap, {attributes: true, attributeFilter: ['data-answered']});
   new MutationObserver(() => { if (m.card.style.display === 'block' && !t.card) t.card = performance.now(); })
-    .observe(m.card, {attributes: true, attributeFilter: ['style']}); }""" % MAP
+    .observe(m.card, {attributes: true, attributeFilter: ['style']}); }""".replace("MAP", MAP, 1)
 
 
 def main() -> None:
@@ -43,7 +43,7 @@ def main() -> None:
         page = browser.new_context(viewport={"width": 1400, "height": 1000}).new_page()
         page.goto(args.url)
         wait_idle(page)
-        page.wait_for_function(f"() => window.__mireadMaps?.map?.map?.wrap.dataset.ready === '1'", timeout=240_000)
+        page.wait_for_function("() => window.__mireadMaps?.map?.map?.wrap.dataset.ready === '1'", timeout=240_000)
         page.wait_for_timeout(1500)
         page.evaluate(MARKS)
         n = page.evaluate(f"() => {MAP}.n")
