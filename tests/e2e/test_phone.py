@@ -111,8 +111,7 @@ def test_on_a_phone_whole_map_undoes_a_pinch_and_a_find_and_a_tap_opens_the_pape
         tab.page.wait_for_timeout(800)
         tab.eventually(lambda: _inside(tab))
         cdp = tab.page.context.new_cdp_session(tab.page)
-        box = tab.page.evaluate(f"() => {{ const m = {MAP_JS}; m.wrap.scrollIntoView({{block: 'center'}});"
-                                " const r = m.wrap.getBoundingClientRect(); return [r.left, r.top, r.width, r.height]; }")
+        box = _map_box(tab)
         cx, cy = box[0] + box[2] / 3, box[1] + box[3] / 2
 
         def touch(kind: str, *points: tuple[float, float]) -> None:
@@ -138,6 +137,7 @@ def test_on_a_phone_whole_map_undoes_a_pinch_and_a_find_and_a_tap_opens_the_pape
         tab.page.touchscreen.tap(*xy)
         tab.eventually(lambda: _opened(tab, 33))
         tab.page.locator(".miread-map-outer button[data-mode=lasso]").first.click()
+        box = _map_box(tab)  # where the map is now (Find and the tap scrolled the page)
         x0, y0, x1, y1 = box[0] + 8, box[1] + 8, box[0] + box[2] - 8, box[1] + box[3] - 8
         touch("touchStart", (x0, y0))
         for x, y in ((x1, y0), (x1, y1), (x0, y1), (x0, y0 + 2)):
@@ -150,6 +150,12 @@ def test_on_a_phone_whole_map_undoes_a_pinch_and_a_find_and_a_tap_opens_the_pape
 
 
 MAP_JS = "window.__mireadMaps.map.map"
+
+
+def _map_box(tab: Tab) -> list[float]:
+    """The map scrolled to the middle of the screen: its left, top, width and height."""
+    return tab.page.evaluate(f"() => {{ const m = {MAP_JS}; m.wrap.scrollIntoView({{block: 'center'}});"
+                             " const r = m.wrap.getBoundingClientRect(); return [r.left, r.top, r.width, r.height]; }")
 
 
 def whole(tab: Tab) -> None:
