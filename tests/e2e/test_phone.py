@@ -94,3 +94,87 @@ def test_a_map_made_narrow_keeps_its_papers_inside(browser, server: str):
 def _inside(tab: Tab) -> None:
     worst = tab.page.evaluate(INSIDE)
     assert worst >= 4, f"a paper's centre lies {worst:.0f} px inside the map's border (negative: outside)"
+
+
+@pytest.mark.parametrize("start", ["phone", "narrowed"])
+def test_on_a_phone_whole_map_undoes_a_pinch_and_a_find_and_a_tap_opens_the_paper(browser, server: str, start: str):
+    """Issue 42 §3 and §5 at a phone's width, opened there or narrowed from a 1280 px window: after a two-finger
+    zoom and after Find's flight, Whole map shows every paper inside the map with room to tap it; a tap on a paper
+    pins its card and opens it (the star on it); a finger's lasso in Lasso mode selects papers."""
+    first = PHONE if start == "phone" else {"width": 1280, "height": 900}
+    context = browser.new_context(viewport=first, device_scale_factor=2, is_mobile=start == "phone", has_touch=True)
+    try:
+        tab = Tab(context.new_page(), server).open()
+        tab.map_drawn()
+        if start == "narrowed":
+            tab.page.set_viewport_size(PHONE)
+        tab.page.wait_for_timeout(800)
+        tab.eventually(lambda: _inside(tab))
+        cdp = tab.page.context.new_cdp_session(tab.page)
+        box = _map_box(tab)
+        cx, cy = box[0] + box[2] / 3, box[1] + box[3] / 2
+
+        def touch(kind: str, *points: tuple[float, float]) -> None:
+            cdp.send("Input.dispatchTouchEvent", {"type": kind, "touchPoints": [
+                {"x": x, "y": y, "id": k} for k, (x, y) in enumerate(points)]})
+        touch("touchStart", (cx - 30, cy), (cx + 30, cy))  # two fingers spread: 60 → 240 px, the map 4× larger
+        for k in range(1, 10):
+            touch("touchMove", (cx - 30 - 10 * k, cy), (cx + 30 + 10 * k, cy))
+        touch("touchEnd")
+        tab.page.wait_for_timeout(600)
+        assert tab.page.evaluate(INSIDE) < 0, "the pinch did not zoom in"
+        whole(tab)
+        tab.page.get_by_role("textbox", name="Find a paper").fill("number 7")
+        tab.page.get_by_role("textbox", name="Find a paper").press("Enter")
+        tab.idle()
+        tab.eventually(lambda: _zoomed(tab))
+        ARTIFACTS.mkdir(exist_ok=True)
+        tab.page.screenshot(path=str(ARTIFACTS / f"map-phone-{start}-find.png"))
+        whole(tab)
+        tab.page.screenshot(path=str(ARTIFACTS / f"map-phone-{start}-whole.png"))
+        xy = tab.page.evaluate(f"() => {{ const m = {MAP_JS}; m.wrap.scrollIntoView({{block: 'center'}});"
+                               " return m.pageXY(33); }")
+        tab.page.touchscreen.tap(*xy)
+        tab.eventually(lambda: _opened(tab, 33))
+        tab.page.locator(".miread-map-outer button[data-mode=lasso]").first.click()
+        box = _map_box(tab)  # where the map is now (Find and the tap scrolled the page)
+        x0, y0, x1, y1 = box[0] + 8, box[1] + 8, box[0] + box[2] - 8, box[1] + box[3] - 8
+        touch("touchStart", (x0, y0))
+        for x, y in ((x1, y0), (x1, y1), (x0, y1), (x0, y0 + 2)):
+            touch("touchMove", (x, y))
+            tab.page.wait_for_timeout(60)
+        touch("touchEnd")
+        tab.eventually(lambda: _selected(tab))
+    finally:
+        context.close()
+
+
+MAP_JS = "window.__mireadMaps.map.map"
+
+
+def _map_box(tab: Tab) -> list[float]:
+    """The map scrolled to the middle of the screen: its left, top, width and height."""
+    return tab.page.evaluate(f"() => {{ const m = {MAP_JS}; m.wrap.scrollIntoView({{block: 'center'}});"
+                             " const r = m.wrap.getBoundingClientRect(); return [r.left, r.top, r.width, r.height]; }")
+
+
+def whole(tab: Tab) -> None:
+    """Press Whole map and wait for every paper to lie inside the map."""
+    tab.page.locator(".miread-whole").first.click()
+    tab.idle()
+    tab.eventually(lambda: _inside(tab))
+
+
+def _zoomed(tab: Tab) -> None:
+    assert tab.page.evaluate(INSIDE) < 0, "Find did not zoom onto its paper"
+
+
+def _opened(tab: Tab, row: int) -> None:
+    got = tab.page.evaluate(f"() => {{ const m = {MAP_JS}, s = m.overlayState && m.overlayState.star;"
+                            " return [m.pin.row, s ? s.row : null]; }")
+    assert got == [row, row], got
+
+
+def _selected(tab: Tab) -> None:
+    n = tab.page.evaluate(f"() => {MAP_JS}.selection.length")
+    assert n >= 30, n

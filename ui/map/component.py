@@ -294,6 +294,17 @@ def pending_selection(unit: UnitFrame, key: str, coords: np.ndarray | None = Non
     return None if selected is None else [int(r) for r in selected]
 
 
+def pending_click(key: str) -> int | None:
+    """The row an instance's click brings to this run, read before the instance is mounted again (None: no click).
+    The side fragment opens it first, so the star it sends is the clicked paper's, not the one open before."""
+    try:
+        events = st.session_state.get(key)
+    except Exception:  # noqa: BLE001 - no value yet (a first run), or a state Streamlit will not present
+        return None
+    clicked = events.get("clicked") if isinstance(events, dict) else None
+    return None if clicked is None else int(clicked)
+
+
 def lasso_rows(unit: UnitFrame, coords: np.ndarray, polygon: list[float]) -> list[int]:
     """The rows of every paper inside a lasso's polygon (flat x, y pairs in the map's [-1, 1] frame)."""
     return rows_in_polygon(unit.to_unit(coords), np.asarray(polygon, dtype=np.float64)).tolist()

@@ -17,7 +17,7 @@ from core.plots.map_data import UnitFrame
 from ui.collection_add import add_to_collection
 from ui.export_menu import export_menu
 from ui.figures_view import summaries
-from ui.map.component import map_events
+from ui.map.component import map_events, pending_click
 from ui.map.panel import PAGE_RUN, PAPER, find_box, open_paper_at, paper_panel, paper_row
 from ui.map.zoom import FLY
 from ui.timing import timed
@@ -37,6 +37,9 @@ def side_panel(corpus: str, spec: ModelSpec, frame: pd.DataFrame, coords: np.nda
     st.session_state.pop(FLY, None)  # a flight is this fragment's: its map instance flies
     if st.session_state.pop(PAGE_RUN, False):
         st.rerun(scope="app")  # what the map draws must change (a paper's citations, a new collection)
+    clicked = pending_click("map_events")  # opened before the star is sent: the star answers this click, not the last
+    if clicked is not None:
+        open_paper_at(frame, clicked)
     row = paper_row(frame, st.session_state.get(PAPER))
     star = None if row is None else {"x": float(coords[row, 0]), "y": float(coords[row, 1]), "row": row,
                                      "label": str(frame["title"].iloc[row])[:120]}

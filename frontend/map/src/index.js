@@ -121,7 +121,7 @@ class MapView {
     this.plot.subscribe("deselect", () => this.deselected());
     this.plot.subscribe("lassoEnd", ({ coordinates }) => this.lassoEnded(coordinates));
     this.lasso = new Lasso(this);
-    this.pin = new Pin(this);  // a clicked paper's card, at once (pin.js)
+    this.pin = new Pin(this);  // a clicked paper's card, at once, in the click's own task (pin.js)
     this.colours = new ColourFollower(this, () => hub(this.hubKey));  // the Colour by box, at once (colour.js)
     this.touch = new Touch(this, this.lasso);
     this.plot.subscribe("pointOver", (i) => {  // no card over a lasso being drawn (a hover heard before the press)
@@ -515,6 +515,7 @@ class MapView {
   }
 
   selected(points) {
+    if (this.pin.answered(points)) return;  // a click pin.js answered in its own task: its event passed over
     this.wrap.dataset.picked = String((Number(this.wrap.dataset.picked) || 0) + 1);  // drawn selected (a mark)
     const rows = Array.from(points, (i) => this.globalRow(i)).sort((a, b) => a - b);
     if (this.lassoing || rows.length > 1) {

@@ -3,7 +3,10 @@
 // while that paper is the open one (the page's star), and goes with a click elsewhere, Escape, its × or another
 // paper opened. Text from data is only ever set with textContent.
 
-const CARD = "position:absolute;z-index:5;max-width:min(320px, 80%);background:#fff;border:1px solid #666;"
+// Clicks go through the card to the map (a paper under it could not be clicked: the card took the click and did
+// nothing), and the papers under it show faintly through it; its × alone takes clicks.
+const CARD = "position:absolute;z-index:5;max-width:min(320px, 80%);background:rgba(255,255,255,.86);"
+  + "pointer-events:none;border:1px solid #666;"
   + "border-radius:6px;padding:6px 22px 6px 8px;font-size:12px;box-shadow:0 2px 8px rgba(0,0,0,.25);color:#222";
 
 export default class Pin {
@@ -14,6 +17,32 @@ export default class Pin {
     this.card.style.cssText = CARD + ";display:none";
     this.card.className = "miread-pinned";
     view.wrap.appendChild(this.card);
+    this.early = undefined;
+    this.earlyClick();
+  }
+
+  /** A click on a paper answered in the click's own task. regl-scatterplot selects the paper in its canvas "click"
+   * handler but publishes "select" with a setTimeout that waits 1-3 drawn frames (52-238 ms, BENCHMARKS §31i); its
+   * `syncEvents` option would publish every event at once, but left Compare's tall maps at the default camera. This
+   * listener, added after its own, reads the new selection and answers it (the view's `selected`); the event that
+   * follows for the same paper is passed over (`answered`). */
+  earlyClick() {
+    const v = this.view;
+    v.wrap.addEventListener("pointerdown", () => { this.before = v.plot.get("selectedPoints"); }, true);
+    v.canvas.addEventListener("click", () => {
+      const now = v.plot.get("selectedPoints"), was = this.before || [];
+      if (v.lassoing || now.length !== 1 || (was.length === 1 && was[0] === now[0])) return;
+      v.selected(now);
+      this.early = now[0];
+    });
+  }
+
+  /** Whether `points` (a "select" event's) is the click answered already; true once. */
+  answered(points) {
+    if (this.early === undefined) return false;
+    const same = points.length === 1 && points[0] === this.early;
+    this.early = undefined;
+    return same;
   }
 
   /** Pin the card of drawn point `i` (corpus row `row`); the page's answer for it is awaited. */
@@ -36,7 +65,7 @@ export default class Pin {
     close.textContent = "×";
     close.title = "Close this card";
     close.style.cssText = "position:absolute;top:2px;right:4px;border:none;background:none;font-size:15px;"
-      + "cursor:pointer;color:#444;padding:0 2px";
+      + "cursor:pointer;color:#444;padding:0 2px;pointer-events:auto";
     close.addEventListener("click", (e) => { e.stopPropagation(); this.hide(); });
     card.appendChild(close);
     card.dataset.row = String(row);
