@@ -2,7 +2,7 @@
 
     MIREAD_BENCH_DATA=/work/shared/data nice -n 19 .venv/bin/python benchmarks/bench_query_encoder.py probe
     MIREAD_BENCH_DATA=/work/shared/data nice -n 19 .venv/bin/python benchmarks/bench_query_encoder.py query
-    MIREAD_BENCH_DATA=/work/shared/data nice -n 19 .venv/bin/python benchmarks/bench_query_encoder.py both
+    MIREAD_BENCH_DATA=/work/shared/data nice -n 19 .venv/bin/python benchmarks/bench_query_encoder.py both 0   # seeds
 
 Training pairs come from the training corpora only (PubMed 1977-79, medical 1,000, arXiv 4,000, arXiv journals
 10,000): the benchmark's own title and keyword queries (core.evaluation.short_queries.queries, every paper, query
@@ -206,7 +206,7 @@ def check_encoder(units: dict, base) -> float:
                                                                                    d["texts"])).max())
 
 
-def main(mode: str) -> dict:
+def main(mode: str, seeds: tuple[int, ...] = SEEDS) -> dict:
     started = time.time()
     units = corpora()
     groups = training_pairs(units)
@@ -214,14 +214,21 @@ def main(mode: str) -> dict:
     found: dict = {"pairs": {g: len(p) for g, p in groups.items()}, "encoder_check": check_encoder(units, base),
                    "timing": {}, "held_out": {}}
     print(found["pairs"], found["encoder_check"], flush=True)
-    for seed in SEEDS:
+    for seed in seeds:
         model, timing = train(units, groups, mode, seed)
         rows, more = measure(units, mode, seed, encoder_with(model), base)
         found["timing"][seed] = timing | more
         found["held_out"].update(rows)
         print(seed, found["timing"][seed], flush=True)
+        save(f"heldout_28j_encoder_{mode}", found | {"seconds": round(time.time() - started)})  # each seed kept
     found["seconds"] = round(time.time() - started)
     return found
+
+
+def save(key: str, value: dict) -> None:
+    previous = json.loads(OUT.read_text()) if OUT.exists() else {}
+    previous[key] = value
+    OUT.write_text(json.dumps(previous, indent=1))
 
 
 def table(found: dict, kind: str, metric: str) -> str:
@@ -258,14 +265,17 @@ if __name__ == "__main__":
     import torch
 
     torch.set_num_threads(2)
+    if sys.argv[1:2] == ["tables"]:  # the markdown of a saved (perhaps partial) run
+        saved = json.loads(OUT.read_text())[f"heldout_28j_encoder_{sys.argv[2]}"]
+        for kind, metric in product(("keywords", "title", "abstract"), METRICS):
+            print(f"\n{kind}, {metric}\n" + table(saved, kind, metric))
+        sys.exit(0)
     if sys.argv[1:2] == ["probe"]:
         probe()
         sys.exit(0)
     variant = sys.argv[1] if sys.argv[1:2] in (["query"], ["both"]) else "query"
-    result = main(variant)
-    previous = json.loads(OUT.read_text()) if OUT.exists() else {}
-    previous[f"heldout_28j_encoder_{variant}"] = result
-    OUT.write_text(json.dumps(previous, indent=1))
+    result = main(variant, tuple(int(s) for s in sys.argv[2:]) or SEEDS)
+    save(f"heldout_28j_encoder_{variant}", result)
     print(json.dumps({k: result[k] for k in ("pairs", "encoder_check", "timing", "seconds")}, indent=1))
     for kind, metric in product(("keywords", "title"), METRICS):
         print(f"\n{kind}, {metric}\n" + table(result, kind, metric))
