@@ -12,6 +12,7 @@ from typing import Any
 
 from core.io.aas_journals import aas_journal
 from core.io.bibtex_lines import line_entry, put_back
+from core.io.cut_short import unended_record_error
 from core.io.names import bibtex_names
 from core.io.rows import NumberedRow, Row, RowWarning, _year
 from core.io.safety import _open_text, _shown
@@ -349,6 +350,9 @@ def _bibtex_rows(path: Path) -> Iterator[NumberedRow]:
                 yield number, RowError(number, f"row {number}: BibTeX entry at line {line} could not be parsed")
                 continue
             entry, field = closed
+            if number == len(blocks) and not any(f.key == "title" and str(f.value).strip() for f in entry.fields):
+                yield number, unended_record_error(number, f"its '{_shown(field)}' field has no closing brace")
+                continue
             row, warnings = _bibtex_row(entry, number, latex)
             yield number, row
             yield number, RowWarning(number, field, f"field '{_shown(field)}' has no closing brace, so it was "
