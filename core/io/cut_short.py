@@ -80,6 +80,13 @@ def unended_record_error(number: Any, where: str = "in the middle of a line", sh
                             f"{FIX}")
 
 
+def unended_record_warning(number: int, field: str, last: str) -> RowWarning:
+    """The warning on a file's last record when it lacks the field (`last`) every record of its format ends with:
+    the file ends inside it (PubMed format: ``SO``)."""
+    return RowWarning(number, field, f"the file ends inside this record (before its {last} line, which ends every "
+                                     f"record), so its last field may be incomplete: {FIX}")
+
+
 def quoted_value_cut(number: int, field: str) -> RowWarning:
     """The warning on a delimited file's last row when the file ends inside a quoted value."""
     return RowWarning(number, field, "the file ends inside a quoted value (it opens a quote it never closes), so its "

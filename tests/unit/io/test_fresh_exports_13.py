@@ -130,3 +130,19 @@ def test_a_central_trial_registry_record_has_no_url_for_a_journal_and_its_id_as_
     assert papers[3].fields["journal"] == "Nature communications"
     report = import_files(Store(tmp_path / "ws"), [TOOLS / "cochrane_central_registry_7.ris"], "c")
     assert (report.imported, report.added, report.merged, report.skipped) == (7, 4, 3, 0)
+
+
+def test_a_pubmed_file_cut_inside_its_last_record_warns_that_it_looks_cut_short(tmp_path) -> None:
+    """PubMed format has no end-of-record line, but every record ends with its ``SO`` (source) line. A file cut
+    inside its last record's author list (NMN-NR's ``pubmed.nbib`` at 60 %, "…Graduate School of Medicine, The \\n
+    ") was imported short without a word; now the record is imported with a warning naming the cut."""
+    data = (TOOLS.parent / "pubmed_3.txt").read_bytes()
+    cut = tmp_path / "pubmed_3.txt"
+    cut.write_bytes(data[: data.rindex(b"\nAU  - ") + 5])
+    items = list(read_papers(cut))
+    papers = [i for i in items if isinstance(i, Paper)]
+    warnings = [i for i in items if isinstance(i, RowWarning)]
+    assert len(papers) == 3
+    assert [w.row for w in warnings] == [3] and "looks cut short" in warnings[0].reason
+    whole = list(read_papers(TOOLS.parent / "pubmed_3.txt"))
+    assert not [i for i in whole if isinstance(i, RowWarning)]
