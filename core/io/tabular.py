@@ -12,8 +12,13 @@ from typing import Any
 
 from core.errors import CorpusError
 from core.io.api_json import api_records
-from core.io.cut_short import (ends_inside_quotes, json_line_refusal, json_refusal, quoted_value_cut,
-                                unended_record_error)
+from core.io.cut_short import (
+    ends_inside_quotes,
+    json_line_refusal,
+    json_refusal,
+    quoted_value_cut,
+    unended_record_error,
+)
 from core.io.europe_pmc import europe_pmc_records
 from core.io.inspire import inspire_records
 from core.io.rows import NumberedRow, Row, RowNumber
