@@ -12,6 +12,7 @@ from typing import Any
 
 from core.io.aas_journals import aas_journal
 from core.io.bibtex_lines import line_entry, put_back
+from core.io.cut_short import unended_record_error
 from core.io.names import bibtex_names
 from core.io.rows import NumberedRow, Row, RowWarning, _year
 from core.io.safety import _open_text, _shown
@@ -307,6 +308,18 @@ def _closed_entry(raw: str) -> tuple[Any, str] | None:
     return entry, entry.fields[-1].key.strip().lower()
 
 
+_FIELD_TEXT = re.compile(r"^\s*[A-Za-z][\w-]*\s*=\s*[{\"\d]", re.MULTILINE)
+
+
+def _closed_early(library: Any) -> set[int]:
+    """The entries (by id) an extra "}" closed early: the text after one is not a comment but its other fields."""
+    from bibtexparser.model import Entry, ImplicitComment
+
+    blocks = library.blocks
+    return {id(block) for block, after in zip(blocks, blocks[1:]) if isinstance(block, Entry)
+            and isinstance(after, ImplicitComment) and _FIELD_TEXT.search(str(after.comment))}
+
+
 def _bibtex_rows(path: Path) -> Iterator[NumberedRow]:
     from bibtexparser.model import Entry, ParsingFailedBlock
 
@@ -315,22 +328,31 @@ def _bibtex_rows(path: Path) -> Iterator[NumberedRow]:
     library = _bibtex_library(_COMMA_KEY.sub(rf"\1\2{_KEY_COMMA}\3,", text))
     latex = _LatexText()
     blocks = sorted([*library.entries, *library.failed_blocks], key=lambda block: block.start_line or 0)
+    early = _closed_early(library)
+    lines = text.splitlines() if early or library.failed_blocks else []
     for number, block in enumerate(blocks, start=1):
         line = (block.start_line or 0) + 1
+        by_line = line_entry(lines[line - 1:]) if id(block) in early else None
+        if by_line is not None:  # an extra "}" closed it, its later fields outside: read one field a line
+            yield from _lines_read(by_line, number, line, latex)
+            continue
         if isinstance(block, Entry):
             row, warnings = _bibtex_row(block, number, latex)
             yield number, row
             yield from ((number, warning) for warning in warnings)
         elif isinstance(block, ParsingFailedBlock):
-            closed = _closed_entry(block.raw or "")
-            by_line = line_entry(text.splitlines()[line - 1:]) if closed is None else None
-            if by_line is not None:  # a brace written as text in a one-field-a-line entry (Scopus)
+            by_line = line_entry(lines[line - 1:])
+            if by_line is not None:  # a brace written as text (Scopus), or lost (a script), one field a line
                 yield from _lines_read(by_line, number, line, latex)
                 continue
+            closed = _closed_entry(block.raw or "")
             if closed is None:
                 yield number, RowError(number, f"row {number}: BibTeX entry at line {line} could not be parsed")
                 continue
             entry, field = closed
+            if number == len(blocks) and not any(f.key == "title" and str(f.value).strip() for f in entry.fields):
+                yield number, unended_record_error(number, f"its '{_shown(field)}' field has no closing brace")
+                continue
             row, warnings = _bibtex_row(entry, number, latex)
             yield number, row
             yield number, RowWarning(number, field, f"field '{_shown(field)}' has no closing brace, so it was "
@@ -338,10 +360,11 @@ def _bibtex_rows(path: Path) -> Iterator[NumberedRow]:
             yield from ((number, warning) for warning in warnings)
 
 
-def _lines_read(by_line: tuple[str, list[str]], number: int, line: int, latex: _LatexText) -> Iterator[NumberedRow]:
+def _lines_read(by_line: tuple[str, list[str], list[str]], number: int, line: int,
+                latex: _LatexText) -> Iterator[NumberedRow]:
     """The row of an entry read one field a line (`core.io.bibtex_lines`), with a warning naming its fields whose
     braces do not balance; an error if even the rebuilt entry cannot be read."""
-    rebuilt, unbalanced = by_line
+    rebuilt, unbalanced, cased = by_line
     library = _bibtex_library(rebuilt)
     if len(library.entries) != 1 or library.failed_blocks:
         yield number, RowError(number, f"row {number}: BibTeX entry at line {line} could not be parsed")
@@ -351,4 +374,8 @@ def _lines_read(by_line: tuple[str, list[str]], number: int, line: int, latex: _
     for field in unbalanced:
         yield number, RowWarning(number, field, f"the braces of field '{_shown(field)}' do not balance (a brace "
                                                 f"written as text): the entry was read one field a line (line {line})")
+    for field in cased:
+        yield number, RowWarning(number, field, f"the braces of field '{_shown(field)}' do not balance (its outer "
+                                                f"braces lost): read as its words' case, the entry one field a line "
+                                                f"(line {line})")
     yield from ((number, warning) for warning in warnings)

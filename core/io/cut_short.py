@@ -72,6 +72,21 @@ def record_cut_error(number: int, end: str = "ER") -> RowError:
                             f"follows): {FIX}")
 
 
+def unended_record_error(number: Any, where: str = "in the middle of a line", shown: int | None = None) -> RowError:
+    """The skip of a file's last record when the file ends inside it, before its title, in a format that writes no
+    end-of-record line (Ovid's tagged text, BibTeX, CSV): `where` says how the end shows; `shown` is the row the
+    sentence names where it is not `number` (a delimited file's line)."""
+    return RowError(number, f"row {shown or number}: the file ends inside this record ({where}), before its title: "
+                            f"{FIX}")
+
+
+def unended_record_warning(number: int, field: str, last: str) -> RowWarning:
+    """The warning on a file's last record when it lacks the field (`last`) every record of its format ends with:
+    the file ends inside it (PubMed format: ``SO``)."""
+    return RowWarning(number, field, f"the file ends inside this record (before its {last} line, which ends every "
+                                     f"record), so its last field may be incomplete: {FIX}")
+
+
 def quoted_value_cut(number: int, field: str) -> RowWarning:
     """The warning on a delimited file's last row when the file ends inside a quoted value."""
     return RowWarning(number, field, "the file ends inside a quoted value (it opens a quote it never closes), so its "

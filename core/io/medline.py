@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from core.errors import CorpusError
+from core.io.cut_short import unended_record_warning
 from core.io.rows import NumberedRow, Row, _year
 from core.io.safety import _name, _open_text
 from core.records import RowError
@@ -132,17 +133,22 @@ def _medline_rows(path: Path) -> Iterator[NumberedRow]:
     from Bio import Medline
 
     number = 0
+    record: dict[str, Any] = {}
+    ends_with_source = False  # PubMed writes SO last in every record: a last record without it was cut short
     with _open_text(path) as handle:
         records = Medline.parse(_joined(line.lstrip("\ufeff") for line in handle))
         while True:
             try:
                 record = next(records)
             except StopIteration:
+                if ends_with_source and number > 1 and not record.get("SO"):
+                    yield number, unended_record_warning(number, list(record)[-1] if record else "", "SO")
                 return
             except (KeyError, IndexError, ValueError):
                 raise CorpusError(f"file '{_name(path)}' record {number + 1} is not valid MEDLINE text "
                                   "(a continuation line before any tag)") from None
             number += 1
+            ends_with_source = ends_with_source or (number == 1 and bool(record.get("SO")))
             if not record.get("PMID") and not record.get("TI"):
                 yield number, RowError(number, f"row {number}: MEDLINE record has neither PMID nor TI")
                 continue

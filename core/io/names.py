@@ -145,6 +145,8 @@ def tagged_names(value: str) -> list[str]:
     parts = [part.strip() for part in value.split(",")]
     if len(parts) > 1 and all(_INITIALS_LAST.match(part) for part in parts):
         return parts
+    if len(parts) == 2 and parts[0] and not parts[1]:  # "NCT06882096,": CENTRAL's registry id as a trial's author
+        return [parts[0]]
     return [value]
 
 

@@ -20,6 +20,7 @@ import re
 from collections.abc import Iterator
 from pathlib import Path
 
+from core.io.cut_short import unended_record_error
 from core.io.rows import NumberedRow, Row
 from core.io.safety import _open_text
 from core.records import bare_doi
@@ -114,7 +115,7 @@ def ovid_rows(path: Path) -> Iterator[NumberedRow]:
     """The records of an Ovid tagged text, numbered from 1."""
     number = 0
     tags: dict[str, list[str]] = {}
-    tag, labelled = "", False
+    tag, labelled, raw = "", False, ""
     with _open_text(path) as handle:
         for raw in handle:
             line = raw.rstrip("\r\n").lstrip("\ufeff")
@@ -139,7 +140,9 @@ def ovid_rows(path: Path) -> Iterator[NumberedRow]:
                     tags[tag].append(line.strip())
                 else:  # a wrapped value, indented
                     tags[tag][-1] = f"{tags[tag][-1]} {line.strip()}".strip()
-    if tags:
+    if tags and number and not raw.endswith(("\n", "\r")) and not tags.get("TI", [""])[0].strip():
+        yield number + 1, unended_record_error(number + 1)  # cut short: its last line unended, no title yet
+    elif tags:
         yield number + 1, _labelled_row(tags) if labelled else tags_row(tags)
 
 

@@ -26,6 +26,7 @@ from core.records import RowError, bare_doi
 
 _DOI = re.compile(r"^10\.\d{4,9}/\S+$")
 _NOT_WORD = re.compile(r"[\W_]+")
+_WEB_ADDRESS = re.compile(r"^https?://\S+$", re.IGNORECASE)  # a journal that is a web page: not a journal
 
 _RIS_HEAD_LINES = 40  # a file is RIS when one of its first non-empty lines is a TY tag
 
@@ -145,6 +146,9 @@ def _ris_row(record: Row, number: int) -> tuple[Row, list[RowWarning]]:
         "urls": urls,
         "keywords": record.pop("keywords", None) or [],
     }
+    if isinstance(row["journal"], str) and _WEB_ADDRESS.match(row["journal"]):  # CENTRAL: a registry record's page
+        urls.extend([] if row["journal"] in urls else [row["journal"]])
+        row["journal"] = None
     if not row["journal"] and str(row["type"]).upper() in ("CONF", "CPAPER"):  # Zotero, Scopus: proceedings in C3
         row["journal"] = take("journal", "custom3")
     _titles_in_t2(record, row)

@@ -12,7 +12,13 @@ from typing import Any
 
 from core.errors import CorpusError
 from core.io.api_json import api_records
-from core.io.cut_short import ends_inside_quotes, json_line_refusal, json_refusal, quoted_value_cut
+from core.io.cut_short import (
+    ends_inside_quotes,
+    json_line_refusal,
+    json_refusal,
+    quoted_value_cut,
+    unended_record_error,
+)
 from core.io.europe_pmc import europe_pmc_records
 from core.io.inspire import inspire_records
 from core.io.rows import NumberedRow, Row, RowNumber
@@ -77,8 +83,14 @@ def _delimited_rows(path: Path, delimiter: str, header_row: int = 1) -> Iterator
                 break
             width = len(header or ())
             moved = True  # the row minus the record number changed since the last record (the first; a blank row)
+            short: tuple[Any, Row, int, int, int] | None = None  # a row of fewer columns, held till a row follows
+            before = (0, width)  # the last short row's (line, columns), flushed: the columns the row after it follows
             for cells in reader:  # the hot loop: a full row is zipped with the header, nothing else
                 line += 1
+                if short is not None:
+                    before = short[3], short[2]
+                    yield short[0], short[1]
+                    short = None
                 if len(cells) == width and (cells[0].strip() or any(map(str.strip, cells))):
                     number += 1
                     if moved:
@@ -97,9 +109,21 @@ def _delimited_rows(path: Path, delimiter: str, header_row: int = 1) -> Iterator
                                                  "columns")
                     continue
                 at, moved = RowNumber(number, line) if moved else number, False
-                yield at, {key: (cells[i] if i < len(cells) else None) for i, key in enumerate(header)}
+                row = {key: (cells[i] if i < len(cells) else None) for i, key in enumerate(header)}
+                if len(cells) < width:  # held: the last row cut short? (fewer columns than the record before it)
+                    short = at, row, len(cells), line, before[1] if before[0] == line - 1 else width
+                    continue
+                yield at, row
             if number and ends_inside_quotes(_tail(path), lambda: _chunks(path)):
+                if short is not None:
+                    yield short[0], short[1]
                 yield number, quoted_value_cut(number, header[-1] if header else "")
+            elif (short is not None and short[2] < short[4] and number > 1
+                  and not _tail(path).rstrip(b"\x00").endswith((b"\n", b"\r"))):
+                yield short[0], unended_record_error(short[0], f"{short[2]} of the header's {width} columns, no line "
+                                                               "break after them", shown=short[3])
+            elif short is not None:
+                yield short[0], short[1]
         except csv.Error as error:
             if "field larger than field limit" in str(error):
                 raise CorpusError(
