@@ -1,6 +1,7 @@
 """The map answers in the browser first (issue 42, BENCHMARKS §31f): a colour the browser knows is drawn before the
-page's run comes back (the side column, Topics over time and the link follow; a reload keeps it), and a clicked
-paper's card is pinned at once (its text from data shown as typed, never as HTML)."""
+page's run comes back (the side column, Topics over time and the link follow; a reload keeps it), topics already
+computed too, with their legend and labels (§31j), and a clicked paper's card is pinned at once (its text from data
+shown as typed, never as HTML)."""
 
 from __future__ import annotations
 
@@ -112,8 +113,8 @@ def test_a_click_pins_the_papers_card_at_once_as_typed(tab: Tab):
 
 
 def test_topics_are_left_to_the_page_and_leaving_them_clears_their_labels(tab: Tab):
-    """Topics are not a column the browser has: the map waits for the page's run; a colour it knows, chosen after them,
-    is drawn at once and takes the topic labels away with their colours."""
+    """Topics not computed yet are nothing the browser has: the map waits for the page's run (which computes them); a
+    colour it knows, chosen after them, is drawn at once and takes the topic labels away with their colours."""
     answered = "() => Number(window.__mireadMaps.map.map.wrap.dataset.answered || 0)"
     before = tab.page.evaluate(answered)
     tab.page.evaluate(BLOCK)
