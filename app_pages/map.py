@@ -24,7 +24,7 @@ from ui.errors import guarded, show_error
 from ui.figures_view import ranked_figures
 from ui.jobs import start_map  # the fit is a job of the workspace: every tab, a reload and the CLI see it
 from ui.journal_names import spellings_caption
-from ui.map.colours import cheap_options, colour_choices, send_choices
+from ui.map.colours import cheap_options, colour_choices, send_choices, topic_choices
 from ui.map.component import map_key, show_map, watch_zoom
 from ui.map.controls import DrawnMap, quick_controls
 from ui.map.overview import OVERVIEW, is_overview, overview_sentence
@@ -32,7 +32,7 @@ from ui.map.panel import PAPER, paper_row
 from ui.map.side import side_panel
 from ui.map.stable import marked, resolve_stable, show_stable_controls
 from ui.map.time import fill_screen, topics_over_time
-from ui.map.topics import topic_colours
+from ui.map.topics import known_topics, topic_colours
 from ui.map.zoom import map_name, zoom_belongs_to
 from ui.resources import embeddings, papers_frame, store
 from ui.shared_view import link_problems
@@ -202,8 +202,12 @@ with map_box:
     # the colours the browser answers by itself (label columns, year, none): sent once per map and legend size
     choices = {} if is_overview(len(coords)) else colour_choices(
         frame, cheap_options(colour_options, list(info.labels), info.year), int(legend), info.year)
+    # topics already computed for this corpus and k: both levels' colours and labels too (never computed here)
+    known = None if not choices else known_topics(corpus, spec, int(k))
+    version = map_key(corpus, coords, frame)
+    levels = None if known is None else topic_choices(frame, known[0], known[1], coords, unit, int(legend), version)
     if choices:
-        send_choices(frame, choices, "map", map_key(corpus, coords, frame))
+        send_choices(frame, choices, "map", version, None if levels is None else (known[0].level, levels))
     # what is drawn and how, under the map: above it they pushed a phone's map below its first screen (600 px down)
     if is_overview(len(coords)):
         st.caption(f"{kind}: {overview_sentence(st.session_state[OVERVIEW]['map'])} {HOW} **Whole map** returns to "
@@ -216,15 +220,15 @@ with map_box:
         st.caption(f"{method.upper()} fitted on a seeded sample of **{int(fitted.sum()):,}** papers; the other "
                    f"**{int((~fitted).sum()):,}** were placed at the weighted mean of their 10 most similar fitted "
                    f"papers, as a pasted paper (★) is.")
-colours = choices.get(colour) or colour_codes(colour_values, len(coords), int(legend),
-                                             scale=bool(info.year) and colour == info.year)
+shown_topics = levels.get(topic_map.level) if levels and topic_map else None  # the browser's own, as sent
+colours = choices.get(colour) or (shown_topics[0] if shown_topics else None) or colour_codes(
+    colour_values, len(coords), int(legend), scale=bool(info.year) and colour == info.year)
 unit_xy = unit.to_unit(coords)
 ring_rows = None if (m := marked(stable)) is None else np.flatnonzero(m)
 map_state = {
     "name": f"{corpus}-{method}-map", "palette": colours.palette, "legend": colours.legend, "colour": colour,
-    "labels": [] if topic_map is None else [
-        {**label, "x": float(xy[0]), "y": float(xy[1])}
-        for label in topic_map.label_points(coords) for xy in unit.to_unit(np.array([[label["x"], label["y"]]]))],
+    "labels": [] if topic_map is None else shown_topics[1] if shown_topics else topic_map.unit_labels(coords, unit),
+    "level": topic_map.level if topic_map else None,
     "stars": [{"x": float(xy[0]), "y": float(xy[1]), "label": title[:120]}
               for point, title in query_points for xy in unit.to_unit(np.asarray(point).reshape(1, 2))],
     "lines": [[float(unit_xy[a, 0]), float(unit_xy[a, 1]), float(unit_xy[b, 0]), float(unit_xy[b, 1]), dashed]

@@ -4,7 +4,8 @@ page, bytes the websocket brought in), the two revisions interleaved round by ro
 
 Corpora: synthetic papers with MiniLM-fingerprinted vectors (bench_interactions.synthetic_corpus; journals and years),
 3,000 ("small", the demo's size) and 50,000 ("big"). Maps are PCA. Actions: change the colour (journal ↔ none),
-highlight a word, move the Years window, click a paper (side panel), lasso a region (selection list), and with
+highlight a word, move the Years window, click a paper (side panel), lasso a region (selection list), colour by
+fine topics already computed, from journal (BENCHMARKS §31j; `--only-topics`: that step alone), and with
 --switch-back another page and back to the map. With --floor, a third server runs `streamlit_floor_app.py` (the
 same widgets with nothing behind them): the actions made with Streamlit's widgets timed on bare Streamlit, in the
 same rounds — the floor under any map action a widget starts.
@@ -75,6 +76,9 @@ def actions(b: Bench, round_: int) -> None:
         return
     if is_component(b):
         b.page.wait_for_function("() => window.__mireadMaps.map.map.wrap.dataset.ready === '1'", timeout=600_000)
+    if getattr(b, "only_topics", False):
+        topic_actions(b)
+        return
     widget_actions(b, round_)
     pan_mode(b)
     xy = point(b, 11 + 13 * round_)
@@ -91,6 +95,22 @@ def actions(b: Bench, round_: int) -> None:
         b.go("Similar papers")
         b.idle()
         b.measure("switch back to the map", lambda: b.go("Domain map"))
+    topic_actions(b)
+
+
+def topic_actions(b: Bench) -> None:
+    """Colour by fine topics, from journal, once the topics are computed and the fine level chosen (a link opens the
+    map coloured by them: computed the first time, then read), the map's colour set back to journal first."""
+    b.page.goto(b.link(colour="topics", level="fine"))
+    b.idle()
+    if is_component(b):
+        b.page.wait_for_function("() => window.__mireadMaps.map.map.wrap.dataset.ready === '1'", timeout=600_000)
+    b.idle()
+    b.open_options("Colour by")
+    b.pick("journal")
+    b.idle()
+    b.open_options("Colour by")
+    b.measure("colour: journal → fine topics", lambda: b.pick("topics"))
 
 
 def widget_actions(b: Bench, round_: int) -> None:
@@ -146,6 +166,7 @@ def run(browser: Any, papers: int, args: argparse.Namespace) -> dict[str, Any]:
             bench = benches[label] = Bench(context.new_page(), url, log, "synthetic", args.quiet)
             bench.switch_back = args.switch_back
             bench.floor = label == "floor"
+            bench.only_topics = args.only_topics
             start = time.perf_counter()
             bench.measure("open the map", lambda b=bench: b.page.goto(b.link()), navigation=True)
             bench.notes["first_open_s"] = round(time.perf_counter() - start, 2)
@@ -204,6 +225,7 @@ def main() -> None:
     parser.add_argument("--quiet", type=float, default=0.3)
     parser.add_argument("--switch-back", action="store_true", help="also time leaving the map and coming back")
     parser.add_argument("--floor", action="store_true", help="also time the widget actions on bare Streamlit")
+    parser.add_argument("--only-topics", action="store_true", help="only the step colour: journal → fine topics")
     args = parser.parse_args()
     from playwright.sync_api import sync_playwright
 

@@ -1,6 +1,7 @@
 """The map answers in the browser first (issue 42, BENCHMARKS §31f): a colour the browser knows is drawn before the
-page's run comes back (the side column, Topics over time and the link follow; a reload keeps it), and a clicked
-paper's card is pinned at once (its text from data shown as typed, never as HTML)."""
+page's run comes back (the side column, Topics over time and the link follow; a reload keeps it), topics already
+computed too, with their legend and labels (§31j), and a clicked paper's card is pinned at once (its text from data
+shown as typed, never as HTML)."""
 
 from __future__ import annotations
 
@@ -112,8 +113,8 @@ def test_a_click_pins_the_papers_card_at_once_as_typed(tab: Tab):
 
 
 def test_topics_are_left_to_the_page_and_leaving_them_clears_their_labels(tab: Tab):
-    """Topics are not a column the browser has: the map waits for the page's run; a colour it knows, chosen after them,
-    is drawn at once and takes the topic labels away with their colours."""
+    """Topics not computed yet are nothing the browser has: the map waits for the page's run (which computes them); a
+    colour it knows, chosen after them, is drawn at once and takes the topic labels away with their colours."""
     answered = "() => Number(window.__mireadMaps.map.map.wrap.dataset.answered || 0)"
     before = tab.page.evaluate(answered)
     tab.page.evaluate(BLOCK)
@@ -135,3 +136,80 @@ def test_topics_are_left_to_the_page_and_leaving_them_clears_their_labels(tab: T
     finally:
         tab.page.evaluate(UNBLOCK)
     tab.idle()
+
+
+# what the map's overlay paints: each label's text and level
+LABELS = f"() => {MAP}.overlayState.labels.map(l => [String(l.text), l.level])"
+DRAWS = (f"() => {{ const m = {MAP}, draw = m.__draw || m.redraw.bind(m); m.__draw = draw; m.__draws = 0;"
+         "m.redraw = () => { m.__draws += 1; return draw(); }; }")
+
+
+def _legend(tab: Tab) -> list[str]:
+    return [e["text"] for e in tab.map_view()["legend"]]
+
+
+def _level(tab: Tab, text: str) -> None:
+    """Click the Topic level radio's option `text` (“coarse topics”, “fine topics”)."""
+    tab.page.locator(".st-key-map_level label").filter(has_text=text).first.click()
+
+
+def test_topics_already_computed_are_drawn_in_the_browser_with_their_labels(tab: Tab):
+    """Topics computed once (by the page, above) are an option the browser draws by itself (BENCHMARKS §31j): the
+    level the page had, its legend and its labels at cluster centres, before the page's run; the run that follows
+    draws no second frame; the level radio is answered the same way; a reload keeps the choice."""
+    tab.idle()
+    tab.choose("Colour by", TOPICS)
+    tab.eventually(lambda: _check(tab.page.evaluate(LABELS) != [], tab.map_view()))
+    tab.idle()
+    coarse = (_legend(tab), tab.page.evaluate(LABELS))
+    _level(tab, "fine topics")
+    tab.eventually(lambda: _check(any(level == "fine" for _, level in tab.page.evaluate(LABELS)), tab.map_view()))
+    tab.idle()
+    fine = (_legend(tab), tab.page.evaluate(LABELS))
+    assert fine != coarse and {level for _, level in coarse[1]} == {"coarse"}
+    tab.choose("Colour by", "journal")
+    tab.eventually(lambda: _check(tab.page.evaluate(LABELS) == [] and len(_legend(tab)) == 3, tab.map_view()))
+    tab.idle()
+    answered = "() => [Number(window.__mireadMaps.map.map.wrap.dataset.answered || 0)," \
+               " window.__mireadMaps.map.map.wrap.dataset.answeredColour]"
+    before = tab.page.evaluate(answered)[0]
+    tab.page.evaluate(BLOCK)  # the page's states kept from the map: what it draws now is the browser's own
+    try:
+        tab.choose("Colour by", TOPICS)
+        tab.eventually(lambda: _check((_legend(tab), tab.page.evaluate(LABELS)) == fine, tab.map_view()))
+        assert tab.page.evaluate(answered) == [before + 1, f"{TOPICS}:fine"]
+    finally:
+        tab.page.evaluate(UNBLOCK)
+    tab.idle()
+    # unblocked: one frame a choice (the browser's); the page's run that confirms it draws none
+    tab.choose("Colour by", "journal")
+    tab.eventually(lambda: _check(tab.page.evaluate(LABELS) == [] and len(_legend(tab)) == 3, tab.map_view()))
+    tab.idle()
+    tab.page.evaluate(DRAWS)
+    tab.choose("Colour by", TOPICS)
+    tab.eventually(lambda: _check((_legend(tab), tab.page.evaluate(LABELS)) == fine, tab.map_view()))
+    tab.idle()
+    assert tab.page.evaluate(f"() => {MAP}.__draws") == 1
+    assert (_legend(tab), tab.page.evaluate(LABELS)) == fine  # the page's own state: the same legend and labels
+    tab.snap("map-answers-topics-fine")
+    # the level radio, answered the same way
+    tab.page.evaluate(BLOCK)
+    try:
+        _level(tab, "coarse topics")
+        tab.eventually(lambda: _check((_legend(tab), tab.page.evaluate(LABELS)) == coarse, tab.map_view()))
+        assert tab.page.evaluate(answered)[1] == f"{TOPICS}:coarse"
+    finally:
+        tab.page.evaluate(UNBLOCK)
+    tab.idle()
+    _level(tab, "fine topics")
+    tab.eventually(lambda: _check((_legend(tab), tab.page.evaluate(LABELS)) == fine, tab.map_view()))
+    tab.idle()
+    tab.page.evaluate(f"() => {{ delete {MAP}.redraw; }}")
+    # a reload keeps the choice: the box, the level and the map
+    tab.page.reload()
+    tab.map_drawn()
+    tab.eventually(lambda: _check((_legend(tab), tab.page.evaluate(LABELS)) == fine, tab.map_view()))
+    assert tab.page.get_by_role("combobox", name="Colour by", exact=True).input_value() == TOPICS
+    assert _colour(tab) == TOPICS
+    tab.choose("Colour by", "journal")
+    tab.eventually(lambda: _check(tab.page.evaluate(LABELS) == [] and len(_legend(tab)) == 3, tab.map_view()))

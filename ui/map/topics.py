@@ -8,16 +8,18 @@ labels onto its figure with `TopicMap.draw`.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import cached_property
 
 import numpy as np
 import streamlit as st
 
 from core.embedding import ModelSpec
 from core.errors import MireadError
-from core.explore.topics.cache import corpus_topics
+from core.explore.topics.cache import cached_topics, corpus_topics, topics_files
 from core.explore.topics.hierarchy import LEVELS, Topics, tag_order, topic_tags
 from core.explore.topics.labels import given_names, nested_names, paper_labels
 from core.plots import cluster_centres_2d
+from core.plots.map_data import UnitFrame
 from core.records import md_escape
 from ui.collection_add import add_to_collection
 from ui.errors import guarded, show_error
@@ -34,10 +36,14 @@ LEVEL_TEXT = {"coarse": "coarse topics", "fine": "fine topics"}
 class TopicMap:
     """What the map needs from the topics: each paper's label, the level shown, and how to draw the labels."""
 
-    colour_values: list[str]
     level: str
     topics: Topics
     names: dict[str, dict[int, str]]
+
+    @cached_property
+    def colour_values(self) -> list[str]:
+        """Each paper's topic name at the level shown (made when first asked: one string a paper)."""
+        return paper_labels(self.topics, self.level, self.names)
 
     def label_points(self, coords: np.ndarray) -> list[dict]:
         """Each topic's label at the median position of its papers: coarse ones (shown on the whole map) and, at the
@@ -48,6 +54,30 @@ class TopicMap:
             labels += [{"text": self.names["fine"].get(f, str(f))[:60], "x": x, "y": y, "level": "fine"}
                        for f, (x, y) in cluster_centres_2d(coords, self.topics.fine).items()]
         return labels
+
+    def unit_labels(self, coords: np.ndarray, unit: UnitFrame) -> list[dict]:
+        """`label_points` in the map component's unit space (what the page and the browser's own colour draw)."""
+        return [{**label, "x": float(xy[0]), "y": float(xy[1])} for label in self.label_points(coords)
+                for xy in unit.to_unit(np.array([[label["x"], label["y"]]]))]
+
+    def at_level(self, level: str) -> TopicMap:
+        """The same topics coloured at another level."""
+        return TopicMap(level=level, topics=self.topics, names=self.names)
+
+
+def known_topics(corpus: str, spec: ModelSpec, k: int) -> tuple[TopicMap, str] | None:
+    """(the topics already computed for this corpus version, model and k at the session's level, their clustering
+    key), never computed here (BENCHMARKS §31j: the browser's own colours); None when they are not."""
+    try:
+        topics = cached_topics(store(), corpus, spec, int(k))
+        clustering = topics_files(store(), corpus, spec, int(k))[2]
+    except MireadError:  # no vectors for this model yet: the page says so elsewhere
+        return None
+    if topics is None:
+        return None
+    names = nested_names(topics, given_names(store(), corpus, spec.name, clustering))
+    level = st.session_state.get(LEVEL_KEY) if st.session_state.get(LEVEL_KEY) in LEVELS else "coarse"
+    return TopicMap(level=level, topics=topics, names=names), clustering
 
 
 def _save_name(corpus: str, model: str, clustering: str, level: str) -> None:
@@ -109,4 +139,4 @@ def topic_colours(corpus: str, spec: ModelSpec, k: int) -> TopicMap | None:
             show_error(message[1])
         else:
             st.toast(message[1], icon=":material/check:")
-    return TopicMap(colour_values=paper_labels(topics, level, names), level=level, topics=topics, names=names)
+    return TopicMap(level=level, topics=topics, names=names)

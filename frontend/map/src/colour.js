@@ -4,6 +4,9 @@
 // it at once from them, while the page's own run (side column, Topics over time, the link) follows; that run brings
 // the same codes and palette, so it draws no second frame (applyNow compares what it would draw with what is drawn).
 // The box stays the one place the colour is chosen: a reload, a link or coming back set it, the map follows.
+// Topics already computed are options too (BENCHMARKS §31j): "topics:coarse" and "topics:fine", each with its labels
+// (plain text at cluster centres, drawn with fillText by the map's overlay, never as HTML); the level drawn is the
+// Topic level radio's when it is on the page, else the one the page last had (the head's `topics.level`).
 
 export default class ColourFollower {
   constructor(view, registry) {
@@ -23,6 +26,21 @@ export default class ColourFollower {
   /** The Colour by box (its input), or null. */
   box(c) { return c && c.control ? document.querySelector(`.st-key-${CSS.escape(c.control)} input`) : null; }
 
+  /** The option the map draws for a choice in the box: a topic level's for "topics" (null: topics not sent). */
+  optionName(c, name) {
+    const t = c.topics;
+    if (!t || name !== t.option) return name;
+    let level = t.level;
+    const radio = t.control ? document.querySelector(`.st-key-${CSS.escape(t.control)} input[type=radio]:checked`)
+      : null;
+    const label = radio && radio.closest("label");
+    if (label) {
+      const text = label.textContent.trim();
+      level = Object.keys(t.texts || {}).find((k) => t.texts[k] === text) || level;
+    }
+    return `${name}:${level}`;
+  }
+
   /** The option pressed in the Colour by box's open list (null: the press was elsewhere). */
   pressed(target) {
     const box = this.box(this.registry().colours);
@@ -41,14 +59,17 @@ export default class ColourFollower {
     const box = this.box(c);
     // an open list: the box holds what is typed to search it, not a choice (a typed "year" is not chosen yet)
     if (!chosen && (!box || box.getAttribute("aria-expanded") === "true")) return;
-    const name = chosen || box.value;
+    const colour = chosen || box.value;
+    const name = this.optionName(c, colour);
     const s = (view.state && view.state.state) || {};
     const option = c.options[name];
-    if (!option || name === (this.drawn === undefined ? s.colour : this.drawn)) return;
+    const shown = this.drawn === undefined ? this.key(s.colour, s.level) : this.drawn;
+    if (!option || name === shown) return;
     this.drawn = name;
     const codes = c.codes.subarray(option.offset, option.offset + c.n);
-    const state = { ...view.state, codes, state: { ...s, colour: name, palette: option.palette,
-      legend: option.legend, labels: [] } };
+    const level = name === colour ? null : name.slice(colour.length + 1);
+    const state = { ...view.state, codes, state: { ...s, colour, level, palette: option.palette,
+      legend: option.legend, labels: option.labels || [] } };
     view.enqueue(async () => {
       if (this.drawn !== name) return;  // chosen again meanwhile
       await view.applyNow(state, false);
@@ -57,8 +78,11 @@ export default class ColourFollower {
     });
   }
 
-  /** A state from the page: the colour it draws is the one drawn. */
-  confirmed(colour) { this.drawn = colour; }
+  /** The option a page state's colour (and topic level) is. */
+  key(colour, level) { return level ? `${colour}:${level}` : colour; }
+
+  /** A state from the page: the colour it draws (at its topic level) is the one drawn. */
+  confirmed(colour, level) { this.drawn = this.key(colour, level); }
 
   destroy() {
     for (const kind of ["click", "keydown", "pointerup"]) document.removeEventListener(kind, this.listen, true);

@@ -393,7 +393,7 @@ class MapView {
         ...(this.playing ? { opacityBy: "valueB", opacity: [0.08, 0.95] } : {}) });
     }
     this.followYears(s.yearsControl || null);
-    if (s.colour !== undefined) this.colours.confirmed(s.colour);
+    if (s.colour !== undefined) this.colours.confirmed(s.colour, s.level);
     this.pin.follow(s.star);
     this.overlayState = { star: s.star || null, stars: s.stars || [], lines: s.lines || [], labels: s.labels || [],
       rings: this.toLocal(values(state.rings) || []) };
