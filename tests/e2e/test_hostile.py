@@ -67,7 +67,9 @@ def test_the_side_panel_and_the_collections_show_hostile_data_as_text(session: t
     tab.url = f"{tab.url}/?corpus={quote(HOSTILE_CORPUS)}&model=tiny&method=pca&paper={quote(pid, safe='')}"
     tab.open()
     main = tab.page.locator("[data-testid=stMain]")
-    tab.eventually(lambda: _assert(f"http://{EVIL}/pixel.png" in main.inner_text()))  # the title, as text
+    # the title, as text (a word joiner after "http:" keeps a viewer from making it a link; the Topics-over-time
+    # chart, which showed the journal's text without one, now waits closed under the map)
+    tab.eventually(lambda: _assert(f"http://{EVIL}/pixel.png" in main.inner_text().replace("\u2060", "")))
     tab.page.get_by_text("Similar to this").click()
     tab.idle()
     tab.snap("hostile-side-panel")
