@@ -213,3 +213,22 @@ def test_topics_already_computed_are_drawn_in_the_browser_with_their_labels(tab:
     assert _colour(tab) == TOPICS
     tab.choose("Colour by", "journal")
     tab.eventually(lambda: _check(tab.page.evaluate(LABELS) == [] and len(_legend(tab)) == 3, tab.map_view()))
+
+
+def test_a_hover_card_is_shown_in_the_mouse_moves_own_task(tab: Tab):
+    """regl-scatterplot announces a hovered point after drawn frames (BENCHMARKS §31i); the map reads the hovered
+    point in the mouse move's own task (§31k). A listener added after the map's sees the card in the same move."""
+    titles = tab.map_view()["titles"]
+    row = next(i for i, t in enumerate(titles) if "<" not in t)
+    tab.map_drawn()
+    x, y = tab.page.evaluate("""row => { const m = window.__mireadMaps.map.map;
+        m.wrap.scrollIntoView({block: 'center'});
+        if (m.pin.row !== null) m.pin.hide();
+        window.__hoverSeen = [];
+        window.addEventListener('mousemove', () => window.__hoverSeen.push(
+            m.card.style.display === 'block' ? m.card.dataset.row : null));
+        return m.pageXY(row); }""", row)
+    tab.page.mouse.move(5, 5)
+    tab.page.mouse.move(x, y)
+    seen = tab.page.evaluate("() => window.__hoverSeen")
+    assert str(row) in seen, seen  # shown within a mouse move's own dispatch, not a task later

@@ -124,12 +124,13 @@ class MapView {
     this.pin = new Pin(this);  // a clicked paper's card, at once, in the click's own task (pin.js)
     this.colours = new ColourFollower(this, () => hub(this.hubKey));  // the Colour by box, at once (colour.js)
     this.touch = new Touch(this, this.lasso);
-    this.plot.subscribe("pointOver", (i) => {  // no card over a lasso being drawn (a hover heard before the press)
-      if (this.lasso && this.lasso.drag) return;
-      if (this.pin.row === this.globalRow(i)) return;  // its card is pinned already
-      this.hover(i); this.linkHover(i);
-    });
-    this.plot.subscribe("pointOut", () => { this.card.style.display = "none"; this.linkHover(null); });
+    // A hover answered in the mouse move's own task: regl-scatterplot finds the point under the mouse in its window
+    // "mousemove" handler but publishes "pointOver" with a setTimeout that waits for drawn frames (BENCHMARKS §31i);
+    // this listener, added after its own, reads the hovered point at once. The events that follow repeat it.
+    this.hovered = undefined;
+    window.addEventListener("mousemove", () => this.hoverAt(this.plot.get("hoveredPoint")));
+    this.plot.subscribe("pointOver", (i) => this.hoverAt(i));
+    this.plot.subscribe("pointOut", () => this.hoverAt(undefined));
     // The camera is reported only once the map is drawn and its first state applied: the views regl-scatterplot
     // sets up before that are the whole map, and reporting one would clear a shared link's zoom before its flight.
     this.settled = false;
@@ -598,6 +599,17 @@ class MapView {
       this.wrap.dataset.linked = String(i);
     }
     this.paint();
+  }
+
+  /** The hovered point `i` (undefined: none) shown as a card, once per change. */
+  hoverAt(i) {
+    const some = i !== undefined && i !== null && i >= 0;
+    if (some ? i === this.hovered : this.hovered === undefined) return;
+    this.hovered = some ? i : undefined;
+    if (!some) { this.card.style.display = "none"; this.linkHover(null); return; }
+    if (this.lasso && this.lasso.drag) return;  // no card over a lasso being drawn (a hover heard before the press)
+    if (this.pin.row === this.globalRow(i)) return;  // its card is pinned already
+    this.hover(i); this.linkHover(i);
   }
 
   hover(i, atPoint = false) {
