@@ -12,7 +12,7 @@ from typing import Any
 
 from core.io.aas_journals import aas_journal
 from core.io.bibtex_lines import line_entry, put_back
-from core.io.cut_short import unended_record_error
+from core.io.cut_short import record_cut_error
 from core.io.names import bibtex_names
 from core.io.rows import NumberedRow, Row, RowWarning, _year
 from core.io.safety import _open_text, _shown
@@ -351,7 +351,7 @@ def _bibtex_rows(path: Path) -> Iterator[NumberedRow]:
                 continue
             entry, field = closed
             if number == len(blocks) and not any(f.key == "title" and str(f.value).strip() for f in entry.fields):
-                yield number, unended_record_error(number, f"its '{_shown(field)}' field has no closing brace")
+                yield number, record_cut_error(number, f"its '{_shown(field)}' field has no closing brace")
                 continue
             row, warnings = _bibtex_row(entry, number, latex)
             yield number, row

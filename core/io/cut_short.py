@@ -59,32 +59,23 @@ def json_line_refusal(name: str, line: int, error: ValueError | RecursionError, 
     return CorpusError(f"file '{name}' line {line} is not valid JSON")
 
 
-def record_cut_warning(number: int, field: str, end: str = "ER") -> RowWarning:
-    """The warning on a file's last record when the file ends inside it (no `end` line follows, where the records
-    before it have one) after its title: the record is imported, its last field (`field`) perhaps not whole."""
-    return RowWarning(number, field, f"the file ends inside this record (no {end} line follows), so its last field "
-                                     f"may be incomplete: {FIX}")
+def no_end_line(end: str = "ER") -> str:
+    """How a cut record shows in a format that ends every record with an `end` line (RIS, WoS, Scopus text)."""
+    return f"no {end} line follows"
 
 
-def record_cut_error(number: int, end: str = "ER") -> RowError:
-    """The skip of a file's last record when the file ends inside it before its title."""
-    return RowError(number, f"row {number}: the file ends inside this record, before its title (no {end} line "
-                            f"follows): {FIX}")
+def record_cut_warning(number: int, field: str, how: str) -> RowWarning:
+    """The warning on a file's last record when the file ends inside it after its title: the record is imported,
+    its last field (`field`) perhaps not whole; `how` says how the end shows (`no_end_line`, or the line that ends
+    every record of the format missing)."""
+    return RowWarning(number, field, f"the file ends inside this record ({how}), so its last field may be "
+                                     f"incomplete: {FIX}")
 
 
-def unended_record_error(number: Any, where: str = "in the middle of a line", shown: int | None = None) -> RowError:
-    """The skip of a file's last record when the file ends inside it, before its title, in a format that writes no
-    end-of-record line (Ovid's tagged text, BibTeX, CSV): `where` says how the end shows; `shown` is the row the
-    sentence names where it is not `number` (a delimited file's line)."""
-    return RowError(number, f"row {shown or number}: the file ends inside this record ({where}), before its title: "
-                            f"{FIX}")
-
-
-def unended_record_warning(number: int, field: str, last: str) -> RowWarning:
-    """The warning on a file's last record when it lacks the field (`last`) every record of its format ends with:
-    the file ends inside it (PubMed format: ``SO``)."""
-    return RowWarning(number, field, f"the file ends inside this record (before its {last} line, which ends every "
-                                     f"record), so its last field may be incomplete: {FIX}")
+def record_cut_error(number: Any, how: str, shown: int | None = None) -> RowError:
+    """The skip of a file's last record when the file ends inside it before its title: `how` says how the end
+    shows; `shown` is the row the sentence names where it is not `number` (a delimited file's line)."""
+    return RowError(number, f"row {shown or number}: the file ends inside this record ({how}), before its title: {FIX}")
 
 
 def quoted_value_cut(number: int, field: str) -> RowWarning:

@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from core.errors import CorpusError
-from core.io.cut_short import unended_record_warning
+from core.io.cut_short import record_cut_warning
 from core.io.rows import NumberedRow, Row, _year
 from core.io.safety import _name, _open_text
 from core.records import RowError
@@ -142,7 +142,7 @@ def _medline_rows(path: Path) -> Iterator[NumberedRow]:
                 record = next(records)
             except StopIteration:
                 if ends_with_source and number > 1 and not record.get("SO"):
-                    yield number, unended_record_warning(number, list(record)[-1] if record else "", "SO")
+                    yield number, record_cut_warning(number, list(record)[-1] if record else "", "before its SO line, which ends every record")
                 return
             except (KeyError, IndexError, ValueError):
                 raise CorpusError(f"file '{_name(path)}' record {number + 1} is not valid MEDLINE text "

@@ -20,7 +20,7 @@ import re
 from collections.abc import Iterator
 from pathlib import Path
 
-from core.io.cut_short import unended_record_error
+from core.io.cut_short import record_cut_error
 from core.io.rows import NumberedRow, Row
 from core.io.safety import _open_text
 from core.records import bare_doi
@@ -141,7 +141,7 @@ def ovid_rows(path: Path) -> Iterator[NumberedRow]:
                 else:  # a wrapped value, indented
                     tags[tag][-1] = f"{tags[tag][-1]} {line.strip()}".strip()
     if tags and number and not raw.endswith(("\n", "\r")) and not tags.get("TI", [""])[0].strip():
-        yield number + 1, unended_record_error(number + 1)  # cut short: its last line unended, no title yet
+        yield number + 1, record_cut_error(number + 1, "in the middle of a line")  # cut short: its last line unended, no title yet
     elif tags:
         yield number + 1, _labelled_row(tags) if labelled else tags_row(tags)
 

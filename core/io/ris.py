@@ -17,7 +17,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-from core.io.cut_short import record_cut_error, record_cut_warning
+from core.io.cut_short import no_end_line, record_cut_error, record_cut_warning
 from core.io.names import tagged_names
 from core.io.ris_paragraphs import join_paragraphs
 from core.io.rows import NumberedRow, Row, RowWarning, _year
@@ -180,12 +180,12 @@ def _ris_rows(path: Path) -> Iterator[NumberedRow]:
         if records:
             row, warnings = _ris_row(records[0], number)
             if cut and not row["title"]:
-                yield number, record_cut_error(number)
+                yield number, record_cut_error(number, no_end_line())
                 return
             yield number, row
             yield from ((number, warning) for warning in warnings)
             if cut:
-                yield number, record_cut_warning(number, chunk[-1][:2])
+                yield number, record_cut_warning(number, chunk[-1][:2], no_end_line())
         else:
             yield number, RowError(number, f"row {number}: RIS record could not be read")
 

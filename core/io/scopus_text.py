@@ -15,7 +15,7 @@ import re
 from collections.abc import Iterator
 from pathlib import Path
 
-from core.io.cut_short import record_cut_error, record_cut_warning
+from core.io.cut_short import no_end_line, record_cut_error, record_cut_warning
 from core.io.rows import NumberedRow, Row
 from core.io.safety import _open_text
 
@@ -140,9 +140,9 @@ def scopus_text_rows(path: Path) -> Iterator[NumberedRow]:
     if any(line.strip() for line in lines):  # after records that ended with SOURCE: the file cut short
         row, end = _row(lines), f"'{_END}'"
         if number and not row.get("title"):
-            yield number + 1, record_cut_error(number + 1, end)
+            yield number + 1, record_cut_error(number + 1, no_end_line(end))
             return
         yield number + 1, row
         if number:
             last = next(line for line in reversed(lines) if line.strip()).split(":", 1)[0].strip()
-            yield number + 1, record_cut_warning(number + 1, last if last.isupper() else "text", end)
+            yield number + 1, record_cut_warning(number + 1, last if last.isupper() else "text", no_end_line(end))

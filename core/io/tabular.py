@@ -17,7 +17,7 @@ from core.io.cut_short import (
     json_line_refusal,
     json_refusal,
     quoted_value_cut,
-    unended_record_error,
+    record_cut_error,
 )
 from core.io.europe_pmc import europe_pmc_records
 from core.io.inspire import inspire_records
@@ -44,17 +44,31 @@ def _unique_header(cells: Sequence[str]) -> list[str]:
     return names
 
 
-def _tail(path: Path) -> bytes:
-    """A file's last 4 bytes (decompressed for gzip)."""
+def _is_gzip(path: Path) -> bool:
     with open(path, "rb") as probe:
-        if probe.read(2) != _GZIP_MAGIC:
-            probe.seek(max(0, probe.seek(0, 2) - 4))
-            return probe.read()
-    tail = b""
-    with _open_binary(path) as stream:
-        while chunk := stream.read(2**20):
-            tail = (tail + chunk)[-4:]
-    return tail
+        return probe.read(2) == _GZIP_MAGIC
+
+
+def _tail(path: Path) -> bytes:
+    """A plain file's last 4 bytes (a gzip file's are known only once read through: `_LastLine`)."""
+    with open(path, "rb") as probe:
+        probe.seek(max(0, probe.seek(0, 2) - 4))
+        return probe.read()
+
+
+class _LastLine:
+    """The lines of a text stream, keeping the last one read: a gzip-compressed file's end, known without reading
+    it a second time."""
+
+    def __init__(self, lines: Iterator[str]) -> None:
+        self._lines, self.last = lines, ""
+
+    def __iter__(self) -> "_LastLine":
+        return self
+
+    def __next__(self) -> str:
+        self.last = next(self._lines)
+        return self.last
 
 
 def _chunks(path: Path) -> Iterator[str]:
@@ -70,8 +84,11 @@ def _delimited_rows(path: Path, delimiter: str, header_row: int = 1) -> Iterator
     per-file offset, not an object a record; `core.io.papers` adds it back). A skipped row's error names its row."""
     csv.field_size_limit(MAX_FIELD_CHARS)
     number = line = 0
+    gzipped = _is_gzip(path)
     with _open_text(path, newline="") as handle:
-        reader = csv.reader(handle, delimiter=delimiter)
+        lines = _LastLine(handle) if gzipped else handle
+        reader = csv.reader(lines, delimiter=delimiter)
+        tail = (lambda: lines.last[-4:].encode("utf-8", "surrogateescape")) if gzipped else (lambda: _tail(path))
         try:
             header: list[str] | None = None
             ended = 0  # the line the previous record ended on: a preamble before the header is passed over
@@ -114,13 +131,13 @@ def _delimited_rows(path: Path, delimiter: str, header_row: int = 1) -> Iterator
                     short = at, row, len(cells), line, before[1] if before[0] == line - 1 else width
                     continue
                 yield at, row
-            if number and ends_inside_quotes(_tail(path), lambda: _chunks(path)):
+            if number and ends_inside_quotes(tail(), lambda: _chunks(path)):
                 if short is not None:
                     yield short[0], short[1]
                 yield number, quoted_value_cut(number, header[-1] if header else "")
             elif (short is not None and short[2] < short[4] and number > 1
-                  and not _tail(path).rstrip(b"\x00").endswith((b"\n", b"\r"))):
-                yield short[0], unended_record_error(short[0], f"{short[2]} of the header's {width} columns, no line "
+                  and not tail().rstrip(b"\x00").endswith((b"\n", b"\r"))):
+                yield short[0], record_cut_error(short[0], f"{short[2]} of the header's {width} columns, no line "
                                                                "break after them", shown=short[3])
             elif short is not None:
                 yield short[0], short[1]

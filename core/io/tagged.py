@@ -16,7 +16,7 @@ import re
 from collections.abc import Iterator
 from pathlib import Path
 
-from core.io.cut_short import record_cut_error, record_cut_warning
+from core.io.cut_short import no_end_line, record_cut_error, record_cut_warning
 from core.io.rows import NumberedRow, Row, _year
 from core.io.safety import _open_text
 from core.records import RowError, bare_doi
@@ -184,11 +184,11 @@ def _wos_rows(path: Path) -> Iterator[NumberedRow]:
     if tags:  # the file ended inside a record: cut short, where the records before it ended with ER
         number += 1
         if number > 1 and not tags.get("TI"):
-            yield number, record_cut_error(number)
+            yield number, record_cut_error(number, no_end_line())
         else:
             yield number, _wos_row(tags)
             if number > 1:
-                yield number, record_cut_warning(number, tag)
+                yield number, record_cut_warning(number, tag, no_end_line())
 
 
 def _cochrane_row(fields: dict[str, list[str]]) -> Row:

@@ -24,7 +24,7 @@ from ui.timing import timed
 from ui.views import TOPICS
 
 SELECTED = "map_selected"  # (view, rows): the papers selected on the map drawn for `view`
-LISTED = 1_000  # rows of a selection listed in the side column
+LISTED = 200  # rows of a selection listed at once in the side column (a page; each row is sent to the browser)
 
 
 @st.fragment
@@ -82,11 +82,17 @@ def selection_list(corpus: str, frame: pd.DataFrame, coords: np.ndarray, rows: n
         at = chosen.columns.get_loc("title") + 1 if "title" in chosen.columns else len(chosen.columns)
         chosen.insert(at, "figure", summaries(ranked, chosen["id"].astype(str).tolist()))
     st.subheader(plural(len(chosen), "selected paper"))
-    shown = chosen.drop(columns=["abstract", "x", "y"], errors="ignore").head(LISTED)
+    start = 0
+    if len(chosen) > LISTED:  # a page at a time: each listed row is sent to the browser
+        pages = -(-len(chosen) // LISTED)
+        page = st.number_input("Page of the list", min_value=1, max_value=pages, value=1, step=1,
+                               key=f"map_list_page_{len(rows)}_{int(rows[0])}", help=f"{LISTED:,} papers a page")
+        start = (int(page) - 1) * LISTED
+        st.caption(f"Listed: papers {start + 1:,}–{min(start + LISTED, len(chosen)):,} of {len(chosen):,}; the "
+                   f"export and the collection take all {len(chosen):,}.")
+    shown = chosen.drop(columns=["abstract", "x", "y"], errors="ignore").iloc[start:start + LISTED]
     first = [c for c in ("title", "figure", "year") if c in shown.columns]  # what a narrow column shows first
     shown = shown[first + [c for c in shown.columns if c not in first]]
-    if len(chosen) > LISTED:  # a long list is not read here, and each row is sent to the browser
-        st.caption(f"The first {LISTED:,} listed; the export and the collection take all {len(chosen):,}.")
     st.dataframe(blank_missing(shown), width="stretch", hide_index=True, height=min(420, 38 + 35 * len(shown)),
                  column_config={"title": st.column_config.TextColumn(width="medium"),
                                 "figure": st.column_config.TextColumn(width="medium")})

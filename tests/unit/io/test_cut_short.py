@@ -96,7 +96,7 @@ def test_a_tagged_file_cut_inside_its_last_record_says_so(tmp_path: Path, name: 
     papers, warnings, errors = _papers_and_notes(without_title)
     assert len(papers) == whole - 1 and not warnings
     assert len(errors) == 1 and re.match(
-        r"row \d+: the file ends inside this record, before its title \(no ER line follows\): " + FIX, errors[0])
+        r"row \d+: the file ends inside this record \(no ER line follows\), before its title: " + FIX, errors[0])
 
 
 def test_a_ris_file_that_never_writes_er_is_not_called_cut(tmp_path: Path) -> None:
@@ -169,3 +169,18 @@ def test_a_csv_file_cut_inside_a_quoted_value_says_so(tmp_path: Path, name: str)
     assert warnings == ["the file ends inside a quoted value (it opens a quote it never closes), so its last field "
                         "may be incomplete: it looks cut short (an interrupted download or copy); download or export "
                         "it again"]
+
+
+def test_a_gzip_compressed_csv_cut_inside_a_quoted_value_says_so(tmp_path: Path) -> None:
+    """The same check on a `.csv.gz` whose text was cut before it was compressed (the file's end is known from the
+    one reading of its text); the whole file compressed gets no warning."""
+    import gzip
+
+    data = (REAL / "embase_3.csv").read_bytes()
+    whole, cut = tmp_path / "whole.csv.gz", tmp_path / "cut.csv.gz"
+    whole.write_bytes(gzip.compress(data))
+    cut.write_bytes(gzip.compress(data[: data.rfind(b',"', 0, len(data) - 200) + 30]))
+    assert not _papers_and_notes(whole)[1]
+    papers, warnings, errors = _papers_and_notes(cut)
+    assert papers and not errors
+    assert len(warnings) == 1 and warnings[0].startswith("the file ends inside a quoted value")
