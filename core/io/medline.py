@@ -142,7 +142,8 @@ def _medline_rows(path: Path) -> Iterator[NumberedRow]:
                 record = next(records)
             except StopIteration:
                 if ends_with_source and number > 1 and not record.get("SO"):
-                    yield number, record_cut_warning(number, list(record)[-1] if record else "", "before its SO line, which ends every record")
+                    yield number, record_cut_warning(number, list(record)[-1] if record else "",
+                                                     "before its SO line, which ends every record")
                 return
             except (KeyError, IndexError, ValueError):
                 raise CorpusError(f"file '{_name(path)}' record {number + 1} is not valid MEDLINE text "

@@ -141,7 +141,8 @@ def ovid_rows(path: Path) -> Iterator[NumberedRow]:
                 else:  # a wrapped value, indented
                     tags[tag][-1] = f"{tags[tag][-1]} {line.strip()}".strip()
     if tags and number and not raw.endswith(("\n", "\r")) and not tags.get("TI", [""])[0].strip():
-        yield number + 1, record_cut_error(number + 1, "in the middle of a line")  # cut short: its last line unended, no title yet
+        # cut short: its last line unended, no title yet
+        yield number + 1, record_cut_error(number + 1, "in the middle of a line")
     elif tags:
         yield number + 1, _labelled_row(tags) if labelled else tags_row(tags)
 

@@ -63,7 +63,7 @@ class _LastLine:
     def __init__(self, lines: Iterator[str]) -> None:
         self._lines, self.last = lines, ""
 
-    def __iter__(self) -> "_LastLine":
+    def __iter__(self) -> _LastLine:
         return self
 
     def __next__(self) -> str:
