@@ -68,8 +68,9 @@ def pan_mode(b: Bench) -> None:
 
 
 def actions(b: Bench, round_: int) -> None:
-    """One round of every action on this revision."""
-    b.page.goto(b.link())
+    """One round of every action on this revision, from opening the map again in the same tab (a warm open: the
+    server has the corpus and map cached, the browser its scripts)."""
+    b.measure("open the map (warm, same tab)", lambda: b.page.goto(b.link()), navigation=True)
     b.idle()
     if getattr(b, "floor", False):  # bare Streamlit: the widget actions only
         floor_actions(b, round_)

@@ -34,7 +34,8 @@ def store(tmp_path_factory: pytest.TempPathFactory) -> Store:
 
 @pytest.fixture(scope="module")
 def tab(browser, store: Store) -> Iterator[Tab]:
-    with app_tab(browser, store) as tab:
+    # a selection of more than 10 papers goes back to the map as one bit a paper (2,000 in the product)
+    with app_tab(browser, store, env={"MIREAD_MAP_SELECT_LISTED": "10"}) as tab:
         open_final_map(tab)
         yield tab
 

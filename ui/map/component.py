@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import os
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
@@ -63,7 +64,10 @@ export default function (component) {
             if (current && made && made !== current) continue;  // a part of the map before (another corpus's)
             Object.assign(state, part.state || {});
         }
-        entry.state = { state, codes: page.codes, mask: page.mask, rings: page.rings };
+        const events = entry.parts.events || {};  // a large kept selection: one bit a paper (ui/map/component.py)
+        const select = current && events.state && events.state.map && events.state.map !== current ? null
+            : events.select;
+        entry.state = { state, codes: page.codes, mask: page.mask, rings: page.rings, select };
         if (entry.map) entry.map.apply(entry.state);
     }
 }
@@ -246,6 +250,8 @@ class MapEvents:
 
 
 SELECT_SENT = 200_000  # a kept selection larger than this is listed beside the map but not drawn selected again
+SELECT_LISTED = "MIREAD_MAP_SELECT_LISTED"  # a kept selection up to this many rows (2,000) goes as a list of rows,
+# a larger one as one bit a paper (the e2e tests set it low: their corpora have 30 papers)
 
 
 def map_events(unit: UnitFrame, star: dict | None, selected: list[int] | None = None, *,
@@ -260,14 +266,23 @@ def map_events(unit: UnitFrame, star: dict | None, selected: list[int] | None = 
     fresh = pending_selection(unit, "map_events", coords)
     if fresh is not None:  # this run brings a new selection: the map is sent it, not the one it replaces
         selected = fresh
-    if selected and len(selected) <= SELECT_SENT:
+    data: dict[str, Any] = {"hub": hub, "role": "events", "part": True, "state": state}
+    # a row costs ~7 bytes as JSON, a paper one bit: 15,000 of 50,000 papers are 100 kB as a list, 6 kB as bits
+    listed = int(os.environ.get(SELECT_LISTED) or 2_000)
+    bits = selected and coords is not None and len(selected) > listed and len(coords) < 8 * 5 * len(selected)
+    if selected and not bits and len(selected) <= SELECT_SENT:
         state["select"] = [int(r) for r in selected]
+    elif bits:
+        chosen = np.zeros(len(coords), dtype=bool)
+        rows = np.asarray(selected, dtype=np.int64)
+        chosen[rows[(rows >= 0) & (rows < len(coords))]] = True
+        data["select"] = np.packbits(chosen)  # the first paper in the top bit, as the highlight's bits
     if st.session_state.get(DRAWN, {}).get(hub):  # the map this part is for (the page's part names it too)
         state["map"] = st.session_state[DRAWN][hub]
     if star is not None:
         x, y = unit.to_unit(np.array([[star["x"], star["y"]]]))[0]
         state["star"] = {"x": float(x), "y": float(y), "row": int(star["row"]), "label": str(star["label"])}
-    result = _control(key="map_events", data={"hub": hub, "role": "events", "part": True, "state": state},
+    result = _control(key="map_events", data=data,
                       on_clicked_change=lambda: None, on_selected_change=lambda: None, on_lasso_change=lambda: None,
                       height=0)
     clicked = getattr(result, "clicked", None)

@@ -39,6 +39,22 @@ export function sameBytes(a, b) {
   return true;
 }
 
+/** The rows whose bit is set in a bitmask (the first row in the top bit of the first byte), of `n` rows; null for
+ * no bitmask. */
+export function rowsOfBits(bits, n) {
+  if (!bits || !bits.length) return null;
+  const rows = [];
+  for (let byte = 0; byte < bits.length; byte++) {
+    const b = bits[byte];
+    if (!b) continue;
+    for (let bit = 0; bit < 8; bit++) {
+      const r = byte * 8 + bit;
+      if (r < n && (b >> (7 - bit)) & 1) rows.push(r);
+    }
+  }
+  return rows;
+}
+
 export function values(data) {
   if (data === null || data === undefined) return null;
   if (typeof data.getChild === "function") return data.getChild(data.schema.fields[0].name).toArray();
@@ -403,9 +419,10 @@ class MapView {
       this.flight = s.flight;
       if (s.zoom) this.zoomTo(s.zoom); else if (force) this.whole(false);
     }
-    if (Array.isArray(s.select) && s.select.join() !== this.selection.join()) {
-      this.selection = s.select.slice();
-      this.plot.select(this.toLocal(s.select), { preventEvent: true });
+    const select = Array.isArray(s.select) ? s.select : rowsOfBits(values(state.select), this.total);
+    if (select && select.join() !== this.selection.join()) {
+      this.selection = select.slice();
+      this.plot.select(this.toLocal(select), { preventEvent: true });
     }
     if (this.awaitsState) { this.awaitsState = false; this.settle(); }  // the first state after a load: now settled
     this.applyMs = performance.now() - started;
