@@ -21,3 +21,16 @@ def test_streamlit_keeps_large_messages_in_the_browser_for_a_visit_elsewhere():
     finally:
         os.chdir(here)
         config.get_config_options(force_reparse=True)
+
+
+def test_streamlit_does_not_collect_the_whole_heap_after_every_run():
+    """Streamlit's default `runner.postScriptGC` runs gc.collect(2) after each script and fragment run, holding the
+    GIL 0.2–0.5 s with the model loaded, so the run's last messages (a highlight's bits) waited for it (§31o)."""
+    here = os.getcwd()
+    os.chdir(ROOT)
+    try:
+        config.get_config_options(force_reparse=True)
+        assert config.get_option("runner.postScriptGC") is False
+    finally:
+        os.chdir(here)
+        config.get_config_options(force_reparse=True)
