@@ -324,7 +324,7 @@ def _closed_early(library: Any) -> set[int]:
 
 
 def _bibtex_rows(path: Path) -> Iterator[NumberedRow]:
-    """A BibTeX file's rows and notes, names turned round turned back (`core.io.turned_names`: Rayyan)."""
+    """A BibTeX file's rows and notes; names a file writes turned round (Rayyan) set right (`core.io.turned_names`)."""
     return turned_rows(_entry_rows(path))
 
 

@@ -174,4 +174,3 @@ def bibtex_names(names: list[str]) -> list[str]:
     split = [[part.strip() for part in name.split(",")] for name in names]
     return [part for name, whole in zip(names, split, strict=True)
             for part in (whole if len(whole) > 2 and all(_GIVEN_FAMILY.match(p) for p in whole) else [name])]
-
