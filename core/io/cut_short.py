@@ -111,5 +111,5 @@ def entry_cut_error(number: int, line: int) -> RowError:
 def entry_cut_warning(number: int, field: str) -> RowWarning:
     """The warning on a BibTeX file's last entry when the file ends inside it (its braces never closed) after its
     title: the entry is imported, its last field `field` perhaps not whole."""
-    return RowWarning(number, field, f"the file ends inside this entry (its braces are never closed), so its last "
-                                     f"field, '{field}', may be incomplete: {FIX}")
+    return RowWarning(number, field, f"the file ends inside this entry (no closing brace after its last field, "
+                                     f"'{field}'), so that field may be incomplete: {FIX}")

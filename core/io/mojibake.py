@@ -17,6 +17,7 @@ from core.io.rows import RowWarning
 _SUSPECT = re.compile("[\u00c2-\u00f4][\u0080-\u00bf\u0152\u0153\u0160\u0161\u0178\u017d\u017e\u0192\u02c6\u02dc"
                       "\u2013\u2014\u2018-\u201e\u2020-\u2022\u2026\u2030\u2039\u203a\u20ac\u2122]")
 _QUOTES = ("\u201c", "\u201d")  # “ ”
+_CONTROL = re.compile("[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f]")
 
 
 def repaired_text(value: str) -> str:
@@ -28,6 +29,8 @@ def repaired_text(value: str) -> str:
     if not _SUSPECT.search(value) or not ftfy.badness.is_bad(value):
         return value
     fixed = ftfy.fix_encoding(value)
+    if _CONTROL.search(fixed) or ftfy.badness.badness(fixed) >= ftfy.badness.badness(value):
+        return value  # a "repair" to control characters ("Â\x80" to "\x80"), or no less odd: not clearly garbled
     if "\u2020" in fixed and "\u2020" not in value and fixed.count(_QUOTES[0]) > fixed.count(_QUOTES[1]):
         fixed = fixed.replace("\u2020", _QUOTES[1])
     return fixed
