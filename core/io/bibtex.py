@@ -12,10 +12,11 @@ from typing import Any
 
 from core.io.aas_journals import aas_journal
 from core.io.bibtex_lines import line_entry, put_back
-from core.io.cut_short import record_cut_error
+from core.io.cut_short import entry_cut_error, entry_cut_warning, record_cut_error
 from core.io.names import bibtex_names
 from core.io.rows import NumberedRow, Row, RowWarning, _year
 from core.io.safety import _open_text, _shown
+from core.io.turned_names import turned_rows
 from core.records import RowError
 
 _BASE_KEY = re.compile(r"^[0-9a-f]{64}$")  # BASE (Bielefeld Academic Search Engine) keys: a SHA-256 in hex
@@ -52,6 +53,7 @@ _LIST_FIELDS = frozenset(("keywords", "keyword"))  # a field a writer repeats on
 # ScienceDirect escapes the braces that protect a word's case ("based on \{USDL\}"): read as that protection, not
 # as LaTeX's literal braces; a set such as "\{1, 2\}" or one in math mode stays as written
 _ESCAPED_CASE_GROUP = re.compile(r"\\\{([^\s{}\\$,]+)\\\}")
+_TABBING_ACCENT = re.compile(r"\\a(['`=])")  # accents in a tabbing environment: \\a' is \\'
 _LATEX_MARKUP = re.compile(r"[\\{}$]|``|''|[!?]`")  # a value without any of these decodes to itself
 _LITERAL_SPECIALS = ("&", "~", "--", "---")  # kept as written, not LaTeX's table column, space or dashes
 _BARE_PERCENT = re.compile(r"(?<!\\)((?:\\\\)*)%")
@@ -120,6 +122,7 @@ class _LatexText:
         """(text, None), or (text read as far as possible, why it is not whole)."""
         if "\\{" in value and "$" not in value:
             value = _ESCAPED_CASE_GROUP.sub(r"\1", value)
+        value = _TABBING_ACCENT.sub(r"\\\1", value)  # Rayyan: G{\\a'E}RARD
         if not _LATEX_MARKUP.search(value):
             return value, None
         from pylatexenc import latexwalker
@@ -321,6 +324,11 @@ def _closed_early(library: Any) -> set[int]:
 
 
 def _bibtex_rows(path: Path) -> Iterator[NumberedRow]:
+    """A BibTeX file's rows and notes; names a file writes turned round (Rayyan) set right (`core.io.turned_names`)."""
+    return turned_rows(_entry_rows(path))
+
+
+def _entry_rows(path: Path) -> Iterator[NumberedRow]:
     from bibtexparser.model import Entry, ParsingFailedBlock
 
     with _open_text(path) as handle:
@@ -346,8 +354,10 @@ def _bibtex_rows(path: Path) -> Iterator[NumberedRow]:
                 yield from _lines_read(by_line, number, line, latex)
                 continue
             closed = _closed_entry(block.raw or "")
+            last = number == len(blocks) and _ends_inside(text, block.raw or "")
             if closed is None:
-                yield number, RowError(number, f"row {number}: BibTeX entry at line {line} could not be parsed")
+                yield number, (entry_cut_error(number, line) if last else
+                               RowError(number, f"row {number}: BibTeX entry at line {line} could not be parsed"))
                 continue
             entry, field = closed
             if number == len(blocks) and not any(f.key == "title" and str(f.value).strip() for f in entry.fields):
@@ -355,9 +365,15 @@ def _bibtex_rows(path: Path) -> Iterator[NumberedRow]:
                 continue
             row, warnings = _bibtex_row(entry, number, latex)
             yield number, row
-            yield number, RowWarning(number, field, f"field '{_shown(field)}' has no closing brace, so it was "
-                                                    f"read to the end of the entry (line {line})")
+            yield number, (entry_cut_warning(number, _shown(field)) if last else
+                           RowWarning(number, field, f"field '{_shown(field)}' has no closing brace, so it was "
+                                                     f"read to the end of the entry (line {line})"))
             yield from ((number, warning) for warning in warnings)
+
+
+def _ends_inside(text: str, raw: str) -> bool:
+    """Whether the file ends inside the entry `raw` (its last block): nothing but blanks follows it."""
+    return bool(raw.strip()) and text.rstrip().endswith(raw.rstrip())
 
 
 def _lines_read(by_line: tuple[str, list[str], list[str]], number: int, line: int,

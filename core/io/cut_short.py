@@ -90,3 +90,17 @@ def ends_inside_quotes(tail: bytes, text: Callable[[], Iterator[str]]) -> bool:
     if tail.rstrip(b"\x00").endswith((b"\n", b"\r")) or not tail:
         return False
     return sum(chunk.count('"') for chunk in text()) % 2 == 1
+
+
+def entry_cut_error(number: int, line: int) -> RowError:
+    """The skip of a BibTeX file's last entry when the file ends inside it and what is there cannot be read (a quoted
+    value never closed, a field name cut in two)."""
+    return RowError(number, f"row {number}: BibTeX entry at line {line} could not be parsed: the file ends inside "
+                            f"it, {FIX}")
+
+
+def entry_cut_warning(number: int, field: str) -> RowWarning:
+    """The warning on a BibTeX file's last entry when the file ends inside it (its braces never closed) after its
+    title: the entry is imported, its last field `field` perhaps not whole."""
+    return RowWarning(number, field, f"the file ends inside this entry (no closing brace after its last field, "
+                                     f"'{field}'), so that field may be incomplete: {FIX}")

@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from core.errors import CorpusError
-from core.io.cut_short import ZIP_MAGIC, zip_cut_short
+from core.io.cut_short import FIX, ZIP_MAGIC, zip_cut_short
 from core.io.excel_xls import OLE_MAGIC, open_xls
 from core.io.layout import HEADER_SEARCH_ROWS, Layout, header_index
 from core.io.rows import NumberedRow, RowNumber
@@ -58,6 +58,9 @@ def _workbook(path: Path) -> Any:
         try:
             return open_xls(path)
         except ValueError as exc:
+            if "> file data size" in str(exc):  # xlrd: the workbook's stream runs past the file's end
+                raise CorpusError(f"file '{_name(path)}' is an Excel 97-2003 workbook (.xls) whose end is missing "
+                                  f"(xlrd: {_shown(str(exc))[:100]}): {FIX}") from None
             raise CorpusError(f"file '{_name(path)}' is not a readable Excel 97-2003 workbook (.xls: "
                               f"{_shown(str(exc))[:120]}); open it in Excel, save it as .xlsx or CSV and import "
                               "again") from None

@@ -4,6 +4,7 @@ xlrd and shown to the Excel reader (``excel.py``) as openpyxl's read-only workbo
 
 from __future__ import annotations
 
+import io
 import struct
 from collections.abc import Iterator
 from pathlib import Path
@@ -45,7 +46,9 @@ class XlsBook:
     def __init__(self, path: Path) -> None:
         import xlrd
 
-        self._book = xlrd.open_workbook(str(path), on_demand=True)
+        # xlrd writes its own notes ("WARNING *** file size … not 512 + multiple of sector size") to stdout: kept
+        # out of the command line's output, the reader says what matters
+        self._book = xlrd.open_workbook(str(path), on_demand=True, logfile=io.StringIO())
         self.sheetnames: list[str] = self._book.sheet_names()
 
     @property

@@ -150,11 +150,21 @@ def tagged_names(value: str) -> list[str]:
     return [value]
 
 
+# ScienceDirect's BibTeX brackets a family name of several words: "Wim [Van den Noortgate]"
+_BRACKETED_FAMILY = re.compile(r"^([^\[\],]*?)\s*\[([^\[\]]+)\]$")
+
+
 def bibtex_names(names: list[str]) -> list[str]:
-    """BibTeX names as split at "and"; except where the Cochrane Library writes every author in one value, "Family,
+    """BibTeX names as split at "and"; except where a value holds names joined by "; " (Zotero keeping a Web of
+    Science record's "Osnabrugge, M; Ash, E; Morelli, M" as one name, R writing "Kaiser, Jonas; Rauchfleisch,
+    Adrian"): read as those names; where ScienceDirect brackets a family name ("Patrick [Marques Ciarelli]"): read
+    as "Marques Ciarelli, Patrick"; where the Cochrane Library writes every author in one value, "Family,
     Initials" joined by commas before a last ", and" ("Utomo, E, Groen, J, and Blok, BFM"): read as those pairs;
     and where a name holds three or more whole names joined by commas, each "Given Family" (an EndNote record typed
     so: "Jacopo Di Clemente, Fredrik Christiansen, …"): read as those names."""
+    names = [part.strip() for name in names
+             for part in (_NAMES_JOINED.split(name) if ";" in name else [name]) if part.strip()]
+    names = [_BRACKETED_FAMILY.sub(lambda m: f"{m[2]}, {m[1]}" if m[1] else m[2], name) for name in names]
     if not any(name.count(",") > 1 for name in names):
         return names
     parts = [part.strip() for name in names for part in name.split(",") if part.strip()]

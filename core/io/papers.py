@@ -33,6 +33,7 @@ from core.io.formats import _PEEK_ROWS, ReadOptions, _open_rows
 from core.io.formulas import restore
 from core.io.known_fields import fullest_authors, known_value, springer_authors
 from core.io.markup import empty_markup, has_markup, placeholder, plain_text
+from core.io.mojibake import repaired_rows
 from core.io.rows import NumberedRow, Row, RowWarning, _year, at_row
 from core.io.safety import _name, _shown, encoding_name
 from core.labels import is_missing
@@ -379,9 +380,8 @@ def read_papers(
     given_id = bool(id_column or (columns or {}).get("id"))
     chosen, note = _choose_id(opened.columns, mapping, head, given=given_id)
     mapping = dataclasses.replace(mapping, id=chosen)
-    tabular = opened.fmt in ("csv", "tsv")
-    items: Iterator[Paper | RowError | RowWarning] = _papers(itertools.chain(head, opened.rows), mapping, tabular,
-                                                             title_only)
+    rows = repaired_rows(itertools.chain(head, opened.rows), _name(opened.path))  # mojibake: core.io.mojibake
+    items: Iterator[Paper | RowError | RowWarning] = _papers(rows, mapping, opened.fmt in ("csv", "tsv"), title_only)
     if background is None:
         background = background_worthwhile(opened.path, opened.fmt)
     hooks: dict[str, Any] = {}

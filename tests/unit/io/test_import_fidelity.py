@@ -22,6 +22,7 @@ from lxml import etree
 from core.cli import main
 from core.io import RowWarning, read_papers
 from core.io.markup import has_markup
+from core.io.mojibake import repaired_text
 from core.records import Paper, RowError
 from core.store import ImportReport, Store
 
@@ -181,11 +182,13 @@ LINE = st.characters(blacklist_categories=("Cs",), blacklist_characters="\r\n")
 
 @settings(max_examples=150, deadline=None, suppress_health_check=list(HealthCheck))
 @given(text=st.text(alphabet=LINE, min_size=1, max_size=60).filter(
-    lambda t: t.strip() and not LATEX_MARKUP.search(t) and not has_markup(t)))
+    lambda t: t.strip() and not LATEX_MARKUP.search(t) and not has_markup(t) and repaired_text(t) == t))
 def test_any_plain_text_survives_bibtex_and_ris(text: str) -> None:
     """Text without LaTeX markup (any other character: %, &, _, ~, #, ^, quotes, any script) comes back as is. Text
     with a known HTML/JATS element or entity is not plain: it is read as markup (core.io.markup; "<P>" alone is an
-    export's empty abstract, skipped with its reason), held by its own tests; CI's hypothesis once drew "<P>"."""
+    export's empty abstract, skipped with its reason), held by its own tests; CI's hypothesis once drew "<P>". Nor is
+    text garbled by a wrong encoding, which is repaired (core.io.mojibake; hypothesis drew "Â\x80", the UTF-8 of
+    U+0080 read as Latin-1), held by test_fresh_exports_14."""
     with tempfile.TemporaryDirectory() as folder:
         bib = write(Path(folder) / "p.bib", "@article{k,\n   title = {T},\n   abstract = {" + text + "}\n}\n")
         ris = write(Path(folder) / "p.ris", codecs.BOM_UTF8 + f"TY  - JOUR\r\nTI  - T\r\nAB  - {text}\r\nER  - \r\n"

@@ -1,0 +1,63 @@
+"""Text garbled by a wrong encoding ("mojibake"): UTF-8 read once as Windows-1252 and written again, as R and Excel
+do with a file they open in the wrong encoding ("Copyright Â© 2020", "â€œside effectsâ€", "cafÃ©"). Such a value
+is repaired with ftfy's own heuristics (`ftfy.badness.is_bad`, then `ftfy.fix_encoding`) and only then: a real "Ã"
+("SÃO PAULO") or a value ftfy does not call garbled stays as written. The file gets one warning naming it and how
+many records were repaired."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Iterator
+from typing import Any
+
+from core.io.rows import RowWarning
+
+# a lead byte of a UTF-8 sequence read as Windows-1252 ("Ã", "â", "Â") before a continuation byte so read: the only
+# values worth handing to ftfy (it is slower than this look)
+_SUSPECT = re.compile("[\u00c2-\u00f4][\u0080-\u00bf\u0152\u0153\u0160\u0161\u0178\u017d\u017e\u0192\u02c6\u02dc"
+                      "\u2013\u2014\u2018-\u201e\u2020-\u2022\u2026\u2030\u2039\u203a\u20ac\u2122]")
+_QUOTES = ("\u201c", "\u201d")  # “ ”
+_CONTROL = re.compile("[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f]")
+
+
+def repaired_text(value: str) -> str:
+    """`value` with its garbled text repaired, or as it is. R and Excel lose the last byte of a closing quote ("”"
+    is E2 80 9D; 9D is no Windows-1252 character) and write a space: ftfy reads that as "†", which is made "”"
+    again where the value has an opening quote left without its closing one."""
+    import ftfy
+
+    if not _SUSPECT.search(value) or not ftfy.badness.is_bad(value):
+        return value
+    fixed = ftfy.fix_encoding(value)
+    if _CONTROL.search(fixed) or ftfy.badness.badness(fixed) >= ftfy.badness.badness(value):
+        return value  # a "repair" to control characters ("Â\x80" to "\x80"), or no less odd: not clearly garbled
+    if "\u2020" in fixed and "\u2020" not in value and fixed.count(_QUOTES[0]) > fixed.count(_QUOTES[1]):
+        fixed = fixed.replace("\u2020", _QUOTES[1])
+    return fixed
+
+
+def _repaired(value: Any) -> Any:
+    if isinstance(value, str):
+        return repaired_text(value)
+    if isinstance(value, list) and all(isinstance(item, str) for item in value):
+        return [repaired_text(item) for item in value]
+    return value
+
+
+def repaired_rows(numbered: Iterable[tuple[Any, Any]], name: str) -> Iterator[tuple[Any, Any]]:
+    """A file's (number, row or note) items, each row's garbled text values repaired; after the last, one warning
+    naming the file `name`, how many records were repaired and the first of them."""
+    repaired: list[int] = []
+    for number, row in numbered:
+        if isinstance(row, dict):
+            changed = {key: new for key, value in row.items() if (new := _repaired(value)) != value}
+            if changed:
+                row.update(changed)
+                repaired.append(int(number))
+        yield number, row
+    if repaired:
+        shown = ", ".join(map(str, repaired[:5])) + (", …" if len(repaired) > 5 else "")
+        count = f"{len(repaired)} record{'s' if len(repaired) > 1 else ''}"
+        yield repaired[0], RowWarning(repaired[0], "text", f"file '{name}': {count} held text garbled by a wrong "
+                                                           f"encoding (\"â€œ\" for \"“\", \"Ã©\" for \"é\"), as R or "
+                                                           f"Excel write it; repaired (rows {shown})")
