@@ -44,9 +44,16 @@ def _repaired(value: Any) -> Any:
     return value
 
 
-def repaired_rows(numbered: Iterable[tuple[Any, Any]], name: str) -> Iterator[tuple[Any, Any]]:
+EXACT_FORMATS = ("jsonl", "parquet")  # JSON and Parquet carry Unicode exactly (and are the app's own exports)
+
+
+def repaired_rows(numbered: Iterable[tuple[Any, Any]], name: str, fmt: str = "") -> Iterator[tuple[Any, Any]]:
     """A file's (number, row or note) items, each row's garbled text values repaired; after the last, one warning
-    naming the file `name`, how many records were repaired and the first of them."""
+    naming the file `name`, how many records were repaired and the first of them. A file of an exact format (`fmt`)
+    is passed through as it is."""
+    if fmt in EXACT_FORMATS:
+        yield from numbered
+        return
     repaired: list[int] = []
     for number, row in numbered:
         if isinstance(row, dict):

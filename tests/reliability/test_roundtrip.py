@@ -11,6 +11,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from core.io import export_papers, read_papers
+from core.io.mojibake import repaired_text
 from core.store import Store
 from tests.reliability.support import FIXTURES, TALLY, papers_of
 
@@ -52,7 +53,8 @@ VALUE = st.recursive(SCALAR, lambda inner: st.one_of(st.lists(inner, max_size=3)
                                                      st.dictionaries(st.text(max_size=5), inner, max_size=3)),
                      max_leaves=6)
 KEY = st.one_of(st.text(min_size=1, max_size=10), st.sampled_from(["journal", "year", "ID", "Title", "doi", "x y"]))
-TITLE = st.text(min_size=1, max_size=40).filter(str.strip)
+# text an import repairs as mojibake (core.io.mojibake: CSV and TSV are read so) is held by its own tests
+TITLE = st.text(min_size=1, max_size=40).filter(lambda t: t.strip() and repaired_text(t.strip()) == t.strip())
 ROW = st.builds(lambda extra, title, abstract, pid: {**extra, "title": title, "abstract": abstract,
                                                       **({"id": pid} if pid is not None else {})},
                 st.dictionaries(KEY, VALUE, max_size=5), TITLE, TITLE, st.one_of(st.none(), st.text(max_size=8)))
