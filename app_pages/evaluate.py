@@ -183,10 +183,9 @@ def compare_tab(corpus: str) -> None:
     info = store().corpus(corpus)
     figures = ["figures"] if store().figure_count(corpus) else []
     cites = ["cite", "cocite"] if info.links else []
-    if not info.labels and not figures and not cites:
-        st.warning("This corpus has no label column (journal, category, …) and no citation links to evaluate "
-                   "against.")
-        return
+    if not info.labels and not figures and not cites:  # the short-query task needs neither
+        st.caption("This corpus has no label column (journal, category, …) and no citation links: of these "
+                   "protocols only **Short queries** (a paper from its own title or keywords) can run on it.")
     c1, c2 = st.columns(2)
     label = c1.selectbox("Label column", info.labels,
                          key=sticky_choice("eval_label", info.labels, info.labels[0] if info.labels else None)) or ""
@@ -196,7 +195,7 @@ def compare_tab(corpus: str) -> None:
                                                                else []),
                             help="Models that cannot be loaded here (hub models offline) are reported and skipped.")
     options = [*TASKS, *figures, *cites, "short"]
-    default = DEFAULT_TASKS if info.labels else [*figures, *cites]
+    default = DEFAULT_TASKS if info.labels else [*figures, *cites] or ["short"]
     tasks = st.multiselect("Protocols", options, format_func=TASK_LABELS.get,
                            key=sticky_choice("eval_tasks", options, default))
     d1, d2 = st.columns(2)
