@@ -164,6 +164,7 @@ def search(
                             notice=NO_PAPER_PASSES, weights={"dense": 1.0, "lexical": 0.0})
     notices = []
     phrases = quoted_phrases(whole)
+    phrase_words: set[str] = {w for p in phrases for w in query_words(p)}
     if phrases:
         held = lexical.phrase_mask(phrases, texts)
         if (held if mask is None else held & mask).any():
@@ -199,6 +200,8 @@ def search(
         where = "here" if not len(holding) else "that passes the filters" if mask is not None and not mask[
             holding].any() else None
         if where:
+            if notices and phrase_words >= set(words):  # 'holds no "a b"' says less than 'mentions all of a b'
+                notices.pop()
             notices.append(f"no paper {where} mentions all of {' '.join(words)}; the closest by words or meaning "
                            "are these")
     top_dense = set(dense_rows[:MEANING_TOP].tolist())
@@ -207,7 +210,7 @@ def search(
     for rank, row in enumerate(rows.tolist(), start=1):
         record = frame.iloc[row]
         sim = similarity[row]
-        held = matched_words(lexical, words, texts[row]) if w_lex > 0 or known > 0 else []
+        held = matched_words(lexical, words, texts[row]) if w_lex > 0 else []  # ranked by meaning alone: no words
         item = {"rank": rank, "id": str(record["id"]), "title": record["title"], "score": round(float(sim), 4),
                 "row": int(row), "abstract": record.get("abstract", ""),
                 "why": _why(held, not held or row in top_dense or sim >= MEANING_SHARE * best)}

@@ -25,7 +25,11 @@ def test_a_year_range_that_leaves_no_paper_says_so_and_never_claims_closest_pape
 def test_a_phrase_held_only_outside_the_filters_is_not_said_to_be_held_by_no_paper(embedded):
     found = search(embedded, "c", "tiny", '"dark matter"', k=5, filters={"journal": ["J. Bio"]})
     assert found.notice is not None and "no paper here" not in found.notice
-    assert found.notice.startswith('no paper that passes the filters holds "dark matter"')
+    assert found.notice == ("no paper that passes the filters mentions all of dark matter; the closest by words or "
+                            "meaning are these")  # which says more than 'holds no "dark matter"'
+    phrase = search(embedded, "c", "tiny", '"matter problem"', k=5, filters={"journal": ["J. Bio"]})
+    assert phrase.notice == ('no paper that passes the filters holds "matter problem"; these hold its words or are '
+                             "close in meaning")  # bio papers hold both words, never the phrase
     assert found.results and all(r["journal"] == "J. Bio" for r in found.results)
     anywhere = search(embedded, "c", "tiny", '"dark matter"', k=5)
     assert anywhere.notice is None and anywhere.results
@@ -89,3 +93,18 @@ def test_mcp_searches_by_author_and_the_cli_takes_the_same_filters(embedded, cap
     code, _, err = run(store, capsys, "search", "--corpus", "c", "--model", "tiny", "--abstract", "galaxy",
                        "--filter", "nosuchcolumn=x")
     assert code == 2 and "no column 'nosuchcolumn'" in err
+
+
+def test_a_pasted_abstract_ranked_by_meaning_alone_says_so_not_a_list_of_its_words(embedded):
+    """A query of more than 20 words is ranked by the dense model alone (lexical weight 0): its results matched by
+    meaning, so they say "close in meaning", not the dozens of the abstract's words they happen to hold."""
+    paper = embedded.papers("c")[7]
+    found = search(embedded, "c", "tiny", " ".join([paper.abstract] * 2), title=paper.title, k=5)
+    assert found.weights["lexical"] == 0
+    assert all(r["why"] == {"match": "meaning", "words": [], "meaning": True} for r in found.results)
+
+
+def test_a_phrase_whose_words_no_paper_holds_together_is_said_once(embedded):
+    found = search(embedded, "c", "tiny", '"galaxy inflation"', k=3)
+    assert found.notice == ("no paper here mentions all of galaxy inflation; the closest by words or meaning are "
+                            "these")
