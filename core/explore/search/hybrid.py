@@ -195,15 +195,15 @@ def search(
         notices.append(NO_WORDS)
     elif known == 0 and words and best < LOW_SIMILARITY:
         notices.append(f"no paper here mentions {' '.join(words)}; the closest in meaning are these")
-    elif 1 < len(words) <= SHORT_WORDS and not phrases:
+    elif len(words) <= SHORT_WORDS and not phrases:
         holding = lexical.holding(words)
         where = "here" if not len(holding) else "that passes the filters" if mask is not None and not mask[
             holding].any() else None
         if where:
             if notices and phrase_words >= set(words):  # 'holds no "a b"' says less than 'mentions all of a b'
                 notices.pop()
-            notices.append(f"no paper {where} mentions all of {' '.join(words)}; the closest by words or meaning "
-                           "are these")
+            notices.append(f"no paper {where} mentions {'all of ' * (len(words) > 1)}{' '.join(words)}; the closest "
+                           "by words or meaning are these")
     top_dense = set(dense_rows[:MEANING_TOP].tolist())
     label_cols = [c for c in frame.columns if c not in ("id", "title", "abstract")]
     results = []

@@ -108,3 +108,11 @@ def test_a_phrase_whose_words_no_paper_holds_together_is_said_once(embedded):
     found = search(embedded, "c", "tiny", '"galaxy inflation"', k=3)
     assert found.notice == ("no paper here mentions all of galaxy inflation; the closest by words or meaning are "
                             "these")
+
+
+def test_one_word_no_paper_passing_the_filters_holds_is_said_so(embedded):
+    """An author or journal filter plus one word: the papers left may not hold it; they are then the closest, not
+    matches, and the search says so (as it does for several words)."""
+    found = search(embedded, "c", "tiny", "redshift", k=3, filters={"journal": ["J. Bio"]})
+    assert found.notice == "no paper that passes the filters mentions redshift; the closest by words or meaning are these"
+    assert search(embedded, "c", "tiny", "redshift", k=3).notice is None
