@@ -11,6 +11,7 @@ from core.evaluation import METRIC_NAMES, TASKS, Verdict, held_out_papers, robus
 from core.evaluation.job import EvaluateConfig
 from core.evaluation.perturb import FAMILY_TEXT
 from core.evaluation.report import CITE_NOTE, figure_rows, figure_table, result_from_row
+from core.evaluation.short_queries import chance_text
 from core.io.formulas import csv_bytes
 from core.plots import purity_figure, robustness_figure
 from core.records import md_escape
@@ -90,6 +91,8 @@ def show_results(doc: dict) -> None:
                    "a model picks the same top figure for the abstract as the first model.")
     if {"cite", "cocite"} & set(doc["tasks"]):
         st.caption(CITE_NOTE)
+    if "short" in doc["tasks"] and (chance := chance_text(int(doc.get("papers") or 0))):
+        st.caption(chance)  # on a few papers a random ranking scores high: the figures say little beyond it
     for error in doc["errors"]:
         where = f" ({error['task']})" if error.get("task") else ""
         st.warning(f"**{md_escape(error['model'])}**{where}: {md_escape(error['error'])}")

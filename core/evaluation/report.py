@@ -253,6 +253,8 @@ CITE_NOTE = ("cite / cocite: held-out query papers (20% of the citing papers, sp
 
 def markdown_report(doc: dict) -> str:
     """The evaluation as markdown: the main table (best in bold), robustness tables, notes and errors."""
+    from core.evaluation.short_queries import chance_text as short_chance
+
     results = [result_from_row(r) for r in doc["results"]]
     parts = [f"Corpus **{md_escape(doc['corpus'])}**, label **{md_escape(doc['label'])}**: "
              f"{doc['sample']:,} of {doc['labelled']:,} labelled papers sampled (seed {doc['seed']})"
@@ -263,6 +265,8 @@ def markdown_report(doc: dict) -> str:
                      "the floors: random (expected value) and pick-first (figures in article order).")
     if {"cite", "cocite"} & set(doc.get("tasks", [])):
         parts.append(CITE_NOTE)
+    if "short" in doc.get("tasks", []) and (chance := short_chance(int(doc.get("papers") or 0))):
+        parts.append(chance)
     main = [r for r in results if r.task != "neighbours"]
     if main:
         table = results_table(main)

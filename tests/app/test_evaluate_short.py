@@ -38,3 +38,19 @@ def test_a_corpus_without_labels_can_run_the_short_query_task(unlabelled):
     assert not at.exception and not at.error
     table = at.dataframe[0].value
     assert table.loc["Short queries, meaning (dense): title recall@1", "n"] == "12"
+
+
+def test_short_query_figures_on_a_few_papers_are_told_apart_from_chance(unlabelled):
+    """On 12 papers any ranking puts the right paper in the top 10 10 times in 12: recall@10 = 1.000 (0.757–1.000)
+    says little about the model, and the page and the markdown report say what chance alone gives."""
+    at = open_evaluate_page()
+    at.multiselect(key="eval_tasks").set_value(["short"])
+    next(b for b in at.button if b.label == "Run evaluation").click()
+    wait_for_background(at.run())
+    assert not at.exception and not at.error
+    said = [c.value for c in at.caption if "random ranking" in c.value]
+    assert said == ["On 12 papers a random ranking puts a query's paper first 8.3 % of the time and in the top 10 "
+                    "83 % of the time (MRR 0.259): compare the short-query figures with that."], said
+    from core.evaluation.short_queries import chance_text
+
+    assert chance_text(100_000) is None  # a corpus of any size: chance is negligible
