@@ -10,8 +10,7 @@ from core.errors import MireadError
 from core.evaluation import METRIC_NAMES, TASKS, Verdict, held_out_papers, robustness_for_abstract
 from core.evaluation.job import EvaluateConfig
 from core.evaluation.perturb import FAMILY_TEXT
-from core.evaluation.report import CITE_NOTE, figure_rows, figure_table, result_from_row
-from core.evaluation.short_queries import chance_text
+from core.evaluation.report import CITE_NOTE, chance_text, figure_rows, figure_table, result_from_row
 from core.io.formulas import csv_bytes
 from core.plots import purity_figure, robustness_figure
 from core.records import md_escape

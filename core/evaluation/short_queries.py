@@ -28,20 +28,6 @@ MAX_QUERIES = 500
 Weight = Callable[[str, LexicalIndex], float]
 
 
-CHANCE_SHOWN = 0.05  # below this chance of a random top 10, the note is left out
-
-
-def chance_text(papers: int) -> str | None:
-    """What a random ranking of `papers` papers scores on the task (recall@1, recall@10, MRR), as one sentence; None
-    where chance is negligible (a random top 10 holds the paper less than 5 % of the time)."""
-    if papers <= 0 or 10 / papers < CHANCE_SHOWN:
-        return None
-    mrr = sum(1 / rank for rank in range(1, papers + 1)) / papers
-    return (f"On {papers:,} papers a random ranking puts a query's paper first {100 / papers:.1f} % of the time and "
-            f"in the top 10 {min(100.0, 1000 / papers):.0f} % of the time (MRR {mrr:.3f}): compare the short-query "
-            "figures with that.")
-
-
 def default_weight(text: str, index: LexicalIndex) -> float:
     """The lexical weight the product's search gives this query (over the whole corpus: no filter)."""
     known = index.known_share(text)

@@ -51,6 +51,6 @@ def test_short_query_figures_on_a_few_papers_are_told_apart_from_chance(unlabell
     said = [c.value for c in at.caption if "random ranking" in c.value]
     assert said == ["On 12 papers a random ranking puts a query's paper first 8.3 % of the time and in the top 10 "
                     "83 % of the time (MRR 0.259): compare the short-query figures with that."], said
-    from core.evaluation.short_queries import chance_text
+    from core.evaluation.report import chance_text
 
     assert chance_text(100_000) is None  # a corpus of any size: chance is negligible
