@@ -255,8 +255,8 @@ CHANCE_SHOWN = 0.05  # below this chance of a random top 10, the note is left ou
 
 
 def chance_text(papers: int) -> str | None:
-    """What a random ranking of `papers` papers scores on the short-query task (recall@1, recall@10, MRR), as one sentence; None
-    where chance is negligible (a random top 10 holds the paper less than 5 % of the time)."""
+    """What a random ranking of `papers` papers scores on the short-query task (recall@1, recall@10, MRR), as one
+    sentence; None where chance is negligible (a random top 10 holds the paper less than 5 % of the time)."""
     if papers <= 0 or 10 / papers < CHANCE_SHOWN:
         return None
     mrr = sum(1 / rank for rank in range(1, papers + 1)) / papers
