@@ -10,7 +10,7 @@ from core.errors import MireadError
 from core.evaluation import METRIC_NAMES, TASKS, Verdict, held_out_papers, robustness_for_abstract
 from core.evaluation.job import EvaluateConfig
 from core.evaluation.perturb import FAMILY_TEXT
-from core.evaluation.report import CITE_NOTE, figure_rows, figure_table, result_from_row
+from core.evaluation.report import CITE_NOTE, chance_text, figure_rows, figure_table, result_from_row
 from core.io.formulas import csv_bytes
 from core.plots import purity_figure, robustness_figure
 from core.records import md_escape
@@ -90,6 +90,8 @@ def show_results(doc: dict) -> None:
                    "a model picks the same top figure for the abstract as the first model.")
     if {"cite", "cocite"} & set(doc["tasks"]):
         st.caption(CITE_NOTE)
+    if "short" in doc["tasks"] and (chance := chance_text(int(doc.get("papers") or 0))):
+        st.caption(chance)  # on a few papers a random ranking scores high: the figures say little beyond it
     for error in doc["errors"]:
         where = f" ({error['task']})" if error.get("task") else ""
         st.warning(f"**{md_escape(error['model'])}**{where}: {md_escape(error['error'])}")
@@ -183,10 +185,9 @@ def compare_tab(corpus: str) -> None:
     info = store().corpus(corpus)
     figures = ["figures"] if store().figure_count(corpus) else []
     cites = ["cite", "cocite"] if info.links else []
-    if not info.labels and not figures and not cites:
-        st.warning("This corpus has no label column (journal, category, …) and no citation links to evaluate "
-                   "against.")
-        return
+    if not info.labels and not figures and not cites:  # the short-query task needs neither
+        st.caption("This corpus has no label column (journal, category, …) and no citation links: of these "
+                   "protocols only **Short queries** (a paper from its own title or keywords) can run on it.")
     c1, c2 = st.columns(2)
     label = c1.selectbox("Label column", info.labels,
                          key=sticky_choice("eval_label", info.labels, info.labels[0] if info.labels else None)) or ""
@@ -196,7 +197,7 @@ def compare_tab(corpus: str) -> None:
                                                                else []),
                             help="Models that cannot be loaded here (hub models offline) are reported and skipped.")
     options = [*TASKS, *figures, *cites, "short"]
-    default = DEFAULT_TASKS if info.labels else [*figures, *cites]
+    default = DEFAULT_TASKS if info.labels else [*figures, *cites] or ["short"]
     tasks = st.multiselect("Protocols", options, format_func=TASK_LABELS.get,
                            key=sticky_choice("eval_tasks", options, default))
     d1, d2 = st.columns(2)

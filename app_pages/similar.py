@@ -6,6 +6,7 @@ import pandas as pd
 import streamlit as st
 
 from core.explore import citation_relation, hybrid_search, paper_citations, similar_papers
+from core.explore.search.hybrid import NO_PAPER_PASSES
 from core.records import md_escape
 from ui import state
 from ui.collection_add import add_to_collection
@@ -107,9 +108,10 @@ elif answer is not None:
     result = answer.value
     if result.warning:
         st.warning(result.warning)
-    if getattr(result, "notice", None):
-        st.info(md_escape(result.notice[:1].upper() + result.notice[1:]) + ".")
-    if not result.results and not getattr(result, "notice", None):  # the notice already says why there are none
+    notice = getattr(result, "notice", None)
+    if notice and notice != NO_PAPER_PASSES:
+        st.info(md_escape(notice[:1].upper() + notice[1:]) + ".")
+    if not result.results and (not notice or notice == NO_PAPER_PASSES):  # else the notice says why there are none
         st.info("No paper passes the filters" + (f" (collection **{md_escape(answer.inputs['collection'])}**)"
                                                  if answer.inputs.get("collection") else "") + ".")
     elif result.results:

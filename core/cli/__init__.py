@@ -88,6 +88,12 @@ def build_parser() -> argparse.ArgumentParser:
                    help='the query text: a few words ("quoted phrases" must occur) up to a whole abstract')
     p.add_argument("--paper", default=None, help="id of a corpus paper to use as the query")
     p.add_argument("-k", type=int, default=10)
+    p.add_argument("--filter", action="append", default=[], metavar="COLUMN=VALUE",
+                   help="only papers whose COLUMN is VALUE (repeat it: values of one column are alternatives; "
+                        "'authors=Doe, J' keeps papers with that author; a journal by any of its spellings)")
+    p.add_argument("--year-from", type=int, default=None)
+    p.add_argument("--year-to", type=int, default=None)
+    p.add_argument("--collection", default=None, help="only the papers of this collection")
 
     p = add("predict", cmd_predict, "journals that fit a title + abstract")
     model_args(p)

@@ -75,10 +75,12 @@ def _map_job(store: Store, args: argparse.Namespace, model: str, emit: Emit) -> 
 
 
 def cmd_search(store: Store, args: argparse.Namespace, emit: Emit) -> dict[str, Any]:
-    from core.explore.documents import search_document
+    from core.explore.documents import search_document, search_filters, year_bounds
 
     doc = search_document(store, args.corpus, args.model or args.settings.default_model, title=args.title or "",
-                          abstract=args.abstract or "", paper_id=args.paper, k=args.k)
+                          abstract=args.abstract or "", paper_id=args.paper, k=args.k,
+                          filters=search_filters(store, args.corpus, _labels(args.filter), args.collection),
+                          year_range=year_bounds(args.year_from, args.year_to))
     from core.explore.search.hybrid import why_text
 
     text = "\n".join(f"{r['rank']:>3}  {r['score']:.3f}  {r['title']}"
@@ -89,6 +91,19 @@ def cmd_search(store: Store, args: argparse.Namespace, emit: Emit) -> dict[str, 
         print(f"warning: {doc['warning']}", file=sys.stderr)
     emit(doc, text or "no results")
     return doc
+
+
+def _labels(pairs: list[str]) -> dict[str, list[str]] | None:
+    """`--filter COLUMN=VALUE` options as {column: [values]} (the MCP search's `labels`)."""
+    from core.errors import MireadError
+
+    labels: dict[str, list[str]] = {}
+    for pair in pairs or []:
+        column, sep, value = pair.partition("=")
+        if not sep or not column.strip():
+            raise MireadError(f"--filter takes COLUMN=VALUE, got {pair!r}")
+        labels.setdefault(column.strip(), []).append(value.strip())
+    return labels or None
 
 
 def cmd_predict(store: Store, args: argparse.Namespace, emit: Emit) -> dict[str, Any]:

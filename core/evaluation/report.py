@@ -251,6 +251,20 @@ CITE_NOTE = ("cite / cocite: held-out query papers (20% of the citing papers, sp
              "the whole corpus; random (baseline) scores random vectors.")
 
 
+CHANCE_SHOWN = 0.05  # below this chance of a random top 10, the note is left out
+
+
+def chance_text(papers: int) -> str | None:
+    """What a random ranking of `papers` papers scores on the short-query task (recall@1, recall@10, MRR), as one
+    sentence; None where chance is negligible (a random top 10 holds the paper less than 5 % of the time)."""
+    if papers <= 0 or 10 / papers < CHANCE_SHOWN:
+        return None
+    mrr = sum(1 / rank for rank in range(1, papers + 1)) / papers
+    return (f"On {papers:,} papers a random ranking puts a query's paper first {100 / papers:.1f} % of the time and "
+            f"in the top 10 {min(100.0, 1000 / papers):.0f} % of the time (MRR {mrr:.3f}): compare the short-query "
+            "figures with that.")
+
+
 def markdown_report(doc: dict) -> str:
     """The evaluation as markdown: the main table (best in bold), robustness tables, notes and errors."""
     results = [result_from_row(r) for r in doc["results"]]
@@ -263,6 +277,8 @@ def markdown_report(doc: dict) -> str:
                      "the floors: random (expected value) and pick-first (figures in article order).")
     if {"cite", "cocite"} & set(doc.get("tasks", [])):
         parts.append(CITE_NOTE)
+    if "short" in doc.get("tasks", []) and (chance := chance_text(int(doc.get("papers") or 0))):
+        parts.append(chance)
     main = [r for r in results if r.task != "neighbours"]
     if main:
         table = results_table(main)

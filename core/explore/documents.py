@@ -25,6 +25,46 @@ def corpora_document(store: Store) -> dict[str, Any]:
     return {"corpora": items}
 
 
+def year_bounds(year_from: int | None, year_to: int | None) -> tuple[int, int] | None:
+    """A search's year range from its two optional ends (None: no range); an end before its start is an error."""
+    from core.errors import MireadError
+
+    if year_from is None and year_to is None:
+        return None
+    low, high = -10**6 if year_from is None else int(year_from), 10**6 if year_to is None else int(year_to)
+    if low > high:
+        raise MireadError(f"year_from ({low}) is after year_to ({high})")
+    return low, high
+
+
+def search_filters(store: Store, corpus: str, labels: dict[str, list[str]] | None,
+                   collection: str | None = None) -> dict[str, list[Any]] | None:
+    """A search's filters (`search --filter`, MCP `search_papers`'s labels and collection): every column must be one
+    of the corpus's (a list column such as authors keeps papers holding any of the values); a journal may be named
+    by any of its spellings (core.journal_identity); a collection keeps its papers (by id)."""
+    from core.errors import MireadError
+
+    filters: dict[str, list[Any]] | None = None
+    if labels:
+        info = store.corpus(corpus)
+        unknown = [c for c in labels if c not in info.columns]
+        if unknown:
+            raise MireadError(f"corpus {corpus!r} has no column {unknown[0]!r}; its columns are "
+                              f"{', '.join(info.columns)}")
+        filters = {c: [str(v) for v in values] for c, values in labels.items()}
+        if info.journal in filters:  # a journal by any spelling the corpus has: the one name the papers carry
+            journals = store.journal_identities(corpus)
+            filters[info.journal] = [journals.name_of(v) or v for v in filters[info.journal]]
+    if not (collection or "").strip():
+        return filters
+    ids = store.collection_ids(corpus, collection)
+    if not ids:
+        found = store.collection(corpus, collection)
+        raise MireadError(f"collection {found.name!r} holds no paper of corpus {corpus!r} now "
+                          f"({found.missing:,} of its papers are missing from it)")
+    return {**(filters or {}), "id": ids}
+
+
 def search_document(
     store: Store, corpus: str, model: str | ModelSpec, *, title: str = "", abstract: str = "",
     paper_id: str | None = None, k: int = 10, filters: dict[str, list[Any]] | None = None,

@@ -20,50 +20,11 @@ def _k(k: int, most: int = MAX_K) -> int:
     return int(k)
 
 
-def _years(year_from: int | None, year_to: int | None) -> tuple[int, int] | None:
-    if year_from is None and year_to is None:
-        return None
-    low, high = -10**6 if year_from is None else int(year_from), 10**6 if year_to is None else int(year_to)
-    if low > high:
-        raise MireadError(f"year_from ({low}) is after year_to ({high})")
-    return low, high
-
-
-def _filters(ws: Workspace, corpus: str, labels: dict[str, list[str]] | None) -> dict[str, list[Any]] | None:
-    """Label filters of a search: every column must be one of the corpus's; a journal may be named by any of its
-    spellings (core.journal_identity)."""
-    if not labels:
-        return None
-    info = ws.store.corpus(corpus)
-    columns = info.columns
-    unknown = [c for c in labels if c not in columns]
-    if unknown:
-        raise MireadError(f"corpus {corpus!r} has no column {unknown[0]!r}; its columns are {', '.join(columns)}")
-    filters = {c: [str(v) for v in values] for c, values in labels.items()}
-    if info.journal in filters:  # a journal by any spelling the corpus has: the one name the papers carry
-        journals = ws.store.journal_identities(corpus)
-        filters[info.journal] = [journals.name_of(v) or v for v in filters[info.journal]]
-    return filters
-
-
 def list_corpora(ws: Workspace) -> dict[str, Any]:
     """Every corpus of the workspace (the `corpora --json` document)."""
     from core.explore.documents import corpora_document
 
     return jsonable(corpora_document(ws.store))
-
-
-def _in_collection(ws: Workspace, corpus: str, filters: dict[str, list[Any]] | None,
-                   collection: str | None) -> dict[str, list[Any]] | None:
-    """The label filters, narrowed to the papers of a collection (by their ids) when one is named."""
-    if not (collection or "").strip():
-        return filters
-    ids = ws.store.collection_ids(corpus, collection)
-    if not ids:
-        found = ws.store.collection(corpus, collection)
-        raise MireadError(f"collection {found.name!r} holds no paper of corpus {corpus!r} now "
-                          f"({found.missing:,} of its papers are missing from it)")
-    return {**(filters or {}), "id": ids}
 
 
 def search_papers(ws: Workspace, text: str, title: str = "", corpus: str | None = None, k: int = 10,
@@ -72,14 +33,14 @@ def search_papers(ws: Workspace, text: str, title: str = "", corpus: str | None 
                   collection: str | None = None) -> dict[str, Any]:
     """The corpus papers nearest to a text (the `search --json` document for --title TITLE --abstract TEXT), among
     the papers of one collection when it is named."""
-    from core.explore.documents import search_document
+    from core.explore.documents import search_document, search_filters, year_bounds
 
     if not (text or "").strip() and not (title or "").strip():
         raise MireadError("the query is empty: give a text (an abstract, a question or a few sentences)")
     name, spec = ws.corpus_name(corpus), ws.spec(model)
-    filters = _in_collection(ws, name, _filters(ws, name, labels), collection)
     doc = search_document(ws.store, name, spec, title=title, abstract=text, k=_k(k),
-                          filters=filters, year_range=_years(year_from, year_to),
+                          filters=search_filters(ws.store, name, labels, collection),
+                          year_range=year_bounds(year_from, year_to),
                           encoder=ws.encoder(spec), frame=ws.frame(name))
     return jsonable({"corpus": name, **({"collection": collection} if collection else {}), **doc})
 
@@ -88,11 +49,12 @@ def similar_to_paper(ws: Workspace, paper_id: str, corpus: str | None = None, k:
                      labels: dict[str, list[str]] | None = None, year_from: int | None = None,
                      year_to: int | None = None) -> dict[str, Any]:
     """The corpus papers nearest to one of its papers, which is left out (the `search --paper ID --json` document)."""
-    from core.explore.documents import search_document
+    from core.explore.documents import search_document, search_filters, year_bounds
 
     name, spec = ws.corpus_name(corpus), ws.spec(model)
-    doc = search_document(ws.store, name, spec, paper_id=str(paper_id), k=_k(k), filters=_filters(ws, name, labels),
-                          year_range=_years(year_from, year_to), frame=ws.frame(name))
+    doc = search_document(ws.store, name, spec, paper_id=str(paper_id), k=_k(k),
+                          filters=search_filters(ws.store, name, labels), year_range=year_bounds(year_from, year_to),
+                          frame=ws.frame(name))
     return jsonable({"corpus": name, **doc})
 
 

@@ -13,6 +13,7 @@ import streamlit as st
 from core.display import author_text, plural
 from core.embedding import ModelSpec
 from core.explore.search import find_papers, hybrid_search, similar_papers
+from core.explore.search.hybrid import why_text
 from core.explore.search.lookup import row_of
 from core.labels import is_missing, label_text
 from core.records import md_escape, safe_link
@@ -40,12 +41,15 @@ def open_paper_at(frame: pd.DataFrame, row: int) -> None:
         st.session_state[PAPER] = str(frame["id"].iloc[row])
 
 
-def _searched(corpus: str, spec: ModelSpec, frame: pd.DataFrame, query: str) -> tuple[list[int], str | None]:
-    """The rows the word + meaning search gives for `query` (core.explore.search.hybrid), and its notice."""
+def _searched(corpus: str, spec: ModelSpec, frame: pd.DataFrame,
+              query: str) -> tuple[list[int], str | None, dict[int, str]]:
+    """The rows the word + meaning search gives for `query` (core.explore.search.hybrid), its notice, and why each
+    row matched (as the Similar papers page says it)."""
     found = guarded(hybrid_search, store(), corpus, spec, query, k=20, frame=frame)
     if found is None:
-        return [], None
-    return [int(r["row"]) for r in found.results], found.notice
+        return [], None, {}
+    return ([int(r["row"]) for r in found.results], found.notice,
+            {int(r["row"]): why_text(r.get("why") or {}) for r in found.results})
 
 
 def find_box(frame: pd.DataFrame, coords: np.ndarray, corpus: str | None = None, spec: ModelSpec | None = None) -> None:
@@ -60,8 +64,9 @@ def find_box(frame: pd.DataFrame, coords: np.ndarray, corpus: str | None = None,
     label = (f"{plural(len(rows), 'paper')} match{'es' * (len(rows) == 1)} by title or DOI"  # Highlight counts more
              + ("" if len(rows) <= FIND_OFFERED else f" (the first {FIND_OFFERED} offered)"))
     rows = rows[:FIND_OFFERED]
+    why: dict[int, str] = {}
     if not len(rows) and corpus is not None and spec is not None:
-        searched, notice = _searched(corpus, spec, frame, query.strip())
+        searched, notice, why = _searched(corpus, spec, frame, query.strip())
         rows = np.asarray(searched, dtype=np.int64)
         label = "No title or DOI holds it; the closest by words and meaning"
         if notice:
@@ -71,7 +76,8 @@ def find_box(frame: pd.DataFrame, coords: np.ndarray, corpus: str | None = None,
         return
     row = int(rows[0])
     if len(rows) > 1 or label.startswith("No title"):
-        row = st.selectbox(label, rows.tolist(), key="map_find_pick", format_func=lambda r: _short(frame, int(r)))
+        row = st.selectbox(label, rows.tolist(), key="map_find_pick", format_func=lambda r: _short(frame, int(r))
+                           + (f" · {why[int(r)]}" if why.get(int(r)) else ""))
     pid = str(frame["id"].iloc[int(row)])
     if st.session_state.get(_FLOWN) != (query, pid):
         st.session_state[_FLOWN] = (query, pid)

@@ -60,6 +60,10 @@ DEPTH = 200  # candidates taken from each ranking before fusing
 LOW_SIMILARITY = 0.35
 SHORT_WORDS = 6  # up to this many words, a query none of whose papers holds them all is told so
 MEANING_SHARE = 0.9  # "close in meaning": similarity at least this share of the best result's
+MEANING_TOP = 10  # ... or among the dense ranking's first ten, however many results were asked for
+NO_PAPER_PASSES = "no paper passes the filters"
+NO_WORDS = ("no word of the query is searched (common words, one-letter words and symbols are left out); the closest "
+            "in meaning are these")
 
 
 def lexical_weight(words: int, known_share: float, phrases: bool = False, coverage: float = 1.0) -> float:
@@ -153,21 +157,26 @@ def search(
     lexical = corpus_lexical(store, corpus, frame)
     texts = PaperText(frame)
     mask = filter_mask(frame, filters, year_range)
+    encoder = encoder or get_encoder(spec)
+    vector = encoder.encode([(title, text) if title else (text, "")])[0]
+    if mask is not None and not mask.any():  # nothing to rank: no verdict on words or meaning either
+        return HybridResult(query={"title": title, "abstract": text}, model=spec.name, vector=vector,
+                            notice=NO_PAPER_PASSES, weights={"dense": 1.0, "lexical": 0.0})
     notices = []
     phrases = quoted_phrases(whole)
+    phrase_words: set[str] = {w for p in phrases for w in query_words(p)}
     if phrases:
         held = lexical.phrase_mask(phrases, texts)
         if (held if mask is None else held & mask).any():
             mask = held if mask is None else held & mask
         else:
-            notices.append("no paper here holds " + " and ".join(f'"{p}"' for p in phrases)
+            where = "here" if mask is None or not held.any() else "that passes the filters"
+            notices.append(f"no paper {where} holds " + " and ".join(f'"{p}"' for p in phrases)
                            + "; these hold its words or are close in meaning")
             phrases = []
     words = query_words(whole)
     known = lexical.known_share(whole)
     w_lex = lexical_weight(len(whole.split()), known, bool(phrases))
-    encoder = encoder or get_encoder(spec)
-    vector = encoder.encode([(title, text) if title else (text, "")])[0]
     depth = max(DEPTH, k)
     d_scores, d_rows = index.search(vector[None, :], depth, mask)
     dense_rows = d_rows[0][(d_rows[0] >= 0) & np.isfinite(d_scores[0])]
@@ -179,19 +188,29 @@ def search(
     rows = fuse([dense_rows, lex_rows], [1.0, w_lex], k) if w_lex > 0 else dense_rows[:k]
     sims = np.asarray(index.matrix[np.sort(rows)], dtype=np.float32) @ vector if len(rows) else np.array([])
     similarity = dict(zip(np.sort(rows).tolist(), sims.tolist()))
-    best = max(similarity.values(), default=0.0)
-    if known == 0 and words and best < LOW_SIMILARITY:
+    # the closest paper's similarity, whether or not the fusion kept it among these k: no verdict depends on k
+    top = float(np.asarray(index.matrix[int(dense_rows[0])], dtype=np.float32) @ vector) if len(dense_rows) else 0.0
+    best = max(top, *similarity.values()) if similarity else top
+    if not words and not notices:
+        notices.append(NO_WORDS)
+    elif known == 0 and words and best < LOW_SIMILARITY:
         notices.append(f"no paper here mentions {' '.join(words)}; the closest in meaning are these")
-    elif 1 < len(words) <= SHORT_WORDS and not phrases and not len(lexical.holding(words)):
-        notices.append(f"no paper here mentions all of {' '.join(words)}; the closest by words or meaning "
-                       "are these")
-    top_dense = set(dense_rows[:k].tolist())
+    elif len(words) <= SHORT_WORDS and not phrases:
+        holding = lexical.holding(words)
+        where = "here" if not len(holding) else "that passes the filters" if mask is not None and not mask[
+            holding].any() else None
+        if where:
+            if notices and phrase_words >= set(words):  # 'holds no "a b"' says less than 'mentions all of a b'
+                notices.pop()
+            notices.append(f"no paper {where} mentions {'all of ' * (len(words) > 1)}{' '.join(words)}; the closest "
+                           "by words or meaning are these")
+    top_dense = set(dense_rows[:MEANING_TOP].tolist())
     label_cols = [c for c in frame.columns if c not in ("id", "title", "abstract")]
     results = []
     for rank, row in enumerate(rows.tolist(), start=1):
         record = frame.iloc[row]
         sim = similarity[row]
-        held = matched_words(lexical, words, texts[row]) if w_lex > 0 or known > 0 else []
+        held = matched_words(lexical, words, texts[row]) if w_lex > 0 else []  # ranked by meaning alone: no words
         item = {"rank": rank, "id": str(record["id"]), "title": record["title"], "score": round(float(sim), 4),
                 "row": int(row), "abstract": record.get("abstract", ""),
                 "why": _why(held, not held or row in top_dense or sim >= MEANING_SHARE * best)}

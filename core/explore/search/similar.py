@@ -90,13 +90,23 @@ def filter_mask(frame: pd.DataFrame, filters: dict[str, list[Any]] | None = None
     active = False
     for column, values in (filters or {}).items():
         if values and column in frame.columns:
-            mask &= frame[column].astype(str).isin([str(v) for v in values]).to_numpy()
+            mask &= _holds(frame[column], {str(v) for v in values})
             active = True
     if year_range and year_column in frame.columns:
         years = pd.to_numeric(frame[year_column], errors="coerce")
         mask &= ((years >= year_range[0]) & (years <= year_range[1])).fillna(False).to_numpy()
         active = True
     return mask if active else None
+
+
+def _holds(column: pd.Series, wanted: set[str]) -> np.ndarray:
+    """Rows whose value is one of `wanted`; in a list column (authors, keywords) also rows holding any of them."""
+    whole = column.astype(str).isin(wanted).to_numpy(dtype=bool)
+    if column.dtype == object:
+        lists = (list, tuple, np.ndarray)
+        held = column.map(lambda v: isinstance(v, lists) and any(str(x) in wanted for x in v))
+        whole = whole | held.to_numpy(dtype=bool)
+    return whole
 
 
 @dataclass
