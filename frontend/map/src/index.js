@@ -197,6 +197,7 @@ class MapView {
   async load(data) {
     const meta = data.meta || {};
     const points = data.points;
+    const t0 = performance.now();  // the open's parts: a mark for benchmarks (wrap.dataset.openParts, BENCHMARKS §31m)
     this.key = meta.key;
     this.unit = meta.unit || [0, 0, 1];  // [cx, cy, half]: map coordinates = centre + unit * half
     this.x = Float32Array.from(column(points, "x") || []);
@@ -225,8 +226,12 @@ class MapView {
     this.lookKey = null;  // a new map: its look is set again with its first state
     this.pointKey = null;
     this.wrap.dataset.ready = "0";
+    const t1 = performance.now();
     await this.redraw();
+    const t2 = performance.now();
     this.index = this.plot.get("spatialIndex");
+    this.wrap.dataset.openParts = JSON.stringify({ bytes: data.bytes || 0, unpackMs: data.unpackMs || 0,
+      columnsMs: t1 - t0, drawMs: t2 - t1, readyAt: t2 });
     this.wrap.dataset.drawn = String(this.n);
     this.wrap.dataset.key = String(this.key);
     this.wrap.dataset.ready = "1";
@@ -868,7 +873,9 @@ export function unpack(bytes, drawnKey) {
   const length = new DataView(view.buffer, view.byteOffset, 4).getUint32(0, true);
   const meta = JSON.parse(new TextDecoder().decode(view.subarray(4, 4 + length)));
   if (meta.key === (typeof drawnKey === "function" ? drawnKey(meta) : drawnKey)) return { meta };
-  return { meta, points: tableFromIPC(view.slice(4 + length)) };  // a copy: aligned for the float views
+  const started = performance.now();
+  const points = tableFromIPC(view.slice(4 + length));  // a copy: aligned for the float views
+  return { meta, points, unpackMs: performance.now() - started, bytes: view.length };
 }
 
 /** Maps whose element left the page (the user opened another page), kept drawn for PARK_MS by hub: coming back
