@@ -121,6 +121,20 @@ def pan_fps(b: Bench, seconds: float = 3.0) -> None:
     b.idle()
 
 
+def zoom_in(b: Bench) -> None:
+    """Wheel in on the map's middle: on a density overview the page sends the window's papers (a page run); on a map
+    of every paper only the camera moves (the zoom reported into the session, a fragment run)."""
+    if not is_component(b):
+        return
+    box = b.page.locator(".miread-map").first.bounding_box()
+    b.page.mouse.move(box["x"] + box["width"] * 0.45, box["y"] + box["height"] * 0.45)
+    b.measure("zoom in (wheel ×4)", lambda: [b.page.mouse.wheel(0, -400) for _ in range(4)])
+    b.page.wait_for_function(READY, timeout=900_000)
+    b.page.locator(".miread-whole").first.click()  # back to the whole map
+    b.idle()
+    b.page.wait_for_function(READY, timeout=900_000)
+
+
 def actions(b: Bench, round_: int) -> None:
     """One round of every action on this revision."""
     if getattr(b, "open_each_round", False):
@@ -150,6 +164,7 @@ def actions(b: Bench, round_: int) -> None:
     pan_mode(b)
     if getattr(b, "open_each_round", False):
         pan_fps(b)
+        zoom_in(b)
     if getattr(b, "switch_back", False):  # leave for another page and come back: the map drawn again
         b.go("Similar papers")
         b.idle()
@@ -216,7 +231,8 @@ def run(browser: Any, papers: int, args: argparse.Namespace) -> dict[str, Any]:
         from core.explore.maps.cached import map_coordinates
 
         map_coordinates(store, "synthetic", get_model(MODEL, store), "pca", {})
-    env = {"MIREAD_WARM_NUMBA": "0", "MIREAD_TIMING": "1", "MIREAD_DEVICE": "cpu", "MIREAD_MODEL": MODEL}
+    env = {"MIREAD_WARM_NUMBA": "0", "MIREAD_TIMING": "1", "MIREAD_DEVICE": "cpu", "MIREAD_MODEL": MODEL,
+           **({"MIREAD_MAP_DRAW_LIMIT": str(args.draw_limit)} if args.draw_limit else {})}
     roots = {"after": ROOT, **({"before": Path(args.before)} if args.before else {}),
              **({"floor": floor_root()} if args.floor else {})}
     print(f"\n== synthetic ({papers:,} papers) ==", flush=True)
@@ -291,6 +307,7 @@ def main() -> None:
     parser.add_argument("--switch-back", action="store_true", help="also time leaving the map and coming back")
     parser.add_argument("--floor", action="store_true", help="also time the widget actions on bare Streamlit")
     parser.add_argument("--only-topics", action="store_true", help="only the step colour: journal → fine topics")
+    parser.add_argument("--draw-limit", type=int, default=0, help="the servers' map draw limit (density above it)")
     parser.add_argument("--fit-first", action="store_true", help="compute the PCA map before the servers start")
     parser.add_argument("--open-each-round", action="store_true",
                         help="time the open in every round (server warm), its parts and heap, and a 3-s pan")

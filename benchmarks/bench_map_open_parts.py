@@ -23,6 +23,14 @@ def timed(took: dict[str, list[float]], name: str, work: Any) -> Any:
     return out
 
 
+def rss_gb() -> float:
+    """This process's resident memory now, in GB."""
+    import os
+
+    pages = int(Path("/proc/self/statm").read_text().split()[1])
+    return round(pages * os.sysconf("SC_PAGE_SIZE") / 2 ** 30, 2)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--papers", type=int, default=1_000_000)
@@ -55,7 +63,9 @@ def main() -> None:
     info = store.corpus("synthetic")
     sizes: dict[str, int] = {}
     for _ in range(args.runs):
+        before = rss_gb()
         frame = timed(took, "papers frame read", lambda: store.papers_frame("synthetic"))
+        sizes_rss = {"rss before the frame GB": before, "rss with the frame GB": rss_gb()}
         key = timed(took, "map key (positions + ids digest)", lambda: comp.map_key("synthetic", coords, frame))
         unit = comp.unit_frame(coords)
         table = timed(took, "points table (text columns)", lambda: comp.points_table(coords, frame, unit))
@@ -67,9 +77,12 @@ def main() -> None:
         choices = timed(took, f"colour codes of {len(options)} options", lambda: mc.colour_choices(
             frame, options, 12, info.year))
         codes = timed(took, "colour options packed", lambda: mc.pack_choices(choices, len(frame), "map", key))
-        sizes = {"points bytes": len(packed), "colour options bytes": len(codes),
+        sizes = {**sizes_rss, "points bytes": len(packed), "colour options bytes": len(codes),
                  **{f"column {c}": int(arrow.column(c).nbytes) for c in arrow.column_names}}
+    import resource
+
     out = {"papers": args.papers, "root": args.root or str(here.parent), "sizes": sizes,
+           "peak_rss_gb": round(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 2 ** 20, 2),
            "seconds": {k: [round(v, 3) for v in vs] for k, vs in took.items()}}
     print(json.dumps(out, indent=1))
     (OUT / f"open-parts-{args.papers}{'-before' if args.root else ''}.json").write_text(json.dumps(out, indent=1))
