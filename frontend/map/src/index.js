@@ -230,7 +230,7 @@ class MapView {
       journal: lazyColumn(points, "journal"), year: lazyColumn(points, "year"), note: lazyColumn(points, "note"),
       yearnum: lazyColumn(points, "yearnum") };
     const year = column(points, "yearnum");
-    this.years = year ? Float32Array.from(year) : null;
+    this.years = year ? Float32Array.from(year, (v) => (v === null || v === undefined ? NaN : v)) : null;  // null: none
     this.codes = new Uint8Array(this.n);
     this.weight = new Float32Array(this.n).fill(1);
     this.index = null;
