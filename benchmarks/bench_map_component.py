@@ -11,6 +11,10 @@ same widgets with nothing behind them): the actions made with Streamlit's widget
 same rounds — the floor under any map action a widget starts.
 
     .venv/bin/python benchmarks/bench_map_component.py --before /work/main --papers 3000,50000 --runs 3
+
+At 1M (BENCHMARKS §31m): `--fit-first` computes the PCA map before the servers open it; `--open-each-round` times
+the open in every round with the map's own parts (bytes, unpack, columns, first draw), the JS heap, a 3-s pan's
+frames/s and a wheel zoom; `--draw-limit N` opens a map of more than N papers as the density overview.
 """
 
 from __future__ import annotations
