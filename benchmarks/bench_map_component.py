@@ -11,6 +11,10 @@ same widgets with nothing behind them): the actions made with Streamlit's widget
 same rounds — the floor under any map action a widget starts.
 
     .venv/bin/python benchmarks/bench_map_component.py --before /work/main --papers 3000,50000 --runs 3
+
+At 1M (BENCHMARKS §31m): `--fit-first` computes the PCA map before the servers open it; `--open-each-round` times
+the open in every round with the map's own parts (bytes, unpack, columns, first draw), the JS heap, a 3-s pan's
+frames/s and a wheel zoom; `--draw-limit N` opens a map of more than N papers as the density overview.
 """
 
 from __future__ import annotations
@@ -67,16 +71,87 @@ def pan_mode(b: Bench) -> None:
         b.page.locator(".miread-map-outer button[data-mode=panZoom]").first.click()
 
 
+READY = "() => window.__mireadMaps && window.__mireadMaps.map && window.__mireadMaps.map.map && " \
+    "window.__mireadMaps.map.map.wrap.dataset.ready === '1'"
+OPEN_PARTS = "() => window.__mireadMaps.map.map.wrap.dataset.openParts || null"
+
+
+def opened(b: Bench, name: str = "open the map") -> None:
+    """Open the map (a navigation), then note when its points were drawn (the map's own mark, which the page's
+    settle does not wait for), its parts (bytes, unpack, columns, first draw: index.js `openParts`) and the JS
+    heap after a garbage collection (CDP)."""
+    start = time.perf_counter()
+    b.measure(name, lambda: b.page.goto(b.link()), navigation=True)
+    if getattr(b, "floor", False) or not is_component(b):
+        return
+    b.page.wait_for_function(READY, timeout=900_000, polling=100)
+    parts = json.loads(b.page.evaluate(OPEN_PARTS) or "null")
+    notes = b.notes.setdefault("opens", [])
+    cdp = b.page.context.new_cdp_session(b.page)
+    cdp.send("HeapProfiler.collectGarbage")
+    heap = cdp.send("Runtime.getHeapUsage")
+    cdp.detach()
+    notes.append({"name": name, "wall_s": round(time.perf_counter() - start, 2), "parts": parts,
+                  "heap_mb": round(heap["usedSize"] / 2 ** 20, 1)})
+    print(f"  map drawn at {parts and parts.get('readyAt', 0) / 1000:.2f} s; parts {parts}; heap "
+          f"{notes[-1]['heap_mb']} MB", flush=True)
+
+
+def pan_fps(b: Bench, seconds: float = 3.0) -> None:
+    """Drag the map for `seconds` in Pan mode: the map's frames and the browser's animation frames per second."""
+    if not is_component(b):
+        return
+    box = b.page.locator(".miread-map").first.bounding_box()
+    cx, cy = box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
+    count = """() => { const w = window.__mireadMaps.map.map.wrap; window.__raf = 0; const tick = () => {
+        window.__raf += 1; if (!window.__rafStop) requestAnimationFrame(tick); }; window.__rafStop = false;
+        requestAnimationFrame(tick); return Number(w.dataset.frames || 0); }"""
+    frames0 = b.page.evaluate(count)
+    b.page.mouse.move(cx, cy)
+    b.page.mouse.down()
+    start = time.perf_counter()
+    k = 0
+    while time.perf_counter() - start < seconds:
+        k += 1
+        b.page.mouse.move(cx + 80 * ((k // 10) % 2 * 2 - 1) * (k % 10) / 10, cy + 3 * (k % 7))
+    b.page.mouse.up()
+    took = time.perf_counter() - start
+    frames, raf = b.page.evaluate("""() => { window.__rafStop = true;
+        return [Number(window.__mireadMaps.map.map.wrap.dataset.frames || 0), window.__raf]; }""")
+    b.notes.setdefault("pan", []).append({"map_frames_per_s": round((frames - frames0) / took, 2),
+                                          "animation_frames_per_s": round(raf / took, 2), "moves": k})
+    print(f"  pan {took:.1f} s: map frames/s {b.notes['pan'][-1]['map_frames_per_s']}, animation frames/s "
+          f"{b.notes['pan'][-1]['animation_frames_per_s']}", flush=True)
+    b.idle()
+
+
+def zoom_in(b: Bench) -> None:
+    """Wheel in on the map's middle: on a density overview the page sends the window's papers (a page run); on a map
+    of every paper only the camera moves (the zoom reported into the session, a fragment run)."""
+    if not is_component(b):
+        return
+    box = b.page.locator(".miread-map").first.bounding_box()
+    b.page.mouse.move(box["x"] + box["width"] * 0.45, box["y"] + box["height"] * 0.45)
+    b.measure("zoom in (wheel ×4)", lambda: [b.page.mouse.wheel(0, -400) for _ in range(4)])
+    b.page.wait_for_function(READY, timeout=900_000)
+    b.page.locator(".miread-whole").first.click()  # back to the whole map
+    b.idle()
+    b.page.wait_for_function(READY, timeout=900_000)
+
+
 def actions(b: Bench, round_: int) -> None:
     """One round of every action on this revision, from opening the map again in the same tab (a warm open: the
-    server has the corpus and map cached, the browser its scripts)."""
-    b.measure("open the map (warm, same tab)", lambda: b.page.goto(b.link()), navigation=True)
+    server has the corpus and map cached, the browser its scripts); with --open-each-round its parts and heap too."""
+    if getattr(b, "open_each_round", False):
+        opened(b, "open the map (warm, same tab)")
+    else:
+        b.measure("open the map (warm, same tab)", lambda: b.page.goto(b.link()), navigation=True)
     b.idle()
     if getattr(b, "floor", False):  # bare Streamlit: the widget actions only
         floor_actions(b, round_)
         return
     if is_component(b):
-        b.page.wait_for_function("() => window.__mireadMaps.map.map.wrap.dataset.ready === '1'", timeout=600_000)
+        b.page.wait_for_function(READY, timeout=900_000)
     if getattr(b, "only_topics", False):
         topic_actions(b)
         return
@@ -92,6 +167,9 @@ def actions(b: Bench, round_: int) -> None:
             b.idle()
     b.measure("lasso a region (list)", lambda: lasso(b, 0.1 + 0.05 * (round_ % 3), 0.1, 0.6, 0.7))
     pan_mode(b)
+    if getattr(b, "open_each_round", False):
+        pan_fps(b)
+        zoom_in(b)
     if getattr(b, "switch_back", False):  # leave for another page and come back: the map drawn again
         b.go("Similar papers")
         b.idle()
@@ -153,7 +231,13 @@ def run(browser: Any, papers: int, args: argparse.Namespace) -> dict[str, Any]:
     root = OUT / f"ws-map-{papers}"
     store = Store(root)
     synthetic_corpus(store, "synthetic", papers, seed=7)
-    env = {"MIREAD_WARM_NUMBA": "0", "MIREAD_TIMING": "1", "MIREAD_DEVICE": "cpu", "MIREAD_MODEL": MODEL}
+    if args.fit_first:  # the PCA map computed before any server opens it: every server's first open reads it
+        from core.embedding import get_model
+        from core.explore.maps.cached import map_coordinates
+
+        map_coordinates(store, "synthetic", get_model(MODEL, store), "pca", {})
+    env = {"MIREAD_WARM_NUMBA": "0", "MIREAD_TIMING": "1", "MIREAD_DEVICE": "cpu", "MIREAD_MODEL": MODEL,
+           **({"MIREAD_MAP_DRAW_LIMIT": str(args.draw_limit)} if args.draw_limit else {})}
     roots = {"after": ROOT, **({"before": Path(args.before)} if args.before else {}),
              **({"floor": floor_root()} if args.floor else {})}
     print(f"\n== synthetic ({papers:,} papers) ==", flush=True)
@@ -168,8 +252,9 @@ def run(browser: Any, papers: int, args: argparse.Namespace) -> dict[str, Any]:
             bench.switch_back = args.switch_back
             bench.floor = label == "floor"
             bench.only_topics = args.only_topics
+            bench.open_each_round = args.open_each_round
             start = time.perf_counter()
-            bench.measure("open the map", lambda b=bench: b.page.goto(b.link()), navigation=True)
+            opened(bench)
             bench.notes["first_open_s"] = round(time.perf_counter() - start, 2)
         for i in range(args.runs):
             print(f"-- round {i + 1}", flush=True)
@@ -227,6 +312,10 @@ def main() -> None:
     parser.add_argument("--switch-back", action="store_true", help="also time leaving the map and coming back")
     parser.add_argument("--floor", action="store_true", help="also time the widget actions on bare Streamlit")
     parser.add_argument("--only-topics", action="store_true", help="only the step colour: journal → fine topics")
+    parser.add_argument("--draw-limit", type=int, default=0, help="the servers' map draw limit (density above it)")
+    parser.add_argument("--fit-first", action="store_true", help="compute the PCA map before the servers start")
+    parser.add_argument("--open-each-round", action="store_true",
+                        help="time the open in every round (server warm), its parts and heap, and a 3-s pan")
     args = parser.parse_args()
     from playwright.sync_api import sync_playwright
 

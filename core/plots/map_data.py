@@ -67,6 +67,9 @@ class Colours:
 
 def _numeric(values: Sequence) -> np.ndarray | None:
     """The values as floats (NaN for missing) when every present one is a number, else None."""
+    first = next((v for v in values if not is_missing(v)), None)
+    if isinstance(first, (bool, np.bool_, str)):  # text (a journal column): no array of 1M strings made to see it
+        return None
     fast = _numeric_array(values)
     if fast is not None:
         return fast

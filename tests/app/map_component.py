@@ -63,6 +63,13 @@ def column(data: dict, name: str) -> np.ndarray | None:
     return value.iloc[:, 0].to_numpy() if isinstance(value, pd.DataFrame) else np.asarray(value)
 
 
+def card_years(sent: dict) -> list[str]:
+    """Each paper's year as its map card reads it: the browser makes it from the one year number sent
+    (`MapView.cardText` in frontend/map/src/index.js: rounded, '' for none; BENCHMARKS §31m)."""
+    years = sent["points"]["yearnum"].to_numpy(dtype=float)
+    return ["" if np.isnan(y) else str(round(y)) for y in years]
+
+
 def legend_names(at: AppTest) -> list[str]:
     """The map's legend labels, in order."""
     return [entry["label"] for entry in map_sent(at)["page"]["state"]["legend"]]

@@ -11,7 +11,7 @@ from core.embedding import ModelSpec, embed_corpus
 from core.records import Paper
 from core.store import Store
 from tests.app.background_jobs import wait_for_background
-from tests.app.map_component import column, legend_names, map_sent
+from tests.app.map_component import card_years, column, legend_names, map_sent
 from tests.app.test_pages import open_app, texts, widget
 from tests.helpers import make_papers, register_tiny
 
@@ -96,7 +96,7 @@ def test_the_map_legend_sits_under_the_map_in_rows(lived_in: Store):
 def test_a_year_column_reads_2019_on_the_map_cards(lived_in: Store):
     at = open_app("app_pages/map.py")
     widget(at.selectbox, "Colour by").set_value("year").run()
-    years = map_sent(at)["points"]["year"].tolist()
+    years = card_years(map_sent(at))
     assert "2019" in years and not any("2019.0" in y for y in years)
 
 

@@ -9,7 +9,7 @@ import pytest
 from core import cli
 from core.embedding import embed_corpus
 from core.store import Store
-from tests.app.map_component import legend_names, map_sent
+from tests.app.map_component import card_years, legend_names, map_sent
 from tests.app.test_pages import open_app, widget
 from tests.helpers import make_papers, register_tiny
 
@@ -43,7 +43,7 @@ def test_the_map_colours_by_year_on_a_scale_and_cards_read_2019(years):
     assert names[-1] == "(none)" and not any(".0" in n for n in names) and len(names) >= 3
     palette = sent["page"]["state"]["palette"]
     assert palette[0] == "#440154" and palette[-1] == "#c7c7c7"
-    years = sent["points"]["year"].tolist()
+    years = card_years(sent)
     assert "2019" in years and not any("2019.0" in y for y in years)
 
 

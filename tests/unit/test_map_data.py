@@ -51,3 +51,13 @@ def test_no_colour_is_one_code_and_a_wrong_length_is_refused():
     assert colour_codes(None, 4).codes.tolist() == [0, 0, 0, 0]
     with pytest.raises(MireadError):
         colour_codes(["a"], 2)
+
+
+def test_text_first_is_labels_and_numbers_after_missing_ones_are_still_numbers():
+    # the first present value decides text at once (BENCHMARKS §31m); a label column with numbers later stays labels
+    mixed = colour_codes([None, "J. A", 3, 4, "J. A"], 5, max_legend=2)
+    assert [e["label"] for e in mixed.legend][:1] == ["J. A"] and mixed.palette[-1] == "#c7c7c7"
+    years = colour_codes([None, float("nan")] + list(range(1990, 2010)), 22)
+    assert years.legend[-1]["label"] == "(none)" and years.legend[0]["label"].startswith("1990")
+    flags = colour_codes([None, True, False, True], 4)
+    assert sorted(e["label"] for e in flags.legend) == ["(none)", "False", "True"]

@@ -30,6 +30,21 @@ function column(table, name) {
   return table[name] === undefined ? null : table[name];
 }
 
+/** A text column as sent, not decoded: an Arrow vector (its strings read one at a time, when a card shows them: a
+ * million titles decoded up front cost seconds and a hundred MB of heap, BENCHMARKS §31m) or a plain list. */
+function lazyColumn(table, name) {
+  if (!table) return null;
+  if (typeof table.getChild === "function") return table.getChild(name) || null;
+  return table[name] === undefined ? null : table[name];
+}
+
+/** Value `i` of a lazy column ('' for none). */
+export function cell(col, i) {
+  if (!col) return "";
+  const v = typeof col.get === "function" ? col.get(i) : col[i];
+  return v === null || v === undefined ? "" : String(v);
+}
+
 /** The one column of a 1-D array Streamlit sent as an Arrow table, a typed array, or a plain list. */
 /** Two byte arrays (codes, highlight bits; null for none) hold the same values. */
 export function sameBytes(a, b) {
@@ -213,8 +228,10 @@ class MapView {
   async load(data) {
     const meta = data.meta || {};
     const points = data.points;
+    const t0 = performance.now();  // the open's parts: a mark for benchmarks (wrap.dataset.openParts, BENCHMARKS §31m)
     this.key = meta.key;
     this.unit = meta.unit || [0, 0, 1];  // [cx, cy, half]: map coordinates = centre + unit * half
+    this.rowsOfPoints = null;  // new positions: their rows are made again (pointRows)
     this.x = Float32Array.from(column(points, "x") || []);
     this.y = Float32Array.from(column(points, "y") || []);
     this.n = this.x.length;
@@ -225,10 +242,11 @@ class MapView {
     this.total = over ? Number(meta.total) || this.n : this.n;
     this.localOf = null;
     if (over) this.setDensity(values(data.density), over.size); else this.clearDensity();
-    this.text = { title: column(points, "title"), author: column(points, "author"),
-      journal: column(points, "journal"), year: column(points, "year"), note: column(points, "note") };
+    this.text = { title: lazyColumn(points, "title"), author: lazyColumn(points, "author"),
+      journal: lazyColumn(points, "journal"), year: lazyColumn(points, "year"), note: lazyColumn(points, "note"),
+      yearnum: lazyColumn(points, "yearnum") };
     const year = column(points, "yearnum");
-    this.years = year ? Float32Array.from(year) : null;
+    this.years = year ? Float32Array.from(year, (v) => (v === null || v === undefined ? NaN : v)) : null;  // null: none
     this.codes = new Uint8Array(this.n);
     this.weight = new Float32Array(this.n).fill(1);
     this.index = null;
@@ -241,8 +259,12 @@ class MapView {
     this.lookKey = null;  // a new map: its look is set again with its first state
     this.pointKey = null;
     this.wrap.dataset.ready = "0";
+    const t1 = performance.now();
     await this.redraw();
+    const t2 = performance.now();
     this.index = this.plot.get("spatialIndex");
+    this.wrap.dataset.openParts = JSON.stringify({ bytes: data.bytes || 0, unpackMs: data.unpackMs || 0,
+      columnsMs: t1 - t0, drawMs: t2 - t1, readyAt: t2 });
     this.wrap.dataset.drawn = String(this.n);
     this.wrap.dataset.key = String(this.key);
     this.wrap.dataset.ready = "1";
@@ -327,8 +349,20 @@ class MapView {
     await this.redraw();
   }
 
+  /** The points as regl-scatterplot's rows [x, y, code, weight]: one array of rows per map, its codes and weights
+   * written in place before each draw. Given columns, the library makes a new array of n rows on every draw: at 1M
+   * papers a million small arrays per colour, highlight or year step (BENCHMARKS §31m). */
+  pointRows() {
+    if (!this.rowsOfPoints || this.rowsOfPoints.length !== this.n) {
+      this.rowsOfPoints = Array.from({ length: this.n }, (_, i) => [this.x[i], this.y[i], 0, 0]);
+    }
+    const rows = this.rowsOfPoints, z = this.codes, w = this.weight;
+    for (let i = 0; i < this.n; i += 1) { const r = rows[i]; r[2] = z[i]; r[3] = w[i]; }
+    return rows;
+  }
+
   async redraw() {
-    const pts = { x: this.x, y: this.y, z: this.codes, w: this.weight };
+    const pts = this.pointRows();
     const options = { zDataType: "categorical", wDataType: "continuous", preventFilterReset: true };
     if (this.index) options.spatialIndex = this.index;
     const started = performance.now();
@@ -545,7 +579,7 @@ class MapView {
       const i = points[0];  // starred at once; Python's next state for the side column names the same paper
       if (this.overlayState) {
         this.overlayState.star = { x: this.x[i], y: this.y[i], row: rows[0],
-          label: String((this.text.title || [])[i] || "") };
+          label: this.cardText(i).title };
         this.paint();
       }
       this.pin.show(i, rows[0]);  // its card at once; the side panel's run follows
@@ -629,20 +663,32 @@ class MapView {
     this.hover(i); this.linkHover(i);
   }
 
-  hover(i, atPoint = false) {
+  /** Drawn point `i`'s card text, read now from the columns as sent: title, author, journal, year (a year text
+   * column's, else the year number sent for the Years window), note. */
+  cardText(i) {
     const t = this.text;
+    let year = cell(t.year, i);
+    if (!year && t.yearnum) {  // null (Arrow's missing, the export's null) or NaN: no year
+      const v = typeof t.yearnum.get === "function" ? t.yearnum.get(i) : t.yearnum[i];
+      if (v !== null && v !== undefined && Number.isFinite(Number(v))) year = String(Math.round(Number(v)));
+    }
+    return { title: cell(t.title, i), author: cell(t.author, i), journal: cell(t.journal, i), year,
+      note: cell(t.note, i) };
+  }
+
+  hover(i, atPoint = false) {
+    const t = this.cardText(i);
     this.card.replaceChildren();
     const line = (text, css) => { if (text === null || text === undefined || text === "") return;
       el("div", css, this.card).textContent = String(text); };
-    line(t.title && t.title[i], "font-weight:600;margin-bottom:2px");
-    line([t.author && t.author[i], t.journal && t.journal[i], t.year && t.year[i]].filter((v) => v).join(" · "),
-      "color:#444");
+    line(t.title, "font-weight:600;margin-bottom:2px");
+    line([t.author, t.journal, t.year].filter((v) => v).join(" · "), "color:#444");
     const entry = ((this.state && this.state.state && this.state.state.legend) || [])
       .find((e) => e.code === this.codes[i]);
-    if (entry && entry.label !== "other" && !(t.journal && entry.label === t.journal[i])) {
+    if (entry && entry.label !== "other" && !(t.journal && entry.label === t.journal)) {
       line(entry.label, "color:#666;font-style:italic");
     }
-    line(t.note && t.note[i], "color:#7a3b00;margin-top:2px");  // a page's own line (Compare: neighbours changed)
+    line(t.note, "color:#7a3b00;margin-top:2px");  // a page's own line (Compare: neighbours changed)
     this.card.dataset.row = String(this.globalRow(i));
     this.card.dataset.linked = atPoint ? "1" : "0";
     const [mx, my] = (!atPoint && this.mouse) || this.screen(this.x[i], this.y[i]);
@@ -885,7 +931,9 @@ export function unpack(bytes, drawnKey) {
   const length = new DataView(view.buffer, view.byteOffset, 4).getUint32(0, true);
   const meta = JSON.parse(new TextDecoder().decode(view.subarray(4, 4 + length)));
   if (meta.key === (typeof drawnKey === "function" ? drawnKey(meta) : drawnKey)) return { meta };
-  return { meta, points: tableFromIPC(view.slice(4 + length)) };  // a copy: aligned for the float views
+  const started = performance.now();
+  const points = tableFromIPC(view.slice(4 + length));  // a copy: aligned for the float views
+  return { meta, points, unpackMs: performance.now() - started, bytes: view.length };
 }
 
 /** Maps whose element left the page (the user opened another page), kept drawn for PARK_MS by hub: coming back

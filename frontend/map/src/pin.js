@@ -47,7 +47,7 @@ export default class Pin {
 
   /** Pin the card of drawn point `i` (corpus row `row`); the page's answer for it is awaited. */
   show(i, row) {
-    const t = this.view.text, card = this.card;
+    const t = this.view.cardText(i), card = this.card;
     this.i = i; this.row = row; this.awaiting = true;
     card.replaceChildren();
     const line = (text, css) => {
@@ -57,9 +57,9 @@ export default class Pin {
       node.textContent = String(text);
       card.appendChild(node);
     };
-    line(t.title && t.title[i], "font-weight:600;margin-bottom:2px");
-    line(t.author && t.author[i], "color:#444");
-    line([t.journal && t.journal[i], t.year && t.year[i]].filter((v) => v).join(" · "), "color:#444");
+    line(t.title, "font-weight:600;margin-bottom:2px");
+    line(t.author, "color:#444");
+    line([t.journal, t.year].filter((v) => v).join(" · "), "color:#444");
     const close = document.createElement("button");
     close.type = "button";
     close.textContent = "×";

@@ -1,0 +1,67 @@
+"""What the heavy map instance is sent for each paper (ui/map/component.py `points_table`, packed by ui/map/packing.py):
+positions in [-1, 1], the hover card's text, each paper's year once (BENCHMARKS §31m: at 1M papers every column is
+megabytes on the websocket and in the browser)."""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+import pyarrow as pa
+
+from core.plots.map_data import unit_frame
+from ui.map.component import points_table
+from ui.map.packing import pack, unpack
+
+
+def _frame(n: int = 400) -> pd.DataFrame:
+    rng = np.random.default_rng(5)
+    return pd.DataFrame({
+        "id": [f"p{i}" for i in range(n)],
+        "title": [None if i % 50 == 0 else "  " if i % 51 == 0 else f"<b>Title</b> {i} " + "x" * (i % 300)
+                  for i in range(n)],
+        "authors": [["Yang, Z.", "Jiang, B.", "Xu, J.", "Li, Q."] if i % 3 == 0 else None for i in range(n)],
+        "journal": rng.choice(["J. Galaxy", "J. Protein", None], n).tolist(),
+        "year": [None if i % 7 == 0 else 1990 + i % 35 for i in range(n)],
+    })
+
+
+def _sent(frame: pd.DataFrame) -> pa.Table:
+    coords = np.random.default_rng(1).normal(size=(len(frame), 2))
+    table = points_table(coords, frame, unit_frame(coords))
+    return unpack(pack({"n": len(frame)}, pa.Table.from_pandas(table, preserve_index=False)))[1]
+
+
+def test_the_year_is_sent_once_as_a_number():
+    sent = _sent(_frame())
+    assert "year" not in sent.column_names  # the card's year is made from the number in the browser
+    years = sent.column("yearnum").to_numpy(zero_copy_only=False)
+    assert years.dtype == np.float32
+    assert np.isnan(years[0]) and years[1] == 1991 and years[8] == 1998
+
+
+def test_hover_text_is_the_papers_own_plain_text():
+    frame = _frame()
+    sent = _sent(frame)
+    titles = sent.column("title").to_pylist()
+    assert titles[0] == "" and titles[51] == ""  # missing and blank: no text
+    assert titles[1] == "<b>Title</b> 1 x"  # as it is: the browser sets it as text, never as HTML
+    assert all(len(t) <= 200 for t in titles) and titles[299].startswith("<b>Title</b> 299 ")
+    assert sent.column("author").to_pylist()[3] == "Yang, Z.; Jiang, B.; Xu, J. et al."
+    assert sent.column("author").to_pylist()[1] == ""
+    journals = sent.column("journal").to_pylist()
+    assert journals == ["" if pd.isna(j) else j for j in frame["journal"]]
+
+
+def test_journal_names_are_sent_once_each():
+    sent = _sent(_frame())
+    assert pa.types.is_dictionary(sent.column("journal").type)  # an index a paper, each name once
+    assert sorted(sent.column("journal").chunk(0).dictionary.to_pylist()) == ["", "J. Galaxy", "J. Protein"]
+
+
+def test_a_windows_papers_keep_their_own_text():
+    frame = _frame()
+    rows = [9, 2, 5]  # a density overview's window: some rows, in its own order (the frame's index is theirs)
+    coords = np.random.default_rng(1).normal(size=(len(frame), 2))
+    table = points_table(coords[rows], frame.iloc[rows], unit_frame(coords))
+    assert table["title"].tolist() == [frame["title"].iloc[r][:200] for r in rows]
+    assert table["yearnum"].tolist()[1:] == [1992.0, 1995.0]
