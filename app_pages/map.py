@@ -23,6 +23,7 @@ from ui.embedding import need_embeddings
 from ui.errors import guarded, show_error
 from ui.figures_view import ranked_figures
 from ui.jobs import start_map  # the fit is a job of the workspace: every tab, a reload and the CLI see it
+from ui.journal_names import spellings_caption
 from ui.map.colours import cheap_options, colour_choices, send_choices, topic_choices
 from ui.map.component import map_key, show_map, watch_zoom
 from ui.map.controls import DrawnMap, quick_controls
@@ -70,7 +71,9 @@ with top:
                          ("map_legend", 12)):
         st.session_state.setdefault(key, default)  # widget defaults set here, so a shared link can set them too
     d1, d2, d3 = st.container(key="map_controls").columns([3, 4, 2], vertical_alignment="bottom")  # one row on a phone
-    colour = st.session_state["map_colour"]  # the box itself is the quick controls' (a fragment: ui/map/controls.py)
+    colour = d1.selectbox("Colour by", colour_options, key="map_colour",
+                          help="Any label column, topics (clusters, two levels), predicted journal, or your "
+                               "collections.")
     highlight_box = d2.container()  # Highlight, Years and Play: a fragment of their own (ui/map/controls.py)
     with d3.popover("Map settings", icon=":material/tune:", width="stretch"):
         method = st.selectbox("Method", ["umap", "tsne", "pca"], format_func=str.upper, key="map_method",
@@ -212,7 +215,7 @@ with map_box:
     else:
         st.caption(f"{kind}: drawing all **{len(coords):,}** {noun(len(coords), 'paper')} (WebGL, in your browser). "
                    f"{HOW} **Whole map** returns to the whole map.")
-    notes_box = st.container()  # the colour's caption (the quick controls' fragment draws it)
+    spellings_caption(corpus, colour)  # one colour per journal, whatever its spellings
     if fitted is not None:
         st.caption(f"{method.upper()} fitted on a seeded sample of **{int(fitted.sum()):,}** papers; the other "
                    f"**{int((~fitted).sum()):,}** were placed at the weighted mean of their 10 most similar fitted "
@@ -234,8 +237,7 @@ map_state = {
 link = {"corpus": corpus, "model": spec.name, "method": method, "colour": colour, "params": params, "k": int(k),
         "level": topic_map.level if topic_map else None}
 quick_controls(DrawnMap(corpus, frame, coords, colours, map_state, ring_rows, in_front, link, open_row is not None,
-                        view, tuple(colour_options), choices),
-               highlight_box, years_box, map_box, d1, notes_box)  # Colour by, Highlight, Years, Play: fragment runs
+                        view), highlight_box, years_box, map_box)  # Highlight, Years, Play: fragment runs
 show_stable_controls(stable if final is not None else None, corpus, spec, method, params)  # new papers, re-fit, undo
 # zooms: the session and the address bar, in a fragment of their own
 watch_zoom(unit, reload=is_overview(len(coords)), view=view)

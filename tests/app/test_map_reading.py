@@ -5,7 +5,6 @@ from __future__ import annotations
 
 from core.records import Paper
 from tests.app.map_component import legend_names, map_sent
-from ui.map.panel import PANEL_COLLECT
 from tests.app.test_pages import (  # noqa: F401
     PAPERS,
     chart,
@@ -16,6 +15,7 @@ from tests.app.test_pages import (  # noqa: F401
     widget,
     workspace,
 )
+from ui.map.panel import PANEL_COLLECT
 
 ABSTRACT = "First paragraph about galaxies.\n\nSecond paragraph: the stellar results."
 

@@ -1,10 +1,9 @@
-"""The map's quick controls — Colour by, Highlight, Years and Play — in one fragment: changing them reruns this
-fragment only (the colour, the highlight mask, the year window and the state instance), not the page with its map,
-timeline and side column; a colour the page must compute runs the page (`colour_in_fragment`)."""
+"""The map's quick controls — Highlight, Years and Play — in one fragment: changing them reruns this fragment only
+(the highlight mask, the year window and the state instance), not the page with its map, timeline and side column."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
@@ -14,10 +13,9 @@ import streamlit as st
 from core.display import plural
 from core.plots.map_data import Colours, highlight_bits, unit_frame
 from core.records import md_escape
-from ui.journal_names import spellings_caption
 from ui.map.component import DrawnWindow, drawn_window, push_state, standalone_html
 from ui.map.panel import PAPER
-from ui.map.time import PLAY, PLAY_LINK, TIME_OPEN, YEARS_ROW, year_controls
+from ui.map.time import PLAY, PLAY_LINK, YEARS_ROW, year_controls
 from ui.map.zoom import link_zoom
 from ui.resources import highlight_rows
 from ui.shared_view import write_link
@@ -41,33 +39,13 @@ class DrawnMap:
     link: dict  # write_link's view, without highlight, years, paper, zoom and play
     paper_open: bool
     view: str = ""  # the map the link names (`ui.map.zoom.map_name`): its window, not a preview's, goes into the link
-    options: tuple[str, ...] = ()  # the Colour by box's options (empty: the page draws no box here)
-    choices: dict[str, Colours] = field(default_factory=dict)  # the colours the browser knows (ui/map/colours.py)
-
-
-COLOUR_HELP = "Any label column, topics (clusters, two levels), predicted journal, or your collections."
-
-
-def colour_in_fragment(drawn: str, chosen: str, choices: dict[str, Colours], chart_open: bool) -> bool:
-    """Whether a colour chosen in the fragment's own run (`chosen`; the page drew `drawn`) is drawn by the fragment
-    alone: both are colours the browser knows (a column as it is: nothing else on the page follows them) and the
-    Topics-over-time chart, which groups by the colour, is closed. Topics, predicted journal and collections (their
-    controls, their computation) and an open chart need the page's run."""
-    return chosen == drawn or (chosen in choices and drawn in choices and not chart_open)
 
 
 @st.fragment
 @timed("quick_controls")
-def quick_controls(drawn: DrawnMap, highlight_box: Any, years_box: Any, map_box: Any, colour_box: Any = None,
-                   notes_box: Any = None) -> None:
-    """Colour by (in `colour_box`), Highlight (in `highlight_box`), Years and Play (in `years_box`) and the state
-    they give the map (in `map_box`), rerun alone when one of them changes; a colour the page must draw (topics,
-    predicted journal, collections) runs the page. `notes_box`: the colour's caption under the map."""
-    if colour_box is not None:
-        drawn = _colour(drawn, colour_box)
-    if notes_box is not None:
-        with notes_box:
-            spellings_caption(drawn.corpus, drawn.link.get("colour"))  # one colour per journal, whatever its spellings
+def quick_controls(drawn: DrawnMap, highlight_box: Any, years_box: Any, map_box: Any) -> None:
+    """Highlight (in `highlight_box`), Years and Play (in `years_box`) and the state they give the map (in
+    `map_box`), rerun alone when one of them changes."""
     frame = drawn.frame
     query = highlight_box.text_input("Highlight papers matching", placeholder="e.g. malaria, transformer, 10.1103/…",
                                      key="map_highlight", help="Case-insensitive match in title, abstract or any "
@@ -106,20 +84,6 @@ def quick_controls(drawn: DrawnMap, highlight_box: Any, years_box: Any, map_box:
     write_link(**drawn.link, highlight=query.strip(), years=years,
                paper=st.session_state.get(PAPER) if drawn.paper_open else None, zoom=link_zoom(drawn.view),
                play=PLAY_LINK.get(play))
-
-
-def _colour(drawn: DrawnMap, box: Any) -> DrawnMap:
-    """The Colour by box; a colour the browser knows, chosen in this fragment's run, is drawn from its cached codes
-    (the page's own, `ui/map/colours.py`) without the page's run: the side column, the map and the rest stay."""
-    page = drawn.link.get("colour")
-    chosen = box.selectbox("Colour by", list(drawn.options), key="map_colour", help=COLOUR_HELP)
-    if chosen == page:
-        return drawn
-    if not colour_in_fragment(page, chosen, drawn.choices, bool(st.session_state.get(TIME_OPEN))):
-        st.rerun(scope="app")
-    colours = drawn.choices[chosen]
-    state = {**drawn.state, "palette": colours.palette, "legend": colours.legend, "colour": chosen}
-    return replace(drawn, colours=colours, state=state, link={**drawn.link, "colour": chosen})
 
 
 def _export(drawn: DrawnMap, state: dict, bits: np.ndarray | None, window: DrawnWindow | None) -> bytes:

@@ -24,7 +24,6 @@ PLAY_LINK = dict(zip(list(PLAY)[1:], PLAY_MODES))  # the choice -> its name in a
 TOP_GROUPS = 8
 YEARS_ROW = "map_years_row"  # the Years row's container: the map follows its slider while it moves (in the browser)
 TIME_OPEN = "map_time_open"  # the Topics-over-time expander's state (open or closed), kept as the map's choices are
-COLOUR = "map_colour"  # the Colour by box's key: the chart groups by the colour the map shows
 YEARS_OF = "map_years_corpus"  # the corpus whose Years range is kept (a link's range: the first corpus shown)
 
 
@@ -66,8 +65,6 @@ def _time_box(papers: pd.DataFrame, groups: Sequence | None, group_name: str) ->
     box = st.expander("Topics over time", key=TIME_OPEN, on_change="rerun", icon=":material/stacked_bar_chart:")
     if not box.open:
         return
-    if group_name != st.session_state.get(COLOUR, group_name):  # a colour chosen since, drawn by the quick controls
-        st.rerun(scope="app")  # alone (ui/map/controls.py): the page's run groups the papers by it
     with box:
         if groups is None or group_name == "year":
             st.caption("Colour the map by a label, topics, predicted journal or collections to see its groups over "
