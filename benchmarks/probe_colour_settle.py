@@ -1,4 +1,4 @@
-"""What the page still changes after a colour change (and a click) on the Domain map (BENCHMARKS §31f's leftover): every DOM
+"""What the page still changes after a colour change (and a click, a lasso) on the Domain map (BENCHMARKS §31f's leftover): every DOM
 mutation from the input to the settled page, grouped by the Streamlit element it lands in (its data-testid and key
 class), with the time of its last change. One server on bench_map_component's synthetic workspace.
 
@@ -14,7 +14,7 @@ import re
 import time
 
 from bench_interactions import MODEL, OUT, PROBE, Bench, serve, synthetic_corpus
-from bench_map_component import point
+from bench_map_component import lasso, pan_mode, point
 
 from tests.e2e.server import CHROMIUM, CHROMIUM_ARGS
 
@@ -57,8 +57,12 @@ def main() -> None:
             cdp.send("Profiler.enable")
             cdp.send("Profiler.setSamplingInterval", {"interval": 200})
         for r in range(args.rounds):
-            for option in ("(none)", "journal", "click"):
-                if option == "click":  # a click on a paper (the side panel's fragment run), as bench_map_component
+            for option in ("(none)", "journal", "click", "lasso"):
+                if option == "lasso":  # a lasso (the side panel's selection list), as bench_map_component
+                    bench.page.evaluate(WATCH)
+                    sample = bench.measure("lasso", lambda r=r: lasso(bench, 0.1 + 0.05 * (r % 3), 0.1, 0.6, 0.7))
+                    pan_mode(bench)
+                elif option == "click":  # a click on a paper (the side panel's fragment run), as bench_map_component
                     bench.page.locator(".miread-map-outer button[data-mode=panZoom]").first.click()
                     xy = point(bench, 11 + 13 * r)
                     bench.page.mouse.move(*xy, steps=2)
@@ -83,14 +87,14 @@ def main() -> None:
                 # the server's own run against the browser's view of it (one clock: the same machine)
                 origin = bench.page.evaluate("() => performance.timeOrigin")
                 t = bench.page.evaluate("() => window.__t")
-                ends = [float(m.group(1)) for m in re.finditer(r"MIREAD_TIMING page=map run_s=[\d.]+ end=([\d.]+)",
-                                                               log.read_text(errors="replace"))]
-                runs = [m.groups() for m in re.finditer(r"MIREAD_TIMING page=map run_s=([\d.]+) end=([\d.]+)",
-                                                         log.read_text(errors="replace"))]
-                if ends and option != "click":
-                    run_s, end = float(runs[-1][0]), float(runs[-1][1])
+                # the page's run, or (a colour the browser knows, §31n) the quick controls' fragment run
+                runs = [m.groups() for m in re.finditer(
+                    r"MIREAD_TIMING page=(map|fragment:quick_controls) run_s=([\d.]+) end=([\d.]+)",
+                    log.read_text(errors="replace"))]
+                if runs and option in ("(none)", "journal"):
+                    kind, run_s, end = runs[-1][0], float(runs[-1][1]), float(runs[-1][2])
                     at = lambda ms: (origin + ms) / 1000  # noqa: E731 - a page time as wall-clock seconds
-                    print(f"   server: script {1000 * (end - run_s - at(start)):.0f} → {1000 * (end - at(start)):.0f} ms"
+                    print(f"   server ({kind}): script {1000 * (end - run_s - at(start)):.0f} → {1000 * (end - at(start)):.0f} ms"
                           f" after the input; browser: running {t['runStart'] - start:.0f} → {t['runEnd'] - start:.0f} ms")
                 for key, times in sorted(groups.items(), key=lambda kv: -max(kv[1]))[:14]:
                     print(f"   last {max(times):7.0f} ms  first {min(times):7.0f} ms  n {len(times):4d}  {key[:110]}")

@@ -22,14 +22,18 @@ def sources_label(sources: list[SourceRecord]) -> str:
     return f"Found in {plural(distinct, 'source')}{again} ({databases})"
 
 
-def sources_expander(corpus: str, pid: str) -> None:
-    """'Found in N sources': one row per source record of the paper (plain-text cells)."""
+def sources_expander(corpus: str, pid: str, key: str | None = None) -> None:
+    """'Found in N sources': one row per source record of the paper (plain-text cells); with `key`, the table is
+    made only while the expander is open (opening it reruns the fragment or page)."""
     try:
         with store().connect() as conn:
             sources = paper_sources(conn, corpus, pid)
     except MireadError:
         return
-    with st.expander(md_escape(sources_label(sources))):
+    box = st.expander(md_escape(sources_label(sources)), key=key, on_change="rerun" if key else "ignore")
+    if key and not box.open:
+        return
+    with box:
         st.dataframe(pd.DataFrame([{"database": s.database, "file": s.file, "row": s.row, "id": s.id,
                                     "how": "first record" if s.rule == "added" else f"merged: {s.rule}",
                                     "title as that source gave it": s.title} for s in sources]),

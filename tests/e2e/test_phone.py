@@ -99,8 +99,9 @@ def _inside(tab: Tab) -> None:
 @pytest.mark.parametrize("start", ["phone", "narrowed"])
 def test_on_a_phone_whole_map_undoes_a_pinch_and_a_find_and_a_tap_opens_the_paper(browser, server: str, start: str):
     """Issue 42 §3 and §5 at a phone's width, opened there or narrowed from a 1280 px window: after a two-finger
-    zoom and after Find's flight, Whole map shows every paper inside the map with room to tap it; a tap on a paper
-    pins its card and opens it (the star on it); a finger's lasso in Lasso mode selects papers."""
+    zoom and after Find's flight (the map brought into view: Find lies under it), Whole map shows every paper inside
+    the map with room to tap it; a tap on a paper pins its card and opens it (the star on it); a finger's lasso in
+    Lasso mode selects papers."""
     first = PHONE if start == "phone" else {"width": 1280, "height": 900}
     context = browser.new_context(viewport=first, device_scale_factor=2, is_mobile=start == "phone", has_touch=True)
     try:
@@ -128,6 +129,7 @@ def test_on_a_phone_whole_map_undoes_a_pinch_and_a_find_and_a_tap_opens_the_pape
         tab.page.get_by_role("textbox", name="Find a paper").press("Enter")
         tab.idle()
         tab.eventually(lambda: _zoomed(tab))
+        tab.eventually(lambda: _in_view(tab))  # Find lies under the map on a phone: the flight is brought into view
         ARTIFACTS.mkdir(exist_ok=True)
         tab.page.screenshot(path=str(ARTIFACTS / f"map-phone-{start}-find.png"))
         whole(tab)
@@ -163,6 +165,16 @@ def whole(tab: Tab) -> None:
     tab.page.locator(".miread-whole").first.click()
     tab.idle()
     tab.eventually(lambda: _inside(tab))
+
+
+def _in_view(tab: Tab) -> None:
+    """The whole map on the screen, under the app's header (Find, typed below it on a phone, had left its top above
+    the screen or under the header)."""
+    shown = tab.page.evaluate(f"() => {{ const r = {MAP_JS}.wrap.getBoundingClientRect();"
+                              " const h = document.querySelector('[data-testid=stHeader]');"
+                              " const top = Math.max(h ? h.getBoundingClientRect().bottom : 0, 0);"
+                              " return (Math.min(r.bottom, innerHeight) - Math.max(r.top, top)) / r.height; }")
+    assert shown >= 0.97, f"{shown:.0%} of the map is on the screen after Find's flight"
 
 
 def _zoomed(tab: Tab) -> None:

@@ -56,6 +56,16 @@ export default function (component) {
     const entry = all[data.hub] = all[data.hub] || { map: null, state: null, listeners: {} };
     entry.parts = entry.parts || {};
     if (data.role) entry.listeners[data.role] = me;
+    const flight = data.state && data.state.flight;
+    if (data.role === 'events' && typeof flight === 'number') {  // a flight (Find, Similar): the map into view, as
+        const seen = me.flight;  // on a phone, where Find lies under the map and the flight would happen out of sight
+        me.flight = flight;
+        const wrap = entry.map && entry.map.wrap;
+        if (seen !== undefined && flight > seen && wrap) {
+            const r = wrap.getBoundingClientRect();
+            if (r.top < 0 || r.bottom > window.innerHeight) wrap.scrollIntoView({block: 'center'});
+        }
+    }
     if (data.part) {
         entry.parts[data.role] = data;
         const page = entry.parts.page || {}, state = {};

@@ -5,6 +5,7 @@ citations, and "add to collection"."""
 from __future__ import annotations
 
 import re
+from typing import Any
 
 import numpy as np
 import pandas as pd
@@ -26,6 +27,7 @@ from ui.resources import store
 
 PAPER = "map_paper"  # the id of the paper open in the panel (also the URL's ``paper``)
 PAGE_RUN = "map_page_run"  # a button of the side panel changed what the figure draws: the whole page runs again
+PANEL_COLLECT = "map_panel_collect_open"  # the open paper's "Add to a collection" expander (open: its form is drawn)
 FIND_OFFERED = 20  # Find offers this many matches to pick from; it says how many there are
 _FLOWN = "map_find_flown"  # (query, id) of the last paper "find" flew to, so a rerun does not fly again
 
@@ -127,20 +129,31 @@ def paper_panel(corpus: str, spec: ModelSpec, frame: pd.DataFrame, row: int, coo
     else:
         st.caption("No abstract (imported title-only).")
     figures = ranked_figures(corpus, spec, [pid])
-    if figures.get(pid):
-        with st.expander(f"Figures ({len(figures[pid])})"):
+    if figures.get(pid) and (box := opened(f"Figures ({len(figures[pid])})", "map_panel_figures")) is not None:
+        with box:
             show_figures(figures[pid])
-    with st.expander("Similar to this", expanded=False):
-        found = guarded(similar_papers, store(), corpus, spec, paper_id=pid, k=5, frame=frame)
-        for item in (found.results if found else []):
-            st.button(f"{item['score']:.2f} · {md_escape(str(item['title'])[:90])}", key=f"map_similar_{item['id']}",
-                      on_click=_open, args=(str(item["id"]), coords, int(item["row"])), width="stretch")
+    if (box := opened("Similar to this", "map_panel_similar")) is not None:
+        with box:
+            found = guarded(similar_papers, store(), corpus, spec, paper_id=pid, k=5, frame=frame)
+            for item in (found.results if found else []):
+                st.button(f"{item['score']:.2f} · {md_escape(str(item['title'])[:90])}",
+                          key=f"map_similar_{item['id']}", on_click=_open,
+                          args=(str(item["id"]), coords, int(item["row"])), width="stretch")
     if links:
         st.button("Show its citations on the map", key="map_panel_citations", icon=":material/share:",
                   on_click=_show_citations, args=(corpus, row))
-    sources_expander(corpus, pid)
-    with st.expander("Add to a collection"):
-        add_to_collection(corpus, [pid], key="map_panel_collect")
+    sources_expander(corpus, pid, key="map_panel_sources")
+    if (box := opened("Add to a collection", PANEL_COLLECT)) is not None:
+        with box:
+            add_to_collection(corpus, [pid], key="map_panel_collect")
+
+
+def opened(label: str, key: str) -> Any | None:
+    """An expander whose contents are made only while it is open (its state under `key`; opening it reruns the
+    side fragment): a click draws the panel without hidden elements (forms, buttons, a data grid) the user has not
+    asked for (BENCHMARKS §31n). None while it is closed."""
+    box = st.expander(label, key=key, on_change="rerun")
+    return box if box.open else None
 
 
 def _show_citations(corpus: str, row: int) -> None:

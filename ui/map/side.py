@@ -18,12 +18,13 @@ from ui.collection_add import add_to_collection
 from ui.export_menu import export_menu
 from ui.figures_view import summaries
 from ui.map.component import map_events, pending_click
-from ui.map.panel import PAGE_RUN, PAPER, find_box, open_paper_at, paper_panel, paper_row
+from ui.map.panel import PAGE_RUN, PAPER, find_box, open_paper_at, opened, paper_panel, paper_row
 from ui.map.zoom import FLY
 from ui.timing import timed
 from ui.views import TOPICS
 
 SELECTED = "map_selected"  # (view, rows): the papers selected on the map drawn for `view`
+SELECTION_COLLECT = "map_selection_collect_open"  # the selection's "Save as a collection" expander (open: its form)
 LISTED = 200  # rows of a selection listed at once in the side column (a page; each row is sent to the browser)
 
 
@@ -105,5 +106,7 @@ def selection_list(corpus: str, frame: pd.DataFrame, coords: np.ndarray, rows: n
         export_menu(corpus, ids, "selection", key="map_selection", tags=topic_tags)
         st.download_button("Map table with x, y (CSV)", lambda: csv_bytes(chosen),  # built on the click only
                            file_name=f"{corpus}-selection.csv", mime="text/csv")
-    with st.expander(f"Save the {plural(len(chosen), 'selected paper')} as a collection"):
-        add_to_collection(corpus, ids, key="map_selection_collect", what="selection")
+    if (box := opened(f"Save the {plural(len(chosen), 'selected paper')} as a collection",
+                      SELECTION_COLLECT)) is not None:
+        with box:
+            add_to_collection(corpus, ids, key="map_selection_collect", what="selection")

@@ -7,8 +7,11 @@ labels onto its figure with `TopicMap.draw`.
 
 from __future__ import annotations
 
+from collections import OrderedDict
+from collections.abc import Callable
 from dataclasses import dataclass
 from functools import cached_property
+from pathlib import Path
 
 import numpy as np
 import streamlit as st
@@ -69,8 +72,8 @@ def known_topics(corpus: str, spec: ModelSpec, k: int) -> tuple[TopicMap, str] |
     """(the topics already computed for this corpus version, model and k at the session's level, their clustering
     key), never computed here (BENCHMARKS §31j: the browser's own colours); None when they are not."""
     try:
-        topics = cached_topics(store(), corpus, spec, int(k))
-        clustering = topics_files(store(), corpus, spec, int(k))[2]
+        labels_path, meta_path, clustering = topics_files(store(), corpus, spec, int(k))
+        topics = _stored(labels_path, meta_path, lambda: cached_topics(store(), corpus, spec, int(k)))
     except MireadError:  # no vectors for this model yet: the page says so elsewhere
         return None
     if topics is None:
@@ -78,6 +81,28 @@ def known_topics(corpus: str, spec: ModelSpec, k: int) -> tuple[TopicMap, str] |
     names = nested_names(topics, given_names(store(), corpus, spec.name, clustering))
     level = st.session_state.get(LEVEL_KEY) if st.session_state.get(LEVEL_KEY) in LEVELS else "coarse"
     return TopicMap(level=level, topics=topics, names=names), clustering
+
+
+_READ: OrderedDict[tuple, Topics] = OrderedDict()  # stored hierarchies read, by their files' paths and stamps
+_KEPT = 4
+
+
+def _stored(labels_path: Path, meta_path: Path, read: Callable[[], Topics | None]) -> Topics | None:
+    """The stored hierarchy of these files, read from disk once per version of them (their paths name the corpus
+    version, model vectors and k; their stamps a rewrite), not on every page run (an 8 MB .npy at 1M papers)."""
+    try:
+        stamp = tuple((str(p), p.stat().st_mtime_ns, p.stat().st_size) for p in (labels_path, meta_path))
+    except OSError:  # not computed yet
+        return None
+    if stamp not in _READ:
+        topics = read()
+        if topics is None:
+            return None
+        _READ[stamp] = topics
+        while len(_READ) > _KEPT:
+            _READ.popitem(last=False)
+    _READ.move_to_end(stamp)
+    return _READ[stamp]
 
 
 def _save_name(corpus: str, model: str, clustering: str, level: str) -> None:
