@@ -78,7 +78,7 @@ def run() -> dict:
                    "training papers never targets": len(trained & {r["id"] for r in recs}), "sizes": {}}
     for size in SIZES:
         rows = np.sort(order[:size]) if size else np.arange(len(recs))
-        sub = [recs[i] for i in rows]
+        sub, Xs = [recs[i] for i in rows], X[rows]
         started = time.perf_counter()
         index = LexicalIndex.build([f"{r['title']} {r['abstract']}" for r in sub])
         built = round(time.perf_counter() - started, 1)
@@ -90,15 +90,16 @@ def run() -> dict:
             sets = queries([r["title"] for r in sub], abstracts, [r["keywords"] for r in sub], seed)
             for kind, (texts, targets) in sets.items():
                 Q = query_vectors(f"{label}-s{seed}", kind, texts)
-                ranks = target_ranks(X[rows], Q, texts, targets, index)
+                ranks = target_ranks(Xs, Q, texts, targets, index)
                 row = cell(ranks, seed)
                 weights = np.array([default_weight(t, index) for t in texts])
                 row["lexical weight 0 (dense only)"] = round(100 * float(np.mean(weights <= 0)), 1)
                 row["lexical weight median"] = round(float(np.median(weights)), 2)
                 if kind == "keywords":
                     old = years[rows][targets] < 2000
-                    row["1977-79"] = cell(pick(ranks, old), seed)
-                    row["2018-21"] = cell(pick(ranks, ~old), seed)
+                    for era, keep in (("1977-79", old), ("2018-21", ~old)):
+                        if keep.sum() >= 20:
+                            row[era] = cell(pick(ranks, keep), seed)
                     pooled.setdefault("era", []).append(old)
                 out[f"s{seed} {kind}"] = row
                 pooled.setdefault(kind, []).append(ranks)
@@ -110,8 +111,9 @@ def run() -> dict:
                 out[f"pooled {kind}"] = cell(ranks, 0)
                 if kind == "keywords":
                     old = np.concatenate(pooled["era"])
-                    out["pooled keywords 1977-79"] = cell(pick(ranks, old), 0)
-                    out["pooled keywords 2018-21"] = cell(pick(ranks, ~old), 0)
+                    for era, keep in (("1977-79", old), ("2018-21", ~old)):
+                        if keep.sum() >= 20:
+                            out[f"pooled keywords {era}"] = cell(pick(ranks, keep), 0)
         found["sizes"][str(size or len(recs))] = out
     return found
 
