@@ -106,7 +106,7 @@ def run(embedded_only: bool = False, sizes: tuple[int, ...] = SIZES, key: str = 
         index = LexicalIndex.build([f"{r['title']} {r['abstract']}" for r in sub])
         built = round(time.perf_counter() - started, 1)
         abstracts = ["" if r["id"] in trained else r["abstract"] for r in sub]  # never a target
-        label = f"{UNIT}-{size or 'all'}"
+        label = f"{UNIT}-{len(recs)}-{size or 'all'}"  # the query-vector cache key: corpus and size
         out: dict = {"papers": len(sub), "bm25 build s": built}
         pooled: dict[str, list] = {}
         for seed in SEEDS:
