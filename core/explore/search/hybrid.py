@@ -116,18 +116,27 @@ class HybridResult:
                 "notice": self.notice, "weights": self.weights}
 
 
-def _why(words: list[str], meaning: bool) -> dict[str, Any]:
+def _why(words: list[str], meaning: bool, similarity: float) -> dict[str, Any]:
+    """Why a result is there: the query words it holds, its meaning, or both. A similarity under LOW_SIMILARITY is
+    not "close": a result that holds words does not claim its meaning then, one that holds none is "nearest"."""
+    close = similarity >= LOW_SIMILARITY
+    meaning = meaning and (close or not words)
     match = "both" if words and meaning else "words" if words else "meaning"
-    return {"match": match, "words": words, "meaning": meaning}
+    why: dict[str, Any] = {"match": match, "words": words, "meaning": meaning}
+    if meaning and not close:
+        why.update(close=False, similarity=round(float(similarity), 4))
+    return why
 
 
 def why_text(why: dict[str, Any]) -> str:
-    """One line for a result's reason: 'words: dark, matter', 'close in meaning' or both."""
+    """One line for a result's reason: 'words: dark, matter', 'close in meaning', both, or 'nearest in meaning, not
+    close (similarity 0.12)'."""
     parts = []
     if why.get("words"):
         parts.append("words: " + ", ".join(why["words"]))
     if why.get("meaning"):
-        parts.append("close in meaning")
+        parts.append("close in meaning" if why.get("close", True) else
+                     f"nearest in meaning, not close (similarity {why.get('similarity', 0.0):.2f})")
     return " · ".join(parts)
 
 
@@ -213,7 +222,7 @@ def search(
         held = matched_words(lexical, words, texts[row]) if w_lex > 0 else []  # ranked by meaning alone: no words
         item = {"rank": rank, "id": str(record["id"]), "title": record["title"], "score": round(float(sim), 4),
                 "row": int(row), "abstract": record.get("abstract", ""),
-                "why": _why(held, not held or row in top_dense or sim >= MEANING_SHARE * best)}
+                "why": _why(held, not held or row in top_dense or sim >= MEANING_SHARE * best, sim)}
         for col in label_cols:
             item[col] = plain_value(record[col])
         results.append(item)
@@ -236,7 +245,7 @@ def _by_doi(store: Store, corpus: str, spec: ModelSpec, doi: str, frame: pd.Data
     paper = frame.iloc[int(rows[0])]
     found = similar_papers(store, corpus, spec, paper_id=str(paper["id"]), k=k, filters=filters,
                            year_range=year_range, encoder=encoder, frame=frame)
-    results = [dict(r, why=_why([], True)) for r in found.results]
+    results = [dict(r, why=_why([], True, float(r.get("score", 1.0)))) for r in found.results]
     return HybridResult(query=found.query, model=spec.name, vector=found.vector, results=results,
                         warning=found.warning, weights={"dense": 1.0, "lexical": 0.0},
                         notice=f"{doi} is the DOI of “{paper['title']}” in {corpus}; these are the papers closest "

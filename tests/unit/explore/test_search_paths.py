@@ -116,3 +116,23 @@ def test_one_word_no_paper_passing_the_filters_holds_is_said_so(embedded):
     found = search(embedded, "c", "tiny", "redshift", k=3, filters={"journal": ["J. Bio"]})
     assert found.notice == "no paper that passes the filters mentions redshift; the closest by words or meaning are these"
     assert search(embedded, "c", "tiny", "redshift", k=3).notice is None
+
+
+def test_a_result_far_in_meaning_is_not_called_close_in_meaning(embedded):
+    """qa14 saw "close in meaning" beside a similarity of −0.06 (a filter left only distant papers). A result that
+    holds no query word and whose similarity is under LOW_SIMILARITY (the measured split between off-topic and
+    on-topic queries' best similarity) is "nearest in meaning" with its similarity, never "close"."""
+    from core.explore.search.hybrid import LOW_SIMILARITY, why_text
+
+    seen = []
+    for query in ("🧬🦠", "graph neural networks", "galaxy", "the of and with"):
+        for filters in (None, {"journal": ["J. Bio"]}):
+            for r in search(embedded, "c", "tiny", query, k=10, filters=filters).results:
+                text = why_text(r["why"])
+                seen.append(r["score"])
+                if r["score"] < LOW_SIMILARITY and not r["why"]["words"]:
+                    assert "close in meaning" not in text and text.startswith("nearest in meaning"), (query, text)
+                    assert f"similarity {r['score']:.2f}" in text, text
+                if "close in meaning" in text:
+                    assert r["score"] >= LOW_SIMILARITY, (query, r["score"], text)
+    assert min(seen) < LOW_SIMILARITY <= max(seen)  # both kinds were seen
