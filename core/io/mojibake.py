@@ -47,17 +47,20 @@ def _repaired(value: Any) -> Any:
 EXACT_FORMATS = ("jsonl", "parquet")  # JSON and Parquet carry Unicode exactly (and are the app's own exports)
 
 
-def repaired_rows(numbered: Iterable[tuple[Any, Any]], name: str, fmt: str = "") -> Iterator[tuple[Any, Any]]:
+def repaired_rows(numbered: Iterable[tuple[Any, Any]], name: str, fmt: str = "",
+                  keep: Iterable[str | None] = ()) -> Iterator[tuple[Any, Any]]:
     """A file's (number, row or note) items, each row's garbled text values repaired; after the last, one warning
     naming the file `name`, how many records were repaired and the first of them. A file of an exact format (`fmt`)
-    is passed through as it is."""
+    is passed through as it is, and the columns in `keep` (the id: a key, never rewritten) are never changed."""
+    kept = {key for key in keep if key}
     if fmt in EXACT_FORMATS:
         yield from numbered
         return
     repaired: list[int] = []
     for number, row in numbered:
         if isinstance(row, dict):
-            changed = {key: new for key, value in row.items() if (new := _repaired(value)) != value}
+            changed = {key: new for key, value in row.items()
+                       if key not in kept and (new := _repaired(value)) != value}
             if changed:
                 row.update(changed)
                 repaired.append(int(number))

@@ -380,7 +380,7 @@ def read_papers(
     given_id = bool(id_column or (columns or {}).get("id"))
     chosen, note = _choose_id(opened.columns, mapping, head, given=given_id)
     mapping = dataclasses.replace(mapping, id=chosen)
-    rows = repaired_rows(itertools.chain(head, opened.rows), _name(opened.path), opened.fmt)  # core.io.mojibake
+    rows = repaired_rows(itertools.chain(head, opened.rows), _name(opened.path), opened.fmt, (chosen,))  # mojibake
     items: Iterator[Paper | RowError | RowWarning] = _papers(rows, mapping, opened.fmt in ("csv", "tsv"), title_only)
     if background is None:
         background = background_worthwhile(opened.path, opened.fmt)

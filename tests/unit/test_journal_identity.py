@@ -217,11 +217,10 @@ def test_five_databases_exports_in_one_corpus_show_each_journal_once(store: Stor
 
 
 def test_a_search_filter_may_name_a_journal_by_any_of_its_spellings(store: Store):
-    from core.mcp.papers import _filters
-    from core.mcp.workspace import Workspace
+    from core.explore.documents import search_filters  # MCP's and the CLI's filters (qa14 moved them here)
 
     store.import_papers("c", _two_spellings(), source="test")
-    wanted = _filters(Workspace(store=store), "c", {"journal": ["PLOS ONE", "J. Bio"], "year": ["2001"]})
+    wanted = search_filters(store, "c", {"journal": ["PLOS ONE", "J. Bio"], "year": ["2001"]})
     assert wanted == {"journal": ["PloS one", "J. Bio"], "year": ["2001"]}  # the names the frame holds
 
 

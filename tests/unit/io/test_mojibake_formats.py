@@ -31,3 +31,13 @@ def test_the_same_text_in_a_csv_is_repaired(tmp_path: Path) -> None:
     csv = tmp_path / "p.csv"
     pd.DataFrame([{"id": "a", "title": "A title", "abstract": GARBLED}]).to_csv(csv, index=False)
     assert _abstracts(csv) == ["Copyright © 2020, the café study"]
+
+
+def test_an_id_is_never_rewritten_as_mojibake(tmp_path: Path) -> None:
+    """An id is a key: a round trip through CSV gave back the id 'Â\\x80' as '€' (CI's hypothesis draw). The id column
+    keeps what the file holds; the title beside it is still repaired."""
+    csv = tmp_path / "p.csv"
+    pd.DataFrame([{"id": "Â\x80", "title": GARBLED, "abstract": "An abstract."}]).to_csv(csv, index=False)
+    (paper,) = [item for item in read_papers(csv) if hasattr(item, "abstract")]
+    assert paper.id == "Â\x80"
+    assert paper.title == "Copyright © 2020, the café study"
