@@ -7,7 +7,6 @@ labels onto its figure with `TopicMap.draw`.
 
 from __future__ import annotations
 
-from collections import OrderedDict
 from collections.abc import Callable
 from dataclasses import dataclass
 from functools import cached_property
@@ -83,10 +82,6 @@ def known_topics(corpus: str, spec: ModelSpec, k: int) -> tuple[TopicMap, str] |
     return TopicMap(level=level, topics=topics, names=names), clustering
 
 
-_READ: OrderedDict[tuple, Topics] = OrderedDict()  # stored hierarchies read, by their files' paths and stamps
-_KEPT = 4
-
-
 def _stored(labels_path: Path, meta_path: Path, read: Callable[[], Topics | None]) -> Topics | None:
     """The stored hierarchy of these files, read from disk once per version of them (their paths name the corpus
     version, model vectors and k; their stamps a rewrite), not on every page run (an 8 MB .npy at 1M papers)."""
@@ -94,15 +89,12 @@ def _stored(labels_path: Path, meta_path: Path, read: Callable[[], Topics | None
         stamp = tuple((str(p), p.stat().st_mtime_ns, p.stat().st_size) for p in (labels_path, meta_path))
     except OSError:  # not computed yet
         return None
-    if stamp not in _READ:
-        topics = read()
-        if topics is None:
-            return None
-        _READ[stamp] = topics
-        while len(_READ) > _KEPT:
-            _READ.popitem(last=False)
-    _READ.move_to_end(stamp)
-    return _READ[stamp]
+    return _read_stored(stamp, read)
+
+
+@st.cache_resource(show_spinner=False, max_entries=4)  # shared by the sessions, thread-safe; one a files' version
+def _read_stored(stamp: tuple, _read: Callable[[], Topics | None]) -> Topics | None:
+    return _read()
 
 
 def _save_name(corpus: str, model: str, clustering: str, level: str) -> None:
