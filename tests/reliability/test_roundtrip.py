@@ -53,8 +53,7 @@ VALUE = st.recursive(SCALAR, lambda inner: st.one_of(st.lists(inner, max_size=3)
                                                      st.dictionaries(st.text(max_size=5), inner, max_size=3)),
                      max_leaves=6)
 KEY = st.one_of(st.text(min_size=1, max_size=10), st.sampled_from(["journal", "year", "ID", "Title", "doi", "x y"]))
-# text an import repairs as mojibake (core.io.mojibake: CSV and TSV are read so) is held by its own tests
-TITLE = st.text(min_size=1, max_size=40).filter(lambda t: t.strip() and repaired_text(t.strip()) == t.strip())
+TITLE = st.text(min_size=1, max_size=40).filter(str.strip)
 ROW = st.builds(lambda extra, title, abstract, pid: {**extra, "title": title, "abstract": abstract,
                                                       **({"id": pid} if pid is not None else {})},
                 st.dictionaries(KEY, VALUE, max_size=5), TITLE, TITLE, st.one_of(st.none(), st.text(max_size=8)))
@@ -82,7 +81,7 @@ def test_generated_corpora_with_any_json_fields_round_trip_exactly(tmp_path_fact
     for fmt in ("jsonl", "parquet", "csv"):
         again = roundtrip(store, "orig", fmt, folder)
         before, after = papers_of(store, "orig"), papers_of(store, again)
-        if fmt == "csv":
-            assert [p[:3] for p in after] == [p[:3] for p in before]
+        if fmt == "csv":  # a text format: what reads as mojibake comes back repaired (core.io.mojibake), the id never
+            assert [p[:3] for p in after] == [(p[0], *map(repaired_text, p[1:3])) for p in before]
         else:
             assert after == before, fmt

@@ -22,7 +22,7 @@ from lxml import etree
 from core.cli import main
 from core.io import RowWarning, read_papers
 from core.io.markup import has_markup, placeholder
-from core.io.mojibake import repaired_text
+from core.io.mojibake import _SUSPECT
 from core.records import Paper, RowError
 from core.store import ImportReport, Store
 
@@ -176,14 +176,20 @@ def test_escaped_specials_become_characters_and_bare_ones_stay(tmp_path: Path) -
     assert errors == [] and warnings == []
 
 
+def mojibake_like(text: str) -> bool:
+    """Whether the mojibake repair could touch `text` once a reader has cleaned its control characters: a lead
+    byte's character before a continuation byte's (core.io.mojibake), with controls taken out (CI drew "Â\x9e\x1f0")."""
+    return bool(_SUSPECT.search(re.sub("[\x00-\x1f\x7f]", "", text)))
+
+
 LATEX_MARKUP = re.compile(r"[\\{}$@]|--|``|''|[!?]`")  # what LaTeX (or BibTeX, for "@") gives a meaning
 LINE = st.characters(blacklist_categories=("Cs",), blacklist_characters="\r\n")
 
 
 @settings(max_examples=150, deadline=None, suppress_health_check=list(HealthCheck))
 @given(text=st.text(alphabet=LINE, min_size=1, max_size=60).filter(
-    lambda t: t.strip() and not LATEX_MARKUP.search(t) and not has_markup(t) and repaired_text(t) == t
-    and repaired_text(t.strip()) == t.strip() and not placeholder(t.strip())))  # the reader repairs the stripped text (CI drew one garbled only once stripped)
+    lambda t: t.strip() and not LATEX_MARKUP.search(t) and not has_markup(t) and not placeholder(t.strip())
+    and not mojibake_like(t)))
 def test_any_plain_text_survives_bibtex_and_ris(text: str) -> None:
     """Text without LaTeX markup (any other character: %, &, _, ~, #, ^, quotes, any script) comes back as is. Text
     with a known HTML/JATS element or entity is not plain: it is read as markup (core.io.markup; "<P>" alone is an
