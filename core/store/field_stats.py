@@ -56,6 +56,15 @@ class FieldCounts:
 
 
 
+def _whole(value: object) -> bool:
+    """Whether a value `value_kind` calls a number is a whole one, read as it reads it (stripped of white space and
+    control characters, a decimal comma); one float cannot read counts as whole (it says nothing against)."""
+    try:
+        return float(str(value).strip().replace(",", ".")).is_integer()
+    except (ValueError, OverflowError):
+        return True
+
+
 def field_counts(distinct: int, filled: int, nested: bool, sample: Iterable[object]) -> FieldCounts:
     """A field's counts, with the kinds of its sampled values (numbers, dates, URLs, long text) tallied."""
     kinds = {"number": 0, "date": 0, "url": 0, "long": 0}
@@ -65,7 +74,7 @@ def field_counts(distinct: int, filled: int, nested: bool, sample: Iterable[obje
         kind = value_kind(value)
         if kind in kinds:
             kinds[kind] += 1
-        if kind == "number" and not float(str(value).replace(",", ".")).is_integer():
+        if kind == "number" and not _whole(value):
             integral = False
     return FieldCounts(int(distinct), int(filled), bool(nested), size, kinds["number"], kinds["date"], kinds["url"],
                        kinds["long"], integral)
