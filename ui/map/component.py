@@ -39,7 +39,7 @@ from core.labels import is_missing
 from core.plots.map_data import UnitFrame, unit_frame
 from ui.map.overview import OVERVIEW, Overview, is_overview, view_window
 from ui.map.packing import pack
-from ui.map.zoom import FLIGHTS, ZOOM, current_zoom, link_zoom
+from ui.map.zoom import FLIGHTS, ZOOM, current_zoom, link_zoom, read_report, superseded
 from ui.views import parse_zoom, zoom_text
 
 BUNDLE = Path(__file__).with_name("static") / "map_component.js"
@@ -371,10 +371,12 @@ def watch_zoom(unit: UnitFrame, hub: str = HUB, reload: bool = False, view: str 
     reported = getattr(result, "zoom", None)
     if reported is None:
         return
-    made_on, _, reported = str(reported).rpartition("|")
-    if made_on and made_on != st.session_state.get(DRAWN, {}).get(hub):
+    report = read_report(reported)
+    if report.made_on and report.made_on != st.session_state.get(DRAWN, {}).get(hub):
         return  # the last report of another map (the corpus before): kept by the listener across runs, not this one's
-    box = parse_zoom(reported) if reported else None
+    if superseded(report, int(st.session_state.get(FLIGHTS, 0))):
+        return  # made before the latest flight: the map flies (or has flown) to that flight's window
+    box = parse_zoom(report.box) if report.box else None
     zoom = None if box is None else tuple(round(v, 6) for v in unit.box_to_data(box))
     if zoom == current_zoom():
         return

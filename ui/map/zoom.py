@@ -3,6 +3,8 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 import numpy as np
 import streamlit as st
 
@@ -11,6 +13,30 @@ from ui.views import Zoom
 ZOOM = "map_zoom"  # the visible window (x0, x1, y0, y1) or None for the whole map
 FLIGHTS = "map_flights"  # how many times "fly to" moved the window (part of the figure's uirevision)
 FLY = "map_fly_pending"  # a flight the chart has not drawn yet: the side fragment reruns the whole page
+
+
+@dataclass(frozen=True)
+class ZoomReport:
+    """A window the browser reported: the map it was made on, its box ("" the whole map; text as sent) and the
+    last flight the browser had flown when the view was made (None: not said)."""
+
+    made_on: str
+    box: str
+    flight: int | None
+
+
+def read_report(reported: str) -> ZoomReport:
+    """Parse "MAP|x0,x1,y0,y1|FLIGHT" (ui/map frontend `zoomReport`); the map's own name may hold "|"."""
+    head, _, flight = str(reported).rpartition("|")
+    made_on, _, box = head.rpartition("|")
+    return ZoomReport(made_on, box, int(flight) if flight.isdigit() else None)
+
+
+def superseded(report: ZoomReport, flights: int) -> bool:
+    """Whether a flight asked for since the report's view was made (`flights`: the session's count; Find, a map
+    switch) supersedes it: a pan or Whole map reported just before Find, reaching a busy server after it, must not
+    undo Find's zoom."""
+    return report.flight is not None and report.flight < flights
 
 
 def current_zoom() -> Zoom | None:

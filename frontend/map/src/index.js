@@ -724,18 +724,21 @@ class MapView {
 
   reportView() {
     clearTimeout(this.viewTimer);
+    const flight = this.flight;  // the flight this view was made after (a flight landing meanwhile supersedes it)
     this.viewTimer = setTimeout(() => {
       if (this.quiet) { this.quiet = false; return; }
       const box = this.bbox();
       const whole = box[0] <= -0.99 && box[1] >= 0.99 && box[2] <= -0.99 && box[3] >= 0.99;
-      this.emit("zoom", "zoom", this.zoomReport(whole ? "" : box.map((v) => v.toFixed(5)).join(",")), true);
+      this.emit("zoom", "zoom", this.zoomReport(whole ? "" : box.map((v) => v.toFixed(5)).join(","), flight), true);
     }, 300);
   }
 
-  /** A window as reported to the page: "MAP|x0,x1,y0,y1" ("MAP|" the whole map). The page keeps the last report
-   * across runs, so it must say which map it was made on: another corpus's map must not take it as its own. */
-  zoomReport(box) {
-    return `${this.base || this.key || ""}|${box}`;
+  /** A window as reported to the page: "MAP|x0,x1,y0,y1|FLIGHT" ("MAP||FLIGHT" the whole map). The page keeps the
+   * last report across runs, so it must say which map it was made on: another corpus's map must not take it as its
+   * own. FLIGHT: the last flight (Find, a map switch) the view was made after: a report that reaches the page after
+   * a newer flight was asked for (a pan just before Find, on a busy server) must not undo that flight. */
+  zoomReport(box, flight = this.flight) {
+    return `${this.base || this.key || ""}|${box}|${flight === undefined ? "" : flight}`;
   }
 
   zoomTo(box) {
@@ -750,7 +753,8 @@ class MapView {
       preventFilterReset: true });
     if (report && this.reportsZoom) {
       this.quiet = true;
-      setTimeout(() => this.emit("zoom", "zoom", this.zoomReport(""), true), 350);
+      const made = this.zoomReport("");  // made now: a flight asked for in the next 350 ms supersedes it
+      setTimeout(() => this.emit("zoom", "zoom", made, true), 350);
     }
   }
 
