@@ -98,4 +98,5 @@ def repaired_rows(numbered: Iterable[tuple[Any, Any]], name: str, fmt: str = "",
         count = f"{len(repaired)} record{'s' if len(repaired) > 1 else ''}"
         yield repaired[0], RowWarning(repaired[0], "text", f"file '{name}': {count} held text garbled by a wrong "
                                                            f"encoding (\"â€œ\" for \"“\", \"Ã©\" for \"é\"), as R or "
-                                                           f"Excel write it; repaired (rows {shown})")
+                                                           f"Excel write it; repaired (rows {shown})",
+                                      kind="repaired")
