@@ -135,3 +135,56 @@ def test_each_warning_in_the_report_carries_its_kind(tmp_path) -> None:
 
     report = import_file(Store(tmp_path / "ws"), TOOLS / "rayyan_turned_names_3.bib", "c").to_dict()
     assert [w["kind"] for w in report["warnings"]] == ["names"]
+
+
+# --- Europe PMC's REST answer as XML (its default format) and as Dublin Core ------------------------------------------
+
+
+def test_europe_pmc_dublin_core_answer_is_read() -> None:
+    """Europe PMC's search answer with ``format=dc`` (``<responseWrapper>`` holding ``<rdf:RDF><rdf:Description>``
+    records: ``dc:title``, ``dc:creator`` a name each, ``dcterms:abstract``, DOI and PubMed ids as URLs, the journal
+    in an OpenURL citation) was refused as "XML whose root element is <responseWrapper>, which no reader here
+    knows", though its JSON form is read. pyEuropePMC's recorded answer, first 3 of 25 records."""
+    items = list(read_papers(TOOLS / "europepmc_rest_dc_3.xml", title_only=True))
+    papers = [i for i in items if isinstance(i, Paper)]
+    assert [p.title for p in papers] == [
+        "Abscopal response in a patient with fibrolamellar hepatocellular carcinoma following radiotherapy.",
+        "Department of Error.",
+        "The role of psychological flexibility in relation to health outcomes in people in remission from cancer."]
+    first, _, third = papers
+    assert first.fields["authors"] == ["Schoenfeld, JD", "Haas-Kogan, DA", "O'Neill, AF"]
+    assert first.fields["doi"] == "10.1016/s0140-6736(24)02600-x"
+    assert first.id == "39709209"  # the PMID
+    assert first.fields["journal"] == "Lancet (London, England)"
+    assert first.fields["year"] == 2025
+    assert not first.abstract and not papers[1].fields.get("authors")
+    assert third.abstract.startswith("Objective") and "psychological flexibility" in third.abstract
+    assert "<h4>" not in third.abstract and "&lt;" not in third.abstract
+
+
+def test_europe_pmc_dublin_core_answer_without_titles_only_keeps_every_record_counted(tmp_path) -> None:
+    from core.store import Store, import_file
+
+    report = import_file(Store(tmp_path / "ws"), TOOLS / "europepmc_rest_dc_3.xml", "c")
+    assert (report.imported, report.skipped, report.imported + report.skipped) == (1, 2, 3)
+
+
+def test_europe_pmc_xml_answer_is_read_as_its_json_answer_is() -> None:
+    """The same search with ``format=xml`` (the API's default; ``resultType=lite``: no abstracts) was refused the
+    same way; read with ``title_only`` it gives the JSON answer's fields."""
+    papers = [i for i in read_papers(TOOLS / "europepmc_rest_lite_3.xml", title_only=True) if isinstance(i, Paper)]
+    assert len(papers) == 3
+    assert papers[0].fields["authors"] == ["Schoenfeld JD", "Haas-Kogan DA", "O'Neill AF"]
+    assert papers[0].fields["journal"] == "Lancet"
+    assert papers[0].fields["doi"] == "10.1016/s0140-6736(24)02600-x"
+    assert papers[1].fields["pmcid"] == "PMC12124214"
+    assert (papers[0].fields["volume"], papers[0].fields["issue"]) == ("404", "10471")  # a lite record's: were lost
+    assert [p.fields["year"] for p in papers] == [2025, 2025, 2025]
+
+
+def test_a_europe_pmc_xml_answer_cut_short_is_named_cut_short(tmp_path) -> None:
+    data = (TOOLS / "europepmc_rest_dc_3.xml").read_bytes()
+    path = tmp_path / "epmc.xml"
+    path.write_bytes(data[: int(len(data) * 0.6)])
+    with pytest.raises(CorpusError, match="cut short"):
+        list(read_papers(path, title_only=True))
