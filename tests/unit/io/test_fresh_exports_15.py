@@ -15,7 +15,7 @@ from core.errors import CorpusError
 from core.io import read_papers
 from core.io.rows import RowWarning
 from core.records import Paper, RowError
-from tests.unit.io.support import TOOLS
+from tests.unit.io.support import TOOLS, tools_papers
 
 REAL = TOOLS.parent
 
@@ -188,3 +188,27 @@ def test_a_europe_pmc_xml_answer_cut_short_is_named_cut_short(tmp_path) -> None:
     path.write_bytes(data[: int(len(data) * 0.6)])
     with pytest.raises(CorpusError, match="cut short"):
         list(read_papers(path, title_only=True))
+
+
+# --- Lens.org: an author written "null" ----------------------------------------------------------------------------
+
+
+def test_a_lens_author_written_null_is_no_author() -> None:
+    """Lens.org writes an author it has no name for (EFSA's panel) as "null null" in its CSV and "null, null" in its
+    RIS: the paper's first author was "null". DrMattG/Salmon_network's two exports of one search."""
+    csv_papers = tools_papers("lens_null_author_3.csv")
+    ris_papers = tools_papers("lens_null_author_3.ris")
+    for papers in (csv_papers, ris_papers):
+        efsa = next(p for p in papers if p.title.startswith("Assessment of animal diseases"))
+        assert "null" not in " ".join(efsa.fields["authors"]).lower()
+        assert "Nielsen" in efsa.fields["authors"][0] and len(efsa.fields["authors"]) > 10
+    assert csv_papers[0].fields["authors"] == ["Kristine Cerbule", "Jacques Godfroid"]
+
+
+def test_a_name_with_null_in_it_stays() -> None:
+    """Only a name that is nothing but "null" goes: "Nullmeyer, A" or "Null, Jane" stay."""
+    from core.io.known_fields import clean_authors
+
+    fields = {"authors": ["Null, Jane", "Nullmeyer, A", "null", "null, null", "null null", "NULL"]}
+    clean_authors(fields)
+    assert fields["authors"] == ["Null, Jane", "Nullmeyer, A"]
