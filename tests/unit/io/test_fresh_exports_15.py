@@ -212,3 +212,30 @@ def test_a_name_with_null_in_it_stays() -> None:
     fields = {"authors": ["Null, Jane", "Nullmeyer, A", "null", "null, null", "null null", "NULL"]}
     clean_authors(fields)
     assert fields["authors"] == ["Null, Jane", "Nullmeyer, A"]
+
+
+# --- CiNii's OpenSearch answer (JSON-LD) ------------------------------------------------------------------------------
+
+
+def test_a_cinii_opensearch_answer_is_read() -> None:
+    """CiNii Articles' OpenSearch answer (``format=json``: JSON-LD, the records under ``@graph[0].items``, each with
+    ``title``, ``dc:creator`` as ``{"@value": name}``, ``prism:publicationName``, ``prism:publicationDate``, a
+    ``description`` for 4 of 20) was refused as "JSON whose records are under '@graph', a shape this importer does not
+    read". YutoMizutani/CiNiiKit's recorded answer, whole."""
+    papers = [i for i in read_papers(TOOLS / "cinii_opensearch_20.json", title_only=True) if isinstance(i, Paper)]
+    assert len(papers) == 20
+    second = papers[1]
+    assert second.title == "認知症高齢者の徘徊行動に対する応用行動分析学的介入の一例"
+    assert second.fields["authors"] == ["宮 裕昭", "松岡 照之", "鑪 直樹", "大川 一郎"]
+    assert second.fields["journal"] == "認知症ケア事例ジャーナル"
+    assert second.fields["year"] == 2018
+    assert (second.fields["volume"], second.fields["issue"], second.fields["issn"]) == ("11", "1", "1882-7993")
+    assert len([p for p in papers if p.abstract]) == 4
+    assert '"psychology" and "social welfare"' in papers[0].abstract
+
+
+def test_a_cinii_answer_without_titles_only_counts_every_record(tmp_path) -> None:
+    from core.store import Store, import_file
+
+    report = import_file(Store(tmp_path / "ws"), TOOLS / "cinii_opensearch_20.json", "c")
+    assert (report.imported, report.skipped) == (4, 16)
