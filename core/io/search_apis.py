@@ -13,7 +13,8 @@ and the bioRxiv/medRxiv API, their records in the product's field names.
 - **CiNii** (ci.nii.ac.jp and cir.nii.ac.jp ``/opensearch``, ``format=json``: JSON-LD, its records under
   ``@graph[0].items``): ``title``, ``dc:creator`` (names, or ``{"@value": name}``), ``description`` (the abstract),
   ``prism:publicationName``, ``prism:publicationDate`` (else ``dc:date``), ``prism:volume``, ``prism:number``,
-  ``prism:startingPage``/``endingPage``, ``prism:issn``, ``prism:doi``, ``dc:publisher``; ``@id`` the record's page.
+  ``prism:startingPage``/``endingPage``, ``prism:issn``, ``prism:doi``, ``dc:publisher``; ``@id`` (the record's
+  page, its NAID or NCID) the id.
 """
 
 from __future__ import annotations
@@ -122,13 +123,14 @@ def _values(value: Any) -> list[str]:
 def _cinii(item: Row) -> Row:
     first, last = item.get("prism:startingPage"), item.get("prism:endingPage")
     return _kept({
-        "title": _text(item.get("title")), "abstract": _text(item.get("description")),
+        "id": item.get("@id"), "title": _text(item.get("title")), "abstract": _text(item.get("description")),
         "authors": _values(item.get("dc:creator")), "journal": _text(item.get("prism:publicationName")),
         "year": _year(item.get("prism:publicationDate") or item.get("dc:date")),
         "date": item.get("prism:publicationDate") or item.get("dc:date"), "volume": item.get("prism:volume"),
         "issue": item.get("prism:number"), "pages": "-".join(p for p in (first, last) if p) or None,
         "issn": item.get("prism:issn"), "doi": _text(item.get("prism:doi")),
-        "publisher": _text(item.get("dc:publisher")), "url": item.get("@id"), "database": "CiNii"})
+        "publisher": "; ".join(_values(item.get("dc:publisher"))) or None, "url": item.get("@id"),
+        "database": "CiNii"})
 
 
 def search_api_row(row: Row) -> Row | None:

@@ -229,6 +229,7 @@ def test_a_cinii_opensearch_answer_is_read() -> None:
     assert second.fields["authors"] == ["宮 裕昭", "松岡 照之", "鑪 直樹", "大川 一郎"]
     assert second.fields["journal"] == "認知症ケア事例ジャーナル"
     assert second.fields["year"] == 2018
+    assert second.id == "https://ci.nii.ac.jp/naid/40021608074/en"
     assert (second.fields["volume"], second.fields["issue"], second.fields["issn"]) == ("11", "1", "1882-7993")
     assert len([p for p in papers if p.abstract]) == 4
     assert '"psychology" and "social welfare"' in papers[0].abstract
