@@ -116,8 +116,9 @@ def _shape(value: str) -> str:
 def last_value_cut(value: str, before: Sequence[str]) -> bool:
     """Whether a delimited file's last value, unquoted and with no line break after it, is visibly cut: the same
     column's values in the rows `before` it (three or more, none empty) share one form and one length (Scopus's EID
-    "2-s2.0-85117082989", a constant "Scopus"), and `value` is shorter, of that form or of the start of it ("2",
-    "2-s2.0-851"). A column of plain numbers, whose lengths vary, is never evidence."""
+    "2-s2.0-85117082989", a constant "Scopus"), and `value` is of the start of that form ("2", "2-s") or of that form
+    and two or more characters shorter ("2-s2.0-851"): one character is no evidence, since Scopus' EIDs grew a digit
+    in 2025 and an older record may come last. A column of plain numbers, whose lengths vary, is never evidence."""
     if len(before) < 3 or not all(before):
         return False
     shapes, lengths = {_shape(b) for b in before}, {len(b) for b in before}
@@ -126,4 +127,4 @@ def last_value_cut(value: str, before: Sequence[str]) -> bool:
     shape, length, mine = shapes.pop(), lengths.pop(), _shape(value)
     if shape == "9" or len(value) >= length:
         return False
-    return mine == shape or shape.startswith(mine)
+    return len(value) < length - 1 if mine == shape else shape.startswith(mine)
