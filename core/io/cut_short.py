@@ -118,13 +118,14 @@ def last_value_cut(value: str, before: Sequence[str]) -> bool:
     column's values in the rows `before` it (three or more, none empty) share one form and one length (Scopus's EID
     "2-s2.0-85117082989", a constant "Scopus"), and `value` is of the start of that form ("2", "2-s") or of that form
     and two or more characters shorter ("2-s2.0-851"): one character is no evidence, since Scopus' EIDs grew a digit
-    in 2025 and an older record may come last. A column of plain numbers, whose lengths vary, is never evidence."""
+    in 2025 and an older record may come last. Only an id's form, digits with letters or signs, is evidence: a number's
+    length varies, and a word ("Article", "Note") may end a whole file."""
     if len(before) < 3 or not all(before):
         return False
     shapes, lengths = {_shape(b) for b in before}, {len(b) for b in before}
     if len(shapes) != 1 or len(lengths) != 1:
         return False
     shape, length, mine = shapes.pop(), lengths.pop(), _shape(value)
-    if shape == "9" or len(value) >= length:
-        return False
+    if not ("9" in shape and shape != "9" and len(set(shape)) > 2) or len(value) >= length:
+        return False  # only an id's form ("9-a9.9-9") is evidence: not a number's, a word's or a phrase's
     return len(value) < length - 1 if mine == shape else shape.startswith(mine)

@@ -73,6 +73,17 @@ def test_a_whole_last_eid_one_digit_shorter_than_the_others_is_not_warned(tmp_pa
     assert len(papers) == 5 and not errors and not warnings
 
 
+@pytest.mark.parametrize(("before", "value", "cut"), [
+    (["2-s2.0-85126271708"] * 3, "2", True), (["2-s2.0-85126271708"] * 3, "2-s2.0-851", True),
+    (["2-s2.0-85126271708"] * 3, "2-s2.0-8512627170", False), (["Article"] * 4, "Note", False),
+    (["Scopus"] * 4, "Sco", False), (["12", "15", "10"], "9", False), (["2-s2.0-85126271708"] * 2, "2", False),
+])
+def test_what_counts_as_a_visibly_cut_last_value(before: list[str], value: str, cut: bool) -> None:
+    from core.io.cut_short import last_value_cut
+
+    assert last_value_cut(value, before) is cut
+
+
 def test_no_real_csv_fixture_is_warned_cut_short(tmp_path) -> None:
     """Every real CSV/TSV export here, whole, and without its final line break: no "cut short" warning."""
     files = sorted([*REAL.glob("*.csv"), *TOOLS.glob("*.csv"), *TOOLS.glob("*.tsv")])
