@@ -10,6 +10,9 @@ import streamlit as st
 from core.display import plural
 from core.embedding import list_models, model_names_by_vectors_fingerprint, vectors_fingerprint
 from core.io.formulas import csv_bytes
+from core.io.warning_kinds import by_kind
+from core.io.warning_kinds import heading as warning_heading
+from core.io.warning_kinds import sentence as warning_sentence
 from core.records import md_escape
 from ui import state
 from ui.collections_view import collections_panel
@@ -95,9 +98,8 @@ if report:
                            "Titles only ticked (its papers already here are merged, not added twice).")
         st.download_button("Download the import report (CSV)", csv_bytes(errors),
                            file_name=f"{report['corpus']}-import-report.csv", mime="text/csv")
-    if report.get("warnings"):
-        _rows_warning(report["warnings"], "Fields not read whole", f"{plural(len(report['warnings']), 'field')} "
-                      "could not be read whole; their papers were imported with the text that could be read.")
+    for kind, rows in by_kind(report.get("warnings") or []):  # each kind under its heading, as the CLI prints it
+        _rows_warning(rows, warning_heading(kind).capitalize(), f"{warning_sentence(kind, len(rows))}.")
     links = report.get("links") or {}
     if (links.get("free_text") or {}).get("sentence"):
         st.info(md_escape(links["free_text"]["sentence"]))

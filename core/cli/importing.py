@@ -14,6 +14,8 @@ from core.cli.output import Emit
 from core.display import plural
 from core.errors import MireadError
 from core.io.rows import shown_row
+from core.io.warning_kinds import by_kind
+from core.io.warning_kinds import sentence as warning_sentence
 from core.store import Store
 
 _FIELD_FLAGS = ("title", "abstract", "id", "journal", "year", "doi", "authors", "keywords")
@@ -184,12 +186,11 @@ def _import(store: Store, args: argparse.Namespace, emit: Emit, path: Path, sour
               for e in report.errors[:20] for at in (shown_row(e.row),)]
     if report.skipped > 20:
         lines.append(f"  ... and {report.skipped - 20} more (use --json for all)")
-    if report.warnings:
-        count = len(report.warnings)
-        lines.append(f"{count} warning{'s' if count != 1 else ''}: fields not read whole (their papers were imported)")
-        lines += [f"  row {w.row}, {w.column}: {w.reason}" for w in report.warnings[:20]]
-        if len(report.warnings) > 20:
-            lines.append(f"  ... and {len(report.warnings) - 20} more (use --json for all)")
+    for kind, warnings in by_kind(report.warnings):  # each kind under its own heading (core.io.warning_kinds)
+        lines.append(warning_sentence(kind, len(warnings)))
+        lines += [f"  row {w.row}, {w.column}: {w.reason}" for w in warnings[:20]]
+        if len(warnings) > 20:
+            lines.append(f"  ... and {len(warnings) - 20} more (use --json for all)")
     links = report.links
     if (links.get("free_text") or {}).get("sentence"):
         lines.append(links["free_text"]["sentence"])

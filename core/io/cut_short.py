@@ -4,7 +4,8 @@ interrupted download or copy) is told apart from one broken inside, so the sente
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Iterator
+import re
+from collections.abc import Callable, Iterator, Sequence
 from typing import Any
 
 from core.errors import CorpusError
@@ -104,3 +105,27 @@ def entry_cut_warning(number: int, field: str) -> RowWarning:
     title: the entry is imported, its last field `field` perhaps not whole."""
     return RowWarning(number, field, f"the file ends inside this entry (no closing brace after its last field, "
                                      f"'{field}'), so that field may be incomplete: {FIX}")
+
+
+def _shape(value: str) -> str:
+    """A value's form: each run of digits "9", of letters "a", other characters as they are ("2-s2.0-85…" is
+    "9-a9.9-9")."""
+    return re.sub(r"[^\W\d_]+", "a", re.sub(r"\d+", "9", value))
+
+
+def last_value_cut(value: str, before: Sequence[str]) -> bool:
+    """Whether a delimited file's last value, unquoted and with no line break after it, is visibly cut: the same
+    column's values in the rows `before` it (three or more, none empty) share one form and one length (Scopus's EID
+    "2-s2.0-85117082989", a constant "Scopus"), and `value` is of the start of that form ("2", "2-s") or of that form
+    and two or more characters shorter ("2-s2.0-851"): one character is no evidence, since Scopus' EIDs grew a digit
+    in 2025 and an older record may come last. Only an id's form, digits with letters or signs, is evidence: a number's
+    length varies, and a word ("Article", "Note") may end a whole file."""
+    if len(before) < 3 or not all(before):
+        return False
+    shapes, lengths = {_shape(b) for b in before}, {len(b) for b in before}
+    if len(shapes) != 1 or len(lengths) != 1:
+        return False
+    shape, length, mine = shapes.pop(), lengths.pop(), _shape(value)
+    if not ("9" in shape and shape != "9" and len(set(shape)) > 2) or len(value) >= length:
+        return False  # only an id's form ("9-a9.9-9") is evidence: not a number's, a word's or a phrase's
+    return len(value) < length - 1 if mine == shape else shape.startswith(mine)

@@ -101,7 +101,7 @@ def europe_pmc_row(record: Row) -> Row:
         "title": row.get("title"),
         "abstract": row.get("abstractText"),
         **_journal_fields(info, row),
-        "volume": info.get("volume"), "issue": info.get("issue"),
+        "volume": info.get("volume") or row.get("journalVolume"), "issue": info.get("issue") or row.get("issue"),
         "year": _year(row.get("pubYear")) or _year(info.get("yearOfPublication")),
         "doi": row.get("doi"),
         "authors": authors or [name.strip() for name in str(row.get("authorString") or "").rstrip(".").split(",")

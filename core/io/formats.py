@@ -28,6 +28,7 @@ from core.io.csl import csl_row, looks_like_csl
 from core.io.dspace import dspace_rows, looks_like_dspace
 from core.io.endnote import _endnote_rows, looks_like_endnote
 from core.io.europe_pmc import europe_pmc_row, europe_pmc_table, looks_like_europe_pmc
+from core.io.europe_pmc_xml import europe_pmc_xml_rows, looks_like_europe_pmc_xml
 from core.io.excel import _excel_rows, excel_layout
 from core.io.field_blocks import field_block_rows, looks_like_field_blocks
 from core.io.id_lists import looks_like_pmid_list, pmid_list_error
@@ -65,7 +66,7 @@ from core.records import RowError
 
 FORMATS: tuple[str, ...] = ("csv", "tsv", "excel", "jsonl", "parquet", "pubmed", "jats", "medline", "bibtex", "ris",
                             "endnote", "refer", "wos", "cochrane", "ovid", "refworks", "zotero", "noteexpress",
-                            "dspace", "arxiv", "mods", "marcxml", "citavi", *PLAIN_READERS)
+                            "dspace", "arxiv", "mods", "marcxml", "citavi", "europepmc", *PLAIN_READERS)
 FORMAT_NAMES = {"csv": "CSV", "tsv": "TSV", "excel": "Excel (.xlsx, .xls)",
                 "jsonl": "JSONL/JSON (incl. CSL JSON, OpenAlex, Semantic Scholar, Europe PMC, Crossref, DataCite, "
                          "ISTEX, ERIC, PLOS, bioRxiv, INSPIRE-HEP)",
@@ -80,7 +81,7 @@ FORMAT_NAMES = {"csv": "CSV", "tsv": "TSV", "excel": "Excel (.xlsx, .xls)",
                 "dspace": "DSpace Dublin Core XML (dublin_core.xml)",
                 "arxiv": "arXiv API answer (Atom XML, .xml or .atom)",
                 "mods": "MODS XML (Zotero, library catalogues)", "marcxml": "MARC XML (MARC 21 slim; catalogues)",
-                "citavi": "Citavi XML (.xml, .ctv6bak)", **PLAIN_NAMES}
+                "citavi": "Citavi XML (.xml, .ctv6bak)", "europepmc": "Europe PMC API XML", **PLAIN_NAMES}
 _EXTENSIONS = {
     ".csv": "csv", ".tsv": "tsv", ".tab": "tsv", ".jsonl": "jsonl", ".ndjson": "jsonl", ".json-lines": "jsonl",
     ".json": "jsonl", ".parquet": "parquet", ".pq": "parquet", ".xml": "pubmed", ".bib": "bibtex",
@@ -101,7 +102,7 @@ _TEXT_FORMATS = frozenset(("csv", "tsv", "jsonl", "medline", "bibtex", "ris", "r
 _TEXT_TABLE_EXTENSIONS = (".txt", "")  # tables saved as .txt (RefWorks, Web of Science tab-delimited)
 _TABLE_EXTENSIONS = {".csv": "csv", ".tsv": "tsv", ".tab": "tsv"}  # extensions that stand when the rows agree
 # .xml names them all: no note between them
-_XML_FORMATS = frozenset(("pubmed", "jats", "endnote", "dspace", "arxiv", "mods", "marcxml", "citavi"))
+_XML_FORMATS = frozenset(("pubmed", "jats", "endnote", "dspace", "arxiv", "mods", "marcxml", "citavi", "europepmc"))
 _PEEK_ROWS = 100
 _BINARY_MARC_EXTENSIONS = (".mrc", ".marc", ".iso2709")  # refused whatever they hold, unless it is text read by content
 _JSON_START = re.compile(r'(\{\s*"|\[\s*[{\]])')  # how a JSON object or a list of objects starts
@@ -193,7 +194,7 @@ def _by_content(path: Path, ext: str) -> str | None:
         if looks_like_arxiv_atom(text):
             return "arxiv"
         for found, looks_like in (("mods", looks_like_mods), ("marcxml", looks_like_marcxml),
-                                  ("citavi", looks_like_citavi)):
+                                  ("citavi", looks_like_citavi), ("europepmc", looks_like_europe_pmc_xml)):
             if looks_like(text):
                 return found
         if "<PubmedArticle" in text[:20000] or "<MedlineCitation" in text[:20000]:
@@ -309,7 +310,7 @@ def _json_rows(rows: Iterator[NumberedRow]) -> Iterator[NumberedRow]:
         yield number, (_json_record(row) if isinstance(row, dict) else row)
 
 
-_LIBRARY_READERS = {"mods": mods_rows, "marcxml": marcxml_rows, "citavi": citavi_rows}
+_LIBRARY_READERS = {"mods": mods_rows, "marcxml": marcxml_rows, "citavi": citavi_rows, "europepmc": europe_pmc_xml_rows}
 _TEXT_READERS: dict[str, Callable[[Path], Iterator[NumberedRow]]] = {
     "bibtex": _bibtex_rows, "ris": _ris_rows, "medline": _medline_rows, "wos": _wos_rows, "cochrane": _cochrane_rows,
     "refer": _refer_rows, "ovid": ovid_rows, "refworks": refworks_rows,
@@ -332,7 +333,7 @@ def _numbered_rows(path: Path, fmt: str, options: ReadOptions) -> tuple[Iterator
         return dspace_rows(path), Layout()
     if fmt == "arxiv":
         return arxiv_atom_rows(path), Layout()
-    if fmt in _LIBRARY_READERS:  # MODS, MARC XML, Citavi
+    if fmt in _LIBRARY_READERS:  # MODS, MARC XML, Citavi, Europe PMC's XML
         return _LIBRARY_READERS[fmt](path), Layout()
     if fmt == "excel":
         layout = excel_layout(path, options.sheet, options.header_row)
@@ -367,9 +368,9 @@ def _unknown_xml(path: Path) -> CorpusError | None:
     if root is None or root in ("PubmedArticleSet", "PubmedArticle", "PubmedBookArticleSet"):
         return None
     return CorpusError(f"file '{_name(path)}' is XML whose root element is <{root}>, which no reader here knows: "
-                       "PubMed XML, EndNote XML, Zotero RDF, DSpace Dublin Core, arXiv's API answer (Atom), MODS, "
-                       "MARC XML and JATS (PMC) XML are read; export the records as RIS or BibTeX (or one of those XML "
-                       "kinds) and import that file")
+                       "PubMed XML, EndNote XML, Zotero RDF, DSpace Dublin Core, arXiv's and Europe PMC's API answers, "
+                       "MODS, MARC XML and JATS (PMC) XML are read; export the records as RIS or BibTeX (or one of "
+                       "those XML kinds) and import that file")
 
 
 def _open_rows(path: str | Path, fmt: str | None, options: ReadOptions | None = None) -> Opened:

@@ -78,3 +78,17 @@ def springer_authors(fields: dict[str, Any]) -> None:
     authors = fields.get("authors")
     if isinstance(authors, list) and len(authors) == 1 and all(key in fields for key in _SPRINGER):
         fields["authors"] = glued_names(str(authors[0]))
+
+
+_NULL_NAME = re.compile(r"^(?:null[\s,]*)+$", re.IGNORECASE)  # Lens.org's name for an author it has none for
+
+
+def clean_authors(fields: dict[str, Any]) -> None:
+    """A paper's list of authors as the product keeps it: Web of Science's full names (`fullest_authors`),
+    SpringerLink's glued names split (`springer_authors`), and no name that is only "null" (Lens.org writes an
+    author it has no name for "null null" in its CSV, "null, null" in its RIS)."""
+    fullest_authors(fields)
+    springer_authors(fields)
+    authors = fields.get("authors")
+    if isinstance(authors, list) and any(isinstance(name, str) and _NULL_NAME.match(name) for name in authors):
+        fields["authors"] = [name for name in authors if not (isinstance(name, str) and _NULL_NAME.match(name))]

@@ -31,7 +31,7 @@ from core.io.background import background_worthwhile, read_in_background
 from core.io.columns import ColumnMap, detect_columns, id_like_columns
 from core.io.formats import _PEEK_ROWS, ReadOptions, _open_rows
 from core.io.formulas import restore
-from core.io.known_fields import fullest_authors, known_value, springer_authors
+from core.io.known_fields import clean_authors, known_value
 from core.io.markup import empty_markup, has_markup, placeholder, plain_text
 from core.io.mojibake import repaired_rows
 from core.io.rows import NumberedRow, Row, RowWarning, _year, at_row
@@ -287,9 +287,8 @@ def _paper(number: int, row: Row, columns: ColumnMap, tabular: bool, title_only:
         early = next((_year(fields[key]) for key in _EARLY_ACCESS if fields.get(key)), None)
         if early:
             fields["year"] = early
-    if "authors" in fields:  # both change only a list of authors
-        fullest_authors(fields)
-        springer_authors(fields)
+    if "authors" in fields:  # each changes only a list of authors
+        clean_authors(fields)
     keywords = fields.get("keywords")
     if isinstance(keywords, list) and any(isinstance(word, str) and has_markup(word) for word in keywords):
         marked["keywords_markup"] = keywords  # Scopus' "NPP<inf>gap</inf>" is the keyword "NPPgap"

@@ -108,7 +108,7 @@ def plan_import(
                       sheets=opened.layout.sheets, tool=known_export(opened.columns), id_note=stream.id_note)
     for item in stream:
         if isinstance(item, RowWarning):
-            plan.warnings.append({"row": item.row, "column": item.column, "reason": item.reason})
+            plan.warnings.append({"row": item.row, "column": item.column, "reason": item.reason, "kind": item.kind})
             continue
         if limit is not None and plan.records >= limit:
             plan.complete = False

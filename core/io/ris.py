@@ -120,7 +120,7 @@ def _ris_row(record: Row, number: int) -> tuple[Row, list[RowWarning]]:
             return chosen
         if join:  # a repeated title or abstract tag: every line is kept
             warnings.append(RowWarning(number, role, f"the record has {len(chosen)} {role} tags; they are joined "
-                                                     "into one text, one per line"))
+                                                     "into one text, one per line", kind="joined"))
             return "\n".join(str(value) for value in chosen)
         record[f"{role}_all"] = chosen
         return chosen[0]

@@ -77,11 +77,13 @@ def shown_row(number: int) -> int:
 
 @dataclass
 class RowWarning:
-    """A field of an imported row that could not be read whole: 1-based row number, column and reason."""
+    """A note on an imported row: 1-based row number, column, reason, and its kind (`core.io.warning_kinds`: a
+    field not read whole unless the reader says otherwise)."""
 
     row: int
     column: str
     reason: str
+    kind: str = "unread"
 
 
 def _year(value: Any) -> int | None:

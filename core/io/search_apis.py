@@ -10,6 +10,11 @@ and the bioRxiv/medRxiv API, their records in the product's field names.
 - **bioRxiv/medRxiv** (api.biorxiv.org ``/details``: ``{"messages": [...], "collection": [...]}``): ``doi``,
   ``title``, ``authors`` ("Family, G.; Family, G."), ``date``, ``category``, ``abstract``, ``server``,
   ``published`` (the journal article's DOI, or "NA").
+- **CiNii** (ci.nii.ac.jp and cir.nii.ac.jp ``/opensearch``, ``format=json``: JSON-LD, its records under
+  ``@graph[0].items``): ``title``, ``dc:creator`` (names, or ``{"@value": name}``), ``description`` (the abstract),
+  ``prism:publicationName``, ``prism:publicationDate`` (else ``dc:date``), ``prism:volume``, ``prism:number``,
+  ``prism:startingPage``/``endingPage``, ``prism:issn``, ``prism:doi``, ``dc:publisher``; ``@id`` (the record's
+  page, its NAID or NCID) the id.
 """
 
 from __future__ import annotations
@@ -29,6 +34,10 @@ def search_api_records(value: Any) -> list | None:
     response = value.get("response")
     if isinstance(response, dict) and isinstance(response.get("docs"), list) and "numFound" in response:
         return response["docs"]
+    graph = value.get("@graph")
+    channel = graph[0] if isinstance(graph, list) and graph and isinstance(graph[0], dict) else {}
+    if isinstance(channel.get("items"), list) and "opensearch:totalResults" in channel:  # CiNii
+        return channel["items"]
     collection = value.get("collection")
     if isinstance(collection, list) and isinstance(value.get("messages"), list):
         return collection
@@ -105,8 +114,28 @@ def _ads(doc: Row) -> Row:
         "keywords": _texts(doc.get("keyword")), "database": "NASA ADS"})
 
 
+def _values(value: Any) -> list[str]:
+    """JSON-LD values (CiNii's ``dc:creator``): texts, or objects holding one under ``@value``."""
+    items = value if isinstance(value, list) else [value]
+    return _texts([item.get("@value") if isinstance(item, dict) else item for item in items])
+
+
+def _cinii(item: Row) -> Row:
+    first, last = item.get("prism:startingPage"), item.get("prism:endingPage")
+    return _kept({
+        "id": item.get("@id"), "title": _text(item.get("title")), "abstract": _text(item.get("description")),
+        "authors": _values(item.get("dc:creator")), "journal": _text(item.get("prism:publicationName")),
+        "year": _year(item.get("prism:publicationDate") or item.get("dc:date")),
+        "date": item.get("prism:publicationDate") or item.get("dc:date"), "volume": item.get("prism:volume"),
+        "issue": item.get("prism:number"), "pages": "-".join(p for p in (first, last) if p) or None,
+        "issn": item.get("prism:issn"), "doi": _text(item.get("prism:doi")),
+        "publisher": "; ".join(_values(item.get("dc:publisher"))) or None, "url": item.get("@id"),
+        "database": "CiNii"})
+
+
 def search_api_row(row: Row) -> Row | None:
-    """An ERIC, PLOS, NASA ADS or bioRxiv/medRxiv record as a row under the product's names; None for any other."""
+    """An ERIC, PLOS, NASA ADS, bioRxiv/medRxiv or CiNii record as a row under the product's names; None for any
+    other."""
     ident = row.get("id")
     if isinstance(ident, str) and ident[:2] in _ERIC_ID_PREFIXES and ident[2:].isdigit() and (
             "description" in row or "publicationdateyear" in row):
@@ -117,4 +146,6 @@ def search_api_row(row: Row) -> Row | None:
         return _ads(row)
     if str(row.get("server") or "").lower() in _SERVERS and "doi" in row:
         return _preprint(row)
+    if "@id" in row and ("prism:publicationName" in row or "dc:creator" in row):
+        return _cinii(row)
     return None

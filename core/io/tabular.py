@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import collections
 import csv
 import itertools
 import json
@@ -16,8 +17,10 @@ from core.io.cut_short import (
     ends_inside_quotes,
     json_line_refusal,
     json_refusal,
+    last_value_cut,
     quoted_value_cut,
     record_cut_error,
+    record_cut_warning,
 )
 from core.io.europe_pmc import europe_pmc_records
 from core.io.inspire import inspire_records
@@ -77,6 +80,15 @@ def _chunks(path: Path) -> Iterator[str]:
             yield chunk
 
 
+def _unquoted_cut(tail: bytes, values: list[str]) -> bool:
+    """Whether the file ends inside its last, unquoted value (`values`: that column's last values, the file's
+    last one last): no line break at the end, no quote closing it, and the value visibly cut
+    (`cut_short.last_value_cut`)."""
+    if not tail or tail.rstrip(b"\x00").endswith((b"\n", b"\r", b'"')):
+        return False
+    return last_value_cut(values[-1], values[:-1])
+
+
 def _delimited_rows(path: Path, delimiter: str, header_row: int = 1) -> Iterator[NumberedRow]:
     """Rows of a delimited text whose header is the record starting on line ``header_row`` (or the next one). A
     spreadsheet shows one row a record, blank ones too: the first record, and the first after a blank row, is
@@ -102,6 +114,7 @@ def _delimited_rows(path: Path, delimiter: str, header_row: int = 1) -> Iterator
             moved = True  # the row minus the record number changed since the last record (the first; a blank row)
             short: tuple[Any, Row, int, int, int] | None = None  # a row of fewer columns, held till a row follows
             before = (0, width)  # the last short row's (line, columns), flushed: the columns the row after it follows
+            recent: collections.deque = collections.deque(maxlen=6)  # the last full rows' (number, last value)
             for cells in reader:  # the hot loop: a full row is zipped with the header, nothing else
                 line += 1
                 if short is not None:
@@ -110,6 +123,7 @@ def _delimited_rows(path: Path, delimiter: str, header_row: int = 1) -> Iterator
                     short = None
                 if len(cells) == width and (cells[0].strip() or any(map(str.strip, cells))):
                     number += 1
+                    recent.append((number, cells[-1]))
                     if moved:
                         moved = False
                         yield RowNumber(number, line), dict(zip(header, cells))  # type: ignore[arg-type]
@@ -141,6 +155,10 @@ def _delimited_rows(path: Path, delimiter: str, header_row: int = 1) -> Iterator
                                                                "break after them", shown=short[3])
             elif short is not None:
                 yield short[0], short[1]
+            elif recent and recent[-1][0] == number and _unquoted_cut(tail(), [v for _, v in recent]):
+                yield number, record_cut_warning(number, header[-1] if header else "",
+                                                 f"its last value, '{recent[-1][1]}', is shorter than the same "
+                                                 "column's in the rows before it, and no line break follows")
         except csv.Error as error:
             if "field larger than field limit" in str(error):
                 raise CorpusError(

@@ -46,4 +46,4 @@ def turned_rows(items: Iterable[tuple[Any, Any]]) -> Iterator[tuple[Any, Any]]:
             warned = True
             yield number, RowWarning(number, "authors", "every author in the file is written initial first, in "
                                                         "capitals (\"A, TOUROVSKAIA\", as Rayyan writes them): "
-                                                        "read as \"Tourovskaia, A\"")
+                                                        "read as \"Tourovskaia, A\"", kind="names")

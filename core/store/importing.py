@@ -62,7 +62,8 @@ class ImportReport:
             "merged": self.merged,
             "skipped": self.skipped,
             "errors": [{"row": shown_row(e.row), "reason": e.reason} for e in self.errors[:max_errors]],
-            "warnings": [{"row": w.row, "column": w.column, "reason": w.reason} for w in self.warnings[:max_errors]],
+            "warnings": [{"row": w.row, "column": w.column, "reason": w.reason, "kind": w.kind}
+                         for w in self.warnings[:max_errors]],
             "conflicts": [dict(c) for c in self.conflicts[:max_errors]],
             "id_column": self.id_column,
             "id_note": self.id_note,

@@ -24,10 +24,32 @@ def test_the_report_lists_the_fields_not_read_whole_and_the_id_conflicts(workspa
     at.run()
     assert not at.exception
     warnings = [w.value for w in at.warning]
-    assert any(w.startswith("1 field could not be read whole") for w in warnings), warnings
+    assert "1 warning: fields not read whole (their papers were imported)." in warnings, warnings
     assert any(w.startswith("2 rows reused an id of a paper with another title and abstract") for w in warnings)
     labels = [e.label for e in at.expander]
     assert "Fields not read whole (1)" in labels and "Id conflicts (2)" in labels
+
+
+def test_the_report_puts_each_kind_of_warning_under_the_heading_the_cli_prints(workspace):  # noqa: F811
+    """Text repaired from a wrong encoding and names turned round were listed as "fields could not be read whole"
+    (they were read whole); each kind now has the heading and sentence the command line prints."""
+    at = open_app("app_pages/library.py")
+    at.session_state[state.IMPORT_REPORT] = {
+        "corpus": "c", "imported": 5, "added": 5, "merged": 0, "skipped": 0, "errors": [], "conflicts": [],
+        "warnings": [{"row": 2, "column": "text", "reason": "garbled", "kind": "repaired"},
+                     {"row": 1, "column": "authors", "reason": "turned", "kind": "names"},
+                     {"row": 3, "column": "abstract", "reason": "an undecodable byte", "kind": "unread"}],
+    }
+    at.run()
+    assert not at.exception
+    warnings = [w.value for w in at.warning]
+    assert "1 warning: text garbled by a wrong encoding, repaired (the papers were imported with the repaired " \
+           "text)." in warnings, warnings
+    assert any(w.startswith("1 warning: author names written turned round") for w in warnings), warnings
+    assert not any("not read whole" in w and "repaired" in w for w in warnings)
+    labels = [e.label for e in at.expander]
+    assert {"Fields not read whole (1)", "Text garbled by a wrong encoding, repaired (1)",
+            "Author names written turned round, read family name first (1)"} <= set(labels), labels
 
 
 def test_no_split_is_offered_for_records_merged_as_the_same_title_and_abstract(empty_workspace):  # noqa: F811

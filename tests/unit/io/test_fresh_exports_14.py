@@ -106,8 +106,8 @@ def test_an_ordinary_bibtex_file_keeps_its_names_as_written() -> None:
 def test_mojibake_in_an_r_written_csv_is_repaired_with_a_warning_naming_the_file() -> None:
     """R's CSV of a screening file (round 13's ``title_abstract.csv``) holds UTF-8 read once as Windows-1252:
     "Copyright Â© 2020", "Clâ€“HCO3-", "â€œside effectsâ€  not" (the closing quote's last byte lost). Those are
-    repaired ("©", "–", "“side effects”"); a record whose text only looks odd ("{PLA}â„¡{ETS}", which ftfy does not
-    call garbled) is left as written; one warning names the file and the four records repaired."""
+    repaired ("©", "–", "“side effects”"), and since round 15 "{PLA}â„¡{ETS}" too ("℡" garbled inside a word, which
+    ftfy does not call garbled; test_fresh_exports_15); one warning names the file and the five records repaired."""
     items = list(read_papers(TOOLS / "r_csv_mojibake_6.csv"))
     papers = [i for i in items if isinstance(i, Paper)]
     warnings = [i for i in items if isinstance(i, RowWarning)]
@@ -116,8 +116,8 @@ def test_mojibake_in_an_r_written_csv_is_repaired_with_a_warning_naming_the_file
     assert "Cl–HCO3- exchange" in papers[2].abstract
     assert "“side effects” not" in papers[4].abstract
     assert "â" not in "".join(p.abstract for p in papers[1:5])
-    assert "PLA}â„¡{ETS" in papers[5].title
-    assert len(warnings) == 1 and "r_csv_mojibake_6.csv" in warnings[0].reason and " 4 " in warnings[0].reason
+    assert "PLA}℡{ETS" in papers[5].title
+    assert len(warnings) == 1 and "r_csv_mojibake_6.csv" in warnings[0].reason and " 5 " in warnings[0].reason
 
 
 def test_a_correct_a_tilde_in_a_name_stays() -> None:

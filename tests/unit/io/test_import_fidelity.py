@@ -336,7 +336,7 @@ def test_a_repeated_title_or_abstract_tag_in_ris_is_joined_and_reported(tmp_path
     assert (two.id, two.fields["doi_all"]) == ("10.1/a", ["10.1/a", "10.1/b"])
     assert errors == []
     assert warnings == [RowWarning(2, "abstract", "the record has 2 abstract tags; they are joined into one text, "
-                                                  "one per line")]
+                                                  "one per line", kind="joined")]
 
 
 def test_ris_keeps_the_first_letter_after_a_tight_separator_and_a_bom_between_files(tmp_path: Path) -> None:
@@ -362,7 +362,7 @@ def test_the_import_report_lists_warnings_and_keeps_its_other_keys(tmp_path: Pat
     assert doc["conflicts"] == [] and doc["id_note"] == ""
     assert doc["warnings"] == [{"row": 1, "column": "funding_details",
                                 "reason": "field 'funding_details' appears more than once in the entry; this value "
-                                          "is kept as 'funding_details_2'"}]
+                                          "is kept as 'funding_details_2'", "kind": "unread"}]
     assert ImportReport("empty").to_dict()["warnings"] == []
     with store.connect() as conn:
         saved = json.loads(conn.execute("SELECT report FROM imports WHERE corpus = 'scopus'").fetchone()[0])

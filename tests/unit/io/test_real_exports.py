@@ -16,7 +16,7 @@ from core.records import Paper
 TOOLS = Path(__file__).resolve().parents[2] / "fixtures" / "real" / "tools"
 EXPECTED = json.loads((TOOLS / "EXPECTED.json").read_text(encoding="utf-8"))
 NO_ABSTRACTS = {"pubmed_3.csv", "pubmed_csv_suffix_3.csv", "scholar_3.csv", "eppi_10.xlsx", "csl_4.json", "springer_3.csv", "pubmed_legacy_csv_5.csv",
-                "gscholar_enw_5.enw", "zotero_csl_armenian_3.json"}
+                "gscholar_enw_5.enw", "zotero_csl_armenian_3.json", "zotero_csl_mylibrary_3.json"}
 
 
 @pytest.mark.parametrize("entry", EXPECTED, ids=[e["file"] for e in EXPECTED])
