@@ -79,6 +79,11 @@ else:
         several_preview(saved)
 
 report = st.session_state.get(state.IMPORT_REPORT)
+if report and not s.has_corpus(report["corpus"]):  # deleted since, in another tab: its merges went to the trash
+    st.session_state.pop(state.IMPORT_REPORT, None)
+    st.info(f"Corpus **{md_escape(report['corpus'])}** of the last import has been deleted since (in another tab "
+            "or window); it is in the trash below: restore it to see its papers and merges again.")
+    report = None
 if report:
     files = report.get("files") or []
     st.success(headline(report))
