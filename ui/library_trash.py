@@ -93,7 +93,7 @@ def undo_notice(key: str = LAST_TRASHED, button: str = "undo",
     item_id, described = last
     left, right = st.columns([4, 1])
     item = next((i for i in store().trash() if i.id == item_id), None)
-    if item is not None and item.kind in ("corpus", "model") and _taken(item.kind, item.name):
+    if item is not None and _name_taken(item):
         left.success(f"Moved {md_escape(described)} to the trash. A {item.kind} named **{md_escape(item.name)}** "
                      "exists now: restore this one from the trash below, with Restore as another name.")
         return
@@ -102,10 +102,24 @@ def undo_notice(key: str = LAST_TRASHED, button: str = "undo",
         _restore(item_id, key, on_restored)
 
 
-def _taken(kind: str, name: str) -> bool:
-    """Whether a corpus or a model of this name exists now."""
+def _names_taken(item) -> set[str]:  # noqa: ANN001 - a core.store.TrashItem
+    """The names an item of this kind could not be restored under now (a collection's: in its corpus, case aside,
+    each name in both cases)."""
     s = store()
-    return name in ({c.name for c in s.corpora()} if kind == "corpus" else {m["name"] for m in s.saved_models()})
+    if item.kind == "corpus":
+        return {c.name for c in s.corpora()}
+    if item.kind == "model":
+        return {m["name"] for m in s.saved_models()}
+    if item.kind == "collection" and s.has_corpus(item.corpus):
+        names = [c.name for c in s.collections(item.corpus)]
+        return {*names, *(n.casefold() for n in names)}
+    return set()
+
+
+def _name_taken(item) -> bool:  # noqa: ANN001 - a core.store.TrashItem
+    """Whether a corpus, model or collection (in its corpus) of this item's name exists now."""
+    taken = _names_taken(item)
+    return item.name in taken or (item.kind == "collection" and item.name.casefold() in taken)
 
 
 def trash_panel() -> None:
@@ -114,15 +128,14 @@ def trash_panel() -> None:
     items = s.trash()
     if not items:
         return
-    taken = {"corpus": {c.name for c in s.corpora()}, "model": {m["name"] for m in s.saved_models()}}
     with st.expander(f"Trash ({len(items):,} item{'s' if len(items) != 1 else ''}, kept "
                      f"{s.TRASH_KEEP_DAYS:.0f} days)"):
         for item in items:
             left, right = st.columns([4, 1])
             when = time.strftime("%Y-%m-%d %H:%M", time.localtime(item.deleted))
             left.markdown(f"{md_escape(item.describe())} · deleted {when}")
-            if item.name in taken.get(item.kind, ()):
-                _restore_as(item, taken[item.kind])
+            if _name_taken(item):
+                _restore_as(item, _names_taken(item))
             elif right.button("Restore", key=f"restore-{item.id}"):
                 _restore(item.id)
         names = ", ".join(i.name for i in items)
@@ -137,10 +150,10 @@ def _restore_as(item, taken: set[str]) -> None:  # noqa: ANN001 - a core.store.T
     """A trashed item whose name another one has taken since: restored under a name typed here."""
     st.caption(f"A {item.kind} named **{md_escape(item.name)}** exists now: restore this one under another name.")
     names = (f"{item.name[:50]}-restored" + ("" if i == 1 else f"-{i}") for i in range(1, len(taken) + 2))
-    default = next(n for n in names if n not in taken)
+    default = next(n for n in names if n not in taken and n.casefold() not in taken)
     name = st.text_input("Restore as", key=f"restore_as-{item.id}", value=default).strip()
     if st.button(f"Restore as {md_escape(name)}", key=f"restore_as_button-{item.id}",
-                 disabled=not name or name in taken):
+                 disabled=not name or name in taken or (item.kind == "collection" and name.casefold() in taken)):
         _restore(item.id, as_name=name)
 
 
