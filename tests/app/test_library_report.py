@@ -80,3 +80,16 @@ def test_a_report_on_a_corpus_another_tab_deleted_does_not_say_its_merges_were_s
     assert not any(t.startswith("Read **2 records**") for t in shown), shown
     assert not [e.label for e in at.expander if e.label.startswith("What was merged")]
     assert any("gone" in t and "trash" in t for t in shown), shown
+
+
+def test_an_empty_upload_is_said_once_with_its_fix_and_offers_no_encoding(empty_workspace):  # noqa: F811
+    """A 0-byte upload (a download that failed) or a file of blank lines showed "file 'x.ris' is empty" and an
+    Encoding choice under it, as if another encoding could find papers in nothing."""
+    at = open_app("app_pages/library.py", model=None)
+    for data in (b"", b"\r\n  \n\t\n"):
+        at.file_uploader[0].set_value([("search.ris", data, "text/plain")]).run()
+        assert not at.exception, at.exception
+        said = [e.value for e in at.error]
+        assert len(said) == 1 and "search.ris" in said[0] and "export it again" in said[0].lower(), said
+        assert not [s for s in at.selectbox if s.label == "Encoding"], [s.label for s in at.selectbox]
+        assert not [b for b in at.button if b.label == "Import"]
