@@ -20,7 +20,7 @@ from ui.import_history import import_history_panel
 from ui.import_preview import forget_several_name, import_preview, several_preview
 from ui.import_report import corpus_merges_panel, files_table, headline, merges_panel, overlap_panel
 from ui.import_status import imports_not_finished
-from ui.library_trash import delete_panel, follow_sidebar, labels_panel, trash_panel, undo_notice
+from ui.library_trash import delete_panel, delete_papers_panel, follow_sidebar, labels_panel, trash_panel, undo_notice
 from ui.resources import store
 from ui.sidebar import current_model
 from ui.table_download import table_download
@@ -183,6 +183,7 @@ with left:
 with right:
     delete_panel([c.name for c in corpora])
 labels_panel(target)
+delete_papers_panel(target)
 corpus_merges_panel(target)
 import_history_panel(target)  # what each import did, after a reload too
 with st.expander(f"Export {md_escape(target)} to a reference manager", icon=":material/download:"):

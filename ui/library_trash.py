@@ -9,10 +9,11 @@ from typing import Any
 
 import streamlit as st
 
+from core.display import plural
 from core.records import md_escape
 from ui import state
 from ui.errors import guarded
-from ui.resources import store
+from ui.resources import papers_frame, store
 from ui.sidebar import select_corpus
 
 LAST_TRASHED = "library_last_trashed"  # (trash id, description) of the last delete: the Undo button's object
@@ -179,3 +180,41 @@ def labels_panel(corpus: str) -> None:
             if guarded(s.set_labels, corpus, None) is not None:
                 st.session_state.pop(key, None)
                 st.rerun()
+
+
+_MATCHES = 50  # papers offered for one search text
+
+
+def delete_papers_panel(corpus: str) -> None:
+    """Delete single papers of a corpus (a wrong record, a paper outside the search) into the trash, found by title
+    words or id, confirmed for the ones named; Undo, or Restore from the trash."""
+
+    with st.expander(f"Delete papers from {md_escape(corpus)}", icon=":material/delete:"):
+        text = st.text_input("Find papers by title words or id", key=f"delete_papers_find:{corpus}",
+                             placeholder="e.g. erratum, 10.1000/xyz, WOS:000…").strip()
+        if not text:
+            st.caption("The papers go to the trash with the records merged into them; Undo or Restore brings "
+                       "them back; collections count them as missing meanwhile.")
+            return
+        frame = papers_frame(corpus)
+        ids, titles = frame["id"].astype(str), frame["title"].astype(str)
+        words = text.casefold().split()
+        hit = ids.str.casefold().eq(text.casefold()) | titles.str.casefold().map(lambda t: all(w in t for w in words))
+        found = frame[hit].head(_MATCHES)
+        if found.empty:
+            st.info(f"No paper of **{md_escape(corpus)}** has **{md_escape(text)}** in its title or as its id.")
+            return
+        names = {str(r.id): f"{str(r.title)[:100]} ({r.id})" for r in found.itertuples()}
+        chosen = st.multiselect(f"Papers to delete ({plural(len(found), 'paper')} found"
+                                + (f", the first {_MATCHES}" if int(hit.sum()) > _MATCHES else "") + ")",
+                                list(names), format_func=names.get, key=f"delete_papers_pick:{corpus}:{text}")
+        if not chosen:
+            return
+        sure = st.checkbox(f"Yes, move {plural(len(chosen), 'paper')} of **{md_escape(corpus)}** to the trash",
+                           key=f"delete_papers_sure:{corpus}:{'|'.join(chosen)}")
+        if st.button(f"Delete {plural(len(chosen), 'paper')}", disabled=not sure,
+                     key=f"delete_papers_go:{corpus}"):
+            item = guarded(store().delete_papers, corpus, chosen)
+            if item is not None:
+                st.session_state.pop(f"delete_papers_find:{corpus}", None)
+                _trashed(item)
