@@ -23,7 +23,7 @@ from ui.import_history import import_history_panel
 from ui.import_preview import forget_several_name, import_preview, several_preview
 from ui.import_report import corpus_merges_panel, files_table, headline, merges_panel, overlap_panel
 from ui.import_status import imports_not_finished
-from ui.library_trash import delete_panel, follow_sidebar, labels_panel, trash_panel, undo_notice
+from ui.library_trash import delete_panel, delete_papers_panel, follow_sidebar, labels_panel, trash_panel, undo_notice
 from ui.resources import store
 from ui.sidebar import current_model
 from ui.table_download import table_download
@@ -82,6 +82,11 @@ else:
         several_preview(saved)
 
 report = st.session_state.get(state.IMPORT_REPORT)
+if report and not s.has_corpus(report["corpus"]):  # deleted since, in another tab: its merges went to the trash
+    st.session_state.pop(state.IMPORT_REPORT, None)
+    st.info(f"Corpus **{md_escape(report['corpus'])}** of the last import has been deleted since (in another tab "
+            "or window); it is in the trash below: restore it to see its papers and merges again.")
+    report = None
 if report:
     files = report.get("files") or []
     st.success(headline(report))
@@ -180,6 +185,7 @@ with left:
 with right:
     delete_panel([c.name for c in corpora])
 labels_panel(target)
+delete_papers_panel(target)
 corpus_merges_panel(target)
 import_history_panel(target)  # what each import did, after a reload too
 with st.expander(f"Export {md_escape(target)} to a reference manager", icon=":material/download:"):

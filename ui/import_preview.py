@@ -14,6 +14,7 @@ from typing import Any
 import pandas as pd
 import streamlit as st
 
+from core.display import plural
 from core.errors import MireadError
 from core.io import FIELDS, ImportPlan, ReadOptions, columns_of, plan_import, preview
 from core.io.layout import SEPARATOR_NAMES
@@ -145,8 +146,22 @@ def _label_widget(columns: list[str], plan: ImportPlan | None, digest: str) -> l
                                "never labels. Change them later on the Library page.")
 
 
+def _blank(path: Path, most: int = 65_536) -> bool:
+    """Whether a file holds nothing but white space (a 0-byte download; small files only are read)."""
+    try:
+        size = path.stat().st_size
+        return size == 0 or (size <= most and not path.read_bytes().strip())
+    except OSError:
+        return False
+
+
 def import_preview(path: Path, name: str, digest: str) -> None:
     """Draw the preview of an uploaded file and its Import button."""
+    if _blank(path):  # no encoding, column or reader choice can find papers in nothing
+        st.error(f"**{md_escape(name)}** is empty ({plural(path.stat().st_size, 'byte')}, no text): there is "
+                   "nothing to import. Export it again from the database or reference manager (a download that "
+                   "failed or was stopped leaves such a file), then drop the new file here.")
+        return
     options, chosen = _options(digest), _chosen_columns(digest)
     title_only = bool(st.session_state.get(f"import_title_only_{digest}", False))
     plan: ImportPlan | None = None

@@ -9,10 +9,11 @@ from typing import Any
 
 import streamlit as st
 
+from core.display import plural
 from core.records import md_escape
 from ui import state
 from ui.errors import guarded
-from ui.resources import store
+from ui.resources import papers_frame, store
 from ui.sidebar import select_corpus
 
 LAST_TRASHED = "library_last_trashed"  # (trash id, description) of the last delete: the Undo button's object
@@ -93,7 +94,7 @@ def undo_notice(key: str = LAST_TRASHED, button: str = "undo",
     item_id, described = last
     left, right = st.columns([4, 1])
     item = next((i for i in store().trash() if i.id == item_id), None)
-    if item is not None and item.kind in ("corpus", "model") and _taken(item.kind, item.name):
+    if item is not None and _name_taken(item):
         left.success(f"Moved {md_escape(described)} to the trash. A {item.kind} named **{md_escape(item.name)}** "
                      "exists now: restore this one from the trash below, with Restore as another name.")
         return
@@ -102,10 +103,24 @@ def undo_notice(key: str = LAST_TRASHED, button: str = "undo",
         _restore(item_id, key, on_restored)
 
 
-def _taken(kind: str, name: str) -> bool:
-    """Whether a corpus or a model of this name exists now."""
+def _names_taken(item) -> set[str]:  # noqa: ANN001 - a core.store.TrashItem
+    """The names an item of this kind could not be restored under now (a collection's: in its corpus, case aside,
+    each name in both cases)."""
     s = store()
-    return name in ({c.name for c in s.corpora()} if kind == "corpus" else {m["name"] for m in s.saved_models()})
+    if item.kind == "corpus":
+        return {c.name for c in s.corpora()}
+    if item.kind == "model":
+        return {m["name"] for m in s.saved_models()}
+    if item.kind == "collection" and s.has_corpus(item.corpus):
+        names = [c.name for c in s.collections(item.corpus)]
+        return {*names, *(n.casefold() for n in names)}
+    return set()
+
+
+def _name_taken(item) -> bool:  # noqa: ANN001 - a core.store.TrashItem
+    """Whether a corpus, model or collection (in its corpus) of this item's name exists now."""
+    taken = _names_taken(item)
+    return item.name in taken or (item.kind == "collection" and item.name.casefold() in taken)
 
 
 def trash_panel() -> None:
@@ -114,15 +129,14 @@ def trash_panel() -> None:
     items = s.trash()
     if not items:
         return
-    taken = {"corpus": {c.name for c in s.corpora()}, "model": {m["name"] for m in s.saved_models()}}
     with st.expander(f"Trash ({len(items):,} item{'s' if len(items) != 1 else ''}, kept "
                      f"{s.TRASH_KEEP_DAYS:.0f} days)"):
         for item in items:
             left, right = st.columns([4, 1])
             when = time.strftime("%Y-%m-%d %H:%M", time.localtime(item.deleted))
             left.markdown(f"{md_escape(item.describe())} · deleted {when}")
-            if item.name in taken.get(item.kind, ()):
-                _restore_as(item, taken[item.kind])
+            if _name_taken(item):
+                _restore_as(item, _names_taken(item))
             elif right.button("Restore", key=f"restore-{item.id}"):
                 _restore(item.id)
         names = ", ".join(i.name for i in items)
@@ -137,10 +151,10 @@ def _restore_as(item, taken: set[str]) -> None:  # noqa: ANN001 - a core.store.T
     """A trashed item whose name another one has taken since: restored under a name typed here."""
     st.caption(f"A {item.kind} named **{md_escape(item.name)}** exists now: restore this one under another name.")
     names = (f"{item.name[:50]}-restored" + ("" if i == 1 else f"-{i}") for i in range(1, len(taken) + 2))
-    default = next(n for n in names if n not in taken)
+    default = next(n for n in names if n not in taken and n.casefold() not in taken)
     name = st.text_input("Restore as", key=f"restore_as-{item.id}", value=default).strip()
     if st.button(f"Restore as {md_escape(name)}", key=f"restore_as_button-{item.id}",
-                 disabled=not name or name in taken):
+                 disabled=not name or name in taken or (item.kind == "collection" and name.casefold() in taken)):
         _restore(item.id, as_name=name)
 
 
@@ -166,3 +180,41 @@ def labels_panel(corpus: str) -> None:
             if guarded(s.set_labels, corpus, None) is not None:
                 st.session_state.pop(key, None)
                 st.rerun()
+
+
+_MATCHES = 50  # papers offered for one search text
+
+
+def delete_papers_panel(corpus: str) -> None:
+    """Delete single papers of a corpus (a wrong record, a paper outside the search) into the trash, found by title
+    words or id, confirmed for the ones named; Undo, or Restore from the trash."""
+
+    with st.expander(f"Delete papers from {md_escape(corpus)}", icon=":material/delete:"):
+        text = st.text_input("Find papers by title words or id", key=f"delete_papers_find:{corpus}",
+                             placeholder="e.g. erratum, 10.1000/xyz, WOS:000…").strip()
+        if not text:
+            st.caption("The papers go to the trash with the records merged into them; Undo or Restore brings "
+                       "them back; collections count them as missing meanwhile.")
+            return
+        frame = papers_frame(corpus)
+        ids, titles = frame["id"].astype(str), frame["title"].astype(str)
+        words = text.casefold().split()
+        hit = ids.str.casefold().eq(text.casefold()) | titles.str.casefold().map(lambda t: all(w in t for w in words))
+        found = frame[hit].head(_MATCHES)
+        if found.empty:
+            st.info(f"No paper of **{md_escape(corpus)}** has **{md_escape(text)}** in its title or as its id.")
+            return
+        names = {str(r.id): f"{str(r.title)[:100]} ({r.id})" for r in found.itertuples()}
+        chosen = st.multiselect(f"Papers to delete ({plural(len(found), 'paper')} found"
+                                + (f", the first {_MATCHES}" if int(hit.sum()) > _MATCHES else "") + ")",
+                                list(names), format_func=names.get, key=f"delete_papers_pick:{corpus}:{text}")
+        if not chosen:
+            return
+        sure = st.checkbox(f"Yes, move {plural(len(chosen), 'paper')} of **{md_escape(corpus)}** to the trash",
+                           key=f"delete_papers_sure:{corpus}:{'|'.join(chosen)}")
+        if st.button(f"Delete {plural(len(chosen), 'paper')}", disabled=not sure,
+                     key=f"delete_papers_go:{corpus}"):
+            item = guarded(store().delete_papers, corpus, chosen)
+            if item is not None:
+                st.session_state.pop(f"delete_papers_find:{corpus}", None)
+                _trashed(item)

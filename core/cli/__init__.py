@@ -51,7 +51,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--model", default=None, help="for a Parquet export with vectors: file them under this model")
 
     p = add("export", cmd_export, "write a corpus and its vectors as a Parquet dataset (import reads it back), "
-                                  "or with --format its papers as RIS, BibTeX, CSL JSON, CSV or JSONL")
+                                  "or with --format its papers as RIS, BibTeX, CSL JSON, CSV, JSONL or Excel")
     add_export_arguments(p)
 
     add("corpora", cmd_corpora, "list corpora")

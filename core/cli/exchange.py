@@ -1,5 +1,5 @@
 """The `export` command and `import` of a Parquet export with vectors (a corpus and its vectors, moved between
-workspaces). `export --format ris|bibtex|csl|csv|jsonl` writes the papers (all, or `--ids`) for a reference manager
+workspaces). `export --format ris|bibtex|csl|csv|jsonl|xlsx` writes the papers (all, or `--ids`) for a reference manager
 or a table instead (core.store.export_corpus_file)."""
 
 from __future__ import annotations
@@ -39,7 +39,7 @@ def add_export_arguments(p: argparse.ArgumentParser) -> None:
 
     p.add_argument("--corpus", required=True)
     p.add_argument("--format", default=None, choices=list(EXPORT_FORMATS),
-                   help="write the papers as RIS, BibTeX, CSL JSON, CSV or JSONL to the file --out "
+                   help="write the papers as RIS, BibTeX, CSL JSON, CSV, JSONL or Excel (.xlsx) to the file --out "
                         "(default: a Parquet dataset with vectors)")
     p.add_argument("--ids", nargs="+", default=None, metavar="ID", help="with --format: only these papers")
     p.add_argument("--model", default=None, help="for the Parquet export: whose vectors (default minilm)")

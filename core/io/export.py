@@ -1,5 +1,5 @@
-"""Export of papers as CSV, TSV, JSONL or Parquet; RIS, BibTeX and CSL JSON are written by
-core.io.reference_export (`fmt` ris, bibtex, csl, or a .ris, .bib, .json path).
+"""Export of papers as CSV, TSV, JSONL, Parquet or Excel (.xlsx: text cells, never formulas); RIS, BibTeX and CSL
+JSON are written by core.io.reference_export (`fmt` ris, bibtex, csl, or a .ris, .bib, .json path).
 
 What ``export_papers`` -> ``read_papers`` round-trips exactly:
 - JSONL: every JSON value (strings, numbers, booleans, None, lists, dicts); other values become strings.
@@ -68,6 +68,42 @@ def _csv_cell(value: Any) -> str:
     return neutralise(str(value))
 
 
+_XLSX_CELL = 32_767  # the most characters an Excel cell holds
+
+
+def _write_xlsx(records: Iterable[Row], path: Path, columns: list[str]) -> None:
+    """One sheet, a header row then a row per paper: numbers as numbers, lists of texts joined by "; ", other lists
+    and dicts as JSON, every other value
+    a text cell (never a formula: a text a spreadsheet would run is quote-prefixed, as Excel marks text typed after
+    an apostrophe). Characters XML cannot hold are dropped, and a cell is cut at Excel's 32,767 characters."""
+    import openpyxl
+    from openpyxl.cell import WriteOnlyCell
+    from openpyxl.cell.cell import ILLEGAL_CHARACTERS_RE
+
+    book = openpyxl.Workbook(write_only=True)
+    sheet = book.create_sheet("papers")
+
+    def cell(value: Any) -> Any:
+        if value is None or (isinstance(value, (int, float)) and not isinstance(value, bool) and abs(value) < 1e15):
+            return value
+        if isinstance(value, list) and all(isinstance(item, str) for item in value):
+            text = "; ".join(value)  # as Scopus and Embase sheets list authors and keywords
+        elif isinstance(value, (list, dict)):
+            text = json.dumps(value, ensure_ascii=False, default=str)
+        else:
+            text = str(value)
+        text = ILLEGAL_CHARACTERS_RE.sub("", text)[:_XLSX_CELL]
+        out = WriteOnlyCell(sheet, value=text)
+        out.data_type = "s"  # openpyxl makes a text starting with "=" a formula
+        out.quotePrefix = neutralise(text) != text
+        return out
+
+    sheet.append([cell(name) for name in columns])
+    for record in records:
+        sheet.append([cell(record.get(name)) for name in columns])
+    book.save(path)
+
+
 def _open_output(path: Path) -> IO[str]:
     if path.suffix.lower() == ".gz":
         return gzip.open(path, "wt", encoding="utf-8", newline="")
@@ -117,9 +153,9 @@ def export_papers(
     if (key := _REFERENCE_KEYS.get(key, key)) in REFERENCE_FORMATS:
         with _open_output(path) as out:
             return write_references(papers, out, key)
-    fmt = detect_format(path, fmt)
-    if fmt not in ("csv", "tsv", "jsonl", "parquet"):
-        raise CorpusError(f"papers can be exported as CSV, TSV, JSONL or Parquet, not {fmt}")
+    fmt = "xlsx" if key in ("xlsx", ".xlsx") else detect_format(path, fmt)
+    if fmt not in ("csv", "tsv", "jsonl", "parquet", "xlsx"):
+        raise CorpusError(f"papers can be exported as CSV, TSV, JSONL, Parquet or Excel (.xlsx), not {fmt}")
     records = (_record(p) for p in papers if isinstance(p, Paper))
     if fmt == "jsonl":
         count = 0
@@ -143,6 +179,9 @@ def export_papers(
         spilled = (json.loads(line) for line in spill)
         if fmt == "parquet":
             _write_parquet(spilled, path, kinds, sparse=any(n < count for n in present.values()))
+            return count
+        if fmt == "xlsx":
+            _write_xlsx(spilled, path, list(kinds))
             return count
         with _open_output(path) as out:
             # "\r\n" (RFC 4180) makes the writer quote cells holding a bare "\r", which "\n" would not

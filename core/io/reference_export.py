@@ -38,6 +38,7 @@ EXPORT_FORMATS: dict[str, tuple[str, str, str]] = {
     "csl": ("CSL JSON", ".json", "application/vnd.citationstyles.csl+json"),
     "csv": ("CSV (every field)", ".csv", "text/csv"),
     "jsonl": ("JSON Lines (every field)", ".jsonl", "application/jsonl"),
+    "xlsx": ("Excel (every field)", ".xlsx", "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"),
 }
 REFERENCE_FORMATS = ("ris", "bibtex", "csl")
 Tags = Mapping[str, Mapping[str, list[str]]]  # paper id -> {"keywords": [...], "notes": [...]}

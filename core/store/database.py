@@ -30,6 +30,7 @@ from core.store.links import LinksMixin
 from core.store.merging import SCHEMA as MERGING_SCHEMA
 from core.store.merging import add_doi_column, add_provenance_columns
 from core.store.models import ModelsMixin
+from core.store.paper_trash import PaperTrashMixin
 from core.store.topics import SCHEMA as TOPICS_SCHEMA
 from core.store.topics import TopicsMixin
 from core.store.trash import SCHEMA as TRASH_SCHEMA
@@ -82,7 +83,7 @@ def _busy(exc: sqlite3.OperationalError) -> StoreError | None:
 
 
 class Store(TrashMixin, CorporaMixin, VectorsMixin, ModelsMixin, CacheMixin, JobsMixin, FiguresMixin, LinksMixin,
-            TopicsMixin, CollectionsMixin):
+            TopicsMixin, CollectionsMixin, PaperTrashMixin):
     """A workspace folder: `catalog.sqlite` plus `arrays/` (embeddings, indexes, maps) and `models/`."""
 
     BUSY_TIMEOUT_S = 60.0  # how long a write waits for another process's write before StoreError

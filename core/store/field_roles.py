@@ -59,7 +59,7 @@ def role_of(name: str, counts: FieldCounts | None = None, n: int = 0) -> str:
         return "journal"
     if key in _TAG_ROLE:
         return _TAG_ROLE[key]
-    spaced = re.sub(r"[_\-.]+", " ", key)
+    spaced = " ".join(re.sub(r"[_\-.]+", " ", key).split())  # "Art. No." -> "art no"
     for role, pattern in _BY_NAME:
         if pattern.search(spaced):
             return role
@@ -81,9 +81,10 @@ def role_of(name: str, counts: FieldCounts | None = None, n: int = 0) -> str:
 
 
 def _repeated(counts: FieldCounts, n: int) -> bool:
-    """2+ scalar values, each repeated on average (at most half as many values as rows), filled on 20 % of rows."""
-    return (not counts.nested and 2 <= counts.distinct <= min(LABEL_MAX_DISTINCT, max(2, int(0.5 * n)))
-            and counts.filled >= 0.2 * n)
+    """2+ scalar values, each repeated on average (at most half as many values as rows that hold one: a column one
+    database of a merged search fills, a value per row, is no class), filled on 20 % of rows."""
+    most = min(LABEL_MAX_DISTINCT, max(2, int(0.5 * min(n, counts.filled))))
+    return not counts.nested and 2 <= counts.distinct <= most and counts.filled >= 0.2 * n
 
 
 def field_roles(counts: Mapping[str, FieldCounts], n: int) -> dict[str, str]:

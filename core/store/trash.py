@@ -43,14 +43,14 @@ class TrashItem:
     """One deleted corpus or model: what it was, when it went, and how much it held."""
 
     id: int
-    kind: str  # "corpus" | "model" | "collection"
+    kind: str  # "corpus" | "model" | "collection" | "papers"
     name: str
     deleted: float
     papers: int
     links: int = 0
     figures: int = 0
     files: int = 0
-    corpus: str = ""  # a collection's corpus
+    corpus: str = ""  # a collection's or deleted papers' corpus
 
     def to_dict(self) -> dict[str, Any]:
         return asdict(self)
@@ -61,6 +61,9 @@ class TrashItem:
             return f"model {self.name!r}"
         if self.kind == "collection":
             return f"collection {self.name!r} of corpus {self.corpus!r} ({plural(self.papers, 'paper')})"
+        if self.kind == "papers":
+            more = f" and {plural(self.papers - 1, 'other paper')}" if self.papers > 1 else ""
+            return f"paper {self.name!r}{more} of corpus {self.corpus!r}"
         parts = [plural(self.papers, "paper")]
         parts += [plural(n, what) for n, what in ((self.links, "link"), (self.figures, "figure")) if n]
         return f"corpus {self.name!r} ({', '.join(parts)})"
@@ -181,6 +184,8 @@ class TrashMixin:
         item = self.trash_item(item_id)
         if item.kind == "collection":  # core.store.collections
             return self._restore_collection(item, as_name)
+        if item.kind == "papers":  # core.store.paper_trash
+            return self._restore_papers(item)
         return self._restore_model(item, as_name) if item.kind == "model" else self._restore_corpus(item, as_name)
 
     def _restore_corpus(self, item: TrashItem, as_name: str | None) -> TrashItem:
@@ -238,6 +243,8 @@ class TrashMixin:
                     conn.execute("DELETE FROM corpora WHERE name = ?", (key,))
                 elif item.kind == "collection":
                     self._forget_collection(conn, trash_key(item.id))
+                elif item.kind == "papers":
+                    self._forget_papers(conn, trash_key(item.id))
                 conn.execute("DELETE FROM trash WHERE id = ?", (item.id,))
             shutil.rmtree(self.trash_dir / str(item.id), ignore_errors=True)
         return items

@@ -78,3 +78,25 @@ def test_a_collection_of_a_deleted_corpus_counts_its_papers_as_missing(empty_wor
     assert not at.exception and not at.error
     assert "Corpus **c** is not in the workspace now" in texts(at.info)
     assert "3 papers of Stars are not in corpus c now" in texts(at.caption)
+
+
+def test_a_trashed_collection_whose_name_was_taken_again_is_restored_under_a_name_typed_here(empty_workspace):  # noqa: F811,E501
+    """Delete collection Stars, save another Stars from the map, then Restore the first from the Trash: the page
+    offered a plain Restore that only failed with 'restore 1 --as NEW-NAME' (a command line), as it once did for
+    corpora; Undo failed the same way. Now Undo is not offered and the Trash has Restore as, as for a corpus."""
+    store, at = _library(empty_workspace)
+    at.session_state[PICK] = ("c", "Stars")
+    at.run()
+    at.checkbox(key="collection_delete_confirm:c:Stars").check().run()
+    widget(at.button, "Delete collection Stars").click().run()
+    store.save_collection("c", "stars", ["bio-1"])  # the other tab, the map's lasso: the name is taken again
+    at.run()
+    assert not at.exception, at.exception
+    assert not [b for b in at.button if b.label in ("Undo", "Restore")], [b.label for b in at.button]
+    item = store.trash()[0]
+    at.text_input(key=f"restore_as-{item.id}").set_value("Stars old").run()
+    widget(at.button, "Restore as Stars old").click().run()
+    assert not at.exception and not at.error, texts(at.error)
+    names = {c.name: c.papers for c in store.collections("c")}
+    assert names == {"Stars old": 3, "stars": 1, "Cells": 1}, names
+    assert store.trash() == []

@@ -81,3 +81,37 @@ def test_the_split_list_holds_only_the_merges_a_split_can_undo(empty_workspace):
     assert not [b.label for b in at.button if b.label.startswith("Split record")]
     assert not [s for s in at.selectbox if s.label.startswith("Split a merged record")]
     assert any("cannot be split" in c.value for c in at.caption), [c.value for c in at.caption]
+
+
+def test_a_report_on_a_corpus_another_tab_deleted_does_not_say_its_merges_were_split(empty_workspace):  # noqa: F811
+    """Two tabs on one workspace: this tab's report is about corpus 'gone', which the other tab moved to the trash.
+    The report stayed, naming the corpus, and its merges read "Every merge here has been split back" (its merged
+    records had gone to the trash with it); it now says the corpus was deleted and offers no Split."""
+    from core.store import Store
+
+    at = open_app("app_pages/library.py", model=None)
+    at.file_uploader[0].set_value([("a.ris", RIS, "text/plain")]).run()
+    at.text_input[0].set_value("gone").run()
+    next(b for b in at.button if b.label == "Import").click().run()
+    assert any("1 merged" in s.value or "1 duplicate" in s.value for s in at.success), [s.value for s in at.success]
+    Store(empty_workspace).delete_corpus("gone")  # the other tab
+    at.run()
+    assert not at.exception, at.exception
+    shown = [m.value for m in (*at.success, *at.info, *at.warning, *at.caption, *at.markdown)]
+    assert not any("has been split back" in t for t in shown), shown
+    assert not any(t.startswith("Read **2 records**") for t in shown), shown
+    assert not [e.label for e in at.expander if e.label.startswith("What was merged")]
+    assert any("gone" in t and "trash" in t for t in shown), shown
+
+
+def test_an_empty_upload_is_said_once_with_its_fix_and_offers_no_encoding(empty_workspace):  # noqa: F811
+    """A 0-byte upload (a download that failed) or a file of blank lines showed "file 'x.ris' is empty" and an
+    Encoding choice under it, as if another encoding could find papers in nothing."""
+    at = open_app("app_pages/library.py", model=None)
+    for data in (b"", b"\r\n  \n\t\n"):
+        at.file_uploader[0].set_value([("search.ris", data, "text/plain")]).run()
+        assert not at.exception, at.exception
+        said = [e.value for e in at.error]
+        assert len(said) == 1 and "search.ris" in said[0] and "export it again" in said[0].lower(), said
+        assert not [s for s in at.selectbox if s.label == "Encoding"], [s.label for s in at.selectbox]
+        assert not [b for b in at.button if b.label == "Import"]

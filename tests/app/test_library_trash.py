@@ -92,3 +92,30 @@ def test_undo_is_not_offered_once_the_name_is_taken_again(workspace):  # noqa: F
     at.run()
     assert not [b for b in at.button if b.label == "Undo"]
     assert "with Restore as another name" in texts(at.success), texts(at.success)
+
+
+def test_a_paper_is_deleted_from_the_library_and_undo_or_the_trash_brings_it_back(workspace):  # noqa: F811
+    """A librarian's wrong record: the Library had no way to delete one paper. Found by its title words, named,
+    ticked, deleted into the trash; Undo brings it back, and so does Restore in the Trash."""
+    at = open_app("app_pages/library.py")
+    before = workspace.corpus("c").papers
+    victim = workspace.papers("c")[0]
+    words = " ".join(victim.title.split()[:3])
+    at.text_input(key="delete_papers_find:c").set_value(words).run()
+    pick = at.multiselect(key=f"delete_papers_pick:c:{words}")
+    assert f"{victim.title} ({victim.id})" in pick.options
+    pick.set_value([victim.id]).run()
+    delete = widget(at.button, "Delete 1 paper")
+    assert delete.disabled
+    at.checkbox(key=f"delete_papers_sure:c:{victim.id}").check().run()
+    widget(at.button, "Delete 1 paper").click().run()
+    assert not at.exception and not at.error, texts(at.error)
+    assert workspace.corpus("c").papers == before - 1
+    assert f"Moved paper '{victim.title}' of corpus 'c' to the trash." in texts(at.success)
+    widget(at.button, "Undo").click().run()
+    assert not at.exception and workspace.corpus("c").papers == before
+    assert [p.id for p in workspace.papers("c")][0] == victim.id
+    workspace.delete_papers("c", [victim.id])  # again, then Restore from the Trash
+    at.run()
+    widget(at.button, "Restore").click().run()
+    assert not at.exception and workspace.corpus("c").papers == before and workspace.trash() == []

@@ -54,3 +54,30 @@ def test_the_download_tables_write_no_live_formula():
     assert [r[0] for r in rows[1:]] == ["'" + t for t in FORMULAS]
     assert {r[2] for r in rows[1:]} == {"-0.5"}  # a number stays a number
     assert pd.read_csv(io.StringIO(csv_bytes(pd.DataFrame({"=A1": [1]}), index=True).decode())).columns[-1] == "'=A1"
+
+
+def test_the_excel_export_writes_text_cells_only_and_reads_back_whole(tmp_path):
+    """A librarian's collection exported for Excel (the menus offered CSV only): every cell is a text, number or
+    empty cell, never a formula (a title '=HYPERLINK(…)' stays a text, marked quote-prefixed as Excel marks text
+    typed after an apostrophe), and importing the workbook gives back the same papers."""
+    import openpyxl
+
+    from core.io.reference_export import EXPORT_FORMATS
+
+    assert EXPORT_FORMATS["xlsx"][1] == ".xlsx"
+    papers = [Paper(f"p{i}", f"{formula} title {i}" if i % 2 else formula, f"Abstract {i}: {formula}",
+                    {"journal": formula, "keywords": [formula, "safe"], "note": f"=cmd {i}", "year": 2000 + i,
+                     "bad": "a\x01b"})
+              for i, formula in enumerate(FORMULAS)]
+    path = tmp_path / "out.xlsx"
+    assert export_papers(papers, path, "xlsx") == len(papers)
+    sheet = openpyxl.load_workbook(path).active
+    cells = [cell for row in sheet.iter_rows() for cell in row]
+    assert {cell.data_type for cell in cells} <= {"s", "n"}, {cell.data_type for cell in cells}
+    assert all(cell.quotePrefix for cell in cells if isinstance(cell.value, str) and cell.value[:1] in "=+-@\t\r"
+               and not cell.value.lstrip("+-").replace(".", "", 1).isdigit())
+    back = [p for p in read_papers(path) if isinstance(p, Paper)]
+    assert [(p.id, p.title, p.abstract, p.fields["journal"], p.fields["keywords"], p.fields["note"]) for p in back] \
+        == [(p.id, " ".join(p.title.split()), p.abstract.strip(), p.fields["journal"],
+             [k.strip() for k in p.fields["keywords"]], p.fields["note"]) for p in papers]  # "a; b", as Scopus
+    assert [str(p.fields["year"]) for p in back] == [str(2000 + i) for i in range(len(papers))]

@@ -88,3 +88,21 @@ def test_the_user_marks_and_unmarks_label_columns_and_a_reimport_keeps_the_choic
     store.import_papers("c", papers[10:])
     assert store.corpus("c").labels == ["group"]  # the user's choice stands after adding papers
     assert store.set_labels("c", None).labels == ["journal", "group"]  # back to the guess
+
+
+def test_a_column_one_database_fills_with_values_that_never_repeat_is_no_label(store):
+    """One search from several databases: Scopus's 'Art. No.' (article numbers) and Embase's 'custom5' (PMIDs) are
+    filled only on their own database's rows, every value different. The rule "at most half as many values as
+    rows" counted the corpus's rows, not the rows holding a value, so both became label columns (offered to colour
+    the map and to train on) in the Library's walk of PubMed + Scopus + Web of Science + Embase + Zotero."""
+    assert role_of("custom column", FieldCounts(8, 8, False, 8, numbers=8), 35) != "label"
+    assert role_of("custom column", FieldCounts(8, 8, False, 8), 35) != "label"  # each value once
+    assert role_of("custom column", FieldCounts(3, 8, False, 8), 35) == "label"  # repeated where filled
+    assert role_of("Art. No.") == "pages"  # Scopus' article number, by its name too
+    files = ["RIS/_baseline_pubmed.ris", "CSV/_baseline_scopus.csv", "RIS/_baseline_webofscience.ris",
+             "RIS/_baseline_embase.ris", "RIS/_baseline_zotero.ris"]
+    papers = [p for f in files for p in read_papers(EXPORTS / f)]
+    store.import_papers("search", [p for p in papers if isinstance(p, Paper)], source="five databases")
+    info = store.corpus("search")
+    assert info.labels[0] == info.journal == "journal"
+    assert "art. no." not in info.labels and "custom5" not in info.labels, info.labels
