@@ -18,7 +18,7 @@ from ui.collection_add import add_to_collection
 from ui.export_menu import export_menu
 from ui.figures_view import summaries
 from ui.map.component import map_events, pending_click
-from ui.map.panel import PAGE_RUN, PAPER, find_box, open_paper_at, opened, paper_panel, paper_row
+from ui.map.panel import PAGE_RUN, PAPER, PAPER_ROW, find_box, open_paper_at, opened, paper_panel, paper_row
 from ui.map.zoom import FLY
 from ui.timing import timed
 from ui.views import TOPICS
@@ -41,7 +41,7 @@ def side_panel(corpus: str, spec: ModelSpec, frame: pd.DataFrame, coords: np.nda
     clicked = pending_click("map_events")  # opened before the star is sent: the star answers this click, not the last
     if clicked is not None:
         open_paper_at(frame, clicked)
-    row = paper_row(frame, st.session_state.get(PAPER))
+    row = paper_row(frame, st.session_state.get(PAPER), st.session_state.get(PAPER_ROW))
     star = None if row is None else {"x": float(coords[row, 0]), "y": float(coords[row, 1]), "row": row,
                                      "label": str(frame["title"].iloc[row])[:120]}
     kept = st.session_state.get(SELECTED)
@@ -49,7 +49,7 @@ def side_panel(corpus: str, spec: ModelSpec, frame: pd.DataFrame, coords: np.nda
     events = map_events(unit, star, rows, coords=coords)  # the kept selection is drawn selected again on return
     if events.clicked is not None:  # the browser has starred it already; this run's panel shows it
         open_paper_at(frame, events.clicked)
-        row = paper_row(frame, st.session_state.get(PAPER))
+        row = paper_row(frame, st.session_state.get(PAPER), st.session_state.get(PAPER_ROW))
     if events.selected is not None:
         st.session_state[SELECTED] = (view, events.selected)
     find_box(frame, coords, corpus, spec)
