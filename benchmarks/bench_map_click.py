@@ -7,7 +7,7 @@ the server during the first click (py-spy, when given) and the other actions of 
 
 Per server, in order: open the map (server cold: the frame read, the map, the colour codes), open it again (warm),
 click a paper (the first click on this corpus), close the panel, click another paper (second), then with --rounds
-the rest of bench_map_component's actions (colour, highlight, year step, click, lasso). The servers alternate.
+bench_map_component's actions but the topics (open warm, colour, highlight, year step, click, lasso). The servers alternate.
 """
 
 from __future__ import annotations
@@ -22,7 +22,7 @@ from pathlib import Path
 from typing import Any
 
 from bench_interactions import MODEL, OUT, PROBE, Bench, serve, synthetic_corpus
-from bench_map_component import READY, actions, opened, pan_mode, point
+from bench_map_component import READY, lasso, opened, pan_mode, point, widget_actions
 from common import ROOT, machine
 
 
@@ -41,6 +41,26 @@ def server_pid(url: str) -> int | None:
     return None
 
 
+class Spy:
+    """py-spy recording one server while an action runs (a no-op without py-spy's path)."""
+
+    def __init__(self, spy: str, b: Bench, profile: Path | None) -> None:
+        self.spy, self.b, self.profile, self.proc = spy, b, profile, None
+
+    def __enter__(self) -> Spy:
+        if self.spy and self.profile is not None:
+            self.proc = subprocess.Popen([self.spy, "record", "-p", str(server_pid(self.b.url)), "-o",
+                                          str(self.profile), "-f", "speedscope", "-r", "50", "--nonblocking"],
+                                         stdout=subprocess.DEVNULL, stderr=subprocess.STDOUT)
+            time.sleep(1.0)
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        if self.proc is not None:
+            self.proc.send_signal(2)  # SIGINT: py-spy writes its profile
+            self.proc.wait(timeout=120)
+
+
 def click(b: Bench, row: int, name: str, spy: str = "", profile: Path | None = None) -> None:
     """Click the paper drawn at `row` (Pan mode, the mouse moved there first), then close its panel."""
     b.page.wait_for_function(READY, timeout=900_000)
@@ -50,21 +70,25 @@ def click(b: Bench, row: int, name: str, spy: str = "", profile: Path | None = N
         b.notes[name] = "no point"
         return
     b.page.mouse.move(*xy, steps=2)
-    recorder = None
-    if spy and profile is not None:
-        pid = server_pid(b.url)
-        recorder = subprocess.Popen([spy, "record", "-p", str(pid), "-o", str(profile), "-f", "speedscope",
-                                     "-r", "50", "--nonblocking"], stdout=subprocess.DEVNULL,
-                                    stderr=subprocess.STDOUT)
-        time.sleep(1.0)
-    b.measure(name, lambda: b.page.mouse.click(*xy))
-    if recorder is not None:
-        recorder.send_signal(2)  # SIGINT: py-spy writes its profile
-        recorder.wait(timeout=120)
+    with Spy(spy, b, profile):
+        b.measure(name, lambda: b.page.mouse.click(*xy))
     close = b.page.locator(".st-key-map_panel_close button").first
     if close.count():
         close.click()
         b.idle()
+
+
+def round_actions(b: Bench, i: int, spy: str = "", profile: Path | None = None) -> None:
+    """bench_map_component's actions without the topics (k-means of 1M papers is not this benchmark's): the open
+    (warm), colour, highlight, year step, a click, a lasso."""
+    opened(b, "open the map (warm, same tab)")
+    b.idle()
+    b.page.wait_for_function(READY, timeout=900_000)
+    widget_actions(b, i)
+    click(b, 50 + 13 * i, "click a paper (side panel)")
+    with Spy(spy, b, profile):
+        b.measure("lasso a region (list)", lambda: lasso(b, 0.1 + 0.05 * (i % 3), 0.1, 0.6, 0.7))
+    pan_mode(b)
 
 
 def main() -> None:
@@ -110,7 +134,8 @@ def main() -> None:
             for label, b in order:
                 print(f"-- round {i + 1} [{label}]", flush=True)
                 try:
-                    actions(b, i)
+                    round_actions(b, i, args.spy if i == 0 else "",
+                                  Path(args.out).with_name(f"{Path(args.out).stem}_{label}_lasso.speedscope.json"))
                 except Exception as exc:  # noqa: BLE001 - one failed round is reported, the others still run
                     b.notes[f"round{i}_failed"] = f"{type(exc).__name__}: {str(exc)[:300]}"
                     print(f"  failed: {exc}", flush=True)

@@ -43,4 +43,21 @@ def frame_of(pids: Sequence[str], titles: Sequence[Any], abstracts: Sequence[Any
             columns[key] = [names[p] if p in names else f.get(key, _ABSENT) for p, f in zip(pids, fields)]
         else:
             columns[key] = [f.get(key, _ABSENT) for f in fields]
-    return pd.DataFrame(columns)
+    return pd.DataFrame({key: _column(values) for key, values in columns.items()})
+
+
+def _column(values: list[Any]) -> Any:
+    """One column as pandas would infer it from the list; a column of text (and missing values) is made through
+    one Arrow array, 3-4× faster than pandas' inference at 1M titles (BENCHMARKS §31p)."""
+    import pandas as pd
+    import pyarrow as pa
+
+    text = pd.Series(["a"]).dtype  # the dtype pandas gives text (Arrow-backed "str" by default)
+    if isinstance(text, pd.StringDtype):
+        try:
+            array = pa.array(values, from_pandas=True)
+        except (pa.ArrowInvalid, pa.ArrowTypeError, pa.ArrowNotImplementedError, OverflowError):
+            array = None
+        if array is not None and (pa.types.is_string(array.type) or pa.types.is_large_string(array.type)):
+            return pd.Series(array, dtype=text)
+    return pd.Series(values)

@@ -37,6 +37,11 @@ ROWS = [
     ("c", "Three", "", None),
     ("d", "Four", "Abs four", json.dumps({"journal": None, "flag": True, "title": "ignored", "extra": {"k": 1}})),
     ("e", "Fünf\x1f", "Ab", json.dumps({"year": "2010", "keywords": ["k1", "k2"], "flag": False})),
+    # text beside a number, a list beside text, NaN, a number past int64, a field only missing values hold
+    ("f", "Six", "Ab six", '{"mixed": "x", "authors": "One, A.", "score": NaN, "big": 1180591620717411303424, '
+                           '"nothing": null}'),
+    ("g", "Seven", None, json.dumps({"mixed": 7, "authors": ["Two, B."], "score": 1.5, "big": 3, "nothing": None,
+                                     "journal": "Cell"})),
 ]
 
 
@@ -48,7 +53,7 @@ def _built(rows: list[tuple], with_abstract: bool, journal: str | None = None,
 
 
 @pytest.mark.parametrize("with_abstract", [True, False])
-@pytest.mark.parametrize("rows", [ROWS, ROWS[:1], ROWS[2:3], ROWS[::-1], []])
+@pytest.mark.parametrize("rows", [ROWS, ROWS[:1], ROWS[2:3], ROWS[::-1], ROWS[5:], ROWS[6:], []])
 def test_same_frame_as_from_records(rows: list[tuple], with_abstract: bool) -> None:
     given = rows if with_abstract else [(r[0], r[1], r[3]) for r in rows]
     expected = _reference(given, with_abstract, None, {})
