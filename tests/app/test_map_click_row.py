@@ -59,3 +59,30 @@ def test_a_known_row_of_another_paper_is_not_taken() -> None:
     assert panel.paper_row(frame, "c", ("b", 1)) == 2  # another paper's row
     assert panel.paper_row(frame, "z", ("z", 0)) is None
     assert panel.paper_row(frame, None, ("a", 0)) is None
+
+
+def test_a_selection_takes_only_its_listed_page_of_the_frame(workspace, monkeypatch):  # noqa: F811
+    """A lasso at 1M papers selects hundreds of thousands: the list takes the rows of the page it shows (and the
+    ids of all, for export and collections), not every column of every selected paper (§31p: ~2 s a lasso)."""
+    import ui.map.side as side
+    from ui.map.zoom import map_name
+
+    taken: list[int] = []
+    real = side.selection_table
+
+    def counted(frame, coords, rows, ranked):
+        taken.append(len(rows))
+        return real(frame, coords, rows, ranked)
+
+    monkeypatch.setattr(side, "selection_table", counted)
+    monkeypatch.setattr(side, "LISTED", 2)
+    at = open_app()
+    at.session_state[side.SELECTED] = (map_name("c", "tiny", "pca", {}), [1, 4, 9])
+    at.run()
+    assert not at.exception
+    assert taken == [2]  # the first page only
+    assert "3 selected papers" in [h.value for h in at.subheader]
+    listed = at.dataframe[0].value
+    frame = workspace.papers_frame("c")
+    assert listed["title"].tolist() == [str(frame["title"].iloc[r]) for r in (1, 4)]
+    assert any("Listed: papers 1–2 of 3" in c.value for c in at.caption)
