@@ -18,7 +18,10 @@ def parse_fields(texts: Sequence[str | None]) -> list[dict[str, Any]]:
     """Each paper's stored fields (JSON objects; empty for none), parsed in one `json.loads` call."""
     if not texts:
         return []
-    return json.loads("[" + ",".join(text or "{}" for text in texts) + "]")
+    parsed = json.loads("[" + ",".join(text or "{}" for text in texts) + "]")
+    if len(parsed) != len(texts) or not all(isinstance(p, dict) for p in parsed):  # a text that is no one object
+        parsed = [json.loads(text or "{}") for text in texts]  # each alone: the malformed one raises as it did
+    return parsed
 
 
 def frame_of(pids: Sequence[str], titles: Sequence[Any], abstracts: Sequence[Any] | None,

@@ -72,6 +72,8 @@ def test_fields_parsed_in_one_call_keep_each_paper_apart() -> None:
     parsed = parse_fields(['{"a": 1}', None, "", '{"b": "x,y}{"}'])
     assert parsed == [{"a": 1}, {}, {}, {"b": "x,y}{"}]
     assert parse_fields([]) == []
+    with pytest.raises(ValueError):  # two values in one paper's text would shift every later paper: refused
+        parse_fields(['{"a": 1}', '{"b": 2}, {"c": 3}', '{"d": 4}'])
 
 
 def test_store_papers_frame_reads_every_paper_and_field(tmp_path) -> None:
