@@ -28,7 +28,7 @@ from ui.map.colours import cheap_options, colour_choices, send_choices, topic_ch
 from ui.map.component import map_key, show_map, watch_zoom
 from ui.map.controls import DrawnMap, quick_controls
 from ui.map.overview import OVERVIEW, is_overview, overview_sentence
-from ui.map.panel import PAPER, paper_row
+from ui.map.panel import PAPER, PAPER_ROW, paper_row
 from ui.map.side import side_panel
 from ui.map.stable import marked, resolve_stable, show_stable_controls
 from ui.map.time import fill_screen, topics_over_time
@@ -163,7 +163,8 @@ with top:
     years_box = st.container()
     in_front = None  # the papers the citations put in front
     query_points, lines = [], []
-    open_row = paper_row(frame, st.session_state.get(PAPER))  # its star is drawn by the side fragment's instance
+    # its star is drawn by the side fragment's instance
+    open_row = paper_row(frame, st.session_state.get(PAPER), st.session_state.get(PAPER_ROW))
     citations = None
     if info.links:  # a paper's references and citing papers drawn in front, joined to it by lines
         options = [None, *range(len(frame))]

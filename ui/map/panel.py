@@ -26,21 +26,35 @@ from ui.paper_sources import sources_expander
 from ui.resources import store
 
 PAPER = "map_paper"  # the id of the paper open in the panel (also the URL's ``paper``)
+PAPER_ROW = "map_paper_row"  # (id, row) of the paper a click, a flight or a pick opened: its row without a lookup
 PAGE_RUN = "map_page_run"  # a button of the side panel changed what the figure draws: the whole page runs again
 PANEL_COLLECT = "map_panel_collect_open"  # the open paper's "Add to a collection" expander (open: its form is drawn)
 FIND_OFFERED = 20  # Find offers this many matches to pick from; it says how many there are
 _FLOWN = "map_find_flown"  # (query, id) of the last paper "find" flew to, so a rerun does not fly again
 
 
-def paper_row(frame: pd.DataFrame, pid: str | None) -> int | None:
-    """The row of the paper with this id, None when there is none."""
-    return row_of(frame, pid) if pid else None
+def paper_row(frame: pd.DataFrame, pid: str | None, known: object = None) -> int | None:
+    """The row of the paper with this id, None when there is none. `known`: the (id, row) a click gave
+    (`PAPER_ROW`), taken when that row of `frame` holds this id; only otherwise is the corpus's id → row index
+    made (`row_of`: ~1.4–2.2 s at 1M papers on its first use, BENCHMARKS §31p)."""
+    if not pid:
+        return None
+    if isinstance(known, tuple) and len(known) == 2 and known[0] == pid and isinstance(known[1], int) \
+            and 0 <= known[1] < len(frame) and str(frame["id"].iloc[known[1]]) == pid:
+        return known[1]
+    return row_of(frame, pid)
+
+
+def open_paper(pid: str, row: int) -> None:
+    """Open this paper (at this row of the map's frame) in the panel."""
+    st.session_state[PAPER] = pid
+    st.session_state[PAPER_ROW] = (pid, int(row))
 
 
 def open_paper_at(frame: pd.DataFrame, row: int) -> None:
     """Open the paper of a clicked map point in the panel."""
     if 0 <= row < len(frame):
-        st.session_state[PAPER] = str(frame["id"].iloc[row])
+        open_paper(str(frame["id"].iloc[row]), row)
 
 
 def _searched(corpus: str, spec: ModelSpec, frame: pd.DataFrame,
@@ -83,7 +97,7 @@ def find_box(frame: pd.DataFrame, coords: np.ndarray, corpus: str | None = None,
     pid = str(frame["id"].iloc[int(row)])
     if st.session_state.get(_FLOWN) != (query, pid):
         st.session_state[_FLOWN] = (query, pid)
-        st.session_state[PAPER] = pid
+        open_paper(pid, int(row))
         fly_to(coords, int(row))
 
 
@@ -164,5 +178,5 @@ def _show_citations(corpus: str, row: int) -> None:
 
 def _open(pid: str, coords: np.ndarray, row: int) -> None:
     """Open another paper in the panel and fly to it."""
-    st.session_state[PAPER] = pid
+    open_paper(pid, row)
     fly_to(coords, row)

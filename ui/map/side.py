@@ -18,7 +18,7 @@ from ui.collection_add import add_to_collection
 from ui.export_menu import export_menu
 from ui.figures_view import summaries
 from ui.map.component import map_events, pending_click
-from ui.map.panel import PAGE_RUN, PAPER, find_box, open_paper_at, opened, paper_panel, paper_row
+from ui.map.panel import PAGE_RUN, PAPER, PAPER_ROW, find_box, open_paper_at, opened, paper_panel, paper_row
 from ui.map.zoom import FLY
 from ui.timing import timed
 from ui.views import TOPICS
@@ -41,7 +41,7 @@ def side_panel(corpus: str, spec: ModelSpec, frame: pd.DataFrame, coords: np.nda
     clicked = pending_click("map_events")  # opened before the star is sent: the star answers this click, not the last
     if clicked is not None:
         open_paper_at(frame, clicked)
-    row = paper_row(frame, st.session_state.get(PAPER))
+    row = paper_row(frame, st.session_state.get(PAPER), st.session_state.get(PAPER_ROW))
     star = None if row is None else {"x": float(coords[row, 0]), "y": float(coords[row, 1]), "row": row,
                                      "label": str(frame["title"].iloc[row])[:120]}
     kept = st.session_state.get(SELECTED)
@@ -49,7 +49,7 @@ def side_panel(corpus: str, spec: ModelSpec, frame: pd.DataFrame, coords: np.nda
     events = map_events(unit, star, rows, coords=coords)  # the kept selection is drawn selected again on return
     if events.clicked is not None:  # the browser has starred it already; this run's panel shows it
         open_paper_at(frame, events.clicked)
-        row = paper_row(frame, st.session_state.get(PAPER))
+        row = paper_row(frame, st.session_state.get(PAPER), st.session_state.get(PAPER_ROW))
     if events.selected is not None:
         st.session_state[SELECTED] = (view, events.selected)
     find_box(frame, coords, corpus, spec)
@@ -72,41 +72,49 @@ def side_panel(corpus: str, spec: ModelSpec, frame: pd.DataFrame, coords: np.nda
         st.caption("Click a paper to read it here; select several with the lasso or box tool to list them.")
 
 
-def selection_list(corpus: str, frame: pd.DataFrame, coords: np.ndarray, rows: np.ndarray, colour: str,
-                   colour_values: list | None, ranked: dict) -> None:
-    """The selected papers: a table (with x, y and each paper's figure), export, and save as a collection."""
-    rows = rows[(rows >= 0) & (rows < len(frame))]
+def selection_table(frame: pd.DataFrame, coords: np.ndarray, rows: np.ndarray, ranked: dict) -> pd.DataFrame:
+    """These rows of the map's frame with their x, y and each paper's figure (the selection's CSV, a listed page)."""
     chosen = frame.iloc[rows].copy()
     chosen.insert(0, "x", coords[rows, 0])
     chosen.insert(1, "y", coords[rows, 1])
     if ranked:
         at = chosen.columns.get_loc("title") + 1 if "title" in chosen.columns else len(chosen.columns)
         chosen.insert(at, "figure", summaries(ranked, chosen["id"].astype(str).tolist()))
-    st.subheader(plural(len(chosen), "selected paper"))
+    return chosen
+
+
+def selection_list(corpus: str, frame: pd.DataFrame, coords: np.ndarray, rows: np.ndarray, colour: str,
+                   colour_values: list | None, ranked: dict) -> None:
+    """The selected papers: a table (with x, y and each paper's figure), export, and save as a collection. Only the
+    listed page's rows of the frame are taken (a lasso at 1M papers selects hundreds of thousands: taking every
+    column of all of them cost ~2 s a selection, BENCHMARKS §31p); the CSV takes them all when it is asked for."""
+    rows = rows[(rows >= 0) & (rows < len(frame))]
+    st.subheader(plural(len(rows), "selected paper"))
     start = 0
-    if len(chosen) > LISTED:  # a page at a time: each listed row is sent to the browser
-        pages = -(-len(chosen) // LISTED)
+    if len(rows) > LISTED:  # a page at a time: each listed row is sent to the browser
+        pages = -(-len(rows) // LISTED)
         page = st.number_input("Page of the list", min_value=1, max_value=pages, value=1, step=1,
                                key=f"map_list_page_{len(rows)}_{int(rows[0])}", help=f"{LISTED:,} papers a page")
         start = (int(page) - 1) * LISTED
-        st.caption(f"Listed: papers {start + 1:,}–{min(start + LISTED, len(chosen)):,} of {len(chosen):,}; the "
-                   f"export and the collection take all {len(chosen):,}.")
-    shown = chosen.drop(columns=["abstract", "x", "y"], errors="ignore").iloc[start:start + LISTED]
+        st.caption(f"Listed: papers {start + 1:,}–{min(start + LISTED, len(rows)):,} of {len(rows):,}; the "
+                   f"export and the collection take all {len(rows):,}.")
+    listed = selection_table(frame, coords, rows[start:start + LISTED], ranked)
+    shown = listed.drop(columns=["abstract", "x", "y"], errors="ignore")
     first = [c for c in ("title", "figure", "year") if c in shown.columns]  # what a narrow column shows first
     shown = shown[first + [c for c in shown.columns if c not in first]]
     st.dataframe(blank_missing(shown), width="stretch", hide_index=True, height=min(420, 38 + 35 * len(shown)),
                  column_config={"title": st.column_config.TextColumn(width="medium"),
                                 "figure": st.column_config.TextColumn(width="medium")})
-    ids = chosen["id"].astype(str).tolist()
-    with st.popover(f"Export the {plural(len(chosen), 'selected paper')}", icon=":material/download:",
-                    width="stretch"):
+    ids = frame["id"].take(rows).astype(str).tolist()
+    what = plural(len(rows), "selected paper")
+    with st.popover(f"Export the {what}", icon=":material/download:", width="stretch"):
         # for a reference manager; a topic colouring adds each paper's topic as a keyword
-        topic_tags = ({str(frame["id"].iloc[r]): {"keywords": [f"topic: {colour_values[r]}"]} for r in rows}
+        topic_tags = ({ids[i]: {"keywords": [f"topic: {colour_values[r]}"]} for i, r in enumerate(rows)}
                       if colour == TOPICS and colour_values else None)
         export_menu(corpus, ids, "selection", key="map_selection", tags=topic_tags)
-        st.download_button("Map table with x, y (CSV)", lambda: csv_bytes(chosen),  # built on the click only
+        st.download_button("Map table with x, y (CSV)",  # built on the click only
+                           lambda: csv_bytes(selection_table(frame, coords, rows, ranked)),
                            file_name=f"{corpus}-selection.csv", mime="text/csv")
-    if (box := opened(f"Save the {plural(len(chosen), 'selected paper')} as a collection",
-                      SELECTION_COLLECT)) is not None:
+    if (box := opened(f"Save the {what} as a collection", SELECTION_COLLECT)) is not None:
         with box:
             add_to_collection(corpus, ids, key="map_selection_collect", what="selection")
