@@ -34,3 +34,17 @@ def test_streamlit_does_not_collect_the_whole_heap_after_every_run():
     finally:
         os.chdir(here)
         config.get_config_options(force_reparse=True)
+
+
+def test_streamlit_compiles_pages_without_magic():
+    """Magic parsed each page into Python AST objects, which CPython 3.11 does not do safely beside another thread
+    (gh-106905): CI once saw "SystemError: AST constructor recursion depth mismatch" when a map job restarted from the
+    sidebar ran beside the page's first run. No page writes a bare expression."""
+    here = os.getcwd()
+    os.chdir(ROOT)
+    try:
+        config.get_config_options(force_reparse=True)
+        assert config.get_option("runner.magicEnabled") is False
+    finally:
+        os.chdir(here)
+        config.get_config_options(force_reparse=True)
