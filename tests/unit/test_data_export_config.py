@@ -5,20 +5,8 @@ app's own exports (core.io.formulas) neutralise such cells."""
 
 from __future__ import annotations
 
-import os
-from pathlib import Path
-
-from streamlit import config
-
-ROOT = Path(__file__).resolve().parents[2]
+from tests.unit.repo_config import repo_option
 
 
 def test_streamlits_raw_table_export_and_copy_are_off():
-    here = os.getcwd()
-    os.chdir(ROOT)  # Streamlit reads .streamlit/config.toml from the folder it is started in (`make run`)
-    try:
-        config.get_config_options(force_reparse=True)
-        assert config.get_option("client.disableDataExport") is True
-    finally:
-        os.chdir(here)
-        config.get_config_options(force_reparse=True)
+    assert repo_option("client.disableDataExport") is True
