@@ -11,10 +11,8 @@ Titles and abstracts are read as text whatever reader they came from: HTML, JATS
 "LABEL: text"), and the value as exported is kept in the paper's fields as ``title_markup`` / ``abstract_markup``
 (only when it differed), so an export of the corpus still holds the text as the user exported it.
 
-Ids: a placeholder (``0``, empty, ``NA``, ``N/A``, ``null``, ``none``, ``-``) is never an id. The id column is
-detected by name, then checked on the first rows: one holding placeholders or mostly repeated values gives way
-to another id-like column whose values are unique, else ids are generated (the DOI, else a hash of the title
-and abstract). ``read_papers`` says which column it used (``id_column``) and why it passed one over (``id_note``).
+Ids: the id column is detected by name, then checked on the first rows (`core.io.ids`: placeholders are never
+ids); ``read_papers`` says which column it used (``id_column``) and why it passed one over (``id_note``).
 """
 
 from __future__ import annotations
@@ -23,14 +21,16 @@ import dataclasses
 import itertools
 import json
 import re
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from core.io.background import background_worthwhile, read_in_background
-from core.io.columns import ColumnMap, detect_columns, id_like_columns
+from core.io.columns import ColumnMap, detect_columns
 from core.io.formats import _PEEK_ROWS, ReadOptions, _open_rows
 from core.io.formulas import restore
+from core.io.ids import choose_id
+from core.io.ids import id_text as _id_text
 from core.io.known_fields import clean_authors, known_value
 from core.io.markup import empty_markup, has_markup, placeholder, plain_text
 from core.io.mojibake import repaired_rows
@@ -47,7 +47,6 @@ if TYPE_CHECKING:
 _EARLY_ACCESS = ("ea", "early access date", "earlyaccessdate")
 _VENUES = ("booktitle", "proceedings title")  # where a conference paper's venue is when its journal is empty
 _CITATION = re.compile(r"^(?P<journal>[^()]+?)\s+\((?P<year>\d{4})\)\s+\S")
-PLACEHOLDER_IDS = frozenset(("", "0", "na", "n/a", "nan", "null", "none", "-"))  # compared lower-cased
 
 
 def read_rows(path: str | Path, fmt: str | None = None, options: ReadOptions | None = None) -> Iterator[dict[str, Any]]:
@@ -102,97 +101,6 @@ def _one_line(text: str) -> str:
     if text.isprintable() and "  " not in text and text[:1] != " " and text[-1:] != " ":
         return text
     return " ".join(text.split())
-
-
-def _id_text(value: Any) -> str | None:
-    """An id cell as stripped text; None when missing or a placeholder (``0``, ``NA``, ``null``, ...)."""
-    if _missing(value):
-        return None
-    if isinstance(value, float) and value.is_integer():
-        value = int(value)
-    text = str(value).strip()
-    return None if text.lower() in PLACEHOLDER_IDS else text
-
-
-@dataclasses.dataclass
-class _IdStats:
-    """How a candidate id column looks on the first rows of a file."""
-
-    column: str
-    rows: int = 0
-    real: int = 0  # rows with a value that is not a placeholder
-    distinct: int = 0
-    placeholder: str | None = None  # the first placeholder value seen, as written
-    not_eid: str | None = None  # the first value of an "eid" column that is no Scopus EID (an ADS article number)
-
-    @property
-    def unique(self) -> bool:  # some ids and none repeated (rows without one get a generated id)
-        return self.real > 0 and self.distinct == self.real
-
-    @property
-    def usable(self) -> bool:  # some ids, mostly not repeated
-        return self.real > 0 and 2 * (self.real - self.distinct) <= self.real
-
-    def problem(self) -> str:
-        if self.real == 0 and self.not_eid is not None:
-            return (f"its values are not Scopus EIDs ('2-s2.0-…') but article numbers "
-                    f"('{_shown(self.not_eid, 20)}', as NASA ADS writes eid)")
-        if self.real == 0:
-            shown = "empty" if not (self.placeholder or "").strip() else f"'{_shown(str(self.placeholder), 20)}'"
-            first = "the first row holds" if self.rows == 1 else f"the first {self.rows} rows hold"
-            return f"{first} no id or a placeholder ({shown})"
-        values = "value" if self.distinct == 1 else "values"
-        return f"its {self.real} ids in the first {self.rows} rows have only {self.distinct} distinct {values}"
-
-
-def _id_stats(column: str, head: Sequence[NumberedRow]) -> _IdStats:
-    stats, seen = _IdStats(column), set()
-    for _, row in head:
-        if not isinstance(row, dict):
-            continue
-        stats.rows += 1
-        value = row.get(column)
-        text = _id_text(value)
-        if text is not None and column.strip().lower() == "eid" and not text.lower().startswith("2-s2.0-"):
-            stats.not_eid, text = stats.not_eid or text, None  # an article number ("010201"), no id of the paper
-        if text is None:
-            if stats.placeholder is None:
-                stats.placeholder = "" if _missing(value) else str(value).strip()
-            continue
-        stats.real += 1
-        seen.add(text)
-    stats.distinct = len(seen)
-    return stats
-
-
-def _choose_id(
-    columns: Sequence[str], mapping: ColumnMap, head: Sequence[NumberedRow], given: bool
-) -> tuple[str | None, str]:
-    """The id column to use and a note when the detected one was passed over (or, when given, looks wrong).
-
-    The detected column stays unless its ids repeat or are all placeholders; then the other id-like column
-    with unique ids and the most of them wins; failing that it stays if its ids mostly differ, else another
-    mostly-distinct id-like column or none (generated ids).
-    """
-    if mapping.id is None:
-        return None, ""
-    detected = _id_stats(mapping.id, head)
-    if detected.unique:
-        return mapping.id, ""
-    if given:  # the user's choice stands; placeholders still give generated ids, repeats are kept apart
-        return mapping.id, (f"column '{_shown(mapping.id)}' (chosen for the id): {detected.problem()}; rows "
-                            "without an id get a generated one, a repeated id with other text a derived one")
-    others = [_id_stats(column, head) for column in id_like_columns(columns)
-              if column not in (mapping.id, mapping.title, mapping.abstract)]
-    pick = max((o for o in others if o.unique), key=lambda o: o.real, default=None)  # the first of the fullest
-    if pick is None and detected.usable:
-        return mapping.id, ""  # a few repeats: the import keeps repeated ids with different text apart
-    if pick is None:
-        pick = next((o for o in others if o.usable), None)
-    instead = (f"used column '{_shown(pick.column)}' instead" if pick else
-               "ids were generated instead (the DOI, else a hash of the title and abstract)")
-    return (pick.column if pick else None), f"column '{_shown(mapping.id)}' was not used for the ids: " \
-        f"{detected.problem()}; {instead}"
 
 
 def _field_value(value: Any, tabular: bool) -> Any:
@@ -377,7 +285,7 @@ def read_papers(
     )
     head = list(itertools.islice(opened.rows, _PEEK_ROWS))
     given_id = bool(id_column or (columns or {}).get("id"))
-    chosen, note = _choose_id(opened.columns, mapping, head, given=given_id)
+    chosen, note = choose_id(opened.columns, mapping, head, given=given_id, fmt=opened.fmt)
     mapping = dataclasses.replace(mapping, id=chosen)
     rows = repaired_rows(itertools.chain(head, opened.rows), _name(opened.path), opened.fmt, (chosen,))  # mojibake
     items: Iterator[Paper | RowError | RowWarning] = _papers(rows, mapping, opened.fmt in ("csv", "tsv"), title_only)

@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 
 from core.io import read_papers
-from core.io.papers import PLACEHOLDER_IDS
+from core.io.ids import PLACEHOLDER_IDS
 from core.records import Paper, duplicate_key
 from core.store import Store
 from tests.unit.io.support import papers_and_errors, write

@@ -1,7 +1,7 @@
 """The preview's sentence counts in English: '1 paper', '1 row will be skipped', 'the first 1 row' (it read
 '1 papers, 1 with an abstract; 1 rows will be skipped'; README: counts read '1 paper', '2 papers')."""
 
-from core.io.papers import _IdStats
+from core.io.ids import IdStats as _IdStats
 from core.io.plan import ImportPlan
 
 
