@@ -15,6 +15,7 @@ from typing import Any
 
 from core.errors import CorpusError
 from core.io.cut_short import FIX, ZIP_MAGIC, zip_cut_short
+from core.io.excel_lists import decoded, marked
 from core.io.excel_xls import OLE_MAGIC, open_xls
 from core.io.layout import HEADER_SEARCH_ROWS, Layout, header_index
 from core.io.rows import NumberedRow, RowNumber
@@ -121,6 +122,7 @@ def _excel_rows(path: Path, layout: Layout) -> Iterator[NumberedRow]:
     try:
         rows = _sheet(book, path, layout.sheet).iter_rows(values_only=True, min_row=layout.header_row)
         header: list[str] | None = None
+        forms = marked(book)  # the list and JSON columns of our own export
         number = 0
         for line, cells in enumerate(rows, start=layout.header_row or 1):  # the sheet's own row numbers
             values = [_cell(c) for c in cells]
@@ -135,7 +137,9 @@ def _excel_rows(path: Path, layout: Layout) -> Iterator[NumberedRow]:
                 yield number, RowError(RowNumber(number, line), f"row {line}: has {len(values)} values but the "
                                                                 f"header has {len(header)} columns")
                 continue
-            yield RowNumber(number, line), {key: (values[i] if i < len(values) else None)
-                                            for i, key in enumerate(header)}
+            row = {key: (values[i] if i < len(values) else None) for i, key in enumerate(header)}
+            for key in forms.keys() & row.keys():
+                row[key] = decoded(row[key], forms[key])
+            yield RowNumber(number, line), row
     finally:
         book.close()

@@ -9,6 +9,8 @@ What ``export_papers`` -> ``read_papers`` round-trips exactly:
   (core.io.formulas);
   numbers and booleans come back as strings. On import, a CSV cell that is a JSON list or object
   (starts with ``[`` or ``{`` and parses) becomes that list or dict.
+- Excel (.xlsx): lists, dicts and texts; lists of texts are joined by "; " for people to read, and the workbook
+  names its list columns so the import splits them back exactly (core.io.excel_lists).
 Ids, titles and abstracts round-trip in every format.
 """
 
@@ -24,6 +26,7 @@ from pathlib import Path
 from typing import IO, Any
 
 from core.errors import CorpusError
+from core.io.excel_lists import cell_text, column_forms, mark
 from core.io.formats import detect_format
 from core.io.formulas import neutralise
 from core.io.reference_export import REFERENCE_FORMATS, write_references
@@ -71,27 +74,25 @@ def _csv_cell(value: Any) -> str:
 _XLSX_CELL = 32_767  # the most characters an Excel cell holds
 
 
-def _write_xlsx(records: Iterable[Row], path: Path, columns: list[str]) -> None:
+def _write_xlsx(records: Iterable[Row], path: Path, kinds: dict[str, set[str]]) -> None:
     """One sheet, a header row then a row per paper: numbers as numbers, lists of texts joined by "; ", other lists
     and dicts as JSON, every other value
     a text cell (never a formula: a text a spreadsheet would run is quote-prefixed, as Excel marks text typed after
-    an apostrophe). Characters XML cannot hold are dropped, and a cell is cut at Excel's 32,767 characters."""
+    an apostrophe). Characters XML cannot hold are dropped, and a cell is cut at Excel's 32,767 characters. List
+    and JSON columns are named in the workbook, so an import reads them back as they were (core.io.excel_lists)."""
     import openpyxl
     from openpyxl.cell import WriteOnlyCell
     from openpyxl.cell.cell import ILLEGAL_CHARACTERS_RE
 
     book = openpyxl.Workbook(write_only=True)
     sheet = book.create_sheet("papers")
+    columns, forms = list(kinds), column_forms(kinds)
+    mark(book, forms)
 
-    def cell(value: Any) -> Any:
+    def cell(value: Any, form: str | None = None) -> Any:
         if value is None or (isinstance(value, (int, float)) and not isinstance(value, bool) and abs(value) < 1e15):
             return value
-        if isinstance(value, list) and all(isinstance(item, str) for item in value):
-            text = "; ".join(value)  # as Scopus and Embase sheets list authors and keywords
-        elif isinstance(value, (list, dict)):
-            text = json.dumps(value, ensure_ascii=False, default=str)
-        else:
-            text = str(value)
+        text = cell_text(value, form)  # lists of texts as Scopus and Embase sheets list authors and keywords
         text = ILLEGAL_CHARACTERS_RE.sub("", text)[:_XLSX_CELL]
         out = WriteOnlyCell(sheet, value=text)
         out.data_type = "s"  # openpyxl makes a text starting with "=" a formula
@@ -100,7 +101,7 @@ def _write_xlsx(records: Iterable[Row], path: Path, columns: list[str]) -> None:
 
     sheet.append([cell(name) for name in columns])
     for record in records:
-        sheet.append([cell(record.get(name)) for name in columns])
+        sheet.append([cell(record.get(name), forms.get(name)) for name in columns])
     book.save(path)
 
 
@@ -181,7 +182,7 @@ def export_papers(
             _write_parquet(spilled, path, kinds, sparse=any(n < count for n in present.values()))
             return count
         if fmt == "xlsx":
-            _write_xlsx(spilled, path, list(kinds))
+            _write_xlsx(spilled, path, kinds)
             return count
         with _open_output(path) as out:
             # "\r\n" (RFC 4180) makes the writer quote cells holding a bare "\r", which "\n" would not

@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 
 from core.io import read_papers
+from core.io.export import export_papers
 from core.records import Paper
 from tests.unit.io.support import TOOLS
 
@@ -61,3 +62,59 @@ def test_a_table_still_names_its_column() -> None:
     stream = read_papers(TOOLS / "covidence_3.csv")
     assert stream.id_note == ("column 'Accession Number' was not used for the ids: the first 3 rows hold no id or a "
                               "placeholder (empty); used column 'Covidence #' instead")
+
+
+# --- an Excel export reads back with its lists ----------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("name", ["citesource_agris_na_3.ris", "tools/endnote_indented_6.ris", "lens_49.ris",
+                                  "tools/bbt_biblatex_editors_4.bib", "tools/citavi_demo_60.ctv6bak", "pubmed_3.txt",
+                                  "wos_3.ciw", "tools/datacite_doi_lipics_1.json", "endnote_3.xml"])
+def test_an_excel_export_imports_back_with_the_same_lists(tmp_path: Path, name: str) -> None:
+    """Our Excel export joins a list of texts with "; ", and the reader read the cell back as text, split by known
+    fields only and at a comma too: "da Silva Dias, João Carlos" (one author) came back as two, a MeSH keyword
+    "Neural Networks, Computer" as two, editors, MeSH terms, ISSNs and URLs as one text. The workbook names its list
+    columns, and the reader gives those back as the lists they were."""
+    papers = _papers(REAL / name)
+    path = tmp_path / "corpus.xlsx"
+    assert export_papers(papers, path, "xlsx") == len(papers)
+    back = {paper.id: paper for paper in _papers(path)}
+    assert len(back) == len(papers)
+    for paper in papers:
+        again = back[paper.id]
+        assert again.fields.get("authors") == paper.fields.get("authors")
+        for key, value in paper.fields.items():
+            if isinstance(value, list):
+                assert again.fields.get(key) == value, key
+
+
+def test_the_cli_excel_export_of_a_corpus_imports_back_with_the_same_authors(tmp_path: Path) -> None:
+    """The same through the command line and the store: import, `export --format xlsx`, import into a new corpus."""
+    from core.cli import main
+    from core.store import Store
+
+    ws = f"--workspace={tmp_path / 'ws'}"
+    assert main([ws, "import", str(REAL / "citesource_agris_na_3.ris"), str(TOOLS / "endnote_indented_6.ris"),
+                 "--corpus", "a", "--title-only"]) == 0
+    assert main([ws, "export", "--corpus", "a", "--format", "xlsx", "--out", str(tmp_path / "a.xlsx")]) == 0
+    assert main([ws, "import", str(tmp_path / "a.xlsx"), "--corpus", "b", "--title-only"]) == 0
+    store = Store(tmp_path / "ws")
+    before = {p.id: p for p in store.papers("a")}
+    after = {p.id: p for p in store.papers("b")}
+    assert after.keys() == before.keys() and len(before) == 9
+    assert all(after[i].fields.get("authors") == before[i].fields.get("authors") for i in before)
+    assert all(after[i].fields.get("keywords") == before[i].fields.get("keywords") for i in before)
+    assert ["da Silva Dias, João Carlos"] in [p.fields.get("authors") for p in after.values()]
+
+
+def test_a_users_workbook_cell_that_starts_with_a_bracket_stays_text(tmp_path: Path) -> None:
+    """Only the columns our export marks are read as lists: a user's "[Review]" or '["a", "b"]' stays as typed."""
+    import openpyxl
+
+    book = openpyxl.Workbook()
+    sheet = book.active
+    sheet.append(["title", "abstract", "authors", "note"])
+    sheet.append(["[Review] A title", "An abstract.", '["Smith, J.", "Doe, A."]', '["a", "b"]'])
+    book.save(tmp_path / "user.xlsx")
+    (paper,) = _papers(tmp_path / "user.xlsx")
+    assert paper.title == "[Review] A title" and paper.fields["note"] == '["a", "b"]'
