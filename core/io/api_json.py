@@ -31,7 +31,7 @@ from core.io.scholarly import _bare
 JSON_SHAPES = ("JSON lines or a list of records with a title field, CSL JSON, OpenAlex (works), Semantic Scholar "
                "(papers), Europe PMC (its API, getpapers, pygetpapers), Crossref REST (/works), DataCite REST (/dois) "
                "or DataCite JSON, ISTEX API (/document), ERIC and PLOS (Solr answers), bioRxiv/medRxiv (/details), "
-               "INSPIRE-HEP (/api/literature), CiNii (OpenSearch JSON)")
+               "INSPIRE-HEP (/api/literature), CiNii (OpenSearch JSON), Web of Science Starter API (/documents)")
 _CROSSREF_WORKS = frozenset(("work-list", "work"))
 _DOI_PREFIXES = ("https://doi.org/", "http://doi.org/", "http://dx.doi.org/", "https://dx.doi.org/", "doi:")
 _CROSSREF_DATES = ("issued", "published", "published-print", "published-online")

@@ -20,20 +20,19 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from core.errors import CorpusError
-from core.io.api_json import api_row, unread_json
+from core.io.api_json import unread_json
 from core.io.arxiv_atom import arxiv_atom_rows, looks_like_arxiv_atom
 from core.io.bibtex import _bibtex_rows, looks_like_bibtex
 from core.io.citavi import citavi_rows, looks_like_citavi, looks_like_citavi_backup
-from core.io.csl import csl_row, looks_like_csl
 from core.io.dspace import dspace_rows, looks_like_dspace
 from core.io.endnote import _endnote_rows, looks_like_endnote
-from core.io.europe_pmc import europe_pmc_row, europe_pmc_table, looks_like_europe_pmc
+from core.io.europe_pmc import europe_pmc_table
 from core.io.europe_pmc_xml import europe_pmc_xml_rows, looks_like_europe_pmc_xml
 from core.io.excel import _excel_rows, excel_layout
 from core.io.field_blocks import field_block_rows, looks_like_field_blocks
 from core.io.id_lists import looks_like_pmid_list, pmid_list_error
-from core.io.inspire import inspire_row
 from core.io.jats import _jats_rows, is_jats
+from core.io.json_records import json_rows
 from core.io.layout import Layout, separator_of, sniff_text
 from core.io.marcxml import binary_marc_error, is_binary_marc, looks_like_marcxml, marcxml_rows
 from core.io.medline import _medline_rows, looks_like_medline, looks_like_pubmed_display, pubmed_display_error
@@ -46,7 +45,7 @@ from core.io.printed import looks_like_printed_bibliography, printed_bibliograph
 from core.io.pubmed import _pubmed_rows
 from core.io.refworks import looks_like_refworks, refworks_rows
 from core.io.ris import _ris_rows, looks_like_ris
-from core.io.rows import NumberedRow, Row
+from core.io.rows import NumberedRow
 from core.io.safety import (
     _check_file,
     _decoding,
@@ -57,8 +56,6 @@ from core.io.safety import (
     with_encoding,
     xml_head,
 )
-from core.io.scholarly import looks_like_openalex, looks_like_semantic_scholar, openalex_row, semantic_scholar_row
-from core.io.search_apis import search_api_row
 from core.io.tabular import _delimited_rows, _jsonl_rows, _parquet_rows
 from core.io.tagged import _cochrane_rows, _refer_rows, _wos_rows, looks_like_cochrane, looks_like_refer, looks_like_wos
 from core.io.zotero_rdf import looks_like_zotero_rdf, zotero_rdf_rows
@@ -285,31 +282,6 @@ class Opened:
     format_note: str = ""  # why the content overruled the extension, when it did
 
 
-def _json_record(row: Row) -> Row:
-    """A JSON object under the product's field names when it is a CSL item, an OpenAlex work, a Semantic Scholar
-    paper, a Europe PMC record, a Crossref work, a DataCite record, an ISTEX record or an INSPIRE-HEP record; else as
-    it is."""
-    if looks_like_openalex(row):
-        return openalex_row(row)
-    if looks_like_semantic_scholar(row):
-        return semantic_scholar_row(row)
-    if looks_like_europe_pmc(row):
-        return europe_pmc_row(row)
-    api = api_row(row)  # Crossref, DataCite, ISTEX: before CSL, which a Crossref work resembles
-    if api is None:
-        api = search_api_row(row)  # ERIC, PLOS, bioRxiv/medRxiv
-    if api is None:
-        api = inspire_row(row)  # INSPIRE-HEP: a hit, a record answer, a record of its dumps
-    if api is not None:
-        return api
-    return csl_row(row) if looks_like_csl(row) else row
-
-
-def _json_rows(rows: Iterator[NumberedRow]) -> Iterator[NumberedRow]:
-    for number, row in rows:
-        yield number, (_json_record(row) if isinstance(row, dict) else row)
-
-
 _LIBRARY_READERS = {"mods": mods_rows, "marcxml": marcxml_rows, "citavi": citavi_rows, "europepmc": europe_pmc_xml_rows}
 _TEXT_READERS: dict[str, Callable[[Path], Iterator[NumberedRow]]] = {
     "bibtex": _bibtex_rows, "ris": _ris_rows, "medline": _medline_rows, "wos": _wos_rows, "cochrane": _cochrane_rows,
@@ -348,7 +320,7 @@ def _numbered_rows(path: Path, fmt: str, options: ReadOptions) -> tuple[Iterator
                                    header_row=layout.header_row)
         return ovid_table(europe_pmc_table(_decoding(path, reader))), layout  # Europe PMC's, Ovid's CSV
     if fmt == "jsonl":
-        return _json_rows(_decoding(path, _jsonl_rows)), Layout()
+        return json_rows(_decoding(path, _jsonl_rows)), Layout()
     return _decoding(path, _TEXT_READERS[fmt]), Layout()
 
 

@@ -27,6 +27,7 @@ from core.io.inspire import inspire_records
 from core.io.rows import NumberedRow, Row, RowNumber
 from core.io.safety import _GZIP_MAGIC, _head_text, _name, _open_binary, _open_text
 from core.io.search_apis import search_api_records
+from core.io.wos_api import wos_api_records
 from core.records import RowError
 
 MAX_FIELD_CHARS = 50 * 2**20
@@ -200,6 +201,8 @@ def _wrapped(value: Any, path: Path) -> list | None:
         records = search_api_records(value)
     if records is None:  # an INSPIRE-HEP search answer (core.io.inspire)
         records = inspire_records(value)
+    if records is None:  # the Web of Science Starter API's answer (core.io.wos_api)
+        records = wos_api_records(value)
     if records is not None or "title" in value:
         return records
     return next((value[key] for key in _RECORD_LISTS if isinstance(value.get(key), list)), None)

@@ -118,3 +118,29 @@ def test_a_users_workbook_cell_that_starts_with_a_bracket_stays_text(tmp_path: P
     book.save(tmp_path / "user.xlsx")
     (paper,) = _papers(tmp_path / "user.xlsx")
     assert paper.title == "[Review] A title" and paper.fields["note"] == '["a", "b"]'
+
+
+# --- the Web of Science Starter API's answer ------------------------------------------------------------------------
+
+
+def test_a_web_of_science_starter_api_answer_is_read() -> None:
+    """Clarivate's Web of Science Starter API (``/api/wos?q=…``) answers ``{"metadata": {"total", "page", "limit"},
+    "hits": [...]}``, each hit with ``uid`` ("WOS:…"), ``title``, ``source`` (``sourceTitle``, ``publishYear``,
+    volume, issue, pages), ``names.authors[].displayName``, ``identifiers`` (doi, issn, pmid) and
+    ``keywords.authorKeywords``, and no abstract. It was refused ("records are under 'hits', a shape this importer
+    does not read"); its hits are read as title-only papers with their ids, journal, year, authors and DOI."""
+    stream = read_papers(TOOLS / "wos_starter_api_3.json", title_only=True)
+    papers = [item for item in stream if isinstance(item, Paper)]
+    assert [p.id for p in papers] == ["WOS:001776838600001", "WOS:001772423800001", "WOS:001772526900001"]
+    first, second, third = papers
+    assert first.title.startswith("Public genomic visibility of Lassa virus") and first.abstract == ""
+    assert first.fields["journal"] == "CRITICAL PUBLIC HEALTH" and first.fields["year"] == 2026
+    assert first.fields["authors"] == ["Alao, Jude Oluwapelumi"]
+    assert first.fields["doi"] == "10.1080/09581596.2026.2676344"
+    assert first.fields["keywords"] == ["Lassa fever", "genome, viral", "disease outbreaks", "Africa, Western",
+                                        "public health surveillance"]
+    assert len(second.fields["authors"]) == 10 and second.fields["pmid"] == "42168614"
+    assert second.fields.get("keywords") in ([], None)
+    assert third.fields["pages"] == "253-269" and third.fields["year"] == 2025
+    items = list(read_papers(TOOLS / "wos_starter_api_3.json"))  # without "Titles only": rows without an abstract
+    assert [type(item).__name__ for item in items] == ["RowError"] * 3 and "empty abstract" in items[0].reason
