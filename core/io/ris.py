@@ -191,8 +191,10 @@ def _ris_rows(path: Path) -> Iterator[NumberedRow]:
 
     one_space = False  # the record started "TY - JOUR": its tags have one space before the dash
     ended = False  # a record ended with ER: a last one without is the file cut short
+    whole = True  # the last line ended with a line break: a file that ends inside a line is cut short
     with _open_text(path) as handle:
         for raw in handle:
+            whole = raw.endswith(("\n", "\r"))
             line = raw.rstrip("\r\n").lstrip("\ufeff")  # a byte order mark also starts files joined together
             if line.startswith("TY - ") or (chunk and one_space and _ONE_SPACE_TAG.match(line)):
                 line = _ONE_SPACE_TAG.sub(r"\1  -", line, count=1)
@@ -206,5 +208,5 @@ def _ris_rows(path: Path) -> Iterator[NumberedRow]:
                 chunk, one_space, ended = [], False, True
             elif chunk:
                 chunk.append(line)
-    if chunk:
-        yield from flush(cut=ended)
+    if chunk:  # a one-record file has no ER to compare with: it ends inside a line when it was cut
+        yield from flush(cut=ended or not whole)

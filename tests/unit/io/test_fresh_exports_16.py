@@ -144,3 +144,30 @@ def test_a_web_of_science_starter_api_answer_is_read() -> None:
     assert third.fields["pages"] == "253-269" and third.fields["year"] == 2025
     items = list(read_papers(TOOLS / "wos_starter_api_3.json"))  # without "Titles only": rows without an abstract
     assert [type(item).__name__ for item in items] == ["RowError"] * 3 and "empty abstract" in items[0].reason
+
+
+# --- a one-record RIS file cut short --------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("share", [0.3, 0.6, 0.9])
+def test_a_one_record_ris_file_cut_inside_a_line_warns_that_it_looks_cut_short(tmp_path: Path, share: float) -> None:
+    """A RIS file's last record without an ER line was called cut short only when an earlier record had one; a file
+    of one record (a single reference saved from ScienceDirect, CRLF) cut inside its abstract was imported without a
+    word. A file that ends inside a line, with no ER after its last record, is cut short: the record is imported with
+    the warning."""
+    data = (TOOLS / "sciencedirect_old_m3_doi_1.ris").read_bytes()
+    path = tmp_path / "one.ris"
+    path.write_bytes(data[:int(len(data) * share)])
+    items = list(read_papers(path))
+    warnings = [item for item in items if "cut short" in getattr(item, "reason", "")]
+    assert len(warnings) == 1, items
+    assert sum(isinstance(item, Paper) for item in items) == (1 if share > 0.1 else 0)
+
+
+def test_a_one_record_ris_file_without_er_but_ending_with_a_line_break_is_not_warned(tmp_path: Path) -> None:
+    """A writer that leaves out ER lines ends its file with a whole line: no sign of a cut."""
+    data = (TOOLS / "sciencedirect_old_m3_doi_1.ris").read_bytes()
+    path = tmp_path / "one.ris"
+    path.write_bytes(data[:data.index(b"ER  -")])
+    items = list(read_papers(path))
+    assert len(items) == 1 and isinstance(items[0], Paper)
