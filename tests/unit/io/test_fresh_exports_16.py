@@ -171,3 +171,20 @@ def test_a_one_record_ris_file_without_er_but_ending_with_a_line_break_is_not_wa
     path.write_bytes(data[:data.index(b"ER  -")])
     items = list(read_papers(path))
     assert len(items) == 1 and isinstance(items[0], Paper)
+
+
+# --- SpringerLink's CSV: the DOI is in "Item DOI" ------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("name", ["springer_searchresults_4.csv", "springer_3.csv"])
+def test_springerlink_csv_item_doi_is_the_papers_doi(name: str) -> None:
+    """SpringerLink's search-results CSV names its DOI column "Item DOI"; it was kept as a field of that name, so the
+    papers had no DOI (ids were hashes of the title) and the same paper from Scopus or Web of Science did not merge
+    by DOI. The column is the DOI, and each paper's id is its DOI."""
+    stream = read_papers(TOOLS / name, title_only=True)
+    papers = [item for item in stream if isinstance(item, Paper)]
+    assert stream.reading["columns"]["doi"] == "Item DOI"
+    assert papers and all(p.fields["doi"] and p.id == p.fields["doi"] for p in papers)
+    if name.startswith("springer_search"):
+        assert papers[0].fields["doi"] == "10.1007/s10660-015-9183-6"
+        assert papers[0].fields["authors"] == ["Sonia Royo", "Ana Yetano"]
