@@ -11,7 +11,7 @@ from core.io.names import _MORE, author_list, glued_names
 from core.io.rows import _year
 from core.records import bare_doi
 
-_SPRINGER = ("book series title", "content type")  # columns of SpringerLink's search-results CSV (its "Item DOI" is the doi)
+_SPRINGER = ("book series title", "content type")  # SpringerLink's search-results CSV (its "Item DOI": the doi)
 _FULL_NAMES = ("af", "author full names")  # Web of Science's full author names, by its tags or field names
 _AUTHOR_ID = re.compile(r"\(\d{5,}\)")
 
