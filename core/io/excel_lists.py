@@ -34,7 +34,7 @@ def cell_text(value: Any, form: str | None) -> str:
     """A list, dict or text as the cell text of a column of ``form`` (None: an unmarked column)."""
     if form == LIST and isinstance(value, list):
         joined = _JOIN.join(value)
-        if value and joined[:1] != "[" and joined.split(_JOIN) == value:
+        if joined and joined[:1] != "[" and joined.split(_JOIN) == value:
             return joined
         return json.dumps(value, ensure_ascii=False)
     if form == JSON:

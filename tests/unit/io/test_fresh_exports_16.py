@@ -6,12 +6,16 @@ read it (BENCHMARKS.md §25o)."""
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from core.io import read_papers
 from core.io.export import export_papers
+from core.io.mojibake import repaired_text
 from core.records import Paper
 from tests.unit.io.support import TOOLS
 
@@ -263,3 +267,24 @@ def test_the_same_ieee_papers_from_its_csv_and_a_ris_written_from_it_merge(tmp_p
                      str(TOOLS / "ieee_python_ris_2.ris"), "--corpus", "c", "--json"]) == 0
     doc = json.loads(buffer.getvalue())
     assert (doc["read"], doc["added"], doc["merged"], doc["skipped"]) == (4, 2, 2, 0)
+
+
+_ITEM = st.text(alphabet=st.characters(blacklist_categories=("Cc", "Cs")), max_size=12)
+
+
+@settings(max_examples=int(os.environ.get("MIREAD_FUZZ_EXAMPLES", "40")), deadline=None,
+          suppress_health_check=list(HealthCheck))
+@given(lists=st.lists(st.lists(_ITEM, max_size=4), min_size=1, max_size=5), mixed=st.booleans())
+def test_any_list_of_texts_survives_the_excel_export(tmp_path_factory, lists: list, mixed: bool) -> None:
+    """Property: a field holding lists of any texts (with "; ", "[", quotes, an empty text, an empty list) comes back
+    from our Excel export as the same lists; a column mixing texts and lists keeps each as it was."""
+    folder = tmp_path_factory.mktemp("xl")
+    papers = [Paper(f"p{i}", f"Title {i}", f"Abstract {i}.",
+                    {"tags": ("[not a list]; x" if mixed and i == 0 else value)}) for i, value in enumerate(lists)]
+    path = folder / "out.xlsx"
+    export_papers(papers, path, "xlsx")
+    back = {p.id: p for p in read_papers(path) if isinstance(p, Paper)}
+    # what reads as mojibake comes back repaired (core.io.mojibake), as from any other file
+    expected = [[repaired_text(item) for item in p.fields["tags"]] if isinstance(p.fields["tags"], list)
+                else repaired_text(p.fields["tags"]) for p in papers]
+    assert [back[p.id].fields.get("tags") for p in papers] == expected
