@@ -18,7 +18,7 @@ from core.display import plural
 from core.errors import MireadError
 from core.io import FIELDS, ImportPlan, ReadOptions, columns_of, plan_import, preview
 from core.io.layout import SEPARATOR_NAMES
-from core.io.plan import PREVIEW_ROWS, describe_reading
+from core.io.plan import PREVIEW_ROWS, describe_reading, field_sources
 from core.io.safety import ENCODING_NAMES
 from core.records import md_escape
 from core.store import import_file, import_files
@@ -118,9 +118,11 @@ def _mapping_widgets(columns: list[str], plan: ImportPlan | None, digest: str) -
 def _plan_summary(plan: ImportPlan) -> None:
     reading = plan.reading
     st.caption(" · ".join(describe_reading(reading, plan.tool, mark=lambda v: f"**{md_escape(v)}**")))
-    mapping = reading.get("columns") or {}
-    st.caption("Columns: " + " · ".join(f"{field} ← **{md_escape(str(column))}**" if column else f"{field} ← none"
-                                        for field, column in mapping.items()))
+    label, sources = field_sources(reading)  # a table's columns; a record format's fields (RIS has no 'journal')
+    named = dict(sources)
+    st.caption(f"{'Columns' if label == 'columns' else 'Fields read'}: " + " · ".join(
+        (f"{field} ← **{md_escape(str(named[field]))}**" if named[field] else field) if field in named
+        else f"{field} ← none" for field in (reading.get("columns") or {})))
     fix = why_nothing(plan, "")  # no paper can be imported: the same sentence a file among several gets
     (st.warning if plan.skipped or not plan.papers else st.success)(plan.summary() + "." + (
         f" {md_escape(fix[:1].upper() + fix[1:])}." if fix else ""))

@@ -46,11 +46,12 @@ def add_import_arguments(p: argparse.ArgumentParser) -> None:
 
 
 def _reading_lines(doc: dict[str, Any]) -> list[str]:
-    from core.io.plan import describe_reading
+    from core.io.plan import describe_reading, field_sources
 
     where = describe_reading(doc, doc.get("tool"))
-    mapping = ", ".join(f"{k} <- '{v}'" for k, v in (doc.get("columns") or {}).items() if v)
-    return ["; ".join(where), f"columns: {mapping}" + ("; title-only rows kept" if doc.get("title_only") else "")]
+    label, sources = field_sources(doc)  # a table's columns; a record format's fields (no column 'journal' in RIS)
+    mapping = ", ".join(f"{k} <- '{v}'" if v else k for k, v in sources)
+    return ["; ".join(where), f"{label}: {mapping}" + ("; title-only rows kept" if doc.get("title_only") else "")]
 
 
 def cmd_import(store: Store, args: argparse.Namespace, emit: Emit) -> dict[str, Any]:

@@ -22,6 +22,19 @@ from core.records import Paper, RowError
 PREVIEW_ROWS = 20_000  # rows the page checks; the CLI's --dry-run reads them all
 
 
+_TABLES = ("csv", "tsv", "excel", "parquet")  # formats whose fields are read from columns a user can name
+
+
+def field_sources(reading: dict[str, Any]) -> tuple[str, list[tuple[str, str | None]]]:
+    """What each field was read from, said truly: a table's "columns" (field, column); a record format's "fields"
+    (field, the source's own name where it differs: BibTeX's "journaltitle"; None where the reader named it so: a RIS
+    file has no column 'journal', its journal is in JO, T2 or JF)."""
+    mapping = [(field, column) for field, column in (reading.get("columns") or {}).items() if column]
+    if reading.get("reader") in _TABLES:
+        return "columns", mapping
+    return "fields", [(field, None if column == field else column) for field, column in mapping]
+
+
 def describe_reading(reading: dict[str, Any], tool: str | None = None,
                      mark: Callable[[str], str] = str) -> list[str]:
     """How a file is read, as phrases ("read as CSV", "header on row 5", ...); ``mark`` formats each value."""

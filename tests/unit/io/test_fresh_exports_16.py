@@ -288,3 +288,31 @@ def test_any_list_of_texts_survives_the_excel_export(tmp_path_factory, lists: li
     expected = [[repaired_text(item) for item in p.fields["tags"]] if isinstance(p.fields["tags"], list)
                 else repaired_text(p.fields["tags"]) for p in papers]
     assert [back[p.id].fields.get("tags") for p in papers] == expected
+
+
+# --- the dry run names a table's columns, and a record format's fields -----------------------------------------------
+
+
+def _dry_run(tmp_path: Path, path: Path) -> str:
+    import contextlib
+    import io
+
+    from core.cli import main
+
+    buffer = io.StringIO()
+    with contextlib.redirect_stdout(buffer):
+        assert main([f"--workspace={tmp_path / 'ws'}", "import", str(path), "--corpus", "c", "--dry-run"]) == 0
+    return buffer.getvalue()
+
+
+def test_a_ris_dry_run_names_the_fields_it_read_not_columns(tmp_path: Path) -> None:
+    """The dry run printed "columns: title <- 'title', journal <- 'journal', …" for a RIS file, which has no column
+    'journal' (its journal is in JO, T2 or JF): the same lie as the id note. A record format's line names the fields
+    read; a table's line names its columns."""
+    ris = _dry_run(tmp_path, REAL / "scopus_3.ris")
+    assert "columns:" not in ris and "<- 'title'" not in ris
+    assert "fields: title, abstract, journal, year, doi, authors, keywords" in ris
+    csv_text = _dry_run(tmp_path, TOOLS / "ieee_xplore_2024_2.csv")
+    assert "columns: title <- 'Document Title', abstract <- 'Abstract'" in csv_text
+    bib = _dry_run(tmp_path, TOOLS / "bbt_biblatex_journaltitle_12.bib")
+    assert "fields: title, abstract, id <- 'key', journal, year" in bib  # the citation key gives the ids
