@@ -135,13 +135,22 @@ def _medline_rows(path: Path) -> Iterator[NumberedRow]:
     number = 0
     record: dict[str, Any] = {}
     ends_with_source = False  # PubMed writes SO last in every record: a last record without it was cut short
+    whole = [True]  # the last line ended with a line break (a file cut short ends inside a line)
+
+    def lines(handle: Any) -> Iterator[str]:
+        for line in handle:
+            whole[0] = line.endswith(("\n", "\r"))
+            yield line.lstrip("\ufeff")
+
     with _open_text(path) as handle:
-        records = Medline.parse(_joined(line.lstrip("\ufeff") for line in handle))
+        records = Medline.parse(_joined(lines(handle)))
         while True:
             try:
                 record = next(records)
             except StopIteration:
-                if ends_with_source and number > 1 and not record.get("SO"):
+                # one record PubMed wrote (OWN) has no earlier SO to compare with: without SO, ending inside a line
+                alone = number == 1 and bool(record.get("OWN")) and not whole[0]
+                if (ends_with_source and number > 1 or alone) and not record.get("SO"):
                     yield number, record_cut_warning(number, list(record)[-1] if record else "",
                                                      "before its SO line, which ends every record")
                 return

@@ -316,3 +316,28 @@ def test_a_ris_dry_run_names_the_fields_it_read_not_columns(tmp_path: Path) -> N
     assert "columns: title <- 'Document Title', abstract <- 'Abstract'" in csv_text
     bib = _dry_run(tmp_path, TOOLS / "bbt_biblatex_journaltitle_12.bib")
     assert "fields: title, abstract, id <- 'key', journal, year" in bib  # the citation key gives the ids
+
+
+@pytest.mark.parametrize("share", [0.3, 0.6, 0.9])
+@pytest.mark.parametrize("name", ["pubmed_subscripts_1.nbib", "pubmed_cn_wrapped_1.nbib"])
+def test_a_one_record_pubmed_file_cut_inside_a_line_warns(tmp_path: Path, name: str, share: float) -> None:
+    """PubMed ends every record with SO; a last record without it was called cut only after a first record that had
+    one, so a one-record PubMed file cut at 60 % was imported without a word. A record PubMed wrote (it has OWN)
+    without SO, in a file that ends inside a line, is cut short."""
+    data = (TOOLS / name).read_bytes()
+    cut = data[:int(len(data) * share)]
+    if cut.endswith((b"\n", b"\r")):
+        cut = cut[:-1]
+    path = tmp_path / name
+    path.write_bytes(cut)
+    items = list(read_papers(path, title_only=True))
+    assert [item for item in items if "cut short" in getattr(item, "reason", "")], items
+
+
+def test_a_one_record_medline_file_without_so_that_ends_with_a_line_break_is_not_warned(tmp_path: Path) -> None:
+    """Zotero's MEDLINE export writes no SO for some records: a whole record without SO is no sign of a cut."""
+    data = (TOOLS / "pubmed_subscripts_1.nbib").read_bytes()
+    path = tmp_path / "one.nbib"
+    path.write_bytes(b"".join(line for line in data.splitlines(keepends=True) if not line.startswith(b"SO  -")))
+    items = list(read_papers(path, title_only=True))
+    assert not [item for item in items if "cut short" in getattr(item, "reason", "")]
