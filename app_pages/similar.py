@@ -5,6 +5,7 @@ from __future__ import annotations
 import pandas as pd
 import streamlit as st
 
+from core.display import clipped
 from core.explore import citation_relation, hybrid_search, paper_citations, similar_papers
 from core.explore.search.hybrid import NO_PAPER_PASSES
 from core.records import md_escape
@@ -46,7 +47,7 @@ else:
     key = sticky(f"similar_paper_{corpus}")
     if st.session_state.get(key) not in frame.index:  # a row the corpus no longer has
         st.session_state.pop(key, None)
-    choice = st.selectbox("Paper", frame.index, format_func=lambda i: str(frame.at[i, "title"])[:140],
+    choice = st.selectbox("Paper", frame.index, format_func=lambda i: clipped(frame.at[i, "title"], 140),
                           help="Type to search titles.", key=key)
     paper_id = str(frame.at[choice, "id"])
     if info.links:
