@@ -7,6 +7,7 @@ import streamlit as st
 
 from core.display import clipped
 from core.explore import citation_relation, hybrid_search, paper_citations, similar_papers
+from core.explore.search.authors import matching_authors
 from core.explore.search.hybrid import NO_PAPER_PASSES
 from core.records import md_escape
 from ui import state
@@ -67,6 +68,12 @@ with st.expander("Filters and number of results"):
         filters[column] = st.multiselect(f"Only {md_escape(column)}", values, key=key, filter_mode="contains",
                                          help="Type part of a name: the list keeps the names that contain it, so "
                                               "'Select all matches' selects only those.")
+    if "authors" in frame.columns:  # part of a name: the papers whose author list holds a name that matches
+        author = st.text_input("Only papers by", key=sticky(f"similar_author_{corpus}"),
+                               placeholder="part of an author's name, e.g. Smith J",
+                               help="Each word must begin a word of the author's name (any order, case or accents).")
+        if author.strip():
+            filters["authors"] = matching_authors(frame, author) or [author.strip()]  # no such name: no paper
     collection = collection_choice(corpus, "similar_collection", "the results")
     if collection is not None:
         filters["id"] = collection[1]

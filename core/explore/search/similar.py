@@ -120,11 +120,13 @@ def filter_mask(frame: pd.DataFrame, filters: dict[str, list[Any]] | None = None
 
 
 def _holds(column: pd.Series, wanted: set[str]) -> np.ndarray:
-    """Rows whose value is one of `wanted`; in a list column (authors, keywords) also rows holding any of them."""
+    """Rows whose value is one of `wanted`; in a list column (authors, keywords; or its text joined by ';') also rows
+    holding any of them."""
     whole = column.astype(str).isin(wanted).to_numpy(dtype=bool)
     if column.dtype == object:
         lists = (list, tuple, np.ndarray)
-        held = column.map(lambda v: isinstance(v, lists) and any(str(x) in wanted for x in v))
+        held = column.map(lambda v: (isinstance(v, lists) and any(str(x) in wanted for x in v))
+                          or (isinstance(v, str) and ";" in v and any(x.strip() in wanted for x in v.split(";"))))
         whole = whole | held.to_numpy(dtype=bool)
     return whole
 
