@@ -133,7 +133,8 @@ elif answer is not None:
         if any(r.get("why") for r in rows):
             rows = [dict(r, why=why_plain(r)) for r in rows]
             tie = [*tie, "why"]
-        papers_table(rows, ["rank", "score", "title", *tie, *(["figure"] if ranked else []), "journal",
+        by = ["authors"] if answer.inputs["filters"].get("authors") else []  # whose name matched, beside each
+        papers_table(rows, ["rank", "score", "title", *tie, *(["figure"] if ranked else []), *by, "journal",
                             *info.labels[:3], "year"])
         st.caption("Your query is placed on the **Domain map** among its neighbours (a ★).")
         st.page_link("app_pages/map.py", label="See it on the map", icon=":material/scatter_plot:")

@@ -33,6 +33,7 @@ def test_part_of_an_authors_name_keeps_only_their_papers(empty_workspace, tiny_m
     titles = set(at.dataframe[0].value["title"])
     assert titles == set(frame.loc[frame["id"].astype(str).isin(theirs), "title"]), titles
     assert shown is None or shown <= theirs
+    assert all("Roe, Rita" in str(a) for a in at.dataframe[0].value["authors"])  # who matched, on each row
 
 
 def test_a_name_no_author_has_says_no_paper_passes(empty_workspace, tiny_model_dir):  # noqa: F811
