@@ -25,7 +25,7 @@ from ui.errors import guarded
 from ui.journal_balance import balance_table
 from ui.journal_names import spellings_table
 from ui.resources import encoder, papers_frame, store
-from ui.sidebar import current_corpus, current_model, sticky
+from ui.sidebar import current_corpus, current_model, sticky, sticky_choice
 from ui.tables import papers_table
 
 st.title("Journals")
@@ -44,10 +44,10 @@ if corpus and not journal:
                if targets else "; import papers with a journal (source title) column to use it."))
 c1, c2 = st.columns([3, 1])
 column = c1.selectbox("Suggest", targets, format_func=lambda c: "journals" if c == journal else f"a value of label {c}",
-                      key="journal_target",
+                      key=sticky_choice("journal_target", targets, targets[0] if targets else None),
                       help="Journals come from the corpus's journal field; the other choices suggest a value of a "
                            "label column, named as such.") if targets else None
-k = c2.number_input("Suggestions", 1, 20, 5)
+k = c2.number_input("Suggestions", 1, 20, key=sticky("journal_k", 5))  # kept across pages, as the text is
 what = "journals" if column is not None and column == journal else f"values of {md_escape(column)}"
 
 # a trained head and the neighbour vote, measured on the same papers: the higher top-5 is the default
