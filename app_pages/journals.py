@@ -56,11 +56,11 @@ measured = guarded(head_and_vote, store(), corpus, spec, column) if has_head and
 method = None
 if measured:
     methods = ["head", "knn"]
-    method = st.radio("Suggest with", methods, index=methods.index(measured["best"]), horizontal=True,
+    method = st.radio("Suggest with", methods, horizontal=True,
                       format_func=lambda m: METHOD_NAMES[m] + (
                           (f" (better on {papers_measured(measured)})" if measurably_better(measured)
                            else " (higher top-5, not measurably better)") if m == measured["best"] else ""),
-                      key=f"journal_method_{spec.name}",
+                      key=sticky_choice(f"journal_method_{spec.name}", methods, measured["best"]),
                       help=f"Both were measured on the same {papers_measured(measured)}; the higher top-5 is the "
                            "default, and called better only when the paired difference's 95 % interval excludes 0.")
     st.caption(f"Measured on {papers_measured(measured)} of **{md_escape(corpus)}**: "
