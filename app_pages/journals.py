@@ -131,8 +131,8 @@ if pred is not None:
         st.success(f"How often it is right: {md_escape(method_summary(measured, pred.method))}.")
     elif found and "unmeasured" in found:  # a percentage without a measured accuracy must say so
         st.info(f"How often it is right is not measured on **{md_escape(corpus)}**: "
-                f"{md_escape(found['unmeasured'])}. The percentages are the vote's own, unchecked on held-out "
-                "papers of this corpus.")
+                f"{md_escape(found['unmeasured'])}. Its percentages are unchecked on held-out papers of this "
+                "corpus.")
     elif found:
         def interval(share: float) -> str:  # every figure with its 95 % interval over the same papers
             band = proportion_interval(share / 100 * found["papers"], int(found["papers"]))
