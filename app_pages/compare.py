@@ -9,6 +9,7 @@ from functools import partial
 import numpy as np
 import streamlit as st
 
+from core.display import clipped
 from core.embedding import get_model, list_models, vectors_fingerprint
 from core.embedding.hub import needs_hub
 from core.evaluation import QUICK_SAMPLE, QUICK_TASKS, SharedSample, evaluation_figures, shared_sample
@@ -239,7 +240,7 @@ for i, (column, coords, name, tag) in enumerate(((left, maps[0].coords, name_a, 
     if len(one) and near[i] is not None:  # one paper: a star, and its neighbours under this map's model
         marks = np.zeros(len(ids), dtype=bool)
         marks[near[i]] = True
-    stars = [{"x": float(xy[0]), "y": float(xy[1]), "label": str(frame["title"].iloc[one[0]])[:120]}
+    stars = [{"x": float(xy[0]), "y": float(xy[1]), "label": clipped(frame["title"].iloc[one[0]], 120)}
              for xy in units[i].to_unit(coords[one])] if len(one) else []
     state = {"name": f"{corpus}-{tag}-{name}-{method}", "palette": colours.palette, "legend": colours.legend,
              "grow": marks is not None, "stars": stars, "select": chosen}

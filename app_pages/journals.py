@@ -25,7 +25,7 @@ from ui.errors import guarded
 from ui.journal_balance import balance_table
 from ui.journal_names import spellings_table
 from ui.resources import encoder, papers_frame, store
-from ui.sidebar import current_corpus, current_model, sticky
+from ui.sidebar import current_corpus, current_model, sticky, sticky_choice
 from ui.tables import papers_table
 
 st.title("Journals")
@@ -44,10 +44,10 @@ if corpus and not journal:
                if targets else "; import papers with a journal (source title) column to use it."))
 c1, c2 = st.columns([3, 1])
 column = c1.selectbox("Suggest", targets, format_func=lambda c: "journals" if c == journal else f"a value of label {c}",
-                      key="journal_target",
+                      key=sticky_choice("journal_target", targets, targets[0] if targets else None),
                       help="Journals come from the corpus's journal field; the other choices suggest a value of a "
                            "label column, named as such.") if targets else None
-k = c2.number_input("Suggestions", 1, 20, 5)
+k = c2.number_input("Suggestions", 1, 20, key=sticky("journal_k", 5))  # kept across pages, as the text is
 what = "journals" if column is not None and column == journal else f"values of {md_escape(column)}"
 
 # a trained head and the neighbour vote, measured on the same papers: the higher top-5 is the default
@@ -56,11 +56,11 @@ measured = guarded(head_and_vote, store(), corpus, spec, column) if has_head and
 method = None
 if measured:
     methods = ["head", "knn"]
-    method = st.radio("Suggest with", methods, index=methods.index(measured["best"]), horizontal=True,
+    method = st.radio("Suggest with", methods, horizontal=True,
                       format_func=lambda m: METHOD_NAMES[m] + (
                           (f" (better on {papers_measured(measured)})" if measurably_better(measured)
                            else " (higher top-5, not measurably better)") if m == measured["best"] else ""),
-                      key=f"journal_method_{spec.name}",
+                      key=sticky_choice(f"journal_method_{spec.name}", methods, measured["best"]),
                       help=f"Both were measured on the same {papers_measured(measured)}; the higher top-5 is the "
                            "default, and called better only when the paired difference's 95 % interval excludes 0.")
     st.caption(f"Measured on {papers_measured(measured)} of **{md_escape(corpus)}**: "
@@ -129,6 +129,10 @@ if pred is not None:
              if corpus and not measured else None)
     if measured:
         st.success(f"How often it is right: {md_escape(method_summary(measured, pred.method))}.")
+    elif found and "unmeasured" in found:  # a percentage without a measured accuracy must say so
+        st.info(f"How often it is right is not measured on **{md_escape(corpus)}**: "
+                f"{md_escape(found['unmeasured'])}. Its percentages are unchecked on held-out papers of this "
+                "corpus.")
     elif found:
         def interval(share: float) -> str:  # every figure with its 95 % interval over the same papers
             band = proportion_interval(share / 100 * found["papers"], int(found["papers"]))

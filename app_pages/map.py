@@ -8,7 +8,7 @@ import numpy as np
 import streamlit as st
 
 from core.demo import DEMO_CORPUS
-from core.display import noun, plural
+from core.display import clipped, noun, plural
 from core.explore import (
     DEFAULT_PARAMS,
     map_coordinates,
@@ -173,7 +173,7 @@ with top:
             st.session_state.pop(key, None)
         cite_row = st.selectbox("Show the citations of", options, key=key,
                                 placeholder="a paper (type to search titles)",
-                                format_func=lambda i: "(none)" if i is None else str(frame["title"].iloc[i])[:140],
+                                format_func=lambda i: "(none)" if i is None else clipped(frame["title"].iloc[i], 140),
                                 help="Its references and the papers citing it are drawn in front and joined to it by "
                                      "lines; the lists follow under the map.")
         if cite_row is not None:
@@ -230,7 +230,7 @@ map_state = {
     "name": f"{corpus}-{method}-map", "palette": colours.palette, "legend": colours.legend, "colour": colour,
     "labels": [] if topic_map is None else shown_topics[1] if shown_topics else topic_map.unit_labels(coords, unit),
     "level": topic_map.level if topic_map else None,
-    "stars": [{"x": float(xy[0]), "y": float(xy[1]), "label": title[:120]}
+    "stars": [{"x": float(xy[0]), "y": float(xy[1]), "label": clipped(title, 120)}
               for point, title in query_points for xy in unit.to_unit(np.asarray(point).reshape(1, 2))],
     "lines": [[float(unit_xy[a, 0]), float(unit_xy[a, 1]), float(unit_xy[b, 0]), float(unit_xy[b, 1]), dashed]
               for a, b, dashed in lines],

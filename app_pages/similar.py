@@ -5,7 +5,9 @@ from __future__ import annotations
 import pandas as pd
 import streamlit as st
 
+from core.display import clipped
 from core.explore import citation_relation, hybrid_search, paper_citations, similar_papers
+from core.explore.search.authors import matching_authors
 from core.explore.search.hybrid import NO_PAPER_PASSES
 from core.records import md_escape
 from ui import state
@@ -46,7 +48,7 @@ else:
     key = sticky(f"similar_paper_{corpus}")
     if st.session_state.get(key) not in frame.index:  # a row the corpus no longer has
         st.session_state.pop(key, None)
-    choice = st.selectbox("Paper", frame.index, format_func=lambda i: str(frame.at[i, "title"])[:140],
+    choice = st.selectbox("Paper", frame.index, format_func=lambda i: clipped(frame.at[i, "title"], 140),
                           help="Type to search titles.", key=key)
     paper_id = str(frame.at[choice, "id"])
     if info.links:
@@ -66,6 +68,12 @@ with st.expander("Filters and number of results"):
         filters[column] = st.multiselect(f"Only {md_escape(column)}", values, key=key, filter_mode="contains",
                                          help="Type part of a name: the list keeps the names that contain it, so "
                                               "'Select all matches' selects only those.")
+    if "authors" in frame.columns:  # part of a name: the papers whose author list holds a name that matches
+        author = st.text_input("Only papers by", key=sticky(f"similar_author_{corpus}"),
+                               placeholder="part of an author's name, e.g. Smith J",
+                               help="Each word must begin a word of the author's name (any order, case or accents).")
+        if author.strip():
+            filters["authors"] = matching_authors(frame, author) or [author.strip()]  # no such name: no paper
     collection = collection_choice(corpus, "similar_collection", "the results")
     if collection is not None:
         filters["id"] = collection[1]
@@ -125,7 +133,8 @@ elif answer is not None:
         if any(r.get("why") for r in rows):
             rows = [dict(r, why=why_plain(r)) for r in rows]
             tie = [*tie, "why"]
-        papers_table(rows, ["rank", "score", "title", *tie, *(["figure"] if ranked else []), "journal",
+        by = ["authors"] if answer.inputs["filters"].get("authors") else []  # whose name matched, beside each
+        papers_table(rows, ["rank", "score", "title", *tie, *(["figure"] if ranked else []), *by, "journal",
                             *info.labels[:3], "year"])
         st.caption("Your query is placed on the **Domain map** among its neighbours (a ★).")
         st.page_link("app_pages/map.py", label="See it on the map", icon=":material/scatter_plot:")

@@ -48,3 +48,15 @@ def author_text(value: Any, limit: int | None = 3) -> str:
     if limit is not None and len(names) > limit:
         return "; ".join(names[:limit]) + " et al."
     return "; ".join(names)
+
+
+def clipped(text: str, limit: int) -> str:
+    """`text` whole when it fits in `limit` characters, else cut after its last whole word that fits, with "…" (a
+    label never ends in half a word that reads as another)."""
+    text = " ".join(str(text).split())
+    if len(text) <= limit:
+        return text
+    cut = text[:limit]
+    if text[limit] != " " and " " in cut:  # the cut falls inside a word: drop that word
+        cut = cut[:cut.rindex(" ")]
+    return cut.rstrip(" ,;:.-–—") + "…"

@@ -9,7 +9,7 @@ from typing import Any
 
 import streamlit as st
 
-from core.display import plural
+from core.display import clipped, plural
 from core.records import md_escape
 from ui import state
 from ui.errors import guarded
@@ -204,7 +204,7 @@ def delete_papers_panel(corpus: str) -> None:
         if found.empty:
             st.info(f"No paper of **{md_escape(corpus)}** has **{md_escape(text)}** in its title or as its id.")
             return
-        names = {str(r.id): f"{str(r.title)[:100]} ({r.id})" for r in found.itertuples()}
+        names = {str(r.id): f"{clipped(r.title, 100)} ({r.id})" for r in found.itertuples()}
         chosen = st.multiselect(f"Papers to delete ({plural(len(found), 'paper')} found"
                                 + (f", the first {_MATCHES}" if int(hit.sum()) > _MATCHES else "") + ")",
                                 list(names), format_func=names.get, key=f"delete_papers_pick:{corpus}:{text}")

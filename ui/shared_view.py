@@ -75,10 +75,10 @@ def show_link_problems(url_path: str) -> None:
 
 def carry_selection() -> None:
     """Keep the sidebar's corpus and model in the address bar on every page, so a reload opens the same ones."""
-    for name, key in (("corpus", state.CORPUS), ("model", state.MODEL)):
-        value = st.session_state.get(key)
-        if value and st.query_params.get(name) != value:
-            st.query_params[name] = str(value)
+    wanted = {name: str(value) for name, key in (("corpus", state.CORPUS), ("model", state.MODEL))
+              if (value := st.session_state.get(key)) and st.query_params.get(name) != value}
+    if wanted:  # one change of the address: each is one entry in the browser's history (Back steps through them)
+        st.query_params.update(wanted)
 
 
 def write_link(**view: object) -> None:

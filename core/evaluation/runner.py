@@ -356,16 +356,17 @@ def held_out_papers(store: Store, corpus: str, models: Sequence[str]) -> tuple[s
 def journal_accuracy(store: Store, corpus: str, model: str, column: str, method: str,
                      sample: int = 2000) -> dict | None:
     """The measured top-5 accuracy of a journal-suggesting method (and of BM25) on held-out papers of a corpus,
-    from the ``journals`` task (cached like every evaluation); None when it cannot be measured there."""
+    from the ``journals`` task (cached like every evaluation); ``{"unmeasured": why}`` when it cannot be measured
+    there (a page says so beside its suggestions); None for a method the task does not measure or no such corpus."""
     if method not in ("head", "knn") or not store.has_corpus(corpus):
         return None
     spec = get_model(model, store)
-    if store.missing_hashes(corpus, vectors_fingerprint(spec)):
-        return None  # measuring would embed the corpus: the page never starts that on its own
+    if store.missing_hashes(corpus, vectors_fingerprint(spec)):  # measuring would embed: never started on its own
+        return {"unmeasured": f"the corpus is not fully embedded with {spec.name}"}
     try:
         doc = evaluate_models(store, corpus, column, [model], ["journals"], sample=sample)
-    except MireadError:
-        return None
+    except MireadError as exc:
+        return {"unmeasured": str(exc)}
     top5 = {r["method"]: r for r in doc["results"] if r["task"] == "journals" and r["metric"] == "top-5"}
     if method not in top5:
         return None

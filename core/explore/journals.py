@@ -12,7 +12,7 @@ import numpy as np
 
 from core.embedding import Encoder, ModelSpec, get_encoder, get_model
 from core.errors import MireadError, NotEmbeddedError
-from core.explore.search.similar import clip_query, corpus_index, query_warning
+from core.explore.search.similar import clip_query, corpus_index, query_warning, read_warning
 from core.labels import is_missing, label_text
 
 if TYPE_CHECKING:
@@ -186,9 +186,11 @@ def predict_journals(
     if not (title or "").strip() and not (abstract or "").strip():
         raise MireadError("the query is empty: paste a title and/or an abstract")
     spec = model if isinstance(model, ModelSpec) else get_model(model, store)
+    pasted = f"{title} {abstract}"
     title, abstract = clip_query(title, spec.max_length), clip_query(abstract, spec.max_length)
     encoder = encoder or get_encoder(spec)
     vector = encoder.encode([(title, abstract)])[0]
+    long_text = read_warning(encoder, pasted, title, abstract)
 
     neighbours: list[tuple[float, int]] = []
     note = None
@@ -257,7 +259,7 @@ def predict_journals(
             disagreement = (f"The model's head suggests {label_text(ranked[0][0])}, but most of the nearest "
                             f"papers in the corpus are from {top_knn}.")
     return Prediction(spec.name, method, column, predictions, disagreement, note,
-                      warning=query_warning(title, abstract), nearest=len(neighbours))
+                      warning=query_warning(title, abstract) or long_text, nearest=len(neighbours))
 
 
 def _evidence(frame: pd.DataFrame, row: int, score: float) -> dict[str, Any]:

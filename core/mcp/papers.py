@@ -111,6 +111,9 @@ def journal_accuracy_document(ws: Workspace, corpus: str, model: str | None, col
     found = journal_accuracy(ws.store, corpus, spec.name, column, method)
     if not found:
         return None
+    if "unmeasured" in found:
+        return {"source": "the Evaluate page's journals task", "method": method, "unmeasured": found["unmeasured"],
+                "sentence": f"not measured on {corpus}: {found['unmeasured']}"}
     band = proportion_interval(found["top5"] / 100 * found["papers"], int(found["papers"]))
     interval = f" (95 % interval {100 * band[0]:.0f}–{100 * band[1]:.0f} %)" if band else ""
     bm25 = (f"; a BM25 text search, as JANE-style finders use, {found['bm25']:.0f} %"

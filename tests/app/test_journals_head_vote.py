@@ -66,3 +66,21 @@ def test_before_the_corpus_is_embedded_only_the_head_answers_and_the_page_says_w
     assert "Only the trained head can answer until **toy** is embedded with **headed**" in texts(at.caption)
     ask(at)
     assert "trained journal head of **headed**" in texts(at.info)
+    assert ("How often it is right is not measured on **toy**: the corpus is not fully embedded with headed"
+            in texts(at.info))  # its percentages come with no measured accuracy, and the page says so (qa16)
+
+
+def test_the_method_chosen_is_kept_with_its_suggestions_after_another_page(workspace):
+    """The radio went back to the measured best after a visit to another page, hiding the suggestions made with
+    the other method (helper qa16)."""
+    embed_corpus(workspace, "toy", "headed")
+    measured = head_and_vote(workspace, "toy", get_model("headed", workspace), "journal")
+    other = "knn" if measured["best"] == "head" else "head"
+    at = ask(open_app("app_pages/journals.py", model="headed"), other)
+    shown = [e.label for e in at.expander if " — " in e.label]
+    assert shown
+    at.switch_page("app_pages/similar.py").run()
+    at.switch_page("app_pages/journals.py").run()
+    assert not at.exception
+    assert at.radio(key="journal_method_headed").value == other
+    assert [e.label for e in at.expander if " — " in e.label] == shown

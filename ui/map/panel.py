@@ -11,7 +11,7 @@ import numpy as np
 import pandas as pd
 import streamlit as st
 
-from core.display import author_text, plural
+from core.display import author_text, clipped, plural
 from core.embedding import ModelSpec
 from core.explore.search import find_papers, hybrid_search, similar_papers
 from core.explore.search.hybrid import why_text
@@ -104,7 +104,7 @@ def find_box(frame: pd.DataFrame, coords: np.ndarray, corpus: str | None = None,
 def _short(frame: pd.DataFrame, row: int) -> str:
     year = frame["year"].iloc[row] if "year" in frame.columns else None
     title = str(frame["title"].iloc[row])
-    return (title[:110] + "…" if len(title) > 110 else title) + ("" if is_missing(year) else f" ({label_text(year)})")
+    return clipped(title, 110) + ("" if is_missing(year) else f" ({label_text(year)})")
 
 
 def _paragraphs(text: str) -> list[str]:
@@ -150,7 +150,7 @@ def paper_panel(corpus: str, spec: ModelSpec, frame: pd.DataFrame, row: int, coo
         with box:
             found = guarded(similar_papers, store(), corpus, spec, paper_id=pid, k=5, frame=frame)
             for item in (found.results if found else []):
-                st.button(f"{item['score']:.2f} · {md_escape(str(item['title'])[:90])}",
+                st.button(f"{item['score']:.2f} · {md_escape(clipped(item['title'], 90))}",
                           key=f"map_similar_{item['id']}", on_click=_open,
                           args=(str(item["id"]), coords, int(item["row"])), width="stretch")
     if links:

@@ -10,7 +10,7 @@ import pandas as pd
 import streamlit as st
 from streamlit.errors import StreamlitAPIException
 
-from core.display import blank_missing, plural
+from core.display import blank_missing, clipped, plural
 from core.embedding import ModelSpec
 from core.io.formulas import csv_bytes
 from core.plots.map_data import UnitFrame
@@ -43,7 +43,7 @@ def side_panel(corpus: str, spec: ModelSpec, frame: pd.DataFrame, coords: np.nda
         open_paper_at(frame, clicked)
     row = paper_row(frame, st.session_state.get(PAPER), st.session_state.get(PAPER_ROW))
     star = None if row is None else {"x": float(coords[row, 0]), "y": float(coords[row, 1]), "row": row,
-                                     "label": str(frame["title"].iloc[row])[:120]}
+                                     "label": clipped(frame["title"].iloc[row], 120)}
     kept = st.session_state.get(SELECTED)
     rows = kept[1] if isinstance(kept, tuple) and kept[0] == view else []
     events = map_events(unit, star, rows, coords=coords)  # the kept selection is drawn selected again on return

@@ -28,7 +28,7 @@ from core.explore.search.lexical import (
     quoted_phrases,
 )
 from core.explore.search.lookup import doi_query, doi_rows
-from core.explore.search.similar import clip_query, corpus_index, filter_mask, similar_papers
+from core.explore.search.similar import clip_query, corpus_index, filter_mask, read_warning, similar_papers
 from core.labels import plain_value
 
 if TYPE_CHECKING:
@@ -148,6 +148,7 @@ def search(
     """The corpus papers that best answer `text` (any length; "quoted phrases" must occur), optionally with a
     `title` (a pasted paper), among those passing the filters (label values, collection ids as `id`, years)."""
     spec = model if isinstance(model, ModelSpec) else get_model(model, store)
+    pasted = f"{title or ''} {text or ''}"
     title, text = clip_query(title or "", spec.max_length), clip_query(text or "", spec.max_length)
     whole = f"{title} {text}".strip()
     if not whole:
@@ -168,9 +169,10 @@ def search(
     mask = filter_mask(frame, filters, year_range)
     encoder = encoder or get_encoder(spec)
     vector = encoder.encode([(title, text) if title else (text, "")])[0]
+    long_text = read_warning(encoder, pasted, *((title, text) if title else (text, "")))
     if mask is not None and not mask.any():  # nothing to rank: no verdict on words or meaning either
         return HybridResult(query={"title": title, "abstract": text}, model=spec.name, vector=vector,
-                            notice=NO_PAPER_PASSES, weights={"dense": 1.0, "lexical": 0.0})
+                            notice=NO_PAPER_PASSES, weights={"dense": 1.0, "lexical": 0.0}, warning=long_text)
     notices = []
     phrases = quoted_phrases(whole)
     phrase_words: set[str] = {w for p in phrases for w in query_words(p)}
@@ -227,7 +229,7 @@ def search(
             item[col] = plain_value(record[col])
         results.append(item)
     return HybridResult(query={"title": title, "abstract": text}, model=spec.name, vector=vector, results=results,
-                        notice="; ".join(notices) or None,
+                        notice="; ".join(notices) or None, warning=long_text,
                         weights={"dense": 1.0, "lexical": round(w_lex, 3)})
 
 

@@ -3,15 +3,12 @@
 from __future__ import annotations
 
 import re
-from typing import TYPE_CHECKING
 
 import numpy as np
+import pandas as pd
 
 from core.frames import derived
 from core.records import bare_doi
-
-if TYPE_CHECKING:
-    import pandas as pd
 
 
 def _fold(text: str) -> str:
@@ -21,8 +18,10 @@ def _fold(text: str) -> str:
 
 def find_papers(frame: pd.DataFrame, text: str, limit: int | None = 20) -> np.ndarray:
     """Rows of `frame` matching `text`, best first: the paper whose DOI it is, else papers whose title holds every
-    word of it (case and punctuation ignored), titles that start with it first, then shorter titles; at most `limit`
-    (None: every match, so a caller can say how many there are).
+    word of it (case and punctuation ignored), ranked by how well the title matches: the title itself, titles that
+    start with the words, then hold them together, then those holding more of them as whole words (not at the start
+    of a longer word or inside one), then shorter titles; at most `limit` (None: every match, so a caller can say
+    how many there are).
     """
     wanted = (text or "").strip()
     if not wanted:
@@ -34,16 +33,28 @@ def find_papers(frame: pd.DataFrame, text: str, limit: int | None = 20) -> np.nd
     words = _fold(wanted).split()
     if not words:
         return np.array([], dtype=np.int64)
-    titles = frame["title"].map(lambda v: _fold(v) if isinstance(v, str) else "")
-    hit = np.ones(len(frame), dtype=bool)
-    for word in words:
-        hit &= titles.str.contains(word, regex=False).to_numpy(dtype=bool)
-    rows = np.flatnonzero(hit)
-    phrase, found = " ".join(words), titles.iloc[rows]
-    starts = found.str.startswith(phrase).to_numpy(dtype=bool)
-    holds = found.str.contains(phrase, regex=False).to_numpy(dtype=bool)
-    order = rows[np.lexsort((rows, found.str.len().to_numpy(), ~holds, ~starts))]  # last key first; ties: row order
+    titles = pd.Series(frame["title"].map(lambda v: _fold(v) if isinstance(v, str) else "").to_numpy(),
+                       dtype=object)
+    found = titles
+    for word in sorted(set(words), key=len, reverse=True):  # the longest (rarest) word first: the fewest rows left
+        found = found[found.str.contains(word, regex=False).to_numpy(dtype=bool)]
+        if found.empty:  # a pasted abstract stops at its first word no title holds
+            return np.array([], dtype=np.int64)
+    rows, phrase = found.index.to_numpy(dtype=np.int64), " ".join(words)
+    exact = (found == phrase).to_numpy(dtype=bool)
+    starts = found.map(lambda t: t == phrase or t.startswith(phrase + " ")).to_numpy(dtype=bool)
+    holds = found.map(lambda t: f" {phrase} " in f" {t} ").to_numpy(dtype=bool)
+    fit = found.map(lambda t: _fit(t, words)).to_numpy()
+    order = rows[np.lexsort((rows, found.str.len().to_numpy(), -fit, ~holds, ~starts, ~exact))]  # last key first
     return np.asarray(order if limit is None else order[:limit], dtype=np.int64)
+
+
+def _fit(title: str, words: list[str]) -> int:
+    """How well a (folded) title holds the query's words: 2 for each held as a whole word, 1 for each beginning a
+    word of it, 0 for each only inside a word ("cat" in "education")."""
+    held = title.split()
+    whole = set(held)
+    return sum(2 if w in whole else 1 if any(h.startswith(w) for h in held) else 0 for w in words)
 
 
 _DOI = re.compile(r"^10\.\d{4,9}/\S+$")
@@ -82,6 +93,4 @@ def row_of(frame: pd.DataFrame, paper_id: str | None) -> int | None:
 
 
 def _id_index(frame: pd.DataFrame) -> pd.Index:
-    import pandas as pd
-
     return pd.Index(frame["id"].astype(str).to_numpy())

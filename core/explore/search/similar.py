@@ -81,6 +81,26 @@ def query_warning(title: str, abstract: str) -> str | None:
     return None
 
 
+UNREAD_SHARE = 2  # warn when the model reads less than half of a pasted text
+
+
+def read_warning(encoder: Encoder, pasted: str, title: str, abstract: str) -> str | None:
+    """A warning when the model reads less than half of the (clipped) `title` + `abstract`: a whole paper pasted is
+    ranked by its first few hundred words. `pasted` is the text as the user gave it, for its word count."""
+    tokenizer, limit = getattr(encoder, "tokenizer", None), int(getattr(encoder, "max_length", 0) or 0)
+    if tokenizer is None or not limit:
+        return None
+    pair = (title, abstract) if (abstract or "").strip() else (title, None)
+    tokens = len(tokenizer(*pair, truncation=False, verbose=False)["input_ids"])
+    if tokens <= UNREAD_SHARE * limit:  # a long abstract's last sentences, as the corpus's own papers lose them
+        return None
+    words, read = len(pasted.split()), round(len(f"{title} {abstract}".split()) * limit / tokens)
+    name = getattr(getattr(encoder, "spec", None), "name", "the model")
+    return (f"Your text has {words:,} words; {name} reads only its first {limit} tokens (about "
+            f"{read:,} words), so the rest did not count toward its meaning. Paste the title and abstract, not the "
+            "whole paper, or the part you want matched.")
+
+
 def filter_mask(frame: pd.DataFrame, filters: dict[str, list[Any]] | None = None,
                 year_range: tuple[int, int] | None = None, year_column: str = "year") -> np.ndarray | None:
     """Boolean mask of corpus rows passing label filters and a year range (None when no filter)."""
@@ -100,11 +120,13 @@ def filter_mask(frame: pd.DataFrame, filters: dict[str, list[Any]] | None = None
 
 
 def _holds(column: pd.Series, wanted: set[str]) -> np.ndarray:
-    """Rows whose value is one of `wanted`; in a list column (authors, keywords) also rows holding any of them."""
+    """Rows whose value is one of `wanted`; in a list column (authors, keywords; or its text joined by ';') also rows
+    holding any of them."""
     whole = column.astype(str).isin(wanted).to_numpy(dtype=bool)
     if column.dtype == object:
         lists = (list, tuple, np.ndarray)
-        held = column.map(lambda v: isinstance(v, lists) and any(str(x) in wanted for x in v))
+        held = column.map(lambda v: (isinstance(v, lists) and any(str(x) in wanted for x in v))
+                          or (isinstance(v, str) and ";" in v and any(x.strip() in wanted for x in v.split(";"))))
         whole = whole | held.to_numpy(dtype=bool)
     return whole
 
@@ -130,6 +152,7 @@ def similar_papers(
 ) -> SearchResult:
     """Nearest corpus papers to a query text or to a paper of the corpus (which is left out of its results)."""
     spec = model if isinstance(model, ModelSpec) else get_model(model, store)
+    pasted = f"{title} {abstract}"
     title, abstract = clip_query(title, spec.max_length), clip_query(abstract, spec.max_length)
     given = frame
     frame = given if given is not None else store.papers_frame(corpus)
@@ -141,6 +164,7 @@ def similar_papers(
         raise MireadError(f"corpus {corpus!r} changed during the search ({len(frame)} papers listed, "
                           f"{len(index.matrix)} indexed); search again")
     mask = filter_mask(frame, filters, year_range)
+    long_text = None
     if paper_id is not None:
         found = row_of(frame, paper_id)
         if found is None:
@@ -155,6 +179,7 @@ def similar_papers(
             raise MireadError("the query is empty: paste a title and/or an abstract")
         encoder = encoder or get_encoder(spec)
         vector = encoder.encode([(title, abstract)])[0]
+        long_text = read_warning(encoder, pasted, title, abstract)
     scores, idx = index.search(vector[None, :], k, mask)
     label_cols = [c for c in frame.columns if c not in ("id", "title", "abstract")]
     results = []
@@ -170,6 +195,6 @@ def similar_papers(
         results.append(item)
     return SearchResult(
         query={"title": title, "abstract": abstract, **({"paper_id": paper_id} if paper_id else {})},
-        model=spec.name, vector=vector, results=results, warning=query_warning(title, abstract),
+        model=spec.name, vector=vector, results=results, warning=query_warning(title, abstract) or long_text,
     )
 
