@@ -118,5 +118,8 @@ def test_a_short_query_is_warned_about_and_a_full_abstract_is_not(embedded):
     assert short.warning and "only 2 words" in short.warning
     assert short.to_dict()["warning"] == short.warning
     paper = embedded.papers_frame("c").iloc[0]
-    full = predict_journals(embedded, "tiny", title=paper["title"], abstract=paper["abstract"] * 3, corpus="c")
+    full = predict_journals(embedded, "tiny", title=paper["title"], abstract=paper["abstract"], corpus="c")
     assert full.warning is None
+    # three times the abstract is more than twice what the tiny model reads (128 tokens): said, not "too short"
+    long = predict_journals(embedded, "tiny", title=paper["title"], abstract=paper["abstract"] * 3, corpus="c")
+    assert long.warning and "reads only its first 128 tokens" in long.warning and "only" not in long.warning[:20]
