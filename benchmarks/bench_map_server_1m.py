@@ -9,6 +9,8 @@ process (`--root`: the checkout whose core/ and ui/ are imported, e.g. `git work
 answers (identities, highlight masks, rows) so both revisions are checked to agree. Raw JSON to benchmarks/results/.
 
     nice -n 10 .venv/bin/python benchmarks/bench_map_server_1m.py --before /tmp/map1m3-before --runs 3
+    nice -n 10 .venv/bin/python benchmarks/bench_map_server_1m.py --before /tmp/map1m3-before --runs 2 --real 10 \
+        --out benchmarks/results/bench_map_server_real_31q.json
 """
 
 from __future__ import annotations
@@ -102,6 +104,38 @@ def worker(root: str, workspace: str, corpus: str) -> dict[str, Any]:
             "peak_rss_gb": round(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 2 ** 20, 2)}
 
 
+def worker_real(root: str, copies: int) -> dict[str, Any]:
+    """(b) on real text: every real fixture's papers (tests/fixtures/real: 260 files, 34 formats, accents, Greek,
+    dashes), each `copies` times under new ids, as one frame; the highlight's text built and queried."""
+    sys.path.insert(0, root)
+    import numpy as np
+
+    from core.explore import highlight_mask, highlight_text
+    from core.io import read_papers
+    from core.records import Paper
+    from core.store.frame_build import frame_of
+
+    papers = []
+    for path in sorted((HERE.parent / "tests" / "fixtures" / "real").rglob("*")):
+        if path.is_file() and path.suffix.lower() != ".md" and not path.name.startswith("EXPECTED"):
+            try:
+                papers += [p for p in read_papers(path) if isinstance(p, Paper)]
+            except Exception:  # noqa: BLE001, S112 - a file no reader takes is no fixture here
+                continue
+    papers = [p for _ in range(copies) for p in papers]
+    frame = frame_of([f"{i}" for i in range(len(papers))], [p.title for p in papers], [p.abstract for p in papers],
+                     [p.fields for p in papers])
+    took: dict[str, list[float]] = {}
+    for _ in range(2):
+        text = clock(took, "b. real: highlight text built", lambda: highlight_text(frame))
+    masks = {}
+    for word in ("strasse", "müller", "cancer", "β", "2019", "doi.org"):
+        mask = clock(took, "b. real: highlight query", lambda: highlight_mask(frame, word, text))
+        masks[word] = [int(mask.sum()), digest(np.flatnonzero(mask)[:1000].tolist())]
+    return {"root": root, "papers": len(frame), "columns": len(frame.columns), "seconds": took,
+            "answers": {"highlight": masks}}
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--before", required=False, default="", help="checkout of the revision before")
@@ -109,10 +143,12 @@ def main() -> None:
     parser.add_argument("--workspace", default="/tmp/map1m3-ws", help="a copy of the 1M workspace's catalog")
     parser.add_argument("--corpus", default="synthetic")
     parser.add_argument("--out", default=str(HERE / "results" / "bench_map_server_1m_31q.json"))
+    parser.add_argument("--real", type=int, default=0, help="(b) only, on the real fixtures copied this many times")
     parser.add_argument("--worker", default="", help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.worker:
-        print(json.dumps(worker(args.worker, args.workspace, args.corpus)))
+        print(json.dumps(worker_real(args.worker, args.real) if args.real else worker(args.worker, args.workspace,
+                                                                                        args.corpus)))
         return
     catalog = Path(args.workspace) / "catalog.sqlite"
     if not catalog.exists():
@@ -127,7 +163,8 @@ def main() -> None:
         for name, root in order:
             load.append(os.getloadavg()[0])
             done = subprocess.run([sys.executable, __file__, "--worker", root, "--workspace", args.workspace,
-                                   "--corpus", args.corpus], capture_output=True, text=True, check=True)
+                                   "--corpus", args.corpus, "--real", str(args.real)], capture_output=True, text=True,
+                                  check=True)
             result = json.loads(done.stdout.strip().splitlines()[-1])
             result.update(side=name, run=run, load_at_start=round(load[-1], 2))
             results.append(result)
@@ -138,7 +175,7 @@ def main() -> None:
         summary[name] = {part: round(sorted(v for r in mine for v in r["seconds"][part])[
             len([v for r in mine for v in r["seconds"][part]]) // 2], 3) for part in mine[0]["seconds"]}
     agree = {key: len({json.dumps(r["answers"][key]) for r in results}) == 1 for key in results[0]["answers"]}
-    out = {"papers": 1_000_000, "corpus": args.corpus, "runs": args.runs, "median_s": summary, "answers_agree": agree,
+    out = {"papers": results[0].get("papers", 1_000_000), "corpus": args.corpus, "runs": args.runs, "median_s": summary, "answers_agree": agree,
            "load_1min": load, "results": results}
     Path(args.out).write_text(json.dumps(out, indent=1, ensure_ascii=False))
     print(json.dumps({"median_s": summary, "answers_agree": agree}, indent=1))

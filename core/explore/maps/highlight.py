@@ -26,8 +26,12 @@ def highlight_text(frame: pd.DataFrame) -> pa.Array:
     if not len(frame.columns):
         return pa.array([""] * len(frame), pa.large_string())
     parts = [_cells(frame[column]) for column in frame.columns]
+    empty = sum(part.null_count for part in parts)
+    parts = [pc.fill_null(part, "") if part.null_count else part for part in parts]
     joined = pc.binary_join_element_wise(*parts, pa.scalar(_SEP, pa.large_string())) if len(parts) > 1 else parts[0]
     del parts
+    if empty * 8 > joined.nbytes:  # a wide, sparse frame (fields each only some papers have): a NUL per empty cell
+        joined = pc.replace_substring_regex(joined, r"\x00{2,}", _SEP)  # made most of the text every query read
     return _casefold(joined)
 
 
@@ -44,21 +48,18 @@ def highlight_mask(frame: pd.DataFrame, query: str, text: pa.Array | None = None
 
 
 def _cells(values: pd.Series) -> pa.Array:
-    """One column's cells as text, missing as ''."""
+    """One column's cells as text, missing as null."""
     import pandas as pd
     import pyarrow as pa
     import pyarrow.compute as pc
 
     if values.dtype == object:  # lists (authors, MeSH) and mixed cells: one text per cell
-        array = pa.array([v if isinstance(v, str) else ("" if v is None else str(v)) for v in values],
-                         pa.large_string())
+        array = pa.array([v if isinstance(v, str) or v is None else str(v) for v in values], pa.large_string())
     elif isinstance(values.dtype, pd.StringDtype) or pd.api.types.is_integer_dtype(values.dtype):
         array = pc.cast(pa.array(values, from_pandas=True), pa.large_string())  # an integer reads as str() gives it
     else:  # floats ("2020.0"), booleans ("True"), dates: as pandas writes them
         array = pa.array(values.astype("string"), from_pandas=True).cast(pa.large_string())
-    if isinstance(array, pa.ChunkedArray):
-        array = array.combine_chunks()
-    return pc.fill_null(array, "") if array.null_count else array
+    return array.combine_chunks() if isinstance(array, pa.ChunkedArray) else array
 
 
 def _casefold(text: pa.Array) -> pa.Array:
