@@ -12,8 +12,8 @@ import unicodedata
 from collections.abc import Mapping
 from typing import Any
 
-__all__ = ["abbreviates", "issue_cuts", "issue_tail", "name_key", "names_a_section", "reduced_form", "section_form",
-           "shown_name", "society_stem", "spelled_acronym", "stem_of"]
+__all__ = ["abbreviates", "has_issue_tail", "issue_cuts", "issue_tail", "name_key", "names_a_section", "reduced_form",
+           "section_form", "shown_name", "society_stem", "spelled_acronym", "stem_of"]
 
 _WORD = re.compile(r"[^\w\s]|_", re.UNICODE)
 _SUBTITLE = re.compile(r"\s*(?::|;|\s=\s)\s*")  # "Title : subtitle", "Title; subtitle", "Title = parallel title"
@@ -131,6 +131,12 @@ def issue_cuts(fields: Mapping[str, Any], texts: list[str]) -> tuple[tuple[str, 
                                          str(value)))
     return tuple((text, name) for text, (name, year, volume) in found if volume in said["volume"] or not said["volume"]
                  and (not said["year"] or any(abs(int(year) - int(other)) <= 1 for other in said["year"])))
+
+
+def has_issue_tail(texts: list[str]) -> bool:
+    """Whether a saved page's issue tail ends any of these names (else `issue_cuts` cuts none, whatever the record's
+    year and volume)."""
+    return any(text.rstrip()[-1:].isdigit() and _cached_tail(text) for text in texts)
 
 
 @functools.lru_cache(maxsize=4096)

@@ -49,6 +49,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from core.journal_forms import (
+    has_issue_tail,
     issue_cuts,
     name_key,
     names_a_section,
@@ -189,14 +190,26 @@ def _hashable(value: Any) -> Any:
     return value if value is None or isinstance(value, (str, int, float, bool)) else repr(value)
 
 
-def journal_identities(records: Iterable[tuple[str, Mapping[str, Any]]], journal_field: str = "journal",
-                       alias_fields: Iterable[str] = ()) -> JournalIdentities:
-    """The journal identity of each (paper id, stored fields) record that has a journal (a text in
-    `journal_field`); `alias_fields` names more fields that hold other names of the journal (role "alias")."""
-    aliases = frozenset(alias_fields)
-    # records that agree on their journal, ISSN and alias fields are read once (a journal's papers mostly do)
+_OPAQUE = object()  # marks a value that is no JSON scalar or list in `_exact` (its repr could read like a text)
+_UNSEEN: list[str] = []
+
+
+def _exact(value: Any) -> Any:
+    """`_hashable`, but a value that is no text never equals a text (a dict whose repr reads like a name)."""
+    if isinstance(value, list):
+        return tuple(_exact(v) for v in value)
+    return value if value is None or isinstance(value, (str, int, float, bool)) else (_OPAQUE, repr(value))
+
+
+def _alike(records: Iterable[tuple[str, Mapping[str, Any]]], journal_field: str,
+           aliases: frozenset[str]) -> dict[tuple, list[str]]:
+    """The records that agree on their journal, its cut issue tail (`issue_cuts`), ISSN and alias fields, read once
+    (a journal's papers mostly do), in the order they first appear: (journal, cut, (kind, value)...) -> paper ids.
+    Papers are grouped by the exact fields read first; `issue_cuts` (which also reads the year and volume) runs per
+    paper only in the groups where a name has a saved page's issue tail (BENCHMARKS §31q)."""
     layouts: dict[tuple[str, ...], tuple[tuple[str, str | None], ...]] = {}
-    alike: dict[tuple, list[str]] = defaultdict(list)
+    alike: dict[tuple, list[str]] = {}
+    plain: dict[tuple, list[str] | None] = {}  # journal + fields read -> its ids' list; None: cut per paper
     for pid, fields in records:
         value = fields.get(journal_field)
         if not isinstance(value, str) or not value.strip():
@@ -207,9 +220,29 @@ def journal_identities(records: Iterable[tuple[str, Mapping[str, Any]]], journal
             layout = layouts[keys] = tuple(
                 (key, "name" if key in aliases else _field_kind(key)) for key in keys
                 if key != journal_field and (key in aliases or _field_kind(key)))
-        cut = issue_cuts(fields, [value, *(t for key, kind in layout if kind == "name" for t in _texts(fields[key]))])
-        alike[(value, cut, *((kind, _hashable(fields[key])) for key, kind in layout))].append(pid)
+        group = (value, *(_exact(fields[key]) for key, _ in layout)) if layout else (value,)
+        pids = plain.get(group, _UNSEEN)
+        if pids is None or pids is _UNSEEN:
+            parts = tuple((kind, _hashable(fields[key])) for key, kind in layout)
+            texts = [value, *(t for key, kind in layout if kind == "name" for t in _texts(fields[key]))]
+            if pids is _UNSEEN and not has_issue_tail(texts):
+                pids = plain[group] = alike.setdefault((value, (), *parts), [])
+            else:
+                plain[group] = None
+                pids = alike.setdefault((value, issue_cuts(fields, texts), *parts), [])
+        pids.append(pid)
+    return alike
 
+
+def journal_identities(records: Iterable[tuple[str, Mapping[str, Any]]], journal_field: str = "journal",
+                       alias_fields: Iterable[str] = ()) -> JournalIdentities:
+    """The journal identity of each (paper id, stored fields) record that has a journal (a text in
+    `journal_field`); `alias_fields` names more fields that hold other names of the journal (role "alias")."""
+    return _identities(_alike(records, journal_field, frozenset(alias_fields)))
+
+
+def _identities(alike: Mapping[tuple, list[str]]) -> JournalIdentities:
+    """`journal_identities` of the records grouped by `_alike`."""
     groups = _Groups()
     parsed: list[tuple[list[str], str, list[str], list[str]]] = []  # paper ids, journal, ISSNs, other names
     tails: dict[str, str] = {}  # "Nature Communications 2019 10:1" -> "Nature Communications"
@@ -265,7 +298,7 @@ def journal_identities(records: Iterable[tuple[str, Mapping[str, Any]]], journal
     out = JournalIdentities()
     for pids, journal, node in journal_of:
         name = shown[groups.find(node)]
-        out.names.update((pid, name) for pid in pids)
+        out.names.update(dict.fromkeys(pids, name))
         out.papers[name] = out.papers.get(name, 0) + len(pids)
     for root, spellings in members.items():
         name = shown[root]

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import io
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 
 import streamlit as st
 
@@ -38,18 +38,22 @@ def with_collections(workspace: Store, corpus: str, tags: Mapping[str, Mapping[s
 
 
 def export_menu(corpus: str, pids: Sequence[str] | None, label: str, key: str,
-                tags: Mapping[str, Mapping[str, list[str]]] | None = None) -> None:
+                tags: Mapping[str, Mapping[str, list[str]]] | Callable[[], Mapping[str, Mapping[str, list[str]]]]
+                | None = None) -> None:
     """Draw the format selectbox and the download button: the whole corpus when `pids` is None, else those papers;
-    `tags` adds keywords and notes per paper id (its topic); each paper's collections are always added."""
+    `tags` (or a function giving them, called on the click) adds keywords and notes per paper id (its topic); each
+    paper's collections are always added. `pids` is read for its length here and in full only on the click (a map
+    selection's ids are taken from the frame then: BENCHMARKS §31q)."""
     fmt = st.selectbox("Export as", list(EXPORT_FORMATS), format_func=lambda f: EXPORT_FORMATS[f][0],
                        key=f"{key}-export-format")
     workspace = store()
     count = len(pids) if pids is not None else workspace.corpus(corpus).papers
-    chosen = list(pids) if pids is not None else None
 
     def data() -> bytes:
         buffer = io.BytesIO()
-        export_corpus_file(workspace, corpus, buffer, fmt, pids=chosen, tags=with_collections(workspace, corpus, tags))
+        chosen = list(pids) if pids is not None else None
+        extra = tags() if callable(tags) else tags
+        export_corpus_file(workspace, corpus, buffer, fmt, pids=chosen, tags=with_collections(workspace, corpus, extra))
         return buffer.getvalue()
 
     st.download_button(f"Download {plural(count, 'paper')}", data=data,

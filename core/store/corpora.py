@@ -20,7 +20,7 @@ from core.records import Paper, RowError
 from core.store.field_roles import can_be_label, journal_field, label_columns, year_field
 from core.store.field_stats import counted_by_sql
 from core.store.files import pid_alive
-from core.store.frame_build import frame_of, parse_fields
+from core.store.frame_build import frame_of, gc_paused, parse_fields
 from core.store.import_run import Stream, import_streams
 from core.store.importing import ImportReport
 
@@ -206,6 +206,10 @@ class CorporaMixin:
 
         The journal field reads one name per journal (`journal_identities`): "PloS one", "PLOS ONE" and "PLoS ONE"
         are one label for the map, the vote and training. ``stored_journals=True`` gives the spellings as stored."""
+        with gc_paused():  # millions of objects made, none cyclic: the collector's passes cost seconds (§31q)
+            return self._papers_frame(corpus, with_abstract, stored_journals)
+
+    def _papers_frame(self, corpus: str, with_abstract: bool, stored_journals: bool) -> Any:
         info = self.corpus(corpus)
         cols = "pid, title, abstract, fields" if with_abstract else "pid, title, fields"
         with self.connect() as conn:

@@ -5,13 +5,39 @@ At 1M papers, a dict per paper handed to `DataFrame.from_records` and one `json.
 
 from __future__ import annotations
 
+import gc
 import json
-from collections.abc import Mapping, Sequence
-from itertools import chain
+import threading
+from collections.abc import Iterator, Mapping, Sequence
+from contextlib import contextmanager
+from itertools import chain, repeat
 from typing import Any
 
 _FIXED = ("id", "title", "abstract")  # columns of their own in the catalog; a field of that name is not read
 _ABSENT = float("nan")  # a field a paper lacks, as `DataFrame.from_records` gave it
+_UNNAMED = object()  # a paper the journal identities do not name
+_GC_LOCK = threading.Lock()
+_GC_HELD = [0, False]  # readers holding the collector off; whether it was on when the first of them came
+
+
+@contextmanager
+def gc_paused() -> Iterator[None]:
+    """Python's cyclic garbage collector held off while a corpus's papers are read: 1M papers allocate millions of
+    rows, dicts and lists (none of them cyclic), and the full collections their count sets off cost as much as the
+    read itself (BENCHMARKS §31q). Threads may overlap: the first in turns it off, the last out turns it back on if
+    it was on."""
+    with _GC_LOCK:
+        if _GC_HELD[0] == 0:
+            _GC_HELD[1] = gc.isenabled()
+            gc.disable()
+        _GC_HELD[0] += 1
+    try:
+        yield
+    finally:
+        with _GC_LOCK:
+            _GC_HELD[0] -= 1
+            if _GC_HELD[0] == 0 and _GC_HELD[1]:
+                gc.enable()
 
 
 def parse_fields(texts: Sequence[str | None]) -> list[dict[str, Any]]:
@@ -43,7 +69,9 @@ def frame_of(pids: Sequence[str], titles: Sequence[Any], abstracts: Sequence[Any
         keys.append(journal)
     for key in keys:
         if key == journal and names:
-            columns[key] = [names[p] if p in names else f.get(key, _ABSENT) for p, f in zip(pids, fields)]
+            columns[key] = shown = list(map(names.get, pids, repeat(_UNNAMED)))  # one C loop: 1.4 -> 0.2 s at 1M
+            for row in [row for row, name in enumerate(shown) if name is _UNNAMED]:  # no identity: as stored
+                shown[row] = fields[row].get(key, _ABSENT)
         else:
             columns[key] = [f.get(key, _ABSENT) for f in fields]
     return pd.DataFrame({key: _column(values) for key, values in columns.items()})

@@ -5,6 +5,8 @@ paper's citations drawn on the map, a new collection to colour by) asks for a ru
 
 from __future__ import annotations
 
+from collections.abc import Iterator, Sequence
+
 import numpy as np
 import pandas as pd
 import streamlit as st
@@ -72,6 +74,33 @@ def side_panel(corpus: str, spec: ModelSpec, frame: pd.DataFrame, coords: np.nda
         st.caption("Click a paper to read it here; select several with the lasso or box tool to list them.")
 
 
+class SelectedIds(Sequence[str]):
+    """The selected rows' paper ids as text, taken from the frame when first read (on an export's click, in an open
+    "Save as a collection"), not on every run of the side column: 0.3 s for 300k selected at 1M papers (§31q)."""
+
+    def __init__(self, frame: pd.DataFrame, rows: np.ndarray) -> None:
+        self._frame, self._rows, self._ids = frame, rows, None
+
+    def ids(self) -> list[str]:
+        if self._ids is None:
+            self._ids = selected_ids(self._frame, self._rows)
+        return self._ids
+
+    def __len__(self) -> int:
+        return len(self._rows)
+
+    def __getitem__(self, index):  # noqa: ANN001, ANN204 - Sequence's int or slice
+        return self.ids()[index]
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self.ids())
+
+
+def selected_ids(frame: pd.DataFrame, rows: np.ndarray) -> list[str]:
+    """These rows' paper ids, as text."""
+    return frame["id"].take(rows).astype(str).tolist()
+
+
 def selection_table(frame: pd.DataFrame, coords: np.ndarray, rows: np.ndarray, ranked: dict) -> pd.DataFrame:
     """These rows of the map's frame with their x, y and each paper's figure (the selection's CSV, a listed page)."""
     chosen = frame.iloc[rows].copy()
@@ -105,11 +134,11 @@ def selection_list(corpus: str, frame: pd.DataFrame, coords: np.ndarray, rows: n
     st.dataframe(blank_missing(shown), width="stretch", hide_index=True, height=min(420, 38 + 35 * len(shown)),
                  column_config={"title": st.column_config.TextColumn(width="medium"),
                                 "figure": st.column_config.TextColumn(width="medium")})
-    ids = frame["id"].take(rows).astype(str).tolist()
+    ids = SelectedIds(frame, rows)
     what = plural(len(rows), "selected paper")
     with st.popover(f"Export the {what}", icon=":material/download:", width="stretch"):
-        # for a reference manager; a topic colouring adds each paper's topic as a keyword
-        topic_tags = ({ids[i]: {"keywords": [f"topic: {colour_values[r]}"]} for i, r in enumerate(rows)}
+        # for a reference manager; a topic colouring adds each paper's topic as a keyword (both made on the click)
+        topic_tags = ((lambda: {pid: {"keywords": [f"topic: {colour_values[r]}"]} for pid, r in zip(ids, rows)})
                       if colour == TOPICS and colour_values else None)
         export_menu(corpus, ids, "selection", key="map_selection", tags=topic_tags)
         st.download_button("Map table with x, y (CSV)",  # built on the click only

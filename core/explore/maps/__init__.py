@@ -1,8 +1,8 @@
 """2-D maps of a corpus: projections (`projection`: UMAP, t-SNE, PCA, placing new points), maps cached per corpus,
-model and parameters and fitted in the background (`cached`: also highlight and hover data), and sampled fits for
-corpora too large to project whole (`sampled`); the density overview and view windows of maps too large to
-draw point by point (`density`); maps that stay put when papers are added (`stable`) and their
-explicit re-fit with undo (`refit`).
+model and parameters and fitted in the background (`cached`: also hover data), the highlight's text and search
+(`highlight`), and sampled fits for corpora too large to project whole (`sampled`); the density overview and view
+windows of maps too large to draw point by point (`density`); maps that stay put when papers are added (`stable`)
+and their explicit re-fit with undo (`refit`).
 
 Public names load lazily (PEP 562).
 """
@@ -21,8 +21,8 @@ _EXPORTS = {
     "BackgroundMap": "cached",
     "cached_map": "cached",
     "corpus_map": "cached",
-    "highlight_mask": "cached",
-    "highlight_text": "cached",
+    "highlight_mask": "highlight",
+    "highlight_text": "highlight",
     "hover_frame": "cached",
     "map_coordinates": "cached",
     "map_fitted": "cached",

@@ -172,32 +172,6 @@ def corpus_map(
             "placed": placed}
 
 
-def highlight_text(frame: pd.DataFrame) -> pd.Series:
-    """Each row's cells as one case-folded text (joined by NUL, which no query holds, so no match spans two cells):
-    made once per corpus version (2.9 s for 51k real PubMed records), it turns a highlight into one substring test
-    per row instead of converting and case-folding every column again (0.67 -> 0.21 s a query there)."""
-    parts = []
-    for column in frame.columns:
-        values = frame[column]
-        if values.dtype == object:  # lists (authors, MeSH) and mixed cells: one text per cell
-            values = values.map(lambda v: v if isinstance(v, str) else ("" if v is None else str(v)))
-        parts.append(values.astype("string").fillna(""))  # missing never matches
-    if not parts:
-        return pd.Series([""] * len(frame), dtype="string")
-    return parts[0].str.cat(parts[1:], sep="\x00").str.casefold()
-
-
-def highlight_mask(frame: pd.DataFrame, query: str, text: pd.Series | None = None) -> np.ndarray:
-    """Rows whose title, abstract or any other column contains `query` (case-folded, so "strasse" finds "Straße";
-    missing never matches).
-    `text`: the frame's `highlight_text`, when the caller keeps it."""
-    needle = (query or "").strip().replace("\x00", "")
-    if not needle:
-        return np.zeros(len(frame), dtype=bool)
-    text = highlight_text(frame) if text is None else text
-    return text.str.contains(needle.casefold(), regex=False).to_numpy(dtype=bool, na_value=False)
-
-
 def hover_frame(frame: pd.DataFrame) -> pd.DataFrame:
     """The columns shown in a map's hover card, where the corpus has them."""
     return frame[[c for c in HOVER_COLUMNS if c in frame.columns]]

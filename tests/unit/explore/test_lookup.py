@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 import pandas as pd
+import pytest
 
 from core.display import author_text
 from core.explore.search import find_papers
@@ -107,3 +108,29 @@ def test_row_of_finds_each_paper_by_its_id_once_per_frame() -> None:
 
     gc.collect()
     assert key not in frames._KEPT  # the index goes with its frame
+
+
+@pytest.mark.parametrize("dtype", ["str", "string[python]", "string[pyarrow]", object])
+def test_row_of_reads_the_id_column_as_text_in_every_dtype_it_comes_in(dtype) -> None:
+    """The id index is made from the column's own text (BENCHMARKS §31q): every id, a repeated one, a missing one and
+    an unknown one give the row a scan of the ids as text gives."""
+    from core.explore.search import lookup
+
+    ids = ["a", "b", "a", None, "Straße", "10.1/x", "7"]
+    frame = pd.DataFrame({"id": pd.Series(ids, dtype=dtype), "title": list("ABCDEFG")})
+    texts = frame["id"].astype(str).tolist()
+    for wanted in [*texts, "zzz", "nan", "A", "strasse"]:
+        scan = next((row for row, text in enumerate(texts) if text == wanted), None)
+        assert lookup.row_of(frame, wanted) == scan, wanted
+
+
+def test_row_of_on_the_papers_frame_of_a_store(tmp_path) -> None:
+    from core.explore.search import lookup
+    from core.store import Store
+    from tests.helpers import make_papers
+
+    store = Store(tmp_path / "ws")
+    store.import_papers("c", make_papers(10), source="t")
+    frame = store.papers_frame("c")
+    assert str(frame["id"].dtype) == "str" and len(frame) == 30
+    assert [lookup.row_of(frame, pid) for pid in frame["id"]] == list(range(30))

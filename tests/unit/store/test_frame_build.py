@@ -90,3 +90,68 @@ def test_store_papers_frame_reads_every_paper_and_field(tmp_path) -> None:
     assert frame["journal"].nunique() == 1  # "J. A" and "J A": one journal identity
     assert "abstract" not in store.papers_frame("c", with_abstract=False).columns
     assert set(store.papers_frame("c", stored_journals=True)["journal"]) == {"J. A", "J A"}
+
+
+@pytest.fixture
+def collector_on():
+    import gc
+
+    was = gc.isenabled()
+    gc.enable()
+    yield
+    (gc.enable if was else gc.disable)()
+
+
+def test_the_garbage_collector_is_held_off_during_a_read_and_restored(tmp_path, monkeypatch, collector_on) -> None:
+    """§31q: the collector's full passes over the read's millions of objects cost half of a 1M read."""
+    import gc
+
+    import core.store.corpora as corpora
+
+    store = Store(tmp_path / "ws")
+    store.import_papers("c", [Paper("a", "A", "x", {"journal": "J"}), Paper("b", "B", "y", {"journal": "K"})])
+    seen: list[bool] = []
+    real = corpora.frame_of
+    monkeypatch.setattr(corpora, "frame_of", lambda *a, **k: seen.append(gc.isenabled()) or real(*a, **k))
+    assert len(store.papers_frame("c")) == 2
+    assert seen == [False] and gc.isenabled()
+    gc.disable()  # a caller that had it off keeps it off
+    store.papers_frame("c")
+    assert not gc.isenabled()
+    gc.enable()
+    monkeypatch.setattr(corpora, "frame_of", lambda *a, **k: 1 / 0)
+    with pytest.raises(ZeroDivisionError):
+        store.papers_frame("c")
+    assert gc.isenabled()  # back on after a failed read
+
+
+def test_overlapping_reads_in_threads_turn_the_collector_back_on_once_both_end(collector_on) -> None:
+    import gc
+    import threading
+
+    from core.store.frame_build import gc_paused
+
+    first_in, second_in, first_out = threading.Event(), threading.Event(), threading.Event()
+    states: list[tuple[str, bool]] = []
+
+    def first() -> None:
+        with gc_paused():
+            first_in.set()
+            second_in.wait(5)
+        states.append(("first out", gc.isenabled()))
+        first_out.set()
+
+    def second() -> None:
+        first_in.wait(5)
+        with gc_paused():
+            second_in.set()
+            first_out.wait(5)
+            states.append(("second still in", gc.isenabled()))
+        states.append(("second out", gc.isenabled()))
+
+    threads = [threading.Thread(target=first), threading.Thread(target=second)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(10)
+    assert states == [("first out", False), ("second still in", False), ("second out", True)]
