@@ -53,13 +53,21 @@ def _cells(values: pd.Series) -> pa.Array:
     import pyarrow as pa
     import pyarrow.compute as pc
 
-    if values.dtype == object:  # lists (authors, MeSH) and mixed cells: one text per cell
-        array = pa.array([v if isinstance(v, str) or v is None else str(v) for v in values], pa.large_string())
+    if values.dtype == object:  # lists (authors, MeSH) and mixed cells: one text per cell; NaN/NA/None missing
+        array = pa.array([v if isinstance(v, str) else None if _missing(v) else str(v) for v in values],
+                         pa.large_string())
     elif isinstance(values.dtype, pd.StringDtype) or pd.api.types.is_integer_dtype(values.dtype):
         array = pc.cast(pa.array(values, from_pandas=True), pa.large_string())  # an integer reads as str() gives it
     else:  # floats ("2020.0"), booleans ("True"), dates: as pandas writes them
         array = pa.array(values.astype("string"), from_pandas=True).cast(pa.large_string())
     return array.combine_chunks() if isinstance(array, pa.ChunkedArray) else array
+
+
+def _missing(value: object) -> bool:
+    """None, NaN, pd.NA, NaT: a missing cell, never the text "nan" (a paper without authors found by "nan")."""
+    import pandas as pd
+
+    return value is None or (isinstance(value, (float, type(pd.NA), type(pd.NaT))) and bool(pd.isna(value)))
 
 
 def _casefold(text: pa.Array) -> pa.Array:

@@ -29,10 +29,15 @@ def _pandas_text(frame: pd.DataFrame) -> pd.Series:
     for column in frame.columns:
         values = frame[column]
         if values.dtype == object:
-            values = values.map(lambda v: v if isinstance(v, str) else ("" if v is None else str(v)))
+            values = values.map(lambda v: v if isinstance(v, str) else ("" if _missing(v) else str(v)))
         parts.append(values.astype("string").fillna("").tolist())
     rows = ["\x00".join(cells) for cells in zip(*parts)] if parts else [""] * len(frame)
     return pd.Series([row.casefold() for row in rows], dtype=object)
+
+
+def _missing(value: object) -> bool:
+    """None, NaN, pd.NA and NaT: missing, never text (before: a missing author read "nan")."""
+    return value is None or (not isinstance(value, (list, tuple, dict, np.ndarray)) and bool(pd.isna(value)))
 
 
 def _pandas_mask(frame: pd.DataFrame, query: str, text: list[str] | None = None) -> np.ndarray:
@@ -119,6 +124,18 @@ def test_numbers_lists_and_missing_read_as_before() -> None:
         assert highlight_mask(frame, word).tolist() == _pandas_mask(frame, word).tolist(), word
     assert highlight_mask(frame.iloc[:0], "x").tolist() == []
     assert highlight_mask(pd.DataFrame(index=range(2)), "x").tolist() == [False, False]
+
+
+def test_a_missing_cell_in_a_list_column_is_never_text() -> None:
+    """A paper without authors (NaN in the authors' list column) was found by a highlight of "nan" or "<NA>"."""
+    frame = pd.DataFrame({
+        "title": ["Nanoparticles in water", "Soil", "Air", "Ice"],
+        "authors": [["Ng, A."], float("nan"), pd.NA, None],
+        "keywords": [None, ["ice"], float("nan"), ["Nan, B."]],
+    })
+    assert highlight_mask(frame, "nan").tolist() == [True, False, False, True]
+    assert highlight_mask(frame, "<na>").tolist() == [False, False, False, False]
+    assert highlight_mask(frame, "none").tolist() == [False, False, False, False]
 
 
 def test_a_wide_sparse_frame_keeps_one_nul_between_cells_and_finds_the_same() -> None:
