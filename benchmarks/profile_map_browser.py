@@ -39,8 +39,10 @@ LASSO = """async () => { const m = window.__mireadMaps.bench.map; let draws = 0;
     const rad = 0.35 * Math.min(r.width, r.height);
     const fire = (type, x, y) => m.canvas.dispatchEvent(new MouseEvent(type, {clientX: x, clientY: y, bubbles: true,
         cancelable: true, composed: true, button: 0, buttons: type === 'mouseup' ? 0 : 1, view: window}));
-    fire('mousemove', cx + rad, cy); fire('mousedown', cx + rad, cy);
-    for (let k = 1; k < 60; k++) { const a = 2 * Math.PI * k / 60;
+    const wait = (ms) => new Promise((r) => setTimeout(r, ms));
+    await wait(300); fire('mousemove', cx + rad, cy); await wait(300); fire('mousedown', cx + rad, cy);
+    for (let k = 1; k < 60; k++) { const a = 2 * Math.PI * k / 60;  // one move an animation frame, as a hand
+        await new Promise((r) => requestAnimationFrame(r));
         fire('mousemove', cx + rad * Math.cos(a), cy + rad * Math.sin(a)); }
     await new Promise((r) => setTimeout(r, 200));
     const picked = Number(m.wrap.dataset.picked || 0), during = draws, t1 = performance.now();
