@@ -4,13 +4,13 @@ let-go, profiled with Chrome's sampling CPU profiler over CDP (`Profiler.start`)
 No server: the standalone export page, with N synthetic clustered points handed to the component as
 bench_map_fps.py does. For readable names profile an unminified build of the same sources:
 
-    node /tmp/mapdraw1m-devbuild.mjs $PWD/frontend/map /tmp/map_dev.js   # esbuild, minify off
+    (cd frontend/map && node build.mjs /tmp/map_dev.js --dev)   # esbuild, minify off
     .venv/bin/python benchmarks/profile_map_browser.py --points 1000000 --bundle /tmp/map_dev.js
 
 Prints, per step, the wall time, the main thread's busy time and the functions with the most self time (and the
-most total time), and writes each profile (a .cpuprofile, DevTools' format) under --out when given. The GPU
-process's work (SwiftShader rasterising the frame) is not on the main thread: wall minus busy is roughly it (and
-waiting for animation frames).
+most total time), and writes each profile (a .cpuprofile, DevTools' format) under --out when given. SwiftShader's
+work (rasterising a frame, in the GPU process) shows on the main thread as regl-scatterplot's `drawImage` (its
+renderer's canvas copied to the map's: the copy waits for the frame), so `drawImage` is the frames' cost.
 """
 
 from __future__ import annotations
@@ -107,6 +107,7 @@ def main() -> None:
     parser.add_argument("--bundle", type=Path, default=None, help="a bundle to inline (default: the committed one)")
     parser.add_argument("--top", type=int, default=25)
     parser.add_argument("--out", type=Path, default=None, help="a folder for the .cpuprofile files")
+    parser.add_argument("--screenshot", type=Path, default=None, help="a PNG of the map after the lasso")
     args = parser.parse_args()
     report: dict[str, Any] = {"points": args.points, "bundle": str(args.bundle or "committed")}
     with tempfile.TemporaryDirectory() as tmp, sync_playwright() as p:
@@ -123,6 +124,8 @@ def main() -> None:
         report["load"] = {"ms": load_ms, "openParts": json.loads(parts or "{}"), **summarise(load_profile, args.top)}
         page.wait_for_timeout(500)
         lasso, lasso_profile = profiled(cdp, page, LASSO)
+        if args.screenshot:
+            page.screenshot(path=str(args.screenshot))
         report["lasso"] = {**lasso, **summarise(lasso_profile, args.top)}
         if args.out:
             args.out.mkdir(parents=True, exist_ok=True)

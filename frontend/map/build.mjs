@@ -3,16 +3,16 @@
 import { build } from "esbuild";
 import { readFileSync, writeFileSync, mkdirSync } from "node:fs";
 import { dirname } from "node:path";
+import { SELECTION_OUTLINE_LIMIT } from "./src/selection.js";
 
 const out = process.argv[2] || "../../ui/map/static/map_component.js";
 const minify = !process.argv.includes("--dev");  // --dev: names kept, for a profile (benchmarks/profile_map_browser.py)
 
 // One change to regl-scatterplot, made here at build time (its source in node_modules stays as published): a
-// selection of more than SELECTION_OUTLINE_LIMIT points is drawn in one pass (its points in the selection colour)
-// instead of three (outline, inner border, body). In a GPU-less browser a frame's cost goes by the points drawn, not
-// their pixels (BENCHMARKS §31g, §31r): a lasso over 830,000 of 1,000,000 papers drew 3.5M points a frame, ~5 s,
-// on every frame while it stayed selected. At that size a selected point is 2 px and its rings are not seen anyway.
-export const SELECTION_OUTLINE_LIMIT = 100000;
+// selection of more than SELECTION_OUTLINE_LIMIT points is drawn in one pass (its points' bodies) instead of three
+// (outline, inner border, body). In a GPU-less browser a frame's cost goes by the points drawn, not their pixels
+// (BENCHMARKS §31g, §31r): a lasso over 830,000 of 1,000,000 papers drew 3.5M points a frame, ~5 s, on every frame
+// while it stayed selected. src/selection.js fades the papers not selected instead of the rings.
 const DRAW_SELECTED = `  const drawSelectedPoints = () => {
     drawSelectedPointOutlines();
     drawSelectedPointInnerBorder();

@@ -151,3 +151,51 @@ def test_a_lasso_selects_the_papers_regl_scatterplot_would_and_draws_them_once(p
     assert found["drawn"] == 1, found["drawn"]
     assert found["pointDraws"][0] == found["pointDraws"][1]
     page.screenshot(path=str(ARTIFACTS / "map-export-star-lasso.png"))
+
+
+BIG_BOX = """async (n) => {  // n points in two clusters (left, right); a Box over the left one, let go
+    const x = new Float32Array(n), y = new Float32Array(n), codes = new Uint8Array(n);
+    let seed = 11; const rand = () => (seed = (seed * 16807) % 2147483647) / 2147483647;
+    for (let i = 0; i < n; i++) { const c = i % 2; x[i] = (c ? 0.5 : -0.5) + (rand() - 0.5) * 0.6;
+        y[i] = (rand() - 0.5) * 0.6; codes[i] = c; }
+    const root = document.createElement('div'); root.style.cssText = 'position:fixed;inset:0;background:#fff';
+    document.body.replaceChildren(root);
+    window.__mireadModule.default({data: {points: {x, y, title: Array.from({length: n}, (_, i) => 'Paper ' + i)},
+        meta: {key: 'big', n, hub: 'big'}, state: {state: {palette: ['#ff7f0e', '#2ca02c'], legend: [], flight: 0}, codes}},
+        parentElement: root, setStateValue() {}, setTriggerValue() {}});
+    const wait = (ms) => new Promise((done) => setTimeout(done, ms));
+    const m = () => window.__mireadMaps.big.map;
+    while (!(m() && m().wrap.dataset.ready === '1' && m().wrap.dataset.applied)) await wait(50);
+    const map = m(); await wait(500);
+    map.setMode('rectangle');
+    const r = map.wrap.getBoundingClientRect();
+    const [ax, ay] = map.screen(-0.9, 0.4), [bx, by] = map.screen(0.05, -0.4);
+    const fire = (type, sx, sy) => map.canvas.dispatchEvent(new MouseEvent(type, {clientX: r.left + sx,
+        clientY: r.top + sy, bubbles: true, cancelable: true, composed: true, button: 0,
+        buttons: type === 'mouseup' ? 0 : 1, view: window}));
+    const frames = Number(map.wrap.dataset.frames || 0);
+    fire('mousedown', ax, ay); fire('mousemove', (ax + bx) / 2, (ay + by) / 2); fire('mousemove', bx, by);
+    fire('mouseup', bx, by);
+    while (Number(map.wrap.dataset.picked || 0) === 0 || Number(map.wrap.dataset.frames) === frames) await wait(20);
+    await wait(1000);
+    // the colour drawn at the middle of each cluster (the map's own canvas: regl-scatterplot copies each frame to it)
+    const g = map.canvas.getContext('2d'), scale = map.canvas.width / map.wrap.clientWidth;
+    const pixel = (px, py) => { const [sx, sy] = map.screen(px, py);
+        return Array.from(g.getImageData(Math.round(sx * scale), Math.round(sy * scale), 1, 1).data); };
+    return {selected: map.selection.length, left: n / 2, frames: Number(map.wrap.dataset.frames) - frames,
+            big: map.wrap.dataset.bigSelection, inLeft: pixel(-0.5, 0), inRight: pixel(0.5, 0)}; }"""
+
+
+def test_a_selection_too_large_for_rings_is_drawn_in_the_lasso_ink_in_one_frame(page, tmp_path):
+    """Above 100,000 selected papers the selection is drawn in one pass (build.mjs) and, its rings gone, in the
+    lasso's ink (selection.js): regl-scatterplot draws a coloured map's selection in each point's own colour, so a
+    lasso over 830,000 of 1M papers looked like no selection at all. One frame for the let-go."""
+    page.goto(export(tmp_path, 10).as_uri())
+    page.wait_for_function(f"() => window.__mireadMaps && {MAP} && {MAP}.wrap.dataset.ready === '1'", timeout=60_000)
+    found = page.evaluate(BIG_BOX, 240_000)
+    page.screenshot(path=str(ARTIFACTS / "map-large-selection.png"))
+    assert 110_000 < found["selected"] <= found["left"], found
+    assert found["big"] == "1"
+    assert found["frames"] == 1, found
+    assert max(found["inLeft"][:3]) < 60, found  # the lasso's ink (#1a1a1a) where the papers are selected
+    assert found["inRight"][:3] != found["inLeft"][:3] and max(found["inRight"][:3]) > 120, found  # their own colour
