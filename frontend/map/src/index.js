@@ -3,7 +3,7 @@
 // state (colours, legend, highlight bits, year window, star, lines, rings, zoom) comes from small "control"
 // instances (ui/map/component.py) through a page-level registry, so positions are never sent twice. Text from data
 // is only ever set with textContent or drawn with fillText: never parsed as HTML.
-import { SELECTION_OUTLINE_LIMIT, selectionOptions } from "./selection.js";
+import { selectionColours } from "./selection.js";
 import createScatterplot, { createRenderer } from "regl-scatterplot";
 import { tableFromIPC } from "apache-arrow";
 import ColourFollower from "./colour.js";
@@ -365,9 +365,7 @@ class MapView {
     if (key !== this.lookKey) {
       this.lookKey = key;
       this.looks = look;
-      // a new palette keeps a large selection's colour (one per palette colour, selection.js)
-      const selection = this.bigSelection ? selectionOptions(SELECTION_OUTLINE_LIMIT + 1, look.pointColor) : {};
-      await this.plot.set({ ...look, ...selection });
+      await this.plot.set({ ...look, ...selectionColours(this.n, look.pointColor) });  // a large map's ink
     }
     await this.redraw();
   }
@@ -482,10 +480,7 @@ class MapView {
     const select = Array.isArray(s.select) ? s.select : rowsOfBits(values(state.select), this.total);
     if (select && !sameRows(select, this.selection)) {
       this.selection = select.slice();
-      const local = this.toLocal(select);
-      const looked = local.length ? this.selectionLook(local.length) : null;
-      if (looked) await looked;
-      this.plot.select(local, { preventEvent: true });
+      this.plot.select(this.toLocal(select), { preventEvent: true });
     }
     if (this.awaitsState) { this.awaitsState = false; this.settle(); }  // the first state after a load: now settled
     this.applyMs = performance.now() - started;
@@ -595,20 +590,7 @@ class MapView {
     this.showStatus();
   }
 
-  /** A selection of `count` points drawn as selection.js says (a large one without rings: in the lasso's ink, the
-   * rest faded). Returns regl-scatterplot's set() when the look changes (null: it stays): set() draws a frame of its
-   * own on the next animation frame, so a caller awaits it and then selects, and the selection lands in that frame
-   * (one frame, not two). The look is changed only for a new selection: a deselected map shows none of it. */
-  selectionLook(count) {
-    const big = count > SELECTION_OUTLINE_LIMIT;
-    if (big === Boolean(this.bigSelection)) return null;
-    this.bigSelection = big;
-    this.wrap.dataset.bigSelection = big ? "1" : "0";
-    return this.plot.set(selectionOptions(count, this.looks && this.looks.pointColor));
-  }
-
   selected(points) {
-    this.selectionLook(points.length);  // a lasso's look was set before its select (lasso.js); a merge or a click
     if (this.pin.answered(points)) return;  // a click pin.js answered in its own task: its event passed over
     this.wrap.dataset.picked = String((Number(this.wrap.dataset.picked) || 0) + 1);  // drawn selected (a mark)
     const rows = this.rows ? Array.from(points, (i) => this.rows[i]) : Array.from(points);

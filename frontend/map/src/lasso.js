@@ -135,12 +135,8 @@ export default class Lasso {
     const inside = pointsInside(view.x, view.y, simple, closed, view.camera || view.plot.get("cameraView"),
       view.wrap.clientWidth, view.wrap.clientHeight);
     if (!inside) { view.plot.lassoSelect(inMap, { isGl: true, merge, remove }); return true; }
-    const choose = () => {
-      view.plot.select(inside, { merge, remove });  // regl-scatterplot's select event: MapView.selected
-      view.lassoEnded(inMap);  // what its lassoSelect's lassoEnd event did (a density overview's polygon to Python)
-    };
-    const looked = inside.length ? view.selectionLook(inside.length) : null;  // its frame is the selection's
-    if (looked) looked.then(choose); else choose();
+    view.plot.select(inside, { merge, remove });  // regl-scatterplot's select event: MapView.selected
+    view.lassoEnded(inMap);  // what its lassoSelect's lassoEnd event did (a density overview's polygon to Python)
     return true;
   }
 
