@@ -86,6 +86,8 @@ def opened(b: Bench, name: str = "open the map") -> None:
         return
     b.page.wait_for_function(READY, timeout=900_000, polling=100)
     parts = json.loads(b.page.evaluate(OPEN_PARTS) or "null")
+    if parts is not None:  # how many times the points went to regl-scatterplot so far (a mark since §31r; None before)
+        parts["pointDraws"] = b.page.evaluate("() => window.__mireadMaps.map.map.wrap.dataset.pointDraws || null")
     notes = b.notes.setdefault("opens", [])
     cdp = b.page.context.new_cdp_session(b.page)
     cdp.send("HeapProfiler.collectGarbage")

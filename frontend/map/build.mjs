@@ -2,16 +2,48 @@
 // comment, so Streamlit takes the text as inline JavaScript, never as a path (../../../shared/MAP.md §2).
 import { build } from "esbuild";
 import { readFileSync, writeFileSync, mkdirSync } from "node:fs";
+import { dirname } from "node:path";
+import { SELECTION_OUTLINE_LIMIT } from "./src/selection.js";
 
-const out = "../../ui/map/static/map_component.js";
+const out = process.argv[2] || "../../ui/map/static/map_component.js";
+const minify = !process.argv.includes("--dev");  // --dev: names kept, for a profile (benchmarks/profile_map_browser.py)
+
+// One change to regl-scatterplot, made here at build time (its source in node_modules stays as published): a
+// selection of more than SELECTION_OUTLINE_LIMIT points is drawn in one pass (its points' bodies) instead of three
+// (outline, inner border, body). In a GPU-less browser a frame's cost goes by the points drawn, not their pixels
+// (BENCHMARKS §31g, §31r): a lasso over 830,000 of 1,000,000 papers drew 3.5M points a frame, ~5 s, on every frame
+// while it stayed selected. src/selection.js fades the papers not selected instead of the rings.
+const DRAW_SELECTED = `  const drawSelectedPoints = () => {
+    drawSelectedPointOutlines();
+    drawSelectedPointInnerBorder();
+    drawSelectedPointBodies();
+  };`;
+const DRAW_SELECTED_ONCE = `  const drawSelectedPoints = () => {
+    if (selectedPoints.length <= ${SELECTION_OUTLINE_LIMIT}) {
+      drawSelectedPointOutlines();
+      drawSelectedPointInnerBorder();
+    }
+    drawSelectedPointBodies();
+  };`;
+const selectionInOnePass = {
+  name: "selection-in-one-pass",
+  setup(b) {
+    b.onLoad({ filter: /regl-scatterplot[\\/]dist[\\/]regl-scatterplot\.esm\.js$/ }, (args) => {
+      const text = readFileSync(args.path, "utf8");
+      if (!text.includes(DRAW_SELECTED)) throw new Error("regl-scatterplot's drawSelectedPoints changed: see build.mjs");
+      return { contents: text.replace(DRAW_SELECTED, DRAW_SELECTED_ONCE), loader: "js" };
+    });
+  },
+};
+
 const result = await build({
-  entryPoints: ["src/index.js"], bundle: true, minify: true, format: "esm", target: "es2020", write: false,
-  legalComments: "none",
+  entryPoints: ["src/index.js"], bundle: true, minify, format: "esm", target: "es2020", write: false,
+  legalComments: "none", plugins: [selectionInOnePass],
 });
 const version = JSON.parse(readFileSync("node_modules/regl-scatterplot/package.json", "utf8")).version;
 const code = result.outputFiles[0].text;
 if (code.includes("</script")) throw new Error("the bundle must not contain </script (the HTML export inlines it)");
 if (/\beval\(/.test(code)) throw new Error("the bundle must not call eval");
-mkdirSync("../../ui/map/static", { recursive: true });
+mkdirSync(dirname(out), { recursive: true });
 writeFileSync(out, `// MIReAD map component: regl-scatterplot ${version} (MIT) bundled by esbuild from frontend/map; do not edit.\n${code}`);
 console.log(`${out}: ${code.length} bytes`);

@@ -1,11 +1,12 @@
 // The map's lasso and box, drawn on a 2-D layer of their own. regl-scatterplot's lasso asks for a frame of every
 // point on each mouse move (in a GPU-less browser ~80 ms at 50,000 papers, ~1 s at 1,000,000: the line lagged the
 // mouse by seconds); here a move redraws one path, and the papers are drawn once, selected, when the mouse is let go
-// (regl-scatterplot's lassoSelect with the path in the points' own [-1, 1] frame, so its events and selection are
-// the ones its own lasso gives). regl-scatterplot still hears the mouse going down and up (its click and state stay
+// (the points inside found by inside.js with regl-scatterplot's own rule, then its select, so its events and
+// selection are the ones its own lasso gives). regl-scatterplot still hears the mouse going down and up (its click and state stay
 // right); only its handlers of the moves in between are kept out.
 
 import clearedLayer from "./layer.js";
+import pointsInside from "./inside.js";
 
 const MIN_STEP = 2;  // CSS px between two kept points of a freehand path
 const CLICK = 3;  // a press that moves less than this is a click (regl-scatterplot's own lassoMinDist)
@@ -129,7 +130,13 @@ export default class Lasso {
     view.wrap.dataset.lassos = String((Number(view.wrap.dataset.lassos) || 0) + 1);
     const simple = d.mode === "rectangle" ? polygon : simplify(polygon, TOLERANCE);
     view.wrap.dataset.lassoVertices = String(simple.length);
-    view.plot.lassoSelect(simple.map(([sx, sy]) => this.toMap(sx, sy)), { isGl: true, merge, remove });
+    const inMap = simple.map(([sx, sy]) => this.toMap(sx, sy));  // the points' [-1, 1] frame
+    const closed = [...inMap, inMap[0]].flat();
+    const inside = pointsInside(view.x, view.y, simple, closed, view.camera || view.plot.get("cameraView"),
+      view.wrap.clientWidth, view.wrap.clientHeight);
+    if (!inside) { view.plot.lassoSelect(inMap, { isGl: true, merge, remove }); return true; }
+    view.plot.select(inside, { merge, remove });  // regl-scatterplot's select event: MapView.selected
+    view.lassoEnded(inMap);  // what its lassoSelect's lassoEnd event did (a density overview's polygon to Python)
     return true;
   }
 

@@ -1,0 +1,76 @@
+"""How many times the real map page hands its points to regl-scatterplot, and draws them, in one open (issue 42,
+BENCHMARKS §31r): a fresh tab opens the Domain map on a served workspace and the map's marks (`pointDraws`: the
+points handed over, since §31r; `frames`: regl-scatterplot's draw events; `applied`: states applied; `ready`) are
+read every 100 ms from the navigation on, with the time of each change.
+
+    .venv/bin/python benchmarks/probe_map_open_draws.py --papers 1000000 [--before /tmp/mapdraw1m-before] [--seconds 25]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+from contextlib import ExitStack
+from pathlib import Path
+
+from bench_interactions import MODEL, OUT, PROBE, Bench, serve
+from common import ROOT
+
+sys.path.insert(0, str(ROOT))
+
+MARKS = """() => { const e = window.__mireadMaps && window.__mireadMaps.map, m = e && e.map;
+    if (!m) return null; const d = m.wrap.dataset;
+    return {pointDraws: d.pointDraws || null, frames: d.frames || null, applied: d.applied || null, ready: d.ready || null,
+            loads: d.loads || null}; }"""
+
+
+def main() -> None:
+    from playwright.sync_api import sync_playwright
+
+    from tests.e2e.server import CHROMIUM, CHROMIUM_ARGS
+
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--papers", type=int, default=1_000_000)
+    parser.add_argument("--before", default="")
+    parser.add_argument("--seconds", type=float, default=25.0)
+    parser.add_argument("--opens", type=int, default=2, help="opens per server, each in a fresh tab (the first is cold)")
+    args = parser.parse_args()
+    root = OUT / f"ws-map-{args.papers}"
+    env = {"MIREAD_WARM_NUMBA": "0", "MIREAD_TIMING": "1", "MIREAD_DEVICE": "cpu", "MIREAD_MODEL": MODEL}
+    roots = {**({"before": Path(args.before)} if args.before else {}), "after": ROOT}
+    found: dict[str, list] = {}
+    with sync_playwright() as pw, ExitStack() as stack:
+        browser = pw.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        stack.callback(browser.close)
+        for label, app_root in roots.items():
+            url, log = stack.enter_context(serve(app_root, root, env))
+            for k in range(args.opens):
+                context = browser.new_context(viewport={"width": 1400, "height": 1000})
+                context.add_init_script(PROBE)
+                page = context.new_page()
+                link = Bench(page, url, log, "synthetic", 1.0).link()
+                t0 = time.perf_counter()
+                page.goto(link)
+                timeline, last = [], None
+                deadline = t0 + (240 if k == 0 else args.seconds)
+                while time.perf_counter() < deadline:
+                    try:
+                        marks = page.evaluate(MARKS)
+                    except Exception:  # noqa: BLE001 - navigating
+                        marks = None
+                    if marks != last:
+                        timeline.append([round(time.perf_counter() - t0, 2), marks])
+                        last = marks
+                        if k == 0 and marks and marks.get("ready") == "1":
+                            deadline = min(deadline, time.perf_counter() + args.seconds)
+                    time.sleep(0.1)
+                context.close()
+                found.setdefault(label, []).append(timeline)
+                print(label, k, json.dumps(timeline), flush=True)
+    print(json.dumps(found))
+
+
+if __name__ == "__main__":
+    main()
