@@ -129,8 +129,10 @@ def task_metrics(X: np.ndarray, task: str, cites: dict[int, list[int]], held_out
 
 
 def _summary(model: str, task: str, values: dict[str, np.ndarray], n: int, note: str = "") -> list[Result]:
+    """One Result per metric: the mean over query papers with its per-paper scores (its 95 % interval)."""
     return [Result(model, task, m, round(float(np.mean(values[m])), 4) if n else float("nan"),
-                   round(float(np.std(values[m])), 4) if n else None, n, note) for m in METRICS]
+                   round(float(np.std(values[m])), 4) if n else None, n, note,
+                   per_paper=[float(v) for v in values[m]] if n else None) for m in METRICS]
 
 
 def _split_note(store: Store, name: str, seed: int) -> str:

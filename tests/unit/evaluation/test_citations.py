@@ -74,3 +74,22 @@ def test_evaluate_runs_cite_and_cocite_without_a_label(store, tiny_model_dir):
     again = evaluate_models(store, "arxiv", "", ["tiny"], ["cite"], seed=0)
     assert [r["value"] for r in again["results"] if r["model"] == "tiny"] == [
         r["value"] for r in rows if r["task"] == "cite"]
+
+
+def test_cite_figures_carry_a_95_interval_from_their_query_papers(store, tiny_model_dir):
+    """Every cite / cocite figure on Evaluate says n and a 95 % interval (a bootstrap over query papers), as the
+    other means over papers do; before, the rows had a std but no interval, so the table showed bare figures and no
+    model could ever be bold."""
+    from core.evaluation.intervals import interval_of
+    from core.evaluation.report import figure_table, result_from_row
+
+    register_tiny(store, tiny_model_dir)
+    store.import_papers("arxiv", read_papers(FIXTURE))
+    doc = evaluate_models(store, "arxiv", "", ["tiny"], ["cite", "cocite"], seed=0)
+    results = [result_from_row(r) for r in doc["results"]]
+    for r in results:
+        interval = interval_of(r)
+        assert interval is not None, (r.model, r.task, r.metric)
+        assert interval[0] <= r.value <= interval[1] and interval[1] - interval[0] > 0
+    table, _ = figure_table(results)
+    assert all("(" in table.loc[name, "tiny"] for name in table.index)
