@@ -84,7 +84,8 @@ def show_results(doc: dict) -> None:
                 if doc["sample"] else f"Seed {doc['seed']}; ")
                + f"{doc['cached']} of {len(doc['timings'])} results from the cache; {doc['seconds']:.1f} s.")
     if "figures" in doc["tasks"]:
-        st.caption("**figures**: on held-out papers (30%, split by paper with the seed), each referencing sentence "
+        st.caption("**figures**: on held-out papers (30%, split by paper with the seed; only those every "
+                   "evaluated figure scorer held out too), each referencing sentence "
                    "(its figure mention masked) ranks its paper's captions; the (baseline) rows are the floors: "
                    "random (expected value) and pick-first (figures in article order). *top figure = …*: how often "
                    "a model picks the same top figure for the abstract as the first model.")

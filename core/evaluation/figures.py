@@ -111,19 +111,33 @@ def _results(model: str, metrics: dict[str, float], papers: int, pairs: int, not
     return out
 
 
-def _split_note(store: Store, name: str, seed: int) -> str:
+def scorer_split(store: Store, name: str) -> tuple[int, float] | None:
+    """The split (seed, held-out share) a figure scorer trained under: it trained on the papers outside it. None for
+    any other model."""
     spec = get_model(name, store)
     meta = read_checkpoint_meta(Path(spec.location)) if spec.source == "checkpoint" else {}
-    split = (meta.get("config") or {}).get("split_seed") if meta.get("task") == "figures" else None
-    if split is not None and int(split) != seed:
-        return f"trained on the split of seed {split}: some evaluation papers were training papers"
-    return ""
+    if meta.get("task") != "figures":
+        return None
+    config = meta.get("config") or {}
+    return int(config.get("split_seed") or 0), float(config.get("held_out", HELD_OUT))
+
+
+def _split_note(kept: int, held: int) -> str:
+    if kept == held:
+        return ""
+    return (f"papers: the {kept} of the {held} held-out papers that the figure scorers held out too (they trained on "
+            "the others)")
 
 
 def figures_task(store: Store, corpus: str, models: Sequence[str], encoder_for: EncoderFor, seed: int = 0,
                  step: Callable[[str], None] | None = None, fraction: float = HELD_OUT) -> list[Result]:
     """The figures task for each model plus random and pick-first; cached per (corpus version, model, seed)."""
-    papers = held_out_papers(store, corpus, seed, fraction)
+    held = held_out_papers(store, corpus, seed, fraction)
+    splits = sorted({split for name in models if (split := scorer_split(store, name)) is not None})
+    papers = [p for p in held if all(is_held_out(p.pid, s, share) for s, share in splits)]
+    if not papers:
+        raise CorpusError(f"none of the {len(held)} held-out papers of {corpus!r} was held out by every figure scorer "
+                          "evaluated (they trained on them); evaluate with the seed each was trained with")
     pairs = sum(len(p.pairs) for p in papers)
     sizes = [len(p.captions) for p in papers for _ in p.pairs]
     version = store.corpus_version(corpus)
@@ -136,7 +150,8 @@ def figures_task(store: Store, corpus: str, models: Sequence[str], encoder_for: 
     for name in models:
         spec = get_model(name, store)
         key = "figures-task:" + json.dumps({"corpus": corpus, "v": version, "model": vectors_fingerprint(spec),
-                                            "seed": seed, "fraction": fraction, "ranks": 1}, sort_keys=True)
+                                            "seed": seed, "fraction": fraction, "ranks": 1, "splits": splits},
+                                           sort_keys=True)
         cached = store.cache_get(key)
         if cached is None:
             encoder = encoder_for(spec)
@@ -146,7 +161,7 @@ def figures_task(store: Store, corpus: str, models: Sequence[str], encoder_for: 
                                     [p.captions for p in papers])
             cached = {"metrics": rank_metrics(ranks), "tops": [int(np.argmax(s)) for s in scored], "ranks": ranks}
             store.cache_put(key, cached)
-        results += _results(name, cached["metrics"], len(papers), pairs, _split_note(store, name, seed),
+        results += _results(name, cached["metrics"], len(papers), pairs, _split_note(len(papers), len(held)),
                             ranks=cached["ranks"], paper_of=paper_of)
         tops[name] = cached["tops"]
         if step:

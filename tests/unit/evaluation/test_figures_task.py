@@ -117,3 +117,24 @@ def test_figures_figures_carry_a_95_interval_over_papers(jats_store):
         low, high = interval_of(r)
         assert r.n == papers and low <= r.value <= high, r
         assert high - low >= min(floor_half_width(papers), r.value, 1 - r.value) - 1e-9, r
+
+
+def test_the_figures_task_scores_a_figure_scorer_only_on_papers_it_never_trained_on(jats_store, tmp_path):
+    """A figure scorer trained with another held-out share (or seed) than the evaluation's trained on some of the
+    evaluation's papers; only a seed mismatch was noted. The papers are now those every scorer held out too."""
+    import json
+    import shutil
+
+    from core.embedding import get_encoder, get_model
+    from core.store import is_held_out
+
+    pids = [p.pid for p in jats_store.figure_papers("pmc")]
+    seed = next(s for s in range(200) if 0 < sum(is_held_out(pid, s, 0.5) for pid in pids) < len(pids))
+    folder = tmp_path / "scorer"
+    shutil.copytree(get_model("tiny", jats_store).location, folder)
+    (folder / "mired.json").write_text(json.dumps({"task": "figures", "config": {
+        "split_seed": seed, "held_out": 0.5}}), encoding="utf-8")
+    register_tiny(jats_store, folder, name="scorer")
+    results = figures_task(jats_store, "pmc", ["scorer"], lambda spec: get_encoder(spec), seed=seed, fraction=1.0)
+    kept = sum(is_held_out(pid, seed, 0.5) for pid in pids)
+    assert {r.n for r in results if r.metric == "acc@1"} == {kept}
