@@ -82,7 +82,8 @@ def show_results(doc: dict) -> None:
     st.caption((f"{doc['sample']:,} of {doc['labelled']:,} labelled papers sampled (seed {doc['seed']})"
                 + (", all of them held-out test papers of a fine-tuned model" if doc.get("held_out") else "") + "; "
                 if doc["sample"] else f"Seed {doc['seed']}; ")
-               + f"{doc['cached']} of {len(doc['timings'])} results from the cache; {doc['seconds']:.1f} s.")
+               + (f"{doc['cached']} of {len(doc['timings'])} results from the cache; " if doc["timings"] else "")
+               + f"{doc['seconds']:.1f} s.")  # the figures, cite and short tasks keep no timings
     if "figures" in doc["tasks"]:
         st.caption("**figures**: on held-out papers (30%, split by paper with the seed; only those every "
                    "evaluated figure scorer held out too), each referencing sentence "
