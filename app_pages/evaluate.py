@@ -216,9 +216,10 @@ def compare_tab(corpus: str) -> None:
     papers = None
     if held is not None:
         source = st.radio("Papers", ["a random sample", HELD_OUT], horizontal=True,
-                          key=sticky_choice("eval_papers", ["a random sample", HELD_OUT], "a random sample"),
-                          help=f"The held-out test papers of **{held[0]}**: never trained on, never used for its "
-                               "head warm-up or validation. Every model is evaluated on the same papers.")
+                          key=sticky_choice("eval_papers", ["a random sample", HELD_OUT], HELD_OUT),
+                          help=f"The held-out test papers of **{held[0]}** (the default): never trained on, never used "
+                               "for its head warm-up or validation; a random sample holds its training papers. Every "
+                               "model is evaluated on the same papers.")
         if source == HELD_OUT:
             papers = held[1]
             used = "all of them are used" if len(papers) <= int(sample) else \
