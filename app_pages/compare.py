@@ -12,7 +12,14 @@ import streamlit as st
 from core.display import clipped
 from core.embedding import get_model, list_models, vectors_fingerprint
 from core.embedding.hub import needs_hub
-from core.evaluation import QUICK_SAMPLE, QUICK_TASKS, SharedSample, evaluation_figures, shared_sample
+from core.evaluation import (
+    QUICK_SAMPLE,
+    QUICK_TASKS,
+    SharedSample,
+    evaluation_figures,
+    held_out_papers,
+    shared_sample,
+)
 from core.evaluation.job import EvaluateConfig
 from core.explore import DEFAULT_PARAMS
 from core.explore.compare import (
@@ -67,18 +74,21 @@ def pick_from_table(key: str, corpus: str, ids: list[str]) -> None:
     st.session_state[SELECTED], st.session_state[SELECTED_IN] = [ids[i] for i in rows if i < len(ids)], corpus
 
 
-def quick_evaluation(corpus: str, label: str, model: str, shared: SharedSample | None) -> None:
+def quick_evaluation(corpus: str, label: str, model: str, shared: SharedSample | None,
+                     held: tuple[str, list[str]] | None = None) -> None:
     """The Evaluate page's default protocols for one model, as a job of the workspace (the page stays usable; every tab
     and a reload see it; while an evaluation of this corpus runs, a click follows that one instead of starting a
     second); its progress shows at the top of the page until the figures replace it. On the papers of the other
     model's stored evaluation when there is one (`shared`): two columns of figures on different papers compare
-    nothing."""
+    nothing. Without one, on a fine-tuned model's held-out test papers (`held`) when either model has them: a random
+    sample would hold its training papers."""
     if (other := running_evaluation(corpus)) is not None:
         st.session_state[EVALUATING] = other
         st.info("An evaluation of this corpus is already running; its figures appear here when it is done.")
         return
     conf = settings()
-    sample, seed, papers = (shared.sample, shared.seed, shared.papers) if shared else (QUICK_SAMPLE, 0, None)
+    sample, seed, papers = (shared.sample, shared.seed, shared.papers) if shared else \
+        (QUICK_SAMPLE, 0, held[1] if held else None)
     start_job(EVALUATING, EvaluateConfig(corpus, label, [model], list(QUICK_TASKS), sample, seed, papers,
                                          conf.device, conf.batch_size))
 
@@ -91,13 +101,16 @@ def papers_of_partner(workspace: str, corpus: str, version: int, label: str, par
     return shared_sample(store(), corpus, label, list(partners))
 
 
-def evaluate_help(corpus: str, label: str, model: str, shared: SharedSample | None) -> str:
+def evaluate_help(corpus: str, label: str, model: str, shared: SharedSample | None,
+                  held: tuple[str, list[str]] | None = None) -> str:
     """What the Evaluate button runs, on which papers, and the shell command that runs the same."""
     sample, seed = (shared.sample, shared.seed) if shared else (QUICK_SAMPLE, 0)
     where = (f"on the same {shared.n:,} papers (seed {seed}) as the stored evaluation of {md_escape(shared.model)}, "
-             "so that the two columns compare" if shared else f"on up to {QUICK_SAMPLE:,} papers")
-    shell = (" (the held-out test papers: --held-out with the fine-tuned model first)" if shared and shared.papers
-             else "")
+             "so that the two columns compare" if shared else
+             f"on the {len(held[1]):,} held-out test papers of {md_escape(held[0])} (never trained on)" if held else
+             f"on up to {QUICK_SAMPLE:,} papers")
+    shell = (" (the held-out test papers: --held-out with the fine-tuned model first)"
+             if (shared and shared.papers) or (not shared and held) else "")
     return (f"The Evaluate page's quick protocols ({', '.join(QUICK_TASKS)}) {where}, usually under a minute. From a "
             "shell: " + md_escape(f"python -m core evaluate --corpus {corpus} --label {label} --models {model} "
                                   f"--sample {sample} --seed {seed}") + shell)
@@ -275,12 +288,15 @@ with panel:
             shared = papers_of_partner(str(s.root), corpus, info.version, label,
                                        tuple(m for m in (name_a, name_b) if m not in missing),
                                        next(iter(s.cache_keys("evaluation:")), None))
+            held = None if shared else held_out_papers(s, corpus, [name_a, name_b])
             st.caption(f"No stored evaluation of **{md_escape(model)}** on this corpus yet" + (
                 f": it is evaluated on the same {shared.n:,} papers (seed {shared.seed}) as "
-                f"**{md_escape(shared.model)}**." if shared else "."))
+                f"**{md_escape(shared.model)}**." if shared else
+                f": it is evaluated on the {len(held[1]):,} held-out test papers of **{md_escape(held[0])}**."
+                if held else "."))
             if st.button(f"Evaluate {md_escape(model)}", key=f"compare_eval_{model}", icon=":material/analytics:",
-                         help=evaluate_help(corpus, label, model, shared),
-                         on_click=quick_evaluation, args=(corpus, label, model, shared)):
+                         help=evaluate_help(corpus, label, model, shared, held),
+                         on_click=quick_evaluation, args=(corpus, label, model, shared, held)):
                 pass  # started by the callback, before this page's maps rerun: its bar is at the top at once
 
 shown = int(mask.sum()) if mask is not None else 0

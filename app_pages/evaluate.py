@@ -82,9 +82,11 @@ def show_results(doc: dict) -> None:
     st.caption((f"{doc['sample']:,} of {doc['labelled']:,} labelled papers sampled (seed {doc['seed']})"
                 + (", all of them held-out test papers of a fine-tuned model" if doc.get("held_out") else "") + "; "
                 if doc["sample"] else f"Seed {doc['seed']}; ")
-               + f"{doc['cached']} of {len(doc['timings'])} results from the cache; {doc['seconds']:.1f} s.")
+               + (f"{doc['cached']} of {len(doc['timings'])} results from the cache; " if doc["timings"] else "")
+               + f"{doc['seconds']:.1f} s.")  # the figures, cite and short tasks keep no timings
     if "figures" in doc["tasks"]:
-        st.caption("**figures**: on held-out papers (30%, split by paper with the seed), each referencing sentence "
+        st.caption("**figures**: on held-out papers (30%, split by paper with the seed; only those every "
+                   "evaluated figure scorer held out too), each referencing sentence "
                    "(its figure mention masked) ranks its paper's captions; the (baseline) rows are the floors: "
                    "random (expected value) and pick-first (figures in article order). *top figure = …*: how often "
                    "a model picks the same top figure for the abstract as the first model.")
@@ -214,9 +216,10 @@ def compare_tab(corpus: str) -> None:
     papers = None
     if held is not None:
         source = st.radio("Papers", ["a random sample", HELD_OUT], horizontal=True,
-                          key=sticky_choice("eval_papers", ["a random sample", HELD_OUT], "a random sample"),
-                          help=f"The held-out test papers of **{held[0]}**: never trained on, never used for its "
-                               "head warm-up or validation. Every model is evaluated on the same papers.")
+                          key=sticky_choice("eval_papers", ["a random sample", HELD_OUT], HELD_OUT),
+                          help=f"The held-out test papers of **{held[0]}** (the default): never trained on, never used "
+                               "for its head warm-up or validation; a random sample holds its training papers. Every "
+                               "model is evaluated on the same papers.")
         if source == HELD_OUT:
             papers = held[1]
             used = "all of them are used" if len(papers) <= int(sample) else \

@@ -9,7 +9,7 @@ from typing import Any
 import streamlit as st
 
 from core.embedding import ModelSpec
-from core.explore import rank_figures, visual_summary
+from core.explore import choice_margin, rank_figures, visual_summary
 from core.records import md_escape
 from ui.errors import guarded
 from ui.resources import encoder, store
@@ -43,7 +43,8 @@ def show_figures(figures: list[dict[str, Any]] | None) -> None:
         box = right
     else:
         box = st.container()
-    box.markdown(f"**Visual summary — {md_escape(top['label'])}** (score {top['score']:.3f})")
+    box.markdown(f"**Visual summary — {md_escape(top['label'])}** (score {top['score']:.3f}; "
+                 f"{md_escape(choice_margin(figures))})")
     box.caption(md_escape(top["caption"]))
     if len(figures) > 1:
         st.dataframe([{"rank": f["rank"], "figure": f["label"], "score": f["score"], "caption": f["caption"]}

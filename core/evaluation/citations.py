@@ -21,10 +21,10 @@ from typing import Any
 import numpy as np
 
 from core.embedding import corpus_embeddings, embed_corpus, get_model, read_checkpoint_meta, vectors_fingerprint
-from core.errors import CorpusError
+from core.errors import CorpusError, MireadError
 from core.evaluation.report import Result
 from core.store import Store
-from core.store.links import CITE_HELD_OUT, citation_graph, citation_split
+from core.store.links import CITE_HELD_OUT, citation_graph, citation_split, is_cite_query
 
 CITE_TASKS = ("cite", "cocite")
 METRICS = ("MAP", "nDCG", "recall@10", "nDCG@10")
@@ -129,20 +129,41 @@ def task_metrics(X: np.ndarray, task: str, cites: dict[int, list[int]], held_out
 
 
 def _summary(model: str, task: str, values: dict[str, np.ndarray], n: int, note: str = "") -> list[Result]:
+    """One Result per metric: the mean over query papers with its per-paper scores (its 95 % interval)."""
     return [Result(model, task, m, round(float(np.mean(values[m])), 4) if n else float("nan"),
-                   round(float(np.std(values[m])), 4) if n else None, n, note) for m in METRICS]
+                   round(float(np.std(values[m])), 4) if n else None, n, note,
+                   per_paper=[float(v) for v in values[m]] if n else None) for m in METRICS]
 
 
-def _split_note(store: Store, name: str, seed: int) -> str:
+def trained_split(store: Store, name: str, depth: int = 8) -> list[tuple[int, float]]:
+    """The citation splits (seed, held-out share) a model and the fine-tuned models below it trained under: their
+    other citing papers' links were training triplets. [] for a model that never learned from links."""
     spec = get_model(name, store)
     meta = read_checkpoint_meta(Path(spec.location)) if spec.source == "checkpoint" else {}
     config = meta.get("config") or {}
-    if "specter" not in str(config.get("objective", "")):
+    out = []
+    if "specter" in str(config.get("objective", "")):
+        seed = config.get("cite_split_seed", config.get("seed"))
+        out.append((int(seed or 0), float(config.get("cite_held_out") or CITE_HELD_OUT)))
+    base = config.get("base") or meta.get("base")
+    if base and base != name and depth > 0:
+        try:
+            out += trained_split(store, str(base), depth - 1)
+        except MireadError:  # a base deleted since: its split is unknown
+            pass
+    return out
+
+
+def untrained_queries(ids: list[str], held_out: Sequence[int], splits: Sequence[tuple[int, float]]) -> list[int]:
+    """The held-out query papers that every one of `splits` held out too (no model trained on their links)."""
+    return [q for q in held_out if all(is_cite_query(ids[q], seed, share) for seed, share in splits)]
+
+
+def _split_note(kept: int, held: int) -> str:
+    if kept == held:
         return ""
-    split = config.get("cite_split_seed", config.get("seed"))
-    if split is not None and int(split) != seed:
-        return f"trained on the citation split of seed {split}: some query papers' links were training triplets"
-    return ""
+    return (f"query papers: the {kept} of the {held} held-out citing papers that the fine-tuned models held out "
+            "too (their other papers' links were training triplets)")
 
 
 def citation_tasks(store: Store, corpus: str, models: Sequence[str], tasks: Sequence[str], encoder_for: EncoderFor,
@@ -155,7 +176,9 @@ def citation_tasks(store: Store, corpus: str, models: Sequence[str], tasks: Sequ
     if not pairs:
         raise CorpusError(f"corpus {corpus!r} has no citation links; import a file with a references column first")
     cites = citation_graph(ids, pairs)
-    held_out = citation_split(ids, cites, seed, fraction)[1]
+    held = citation_split(ids, cites, seed, fraction)[1]
+    splits = sorted({split for name in models for split in trained_split(store, name)})
+    held_out = untrained_queries(ids, held, splits)
     version = store.corpus_version(corpus)
     rng = np.random.default_rng(seed + 7)
     random_X = rng.standard_normal((len(ids), 16)).astype(np.float32)
@@ -167,7 +190,7 @@ def citation_tasks(store: Store, corpus: str, models: Sequence[str], tasks: Sequ
         spec = get_model(name, store)
         key = "cite-task:" + json.dumps({"corpus": corpus, "v": version, "links": len(pairs),
                                          "model": vectors_fingerprint(spec), "seed": seed, "fraction": fraction,
-                                         "max": max_queries, "tasks": list(tasks)}, sort_keys=True)
+                                         "max": max_queries, "tasks": list(tasks), "splits": splits}, sort_keys=True)
         cached = store.cache_get(key)
         if cached is None:
             encoder = encoder_for(spec) if store.missing_hashes(corpus, vectors_fingerprint(spec)) else None
@@ -178,7 +201,7 @@ def citation_tasks(store: Store, corpus: str, models: Sequence[str], tasks: Sequ
                 values, n = task_metrics(X, task, cites, held_out, seed, max_queries)
                 cached[task] = {"n": n, "values": {m: v.tolist() for m, v in values.items()}}
             store.cache_put(key, cached)
-        note = _split_note(store, name, seed)
+        note = _split_note(len(held_out), len(held))
         for task in tasks:
             values = {m: np.asarray(v) for m, v in cached[task]["values"].items()}
             results += _summary(name, task, values, cached[task]["n"], note)

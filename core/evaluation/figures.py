@@ -74,33 +74,84 @@ def held_out_papers(store: Store, corpus: str, seed: int, fraction: float = HELD
     return papers
 
 
-def _results(model: str, metrics: dict[str, float], n: int, note: str = "") -> list[Result]:
-    return [Result(model, "figures", m, round(metrics[m], 4), None, n, note) for m in METRICS]
+def paper_interval(values: Sequence[float], paper_of: Sequence[int], papers: int,
+                   seed: int = 0) -> tuple[float, float]:
+    """The 95 % interval of a mean over sentence pairs, by a bootstrap over papers (a paper's sentences are not
+    independent), never narrower than n papers allow (`floor_half_width`); within 0-1."""
+    from core.evaluation.verdict import BOOTSTRAP, floor_half_width
+
+    values = np.asarray(values, dtype=np.float64)
+    where = np.asarray(paper_of, dtype=np.int64)
+    sums = np.bincount(where, weights=values, minlength=papers)
+    counts = np.bincount(where, minlength=papers).astype(np.float64)
+    picks = np.random.default_rng(seed).integers(0, papers, size=(BOOTSTRAP, papers))
+    means = sums[picks].sum(axis=1) / np.maximum(counts[picks].sum(axis=1), 1.0)
+    low, high = np.percentile(means, [2.5, 97.5])
+    value, floor = float(values.mean()), floor_half_width(papers)
+    return max(0.0, min(float(low), value - floor)), min(1.0, max(float(high), value + floor))
 
 
-def _split_note(store: Store, name: str, seed: int) -> str:
+def pair_scores(ranks: Sequence[int]) -> dict[str, np.ndarray]:
+    """Each pair's acc@1, acc@3 and reciprocal rank (their means are `rank_metrics`)."""
+    r = np.asarray(ranks, dtype=float)
+    return {"acc@1": (r <= 1).astype(float), "acc@3": (r <= 3).astype(float), "mrr": 1 / r}
+
+
+def _results(model: str, metrics: dict[str, float], papers: int, pairs: int, note: str = "",
+             ranks: Sequence[int] | None = None, paper_of: Sequence[int] | None = None) -> list[Result]:
+    """One Result per metric over `papers` papers and `pairs` sentence pairs, with the interval where ranks are."""
+    out = []
+    scores = pair_scores(ranks) if ranks is not None and len(ranks) else None
+    for m in METRICS:
+        low = high = None
+        if scores is not None and paper_of is not None:
+            low, high = paper_interval(scores[m], paper_of, papers)
+        out.append(Result(model, "figures", m, round(metrics[m], 4), None, papers, note, low=low, high=high,
+                          pairs=pairs))
+    return out
+
+
+def scorer_split(store: Store, name: str) -> tuple[int, float] | None:
+    """The split (seed, held-out share) a figure scorer trained under: it trained on the papers outside it. None for
+    any other model."""
     spec = get_model(name, store)
     meta = read_checkpoint_meta(Path(spec.location)) if spec.source == "checkpoint" else {}
-    split = (meta.get("config") or {}).get("split_seed") if meta.get("task") == "figures" else None
-    if split is not None and int(split) != seed:
-        return f"trained on the split of seed {split}: some evaluation papers were training papers"
-    return ""
+    if meta.get("task") != "figures":
+        return None
+    config = meta.get("config") or {}
+    return int(config.get("split_seed") or 0), float(config.get("held_out", HELD_OUT))
+
+
+def _split_note(kept: int, held: int) -> str:
+    if kept == held:
+        return ""
+    return (f"papers: the {kept} of the {held} held-out papers that the figure scorers held out too (they trained on "
+            "the others)")
 
 
 def figures_task(store: Store, corpus: str, models: Sequence[str], encoder_for: EncoderFor, seed: int = 0,
                  step: Callable[[str], None] | None = None, fraction: float = HELD_OUT) -> list[Result]:
     """The figures task for each model plus random and pick-first; cached per (corpus version, model, seed)."""
-    papers = held_out_papers(store, corpus, seed, fraction)
+    held = held_out_papers(store, corpus, seed, fraction)
+    splits = sorted({split for name in models if (split := scorer_split(store, name)) is not None})
+    papers = [p for p in held if all(is_held_out(p.pid, s, share) for s, share in splits)]
+    if not papers:
+        raise CorpusError(f"none of the {len(held)} held-out papers of {corpus!r} was held out by every figure scorer "
+                          "evaluated (they trained on them); evaluate with the seed each was trained with")
     pairs = sum(len(p.pairs) for p in papers)
     sizes = [len(p.captions) for p in papers for _ in p.pairs]
     version = store.corpus_version(corpus)
-    results = _results("random (baseline)", random_metrics(sizes), pairs, "expected value")
-    results += _results("pick-first (baseline)", rank_metrics(first_ranks(papers)), pairs)
+    paper_of = [i for i, p in enumerate(papers) for _ in p.pairs]
+    results = _results("random (baseline)", random_metrics(sizes), len(papers), pairs, "expected value")
+    first = first_ranks(papers)
+    results += _results("pick-first (baseline)", rank_metrics(first), len(papers), pairs, ranks=first,
+                        paper_of=paper_of)
     tops: dict[str, list[int]] = {}
     for name in models:
         spec = get_model(name, store)
         key = "figures-task:" + json.dumps({"corpus": corpus, "v": version, "model": vectors_fingerprint(spec),
-                                            "seed": seed, "fraction": fraction}, sort_keys=True)
+                                            "seed": seed, "fraction": fraction, "ranks": 1, "splits": splits},
+                                           sort_keys=True)
         cached = store.cache_get(key)
         if cached is None:
             encoder = encoder_for(spec)
@@ -108,15 +159,18 @@ def figures_task(store: Store, corpus: str, models: Sequence[str], encoder_for: 
             abstracts = [store.paper(corpus, p.pid) for p in papers]
             scored = score_captions(encoder, [abstract_text(a.title, a.abstract) for a in abstracts],
                                     [p.captions for p in papers])
-            cached = {"metrics": rank_metrics(ranks), "tops": [int(np.argmax(s)) for s in scored]}
+            cached = {"metrics": rank_metrics(ranks), "tops": [int(np.argmax(s)) for s in scored], "ranks": ranks}
             store.cache_put(key, cached)
-        results += _results(name, cached["metrics"], pairs, _split_note(store, name, seed))
+        results += _results(name, cached["metrics"], len(papers), pairs, _split_note(len(papers), len(held)),
+                            ranks=cached["ranks"], paper_of=paper_of)
         tops[name] = cached["tops"]
         if step:
             step(f"{name}: figures done")
-    first = next(iter(tops), None)
+    lead = next(iter(tops), None)
     for name in list(tops)[1:]:
-        agree = float(np.mean(np.asarray(tops[name]) == np.asarray(tops[first])))
-        results.append(Result(name, "figures", f"top figure = {first}", round(agree, 4), None, len(papers),
-                               "share of held-out papers whose abstract picks the same top figure"))
+        same = (np.asarray(tops[name]) == np.asarray(tops[lead])).astype(float)
+        low, high = paper_interval(same, range(len(papers)), len(papers))
+        results.append(Result(name, "figures", f"top figure = {lead}", round(float(same.mean()), 4), None,
+                              len(papers), "share of held-out papers whose abstract picks the same top figure",
+                              low=low, high=high))
     return results

@@ -245,10 +245,10 @@ def _plain_table(header: Sequence[str], rows: Sequence[Sequence[str]]) -> str:
     return "\n".join(lines)
 
 
-CITE_NOTE = ("cite / cocite: held-out query papers (20% of the citing papers, split by paper with the seed; `train` "
-             "keeps their links out of its triplets when its seed is the same); MAP and nDCG rank a query's cited "
-             "(cocite: co-cited) papers, up to 5, among 25 random others; recall@10 and nDCG@10 retrieve them from "
-             "the whole corpus; random (baseline) scores random vectors.")
+CITE_NOTE = ("cite / cocite: held-out query papers (20% of the citing papers, split by paper with the seed; only "
+             "papers that every evaluated SPECTER model held out too, so no query's links were training triplets); "
+             "MAP and nDCG rank a query's cited (cocite: co-cited) papers, up to 5, among 25 random others; "
+             "recall@10 and nDCG@10 retrieve them from the whole corpus; random (baseline) scores random vectors.")
 
 
 CHANCE_SHOWN = 0.05  # below this chance of a random top 10, the note is left out

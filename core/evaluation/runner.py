@@ -21,8 +21,10 @@ from core.embedding import ModelSpec, embed_corpus, get_encoder, get_model, vect
 from core.errors import CorpusError, MireadError
 from core.evaluation.citations import CITE_TASKS, citation_tasks
 from core.evaluation.figures import figures_task
+from core.evaluation.intervals import interval_of
 from core.evaluation.protocols import PROTOCOLS, TASKS, TEXT_TASKS, run_protocols
 from core.evaluation.report import (
+    Result,
     family_table,
     markdown_report,
     neighbour_rows,
@@ -307,12 +309,19 @@ def evaluate_models(
     return _document(drawn, models, tasks_run, sample, found, time.perf_counter() - started, papers is not None)
 
 
+def with_interval(row: dict, result: Result) -> dict:
+    """A result row with the 95 % interval the Evaluate page shows beside it (`low`, `high`), where one follows."""
+    if row.get("low") is not None or (bounds := interval_of(result)) is None:
+        return row
+    return {**row, "low": bounds[0], "high": bounds[1]}
+
+
 def _document(drawn: Sample, models: list[str], tasks: list[str], requested: int, found: dict[str, list],
               seconds: float, held_out: bool = False) -> dict:
     """The JSON document (NaN as null) with its markdown rendering under "markdown"; `held_out`: the sample was drawn
     from given papers (a fine-tuned model's test split)."""
-    results = found["results"]
-    objects = [result_from_row(r) for r in results]
+    objects = [result_from_row(r) for r in found["results"]]
+    results = [with_interval(r, o) for r, o in zip(found["results"], objects)]
     table = results_table(objects) if objects else pd.DataFrame()
     notes = []
     for model in dict.fromkeys(r.model for r in objects if r.task == "neighbours"):

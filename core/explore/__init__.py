@@ -36,6 +36,7 @@ _EXPORTS = {
     "figures_document": "figures",
     "rank_figures": "figures",
     "visual_summary": "figures",
+    "choice_margin": "figures",
     "highlight_mask": "maps.highlight",
     "highlight_text": "maps.highlight",
     "hover_frame": "maps.cached",

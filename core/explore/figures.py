@@ -86,6 +86,19 @@ def visual_summary(figures: Sequence[dict[str, Any]] | None, limit: int = CAPTIO
     return f"{top['label']} — {caption}"
 
 
+def choice_margin(figures: Sequence[dict[str, Any]] | None) -> str:
+    """How sure the choice of the top figure is: the runner-up's score and how far behind it is ('' without
+    figures): 'runner-up FIGURE 3 at 0.561, 0.011 lower', '… as high (a toss-up)', or 'its only figure'."""
+    if not figures:
+        return ""
+    if len(figures) == 1:
+        return "its only figure"
+    top, second = figures[0], figures[1]
+    gap = float(top["score"]) - float(second["score"])
+    behind = "as high (a toss-up)" if round(gap, 3) <= 0 else f"{gap:.3f} lower"
+    return f"runner-up {second['label']} at {float(second['score']):.3f}, {behind}"
+
+
 def figures_document(store: Store, corpus: str, model: str, pids: Sequence[str] | None = None,
                      encoder_for: EncoderFor | None = None) -> dict[str, Any]:
     """The `figures --json` document: {"corpus", "model", "papers": [{"id", "title", "figures": [...]}]}."""

@@ -52,8 +52,16 @@ class JobKind:
     key: Callable[[Any], tuple] | None = None  # requests with the same key while one runs join it (None: never)
 
 
+def train_key(cfg: TrainConfig) -> tuple:
+    """What makes two training requests one run: every setting but the model name (a double click on Start, or the
+    same form sent from a second tab, while that run is queued or running joins it)."""
+    import json
+
+    return tuple(sorted((k, json.dumps(v, sort_keys=True)) for k, v in cfg.to_dict().items() if k != "name"))
+
+
 KINDS = {kind.name: kind for kind in (
-    JobKind("train", TrainConfig, prepare_config, run_training, Cancelled),
+    JobKind("train", TrainConfig, prepare_config, run_training, Cancelled, key=train_key),
     JobKind(FIGURES_KIND, FigureTrainConfig, prepare_figure_config, run_figure_training, FigureCancelled),
     JobKind(EMBED_KIND, EmbedConfig, prepare_embed, run_embed, EmbedCancelled, slot="embed", key=embed_key),
     JobKind(MAP_KIND, MapConfig, prepare_map, run_map, MapCancelled, slot="map", key=map_key),

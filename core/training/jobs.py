@@ -132,7 +132,10 @@ def running_twin(store: Store, cfg: Config) -> str | None:
 
 def launch(store: Store, cfg: Config) -> str:
     """Validate, queue the job (MIReAD or figure-scorer training, an embedding) and start its worker process; the job
-    id. An embedding already running for the same corpus and model is joined: its id."""
+    id. An embedding already running for the same corpus and model, or the same training run, is joined: its id
+    (looked for before the name is checked: the running job holds the name a double click sends again)."""
+    if (twin := running_twin(store, cfg)) is not None:
+        return twin
     cfg = _prepare(store, cfg)
     if (twin := running_twin(store, cfg)) is not None:
         return twin
@@ -156,6 +159,8 @@ def launch_here(store: Store, cfg: Config) -> str:
     numba's compiled UMAP and loaded encoders); the job id. A job of the same key already queued or running (here,
     in another tab, or from the CLI) is joined: its id. The job names this process, so a server that stops takes its
     jobs with it and `refresh` marks them failed (LOST): a new request starts the work again."""
+    if (twin := running_twin(store, cfg)) is not None:
+        return twin
     cfg = _prepare(store, cfg)
     with _HERE_LOCK:
         if (twin := running_twin(store, cfg)) is not None:

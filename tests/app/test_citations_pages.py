@@ -64,3 +64,19 @@ def test_similar_papers_lists_the_citations_of_a_picked_paper_and_marks_ties(cit
     results = next(d.value for d in at.dataframe if "rank" in d.value.columns)
     assert "citation" in results.columns
     assert set(results["citation"].dropna()) <= {"", "cites it", "cited by it", "both ways"}
+
+
+def test_the_evaluate_page_shows_cite_figures_with_intervals_and_no_empty_cache_count(cited):
+    """A citations-only evaluation said 'Seed 0; 0 of 0 results from the cache' (the cite task keeps no timings)
+    and its figures had no interval; now each figure has its 95 % interval and no empty count is said."""
+    from tests.app.background_jobs import wait_for_background
+
+    at = open_app("app_pages/evaluate.py")
+    at.multiselect(key="eval_models").set_value(["tiny"])
+    at.multiselect(key="eval_tasks").set_value(["cite"])
+    widget(at.button, "Run evaluation").click()
+    wait_for_background(at.run())
+    assert not at.exception and not at.error
+    table = at.dataframe[0].value
+    assert all("(" in cell for cell in table["tiny"]), table
+    assert not [c.value for c in at.caption if "0 of 0 results" in c.value]

@@ -36,3 +36,21 @@ def test_held_out_papers_of_a_stored_evaluation_are_the_ones_b_is_evaluated_on(w
     wait_for_background(button.click().run())
     table = figures(at)
     assert list(table.columns) == ["tiny", "tiny-ft", "n"] and table.loc["Cluster purity (k = 10)", "n"] == "15"
+
+
+def test_without_a_stored_evaluation_a_fine_tuned_model_is_evaluated_on_its_held_out_test_papers(workspace, tmp_path):  # noqa: F811,E501
+    """Compare's "Evaluate tiny-ft" ran on a random sample of the corpus, its training papers among them, where the
+    Evaluate page offers the model's held-out test papers: its figures were flattered. With no stored evaluation to
+    share, the button now runs on the fine-tuned model's test papers and says so."""
+    import json
+
+    ids = workspace.papers_frame("c")["id"].astype(str).tolist()[1::2]
+    (tmp_path / "tiny-ft" / "mired.json").write_text(json.dumps({"test_ids": ids, "config": {"corpus": "c"}}),
+                                                     encoding="utf-8")
+    at = open_compare()
+    button = next(b for b in at.button if b.label == "Evaluate tiny-ft")
+    assert f"the {len(ids)} held-out test papers of tiny-ft" in button.proto.help
+    wait_for_background(button.click().run())
+    assert not at.exception and not at.error
+    table = figures(at)
+    assert table.loc["Cluster purity (k = 10)", "n"] == str(len(ids))

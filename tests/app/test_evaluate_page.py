@@ -132,6 +132,8 @@ def test_a_fine_tuned_model_is_evaluated_on_its_held_out_test_papers_beside_its_
     at.multiselect(key="eval_models").set_value(["tiny", "tuned"])
     at.multiselect(key="eval_tasks").set_value(["knn"]).run()
     assert at.radio(key="eval_papers").options == ["a random sample", "the model's held-out test papers"]
+    # the default: papers the fine-tuned model never trained on (a random sample holds its training papers)
+    assert at.radio(key="eval_papers").value == "the model's held-out test papers"
     at.radio(key="eval_papers").set_value("the model's held-out test papers").run()
     said = [c.value for c in at.caption if "held-out test papers of" in c.value]
     assert said == ["6 held-out test papers of **tuned**: all of them are used."]  # no 'the sample size caps them'

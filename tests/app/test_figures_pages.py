@@ -65,3 +65,15 @@ def test_the_train_page_offers_the_figure_scorer(jats_workspace):
     assert not at.exception
     assert at.selectbox(key="fig_corpus").options == ["pmc"]
     assert any(b.label == "Train the figure scorer" for b in at.button)
+
+
+def test_the_visual_summary_says_how_sure_its_choice_is(jats_workspace):
+    """The chosen figure said only '(score 0.572)', a bare cosine that does not tell a clear choice from a toss-up;
+    it now names the runner-up and how far behind it is (or that the paper has one figure)."""
+    at = open_app("app_pages/similar.py")
+    at.radio[0].set_value("Pick a paper from the corpus").run()
+    widget(at.button, "Find similar papers").click().run()
+    assert not at.exception and not at.error
+    said = [m.value for m in at.markdown if "Visual summary" in m.value]
+    assert said and all("runner-up" in s or "its only figure" in s for s in said), said
+    assert any(" lower" in s or "toss-up" in s for s in said), said

@@ -74,3 +74,47 @@ def test_evaluate_runs_cite_and_cocite_without_a_label(store, tiny_model_dir):
     again = evaluate_models(store, "arxiv", "", ["tiny"], ["cite"], seed=0)
     assert [r["value"] for r in again["results"] if r["model"] == "tiny"] == [
         r["value"] for r in rows if r["task"] == "cite"]
+
+
+def test_cite_figures_carry_a_95_interval_from_their_query_papers(store, tiny_model_dir):
+    """Every cite / cocite figure on Evaluate says n and a 95 % interval (a bootstrap over query papers), as the
+    other means over papers do; before, the rows had a std but no interval, so the table showed bare figures and no
+    model could ever be bold."""
+    from core.evaluation.intervals import interval_of
+    from core.evaluation.report import figure_table, result_from_row
+
+    register_tiny(store, tiny_model_dir)
+    store.import_papers("arxiv", read_papers(FIXTURE))
+    doc = evaluate_models(store, "arxiv", "", ["tiny"], ["cite", "cocite"], seed=0)
+    results = [result_from_row(r) for r in doc["results"]]
+    for r in results:
+        interval = interval_of(r)
+        assert interval is not None, (r.model, r.task, r.metric)
+        assert interval[0] <= r.value <= interval[1] and interval[1] - interval[0] > 0
+    table, _ = figure_table(results)
+    assert all("(" in table.loc[name, "tiny"] for name in table.index)
+
+
+def test_cite_queries_are_papers_the_specter_model_held_out_too(store, tiny_model_dir, tmp_path):
+    """A model trained with `--cite-held-out 0.1` drew triplets from the links of every citing paper outside its
+    10 %: Evaluate's default split (20 %, same seed) took those papers as query papers too and said nothing. The
+    queries are now only papers that every evaluated model held out."""
+    import json
+    import shutil
+
+    from core.store.links import is_cite_query
+
+    folder = tmp_path / "spec10"
+    shutil.copytree(tiny_model_dir, folder)
+    (folder / "mired.json").write_text(json.dumps({"config": {
+        "objective": "specter", "seed": 0, "cite_split_seed": 0, "cite_held_out": 0.1}}), encoding="utf-8")
+    register_tiny(store, folder, "spec10")
+    papers = read_papers(FIXTURE)
+    store.import_papers("arxiv", papers)
+    ids = store.papers_frame("arxiv", with_abstract=False)["id"].astype(str).tolist()
+    cites = citation_graph(ids, store.links("arxiv"))
+    own = [q for q in citation_split(ids, cites, 0, 0.1)[1] if set(cites[q]) - {q}]
+    assert own and all(is_cite_query(ids[q], 0, 0.2) for q in own)  # its held-out papers are a part of the 20 %
+    doc = evaluate_models(store, "arxiv", "", ["spec10"], ["cite"], seed=0)
+    ns = {r["n"] for r in doc["results"] if r["task"] == "cite"}
+    assert ns == {len(own)}

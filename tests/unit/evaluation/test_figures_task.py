@@ -77,8 +77,9 @@ def test_figures_task_reports_models_beside_both_baselines(jats_store):
         for metric in ("acc@1", "acc@3", "mrr"):
             assert 0 <= table[(model, metric)] <= 1
     assert table[("tiny-2", "top figure = tiny")] == 1.0  # the same weights pick the same top figure
-    pairs = sum(len(p.pairs) for p in jats_store.figure_papers("pmc"))
-    assert {r.n for r in results if r.metric == "acc@1"} == {pairs}
+    papers = jats_store.figure_papers("pmc")
+    pairs = sum(len(p.pairs) for p in papers)
+    assert {(r.n, r.pairs) for r in results if r.metric == "acc@1"} == {(len(papers), pairs)}
     assert table[("tiny", "acc@1")] == table[("tiny-2", "acc@1")]
     assert table[("pick-first (baseline)", "acc@1")] == pytest.approx(
         np.mean([i == 0 for p in jats_store.figure_papers("pmc") for _, i in p.pairs]))
@@ -97,3 +98,43 @@ def test_figures_cli_prints_each_papers_ranked_figures(jats_store, capsys):
     assert all(f["label"] and f["caption"] for f in paper["figures"])
     assert main(["--workspace", str(jats_store.root), "figures", "--corpus", "pmc", "--paper", "nope"]) == 2
     assert "no paper" in capsys.readouterr().err
+
+
+def test_figures_figures_carry_a_95_interval_over_papers(jats_store):
+    """Each measured figures row (the models, pick-first and the top-figure agreement) says n papers and a 95 %
+    interval never narrower than n papers allow (a bootstrap over papers: a paper's sentences are not independent);
+    before, the rows had n = sentences and no interval at all. The random row is an expected value: no interval."""
+    from core.embedding import get_encoder, get_model
+    from core.evaluation.intervals import interval_of
+    from core.evaluation.verdict import floor_half_width
+
+    register_tiny(jats_store, get_model("tiny", jats_store).location, name="tiny-2")
+    results = figures_task(jats_store, "pmc", ["tiny", "tiny-2"], lambda spec: get_encoder(spec), fraction=1.0)
+    papers = len(jats_store.figure_papers("pmc"))
+    for r in results:
+        if r.model == "random (baseline)":
+            continue
+        low, high = interval_of(r)
+        assert r.n == papers and low <= r.value <= high, r
+        assert high - low >= min(floor_half_width(papers), r.value, 1 - r.value) - 1e-9, r
+
+
+def test_the_figures_task_scores_a_figure_scorer_only_on_papers_it_never_trained_on(jats_store, tmp_path):
+    """A figure scorer trained with another held-out share (or seed) than the evaluation's trained on some of the
+    evaluation's papers; only a seed mismatch was noted. The papers are now those every scorer held out too."""
+    import json
+    import shutil
+
+    from core.embedding import get_encoder, get_model
+    from core.store import is_held_out
+
+    pids = [p.pid for p in jats_store.figure_papers("pmc")]
+    seed = next(s for s in range(200) if 0 < sum(is_held_out(pid, s, 0.5) for pid in pids) < len(pids))
+    folder = tmp_path / "scorer"
+    shutil.copytree(get_model("tiny", jats_store).location, folder)
+    (folder / "mired.json").write_text(json.dumps({"task": "figures", "config": {
+        "split_seed": seed, "held_out": 0.5}}), encoding="utf-8")
+    register_tiny(jats_store, folder, name="scorer")
+    results = figures_task(jats_store, "pmc", ["scorer"], lambda spec: get_encoder(spec), seed=seed, fraction=1.0)
+    kept = sum(is_held_out(pid, seed, 0.5) for pid in pids)
+    assert {r.n for r in results if r.metric == "acc@1"} == {kept}
