@@ -9,6 +9,7 @@ from core.embedding import get_model, list_models
 from core.errors import MireadError
 from core.evaluation import METRIC_NAMES, TASKS, Verdict, held_out_papers, robustness_for_abstract
 from core.evaluation.job import EvaluateConfig
+from core.evaluation.journal_finder import held_out_phrase
 from core.evaluation.perturb import FAMILY_TEXT
 from core.evaluation.report import CITE_NOTE, chance_text, figure_rows, figure_table, result_from_row
 from core.io.formulas import csv_bytes
@@ -77,6 +78,18 @@ def probe_notes(results: list, sample: int, several: bool) -> None:
                    f"a label too rare for its folds ({md_escape(r.note)}).")
 
 
+def journal_notes(results: list, several: bool) -> None:
+    """Under the table: the journals task's held-out papers and those it left out (their journal unseen), in the
+    Journals page's and the MCP tool's words."""
+    seen = set()
+    for r in results:
+        if r.task != "journals" or r.metric != "top-5" or r.method == "bm25" or r.model in seen:
+            continue
+        seen.add(r.model)
+        who = f"**{md_escape(r.model)}**: " if several else ""
+        st.caption(f"{who}Journal finder on {held_out_phrase(int(r.n or 0), int(r.left_out or 0))}.")
+
+
 def show_results(doc: dict) -> None:
     """Errors, the table with the best in bold, charts, notes and exports of one evaluation."""
     st.caption((f"{doc['sample']:,} of {doc['labelled']:,} labelled papers sampled (seed {doc['seed']})"
@@ -105,6 +118,7 @@ def show_results(doc: dict) -> None:
         st.subheader("Results")
         st.dataframe(figures.style.apply(bold_best, best=best, axis=1), width="stretch")
         probe_notes(results, int(doc["sample"] or 0), len(doc["models"]) > 1)
+        journal_notes(results, len(doc["models"]) > 1)
         st.caption("Each figure with its 95 % interval in brackets where one follows from its papers (n): Wilson for "
                    "shares of papers (accuracies, purity, precision, top-k), a t interval over the linear probe's 4 "
                    "folds, a bootstrap over papers for pair retrieval's AP and ROC-AUC (a paper is in many pairs, "

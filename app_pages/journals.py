@@ -15,6 +15,7 @@ from core.evaluation import (
     papers_measured,
     proportion_interval,
 )
+from core.evaluation.journal_finder import held_out_phrase
 from core.explore import KNN_PRIOR_STRENGTH, KNN_TEMPERATURE, predict_journals, prediction_balance
 from core.plots import journal_bar_figure, prediction_balance_figure
 from core.records import md_escape
@@ -139,7 +140,8 @@ if pred is not None:
             return f" (95 % interval {100 * band[0]:.0f}–{100 * band[1]:.0f} %)" if band else ""
         baseline = (f"; a BM25 text search, as JANE-style finders use, {found['bm25']:.0f} %"
                     f"{interval(found['bm25'])}") if found["bm25"] is not None else ""
-        st.success(f"How often it is right: on {found['papers']:,} held-out papers of **{md_escape(corpus)}**, "
+        where = held_out_phrase(int(found["papers"]), found.get("left_out", 0), f" of **{md_escape(corpus)}**")
+        st.success(f"How often it is right: on {where}, "
                    f"each queried by its title and abstract, the true {column_name} is among the top 5 "
                    f"suggestions **{found['top5']:.0f} %** of the time"
                    f"{interval(found['top5'])}{baseline} (Evaluate page, task *journals*).")

@@ -2,7 +2,8 @@
 
 The labelled sample is split by paper (seeded): 80 % are the reference papers whose journals can be suggested,
 20 % the queries; a query whose journal has no reference paper is left out (a finder cannot name a journal it has
-never seen). Each method ranks every reference journal for each query:
+never seen), and counted: every figure says how many were left out and why. Each method ranks every reference
+journal for each query:
 
 - ``knn``: the product's calibrated vote over the query's nearest reference papers (``core.explore.journals``);
 - ``bm25``: the text baseline of JANE-style finders: the query's 50 best BM25 matches among the reference
@@ -45,19 +46,34 @@ def rank_metrics(ranks: np.ndarray) -> dict[str, float]:
             "top-10": float(np.mean(ranks <= 10) * 100), "mean rank": float(ranks.mean())}
 
 
-def split_queries(labels: Sequence[str | None], seed: int, test_share: float = TEST_SHARE) -> tuple[np.ndarray, ...]:
-    """(reference rows, query rows): a seeded split by paper; queries keep only journals the reference has."""
+def split_held_out(labels: Sequence[str | None], seed: int,
+                   test_share: float = TEST_SHARE) -> tuple[np.ndarray, np.ndarray, int]:
+    """(reference rows, query rows, left out): a seeded split by paper; queries keep only journals the reference
+    has, and ``left out`` counts the held-out papers dropped for that (a finder cannot name an unseen journal)."""
     labelled = np.array([i for i, v in enumerate(labels) if v is not None])
     if len(labelled) < 10:
         raise MireadError("the journals task needs at least 10 papers with a journal")
     order = np.random.default_rng(seed).permutation(labelled)
     cut = max(1, int(round(len(order) * test_share)))
-    queries, reference = order[:cut], order[cut:]
+    held, reference = order[:cut], order[cut:]
     known = {labels[i] for i in reference}
-    queries = np.array([i for i in queries if labels[i] in known], dtype=np.int64)
+    queries = np.array([i for i in held if labels[i] in known], dtype=np.int64)
     if len(queries) == 0:
         raise MireadError("no held-out paper has a journal that the other papers have; use a larger sample")
-    return np.sort(reference), np.sort(queries)
+    return np.sort(reference), np.sort(queries), int(len(held) - len(queries))
+
+
+def split_queries(labels: Sequence[str | None], seed: int, test_share: float = TEST_SHARE) -> tuple[np.ndarray, ...]:
+    """(reference rows, query rows): a seeded split by paper; queries keep only journals the reference has."""
+    return split_held_out(labels, seed, test_share)[:2]
+
+
+def held_out_phrase(papers: int, left_out: int, where: str = "") -> str:
+    """'40 held-out papers (3 more held out but left out: …)': the papers measured on, and those left out and why
+    (the Journals page, the Evaluate page and the MCP tool say it in these words)."""
+    extra = (f" ({left_out:,} more held out but left out: no reference paper has their journal, so no finder could "
+             "name it)") if left_out else ""
+    return f"{papers:,} held-out papers{where}{extra}"
 
 
 def knn_scores(X: np.ndarray, reference: np.ndarray, queries: np.ndarray, codes: np.ndarray, n_journals: int,
@@ -111,13 +127,13 @@ def journal_finder(
     seed: int = 0, predict: Predict | None = None, head_labels: Sequence[str] = (),
 ) -> list[Result]:
     """The ``journals`` task's rows for one model: each method's top-1/5/10 and mean rank on held-out papers."""
-    reference, queries = split_queries(labels, seed)
+    reference, queries, left_out = split_held_out(labels, seed)
     journals = sorted({labels[i] for i in reference})
     code = {j: c for c, j in enumerate(journals)}
     codes = np.array([code[labels[i]] for i in reference])
     truth = np.array([code[labels[i]] for i in queries])
     texts = [f"{t} {a}" for t, a in zip(titles, abstracts)]
-    note = f"{len(queries)} held-out papers, {len(reference)} reference papers, {len(journals)} journals"
+    note = f"{held_out_phrase(len(queries), left_out)}, {len(reference)} reference papers, {len(journals)} journals"
     ranked = {"knn": true_ranks(knn_scores(X, reference, queries, codes, len(journals)), truth),
               "bm25": true_ranks(bm25_scores(texts, reference, queries, codes, len(journals)), truth)}
     if predict is not None and head_labels:
@@ -133,5 +149,5 @@ def journal_finder(
         for metric, value in rank_metrics(ranks).items():
             scores = per_paper[metric].astype(np.float64) * (100.0 if metric != "mean rank" else 1.0)
             results.append(Result(model, "journals", metric, value, None, len(queries), note + extra, method,
-                                  scores.tolist()))
+                                  scores.tolist(), left_out=left_out))
     return results

@@ -310,7 +310,7 @@ class NeighboursTask(Task):
 
 
 class JournalsTask(Task):
-    name = "journals"
+    name, revision = "journals", 1  # 1: the held-out papers left out (journal unseen) are counted
 
     def needs_encoder(self, has_head: bool) -> bool:
         return has_head  # the trained head is scored beside kNN and BM25

@@ -41,12 +41,13 @@ class Result:
     low: float | None = None  # its 95 % interval, where the task computes one (pair retrieval: bootstrap over papers)
     high: float | None = None
     pairs: int | None = None  # pair retrieval: the paper pairs ranked (n counts the papers)
+    left_out: int | None = None  # journals: held-out papers left out (no reference paper has their journal)
 
     def to_dict(self) -> dict:
         """Plain dict with keys model, task, metric, value, std, n, note (and method, per_paper, low, high and pairs,
         where there are some)."""
         out = asdict(self)
-        for key in ("method", "per_paper", "low", "high", "pairs"):
+        for key in ("method", "per_paper", "low", "high", "pairs", "left_out"):
             if out[key] is None:
                 del out[key]
         return out
@@ -62,7 +63,7 @@ def result_from_row(row: dict) -> Result:
     value = row.get("value")
     return Result(row["model"], row["task"], row["metric"], math.nan if value is None else float(value),
                   row.get("std"), row.get("n"), row.get("note", ""), row.get("method"), row.get("per_paper"),
-                  row.get("low"), row.get("high"), row.get("pairs"))
+                  row.get("low"), row.get("high"), row.get("pairs"), row.get("left_out"))
 
 
 # ---------------------------------------------------------------- the main table

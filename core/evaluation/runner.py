@@ -380,7 +380,7 @@ def journal_accuracy(store: Store, corpus: str, model: str, column: str, method:
     if method not in top5:
         return None
     return {"method": method, "top5": top5[method]["value"], "bm25": top5.get("bm25", {}).get("value"),
-            "papers": top5[method]["n"]}
+            "papers": top5[method]["n"], "left_out": int(top5[method].get("left_out") or 0)}
 
 
 QUICK_SAMPLE = 2000  # the Evaluate page's default sample (the Compare page's quick run)

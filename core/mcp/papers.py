@@ -101,6 +101,7 @@ def journal_accuracy_document(ws: Workspace, corpus: str, model: str | None, col
     """How often the suggestions are right on held-out papers, as the Journals page shows it (None: not measurable,
     e.g. the corpus is not embedded with the model)."""
     from core.evaluation import head_and_vote, journal_accuracy, method_summary, proportion_interval
+    from core.evaluation.journal_finder import held_out_phrase
 
     spec = ws.spec(model)
     measured = head_and_vote(ws.store, corpus, spec, column) if spec.has_head and column == spec.label_column else None
@@ -116,12 +117,13 @@ def journal_accuracy_document(ws: Workspace, corpus: str, model: str | None, col
                 "sentence": f"not measured on {corpus}: {found['unmeasured']}"}
     band = proportion_interval(found["top5"] / 100 * found["papers"], int(found["papers"]))
     interval = f" (95 % interval {100 * band[0]:.0f}–{100 * band[1]:.0f} %)" if band else ""
+    where = held_out_phrase(int(found["papers"]), found.get("left_out", 0), f" of {corpus}")
     bm25 = (f"; a BM25 text search, as JANE-style finders use, {found['bm25']:.0f} %"
             if found["bm25"] is not None else "")
     return {"source": "the Evaluate page's journals task", "method": method, "top5": found["top5"],
             "top5_interval": [100 * band[0], 100 * band[1]] if band else None, "bm25_top5": found["bm25"],
-            "papers": found["papers"],
-            "sentence": f"on {found['papers']:,} held-out papers of {corpus}, the true {column} is among the top 5 "
+            "papers": found["papers"], "left_out": found.get("left_out", 0),
+            "sentence": f"on {where}, the true {column} is among the top 5 "
                         f"suggestions {found['top5']:.0f} % of the time{interval}{bm25}"}
 
 

@@ -75,3 +75,23 @@ def test_evaluate_journals_from_the_cli_gives_method_rows_and_a_table(tiny_store
         (m, k) for m in ("knn", "bm25") for k in ("top-1", "top-5", "top-10", "mean rank")}
     assert all(0 <= r["value"] <= 100 for r in rows if r["metric"] != "mean rank")
     assert "journals:knn:top-5" in doc["table"][0] and doc["best"] == {}  # one model: no winner to mark
+
+
+def test_held_out_papers_whose_journal_no_reference_paper_has_are_counted_and_said() -> None:
+    """A walk: 'on N held-out papers' left out the held-out papers of journals the reference lacks, silently."""
+    from core.evaluation.journal_finder import held_out_phrase, split_held_out
+
+    labels = [f"J{i % 3}" for i in range(40)] + [f"Lonely {i}" for i in range(10)]  # each lonely journal: 1 paper
+    reference, queries, left_out = split_held_out(labels, seed=1)
+    held = int(round(len(labels) * 0.2))
+    assert len(queries) + left_out == held and left_out >= 1  # every held-out paper: measured or counted out
+    assert split_queries(labels, seed=1)[1].tolist() == queries.tolist()
+    rng = np.random.default_rng(0)
+    rows = journal_finder(rng.normal(size=(len(labels), 8)), labels, [f"t{i}" for i in range(len(labels))],
+                          [f"a{i}" for i in range(len(labels))], model="m", seed=1)
+    top5 = next(r for r in rows if r.method == "knn" and r.metric == "top-5")
+    assert top5.n == len(queries) and top5.left_out == left_out and top5.to_dict()["left_out"] == left_out
+    said = held_out_phrase(len(queries), left_out)
+    assert said.startswith(f"{len(queries)} held-out papers") and f"{left_out} more" in said
+    assert "no reference paper" in said and said in top5.note
+    assert held_out_phrase(7, 0) == "7 held-out papers"
