@@ -14,6 +14,7 @@ from core.eta import ESTIMATING
 from core.plots import training_curves_figure
 from core.records import md_escape
 from core.training import PROBE_SPLIT, base_comparison, class_preview, jobs, verdict_outlook
+from core.training.citations import VAL_QUERIES
 from core.training.comparison import accuracy_figures, verdict_of_metrics
 from core.training.curves import curve_start_note, start_annotation
 from ui.errors import guarded, show_error
@@ -114,12 +115,20 @@ def _show_job(job: dict[str, Any], metrics: pd.DataFrame) -> None:
                       key=f"loss-{job['id']}", width="stretch")
     right.plotly_chart(training_curves_figure(metrics, y="accuracy"), key=f"accuracy-{job['id']}", width="stretch")
     if not metrics.empty and (metrics["name"] == "cite_map").any():
-        left.plotly_chart(training_curves_figure(metrics, y="cite_map"), key=f"cite-{job['id']}", width="stretch")
+        cite = training_curves_figure(metrics, y="cite_map")
+        cite.update_yaxes(range=[0, 1])  # MAP's whole range: a few hundredths on a few dozen papers look as small
+        left.plotly_chart(cite, key=f"cite-{job['id']}", width="stretch")
         right.plotly_chart(training_curves_figure(metrics, y="triplet_loss"), key=f"triplet-{job['id']}",
                            width="stretch")
-        st.caption("**cite_map**: on held-out query papers (their links never make training triplets), each one's "
+        queries = (job.get("metrics") or {}).get("cite_val_queries")
+        on = (f"on {int(queries):,} held-out query papers" if queries else
+              f"on up to {VAL_QUERIES} held-out query papers (the exact number when the run ends)")
+        st.caption(f"**cite_map**: {on} (their links never make training triplets), each one's "
                    "cited papers (up to 5) ranked among 25 random others: mean average precision; rising means the "
-                   "model learns to place papers near what they cite. **triplet_loss**: the citation term of each "
+                   "model learns to place papers near what they cite. Drawn on MAP's whole 0–1 range: one paper's "
+                   "average precision varies widely, so on a few dozen papers MAP is uncertain by several hundredths "
+                   "either way, and a change of a few hundredths may not hold on other papers; an axis fitted to the "
+                   "curve would draw it as a rise or a fall. **triplet_loss**: the citation term of each "
                    "step, " + ("in-batch negatives (each paper's cited paper among the batch's papers)"
                                if (job.get("config") or {}).get("cite_loss", "triplet") == "in-batch"
                                else "SPECTER's triplet margin loss") + ".")
