@@ -40,6 +40,12 @@ RUNNING = "evaluation_running"  # the id of the evaluation job this session watc
 
 
 HELD_OUT = "the model's held-out test papers"
+OWN_PAPERS = {  # the protocols that pick their own papers: the Papers choice does not apply to them
+    "figures": "its own held-out papers, 30 % split by paper with the seed",
+    "cite": "its own held-out query papers, 20 % of the citing papers split with the seed",
+    "cocite": "its own held-out query papers, 20 % of the citing papers split with the seed",
+    "short": "its own queries, drawn from the whole corpus with the seed",
+}
 
 
 def bold_best(row: pd.Series, best: dict[str, str]) -> list[str]:
@@ -228,7 +234,12 @@ def compare_tab(corpus: str) -> None:
     seed = d2.number_input("Seed", min_value=0, max_value=1_000_000, key=sticky("eval_seed", 0))
     held = held_out_papers(store(), corpus, models or [])
     papers = None
-    if held is not None:
+    own = [t for t in tasks if t in OWN_PAPERS]  # these pick their own papers, whatever the Papers choice
+    theirs = "; ".join(f"**{t}**: {OWN_PAPERS[t]}" for t in own)
+    if held is not None and own and len(own) == len(tasks):
+        st.caption(f"The held-out test papers of **{md_escape(held[0])}** are not used: the chosen protocols pick "
+                   f"their own papers ({theirs}).")
+    elif held is not None:
         source = st.radio("Papers", ["a random sample", HELD_OUT], horizontal=True,
                           key=sticky_choice("eval_papers", ["a random sample", HELD_OUT], HELD_OUT),
                           help=f"The held-out test papers of **{held[0]}** (the default): never trained on, never used "
@@ -239,6 +250,9 @@ def compare_tab(corpus: str) -> None:
             used = "all of them are used" if len(papers) <= int(sample) else \
                 f"the sample size takes {int(sample):,} of them"
             st.caption(f"{len(papers):,} held-out test papers of **{md_escape(held[0])}**: {used}.")
+        if own:
+            st.caption(f"Papers applies to {', '.join(f'**{t}**' for t in tasks if t not in own)} only; the others "
+                       f"pick their own papers ({theirs}).")
     if st.button("Run evaluation", type="primary", disabled=not models or not tasks):
         run(corpus, label, models, tasks, int(sample), int(seed), papers)
     watch_job(RUNNING, finished, adopt=lambda: running_evaluation(corpus))
