@@ -21,6 +21,7 @@ from core.evaluation import (
     shared_sample,
 )
 from core.evaluation.job import EvaluateConfig
+from core.evaluation.report import CITE_NOTE
 from core.explore import DEFAULT_PARAMS
 from core.explore.compare import (
     NEIGHBOURS,
@@ -274,22 +275,22 @@ with panel:
                    "unrelated layouts).")
     label = default_label_column(info.labels, spec_a.label_column or spec_b.label_column)
     st.markdown("**Evaluation**" + (f" (label `{md_escape(label)}`)" if label else ""))
+    figures_table, missing = evaluation_figures(s, corpus, label, [name_a, name_b])  # stored: computes nothing
     if label is None:
-        st.caption("This corpus has no label column to evaluate the models against.")
-    else:
-        table, missing = evaluation_figures(s, corpus, label, [name_a, name_b])
-        if not table.empty:
-            st.dataframe(table, width="stretch")  # as on the Evaluate page: readable measures, 95 % intervals, n
-            if table["n"].str.contains(" / ").any():  # each model's newest run, on samples of their own
-                st.caption("The models were evaluated on different papers (n: each model's): compare them on one "
-                           "sample on the **Evaluate** page.")
-            table_download(table.reset_index(), "compare_eval_csv", corpus, name_a, "vs", name_b, "evaluation")
+        st.caption("This corpus has no label column to evaluate the models against"
+                   + (": their stored citation figures are below the maps." if not figures_table.empty else "."))
+    elif not figures_table.empty:
+        st.caption("Their stored figures are below the maps, as wide as the page.")
+    if label is not None:
         for model in missing:
             shared = papers_of_partner(str(s.root), corpus, info.version, label,
                                        tuple(m for m in (name_a, name_b) if m not in missing),
                                        next(iter(s.cache_keys("evaluation:")), None))
             held = None if shared else held_out_papers(s, corpus, [name_a, name_b])
-            st.caption(f"No stored evaluation of **{md_escape(model)}** on this corpus yet" + (
+            none = (f"No stored run of the quick protocols ({', '.join(QUICK_TASKS)}) of **{md_escape(model)}** "
+                    "on this corpus yet" if model in figures_table.columns else
+                    f"No stored evaluation of **{md_escape(model)}** on this corpus yet")  # its cite figures: below
+            st.caption(none + (
                 f": it is evaluated on the same {shared.n:,} papers (seed {shared.seed}) as "
                 f"**{md_escape(shared.model)}**." if shared else
                 f": it is evaluated on the {len(held[1]):,} held-out test papers of **{md_escape(held[0])}**."
@@ -320,6 +321,16 @@ if len(one) and all(n is not None for n in near):
     st.dataframe(ranks, width="stretch", hide_index=True,
                  column_config={"title": st.column_config.TextColumn("title", width="large")})
     table_download(ranks, "compare_ranks_csv", corpus, "neighbours")
+
+if not figures_table.empty:  # as on the Evaluate page (readable measures, 95 % intervals, n), as wide as the page
+    st.subheader("Evaluation of the two models" + (f" (label `{md_escape(label)}`)" if label else ""))
+    st.dataframe(figures_table, width="stretch")
+    if figures_table["n"].str.contains(" / ").any():  # each model's newest run, on samples of their own
+        st.caption("The models were evaluated on different papers (n: each model's): compare them on one "
+                   "sample on the **Evaluate** page.")
+    if figures_table.index.str.startswith(("Citations", "Co-citations")).any():
+        st.caption(CITE_NOTE)
+    table_download(figures_table.reset_index(), "compare_eval_csv", corpus, name_a, "vs", name_b, "evaluation")
 
 st.subheader("Papers whose neighbourhood changed most")
 moved = moved_papers(frame, scores, [c for c in info.labels if c in frame.columns][:2], top=MAX_TABLE)

@@ -1,5 +1,5 @@
 """Stored evaluation results, read without computing anything: a model's newest complete run of the quick protocols
-on a corpus, whatever its sample size (the Compare models page shows them)."""
+on a corpus, whatever its sample size, and its newest cite / cocite results (the Compare models page shows them)."""
 
 from __future__ import annotations
 
@@ -7,12 +7,13 @@ import json
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
+import numpy as np
 import pandas as pd
 
 from core.embedding import get_model, vectors_fingerprint
 from core.errors import MireadError
 from core.evaluation.protocols import QUICK_TASKS
-from core.evaluation.report import figure_table, result_from_row
+from core.evaluation.report import Result, figure_table, result_from_row
 from core.evaluation.runner import QUICK_SAMPLE, cache_key, draw_sample, sample_key
 from core.store import Store
 
@@ -53,22 +54,47 @@ def stored_results(store: Store, corpus: str, label: str, model: str, tasks: Seq
     return None
 
 
-def evaluation_figures(store: Store, corpus: str, label: str, models: Sequence[str]) -> tuple[pd.DataFrame, list[str]]:
+def stored_cite_results(store: Store, corpus: str, models: Sequence[str]) -> list[Result]:
+    """Each model's newest stored cite / cocite results on the corpus as it is now (what the Evaluate page showed),
+    read without computing anything; per-paper scores only where every model's run ranked the same query papers."""
+    from core.evaluation.citations import _summary
+
+    version, found, params_of = store.corpus(corpus).version, {}, {}
+    for model in models:
+        fp = vectors_fingerprint(get_model(model, store))
+        for key in store.cache_keys("cite-task:"):  # newest first
+            params = json.loads(key.split(":", 1)[1])
+            if params.get("corpus") == corpus and params.get("v") == version and params.get("model") == fp:
+                found[model], params_of[model] = store.cache_get(key), {**params, "model": None}
+                break
+    paired = len({json.dumps({k: v for k, v in p.items() if k != "tasks"}, sort_keys=True)
+                  for p in params_of.values()}) <= 1
+    results = []
+    for model, cached in found.items():
+        for task, part in (cached or {}).items():
+            values = {m: np.asarray(v) for m, v in part["values"].items()}
+            results += _summary(model, task, values, int(part["n"]))
+    return results if paired else [replace(r, per_paper=None) for r in results]
+
+
+def evaluation_figures(store: Store, corpus: str, label: str | None,
+                       models: Sequence[str]) -> tuple[pd.DataFrame, list[str]]:
     """The Evaluate page's quick figures (stored results only) as the Evaluate page shows them: one row per measure
     (readable name), one column per model with its 95 % interval where one follows, and the papers (n); and the
     models that have none yet. The newest sample every model was run on is preferred; where the models were run on
     different papers, their per-paper scores are not paired (their intervals are compared instead)."""
     models = list(dict.fromkeys(models))
-    runs = {m: stored_runs(store, corpus, label, m) for m in models}
-    missing = [m for m in models if not runs[m]]
+    runs = {m: stored_runs(store, corpus, label, m) if label else {} for m in models}
+    missing = [m for m in models if not runs[m]] if label else []
     have = [m for m in models if runs[m]]
-    if not have:
-        return pd.DataFrame(), missing
-    shared = [run for run in runs[have[0]] if all(run in runs[m] for m in have)]
+    shared = [run for run in runs[have[0]] if all(run in runs[m] for m in have)] if have else []
     rows = [row for m in have for row in (runs[m][shared[0]] if shared else next(iter(runs[m].values())))]
     results = [result_from_row(r) for r in rows]
     if not shared and len(have) > 1:
         results = [replace(r, per_paper=None) for r in results]
+    results += stored_cite_results(store, corpus, models)  # cite / cocite: their own held-out query papers
+    if not results:
+        return pd.DataFrame(), missing
     table, _ = figure_table(results)
     return table, missing
 
