@@ -63,7 +63,10 @@ def stored_cite_results(store: Store, corpus: str, models: Sequence[str]) -> lis
     for model in models:
         fp = vectors_fingerprint(get_model(model, store))
         for key in store.cache_keys("cite-task:"):  # newest first
-            params = json.loads(key.split(":", 1)[1])
+            try:
+                params = json.loads(key.split(":", 1)[1])
+            except ValueError:
+                continue
             if params.get("corpus") == corpus and params.get("v") == version and params.get("model") == fp:
                 found[model], params_of[model] = store.cache_get(key), {**params, "model": None}
                 break
@@ -81,8 +84,9 @@ def evaluation_figures(store: Store, corpus: str, label: str | None,
                        models: Sequence[str]) -> tuple[pd.DataFrame, list[str]]:
     """The Evaluate page's quick figures (stored results only) as the Evaluate page shows them: one row per measure
     (readable name), one column per model with its 95 % interval where one follows, and the papers (n); and the
-    models that have none yet. The newest sample every model was run on is preferred; where the models were run on
-    different papers, their per-paper scores are not paired (their intervals are compared instead)."""
+    models that have none yet (none without a label column). The newest sample every model was run on is preferred;
+    where the models were run on different papers, their per-paper scores are not paired (their intervals are
+    compared instead). Stored cite / cocite figures follow (`stored_cite_results`)."""
     models = list(dict.fromkeys(models))
     runs = {m: stored_runs(store, corpus, label, m) if label else {} for m in models}
     missing = [m for m in models if not runs[m]] if label else []
