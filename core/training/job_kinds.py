@@ -50,18 +50,20 @@ class JobKind:
     cancelled: type[Exception]  # what `run` raises when `should_stop()` says stop
     slot: str = "runner"  # jobs of one slot run one at a time (training shares one; embedding has its own)
     key: Callable[[Any], tuple] | None = None  # requests with the same key while one runs join it (None: never)
+    named: bool = False  # a request naming its model joins only the run of that name (a blank name joins any)
 
 
 def train_key(cfg: TrainConfig) -> tuple:
     """What makes two training requests one run: every setting but the model name (a double click on Start, or the
-    same form sent from a second tab, while that run is queued or running joins it)."""
+    same form sent from a second tab, while that run is queued or running joins it); the name is checked apart
+    (`JobKind.named`): a blank name joins, another name is another run."""
     import json
 
     return tuple(sorted((k, json.dumps(v, sort_keys=True)) for k, v in cfg.to_dict().items() if k != "name"))
 
 
 KINDS = {kind.name: kind for kind in (
-    JobKind("train", TrainConfig, prepare_config, run_training, Cancelled, key=train_key),
+    JobKind("train", TrainConfig, prepare_config, run_training, Cancelled, key=train_key, named=True),
     JobKind(FIGURES_KIND, FigureTrainConfig, prepare_figure_config, run_figure_training, FigureCancelled),
     JobKind(EMBED_KIND, EmbedConfig, prepare_embed, run_embed, EmbedCancelled, slot="embed", key=embed_key),
     JobKind(MAP_KIND, MapConfig, prepare_map, run_map, MapCancelled, slot="map", key=map_key),

@@ -123,9 +123,12 @@ def running_twin(store: Store, cfg: Config) -> str | None:
     if kind.key is None:
         return None
     refresh(store)
+    asked = str(getattr(cfg, "name", "") or "").strip() if kind.named else ""
     for row in store.active_job_rows():
-        if row["kind"] == kind.name and kind.key(kind.config.from_dict(json.loads(row["args"])["config"])) \
-                == kind.key(cfg):
+        if row["kind"] != kind.name:
+            continue
+        running = kind.config.from_dict(json.loads(row["args"])["config"])
+        if kind.key(running) == kind.key(cfg) and (not asked or running.name == asked):
             return row["id"]
     return None
 

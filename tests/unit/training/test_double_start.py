@@ -23,3 +23,16 @@ def test_the_same_training_sent_twice_while_it_runs_is_one_job(tmp_path, tiny_mo
         assert other != first
     finally:
         stop_workers(store)
+
+
+def test_two_runs_named_apart_are_two_jobs_even_with_the_same_settings(tmp_path, tiny_model_dir):
+    """Only a request that names no model, or the running one's name, joins it: 'short' and 'doomed' asked with the
+    same settings are two runs (cancelling one must not cancel the other)."""
+    store = add_corpus(Store(tmp_path / "ws"))
+    try:
+        first = jobs.launch(store, tiny_config(tiny_model_dir, name="short", epochs=50))
+        second = jobs.launch(store, tiny_config(tiny_model_dir, name="doomed", epochs=50))
+        assert second != first
+        assert jobs.launch(store, tiny_config(tiny_model_dir, name="", epochs=50)) in (first, second)
+    finally:
+        stop_workers(store)
