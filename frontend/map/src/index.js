@@ -274,6 +274,7 @@ class MapView {
     this.plot.set({ pointSize: this.n > 200000 ? 2 : this.n > 20000 ? 3 : this.n > 1000 ? 5 : 7 });
     this.lookKey = null;  // a new map: its look is set again with its first state
     this.pointKey = null;
+    this.wholeAfterDraw = null;
     this.wrap.dataset.ready = "0";
     const t1 = performance.now();
     this.opening = { bytes: data.bytes || 0, unpackMs: data.unpackMs || 0, columnsMs: t1 - t0, t1 };
@@ -392,6 +393,7 @@ class MapView {
     this.wrap.dataset.pointDraws = String((Number(this.wrap.dataset.pointDraws) || 0) + 1);  // points handed over
     if (!this.index) this.index = this.plot.get("spatialIndex");  // made by the first draw, kept for the next
     if (this.opening) this.opened();
+    if (this.wholeAfterDraw) { const { report } = this.wholeAfterDraw; this.wholeAfterDraw = null; this.whole(report); }
     if (this.hidden.size) this.filter();
   }
 
@@ -774,6 +776,9 @@ class MapView {
   }
 
   whole(report) {
+    // new points not drawn yet (an open drawn once with its state): fit them after their first draw, which would
+    // otherwise leave the camera where regl-scatterplot's first draw puts it, unlike the view kept here
+    if (this.opening) { this.wholeAfterDraw = { report }; return; }
     // the whole [-1, 1] square fits (zoomToOrigin shows y in [-1, 1] only: a tall map would cut off its sides)
     this.plot.zoomToArea({ x: -1, y: -1, width: 2, height: 2 }, { transition: report, transitionDuration: 300,
       preventFilterReset: true });
