@@ -140,7 +140,9 @@ def _show_job(job: dict[str, Any], metrics: pd.DataFrame) -> None:
         st.caption(f"**train**: the loss of each batch before its update. **{PROBE_SPLIT}**: training papers kept "
                    "out of the head warm-up, so their accuracy is not memorised from the start; the encoder still "
                    "trains on them, and a gap above **val** shows overfitting. **base model** (dashed): the base "
-                   "encoder with the warmed-up head on validation, before any encoder step. The verdict at the end "
+                   "encoder with the warmed-up head on validation, before any encoder step. The shaded band around "
+                   "an accuracy is its 95 % interval over the n papers it scores (Wilson; n in the legend): two "
+                   "points whose bands overlap may not differ on other papers. The verdict at the end "
                    "compares both on held-out **test** papers that no curve here uses.")
         note = curve_start_note(metrics)
         if note:

@@ -64,10 +64,11 @@ def _train(store: Store, cfg: TrainConfig, job_id: str, should_stop: Callable[[]
         base_val = run.scores(run.sel.val, recorder)
         base = {**split_metrics(*base_val), **run.cite_metrics()}
         base_scores = run.scores(run.sel.test, recorder) if len(run.sel.test) else base_val
-        recorder.log(0, 0.0, "val", base)
-        recorder.log(0, 0.0, "base", base)
+        counted = {**base, "papers": float(len(run.sel.val))}  # n: the curves' intervals
+        recorder.log(0, 0.0, "val", counted)
+        recorder.log(0, 0.0, "base", counted)
         if len(run.probe):
-            recorder.log(0, 0.0, PROBE_SPLIT, run.evaluate(run.probe, recorder))
+            recorder.log(0, 0.0, PROBE_SPLIT, {**run.evaluate(run.probe, recorder), "papers": float(len(run.probe))})
     elif run.cite is not None:
         base = run.cite_metrics()
         recorder.log(0, 0.0, "val", base)
@@ -124,10 +125,10 @@ def _train(store: Store, cfg: TrainConfig, job_id: str, should_stop: Callable[[]
                 run.warm_up_head(rng, recorder)  # the head (untouched by triplet steps) refitted, timed as planned
             val_scores = run.scores(run.sel.val, recorder)
             val = {**split_metrics(*val_scores), **run.cite_metrics()}
-            recorder.log(step, epoch, "val", val)
+            recorder.log(step, epoch, "val", {**val, "papers": float(len(run.sel.val))})
             if len(run.probe):
                 probe = run.evaluate(run.probe, recorder)
-                recorder.log(step, epoch, PROBE_SPLIT, probe)
+                recorder.log(step, epoch, PROBE_SPLIT, {**probe, "papers": float(len(run.probe))})
     test_scores = run.scores(run.sel.test, recorder) if len(run.sel.test) else None
     held, temperature = held_out_report(val_scores, test_scores, base_scores, cfg.seed)
     metrics = {

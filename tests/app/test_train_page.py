@@ -94,7 +94,9 @@ def test_page_previews_classes_and_starts_a_background_job_whose_curves_it_shows
 
     at = open_page()  # a reload: nothing was kept in the session
     assert widget(at.selectbox, "Job").value == job["id"]
-    assert chart_traces(at) == [["train", "train-probe", "val", "base model"], ["train-probe", "val", "base model"]]
+    assert chart_traces(at) == [["train", "train-probe", "val", "base model"],  # accuracy: each share with its band
+                                ["95 % interval", "train-probe (n = 5 papers)", "95 % interval", "val (n = 9 papers)",
+                                 "base model"]]
     assert widget(at.metric, "Validation accuracy").value.endswith("%")
     assert widget(at.metric, "Test accuracy").value.endswith("%")
     [verdict] = [e.value for e in [*at.success, *at.warning, *at.info] if "its base tiny" in e.value]

@@ -237,3 +237,31 @@ def test_a_title_only_paper_says_so_on_its_hover_card() -> None:
     cards = [text for trace in fig.data for text in trace.hovertext]
     assert "title only, no abstract" not in cards[0] and "title only, no abstract" in cards[1]
     assert all("title_only" not in card for card in cards)  # the marker, not the raw column
+
+
+def test_an_accuracy_curve_on_counted_papers_draws_its_95_percent_band_and_says_n():
+    """Every verdict says how sure it is: the live val accuracy carries its Wilson interval over the papers counted."""
+    from core.evaluation.verdict import proportion_interval
+
+    metrics = pd.DataFrame({
+        "step": [1, 1, 2, 2, 1, 2],
+        "split": ["val", "val", "val", "val", "train", "train"],
+        "name": ["accuracy", "papers", "accuracy", "papers", "accuracy", "accuracy"],
+        "value": [0.5, 40, 0.6, 40, 0.7, 0.8],
+    })
+    data = training_curves_figure(metrics, "accuracy").to_dict()["data"]
+    val = next(t for t in data if t["name"].startswith("val"))
+    assert val["name"] == "val (n = 40 papers)"
+    band = next(t for t in data if t.get("fill") == "toself")
+    low, high = proportion_interval(0.6 * 40, 40)
+    ys = _values(band["y"])
+    assert min(ys) == pytest.approx(proportion_interval(0.5 * 40, 40)[0]) and high in ys and low in ys
+    assert band["showlegend"] is False and not any(t["name"].startswith("train (") for t in data)
+
+
+def test_a_loss_curve_and_a_curve_without_counts_draw_no_band():
+    metrics = pd.DataFrame({"step": [1, 1], "split": ["val", "val"], "name": ["loss", "papers"], "value": [0.4, 40]})
+    assert not any(t.get("fill") for t in training_curves_figure(metrics, "loss").to_dict()["data"])
+    old = pd.DataFrame({"step": [1], "split": ["val"], "name": ["accuracy"], "value": [0.4]})
+    data = training_curves_figure(old, "accuracy").to_dict()["data"]
+    assert [t["name"] for t in data] == ["val"] and not any(t.get("fill") for t in data)

@@ -349,3 +349,16 @@ def test_fine_tuning_learns_a_separable_set_well_above_chance(tiny_model_dir):
     assert len(val) >= 3
     assert val[0] < 0.5  # it starts near chance (1/3): measured 0.28
     assert result["metrics"]["val_accuracy"] >= 0.7 and max(val) >= 0.75  # measured 0.78 and 0.83
+
+
+def test_every_scored_split_logs_how_many_papers_its_accuracy_counts(store, tiny_base):
+    """The live curves' intervals need n: val, base and train-probe rows carry their papers at every step."""
+    job = run_foreground(store, tiny_config(tiny_base, seed=1))
+    frame = metrics_frame(store, job["id"])
+    final = job["metrics"]
+    for split, n in (("val", final["val_papers"]), ("base", final["val_papers"]), (PROBE_SPLIT, final["probe_papers"])):
+        rows = frame[frame.split == split]
+        scored = set(rows[rows.name == "accuracy"].step)
+        counted = rows[rows.name == "papers"]
+        assert scored and set(counted.step) == scored, split
+        assert (counted.value == n).all(), split
