@@ -2,6 +2,10 @@
 
 from __future__ import annotations
 
+import time
+from collections.abc import Callable
+from typing import Any
+
 from core.embedding import ModelSpec
 from core.records import Paper
 
@@ -30,3 +34,14 @@ def register_tiny(store, folder, name: str = "tiny") -> ModelSpec:
     spec = ModelSpec(name=name, source="checkpoint", location=str(folder), pooling="mean", max_length=128)
     store.save_model(name, spec.to_dict())
     return spec
+
+
+def wait_for(condition: Callable[[], Any], what: str, timeout: float = 120.0, every: float = 0.05) -> Any:
+    """Poll `condition` until it returns something truthy; fail naming `what` after `timeout` s."""
+    deadline = time.time() + timeout
+    while time.time() < deadline:
+        value = condition()
+        if value:
+            return value
+        time.sleep(every)
+    raise AssertionError(f"timed out waiting for {what}")

@@ -5,9 +5,6 @@ from the CLI (`embed --background`, `jobs`, `cancel`)."""
 from __future__ import annotations
 
 import json
-import time
-from collections.abc import Callable
-from typing import Any
 
 import pytest
 
@@ -17,7 +14,7 @@ from core.embedding import get_model, vectors_fingerprint
 from core.embedding.job import EmbedConfig
 from core.training import get_job, launch, list_jobs, run_foreground
 from core.training import jobs as jobs_module
-from tests.helpers import make_papers, register_tiny
+from tests.helpers import make_papers, register_tiny, wait_for
 from tests.unit.training.support import add_corpus, one_torch_thread, stop_workers, tiny_config
 
 
@@ -35,14 +32,6 @@ def store(store, tiny_model_dir):
     yield add_corpus(store)
     stop_workers(store)
 
-
-def wait_for(condition: Callable[[], Any], what: str, timeout: float = 120.0) -> Any:
-    deadline = time.time() + timeout
-    while time.time() < deadline:
-        if value := condition():
-            return value
-        time.sleep(0.2)
-    raise AssertionError(f"timed out waiting for {what}")
 
 
 def missing(store) -> int:

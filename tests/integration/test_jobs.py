@@ -6,9 +6,7 @@ import json
 import os
 import signal
 import time
-from collections.abc import Callable
 from pathlib import Path
-from typing import Any
 
 import numpy as np
 import pytest
@@ -27,6 +25,7 @@ from core.training import (
     refresh,
     run_foreground,
 )
+from tests.helpers import wait_for
 from tests.unit.training.support import add_corpus, one_torch_thread, stop_workers, tiny_config
 
 
@@ -44,16 +43,6 @@ def store(store):
     yield add_corpus(store)
     stop_workers(store)
 
-
-def wait_for(condition: Callable[[], Any], what: str, timeout: float = 90.0) -> Any:
-    """Poll `condition` until it returns something truthy; fail naming `what` after `timeout` s."""
-    deadline = time.time() + timeout
-    while time.time() < deadline:
-        value = condition()
-        if value:
-            return value
-        time.sleep(0.2)
-    raise AssertionError(f"timed out waiting for {what}")
 
 
 def running_with_metrics(store, job_id: str) -> bool:

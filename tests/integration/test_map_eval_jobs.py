@@ -10,7 +10,6 @@ import subprocess
 import sys
 import threading
 import time
-from collections.abc import Callable
 from typing import Any
 
 import numpy as np
@@ -24,7 +23,7 @@ from core.explore.maps import cached as cached_module
 from core.explore.maps.job import MapConfig
 from core.training import jobs
 from core.training.job_view import JobView
-from tests.helpers import register_tiny
+from tests.helpers import register_tiny, wait_for
 from tests.unit.training.support import add_corpus, one_torch_thread, stop_workers
 
 
@@ -54,14 +53,6 @@ def store(store, tiny_model_dir):
     yield store
     stop_workers(store)
 
-
-def wait_for(condition: Callable[[], Any], what: str, timeout: float = 120.0) -> Any:
-    deadline = time.time() + timeout
-    while time.time() < deadline:
-        if value := condition():
-            return value
-        time.sleep(0.05)
-    raise AssertionError(f"timed out waiting for {what}")
 
 
 def ended(store, job_id: str) -> dict[str, Any]:

@@ -7,9 +7,7 @@ import json
 import os
 import subprocess
 import sys
-import time
 from collections import Counter
-from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -112,16 +110,6 @@ def start_cli(workspace: Path, *args: str, log: Path) -> subprocess.Popen:
         return subprocess.Popen([sys.executable, "-m", "core", "--workspace", str(workspace), *args], cwd=ROOT,
                                 env=env, stdout=out, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL)
 
-
-def wait_for(condition: Callable[[], Any], what: str, timeout: float = 120.0, every: float = 0.05) -> Any:
-    """Poll `condition` until it returns something truthy; fail naming `what` after `timeout` s."""
-    deadline = time.time() + timeout
-    while time.time() < deadline:
-        value = condition()
-        if value:
-            return value
-        time.sleep(every)
-    raise AssertionError(f"timed out waiting for {what}")
 
 
 def percentile(values: list[float], q: float) -> float:

@@ -15,7 +15,7 @@ from core.errors import MireadError, StoreError
 from core.explore import map_coordinates, similar_papers
 from core.explore.search import similar as search
 from core.store import Store
-from tests.helpers import make_papers, register_tiny
+from tests.helpers import make_papers, register_tiny, wait_for
 from tests.reliability.support import (
     FIGURES,
     TALLY,
@@ -23,7 +23,6 @@ from tests.reliability.support import (
     snapshot,
     start_cli,
     synthetic_papers,
-    wait_for,
     write_jsonl,
 )
 
