@@ -49,18 +49,21 @@ def interval_of(result: Figure) -> tuple[float, float] | None:
         low, high = proportion_interval(result.value / scale * result.n, int(result.n))
         return low * scale, high * scale
     if result.per_paper is not None and len(result.per_paper) == result.n:
-        return mean_interval(tuple(float(v) for v in result.per_paper))
+        return mean_interval(tuple(float(v) for v in result.per_paper), ranks=result.metric.endswith("rank"))
     return None
 
 
 @lru_cache(maxsize=256)
-def mean_interval(scores: tuple[float, ...]) -> tuple[float, float]:
+def mean_interval(scores: tuple[float, ...], ranks: bool = False) -> tuple[float, float]:
     """The 95 % bootstrap interval (over papers) of the mean of per-paper scores, never narrower than n allows; kept
-    within 0–1 for scores that are (reciprocal ranks, shares), from 1 for ranks."""
+    from 1 for `ranks` (papers all ranked first look like 0–1 scores), within 0–1 for scores that are (reciprocal
+    ranks, shares)."""
     from core.evaluation.verdict import paired_interval
 
     values = np.asarray(scores, dtype=np.float64)
     low, high = paired_interval(values)
+    if ranks:
+        return max(1.0, low), max(1.0, high)
     if values.min(initial=0.0) >= 0.0 and values.max(initial=0.0) <= 1.0:
         return max(0.0, low), min(1.0, high)
     return max(1.0 if values.min(initial=1.0) >= 1.0 else 0.0, low), high  # ranks start at 1

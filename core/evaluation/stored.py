@@ -80,27 +80,38 @@ def stored_cite_results(store: Store, corpus: str, models: Sequence[str]) -> lis
     return results if paired else [replace(r, per_paper=None) for r in results]
 
 
+EXTRA_TASKS = ("journals",)  # stored protocol runs shown after the quick ones (the Evaluate page runs them on demand)
+
+
 def evaluation_figures(store: Store, corpus: str, label: str | None,
                        models: Sequence[str]) -> tuple[pd.DataFrame, list[str]]:
     """The Evaluate page's quick figures (stored results only) as the Evaluate page shows them: one row per measure
     (readable name), one column per model with its 95 % interval where one follows, and the papers (n); and the
     models that have none yet (none without a label column). The newest sample every model was run on is preferred;
     where the models were run on different papers, their per-paper scores are not paired (their intervals are
-    compared instead). Stored cite / cocite figures follow (`stored_cite_results`)."""
+    compared instead). Stored journal-finder figures (`EXTRA_TASKS`, each from its own newest run) and cite /
+    cocite figures (`stored_cite_results`) follow."""
     models = list(dict.fromkeys(models))
     runs = {m: stored_runs(store, corpus, label, m) if label else {} for m in models}
     missing = [m for m in models if not runs[m]] if label else []
-    have = [m for m in models if runs[m]]
-    shared = [run for run in runs[have[0]] if all(run in runs[m] for m in have)] if have else []
-    rows = [row for m in have for row in (runs[m][shared[0]] if shared else next(iter(runs[m].values())))]
-    results = [result_from_row(r) for r in rows]
-    if not shared and len(have) > 1:
-        results = [replace(r, per_paper=None) for r in results]
+    results = _newest_results(runs)
+    for task in EXTRA_TASKS if label else ():
+        results += _newest_results({m: stored_runs(store, corpus, label, m, (task,)) for m in models})
     results += stored_cite_results(store, corpus, models)  # cite / cocite: their own held-out query papers
     if not results:
         return pd.DataFrame(), missing
     table, _ = figure_table(results)
     return table, missing
+
+
+def _newest_results(runs: dict[str, dict[Run, list[dict]]]) -> list[Result]:
+    """The results of each model's stored runs (`stored_runs`): of the newest sample all the models with a run share,
+    else each model's newest, unpaired (no per-paper scores: they would pair different papers)."""
+    have = [m for m, found in runs.items() if found]
+    shared = [run for run in runs[have[0]] if all(run in runs[m] for m in have)] if have else []
+    rows = [row for m in have for row in (runs[m][shared[0]] if shared else next(iter(runs[m].values())))]
+    results = [result_from_row(r) for r in rows]
+    return [replace(r, per_paper=None) for r in results] if not shared and len(have) > 1 else results
 
 
 @dataclass(frozen=True)

@@ -108,3 +108,15 @@ def test_the_cli_report_says_when_its_papers_are_a_models_held_out_test_papers()
     first = markdown_report({**doc, "held_out": True}).splitlines()[0]
     assert first.endswith("112 of 112 labelled papers sampled (seed 0), all of them held-out test papers of a "
                           "fine-tuned model.")
+
+
+def test_a_mean_rank_whose_papers_all_ranked_first_is_never_placed_below_rank_1():
+    """Compare showed the journal finder's BM25 mean rank as '1.0 (0.3–1.0)': ranks that were all 1 looked like
+    scores within 0–1, so the interval was clipped to 0–1, not kept from rank 1."""
+    from core.evaluation.report import interval_of
+
+    low, high = interval_of(Result("m", "journals", "mean rank", 1.0, None, 3, method="bm25", per_paper=[1.0] * 3))
+    assert low >= 1.0 and high >= 1.0
+    low, high = interval_of(Result("m", "journals", "mean rank", 2.0, None, 4, method="knn",
+                                   per_paper=[1.0, 1.0, 3.0, 3.0]))
+    assert 1.0 <= low < 2.0 < high

@@ -196,3 +196,17 @@ def test_an_evaluation_run_at_any_sample_size_is_found(two_models):
     table, missing = evaluation_figures(two_models, "c", "journal", ["tiny", "tiny2"])
     assert missing == [] and list(table.columns) == ["tiny", "tiny2", "n"]
     assert table.loc["Cluster purity (k = 10)", "n"] == "10"  # one n: both models on the same 10 papers
+
+
+def test_stored_journal_finder_figures_are_compared_too(two_models):
+    """Compare showed only the quick protocols and cite figures: a stored journal-finder run of both models was not
+    shown though the Evaluate page had shown it. Its rows follow, on their own papers (n)."""
+    evaluate_models(two_models, "c", "journal", ["tiny", "tiny2"], ["knn"], sample=12)
+    table, _ = evaluation_figures(two_models, "c", "journal", ["tiny", "tiny2"])
+    assert not any("ournal finder" in name for name in table.index)
+    doc = evaluate_models(two_models, "c", "journal", ["tiny", "tiny2"], ["journals"], sample=15)
+    shown = {r["metric"] for r in doc["results"] if r["task"] == "journals"}
+    table, missing = evaluation_figures(two_models, "c", "journal", ["tiny", "tiny2"])
+    rows = [name for name in table.index if "ournal" in name]
+    assert shown and len(rows) >= len(shown) and list(table.columns) == ["tiny", "tiny2", "n"]
+    assert all(table.loc[name, "tiny"] != "–" and table.loc[name, "tiny2"] != "–" for name in rows)
