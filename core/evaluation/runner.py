@@ -329,7 +329,8 @@ def _document(drawn: Sample, models: list[str], tasks: list[str], requested: int
         if rows:
             notes.append({"model": model, "text": neighbours_summary(rows)})
     doc = {
-        "corpus": drawn.corpus, "label": drawn.label, "models": models, "tasks": tasks, "seed": drawn.seed,
+        "corpus": drawn.corpus, "version": drawn.version, "label": drawn.label, "models": models, "tasks": tasks,
+        "seed": drawn.seed,
         "requested_sample": requested, "sample": len(drawn.rows), "labelled": drawn.labelled,
         "papers": drawn.papers, "results": results,
         "table": table.reset_index().to_dict(orient="records") if objects else [],

@@ -81,6 +81,7 @@ def stored_cite_results(store: Store, corpus: str, models: Sequence[str]) -> lis
 
 
 EXTRA_TASKS = ("journals",)  # stored protocol runs shown after the quick ones (the Evaluate page runs them on demand)
+DOCUMENT_TASKS = ("figures", "short")  # kept only in an evaluation job's document (its result), not in the cache
 
 
 def evaluation_figures(store: Store, corpus: str, label: str | None,
@@ -89,8 +90,9 @@ def evaluation_figures(store: Store, corpus: str, label: str | None,
     (readable name), one column per model with its 95 % interval where one follows, and the papers (n); and the
     models that have none yet (none without a label column). The newest sample every model was run on is preferred;
     where the models were run on different papers, their per-paper scores are not paired (their intervals are
-    compared instead). Stored journal-finder figures (`EXTRA_TASKS`, each from its own newest run) and cite /
-    cocite figures (`stored_cite_results`) follow."""
+    compared instead). Stored journal-finder figures (`EXTRA_TASKS`, each from its own newest run), cite / cocite
+    figures (`stored_cite_results`) and the figures and short-query tasks of evaluation jobs (`stored_job_results`)
+    follow."""
     models = list(dict.fromkeys(models))
     runs = {m: stored_runs(store, corpus, label, m) if label else {} for m in models}
     missing = [m for m in models if not runs[m]] if label else []
@@ -98,10 +100,44 @@ def evaluation_figures(store: Store, corpus: str, label: str | None,
     for task in EXTRA_TASKS if label else ():
         results += _newest_results({m: stored_runs(store, corpus, label, m, (task,)) for m in models})
     results += stored_cite_results(store, corpus, models)  # cite / cocite: their own held-out query papers
+    results += stored_job_results(store, corpus, models)
     if not results:
         return pd.DataFrame(), missing
     table, _ = figure_table(results)
     return table, missing
+
+
+def stored_job_results(store: Store, corpus: str, models: Sequence[str],
+                       tasks: Sequence[str] = DOCUMENT_TASKS) -> list[Result]:
+    """Each model's results of each of `tasks` from the newest completed evaluation job that ran it on the corpus as
+    it is now (its document names the corpus version; older documents, without one, are not read); per-paper scores
+    only where one document holds every model's results of that task."""
+    from core.evaluation.job import EVALUATE_KIND
+
+    version = store.corpus(corpus).version
+    found: dict[tuple[str, str], tuple[str, list[dict]]] = {}  # (task, model) -> (job, its rows)
+    for row in store.job_rows():  # newest first
+        if row["kind"] != EVALUATE_KIND or row["status"] != "completed" or not row["result"]:
+            continue
+        try:
+            doc = json.loads(row["result"]).get("evaluation") or {}
+        except (ValueError, AttributeError):
+            continue
+        if doc.get("corpus") != corpus or doc.get("version") != version:
+            continue
+        for result in doc.get("results") or []:
+            if not isinstance(result, dict):
+                continue
+            key = (str(result.get("task")), str(result.get("model")))
+            if key[0] in tasks and key[1] in models and found.get(key, (row["id"],))[0] == row["id"]:
+                found.setdefault(key, (row["id"], []))[1].append(result)
+    results = []
+    for task in tasks:
+        jobs = {found[(task, m)][0] for m in models if (task, m) in found}
+        for model in models:
+            part = [result_from_row(r) for r in found.get((task, model), ("", []))[1]]
+            results += part if len(jobs) <= 1 else [replace(r, per_paper=None) for r in part]
+    return results
 
 
 def _newest_results(runs: dict[str, dict[Run, list[dict]]]) -> list[Result]:

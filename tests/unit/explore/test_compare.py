@@ -210,3 +210,23 @@ def test_stored_journal_finder_figures_are_compared_too(two_models):
     rows = [name for name in table.index if "ournal" in name]
     assert shown and len(rows) >= len(shown) and list(table.columns) == ["tiny", "tiny2", "n"]
     assert all(table.loc[name, "tiny"] != "–" and table.loc[name, "tiny2"] != "–" for name in rows)
+
+
+def test_short_query_figures_of_an_evaluation_job_are_compared_for_the_corpus_as_it_is(two_models):
+    """The short-query task is kept only in its evaluation job's document: Compare did not show it. The newest
+    completed job's rows are shown for each model, and none once the corpus has changed since."""
+    from core.evaluation.job import EvaluateConfig
+    from core.records import Paper
+    from core.training import run_foreground
+
+    job = run_foreground(two_models, EvaluateConfig("c", "journal", ["tiny", "tiny2"], ["short"], sample=15,
+                                                    device="cpu"))
+    assert job["status"] == "completed", job["error"]
+    table, _ = evaluation_figures(two_models, "c", "journal", ["tiny", "tiny2"])
+    short = [name for name in table.index if name.lower().startswith("short")]
+    assert short and all(table.loc[name, "tiny"] != "–" and table.loc[name, "tiny2"] != "–" for name in short)
+    late = Paper(id="late-1", title="A late paper on tidal locking", abstract="Moons that keep one face to us.",
+                 fields={"journal": "J. Astro"})
+    assert two_models.import_papers("c", [late], source="one more").added == 1  # a new corpus version
+    table, _ = evaluation_figures(two_models, "c", "journal", ["tiny", "tiny2"])
+    assert not any(name.lower().startswith("short") for name in table.index)
