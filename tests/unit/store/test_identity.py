@@ -316,3 +316,19 @@ def test_one_title_in_different_issues_of_a_volume_is_several_papers() -> None:
     pnas = "Gain-of-function mutations in complement factor B are associated with atypical hemolytic uremic syndrome"
     a = {"year": "2007", "authors": ["de Jorge, E. G."], "volume": "104", "issue": "1", "pages": "240-245"}
     assert _rule(pnas, a, pnas, {**a, "issue": "25", "pages": "240-240"}) == "same title, year and first author"
+
+
+def test_a_volume_with_its_supplement_is_that_volume() -> None:
+    """Ovid MEDLINE RIS writes a supplement into the volume ('VL  - 129 Suppl 1', as PubMed's VI), Scopus RIS into
+    the issue ('VL  - 129', 'IS  - SUPPL. 1'): one paper (MaxenceOuafik/MSM-Syndemic-Scoping-Review's medline.ris and
+    scopus.ris, round 17: it stayed two, volume '1' against '129'). A volume that is another number still differs."""
+    title = "Epidemiology of the viral hepatitis-HIV syndemic in San Francisco: a collaborative surveillance approach."
+    ovid = {"year": "2014", "authors": ["Sanchez, Melissa A"], "volume": "129 Suppl 1", "start_page": "95",
+            "end_page": "101"}
+    scopus = {"year": "2014", "authors": ["Sanchez, M.A."], "volume": "129", "number": "SUPPL. 1",
+              "start_page": "95", "end_page": "101"}
+    assert _rule(title, ovid, title.rstrip("."), scopus) == "same title, year and first author"
+    for volume in ("12 Pt 2", "12 Suppl", "12 Supplement 3", "12 Spec No", "12(Suppl 2)"):
+        assert _rule(title, {**ovid, "volume": volume}, title, {**scopus, "volume": "12"}), volume
+    assert _rule(title, {**ovid, "volume": "130 Suppl 1"}, title, scopus) is None
+    assert _rule(title, {**ovid, "volume": "Drug Discovery. 9"}, title, {**scopus, "volume": "9"})
