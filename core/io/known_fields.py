@@ -57,7 +57,8 @@ def keyword_list(value: str) -> list[str]:
 def fullest_authors(fields: dict[str, Any]) -> None:
     """Web of Science's tables carry the authors twice, "Sakamura, K" (AU, Authors) and "Sakamura, Ken" (AF, Author
     Full Names): the full names become the authors, the short forms stay as ``author_short_names`` (as the plain
-    text reader does). Scopus' "Author full names" hold author ids ("Wilson, Lauren N. (58975547800)"): left."""
+    text reader does), also where the short forms run together in one text (Current Contents). Scopus' "Author full
+    names" hold author ids ("Wilson, Lauren N. (58975547800)"): left."""
     short = fields.get("authors")
     if not isinstance(short, list):  # no short forms to replace (a table without authors)
         return
@@ -66,10 +67,25 @@ def fullest_authors(fields: dict[str, Any]) -> None:
         if not isinstance(full, str) or _AUTHOR_ID.search(full):
             continue
         names = author_list(full)
-        if len(names) == len(short) and names != short:
+        if (len(names) == len(short) and names != short) or _run_together(short, names):
             fields["authors"], fields["author_short_names"] = names, short
             del fields[key]
         return
+
+
+def _run_together(short: list[Any], full: list[str]) -> bool:
+    """True when the short forms are one text holding every full name's family name in order, without separators:
+    Current Contents' tab export writes ``AU`` as "Roach, MCThompson, FRJones-Farrand, T"."""
+    if len(short) != 1 or len(full) < 2 or not isinstance(short[0], str) or ";" in short[0]:
+        return False
+    text, at = short[0], 0
+    for name in full:
+        family = name.split(",")[0].strip()
+        at = text.find(family, at) if family else -1
+        if at < 0:
+            return False
+        at += len(family)
+    return True
 
 
 def springer_authors(fields: dict[str, Any]) -> None:

@@ -1,0 +1,34 @@
+"""Round 17 of fresh real exports (BENCHMARKS §25p): files no earlier round had read, each a failing test first.
+
+Fixtures under tests/fixtures/real/tools (SOURCES.md, "Round 17")."""
+
+from __future__ import annotations
+
+from core.io import read_papers
+from core.records import Paper
+from tests.unit.io.support import TOOLS
+
+
+def _papers(name: str) -> list[Paper]:
+    return [item for item in read_papers(TOOLS / name) if isinstance(item, Paper)]
+
+
+def test_a_biosis_tab_export_takes_its_journal_from_so_not_its_taxa() -> None:
+    """Web of Science's BIOSIS Previews tab-delimited export (Mac: CR line ends) has ``TA`` for its taxa
+    ("Plantae; Plants, Spermatophytes, …"), which MEDLINE's ``TA`` (a journal abbreviation) made the journal."""
+    papers = _papers("wos_tab_biosis_mac_2.txt")
+    assert [p.id for p in papers] == ["BIOSIS:PREV201900288213", "BIOSIS:PREV201900231357"]
+    assert [p.fields["journal"] for p in papers] == ["Journal of Applied Ecology", "Forest Ecology and Management"]
+    assert papers[0].fields["doi"] == "10.1111/1365-2664.13299"
+    assert papers[0].fields["authors"][1] == "Schwarzkopf, Lin"
+    assert "Plantae" in papers[0].fields["ta"]  # the taxa stay, under their own tag
+
+
+def test_a_current_contents_tab_export_takes_its_authors_from_af_when_au_runs_together() -> None:
+    """Current Contents Connect's tab-delimited export writes ``AU`` without separators ("Roach, MCThompson,
+    FRJones-Farrand, T") and ``AF`` joined by "; ": the full names are the authors, the short text is kept."""
+    papers = _papers("wos_tab_ccc_mac_2.txt")
+    assert papers[0].fields["authors"] == ["Roach, Melissa C.", "Thompson, Frank R., III", "Jones-Farrand, Todd"]
+    assert papers[0].fields["author_short_names"] == ["Roach, MCThompson, FRJones-Farrand, T"]
+    assert len(papers[1].fields["authors"]) == 8
+    assert papers[0].fields["journal"] == "FOREST ECOLOGY AND MANAGEMENT"
