@@ -332,3 +332,17 @@ def test_a_volume_with_its_supplement_is_that_volume() -> None:
         assert _rule(title, {**ovid, "volume": volume}, title, {**scopus, "volume": "12"}), volume
     assert _rule(title, {**ovid, "volume": "130 Suppl 1"}, title, scopus) is None
     assert _rule(title, {**ovid, "volume": "Drug Discovery. 9"}, title, {**scopus, "volume": "9"})
+
+
+def test_a_number_run_into_its_unit_is_the_same_number() -> None:
+    """Scopus writes Elsevier's thin space as nothing ("over 12years", litsearchr's scopus_final.bib, round 17),
+    Web of Science as a space: under one DOI the two titles were "one DOI on different papers" (12 against no
+    number). A number run into a unit is that number; another number is still another paper."""
+    wos = ("Trends in bird diversity over 12 years in response to large-scale eucalypt plantation establishment: "
+           "Implications for extensive carbon plantings")
+    scopus = wos.replace("12 years", "12years")
+    a = {"year": "2014", "authors": ["Law, Bradley S."], "doi": "10.1016/j.foreco.2014.02.032"}
+    b = {"year": "2014", "authors": ["Law, B.S."], "doi": "10.1016/j.foreco.2014.02.032", "volume": "322"}
+    assert _rule(wos, a, scopus, b) == "same DOI and title"
+    assert _rule(wos, {**a, "doi": None}, scopus, {**b, "doi": None}) == "similar title, same year and first author"
+    assert _rule(wos, {**a, "doi": None}, wos.replace("12 years", "14years"), {**b, "doi": None}) is None
