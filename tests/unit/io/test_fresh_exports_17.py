@@ -32,3 +32,23 @@ def test_a_current_contents_tab_export_takes_its_authors_from_af_when_au_runs_to
     assert papers[0].fields["author_short_names"] == ["Roach, MCThompson, FRJones-Farrand, T"]
     assert len(papers[1].fields["authors"]) == 8
     assert papers[0].fields["journal"] == "FOREST ECOLOGY AND MANAGEMENT"
+
+
+def test_the_garbled_text_warning_shows_the_files_own_garble() -> None:
+    """Scopus RIS (MaxenceOuafik/MSM-Syndemic-Scoping-Review's scopus.ris, records 69 and 75) holds "Funding
+    details: VetenskapsrÃ¥det": the warning's example was always '"â€œ" for "“", "Ã©" for "é"', which this file
+    does not hold. It now shows the first garbled word it repaired, and where."""
+    from core.io.mojibake import repaired_rows
+    from core.io.rows import RowWarning
+
+    rows = [(68, {"title": "Syndemics", "n1": "Funding details: National Institutes of Health"}),
+            (69, {"title": "Syndemics", "n1": "Funding details: VetenskapsrÃ¥det, VR, 2016-01707"}),
+            (75, {"title": "Syndemics", "n1": ["Funding details: VetenskapsrÃ¥det, VR, 2016-01707"]})]
+    out = list(repaired_rows(rows, "scopus.ris", "ris"))
+    assert out[1][1]["n1"] == "Funding details: Vetenskapsrådet, VR, 2016-01707"
+    warning = out[-1][1]
+    assert isinstance(warning, RowWarning)
+    assert "\"VetenskapsrÃ¥det,\" for \"Vetenskapsrådet,\" (row 69, n1)" in warning.reason, warning.reason
+    assert "â€œ" not in warning.reason
+    assert warning.reason.startswith("file 'scopus.ris': 2 records held text garbled by a wrong encoding")
+    assert warning.reason.endswith("repaired (rows 69, 75)")
