@@ -346,3 +346,32 @@ def test_a_number_run_into_its_unit_is_the_same_number() -> None:
     assert _rule(wos, a, scopus, b) == "same DOI and title"
     assert _rule(wos, {**a, "doi": None}, scopus, {**b, "doi": None}) == "similar title, same year and first author"
     assert _rule(wos, {**a, "doi": None}, wos.replace("12 years", "14years"), {**b, "doi": None}) is None
+
+
+def test_a_merge_gives_a_paper_with_a_broken_doi_the_records_valid_one_and_undo_gives_it_back(tmp_path) -> None:
+    """ProQuest RIS (MaxenceOuafik/MSM-Syndemic-Scoping-Review's proquest.ris, record 57) wrote one DOI without its
+    punctuation, "DO  - http://dx.doi.org/101521aeap2012243193"; record 60, the same paper from another ProQuest
+    database, "http://dx.doi.org/10.1521/aeap.2012.24.3.193". The merged paper kept the broken text as its DOI (no
+    link, no DOI in exports). Now it takes the valid DOI and keeps the broken text as ``doi_as_exported``; undoing
+    the merge gives the broken text back."""
+    title = "Resilience, Syndemic Factors, and Serosorting Behaviors among HIV-Positive and HIV-Negative MSM"
+    broken = Paper("1019919887", title, "Serosorting is commonly employed by MSM to reduce HIV risk.",
+                   {"doi": "http://dx.doi.org/101521aeap2012243193", "year": 2012, "authors": ["Kurtz, Steven P."]})
+    valid = Paper("1019007389", title, "Serosorting is commonly employed by MSM to reduce HIV risk (ProQuest).",
+                  {"doi": "http://dx.doi.org/10.1521/aeap.2012.24.3.193", "year": 2012,
+                   "authors": ["Kurtz, Steven P."]})
+    store = Store(tmp_path / "ws")
+    store.import_papers("t", [broken, valid])
+    paper = store.paper("t", "1019919887")
+    assert paper.fields["doi"] == "http://dx.doi.org/10.1521/aeap.2012.24.3.193"
+    assert paper.fields["doi_as_exported"] == "http://dx.doi.org/101521aeap2012243193"
+    with store.connect() as conn:
+        assert conn.execute("SELECT doi FROM papers WHERE pid = '1019919887'").fetchone()[0] == \
+            "10.1521/aeap.2012.24.3.193"
+        record = merges(conn, "t")[0]["record"]
+    with store.transaction() as conn:
+        split_record(conn, "t", record)
+    paper = store.paper("t", "1019919887")
+    assert paper.fields["doi"] == "http://dx.doi.org/101521aeap2012243193"
+    assert "doi_as_exported" not in paper.fields
+    assert store.paper("t", "1019007389").fields["doi"] == "http://dx.doi.org/10.1521/aeap.2012.24.3.193"
