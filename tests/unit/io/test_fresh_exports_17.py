@@ -52,3 +52,17 @@ def test_the_garbled_text_warning_shows_the_files_own_garble() -> None:
     assert "â€œ" not in warning.reason
     assert warning.reason.startswith("file 'scopus.ris': 2 records held text garbled by a wrong encoding")
     assert warning.reason.endswith("repaired (rows 69, 75)")
+
+
+def test_biosis_taxa_are_no_spelling_of_the_journal() -> None:
+    """The journal identities read a record's ``ta`` as MEDLINE's journal abbreviation: BIOSIS's taxa became
+    spellings of "Journal of Applied Ecology" (the 6-database borealis merge showed "Forest Ecology and Management"
+    spelled "Aves, Vertebrata, Chordata, …"). ``ta`` names the journal only beside MEDLINE's ``jt``."""
+    from core.journal_identity import journal_identities
+
+    papers = _papers("wos_tab_biosis_mac_2.txt")
+    found = journal_identities([(p.id, p.fields) for p in papers])
+    assert found.spellings == {"Journal of Applied Ecology": ["Journal of Applied Ecology"],
+                               "Forest Ecology and Management": ["Forest Ecology and Management"]}
+    medline = {"journal": "Journal of applied ecology", "jt": "Journal of applied ecology", "ta": "J Appl Ecol"}
+    assert "J Appl Ecol" in journal_identities([("1", medline)]).spellings["Journal of applied ecology"]
