@@ -66,3 +66,25 @@ def test_biosis_taxa_are_no_spelling_of_the_journal() -> None:
                                "Forest Ecology and Management": ["Forest Ecology and Management"]}
     medline = {"journal": "Journal of applied ecology", "jt": "Journal of applied ecology", "ta": "J Appl Ecol"}
     assert "J Appl Ecol" in journal_identities([("1", medline)]).spellings["Journal of applied ecology"]
+
+
+def test_a_tab_export_cut_short_after_a_lone_quote_inside_a_value_is_not_inside_quotes(tmp_path) -> None:
+    """Web of Science's tab-delimited export quotes nothing: a value holds a lone quote as text ('"small'' prey',
+    Current Contents, record 206 of the borealis search). Cut at 60 %, the file was said to end "inside a quoted
+    value (it opens a quote it never closes)" because its quotes were odd in number; and a last row cut after its
+    title was skipped "before its title". It ends inside its last record, whose title was read: imported, warned."""
+    from tests.unit.io.support import papers_and_errors
+
+    data = (TOOLS / "wos_tab_ccc_quote_3.txt").read_bytes()
+    whole = _papers("wos_tab_ccc_quote_3.txt")
+    assert len(whole) == 3 and "\"small'' prey" in whole[1].abstract
+    cut = tmp_path / "savedrecs.txt"
+    cut.write_bytes(data[: data.rindex(b"\r", 0, len(data) - 1) + 1 + 900])  # 900 bytes into the second record
+    items = list(read_papers(cut))
+    warnings = [i for i in items if not isinstance(i, Paper) and "cut short" in getattr(i, "reason", "")]
+    assert [p.id for p in items if isinstance(p, Paper)][:2] == [whole[0].id, whole[1].id]
+    assert len([p for p in items if isinstance(p, Paper)]) == 3
+    assert [w.reason for w in warnings] == [
+        "the file ends inside this record (16 of the header's 49 columns, no line break after them), so its last "
+        "field may be incomplete: it looks cut short (an interrupted download or copy); download or export it again"]
+    assert papers_and_errors(cut)[1] == []
