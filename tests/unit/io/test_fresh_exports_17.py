@@ -88,3 +88,14 @@ def test_a_tab_export_cut_short_after_a_lone_quote_inside_a_value_is_not_inside_
         "the file ends inside this record (16 of the header's 49 columns, no line break after them), so its last "
         "field may be incomplete: it looks cut short (an interrupted download or copy); download or export it again"]
     assert papers_and_errors(cut)[1] == []
+
+
+def test_a_biosis_author_with_an_e_mail_is_the_name_and_the_e_mail_is_kept_beside() -> None:
+    """BIOSIS writes a corresponding author's e-mail into the name ("Nordberg, Eric J. (ericjnordberg@gmail.com)"):
+    the name became "Nordberg, Eric J. (ericjnordberg@gmail.com)" in the paper, its RIS/BibTeX export and its first
+    author. The name is the name; the e-mails stay as ``author_emails`` ("name: e-mail"), nothing lost."""
+    papers = _papers("wos_tab_biosis_mac_2.txt")
+    assert papers[0].fields["authors"] == ["Nordberg, Eric J.", "Schwarzkopf, Lin"]
+    assert papers[0].fields["author_emails"] == ["Nordberg, Eric J.: ericjnordberg@gmail.com"]
+    assert papers[1].fields["authors"][0] == "Lelli, Chiara"
+    assert papers[1].fields["author_emails"] == ["Lelli, Chiara: chiara.lelli7@unibo.it"]
