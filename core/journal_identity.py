@@ -219,7 +219,8 @@ def _alike(records: Iterable[tuple[str, Mapping[str, Any]]], journal_field: str,
         if layout is None:
             layout = layouts[keys] = tuple(
                 (key, "name" if key in aliases else _field_kind(key)) for key in keys
-                if key != journal_field and (key in aliases or _field_kind(key)))
+                if key != journal_field and (key in aliases or _field_kind(key))
+                and (key != "ta" or "jt" in keys))  # MEDLINE's TA beside its JT; BIOSIS's TA is its taxa
         group = (value, *(_exact(fields[key]) for key, _ in layout)) if layout else (value,)
         pids = plain.get(group, _UNSEEN)
         if pids is None or pids is _UNSEEN:

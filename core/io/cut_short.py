@@ -3,6 +3,7 @@ interrupted download or copy) is told apart from one broken inside, so the sente
 
 from __future__ import annotations
 
+import csv
 import json
 import re
 from collections.abc import Callable, Iterator, Sequence
@@ -85,12 +86,22 @@ def quoted_value_cut(number: int, field: str) -> RowWarning:
                                      f"last field may be incomplete: {FIX}")
 
 
-def ends_inside_quotes(tail: bytes, text: Callable[[], Iterator[str]]) -> bool:
+def ends_inside_quotes(tail: bytes, text: Callable[[], Iterator[str]], delimiter: str = ",") -> bool:
     """Whether a delimited file ends inside a quoted value: it does not end with a line break (`tail`: its last
-    bytes) and holds an odd number of double quotes (`text()`: its text in chunks, read only then)."""
+    bytes) and, read again by the rules of quoting (`text()`: its lines with their line ends, read only then), a
+    value that opened with a quote is still open at its end. A quote inside an unquoted value is text (Web of
+    Science's tab export quotes nothing: '"small'' prey'), not an open quote. A file those rules cannot read to
+    its end (a quote followed by text) is judged by its quotes' count, odd or even."""
     if tail.rstrip(b"\x00").endswith((b"\n", b"\r")) or not tail:
         return False
-    return sum(chunk.count('"') for chunk in text()) % 2 == 1
+    try:
+        for _ in csv.reader(text(), delimiter=delimiter, strict=True):
+            pass
+    except csv.Error as error:
+        if "unexpected end of data" in str(error):
+            return True
+        return sum(line.count('"') for line in text()) % 2 == 1
+    return False
 
 
 def entry_cut_error(number: int, line: int) -> RowError:

@@ -57,7 +57,8 @@ def keyword_list(value: str) -> list[str]:
 def fullest_authors(fields: dict[str, Any]) -> None:
     """Web of Science's tables carry the authors twice, "Sakamura, K" (AU, Authors) and "Sakamura, Ken" (AF, Author
     Full Names): the full names become the authors, the short forms stay as ``author_short_names`` (as the plain
-    text reader does). Scopus' "Author full names" hold author ids ("Wilson, Lauren N. (58975547800)"): left."""
+    text reader does), also where the short forms run together in one text (Current Contents). Scopus' "Author full
+    names" hold author ids ("Wilson, Lauren N. (58975547800)"): left."""
     short = fields.get("authors")
     if not isinstance(short, list):  # no short forms to replace (a table without authors)
         return
@@ -66,10 +67,25 @@ def fullest_authors(fields: dict[str, Any]) -> None:
         if not isinstance(full, str) or _AUTHOR_ID.search(full):
             continue
         names = author_list(full)
-        if len(names) == len(short) and names != short:
+        if (len(names) == len(short) and names != short) or _run_together(short, names):
             fields["authors"], fields["author_short_names"] = names, short
             del fields[key]
         return
+
+
+def _run_together(short: list[Any], full: list[str]) -> bool:
+    """True when the short forms are one text holding every full name's family name in order, without separators:
+    Current Contents' tab export writes ``AU`` as "Roach, MCThompson, FRJones-Farrand, T"."""
+    if len(short) != 1 or len(full) < 2 or not isinstance(short[0], str) or ";" in short[0]:
+        return False
+    text, at = short[0], 0
+    for name in full:
+        family = name.split(",")[0].strip()
+        at = text.find(family, at) if family else -1
+        if at < 0:
+            return False
+        at += len(family)
+    return True
 
 
 def springer_authors(fields: dict[str, Any]) -> None:
@@ -83,12 +99,33 @@ def springer_authors(fields: dict[str, Any]) -> None:
 _NULL_NAME = re.compile(r"^(?:null[\s,]*)+$", re.IGNORECASE)  # Lens.org's name for an author it has none for
 
 
+_EMAIL_AFTER = re.compile(r"^(.*\S)\s*\(\s*([^\s()@]+@[^\s()@]+\.[^\s()@]+)\s*\)$")  # "Name (x@y.org)", BIOSIS
+
+
+def author_emails(fields: dict[str, Any]) -> None:
+    """BIOSIS writes a corresponding author's e-mail after the name ("Nordberg, Eric J. (ericjnordberg@gmail.com)"):
+    the author is the name, and the e-mails are kept as ``author_emails`` ("Nordberg, Eric J.: ericjnordberg@…")."""
+    authors = fields.get("authors")
+    if not isinstance(authors, list) or not any(isinstance(a, str) and a.endswith(")") and "@" in a for a in authors):
+        return
+    names, emails = [], []
+    for name in authors:
+        m = _EMAIL_AFTER.match(name) if isinstance(name, str) else None
+        names.append(m.group(1) if m else name)
+        if m:
+            emails.append(f"{m.group(1)}: {m.group(2)}")
+    if emails and "author_emails" not in fields:
+        fields["authors"], fields["author_emails"] = names, emails
+
+
 def clean_authors(fields: dict[str, Any]) -> None:
     """A paper's list of authors as the product keeps it: Web of Science's full names (`fullest_authors`),
-    SpringerLink's glued names split (`springer_authors`), and no name that is only "null" (Lens.org writes an
-    author it has no name for "null null" in its CSV, "null, null" in its RIS)."""
+    SpringerLink's glued names split (`springer_authors`), BIOSIS's e-mails after a name kept apart
+    (`author_emails`), and no name that is only "null" (Lens.org writes an author it has no name for "null null" in
+    its CSV, "null, null" in its RIS)."""
     fullest_authors(fields)
     springer_authors(fields)
+    author_emails(fields)
     authors = fields.get("authors")
     if isinstance(authors, list) and any(isinstance(name, str) and _NULL_NAME.match(name) for name in authors):
         fields["authors"] = [name for name in authors if not (isinstance(name, str) and _NULL_NAME.match(name))]

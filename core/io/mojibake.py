@@ -85,11 +85,15 @@ def repaired_rows(numbered: Iterable[tuple[Any, Any]], name: str, fmt: str = "",
         yield from numbered
         return
     repaired: list[int] = []
+    example = ""
     for number, row in numbered:
         if isinstance(row, dict):
             changed = {key: new for key, value in row.items()
                        if key not in kept and (new := _repaired(value)) != value}
             if changed:
+                if not repaired:
+                    key, new = next(iter(changed.items()))
+                    example = _example(row[key], new, f"row {number}, {key}")
                 row.update(changed)
                 repaired.append(int(number))
         yield number, row
@@ -97,6 +101,18 @@ def repaired_rows(numbered: Iterable[tuple[Any, Any]], name: str, fmt: str = "",
         shown = ", ".join(map(str, repaired[:5])) + (", …" if len(repaired) > 5 else "")
         count = f"{len(repaired)} record{'s' if len(repaired) > 1 else ''}"
         yield repaired[0], RowWarning(repaired[0], "text", f"file '{name}': {count} held text garbled by a wrong "
-                                                           f"encoding (\"â€œ\" for \"“\", \"Ã©\" for \"é\"), as R or "
-                                                           f"Excel write it; repaired (rows {shown})",
+                                                           f"encoding{example}, as R or Excel write it; repaired "
+                                                           f"(rows {shown})",
                                       kind="repaired")
+
+
+def _example(old: Any, new: Any, where: str) -> str:
+    """' ("VetenskapsrÃ¥det," for "Vetenskapsrådet," (row 69, n1))': the first word a repair changed, as the file
+    had it and as repaired (at most 40 characters each), for the file's warning; '' when no one word differs."""
+    texts = list(zip(old, new)) if isinstance(old, list) and isinstance(new, list) else [(old, new)]
+    pairs = [(a, b) for old_text, new_text in texts if isinstance(old_text, str) and isinstance(new_text, str)
+             for a, b in zip(old_text.split(), new_text.split()) if a != b]
+    if not pairs:
+        return ""
+    garbled, fixed = (word if len(word) <= 40 else word[:39] + "…" for word in pairs[0])
+    return f' ("{garbled}" for "{fixed}" ({where}))'

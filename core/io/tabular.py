@@ -27,6 +27,7 @@ from core.io.inspire import inspire_records
 from core.io.rows import NumberedRow, Row, RowNumber
 from core.io.safety import _GZIP_MAGIC, _head_text, _name, _open_binary, _open_text
 from core.io.search_apis import search_api_records
+from core.io.vocabulary import normal, spellings
 from core.io.wos_api import wos_api_records
 from core.records import RowError
 
@@ -75,10 +76,17 @@ class _LastLine:
         return self.last
 
 
-def _chunks(path: Path) -> Iterator[str]:
+def _title_at(header: Sequence[str]) -> int | None:
+    """The header's column a title is read from unless the user names one (the vocabulary's first spelling the
+    header has), or None."""
+    names = [normal(c) for c in header]
+    return next((names.index(name) for name in spellings("title", header) if name in names), None)
+
+
+def _lines(path: Path) -> Iterator[str]:
+    """A text file's lines with their own line ends ("\r" alone too), for a second reading by the csv module."""
     with _open_text(path, newline="") as handle:
-        while chunk := handle.read(2**20):
-            yield chunk
+        yield from handle
 
 
 def _unquoted_cut(tail: bytes, values: list[str]) -> bool:
@@ -146,14 +154,19 @@ def _delimited_rows(path: Path, delimiter: str, header_row: int = 1) -> Iterator
                     short = at, row, len(cells), line, before[1] if before[0] == line - 1 else width
                     continue
                 yield at, row
-            if number and ends_inside_quotes(tail(), lambda: _chunks(path)):
+            if number and ends_inside_quotes(tail(), lambda: _lines(path), delimiter):
                 if short is not None:
                     yield short[0], short[1]
                 yield number, quoted_value_cut(number, header[-1] if header else "")
             elif (short is not None and short[2] < short[4] and number > 1
                   and not tail().rstrip(b"\x00").endswith((b"\n", b"\r"))):
-                yield short[0], record_cut_error(short[0], f"{short[2]} of the header's {width} columns, no line "
-                                                               "break after them", shown=short[3])
+                how = f"{short[2]} of the header's {width} columns, no line break after them"
+                title = _title_at(header or [])
+                if title is not None and title < short[2] and str(short[1].get((header or [])[title]) or "").strip():
+                    yield short[0], short[1]  # its title was read: imported, its last value perhaps not whole
+                    yield short[0], record_cut_warning(short[0], (header or [""])[short[2] - 1], how)
+                else:
+                    yield short[0], record_cut_error(short[0], how, shown=short[3])
             elif short is not None:
                 yield short[0], short[1]
             elif recent and recent[-1][0] == number and _unquoted_cut(tail(), [v for _, v in recent]):

@@ -62,11 +62,14 @@ _PUBMED_LEGACY = {"authors": ("description",), "year": ("shortdetails",)}  # bef
 
 
 def spellings(field: str, columns: Sequence[str]) -> tuple[str, ...]:
-    """The spellings of a field to look for among ``columns`` (Web of Science's ``ID`` is not an id; PubMed's
-    legacy CSV's ``Description`` is its authors)."""
+    """The spellings of a field to look for among ``columns`` (Web of Science's ``ID`` is not an id, nor its ``TA``
+    a journal; PubMed's legacy CSV's ``Description`` is its authors)."""
     names = vocabulary()[field]
     if field == "id" and is_web_of_science(columns):
         names = tuple(name for name in names if name != "id")
+    if field == "journal" and is_web_of_science(columns):
+        # BIOSIS Previews' ``TA`` is its taxa ("Plantae; Plants, …"), not MEDLINE's journal abbreviation
+        names = tuple(name for name in names if name != "ta")
     wos_ids = [name for name in (WOS_FULL_ID, "ut") if name in {normal(c) for c in columns}] if field == "id" else []
     if wos_ids:
         # Web of Science's record id (UT), on every record, before its sparse PubMed id, whichever button exported

@@ -39,9 +39,14 @@ def first_page(fields: dict[str, Any]) -> str | None:
     return None
 
 
+_VOLUME_PART = re.compile(r"[\s(]*\b(?:suppl|supplement|pt|part|spec)\b.*$", re.IGNORECASE | re.DOTALL)
+
+
 def volume_number(fields: dict[str, Any]) -> str | None:
-    """A volume's number ('Drug Discovery. 9' -> '9'), or None."""
-    numbers = re.findall(r"\d+", first_text(fields.get("volume")) or "")
+    """A volume's number ('Drug Discovery. 9' -> '9'), or None; a supplement or part written after it is not the
+    volume (Ovid MEDLINE's '129 Suppl 1', '12 Pt 2', '45 Spec No' -> '129', '12', '45')."""
+    text = first_text(fields.get("volume")) or ""
+    numbers = re.findall(r"\d+", _VOLUME_PART.sub("", text)) or re.findall(r"\d+", text)
     return numbers[-1].lstrip("0") or "0" if numbers else None
 
 

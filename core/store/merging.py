@@ -91,6 +91,15 @@ def _dumps(fields: dict[str, Any]) -> str:
         return json.dumps(scrub(fields), ensure_ascii=False, default=str)
 
 
+DOI_AS_EXPORTED = "doi_as_exported"  # a paper's own DOI text, not a DOI, kept when a merged record gave a valid one
+
+
+def _broken_doi(fields: dict[str, Any]) -> bool:
+    """True when the fields give a DOI text that is not a DOI (no "10.x/" after any resolver prefix)."""
+    value = fields.get("doi")
+    return not _empty(value) and id_value("doi", value) is None
+
+
 def _fill(held: dict[str, Any], values: tuple) -> tuple[list[str], bool]:
     """Fill the held paper (a dict of its row) from a later record's row: the fields it took, and whether it took
     the record's abstract."""
@@ -100,6 +109,12 @@ def _fill(held: dict[str, Any], values: tuple) -> tuple[list[str], bool]:
         if key not in _OWN_TEXT and not _empty(value) and _empty(fields.get(key)):
             fields[key] = value
             taken.append(key)
+    if _broken_doi(fields) and not _broken_doi(later) and id_value("doi", later.get("doi")):
+        # a DOI an export wrote broken ("http://dx.doi.org/101521aeap2012243193", ProQuest) gives way to the
+        # record's valid one; the broken text stays beside it (`split_record` puts it back)
+        fields[DOI_AS_EXPORTED], fields["doi"] = fields["doi"], later["doi"]
+        held["doi"] = None
+        taken.append("doi")
     if not held["abstract"] and values[4]:  # a title-only paper takes the abstract it lacked
         held["abstract"] = values[4]
         fields.pop("title_only", None)

@@ -30,7 +30,7 @@ from core.errors import CorpusError, NotFoundError
 from core.io.rows import ShownRows
 from core.records import text_hash
 from core.store.identity import match_keys, record_key
-from core.store.merging import TEXT_RULE, doi_key
+from core.store.merging import DOI_AS_EXPORTED, TEXT_RULE, doi_key
 
 # words in a file's name (or a record's database field) -> the database it came from, first match wins
 _DATABASES = (
@@ -235,6 +235,8 @@ def split_record(conn: sqlite3.Connection, corpus: str, record: int) -> str:
     for key in json.loads(filled or "[]"):
         if key in target_fields and target_fields[key] == fields.get(key):
             del target_fields[key]
+            if key == "doi" and DOI_AS_EXPORTED in target_fields:  # the paper's own broken DOI text, given back
+                target_fields["doi"] = target_fields.pop(DOI_AS_EXPORTED)
     target_abstract = paper[2]
     if took_abstract:
         target_abstract = ""

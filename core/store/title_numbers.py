@@ -15,11 +15,17 @@ _NUMBERED = frozenset({"part", "phase", "type", "stage", "study", "trial", "seri
                        "section", "experiment", "grade", "class", "report", "paper", "no", "number", "level"})
 
 
+# a number run into the word after it, as Scopus writes Elsevier's thin space ("over 12years", "at 5min"): a unit
+# of three letters or more, so "3d", "2nd", "5ht" stay words
+_RUN_INTO_UNIT = re.compile(r"^(\d{1,9})[a-z]{3,}$")
+
+
 def title_numbers(key: str) -> list[int]:
-    """The numbers of a title key, sorted: its digit words and the roman numerals after "part", "type", "phase"…
-    ("Part II" and "Part 2" give [2])."""
+    """The numbers of a title key, sorted: its digit words, a number run into its unit ("12years": 12) and the
+    roman numerals after "part", "type", "phase"… ("Part II" and "Part 2" give [2])."""
     words = key.split()
     found = [int(w) for w in words if w.isdigit() and len(w) < 10]
+    found += [int(m.group(1)) for w in words if not w.isdigit() and (m := _RUN_INTO_UNIT.match(w))]
     found += [_ROMAN[w] for k, w in enumerate(words) if k and w in _ROMAN and words[k - 1] in _NUMBERED]
     return sorted(found)
 

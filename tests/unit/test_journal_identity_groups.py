@@ -37,7 +37,7 @@ def _per_paper(records: Iterable[tuple[str, Mapping[str, Any]]], journal_field: 
         if layout is None:
             layout = layouts[keys] = tuple(
                 (key, "name" if key in aliases else _field_kind(key)) for key in keys
-                if key != journal_field and (key in aliases or _field_kind(key)))
+                if key != journal_field and (key in aliases or _field_kind(key)) and (key != "ta" or "jt" in keys))
         cut = issue_cuts(fields, [value, *(t for key, kind in layout if kind == "name" for t in _texts(fields[key]))])
         alike[(value, cut, *((kind, _hashable(fields[key])) for key, kind in layout))].append(pid)
     return alike

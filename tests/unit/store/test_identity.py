@@ -316,3 +316,62 @@ def test_one_title_in_different_issues_of_a_volume_is_several_papers() -> None:
     pnas = "Gain-of-function mutations in complement factor B are associated with atypical hemolytic uremic syndrome"
     a = {"year": "2007", "authors": ["de Jorge, E. G."], "volume": "104", "issue": "1", "pages": "240-245"}
     assert _rule(pnas, a, pnas, {**a, "issue": "25", "pages": "240-240"}) == "same title, year and first author"
+
+
+def test_a_volume_with_its_supplement_is_that_volume() -> None:
+    """Ovid MEDLINE RIS writes a supplement into the volume ('VL  - 129 Suppl 1', as PubMed's VI), Scopus RIS into
+    the issue ('VL  - 129', 'IS  - SUPPL. 1'): one paper (MaxenceOuafik/MSM-Syndemic-Scoping-Review's medline.ris and
+    scopus.ris, round 17: it stayed two, volume '1' against '129'). A volume that is another number still differs."""
+    title = "Epidemiology of the viral hepatitis-HIV syndemic in San Francisco: a collaborative surveillance approach."
+    ovid = {"year": "2014", "authors": ["Sanchez, Melissa A"], "volume": "129 Suppl 1", "start_page": "95",
+            "end_page": "101"}
+    scopus = {"year": "2014", "authors": ["Sanchez, M.A."], "volume": "129", "number": "SUPPL. 1",
+              "start_page": "95", "end_page": "101"}
+    assert _rule(title, ovid, title.rstrip("."), scopus) == "same title, year and first author"
+    for volume in ("12 Pt 2", "12 Suppl", "12 Supplement 3", "12 Spec No", "12(Suppl 2)"):
+        assert _rule(title, {**ovid, "volume": volume}, title, {**scopus, "volume": "12"}), volume
+    assert _rule(title, {**ovid, "volume": "130 Suppl 1"}, title, scopus) is None
+    assert _rule(title, {**ovid, "volume": "Drug Discovery. 9"}, title, {**scopus, "volume": "9"})
+
+
+def test_a_number_run_into_its_unit_is_the_same_number() -> None:
+    """Scopus writes Elsevier's thin space as nothing ("over 12years", litsearchr's scopus_final.bib, round 17),
+    Web of Science as a space: under one DOI the two titles were "one DOI on different papers" (12 against no
+    number). A number run into a unit is that number; another number is still another paper."""
+    wos = ("Trends in bird diversity over 12 years in response to large-scale eucalypt plantation establishment: "
+           "Implications for extensive carbon plantings")
+    scopus = wos.replace("12 years", "12years")
+    a = {"year": "2014", "authors": ["Law, Bradley S."], "doi": "10.1016/j.foreco.2014.02.032"}
+    b = {"year": "2014", "authors": ["Law, B.S."], "doi": "10.1016/j.foreco.2014.02.032", "volume": "322"}
+    assert _rule(wos, a, scopus, b) == "same DOI and title"
+    assert _rule(wos, {**a, "doi": None}, scopus, {**b, "doi": None}) == "similar title, same year and first author"
+    assert _rule(wos, {**a, "doi": None}, wos.replace("12 years", "14years"), {**b, "doi": None}) is None
+
+
+def test_a_merge_gives_a_paper_with_a_broken_doi_the_records_valid_one_and_undo_gives_it_back(tmp_path) -> None:
+    """ProQuest RIS (MaxenceOuafik/MSM-Syndemic-Scoping-Review's proquest.ris, record 57) wrote one DOI without its
+    punctuation, "DO  - http://dx.doi.org/101521aeap2012243193"; record 60, the same paper from another ProQuest
+    database, "http://dx.doi.org/10.1521/aeap.2012.24.3.193". The merged paper kept the broken text as its DOI (no
+    link, no DOI in exports). Now it takes the valid DOI and keeps the broken text as ``doi_as_exported``; undoing
+    the merge gives the broken text back."""
+    title = "Resilience, Syndemic Factors, and Serosorting Behaviors among HIV-Positive and HIV-Negative MSM"
+    broken = Paper("1019919887", title, "Serosorting is commonly employed by MSM to reduce HIV risk.",
+                   {"doi": "http://dx.doi.org/101521aeap2012243193", "year": 2012, "authors": ["Kurtz, Steven P."]})
+    valid = Paper("1019007389", title, "Serosorting is commonly employed by MSM to reduce HIV risk (ProQuest).",
+                  {"doi": "http://dx.doi.org/10.1521/aeap.2012.24.3.193", "year": 2012,
+                   "authors": ["Kurtz, Steven P."]})
+    store = Store(tmp_path / "ws")
+    store.import_papers("t", [broken, valid])
+    paper = store.paper("t", "1019919887")
+    assert paper.fields["doi"] == "http://dx.doi.org/10.1521/aeap.2012.24.3.193"
+    assert paper.fields["doi_as_exported"] == "http://dx.doi.org/101521aeap2012243193"
+    with store.connect() as conn:
+        assert conn.execute("SELECT doi FROM papers WHERE pid = '1019919887'").fetchone()[0] == \
+            "10.1521/aeap.2012.24.3.193"
+        record = merges(conn, "t")[0]["record"]
+    with store.transaction() as conn:
+        split_record(conn, "t", record)
+    paper = store.paper("t", "1019919887")
+    assert paper.fields["doi"] == "http://dx.doi.org/101521aeap2012243193"
+    assert "doi_as_exported" not in paper.fields
+    assert store.paper("t", "1019007389").fields["doi"] == "http://dx.doi.org/10.1521/aeap.2012.24.3.193"
