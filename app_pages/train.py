@@ -16,7 +16,7 @@ from core.records import md_escape
 from core.training import PROBE_SPLIT, base_comparison, class_preview, jobs, verdict_outlook
 from core.training.citations import VAL_QUERIES
 from core.training.comparison import accuracy_figures, verdict_of_metrics
-from core.training.curves import curve_start_note, start_annotation
+from core.training.curves import curve_start_note, interval_bands, start_annotation
 from ui.errors import guarded, show_error
 from ui.figures_train import figure_scorer_form
 from ui.resources import store
@@ -113,7 +113,8 @@ def _show_job(job: dict[str, Any], metrics: pd.DataFrame) -> None:
     left, right = st.columns(2)
     left.plotly_chart(training_curves_figure(metrics, y="loss", start_note=start_annotation(metrics)),
                       key=f"loss-{job['id']}", width="stretch")
-    right.plotly_chart(training_curves_figure(metrics, y="accuracy"), key=f"accuracy-{job['id']}", width="stretch")
+    right.plotly_chart(training_curves_figure(metrics, y="accuracy", bands=interval_bands(metrics, "accuracy")),
+                       key=f"accuracy-{job['id']}", width="stretch")
     if not metrics.empty and (metrics["name"] == "cite_map").any():
         cite = training_curves_figure(metrics, y="cite_map")
         cite.update_yaxes(range=[0, 1])  # MAP's whole range: a few hundredths on a few dozen papers look as small

@@ -3,23 +3,23 @@
 from __future__ import annotations
 
 import html
+from collections.abc import Mapping, Sequence
 
 import pandas as pd
 import plotly.graph_objects as go
 
-from core.evaluation.verdict import proportion_interval
 from core.plots.style import PALETTE, finish, require_columns
 
 TRAINING_SPLIT_ORDER = ("train", "train-probe", "val")
-COUNT = "papers"  # a metric row: how many papers a split's scores at that step count (its interval's n)
-PROPORTIONS = ("accuracy", "top5_accuracy")  # shares of papers: drawn with their 95 % Wilson band when n is logged
+Band = tuple[str, Sequence[float], Sequence[float], Sequence[float]]  # legend note, steps, lows, highs
 BASE_SPLIT = "base"  # the base encoder with the warmed-up head, scored on validation before fine-tuning
 
 
-def training_curves_figure(metrics: pd.DataFrame, y: str = "loss",
-                           start_note: tuple[float, str] | None = None) -> go.Figure:
+def training_curves_figure(metrics: pd.DataFrame, y: str = "loss", start_note: tuple[float, str] | None = None,
+                           bands: Mapping[str, Band] | None = None) -> go.Figure:
     """One line per split (train, train-probe, val) of metric `y` against the step; the base model's score dashed;
-    an accuracy whose split logged its papers (`COUNT`) is drawn with its 95 % Wilson band and "n = …" in the legend;
+    `bands` (split -> legend note, steps, lows, highs; `core.training.curves.interval_bands`): a split's 95 % band,
+    shaded under its line, and the note (its papers) in its legend;
     `start_note` (value, text): an arrow at step 0 saying what the curve's first point is (the head warm-up)."""
     require_columns(metrics, ["step", "split", "name", "value"], "training metrics")
     rows = metrics[metrics["name"] == y].sort_values("step", kind="stable")
@@ -29,12 +29,14 @@ def training_curves_figure(metrics: pd.DataFrame, y: str = "loss",
     for i, split in enumerate(sorted(splits, key=lambda s: (order.get(s, len(order)), str(s)))):
         part = rows[rows["split"] == split]
         colour = PALETTE[order.get(split, len(order) + i) % len(PALETTE)]  # a split keeps its colour on every metric
-        counts = _counts(metrics, split, part) if y in PROPORTIONS else None
         name = html.escape(str(split), quote=False)
-        if counts is not None:
-            _band(fig, part, counts, colour)
-            shown = sorted({int(n) for n in counts})
-            name += f" (n = {shown[0]:,} papers)" if len(shown) == 1 else f" (n = {shown[0]:,}–{shown[-1]:,} papers)"
+        if bands and split in bands:
+            note, steps, lows, highs = bands[split]
+            fig.add_trace(go.Scatter(
+                x=[*steps, *steps[::-1]], y=[*highs, *lows[::-1]], fill="toself", fillcolor=colour, opacity=0.18,
+                line=dict(width=0), mode="lines", hoverinfo="skip", showlegend=False, name="95 % interval",
+            ))
+            name += f" ({html.escape(note, quote=False)})"
         fig.add_trace(go.Scatter(
             x=part["step"].to_numpy(), y=part["value"].to_numpy(float), name=name,
             mode="lines" if split == "train" and len(part) > 1 else "lines+markers",  # one point: a dot, not nothing
@@ -56,20 +58,3 @@ def training_curves_figure(metrics: pd.DataFrame, y: str = "loss",
     return finish(fig, "", xaxis=dict(title="step"), yaxis=dict(title=html.escape(y, quote=False)),
                    height=350, margin=dict(l=10, r=10, t=30, b=10))
 
-
-def _counts(metrics: pd.DataFrame, split: str, part: pd.DataFrame) -> list[float] | None:
-    """The papers each of `part`'s steps counted (the last logged at that step), or None when any step lacks one."""
-    logged = metrics[(metrics["name"] == COUNT) & (metrics["split"] == split)].groupby("step")["value"].last()
-    counts = [logged.get(step) for step in part["step"]]
-    return None if not counts or any(n is None or n <= 0 for n in counts) else [float(n) for n in counts]
-
-
-def _band(fig: go.Figure, part: pd.DataFrame, counts: list[float], colour: str) -> None:
-    """The 95 % Wilson interval of each step's share, as one shaded polygon under the split's line."""
-    bounds = [proportion_interval(v * n, int(n)) for v, n in zip(part["value"].to_numpy(float), counts, strict=True)]
-    steps = part["step"].to_numpy(float).tolist()
-    lows, highs = [b[0] for b in bounds], [b[1] for b in bounds]
-    fig.add_trace(go.Scatter(
-        x=steps + steps[::-1], y=highs + lows[::-1], fill="toself", fillcolor=colour, opacity=0.18,
-        line=dict(width=0), mode="lines", hoverinfo="skip", showlegend=False, name="95 % interval",
-    ))

@@ -249,7 +249,9 @@ def test_an_accuracy_curve_on_counted_papers_draws_its_95_percent_band_and_says_
         "name": ["accuracy", "papers", "accuracy", "papers", "accuracy", "accuracy"],
         "value": [0.5, 40, 0.6, 40, 0.7, 0.8],
     })
-    data = training_curves_figure(metrics, "accuracy").to_dict()["data"]
+    from core.training.curves import interval_bands
+
+    data = training_curves_figure(metrics, "accuracy", bands=interval_bands(metrics, "accuracy")).to_dict()["data"]
     val = next(t for t in data if t["name"].startswith("val"))
     assert val["name"] == "val (n = 40 papers)"
     band = next(t for t in data if t.get("fill") == "toself")
@@ -260,8 +262,11 @@ def test_an_accuracy_curve_on_counted_papers_draws_its_95_percent_band_and_says_
 
 
 def test_a_loss_curve_and_a_curve_without_counts_draw_no_band():
+    from core.training.curves import interval_bands
+
     metrics = pd.DataFrame({"step": [1, 1], "split": ["val", "val"], "name": ["loss", "papers"], "value": [0.4, 40]})
-    assert not any(t.get("fill") for t in training_curves_figure(metrics, "loss").to_dict()["data"])
+    assert interval_bands(metrics, "loss") == {}
     old = pd.DataFrame({"step": [1], "split": ["val"], "name": ["accuracy"], "value": [0.4]})
-    data = training_curves_figure(old, "accuracy").to_dict()["data"]
+    assert interval_bands(old, "accuracy") == {}
+    data = training_curves_figure(old, "accuracy", bands=interval_bands(old, "accuracy")).to_dict()["data"]
     assert [t["name"] for t in data] == ["val"] and not any(t.get("fill") for t in data)
