@@ -10,6 +10,7 @@ regl-scatterplot's renderer canvas to the map's, which waits for the frame).
 Per server (before, after: two servers on one workspace, the corpus of bench_map_click.py), a fresh tab opens the
 map, then `--clicks` papers are clicked in turn: the mouse moved onto the paper, the page left to settle (so the
 hover's frame is counted apart), then the click measured, then the panel closed. The servers alternate per click.
+With --highlights, then a word highlighted (profiled, its frames counted) and cleared, as many times.
 """
 
 from __future__ import annotations
@@ -73,6 +74,25 @@ def one_click(b: Bench, row: int, top: int) -> dict[str, Any]:
     return found
 
 
+def one_highlight(b: Bench, word: str, top: int) -> dict[str, Any]:
+    """Highlight `word` (profiled, its frames counted), then clear the highlight (not measured)."""
+    b.page.wait_for_function(READY, timeout=900_000)
+    b.idle()
+    f0 = quiet_frames(b)
+    cdp = b.page.context.new_cdp_session(b.page)
+    cdp.send("Profiler.enable")
+    cdp.send("Profiler.setSamplingInterval", {"interval": 500})
+    cdp.send("Profiler.start")
+    sample = b.measure("highlight a word", lambda: b.type_and_commit("Highlight papers matching", word))
+    profile = cdp.send("Profiler.stop")["profile"]
+    cdp.detach()
+    f1 = quiet_frames(b, 1.5)
+    b.type_and_commit("Highlight papers matching", "")
+    b.idle()
+    quiet_frames(b, 1.5)
+    return {"word": word, "frames": f1 - f0, **sample.__dict__, "profile": summarise(profile, top)}
+
+
 def main() -> None:
     from playwright.sync_api import sync_playwright
 
@@ -83,6 +103,7 @@ def main() -> None:
     parser.add_argument("--papers", type=int, default=1_000_000)
     parser.add_argument("--before", default="", help="a checkout of the revision before")
     parser.add_argument("--clicks", type=int, default=3)
+    parser.add_argument("--highlights", type=int, default=0, help="then highlight a word this many times")
     parser.add_argument("--top", type=int, default=12)
     parser.add_argument("--out", default="")
     args = parser.parse_args()
@@ -115,6 +136,15 @@ def main() -> None:
                       f"{found.get('click_frames')}, settled {found.get('total_s')} s, script {found.get('script_s')}"
                       f" s, answer {found.get('answer_s')} s, main thread busy {prof.get('busy_ms')} ms; top "
                       f"{prof.get('self', [])[:6]}", flush=True)
+        for k in range(args.highlights):
+            order = list(benches.items()) if k % 2 else list(benches.items())[::-1]
+            for label, b in order:
+                found = one_highlight(b, ["galaxy", "protein", "market"][k % 3], args.top)
+                results.setdefault(f"{label}_highlight", []).append(found)
+                prof = found["profile"]
+                print(f"  [{label}] highlight {found['word']}: frames {found['frames']}, settled {found['total_s']} s,"
+                      f" script {found['script_s']} s, map {found['map_s']} s, main thread busy {prof['busy_ms']} ms;"
+                      f" top {prof['self'][:6]}", flush=True)
     if args.out:
         Path(args.out).write_text(json.dumps(results, indent=1))
 
