@@ -8,7 +8,7 @@ import { SELECTION_OUTLINE_LIMIT } from "./src/selection.js";
 const out = process.argv[2] || "../../ui/map/static/map_component.js";
 const minify = !process.argv.includes("--dev");  // --dev: names kept, for a profile (benchmarks/profile_map_browser.py)
 
-// One change to regl-scatterplot, made here at build time (its source in node_modules stays as published): a
+// Changes to regl-scatterplot, made here at build time (its source in node_modules stays as published): a
 // selection of more than SELECTION_OUTLINE_LIMIT points is drawn in one pass (its points' bodies) instead of three
 // (outline, inner border, body). In a GPU-less browser a frame's cost goes by the points drawn, not their pixels
 // (BENCHMARKS §31g, §31r): a lasso over 830,000 of 1,000,000 papers drew 3.5M points a frame, ~5 s, on every frame
@@ -25,13 +25,31 @@ const DRAW_SELECTED_ONCE = `  const drawSelectedPoints = () => {
     }
     drawSelectedPointBodies();
   };`;
+// A second: a mouse move that stays on the paper already hovered draws no frame. regl-scatterplot asked for a frame
+// on every move over a paper, the same paper too (its hover ring, unchanged), so a hand's tremor on a paper, or the
+// move a click starts with, drew every point again: 1-2 s a frame at 1,000,000 papers (BENCHMARKS §31t).
+const HOVER_DRAW = `    if (!isFilteredOut && point >= 0 && point < numPoints) {
+      needsRedraw = true;
+      const oldHoveredPoint = hoveredPoint;
+      const newHoveredPoint = point !== hoveredPoint;`;
+const HOVER_DRAW_ON_CHANGE = `    if (!isFilteredOut && point >= 0 && point < numPoints) {
+      const oldHoveredPoint = hoveredPoint;
+      const newHoveredPoint = point !== hoveredPoint;
+      needsRedraw = newHoveredPoint || showReticleOnce;`;
+const patches = [
+  [DRAW_SELECTED, DRAW_SELECTED_ONCE, "drawSelectedPoints"],
+  [HOVER_DRAW, HOVER_DRAW_ON_CHANGE, "hover"],
+];
 const selectionInOnePass = {
-  name: "selection-in-one-pass",
+  name: "regl-scatterplot-patches",
   setup(b) {
     b.onLoad({ filter: /regl-scatterplot[\\/]dist[\\/]regl-scatterplot\.esm\.js$/ }, (args) => {
-      const text = readFileSync(args.path, "utf8");
-      if (!text.includes(DRAW_SELECTED)) throw new Error("regl-scatterplot's drawSelectedPoints changed: see build.mjs");
-      return { contents: text.replace(DRAW_SELECTED, DRAW_SELECTED_ONCE), loader: "js" };
+      let text = readFileSync(args.path, "utf8");
+      for (const [was, now, name] of patches) {
+        if (!text.includes(was)) throw new Error(`regl-scatterplot's ${name} changed: see build.mjs`);
+        text = text.replace(was, now);
+      }
+      return { contents: text, loader: "js" };
     });
   },
 };

@@ -112,6 +112,58 @@ def test_a_click_pins_the_papers_card_at_once_as_typed(tab: Tab):
     assert not pinned.is_visible()
 
 
+def _frames_still(tab: Tab) -> int:
+    """The map's frame count once no frame has come for 0.6 s (the hover's ring is a frame of its own)."""
+    last = -1
+    while (now := tab.map_view()["frames"]) != last:
+        last = now
+        tab.page.wait_for_timeout(600)
+    return last
+
+
+def test_a_click_on_a_paper_draws_no_frame_of_the_points(tab: Tab):
+    """BENCHMARKS §31t: regl-scatterplot's answer to a click selects the paper, which draws every point again (1-2 s
+    a frame at 1,000,000 papers in a GPU-less browser). The paper is marked by the page's star and its pinned card,
+    on layers of their own: a click with nothing selected draws no frame, and the side panel still opens it."""
+    tab.idle()
+    tab.page.keyboard.press("Escape")
+    close = tab.page.locator(".st-key-map_panel_close button").first
+    if close.count():
+        close.click()
+        tab.idle()
+    titles = tab.map_view()["titles"]
+    row = next(i for i, t in enumerate(titles) if "<" not in t and t.strip())
+    tab.map_drawn()
+    tab.page.locator(".miread-map-outer button[data-mode=panZoom]").first.click()
+    x, y = tab.map_point(row)
+    tab.page.mouse.move(x, y, steps=2)
+    frames = _frames_still(tab)
+    tab.page.mouse.click(x, y)
+    pinned = tab.page.locator(".miread-map-outer .miread-pinned").first
+    pinned.wait_for(state="visible", timeout=3000)
+    assert pinned.get_attribute("data-row") == str(row)
+    tab.idle()
+    tab.see(titles[row][:40], "[data-testid=stMarkdownContainer]")  # the side panel opened it
+    tab.eventually(lambda: _check(tab.map_view()["starred"] == [titles[row]], tab.map_view()["starred"]))
+    assert _frames_still(tab) == frames, "the click drew the points again"
+    assert tab.page.evaluate(f"() => {MAP}.plot.get('selectedPoints').length") == 0
+    # a click on the void (no paper under the mouse) takes the card away, as a deselection did
+    box = tab.page.locator(".miread-map").first.bounding_box()
+    corner = (box["x"] + 3, box["y"] + box["height"] - 3)
+    tab.page.mouse.move(*corner)
+    tab.page.mouse.click(*corner)
+    tab.eventually(lambda: _check(not pinned.is_visible(), "the card stayed"))
+    # with papers selected (a lasso's), a click is regl-scatterplot's as before: the paper replaces the selection
+    tab.lasso(0.0, 0.0, 1.0, 1.0)
+    tab.eventually(lambda: _check(len(tab.map_view()["selection"]) > 1, tab.map_view()["selection"]))
+    tab.idle()
+    tab.click_point(row)
+    pinned.wait_for(state="visible", timeout=3000)
+    assert tab.page.evaluate(f"() => Array.from({MAP}.plot.get('selectedPoints'))") == [row]
+    tab.page.keyboard.press("Escape")
+    tab.idle()
+
+
 def test_topics_are_left_to_the_page_and_leaving_them_clears_their_labels(tab: Tab):
     """Topics not computed yet are nothing the browser has: the map waits for the page's run (which computes them); a
     colour it knows, chosen after them, is drawn at once and takes the topic labels away with their colours."""

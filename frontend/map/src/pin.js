@@ -28,13 +28,38 @@ export default class Pin {
    * follows for the same paper is passed over (`answered`). */
   earlyClick() {
     const v = this.view;
-    v.wrap.addEventListener("pointerdown", () => { this.before = v.plot.get("selectedPoints"); }, true);
+    v.wrap.addEventListener("pointerdown", (e) => {
+      this.before = v.plot.get("selectedPoints");
+      this.down = [e.clientX, e.clientY];
+    }, true);
+    v.wrap.addEventListener("click", (e) => this.clickOwn(e), true);  // capture: before regl-scatterplot's listener
     v.canvas.addEventListener("click", () => {
       const now = v.plot.get("selectedPoints"), was = this.before || [];
       if (v.lassoing || now.length !== 1 || (was.length === 1 && was[0] === now[0])) return;
       v.selected(now);
       this.early = now[0];
     });
+  }
+
+  /** A click on a paper with nothing selected, answered here and kept from regl-scatterplot: its own answer selects
+   * the paper, which draws every point again (its selected look), and at 1,000,000 papers a frame is 1-2 s in a
+   * GPU-less browser (BENCHMARKS §31t). The open paper is marked by the page's star and this card, on layers of
+   * their own, so no frame of the points is needed. A click with papers selected (a lasso's), with a modifier key
+   * (regl-scatterplot's merge or remove) or in a lasso mode is left to regl-scatterplot as before. */
+  clickOwn(e) {
+    const v = this.view, down = this.down;
+    if (e.target !== v.canvas || v.mode !== "panZoom" || v.lassoing || !v.n || !down) return;
+    if (e.shiftKey || e.altKey || e.ctrlKey || e.metaKey || v.plot.get("selectedPoints").length) return;
+    if (Math.hypot(e.clientX - down[0], e.clientY - down[1]) >= v.plot.get("lassoMinDist")) return;  // a drag
+    const i = v.plot.get("hoveredPoint");  // regl-scatterplot's own ray cast at the mouse's place
+    if (!(Number.isInteger(i) && i >= 0 && i < v.n)) {  // the void: the card goes (as a deselection took it)
+      if (this.row !== null) this.hide();
+      return;
+    }
+    e.stopPropagation();
+    this.before = null;
+    if (this.row !== null && this.i === i) return;  // its card is pinned already: nothing new to answer
+    v.selected([i]);
   }
 
   /** Whether `points` (a "select" event's) is the click answered already; true once. */
