@@ -8,7 +8,7 @@ import { SELECTION_OUTLINE_LIMIT } from "./src/selection.js";
 const out = process.argv[2] || "../../ui/map/static/map_component.js";
 const minify = !process.argv.includes("--dev");  // --dev: names kept, for a profile (benchmarks/profile_map_browser.py)
 
-// One change to regl-scatterplot, made here at build time (its source in node_modules stays as published): a
+// Two changes to regl-scatterplot, made here at build time (its source in node_modules stays as published): a
 // selection of more than SELECTION_OUTLINE_LIMIT points is drawn in one pass (its points' bodies) instead of three
 // (outline, inner border, body). In a GPU-less browser a frame's cost goes by the points drawn, not their pixels
 // (BENCHMARKS §31g, §31r): a lasso over 830,000 of 1,000,000 papers drew 3.5M points a frame, ~5 s, on every frame
@@ -31,7 +31,10 @@ const selectionInOnePass = {
     b.onLoad({ filter: /regl-scatterplot[\\/]dist[\\/]regl-scatterplot\.esm\.js$/ }, (args) => {
       const text = readFileSync(args.path, "utf8");
       if (!text.includes(DRAW_SELECTED)) throw new Error("regl-scatterplot's drawSelectedPoints changed: see build.mjs");
-      return { contents: text.replace(DRAW_SELECTED, DRAW_SELECTED_ONCE), loader: "js" };
+      // and its KDBush class exported, so src/spatial.js builds the hover index with the same class and format
+      if (!text.includes("var createKDBushClass = () => {")) throw new Error("regl-scatterplot's KDBush changed");
+      return { contents: `${text.replace(DRAW_SELECTED, DRAW_SELECTED_ONCE)}\nexport { createKDBushClass };\n`,
+        loader: "js" };
     });
   },
 };
