@@ -20,6 +20,7 @@ import sys
 import time
 from contextlib import ExitStack
 from pathlib import Path
+from typing import Any
 
 from bench_interactions import MODEL, OUT, PROBE, Bench, serve
 from common import ROOT
@@ -30,6 +31,9 @@ MARKS = """() => { const e = window.__mireadMaps && window.__mireadMaps.map, m =
     if (!m) return null; const d = m.wrap.dataset;
     return {pointDraws: d.pointDraws || null, frames: d.frames || null, applied: d.applied || null, ready: d.ready || null,
             loads: d.loads || null}; }"""
+# the open's parts as index.js notes them at the first draw (readyAt: ms from the document's navigation)
+OPEN_PARTS = """() => { const m = window.__mireadMaps && window.__mireadMaps.map && window.__mireadMaps.map.map;
+    const p = m && m.wrap.dataset.openParts; return p ? JSON.parse(p) : null; }"""
 
 
 def main() -> None:
@@ -52,14 +56,16 @@ def main() -> None:
     with sync_playwright() as pw, ExitStack() as stack:
         browser = pw.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
         stack.callback(browser.close)
-        for label, app_root in roots.items():
-            url, log = stack.enter_context(serve(app_root, root, env))
-            context = page = None
-            for k in range(args.opens):
-                if page is None or not args.same_tab:
+        served = {label: stack.enter_context(serve(app_root, root, env)) for label, app_root in roots.items()}
+        tabs: dict[str, Any] = {}
+        for k in range(args.opens):  # the servers alternate: A B, B A, ...
+            for label in (list(served) if k % 2 == 0 else list(served)[::-1]):
+                url, log = served[label]
+                if label not in tabs or not args.same_tab:
                     context = browser.new_context(viewport={"width": 1400, "height": 1000})
                     context.add_init_script(PROBE)
-                    page = context.new_page()
+                    tabs[label] = context.new_page()
+                page = tabs[label]
                 link = Bench(page, url, log, "synthetic", 1.0).link()
                 t0 = time.perf_counter()
                 page.goto(link)
@@ -80,9 +86,10 @@ def main() -> None:
                 cdp = page.context.new_cdp_session(page)
                 cdp.send("HeapProfiler.collectGarbage")
                 summary["heap_mb"] = round(cdp.send("Runtime.getHeapUsage")["usedSize"] / 2 ** 20, 1)
+                summary["parts"] = page.evaluate(OPEN_PARTS)
                 cdp.detach()
                 if not args.same_tab or k == args.opens - 1:
-                    context.close()
+                    page.context.close()
                 found.setdefault(label, []).append({"timeline": timeline, **summary})
                 print(label, k, json.dumps(summary), json.dumps(timeline), flush=True)
     print(json.dumps(found))

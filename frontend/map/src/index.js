@@ -290,6 +290,7 @@ class MapView {
     clearTimeout(this.stateTimer);
     // the camera as drawn: one set before the points were (an open's fit or flight) made no "view" event (the frames
     // before the points draw nothing), so the view kept here, and the region a resize keeps, are read now
+    if (this.aim) this.aimNow();  // (not seen: an aim is made before or during the draw)
     this.camera = this.plot.get("cameraView");
     this.shownBox = this.bbox();
     this.paint();
@@ -393,18 +394,21 @@ class MapView {
 
   async redraw() {
     const pts = this.pointRows();
-    if (this.opening && this.aim) this.aimNow();  // the open's fit or flight: drawn with the points' first frame
     const options = { zDataType: "categorical", wDataType: "continuous", preventFilterReset: true };
-    if (!this.index && this.indexReady) {  // the new points' index, built in a worker since they came (spatial.js)
-      const ready = this.indexReady;
-      this.index = await ready;
-      if (this.indexReady === ready) this.indexReady = null;
-      this.wrap.dataset.index = this.index ? "worker" : "draw";
-    }
-    if (this.index) options.spatialIndex = this.index;
-    const started = performance.now();
-    this.drawing = true;
-    try { await this.plot.draw(pts, options); } finally { this.drawing = false; }
+    this.drawing = true;  // from here a flight for new points sets the camera at once (aimAt)
+    let started;
+    try {
+      if (!this.index && this.indexReady) {  // the new points' index, built in a worker since they came (spatial.js)
+        const ready = this.indexReady;
+        this.index = await ready;
+        if (this.indexReady === ready) this.indexReady = null;
+        this.wrap.dataset.index = this.index ? "worker" : "draw";
+      }
+      if (this.index) options.spatialIndex = this.index;
+      if (this.opening && this.aim) this.aimNow();  // the open's fit or flight: drawn with the points' first frame
+      started = performance.now();
+      await this.plot.draw(pts, options);
+    } finally { this.drawing = false; }
     this.drawMs = performance.now() - started;
     this.wrap.dataset.pointDraws = String((Number(this.wrap.dataset.pointDraws) || 0) + 1);  // points handed over
     if (!this.index) this.index = this.plot.get("spatialIndex");  // made by the first draw, kept for the next
@@ -424,11 +428,16 @@ class MapView {
     // a flight (a kept zoom, Find) that comes while the new points' first draw is under way goes with that draw: the
     // queue would make it a flight after it, every frame of its transition a frame of every point
     const s = (state && state.state) || {};
-    if (this.opening && belongsTo(state, this.base || this.key) && s.flight !== undefined && s.flight !== this.flight) {
-      this.flight = s.flight;
-      this.aimAt(s.zoom ? { box: s.zoom } : { whole: true });
-    }
+    if (this.opening && belongsTo(state, this.base || this.key)) this.aimFlight(s);
     return this.enqueue(() => this.applyNow(state, force));
+  }
+
+  /** A new flight to a zoom (a kept zoom, Find) in state `s`, for new points: made with their first draw. A flight
+   * without a zoom keeps the camera, as after a draw (applyNow). */
+  aimFlight(s) {
+    if (s.flight === undefined || s.flight === this.flight || !s.zoom) return;
+    this.flight = s.flight;
+    this.aimAt({ box: s.zoom });
   }
 
   /** The camera for new points (a box in [-1, 1] space, or the whole map): set just before their first draw (or at
@@ -463,10 +472,7 @@ class MapView {
     if (this.opening && this.waitsPage && !hasPage(hub(this.hubKey), this.base || this.key)) {
       // new points whose page state (colours) has not come: only another part (the events' flight) is here; the
       // points wait for the page's part, drawn once with it (a timer draws them if it never comes)
-      if (s.flight !== undefined && s.flight !== this.flight) {
-        this.flight = s.flight;
-        this.aimAt(s.zoom ? { box: s.zoom } : { whole: true });
-      }
+      this.aimFlight(s);
       return;
     }
     const started = performance.now();
@@ -1054,7 +1060,7 @@ function hasPage(entry, key) {
 
 /** How long new points wait for the page's state that their data says follows (meta.state) before they are drawn
  * without it (a page run that failed between the two). */
-const STATE_WAIT_MS = 5000;
+const STATE_WAIT_MS = 15000;
 
 /** The parked map of this hub, taken back for `parentElement` when it drew the map with this key (its points,
  * camera and selection kept); a parked map of another key (another corpus, an overview's other window) is let go. */
