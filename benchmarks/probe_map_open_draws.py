@@ -101,7 +101,8 @@ def main() -> None:
 def summarise(timeline: list) -> dict:
     """When the coloured map was shown (a state applied, the map ready), the last frame, and the marks at the end."""
     coloured = next((t for t, m in timeline if m and m.get("ready") == "1" and m.get("applied")), None)
-    frames = [t for (t, m), (_, prev) in zip(timeline[1:], timeline) if (m or {}).get("frames") != (prev or {}).get("frames")]
+    frames = [t for (t, m), (_, prev) in zip(timeline, [[0, None], *timeline])
+              if (m or {}).get("frames") != (prev or {}).get("frames")]
     end = timeline[-1][1] if timeline else None
     return {"coloured": coloured, "last_frame": frames[-1] if frames else None,
             "frames": (end or {}).get("frames"), "pointDraws": (end or {}).get("pointDraws")}

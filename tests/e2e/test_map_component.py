@@ -445,7 +445,7 @@ def test_an_open_draws_its_points_once_coloured_and_a_shared_zoom_in_that_frame(
 
 def _opened_once(tab: Tab) -> None:
     """The map opened (drawn, its state applied, the page idle, a moment for any frame left) with one hand-over of
-    its points and one frame, its hover index built beside it."""
+    its points and one frame."""
     tab.page.wait_for_function("() => { const m = window.__mireadMaps && window.__mireadMaps.map && "
                                "window.__mireadMaps.map.map; return m && m.wrap.dataset.ready === '1' && "
                                "m.wrap.dataset.applied; }", timeout=120_000)
@@ -453,7 +453,6 @@ def _opened_once(tab: Tab) -> None:
     tab.page.wait_for_timeout(1500)
     marks = tab.page.evaluate("() => Object.assign({}, window.__mireadMaps.map.map.wrap.dataset)")
     assert (marks.get("pointDraws"), marks.get("frames")) == ("1", "1"), marks
-    assert marks.get("index") == "worker", marks  # the hover index came built from the worker (spatial.js)
 
 
 def test_a_highlight_a_colour_and_a_year_window_keep_the_drawn_map(tab: Tab):

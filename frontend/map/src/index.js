@@ -14,6 +14,7 @@ import Pin from "./pin.js";
 import Touch from "./touch.js";
 
 const GREY = "#c8c8c8";
+const WORKER_INDEX = 100000;  // points from which the hover index is built in a worker (spatial.js)
 const STAR = "#d62728";
 
 /** The page-level registry: one entry per map key, shared by the heavy instance and its control instances. */
@@ -267,7 +268,9 @@ class MapView {
     this.codes = new Uint8Array(this.n);
     this.weight = new Float32Array(this.n).fill(1);
     this.index = null;
-    this.indexReady = this.n ? buildIndex(this.x, this.y) : null;  // in a worker, while the state is awaited
+    // a large map's hover index: built in a worker while the state is awaited (a smaller one is built by
+    // regl-scatterplot in its draw in tens of ms, less than a worker's start: at 50k the open was no sooner)
+    this.indexReady = this.n >= WORKER_INDEX ? buildIndex(this.x, this.y) : null;
     this.pin.hide();
     if (this.hidden.size) {  // new points show every group: the filter of the last ones goes with their legend
       this.hidden.clear();
