@@ -49,7 +49,9 @@ const selectionInOnePass = {
         if (!text.includes(was)) throw new Error(`regl-scatterplot's ${name} changed: see build.mjs`);
         text = text.replace(was, now);
       }
-      return { contents: text, loader: "js" };
+      // and its KDBush class exported, so src/spatial.js builds the hover index with the same class and format
+      if (!text.includes("var createKDBushClass = () => {")) throw new Error("regl-scatterplot's KDBush changed");
+      return { contents: `${text}\nexport { createKDBushClass };\n`, loader: "js" };
     });
   },
 };

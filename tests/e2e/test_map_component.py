@@ -416,6 +416,45 @@ def test_zoom_goes_into_the_url_and_whole_map_returns(browser, tab: Tab):
         context.close()
 
 
+def test_an_open_draws_its_points_once_coloured_and_a_shared_zoom_in_that_frame(browser, tab: Tab):
+    """Issue 42 (BENCHMARKS §31s): at 1M papers a frame of every point is 1–2.5 s in a GPU-less browser. The map
+    opened in a tab, then again in the same tab (its points from Streamlit's cache, before the page's state: they
+    were drawn uncoloured, then again coloured), hands its points over once and draws one frame, with the colours;
+    a link with a zoom is drawn zoomed in that frame (the flight after it was a transition of several frames)."""
+    context = browser.new_context(viewport=VIEWPORT)
+    try:
+        fresh = Tab(context.new_page(), tab.url)
+        for k in range(2):  # a fresh tab, then a warm open in the same tab
+            fresh.page.goto(tab.page.url)
+            _opened_once(fresh)
+        codes = fresh.map_view()["codes"]
+        assert len(set(codes)) > 1, codes  # drawn coloured: the state's codes (journals), not all one grey
+        canvas = fresh.map_drawn()
+        box = canvas.bounding_box()
+        fresh.page.mouse.move(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+        for _ in range(4):
+            fresh.page.mouse.wheel(0, -300)
+            fresh.page.wait_for_timeout(100)
+        zoomed, span = fresh.eventually(lambda: _zoom_settled(fresh))
+        fresh.page.goto(zoomed)  # the shared link, opened in the same tab
+        _opened_once(fresh)
+        assert abs(_span(fresh) - span) < 0.1 * span, (_span(fresh), span, _why(fresh))
+    finally:
+        context.close()
+
+
+def _opened_once(tab: Tab) -> None:
+    """The map opened (drawn, its state applied, the page idle, a moment for any frame left) with one hand-over of
+    its points and one frame."""
+    tab.page.wait_for_function("() => { const m = window.__mireadMaps && window.__mireadMaps.map && "
+                               "window.__mireadMaps.map.map; return m && m.wrap.dataset.ready === '1' && "
+                               "m.wrap.dataset.applied; }", timeout=120_000)
+    tab.idle()
+    tab.page.wait_for_timeout(1500)
+    marks = tab.page.evaluate("() => Object.assign({}, window.__mireadMaps.map.map.wrap.dataset)")
+    assert (marks.get("pointDraws"), marks.get("frames")) == ("1", "1"), marks
+
+
 def test_a_highlight_a_colour_and_a_year_window_keep_the_drawn_map(tab: Tab):
     """A caption that comes or goes above the map must not move it: a moved element is remounted, every point drawn
     again from scratch (and a play or a selection in progress lost)."""

@@ -85,6 +85,7 @@ def test_a_million_points_draw_and_answer_hover_and_click(page, tmp_path):
         return performance.now() - started; }""")
     big = "window.__mireadMaps.million.map"
     assert page.evaluate(f"() => {big}.n") == 1_000_000
+    assert page.evaluate(f"() => {big}.wrap.dataset.index") == "worker"  # its hover index built beside the open
     xy = page.evaluate(f"() => {big}.pageXY(123456)")
     page.mouse.move(*xy, steps=3)
     card = page.locator(".miread-card").last

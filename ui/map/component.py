@@ -195,8 +195,10 @@ def show_map(corpus: str, coords: np.ndarray, frame: pd.DataFrame, *, hub: str =
     else:
         table, unit = _points(version, coords, frame)
         st.session_state.get(WINDOWS, {}).pop(hub, None)  # every paper drawn: codes go one per paper
+    # state: a push_state for this hub follows on every page run (the Domain map, Compare): the browser draws the
+    # points once, with its colours, instead of uncoloured first when the points come before it (BENCHMARKS §31s)
     meta: dict[str, Any] = {"key": version, "n": table.num_rows, "hub": hub, "name": corpus,
-                            "unit": [unit.cx, unit.cy, unit.half], "zoom": bool(zoom)}
+                            "unit": [unit.cx, unit.cy, unit.half], "zoom": bool(zoom), "state": True}
     meta.update(extra.pop("meta", {}))
     if link:
         meta["link"] = [str(h) for h in link]

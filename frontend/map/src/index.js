@@ -9,10 +9,12 @@ import { tableFromIPC } from "apache-arrow";
 import ColourFollower from "./colour.js";
 import clearedLayer from "./layer.js";
 import Lasso from "./lasso.js";
+import { buildIndex } from "./spatial.js";
 import Pin from "./pin.js";
 import Touch from "./touch.js";
 
 const GREY = "#c8c8c8";
+const WORKER_INDEX = 100000;  // points from which the hover index is built in a worker (spatial.js)
 const STAR = "#d62728";
 
 /** The page-level registry: one entry per map key, shared by the heavy instance and its control instances. */
@@ -266,6 +268,9 @@ class MapView {
     this.codes = new Uint8Array(this.n);
     this.weight = new Float32Array(this.n).fill(1);
     this.index = null;
+    // a large map's hover index: built in a worker while the state is awaited (a smaller one is built by
+    // regl-scatterplot in its draw in tens of ms, less than a worker's start: at 50k the open was no sooner)
+    this.indexReady = this.n >= WORKER_INDEX ? buildIndex(this.x, this.y) : null;
     this.pin.hide();
     if (this.hidden.size) {  // new points show every group: the filter of the last ones goes with their legend
       this.hidden.clear();
@@ -274,7 +279,7 @@ class MapView {
     this.plot.set({ pointSize: this.n > 200000 ? 2 : this.n > 20000 ? 3 : this.n > 1000 ? 5 : 7 });
     this.lookKey = null;  // a new map: its look is set again with its first state
     this.pointKey = null;
-    this.wholeAfterDraw = null;
+    this.aim = null;
     this.wrap.dataset.ready = "0";
     const t1 = performance.now();
     this.opening = { bytes: data.bytes || 0, unpackMs: data.unpackMs || 0, columnsMs: t1 - t0, t1 };
@@ -285,6 +290,13 @@ class MapView {
   opened() {
     const { t1, ...parts } = this.opening;
     this.opening = null;
+    clearTimeout(this.stateTimer);
+    // the camera as drawn: one set before the points were (an open's fit or flight) made no "view" event (the frames
+    // before the points draw nothing), so the view kept here, and the region a resize keeps, are read now
+    if (this.aim) this.aimNow();  // (not seen: an aim is made before or during the draw)
+    this.camera = this.plot.get("cameraView");
+    this.shownBox = this.bbox();
+    this.paint();
     const t2 = performance.now();
     this.wrap.dataset.openParts = JSON.stringify({ ...parts, drawMs: t2 - t1, readyAt: t2 });
     this.wrap.dataset.drawn = String(this.n);
@@ -386,14 +398,24 @@ class MapView {
   async redraw() {
     const pts = this.pointRows();
     const options = { zDataType: "categorical", wDataType: "continuous", preventFilterReset: true };
-    if (this.index) options.spatialIndex = this.index;
-    const started = performance.now();
-    await this.plot.draw(pts, options);
+    this.drawing = true;  // from here a flight for new points sets the camera at once (aimAt)
+    let started;
+    try {
+      if (!this.index && this.indexReady) {  // the new points' index, built in a worker since they came (spatial.js)
+        const ready = this.indexReady;
+        this.index = await ready;
+        if (this.indexReady === ready) this.indexReady = null;
+        this.wrap.dataset.index = this.index ? "worker" : "draw";
+      }
+      if (this.index) options.spatialIndex = this.index;
+      if (this.opening && this.aim) this.aimNow();  // the open's fit or flight: drawn with the points' first frame
+      started = performance.now();
+      await this.plot.draw(pts, options);
+    } finally { this.drawing = false; }
     this.drawMs = performance.now() - started;
     this.wrap.dataset.pointDraws = String((Number(this.wrap.dataset.pointDraws) || 0) + 1);  // points handed over
     if (!this.index) this.index = this.plot.get("spatialIndex");  // made by the first draw, kept for the next
     if (this.opening) this.opened();
-    if (this.wholeAfterDraw) { const { report } = this.wholeAfterDraw; this.wholeAfterDraw = null; this.whole(report); }
     if (this.hidden.size) this.filter();
   }
 
@@ -406,7 +428,34 @@ class MapView {
 
   /** The per-action state from a control instance (small JSON plus a code per paper and a bitmask). */
   apply(state, force = false) {
+    // a flight (a kept zoom, Find) that comes while the new points' first draw is under way goes with that draw: the
+    // queue would make it a flight after it, every frame of its transition a frame of every point
+    const s = (state && state.state) || {};
+    if (this.opening && belongsTo(state, this.base || this.key)) this.aimFlight(s);
     return this.enqueue(() => this.applyNow(state, force));
+  }
+
+  /** A new flight to a zoom (a kept zoom, Find) in state `s`, for new points: made with their first draw. A flight
+   * without a zoom keeps the camera, as after a draw (applyNow). */
+  aimFlight(s) {
+    if (s.flight === undefined || s.flight === this.flight || !s.zoom) return;
+    this.flight = s.flight;
+    this.aimAt({ box: s.zoom });
+  }
+
+  /** The camera for new points (a box in [-1, 1] space, or the whole map): set just before their first draw (or at
+   * once if that draw is under way), without a transition, so the first frame is drawn there. */
+  aimAt(aim) {
+    this.aim = aim;
+    if (this.drawing) this.aimNow();
+  }
+
+  aimNow() {
+    const { box, whole } = this.aim;
+    this.aim = null;
+    const [x0, x1, y0, y1] = whole ? [-1, 1, -1, 1] : box;
+    this.plot.zoomToArea({ x: x0, y: y0, width: x1 - x0, height: y1 - y0 }, { transition: false,
+      preventFilterReset: true });
   }
 
   /** Loads and applies run one after another: regl-scatterplot refuses a draw while another is under way, and a
@@ -422,8 +471,14 @@ class MapView {
     if (!belongsTo(state, this.base || this.key)) return;  // another map's state (the corpus before): its own comes
     this.state = state;
     if (!this.n) return;
-    const started = performance.now();
     const s = state.state || {};
+    if (this.opening && this.waitsPage && !hasPage(hub(this.hubKey), this.base || this.key)) {
+      // new points whose page state (colours) has not come: only another part (the events' flight) is here; the
+      // points wait for the page's part, drawn once with it (a timer draws them if it never comes)
+      this.aimFlight(s);
+      return;
+    }
+    const started = performance.now();
     const codes = values(state.codes);
     const mask = values(state.mask);
     const before = this.legendKey;
@@ -444,6 +499,11 @@ class MapView {
     // followed, a coming back, a run that changed nothing on the map) costs no frame (a frame of 50,000 points
     // is ~80 ms in a GPU-less browser).
     this.drawLegend(s.legend || []);  // at once, before the frame: it waits for nothing drawn
+    const flies = s.flight !== undefined && ((force && !keepCamera) || s.flight !== this.flight);
+    if (flies && this.opening) {  // new points: their flight is made with their first draw (no transition, no frame)
+      this.flight = s.flight;
+      if (s.zoom) this.aimAt({ box: s.zoom }); else if (force) this.aimAt({ whole: true });
+    }
     const pointKey = JSON.stringify([s.palette, s.years || null, s.play, s.grow]);
     const same = !force && pointKey === this.pointKey && sameBytes(newCodes, this.codes)
       && sameBytes(newMask, this.mask) && newLocal === this.maskLocal;
@@ -475,7 +535,7 @@ class MapView {
     this.overlayState = { star: s.star || null, stars: s.stars || [], lines: s.lines || [], labels: s.labels || [],
       rings: this.toLocal(values(state.rings) || []) };
     this.paint();
-    if (s.flight !== undefined && ((force && !keepCamera) || s.flight !== this.flight)) {
+    if (flies && this.flight !== s.flight) {
       this.flight = s.flight;
       if (s.zoom) this.zoomTo(s.zoom); else if (force) this.whole(false);
     }
@@ -776,9 +836,9 @@ class MapView {
   }
 
   whole(report) {
-    // new points not drawn yet (an open drawn once with its state): fit them after their first draw, which would
-    // otherwise leave the camera where regl-scatterplot's first draw puts it, unlike the view kept here
-    if (this.opening) { this.wholeAfterDraw = { report }; return; }
+    // new points not drawn yet (an open drawn once with its state): the fit is made just before their first draw, so
+    // that frame shows it (made after it, it was a second frame of every point: > 1 s at 1M papers)
+    if (this.opening) { this.aimAt({ whole: true }); return; }
     // the whole [-1, 1] square fits (zoomToOrigin shows y in [-1, 1] only: a tall map would cut off its sides)
     this.plot.zoomToArea({ x: -1, y: -1, width: 2, height: 2 }, { transition: report, transitionDuration: 300,
       preventFilterReset: true });
@@ -994,6 +1054,17 @@ function belongsTo(state, key) {
   return !map || !key || map === key;
 }
 
+/** Whether the page's own part of the state (push_state: the colours) for the map drawn under `key` is in the hub
+ * `entry`: a state made of the other parts only (the events' flight, star) has no colours to draw the points with. */
+function hasPage(entry, key) {
+  const page = entry.parts && entry.parts.page;
+  return Boolean(page) && belongsTo(page, key);
+}
+
+/** How long new points wait for the page's state that their data says follows (meta.state) before they are drawn
+ * without it (a page run that failed between the two). */
+const STATE_WAIT_MS = 15000;
+
 /** The parked map of this hub, taken back for `parentElement` when it drew the map with this key (its points,
  * camera and selection kept); a parked map of another key (another corpus, an overview's other window) is let go. */
 function unpark(hubKey, key, parentElement) {
@@ -1047,11 +1118,22 @@ export default function mount(component) {
     view.awaitsState = false;
     const sameMap = Boolean(data.meta.base) && view.base === data.meta.base;  // an overview's new window: stay put
     view.base = data.meta.base || null;
-    const ownState = () => (entry.state && belongsTo(entry.state, data.meta.base || data.meta.key) ? entry.state : null);
+    // the page's state follows the points (show_map's meta.state): they wait for it, drawn once with its colours
+    // (the data of a warm open came before the state, and the points were drawn uncoloured, then again coloured)
+    const waits = Boolean(data.meta.state);
+    const mapKey = data.meta.base || data.meta.key;
+    const ownState = () => (entry.state && belongsTo(entry.state, mapKey) && (!waits || hasPage(entry, mapKey))
+      ? entry.state : null);
+    view.waitsPage = waits;
     // a state already here is applied at once after the load: the points wait for it, drawn once with its colours
-    view.loading = view.enqueue(() => view.load(data, !ownState())).then(() => {
+    view.loading = view.enqueue(() => view.load(data, !ownState() && !waits)).then(() => {
       const own = ownState();
-      if (!own && view.opening) view.enqueue(() => view.redraw());  // (never seen: a state does not go away)
+      if (!own && view.opening && !waits) view.enqueue(() => view.redraw());  // (an export without a state)
+      if (!own && view.opening && waits) {  // drawn without it if the page's state never comes
+        clearTimeout(view.stateTimer);
+        view.stateTimer = setTimeout(() => view.enqueue(() => (view.opening ? view.redraw() : undefined)),
+          STATE_WAIT_MS);
+      }
       if (!sameMap) view.deselectAll();  // another map's selection names other papers (its rows are not these)
       // the whole map unless its own state says otherwise (not the last corpus's camera), and a map taller than wide
       // (Compare's columns) would cut off its sides at the default view: fit the whole square
