@@ -93,7 +93,11 @@ def test_a_map_made_narrow_keeps_its_papers_inside(browser, server: str):
 
 def _inside(tab: Tab) -> None:
     worst = tab.page.evaluate(INSIDE)
-    assert worst >= 4, f"a paper's centre lies {worst:.0f} px inside the map's border (negative: outside)"
+    marks = tab.page.evaluate("() => { const m = window.__mireadMaps.map.map; return { ...m.wrap.dataset, "
+                              "size: m.wrap.clientWidth + 'x' + m.wrap.clientHeight, shown: m.shownBox, "
+                              "renderer: m.rendererSize }; }")
+    assert worst >= 4, (f"a paper's centre lies {worst:.0f} px inside the map's border (negative: outside); the "
+                        f"map's marks: {marks}")
 
 
 @pytest.mark.parametrize("start", ["phone", "narrowed"])
