@@ -67,7 +67,9 @@ def _workbook(path: Path) -> Any:
                               "again") from None
     _check_expansion(path)
     try:
-        return openpyxl.load_workbook(path, read_only=True, data_only=True)
+        # openpyxl refuses a name without an Excel extension: a workbook saved as .ris or .csv is given as a stream
+        source = path if path.suffix.lower() in (".xlsx", ".xlsm", ".xltx", ".xltm") else open(path, "rb")  # noqa: SIM115
+        return openpyxl.load_workbook(source, read_only=True, data_only=True)
     except (InvalidFileException, zipfile.BadZipFile, KeyError, OSError, ValueError):
         if magic.startswith(ZIP_MAGIC) and not zipfile.is_zipfile(path):
             raise zip_cut_short(_name(path)) from None

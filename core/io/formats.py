@@ -23,6 +23,7 @@ from core.errors import CorpusError
 from core.io.api_json import unread_json
 from core.io.arxiv_atom import arxiv_atom_rows, looks_like_arxiv_atom
 from core.io.bibtex import _bibtex_rows, looks_like_bibtex
+from core.io.binary_kinds import is_zipped_workbook, not_an_export
 from core.io.citavi import citavi_rows, looks_like_citavi, looks_like_citavi_backup
 from core.io.dspace import dspace_rows, looks_like_dspace
 from core.io.endnote import _endnote_rows, looks_like_endnote
@@ -147,7 +148,10 @@ def _by_content(path: Path, ext: str) -> str | None:
     if magic.startswith(b"PK\x03\x04") and ext not in (".xlsx", ".xlsm", ".xls") and looks_like_citavi_backup(path):
         return "citavi"
     if magic.startswith(b"PK\x03\x04") or magic.startswith(b"\xd0\xcf\x11\xe0"):
-        return "excel" if ext in (".xlsx", ".xlsm", ".xls", ".txt", "") else None
+        # a workbook is Excel whatever its name (one saved as .ris or .csv too); another zip is left to its extension
+        return "excel" if ext in (".xlsx", ".xlsm", ".xls", ".txt", "") or is_zipped_workbook(path, magic) else None
+    if refused := not_an_export(path, magic):
+        raise refused
     if magic.startswith(b"PAR1"):
         return "parquet"
     try:
