@@ -488,6 +488,17 @@ def serve(app_root: Path, workspace: Path, env: dict[str, str]) -> Iterator[tupl
         yield url, log_path
 
 
+def bench_tab(stack: ExitStack, browser: Any, app_root: Path, workspace: Path, env: dict[str, str], corpus: str,
+              quiet: float) -> Bench:
+    """A server of the checkout at `app_root` on `workspace` (closed with `stack`) and a 1400 × 1000 browser tab on it
+    with the timing probe: the Bench the benchmarks drive."""
+    url, log = stack.enter_context(serve(app_root, workspace, env))
+    context = browser.new_context(viewport={"width": 1400, "height": 1000})
+    stack.callback(context.close)
+    context.add_init_script(PROBE)
+    return Bench(context.new_page(), url, log, corpus, quiet)
+
+
 def run_corpus(browser: Any, kind: str, args: argparse.Namespace) -> dict[str, Any]:
     """Every wanted step on this corpus, round after round; with --before, the steps in --before-steps also on the
     revision before (a second server), the two revisions alternating within each round (A B, B A, ...)."""
@@ -511,11 +522,7 @@ def run_corpus(browser: Any, kind: str, args: argparse.Namespace) -> dict[str, A
     with ExitStack() as stack:
         benches: dict[str, Bench] = {}
         for label, app_root in roots.items():
-            url, log = stack.enter_context(serve(app_root, root, env))
-            context = browser.new_context(viewport={"width": 1400, "height": 1000})
-            stack.callback(context.close)
-            context.add_init_script(PROBE)
-            bench = benches[label] = Bench(context.new_page(), url, log, corpus, args.quiet)
+            bench = benches[label] = bench_tab(stack, browser, app_root, root, env, corpus, args.quiet)
             start = time.perf_counter()
             bench.page.goto(bench.link())
             bench.idle()

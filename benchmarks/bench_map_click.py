@@ -21,7 +21,7 @@ from contextlib import ExitStack
 from pathlib import Path
 from typing import Any
 
-from bench_interactions import MODEL, OUT, PROBE, Bench, serve, synthetic_corpus
+from bench_interactions import MODEL, OUT, Bench, bench_tab, synthetic_corpus
 from bench_map_component import READY, lasso, opened, pan_mode, point, widget_actions
 from common import ROOT, machine
 
@@ -114,11 +114,7 @@ def main() -> None:
         stack.callback(browser.close)
         benches: dict[str, Bench] = {}
         for label, app_root in roots.items():
-            url, log = stack.enter_context(serve(app_root, root, env))
-            context = browser.new_context(viewport={"width": 1400, "height": 1000})
-            stack.callback(context.close)
-            context.add_init_script(PROBE)
-            benches[label] = Bench(context.new_page(), url, log, "synthetic", 1.0)
+            benches[label] = bench_tab(stack, browser, app_root, root, env, "synthetic", 1.0)
         for label, b in benches.items():  # one after the other: two cold servers at once would share the CPU
             print(f"[{label}]", flush=True)
             opened(b, "open the map (server cold)")

@@ -28,7 +28,7 @@ from contextlib import ExitStack
 from pathlib import Path
 from typing import Any
 
-from bench_interactions import MODEL, OUT, POINT, PROBE, Bench, serve, synthetic_corpus
+from bench_interactions import MODEL, OUT, POINT, Bench, bench_tab, synthetic_corpus
 from common import ROOT, machine, median
 
 from tests.e2e.conftest import draw_lasso
@@ -246,11 +246,7 @@ def run(browser: Any, papers: int, args: argparse.Namespace) -> dict[str, Any]:
     with ExitStack() as stack:
         benches: dict[str, Bench] = {}
         for label, app_root in roots.items():
-            url, log = stack.enter_context(serve(app_root, root, env))
-            context = browser.new_context(viewport={"width": 1400, "height": 1000})
-            stack.callback(context.close)
-            context.add_init_script(PROBE)
-            bench = benches[label] = Bench(context.new_page(), url, log, "synthetic", args.quiet)
+            bench = benches[label] = bench_tab(stack, browser, app_root, root, env, "synthetic", args.quiet)
             bench.switch_back = args.switch_back
             bench.floor = label == "floor"
             bench.only_topics = args.only_topics

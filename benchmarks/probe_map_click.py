@@ -23,7 +23,7 @@ from contextlib import ExitStack
 from pathlib import Path
 from typing import Any
 
-from bench_interactions import MODEL, OUT, PROBE, Bench, serve, synthetic_corpus
+from bench_interactions import MODEL, OUT, Bench, bench_tab, synthetic_corpus
 from bench_map_component import READY, opened, pan_mode, point
 from common import ROOT, machine
 from profile_map_browser import summarise
@@ -117,11 +117,7 @@ def main() -> None:
         stack.callback(browser.close)
         benches: dict[str, Bench] = {}
         for label, app_root in roots.items():
-            url, log = stack.enter_context(serve(app_root, root, env))
-            context = browser.new_context(viewport={"width": 1400, "height": 1000})
-            stack.callback(context.close)
-            context.add_init_script(PROBE)
-            b = Bench(context.new_page(), url, log, "synthetic", 1.0)
+            b = bench_tab(stack, browser, app_root, root, env, "synthetic", 1.0)
             print(f"[{label}]", flush=True)
             opened(b, "open the map")
             b.idle()
