@@ -45,3 +45,14 @@ def wait_for(condition: Callable[[], Any], what: str, timeout: float = 120.0, ev
             return value
         time.sleep(every)
     raise AssertionError(f"timed out waiting for {what}")
+
+
+def add_fine_tuned_twin(store, folder, corpus: str = "c", name: str = "tiny-ft") -> ModelSpec:
+    """Another tiny model (seed 7, built in `folder`) registered as `name`, fine-tuned 'from' tiny, with `corpus`
+    embedded by it: the second model the Compare tests set beside 'tiny'."""
+    from core.embedding import build_tiny_model, embed_corpus
+
+    spec = register_tiny(store, build_tiny_model(folder, seed=7), name=name)
+    store.save_model(name, {**spec.to_dict(), "base": "tiny"})
+    embed_corpus(store, corpus, name)
+    return spec

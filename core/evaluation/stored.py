@@ -116,7 +116,10 @@ def stored_job_results(store: Store, corpus: str, models: Sequence[str],
 
     version = store.corpus(corpus).version
     found: dict[tuple[str, str], tuple[str, list[dict]]] = {}  # (task, model) -> (job, its rows)
+    wanted = len(tasks) * len(set(models))
     for row in store.job_rows():  # newest first
+        if len(found) == wanted:  # every model's newest result of every task: older documents are not read
+            break
         if row["kind"] != EVALUATE_KIND or row["status"] != "completed" or not row["result"]:
             continue
         try:

@@ -8,12 +8,12 @@ from pathlib import Path
 
 import pytest
 
-from core.embedding import build_tiny_model, embed_corpus
+from core.embedding import embed_corpus
 from core.evaluation import evaluate_models
 from core.io import read_papers
 from core.store import Store
 from tests.app.test_compare_page import open_compare
-from tests.helpers import register_tiny
+from tests.helpers import add_fine_tuned_twin, register_tiny
 
 FIXTURE = Path(__file__).resolve().parents[1] / "fixtures" / "citations" / "arxiv_150.jsonl"
 
@@ -26,10 +26,8 @@ def cited(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, tiny_model_dir: Path)
     store = Store(tmp_path / "ws")
     store.import_papers("c", read_papers(FIXTURE))
     register_tiny(store, tiny_model_dir)
-    spec = register_tiny(store, build_tiny_model(tmp_path / "tiny-ft", seed=7), name="tiny-ft")
-    store.save_model("tiny-ft", {**spec.to_dict(), "base": "tiny"})
     embed_corpus(store, "c", "tiny")
-    embed_corpus(store, "c", "tiny-ft")
+    add_fine_tuned_twin(store, tmp_path / "tiny-ft")
     return store
 
 

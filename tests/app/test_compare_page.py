@@ -16,7 +16,7 @@ from core.store import Store
 from tests.app.background_jobs import wait_for_background
 from tests.app.map_component import highlighted_rows, map_sent
 from tests.app.test_pages import APP, texts
-from tests.helpers import make_papers, register_tiny
+from tests.helpers import add_fine_tuned_twin, make_papers, register_tiny
 
 PAPERS = make_papers(10)  # 30 papers of three journals
 
@@ -29,10 +29,8 @@ def workspace(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, tiny_model_dir: P
     store = Store(tmp_path / "ws")
     store.import_papers("c", PAPERS, source="make_papers")
     register_tiny(store, tiny_model_dir)
-    spec = register_tiny(store, build_tiny_model(tmp_path / "tiny-ft", seed=7), name="tiny-ft")
-    store.save_model("tiny-ft", {**spec.to_dict(), "base": "tiny"})
     embed_corpus(store, "c", "tiny")
-    embed_corpus(store, "c", "tiny-ft")
+    add_fine_tuned_twin(store, tmp_path / "tiny-ft")
     return store
 
 

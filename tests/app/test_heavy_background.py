@@ -12,11 +12,11 @@ import pytest
 from streamlit.testing.v1 import AppTest
 
 import core.evaluation
-from core.embedding import embed_corpus, get_model, vectors_fingerprint
+from core.embedding import get_model, vectors_fingerprint
 from core.training import jobs
 from tests.app.background_jobs import wait_for_background
 from tests.app.test_evaluate_page import workspace  # noqa: F401 - the fixture: corpus c embedded with tiny
-from tests.helpers import make_papers, register_tiny
+from tests.helpers import add_fine_tuned_twin, make_papers
 
 ROOT = Path(__file__).resolve().parents[2]
 @pytest.fixture()
@@ -111,12 +111,8 @@ def test_the_library_embeds_in_the_background_and_says_how_long_the_whole_wait_w
 
 def test_compare_models_evaluates_a_model_in_the_background_with_its_bar_at_the_top(
         workspace, gated, tmp_path, monkeypatch):  # noqa: F811
-    from core.embedding import build_tiny_model
-
     monkeypatch.setenv("MIREAD_WARM_NUMBA", "0")
-    spec = register_tiny(workspace, build_tiny_model(tmp_path / "tiny-ft", seed=7), name="tiny-ft")
-    workspace.save_model("tiny-ft", {**spec.to_dict(), "base": "tiny"})
-    embed_corpus(workspace, "c", "tiny-ft")
+    add_fine_tuned_twin(workspace, tmp_path / "tiny-ft")
     at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=90)
     at.session_state["corpus"], at.session_state["model"] = "c", "tiny"
     at.session_state["compare_method"] = "pca"
@@ -140,12 +136,8 @@ def test_a_quick_evaluation_from_compare_is_a_job_another_tab_sees_and_follows(
         workspace, gated, tmp_path, monkeypatch):  # noqa: F811
     """Issue 44: an evaluation is a job of the workspace wherever it starts; Compare's quick one was a thread of one
     session, so another tab (or a reload) neither saw it nor its result until it rendered the page again."""
-    from core.embedding import build_tiny_model
-
     monkeypatch.setenv("MIREAD_WARM_NUMBA", "0")
-    spec = register_tiny(workspace, build_tiny_model(tmp_path / "tiny-ft", seed=7), name="tiny-ft")
-    workspace.save_model("tiny-ft", {**spec.to_dict(), "base": "tiny"})
-    embed_corpus(workspace, "c", "tiny-ft")
+    add_fine_tuned_twin(workspace, tmp_path / "tiny-ft")
 
     def compare_tab() -> AppTest:
         at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=90)

@@ -14,8 +14,8 @@ from core.embedding import build_tiny_model, embed_corpus, get_model
 from core.explore.compare import paper_neighbours
 from core.store import Store
 from tests.e2e.conftest import VIEWPORT, Tab
-from tests.e2e.server import streamlit_server
-from tests.helpers import make_papers, register_tiny
+from tests.e2e.server import TINY_ENV, streamlit_server
+from tests.helpers import add_fine_tuned_twin, make_papers, register_tiny
 
 pytestmark = pytest.mark.e2e
 
@@ -33,16 +33,14 @@ def workspace(tmp_path_factory: pytest.TempPathFactory) -> Store:
     papers[5] = replace(papers[5], title=HOSTILE)
     store.import_papers("c", papers, source="make_papers")
     register_tiny(store, build_tiny_model(root / "tiny"))
-    spec = register_tiny(store, build_tiny_model(root / "tiny-ft", seed=7), name="tiny-ft")
-    store.save_model("tiny-ft", {**spec.to_dict(), "base": "tiny"})
     embed_corpus(store, "c", "tiny")
-    embed_corpus(store, "c", "tiny-ft")
+    add_fine_tuned_twin(store, root / "tiny-ft")
     return store
 
 
 @pytest.fixture(scope="module")
 def tab(browser, workspace: Store) -> Iterator[Tab]:
-    env = {"MIREAD_WARM_NUMBA": "0", "MIREAD_DEVICE": "cpu", "MIREAD_MODEL": "tiny"}
+    env = dict(TINY_ENV)
     with streamlit_server(workspace.root, env=env, timeout=240) as url:
         context = browser.new_context(viewport=VIEWPORT)
         yield Tab(context.new_page(), f"{url}/?corpus=c&model=tiny&compare=tiny-ft&method=pca").open()

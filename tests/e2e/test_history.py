@@ -11,7 +11,7 @@ from collections.abc import Iterator
 import pytest
 
 from tests.e2e.conftest import VIEWPORT, Tab, embedded_store
-from tests.e2e.server import streamlit_server
+from tests.e2e.server import TINY_ENV, streamlit_server
 from tests.helpers import make_papers
 
 pytestmark = pytest.mark.e2e
@@ -23,7 +23,7 @@ WATCH = """() => { window.__pushed = []; const push = history.pushState.bind(his
 @pytest.fixture(scope="module")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     store = embedded_store(tmp_path_factory, "history", "c", make_papers(4), "make_papers")
-    env = {"MIREAD_WARM_NUMBA": "0", "MIREAD_DEVICE": "cpu", "MIREAD_MODEL": "tiny"}
+    env = dict(TINY_ENV)
     with streamlit_server(store.root, env=env, timeout=240) as url:
         yield url
 

@@ -16,7 +16,7 @@ import pytest
 from core.store import Store
 from tests.app.test_lived_in import holey_papers
 from tests.e2e.conftest import ARTIFACTS, VIEWPORT, Tab, embedded_store
-from tests.e2e.server import streamlit_server
+from tests.e2e.server import TINY_ENV, streamlit_server
 from tests.e2e.test_train import set_number
 from tests.helpers import make_papers
 
@@ -44,7 +44,7 @@ def workspace(tmp_path_factory: pytest.TempPathFactory) -> Store:
 
 @pytest.fixture(scope="module")
 def server(workspace: Store) -> Iterator[str]:
-    env = {"MIREAD_WARM_NUMBA": "0", "MIREAD_DEVICE": "cpu", "MIREAD_MODEL": "tiny"}
+    env = dict(TINY_ENV)
     with streamlit_server(workspace.root, env=env, timeout=240) as url:
         yield url
 

@@ -15,7 +15,7 @@ from core.records import Paper
 from core.store import Store
 from core.training import jobs
 from tests.e2e.conftest import VIEWPORT, Tab, embedded_store
-from tests.e2e.server import streamlit_server
+from tests.e2e.server import TINY_ENV, streamlit_server
 from tests.helpers import make_papers
 
 pytestmark = [pytest.mark.e2e, pytest.mark.slow]
@@ -33,7 +33,7 @@ def served(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, Stor
     vectors = centres[rng.integers(0, 12, len(hashes))] + 0.3 * rng.standard_normal((len(hashes), 32))
     store.add_embeddings(vectors_fingerprint(get_model("tiny", store)), hashes,
                          (vectors / np.linalg.norm(vectors, axis=1, keepdims=True)).astype(np.float32))
-    env = {"MIREAD_WARM_NUMBA": "0", "MIREAD_DEVICE": "cpu", "MIREAD_MODEL": "tiny"}
+    env = dict(TINY_ENV)
     with streamlit_server(store.root, env=env, timeout=240) as url:
         yield url, store
 

@@ -9,7 +9,7 @@ import pytest
 
 from core.store import Store
 from tests.e2e.conftest import ARTIFACTS, MAP_JS, VIEWPORT, Tab, embedded_store
-from tests.e2e.server import streamlit_server
+from tests.e2e.server import TINY_ENV, streamlit_server
 from tests.helpers import make_papers
 
 pytestmark = pytest.mark.e2e
@@ -23,7 +23,7 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     store: Store = embedded_store(tmp_path_factory, "paths", "c", make_papers(20), "make_papers")
     store.import_papers("d", make_papers(6), source="make_papers")
     embed_corpus(store, "d", "tiny")
-    env = {"MIREAD_WARM_NUMBA": "0", "MIREAD_DEVICE": "cpu", "MIREAD_MODEL": "tiny"}
+    env = dict(TINY_ENV)
     with streamlit_server(store.root, env=env, timeout=240) as url:
         yield f"{url}/?corpus=c&model=tiny&method=pca&colour=journal"
 

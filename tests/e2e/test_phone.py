@@ -9,7 +9,7 @@ import pytest
 
 from core.store import Store
 from tests.e2e.conftest import ARTIFACTS, Tab, embedded_store
-from tests.e2e.server import streamlit_server
+from tests.e2e.server import TINY_ENV, streamlit_server
 from tests.helpers import make_papers
 
 pytestmark = pytest.mark.e2e
@@ -20,7 +20,7 @@ PHONE = {"width": 390, "height": 844}
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     """Corpus 'c' (60 papers of three journals, years 2000-2004: the Years and Play controls show) and 'tiny'."""
     store: Store = embedded_store(tmp_path_factory, "phone", "c", make_papers(20), "make_papers")
-    env = {"MIREAD_WARM_NUMBA": "0", "MIREAD_DEVICE": "cpu", "MIREAD_MODEL": "tiny"}
+    env = dict(TINY_ENV)
     with streamlit_server(store.root, env=env, timeout=240) as url:
         yield f"{url}/?corpus=c&model=tiny&method=pca&colour=journal"
 

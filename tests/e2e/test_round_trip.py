@@ -13,7 +13,7 @@ import pytest
 from core.store import Store
 from tests.conftest import SHARED_DATA
 from tests.e2e.conftest import VIEWPORT, Tab, tiny_store
-from tests.e2e.server import streamlit_server
+from tests.e2e.server import TINY_ENV, streamlit_server
 from tests.e2e.test_journey import calm
 
 pytestmark = pytest.mark.e2e
@@ -30,7 +30,7 @@ def workspace(tmp_path_factory: pytest.TempPathFactory) -> Store:
 
 @pytest.fixture(scope="module")
 def tab(browser, workspace: Store) -> Iterator[Tab]:
-    env = {"MIREAD_WARM_NUMBA": "0", "MIREAD_DEVICE": "cpu", "MIREAD_MODEL": "tiny"}
+    env = dict(TINY_ENV)
     with streamlit_server(workspace.root, env=env, timeout=240) as url:
         context = browser.new_context(viewport=VIEWPORT, accept_downloads=True)
         yield Tab(context.new_page(), url).open()
