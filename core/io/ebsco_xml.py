@@ -6,9 +6,10 @@ title ``bkinfo/btl`` when it has none; a chapter's book title kept as ``booktitl
 the authors (``bkinfo/aug/au`` the book's editors), ``artinfo/ab`` the abstract — a record may hold several (another
 language's, an "Impact Statement"): the first is the abstract, the others are kept together as ``abstract_alt`` —,
 ``artinfo/ui`` by its type (doi, pmid), ``jinfo/jtl`` the journal and its ``issn``s (as exported), ``pubinfo`` the
-date (its ``year`` attribute, else the text), volume (``vid``) and issue (``iid``), ``artinfo/pages``, ``sug/subj``
-the subjects (major, minor or untyped ones as keywords; typed classifiers — age group, gender, population — as
-``classification`` "type: value"), ``pubtype``/``doctype``, ``language``; the header's ``uiTerm`` as
+date (its ``year`` attribute, else the text), volume (``vid``), issue (``iid``) and publisher (``pub``),
+``artinfo/pages`` (CINAHL: the first page ``ppf``; the page count ``ppct`` kept), a PMC id (``ui type="other"``),
+``sug/subj`` the subjects (major, minor or untyped ones as keywords; typed classifiers — age group, gender,
+population — as ``classification`` "type: value"), ``pubtype``/``doctype``, ``language``; the header's ``uiTerm`` as
 ``accession_number`` and ``longDbName`` as ``database``; ``displayInfo/pLink/url`` as ``url``.
 """
 
@@ -84,9 +85,11 @@ def _ebsco_row(rec: Any) -> Row:
         "date": text_of(date),
         "volume": text_of(kid(pubinfo, "vid")),
         "issue": text_of(kid(pubinfo, "iid")),
-        "pages": text_of(kid(artinfo, "pages")),
+        "pages": text_of(kid(artinfo, "pages")) or text_of(kid(artinfo, "ppf")),  # CINAHL: the first page alone
+        "page_count": text_of(kid(artinfo, "ppct")),
         "doi": bare_doi(ids["doi"]) if "doi" in ids else None,
         "pmid": ids.get("pmid"),
+        "pmcid": ids["other"] if ids.get("other", "").upper().startswith("PMC") else None,
         "issn": _texts(kids(jinfo, "issn")),
         "isbn": _texts(kids(bkinfo, "isbn")),
         "keywords": keywords,
@@ -94,6 +97,7 @@ def _ebsco_row(rec: Any) -> Row:
         "type": text_of(kid(artinfo, "doctype")),
         "publication_type": _texts(kids(artinfo, "pubtype")),
         "language": text_of(kid(info, "language")),
+        "publisher": text_of(kid(pubinfo, "pub")),
         "accession_number": header.get("uiTerm") if header is not None else None,
         "database": header.get("longDbName") or header.get("shortDbName") if header is not None else None,
         "url": text_of(_path(header, "displayInfo", "pLink", "url")),

@@ -71,3 +71,30 @@ def test_an_ebsco_csv_names_its_database() -> None:
     from core.store.provenance import database_of
 
     assert database_of("export.csv", {"longdbname": "CINAHL Ultimate", "shortdbname": "cul"}) == "CINAHL"
+
+
+def test_a_cinahl_record_in_ebscohost_xml_gives_its_first_page_and_pmcid(tmp_path) -> None:
+    """CINAHL's records in EBSCOhost XML write the first page as ``<ppf>`` (and the page count as ``<ppct>``)
+    instead of ``<pages>``, an untyped ``<ui>`` (the accession number) and the PMC id as ``<ui type="other">``.
+    The values are those of an EBSCO answer for CINAHL record 109631477 (Kaasbøll et al., BMC Public Health 2015)."""
+    path = tmp_path / "cinahl.xml"
+    path.write_text(
+        '<records>\n<rec resultID="1">\n  <header shortDbName="c8h" uiTerm="109631477" '
+        'longDbName="CINAHL with Full Text" uiTag="AN">\n    <controlInfo>\n'
+        '      <bkinfo><btl>Associations between parental chronic pain and self-esteem</btl></bkinfo>\n'
+        '      <jinfo><jid type="issn">14712458</jid><jtl>BMC Public Health</jtl><issn>14712458</issn></jinfo>\n'
+        '      <pubinfo><dt year="2015" month="12" day="01">2015</dt><vid>15</vid><pub>BioMed Central</pub>'
+        '</pubinfo>\n      <artinfo>\n        <ui>109631477</ui>\n        <ui type="cinahl">26296339</ui>\n'
+        '        <ui type="doi">10.1186/s12889-015-2164-9</ui>\n        <ui type="pmid">26296339</ui>\n'
+        '        <ui type="other">PMC4546097</ui>\n        <ppf>817</ppf>\n        <ppct>1</ppct>\n'
+        '        <tig><atl>Associations between parental chronic pain and self-esteem</atl></tig>\n'
+        '        <aug><au>Kaasbøll, Jannike</au><au>Ranøyen, Ingunn</au></aug>\n'
+        '        <ab>Background: Parental chronic pain has been associated with adverse outcomes.</ab>\n'
+        '        <pubtype>Academic Journal</pubtype><doctype>journal article</doctype>\n      </artinfo>\n'
+        '      <language>English</language>\n    </controlInfo>\n  </header>\n</rec>\n</records>\n',
+        encoding="utf-8")
+    [paper] = [item for item in read_papers(path) if isinstance(item, Paper)]
+    assert paper.fields["pages"] == "817" and paper.fields["page_count"] == "1"
+    assert paper.fields["pmcid"] == "PMC4546097" and paper.fields["doi"] == "10.1186/s12889-015-2164-9"
+    assert paper.fields["authors"] == ["Kaasbøll, Jannike", "Ranøyen, Ingunn"]
+    assert paper.fields["publisher"] == "BioMed Central" and paper.fields["year"] == 2015
