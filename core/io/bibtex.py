@@ -299,6 +299,13 @@ _COMMA_KEY = re.compile(r"^([ \t]*@[A-Za-z]+[ \t]*[{(])([^,{}=\s][^,{}=\n]*?),[ 
                         r"([^,{}=\s][^,{}=\n]*?)[ \t]*,[ \t\r]*$", re.MULTILINE)
 
 
+# SAGE Journals' (Atypon's) export writes an entry's key twice, the second time alone on the next line with "doi:"
+# before it and no "=" ("@article{10.1177/x,", "doi:10.1177/x,"): bibtexparser read no entry of such a file. That
+# line says nothing the key does not: it is blanked (the file's line numbers stay).
+_KEY_AGAIN = re.compile(r"^([ \t]*@[A-Za-z]+[ \t]*[{(][ \t]*([^,{}=\s]+)[ \t]*,[ \t]*\r?\n)[ \t]*(?:[Dd][Oo][Ii]:)?\2"
+                        r"[ \t]*,[ \t]*(?=\r?$)", re.MULTILINE)
+
+
 def _closed_entry(raw: str) -> tuple[Any, str] | None:
     """An entry that failed because a field's closing brace is missing, closed at its end: (entry, field)."""
     missing = raw.count("{") - raw.count("}")
@@ -333,7 +340,7 @@ def _entry_rows(path: Path) -> Iterator[NumberedRow]:
 
     with _open_text(path) as handle:
         text = handle.read()
-    library = _bibtex_library(_COMMA_KEY.sub(rf"\1\2{_KEY_COMMA}\3,", text))
+    library = _bibtex_library(_KEY_AGAIN.sub(r"\1", _COMMA_KEY.sub(rf"\1\2{_KEY_COMMA}\3,", text)))
     latex = _LatexText()
     blocks = sorted([*library.entries, *library.failed_blocks], key=lambda block: block.start_line or 0)
     early = _closed_early(library)

@@ -98,3 +98,49 @@ def test_a_cinahl_record_in_ebscohost_xml_gives_its_first_page_and_pmcid(tmp_pat
     assert paper.fields["pmcid"] == "PMC4546097" and paper.fields["doi"] == "10.1186/s12889-015-2164-9"
     assert paper.fields["authors"] == ["Kaasbøll, Jannike", "Ranøyen, Ingunn"]
     assert paper.fields["publisher"] == "BioMed Central" and paper.fields["year"] == 2015
+
+
+_SAGE = """@article{10.1177/23794607251347020,
+doi:10.1177/23794607251347020,
+author = {Christoph M. Abels and Ezequiel Lopez-Lopez and Jason W. Burton},
+title = {The governance & behavioral challenges of generative artificial intelligence’s hypercustomization capabilities},
+journal = {Behavioral Science & Policy},
+volume = {11},
+number = {1},
+pages = {22–32},
+year = {2025},
+doi = {10.1177/23794607251347020},
+URL = {https://doi.org/https://doi.org/10.1177/23794607251347020},
+abstract = {Generative artificial intelligence (GenAI) is changing human–machine interactions and the broader ...}
+}
+
+@article{10.1089/genbio.2023.0025,
+doi:10.1089/genbio.2023.0025,
+author = {Sean Ekins and Maximilian Brackmann and Cédric Invernizzi and Filippa Lentzos},
+title = {Generative Artificial Intelligence-Assisted Protein Design Must Consider Repurposing Potential},
+journal = {GEN Biotechnology},
+volume = {2},
+number = {4},
+pages = {296–300},
+year = {2023},
+doi = {10.1089/genbio.2023.0025},
+abstract = {Generative artificial intelligence software used for chemical and protein design has repurposing ...}
+}
+"""
+
+
+def test_a_sage_journals_bibtex_export_with_its_key_written_twice_is_read(tmp_path) -> None:
+    """SAGE Journals' "Export selected citations" > BibTeX (the Atypon platform) writes each entry's key twice:
+    ``@article{10.1177/…,`` and then a line ``doi:10.1177/…,`` with no ``=``. bibtexparser could read no entry, so
+    the file was refused: "no usable records: row 1: BibTeX entry at line 1 could not be parsed". The values are
+    those of nestorcastelblanco/Bibliometria_AA's data/raw/sage/SAGE_Generative_Artificial_Intelligence_page1.bib
+    (entries 1 and 9, authors cut; a repository without a licence, so typed here, not kept as a fixture)."""
+    path = tmp_path / "sage.bib"
+    path.write_text(_SAGE, encoding="utf-8")
+    items = list(read_papers(path))
+    papers = [item for item in items if isinstance(item, Paper)]
+    assert len(papers) == 2, items
+    assert papers[0].fields["doi"] == "10.1177/23794607251347020"
+    assert papers[0].fields["journal"] == "Behavioral Science & Policy"
+    assert papers[1].fields["authors"][2] == "Cédric Invernizzi"
+    assert papers[1].fields["year"] == 2023
