@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import Any
 
 from core.io.aas_journals import aas_journal
-from core.io.bibtex_lines import line_entry, put_back
+from core.io.bibtex_lines import key_again_blanked, line_entry, put_back
 from core.io.cut_short import entry_cut_error, entry_cut_warning, record_cut_error
 from core.io.names import bibtex_names
 from core.io.rows import NumberedRow, Row, RowWarning, _year
@@ -299,13 +299,6 @@ _COMMA_KEY = re.compile(r"^([ \t]*@[A-Za-z]+[ \t]*[{(])([^,{}=\s][^,{}=\n]*?),[ 
                         r"([^,{}=\s][^,{}=\n]*?)[ \t]*,[ \t\r]*$", re.MULTILINE)
 
 
-# SAGE Journals' (Atypon's) export writes an entry's key twice, the second time alone on the next line with "doi:"
-# before it and no "=" ("@article{10.1177/x,", "doi:10.1177/x,"): bibtexparser read no entry of such a file. That
-# line says nothing the key does not: it is blanked (the file's line numbers stay).
-_KEY_AGAIN = re.compile(r"^([ \t]*@[A-Za-z]+[ \t]*[{(][ \t]*([^,{}=\s]+)[ \t]*,[ \t]*\r?\n)[ \t]*(?:[Dd][Oo][Ii]:)?\2"
-                        r"[ \t]*,[ \t]*(?=\r?$)", re.MULTILINE)
-
-
 def _closed_entry(raw: str) -> tuple[Any, str] | None:
     """An entry that failed because a field's closing brace is missing, closed at its end: (entry, field)."""
     missing = raw.count("{") - raw.count("}")
@@ -340,7 +333,7 @@ def _entry_rows(path: Path) -> Iterator[NumberedRow]:
 
     with _open_text(path) as handle:
         text = handle.read()
-    library = _bibtex_library(_KEY_AGAIN.sub(r"\1", _COMMA_KEY.sub(rf"\1\2{_KEY_COMMA}\3,", text)))
+    library = _bibtex_library(key_again_blanked(_COMMA_KEY.sub(rf"\1\2{_KEY_COMMA}\3,", text)))
     latex = _LatexText()
     blocks = sorted([*library.entries, *library.failed_blocks], key=lambda block: block.start_line or 0)
     early = _closed_early(library)
