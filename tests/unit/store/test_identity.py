@@ -395,3 +395,22 @@ def test_a_number_written_with_or_without_a_space_before_its_unit_is_the_same_nu
     pubmed = "A prospective study of post-cesarean delivery hypoxia after spinal anesthesia with intrathecal morphine"
     assert _rule(f"{pubmed} 150mug", a, f"{pubmed} 150mg", b) == "same DOI and title"
     assert _rule(f"{pubmed} 150mg", {**a, "doi": None}, f"{pubmed} 100mg", {**b, "doi": None}) is None
+
+
+def test_a_correction_notice_under_its_articles_doi_is_not_that_article() -> None:
+    """APA PsycInfo (EBSCOhost XML, wilddamon/cs-scoping-review, records 202 and 353) gives an erratum the DOI of
+    the article it corrects: "'Association of maternal eating disorders with pregnancy and neonatal outcomes':
+    Correction." (pages 328) was merged into the article (pages 285-293) by "same DOI and title", its part before
+    the colon agreeing. A title that is the other's with only a notice's words added (correction, erratum,
+    retraction, reply…) is the notice, another paper; the shared DOI is reported."""
+    article = "Association of maternal eating disorders with pregnancy and neonatal outcomes."
+    erratum = "'Association of maternal eating disorders with pregnancy and neonatal outcomes': Correction."
+    a = {"year": "2020", "authors": ["Mantel, Ängla"], "doi": "10.1001/jamapsychiatry.2019.3664", "pages": "285-293"}
+    b = {"year": "2020", "authors": [], "doi": "10.1001/jamapsychiatry.2019.3664", "pages": "328-328"}
+    assert _rule(article, a, erratum, b) is None
+    assert _rule(article, a, f"Correction to: {article}", b) is None
+    assert _rule(article, a, f"Retraction Note: {article}", b) is None
+    # a subtitle one database left out still merges, and a notice word both titles hold changes nothing
+    assert _rule(article, a, article.rstrip(".") + ": a Swedish cohort study.", b) == "same DOI and title"
+    corrected = "Surgical correction of scoliosis in adolescents: long-term outcomes"
+    assert _rule(corrected, a, "Surgical correction of scoliosis in adolescents", b) == "same DOI and title"
