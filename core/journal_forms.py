@@ -16,7 +16,8 @@ __all__ = ["abbreviates", "has_issue_tail", "issue_cuts", "issue_tail", "name_ke
            "section_form", "shown_name", "society_stem", "spelled_acronym", "stem_of"]
 
 _WORD = re.compile(r"[^\w\s]|_", re.UNICODE)
-_SUBTITLE = re.compile(r"\s*(?::|;|\s=\s)\s*")  # "Title : subtitle", "Title; subtitle", "Title = parallel title"
+# "Title : subtitle", "Title; subtitle", "Title = parallel title", CINAHL's "Title / parallel title"
+_SUBTITLE = re.compile(r"\s*(?::|;|\s[=/]\s)\s*")
 _QUALIFIER = re.compile(r"\s*\([^()]*\)\s*$")  # NLM's "(Auckland, N.Z.)", "(1982)", "( ISSN 2470-0983)"
 # NLM's "<title> of the <...> Society" (Association, Academy ...), optionally "of <place>"
 _SOCIETY = re.compile(r"^(?P<head>.+?)\s+of\s+the\s+(?:[\w'\u2019.-]+\s+){0,5}?"

@@ -12,7 +12,8 @@ Databases spell one journal differently ("PLOS ONE", "PloS one", "PLoS ONE"; "Sc
   "Abbreviated Source Title", Web of Science ``J9``/``JI``, Zotero/Embase "Journal Abbreviation", Lens "Periodical
   Abbrev" and every other field whose role is an alias (core.store.field_roles);
 - a name with a trailing subtitle or qualifier ("Cladistics : the international journal of the Willi Hennig
-  Society", "Addiction (Abingdon, England)", "Psychosocial intervention = intervencion psicosocial", "Evolution;
+  Society", "Addiction (Abingdon, England)", "Psychosocial intervention = intervencion psicosocial", CINAHL's "Canadian
+  Journal of Anaesthesia / Journal Canadien d'Anesthésie", "Evolution;
   international journal of organic evolution") joins its bare title only when that title has no other subtitled form
   in the corpus ("Journal of Physics: Conference Series" and "...: Condensed Matter" stay apart) and none whose
   subtitle names a section (`names_a_section`: "Nature: New biology" is no Nature);

@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import Any
 
 from core.io.aas_journals import aas_journal
-from core.io.bibtex_lines import line_entry, put_back
+from core.io.bibtex_lines import key_again_blanked, line_entry, put_back
 from core.io.cut_short import entry_cut_error, entry_cut_warning, record_cut_error
 from core.io.names import bibtex_names
 from core.io.rows import NumberedRow, Row, RowWarning, _year
@@ -333,7 +333,7 @@ def _entry_rows(path: Path) -> Iterator[NumberedRow]:
 
     with _open_text(path) as handle:
         text = handle.read()
-    library = _bibtex_library(_COMMA_KEY.sub(rf"\1\2{_KEY_COMMA}\3,", text))
+    library = _bibtex_library(key_again_blanked(_COMMA_KEY.sub(rf"\1\2{_KEY_COMMA}\3,", text)))
     latex = _LatexText()
     blocks = sorted([*library.entries, *library.failed_blocks], key=lambda block: block.start_line or 0)
     early = _closed_early(library)

@@ -12,6 +12,8 @@ its words' case one too many or too few (``Title = {THE} {DIVERSITY} … {STUDY}
 {Infection},``, ``{IN}-{VITRO} … {SKIN},``): bibtexparser read the rest of the entry into the title, or nothing.
 Where the missing braces go at the value's ends and every group then holds one word, the value is read so balanced
 (`word_braces`): the braces are the words' case, not text.
+
+SAGE's export writes an entry's key a second time alone on the next line (`key_again_blanked`): that line is blanked.
 """
 
 from __future__ import annotations
@@ -19,7 +21,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-__all__ = ["line_entry", "put_back"]
+__all__ = ["key_again_blanked", "line_entry", "put_back"]
 
 _HEAD = re.compile(r"^\s*@([A-Za-z]+)\s*\{\s*([^,\s{}]+)\s*,\s*$")
 _FIELD = re.compile(r"^\s*([A-Za-z][\w-]*)\s*=\s*\{(.*)\}\s*,?\s*$")
@@ -84,3 +86,15 @@ def put_back(value: Any) -> Any:
     if isinstance(value, list):
         return [put_back(item) for item in value]
     return value
+
+
+# SAGE Journals' (Atypon's) export writes an entry's key twice, the second time alone on the next line with "doi:"
+# before it and no "=" ("@article{10.1177/x,", "doi:10.1177/x,"): bibtexparser read no entry of such a file.
+_KEY_AGAIN = re.compile(r"^([ \t]*@[A-Za-z]+[ \t]*[{(][ \t]*([^,{}=\s]+)[ \t]*,[ \t]*\r?\n)[ \t]*(?:[Dd][Oo][Ii]:)?\2"
+                        r"[ \t]*,[ \t]*(?=\r?$)", re.MULTILINE)
+
+
+def key_again_blanked(text: str) -> str:
+    """A BibTeX text with each entry's key written again alone on its next line (SAGE) blanked: that line says
+    nothing the key does not; the file's line numbers stay."""
+    return _KEY_AGAIN.sub(r"\1", text) if "\n" in text else text

@@ -26,6 +26,7 @@ from core.io.bibtex import _bibtex_rows, looks_like_bibtex
 from core.io.binary_kinds import is_zipped_workbook, not_an_export
 from core.io.citavi import citavi_rows, looks_like_citavi, looks_like_citavi_backup
 from core.io.dspace import dspace_rows, looks_like_dspace
+from core.io.ebsco_xml import ebsco_xml_rows, looks_like_ebsco_xml
 from core.io.endnote import _endnote_rows, looks_like_endnote
 from core.io.europe_pmc import europe_pmc_table
 from core.io.europe_pmc_xml import europe_pmc_xml_rows, looks_like_europe_pmc_xml
@@ -64,7 +65,7 @@ from core.records import RowError
 
 FORMATS: tuple[str, ...] = ("csv", "tsv", "excel", "jsonl", "parquet", "pubmed", "jats", "medline", "bibtex", "ris",
                             "endnote", "refer", "wos", "cochrane", "ovid", "refworks", "zotero", "noteexpress",
-                            "dspace", "arxiv", "mods", "marcxml", "citavi", "europepmc", *PLAIN_READERS)
+                            "dspace", "arxiv", "mods", "marcxml", "citavi", "europepmc", "ebsco", *PLAIN_READERS)
 FORMAT_NAMES = {"csv": "CSV", "tsv": "TSV", "excel": "Excel (.xlsx, .xls)",
                 "jsonl": "JSONL/JSON (incl. CSL JSON, OpenAlex, Semantic Scholar, Europe PMC, Crossref, DataCite, "
                          "ISTEX, ERIC, PLOS, bioRxiv, INSPIRE-HEP)",
@@ -79,7 +80,8 @@ FORMAT_NAMES = {"csv": "CSV", "tsv": "TSV", "excel": "Excel (.xlsx, .xls)",
                 "dspace": "DSpace Dublin Core XML (dublin_core.xml)",
                 "arxiv": "arXiv API answer (Atom XML, .xml or .atom)",
                 "mods": "MODS XML (Zotero, library catalogues)", "marcxml": "MARC XML (MARC 21 slim; catalogues)",
-                "citavi": "Citavi XML (.xml, .ctv6bak)", "europepmc": "Europe PMC API XML", **PLAIN_NAMES}
+                "citavi": "Citavi XML (.xml, .ctv6bak)", "europepmc": "Europe PMC API XML",
+                "ebsco": "EBSCOhost XML (PsycInfo, CINAHL, Academic Search…)", **PLAIN_NAMES}
 _EXTENSIONS = {
     ".csv": "csv", ".tsv": "tsv", ".tab": "tsv", ".jsonl": "jsonl", ".ndjson": "jsonl", ".json-lines": "jsonl",
     ".json": "jsonl", ".parquet": "parquet", ".pq": "parquet", ".xml": "pubmed", ".bib": "bibtex",
@@ -94,13 +96,14 @@ _ALIASES = {"pmc": "jats", "nxml": "jats",
             "web-of-science": "wos", "isi": "wos", "enw": "refer", "endnote-tagged": "refer", "ovid-tagged": "ovid",
             "refworks-tagged": "refworks", "zotero-rdf": "zotero", "rdf": "zotero",
             "net": "noteexpress", "atom": "arxiv", "arxiv-atom": "arxiv", "mods-xml": "mods", "marc-xml": "marcxml",
-            "marc": "marcxml", "marc21": "marcxml"}
+            "marc": "marcxml", "marc21": "marcxml", "ebsco-xml": "ebsco", "ebscohost": "ebsco"}
 _TEXT_FORMATS = frozenset(("csv", "tsv", "jsonl", "medline", "bibtex", "ris", "refer", "wos", "cochrane", "ovid",
                             "refworks", "noteexpress", *PLAIN_READERS))
 _TEXT_TABLE_EXTENSIONS = (".txt", "")  # tables saved as .txt (RefWorks, Web of Science tab-delimited)
 _TABLE_EXTENSIONS = {".csv": "csv", ".tsv": "tsv", ".tab": "tsv"}  # extensions that stand when the rows agree
 # .xml names them all: no note between them
-_XML_FORMATS = frozenset(("pubmed", "jats", "endnote", "dspace", "arxiv", "mods", "marcxml", "citavi", "europepmc"))
+_XML_FORMATS = frozenset(("pubmed", "jats", "endnote", "dspace", "arxiv", "mods", "marcxml", "citavi", "europepmc",
+                          "ebsco"))
 _PEEK_ROWS = 100
 _BINARY_MARC_EXTENSIONS = (".mrc", ".marc", ".iso2709")  # refused whatever they hold, unless it is text read by content
 _JSON_START = re.compile(r'(\{\s*"|\[\s*[{\]])')  # how a JSON object or a list of objects starts
@@ -195,7 +198,8 @@ def _by_content(path: Path, ext: str) -> str | None:
         if looks_like_arxiv_atom(text):
             return "arxiv"
         for found, looks_like in (("mods", looks_like_mods), ("marcxml", looks_like_marcxml),
-                                  ("citavi", looks_like_citavi), ("europepmc", looks_like_europe_pmc_xml)):
+                                  ("citavi", looks_like_citavi), ("europepmc", looks_like_europe_pmc_xml),
+                                  ("ebsco", looks_like_ebsco_xml)):
             if looks_like(text):
                 return found
         if "<PubmedArticle" in text[:20000] or "<MedlineCitation" in text[:20000]:
@@ -286,7 +290,8 @@ class Opened:
     format_note: str = ""  # why the content overruled the extension, when it did
 
 
-_LIBRARY_READERS = {"mods": mods_rows, "marcxml": marcxml_rows, "citavi": citavi_rows, "europepmc": europe_pmc_xml_rows}
+_LIBRARY_READERS = {"mods": mods_rows, "marcxml": marcxml_rows, "citavi": citavi_rows, "europepmc": europe_pmc_xml_rows,
+                    "ebsco": ebsco_xml_rows}
 _TEXT_READERS: dict[str, Callable[[Path], Iterator[NumberedRow]]] = {
     "bibtex": _bibtex_rows, "ris": _ris_rows, "medline": _medline_rows, "wos": _wos_rows, "cochrane": _cochrane_rows,
     "refer": _refer_rows, "ovid": ovid_rows, "refworks": refworks_rows,
@@ -309,7 +314,7 @@ def _numbered_rows(path: Path, fmt: str, options: ReadOptions) -> tuple[Iterator
         return dspace_rows(path), Layout()
     if fmt == "arxiv":
         return arxiv_atom_rows(path), Layout()
-    if fmt in _LIBRARY_READERS:  # MODS, MARC XML, Citavi, Europe PMC's XML
+    if fmt in _LIBRARY_READERS:  # MODS, MARC XML, Citavi, Europe PMC's XML, EBSCOhost XML
         return _LIBRARY_READERS[fmt](path), Layout()
     if fmt == "excel":
         layout = excel_layout(path, options.sheet, options.header_row)
@@ -345,8 +350,8 @@ def _unknown_xml(path: Path) -> CorpusError | None:
         return None
     return CorpusError(f"file '{_name(path)}' is XML whose root element is <{root}>, which no reader here knows: "
                        "PubMed XML, EndNote XML, Zotero RDF, DSpace Dublin Core, arXiv's and Europe PMC's API answers, "
-                       "MODS, MARC XML and JATS (PMC) XML are read; export the records as RIS or BibTeX (or one of "
-                       "those XML kinds) and import that file")
+                       "EBSCOhost XML, MODS, MARC XML and JATS (PMC) XML are read; export the records as RIS or BibTeX "
+                       "(or one of those XML kinds) and import that file")
 
 
 def _open_rows(path: str | Path, fmt: str | None, options: ReadOptions | None = None) -> Opened:

@@ -10,6 +10,7 @@ from typing import Any
 from core.records import RowError
 
 _YEAR = re.compile(r"(?<!\d)(\d{4})(?!\d)")  # also in "Jun2023" (CINAHL)
+_COMPACT_DATE = re.compile(r"\s*([12]\d{3})(0[1-9]|1[0-2])(0[1-9]|[12]\d|3[01])(?:\.0)?\s*")  # EBSCO's "20250801"
 
 Row = dict[str, Any]
 NumberedRow = tuple[int, "Row | RowError | RowWarning"]
@@ -90,5 +91,7 @@ def _year(value: Any) -> int | None:
     text = str(value or "")
     if len(text) == 4 and text.isdecimal():  # "2019", the common case: what the regex finds (\d is Unicode's Nd)
         return int(text)
+    if compact := _COMPACT_DATE.fullmatch(text):  # a date written YYYYMMDD (EBSCO's CSV and XML): its year
+        return int(compact.group(1))
     match = _YEAR.search(text)
     return int(match.group(1)) if match else None

@@ -70,7 +70,7 @@ def database_of(file: str, fields: dict[str, Any] | None = None) -> str:
     (each file is then its own source)."""
     known = _known(file)
     if known is None and fields:
-        for key in ("name_of_database", "database_provider", "database", "data source", "source"):
+        for key in ("name_of_database", "database_provider", "database", "longdbname", "data source", "source"):
             value = fields.get(key)
             if isinstance(value, str) and (known := _known(value)):
                 break

@@ -16,8 +16,8 @@ _NUMBERED = frozenset({"part", "phase", "type", "stage", "study", "trial", "seri
 
 
 # a number run into the word after it, as Scopus writes Elsevier's thin space ("over 12years", "at 5min"): a unit
-# of three letters or more, so "3d", "2nd", "5ht" stay words
-_RUN_INTO_UNIT = re.compile(r"^(\d{1,9})[a-z]{3,}$")
+# of three letters or more, so "3d", "2nd", "5ht" stay words, or a two-letter unit of measure ("15mg", "50kg")
+_RUN_INTO_UNIT = re.compile(r"^(\d{1,9})(?:[a-z]{3,}|mg|kg|ug|ml|dl|mm|cm|km|nm|gy|hz|kb|mb|gb|kw|mw|kv|mv)$")
 
 
 def title_numbers(key: str) -> list[int]:
@@ -32,9 +32,14 @@ def title_numbers(key: str) -> list[int]:
 
 def same_numbers(a: str, b: str, key: Callable[[str], str]) -> bool:
     """Whether two titles hold the same numbers (by their title keys, `key`), PubMed's subscripts in parentheses
-    read as the formula's digits ("SnCl(2)/NaBH(4)" as "SnCl2/NaBH4"); "study (2)", after a space, stays a number."""
+    read as the formula's digits ("SnCl(2)/NaBH(4)" as "SnCl2/NaBH4"); "study (2)", after a space, stays a number.
+    Keys that differ only in their spaces hold the same numbers: a number written with or without a space before
+    its unit (MEDLINE's "50kg/m2", PubMed's "50 kg/m(2)"; Scopus's "15mg", PubMed's "15 mg")."""
     if "(" in a:
         a = _SUBSCRIPT.sub(r"\1", a)
     if "(" in b:
         b = _SUBSCRIPT.sub(r"\1", b)
-    return title_numbers(key(a)) == title_numbers(key(b))
+    key_a, key_b = key(a), key(b)
+    if title_numbers(key_a) == title_numbers(key_b):
+        return True
+    return key_a.replace(" ", "") == key_b.replace(" ", "")

@@ -241,3 +241,16 @@ def test_a_journal_is_said_to_be_exported_under_several_spellings_only_when_its_
     plos = identities.names["p3"]
     assert set(joined) == {plos, "Scientific reports"}, joined
     assert "PLOS ONE" in joined[plos] and "Sci Rep" in joined["Scientific reports"]
+
+
+def test_a_bilingual_name_written_with_a_slash_is_its_title():
+    """CINAHL names the Canadian Journal of Anesthesia "Canadian Journal of Anaesthesia / Journal Canadien
+    d'Anesthésie"; MEDLINE, PubMed and Scopus "Canadian Journal of Anaesthesia" (wilddamon/cs-scoping-review's
+    four exports of one search, round 18): the corpus showed two journals. A parallel title after " / " is cut as
+    one after " = " is; a slash inside a name ("Cell/Tissue") is no parallel title."""
+    assert stem_of("Canadian Journal of Anaesthesia / Journal Canadien d'Anesthésie") == \
+        "Canadian Journal of Anaesthesia"
+    assert stem_of("Tissue Engineering Part A/B") is None
+    found = journal_identities([("1", {"journal": "Canadian Journal of Anaesthesia"}),
+                                ("2", {"journal": "Canadian Journal of Anaesthesia / Journal Canadien d'Anesthésie"})])
+    assert len(found.spellings) == 1

@@ -40,7 +40,8 @@ def test_unknown_extension_is_refused_with_the_formats_listed() -> None:
         "Ovid tagged text (MEDLINE, Embase, PsycINFO… via Ovid), RefWorks tagged text (RefWorks, CNKI), Zotero RDF, "
         "NoteExpress text (.net; CNKI), DSpace Dublin Core XML (dublin_core.xml), "
         "arXiv API answer (Atom XML, .xml or .atom), MODS XML (Zotero, library catalogues), MARC XML (MARC 21 slim; "
-        "catalogues), Citavi XML (.xml, .ctv6bak), Europe PMC API XML, Scopus plain text (.txt), Embase plain text "
+        "catalogues), Citavi XML (.xml, .ctv6bak), Europe PMC API XML, EBSCOhost XML (PsycInfo, CINAHL, Academic "
+        "Search…), Scopus plain text (.txt), Embase plain text "
         "(.txt; Embase.com), "
         "CNKI E-Study text (.txt; 知网研学)"
     )

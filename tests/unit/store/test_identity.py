@@ -375,3 +375,42 @@ def test_a_merge_gives_a_paper_with_a_broken_doi_the_records_valid_one_and_undo_
     assert paper.fields["doi"] == "http://dx.doi.org/101521aeap2012243193"
     assert "doi_as_exported" not in paper.fields
     assert store.paper("t", "1019007389").fields["doi"] == "http://dx.doi.org/10.1521/aeap.2012.24.3.193"
+
+
+def test_a_number_written_with_or_without_a_space_before_its_unit_is_the_same_number() -> None:
+    """MEDLINE (Ovid) writes "body mass index >=50kg/m2", PubMed ">=50 kg/m(2)"; Scopus "ketorolac 15mg versus
+    30mg", PubMed "15 mg versus 30 mg" (wilddamon/cs-scoping-review's exports of one search, round 18): under one
+    DOI and PMID the titles were "one DOI on different papers" and the paper was kept twice, because a number run
+    into a two-letter unit ("50kg") is no number. Titles that differ only in their spaces hold the same numbers."""
+    medline = ("Neuraxial labor analgesia failure rates in women with a body mass index >=50kg/m2: a single-center "
+               "retrospective cohort study")
+    pubmed = medline.replace("50kg/m2", "50 kg/m(2)")
+    a = {"year": "2021", "authors": ["Arnolds, D"], "doi": "10.1016/j.ijoa.2021.103176"}
+    b = {"year": "2021", "authors": ["Arnolds, D"], "doi": "10.1016/j.ijoa.2021.103176"}
+    assert _rule(medline, a, pubmed, b) == "same DOI and title"
+    scopus = "Intra-operative ketorolac 15mg versus 30mg for analgesia following cesarean delivery"
+    assert _rule(scopus, a, scopus.replace("15mg versus 30mg", "15 mg versus 30 mg"), b) == "same DOI and title"
+    assert _rule(scopus, {**a, "doi": None}, scopus.replace("15mg", "25 mg"), {**b, "doi": None}) is None
+    # PubMed transliterates µg as "mug" ("morphine 150mug"), Scopus and CINAHL lost the µ ("150mg"): one number
+    pubmed = "A prospective study of post-cesarean delivery hypoxia after spinal anesthesia with intrathecal morphine"
+    assert _rule(f"{pubmed} 150mug", a, f"{pubmed} 150mg", b) == "same DOI and title"
+    assert _rule(f"{pubmed} 150mg", {**a, "doi": None}, f"{pubmed} 100mg", {**b, "doi": None}) is None
+
+
+def test_a_correction_notice_under_its_articles_doi_is_not_that_article() -> None:
+    """APA PsycInfo (EBSCOhost XML, wilddamon/cs-scoping-review, records 202 and 353) gives an erratum the DOI of
+    the article it corrects: "'Association of maternal eating disorders with pregnancy and neonatal outcomes':
+    Correction." (pages 328) was merged into the article (pages 285-293) by "same DOI and title", its part before
+    the colon agreeing. A title that is the other's with only a notice's words added (correction, erratum,
+    retraction, reply…) is the notice, another paper; the shared DOI is reported."""
+    article = "Association of maternal eating disorders with pregnancy and neonatal outcomes."
+    erratum = "'Association of maternal eating disorders with pregnancy and neonatal outcomes': Correction."
+    a = {"year": "2020", "authors": ["Mantel, Ängla"], "doi": "10.1001/jamapsychiatry.2019.3664", "pages": "285-293"}
+    b = {"year": "2020", "authors": [], "doi": "10.1001/jamapsychiatry.2019.3664", "pages": "328-328"}
+    assert _rule(article, a, erratum, b) is None
+    assert _rule(article, a, f"Correction to: {article}", b) is None
+    assert _rule(article, a, f"Retraction Note: {article}", b) is None
+    # a subtitle one database left out still merges, and a notice word both titles hold changes nothing
+    assert _rule(article, a, article.rstrip(".") + ": a Swedish cohort study.", b) == "same DOI and title"
+    corrected = "Surgical correction of scoliosis in adolescents: long-term outcomes"
+    assert _rule(corrected, a, "Surgical correction of scoliosis in adolescents", b) == "same DOI and title"
