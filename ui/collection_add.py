@@ -40,9 +40,20 @@ def add_to_collection(corpus: str, pids: Sequence[str], key: str, what: str = ""
     before = len(guarded(store().collection_ids, corpus, chosen) or []) if chosen in names else 0
     kept = guarded(store().save_collection, corpus, chosen, pids, note=note.strip() or None)
     if kept is not None:  # the page runs again so the map's colours and the pages' choices know the collection
-        added = kept.papers - before
-        st.session_state[f"{key}_done"] = (
-            f"Collection **{md_escape(kept.name)}** now holds {plural(kept.papers, 'paper')} "
-            f"({plural(added, 'paper')} added" + (f", {len(pids) - added:,} already in it" if added < len(pids)
-                                                  else "") + ").")
+        st.session_state[f"{key}_done"] = _added_message(key, corpus, kept.name, pids, kept.papers,
+                                                         kept.papers - before)
         st.rerun()
+
+
+def _added_message(key: str, corpus: str, name: str, pids: list[str], holds: int, added: int) -> str:
+    """What adding `pids` did. The same papers added to the same collection again (a double click's second click
+    adds none) say what the first click added too, so "0 papers added" never hides the papers that were added."""
+    request = (corpus, name, hash(tuple(sorted(pids))))
+    last = st.session_state.get(f"{key}_last")
+    again = added == 0 and last is not None and last[0] == request
+    total = last[1] if again else added
+    st.session_state[f"{key}_last"] = (request, total)
+    already = len(pids) - total
+    return (f"Collection **{md_escape(name)}** now holds {plural(holds, 'paper')} ({plural(total, 'paper')} added"
+            + (f", {already:,} already in it" if already > 0 else "")
+            + ("; adding them again changed nothing" if again else "") + ").")

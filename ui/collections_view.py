@@ -15,7 +15,7 @@ from core.display import plural
 from core.records import md_escape
 from ui.errors import guarded
 from ui.export_menu import export_menu
-from ui.library_trash import undo_notice
+from ui.library_trash import RESTORED, undo_notice
 from ui.resources import papers_frame, store
 
 PICK = "collections_pick"  # (corpus, name) of the collection chosen in the panel
@@ -120,6 +120,7 @@ def _edit(collection: Any, found: list[Any]) -> None:
         item = guarded(s.delete_collection, corpus, name)
         if item is not None:
             st.session_state[LAST_DELETED] = (item.id, item.describe())
+            st.session_state.pop(RESTORED, None)  # a new delete: the last restore's confirmation goes
             st.session_state.pop(PICK, None)
             st.rerun()
 

@@ -17,6 +17,7 @@ from ui.resources import papers_frame, store
 from ui.sidebar import select_corpus
 
 LAST_TRASHED = "library_last_trashed"  # (trash id, description) of the last delete: the Undo button's object
+RESTORED = "library_restored"  # (where: the notice key or "trash", what came back): said until the next delete
 _CONFIRM = "delete_confirm"  # + ":" + kind + ":" + name: one confirmation per named object
 
 
@@ -31,6 +32,7 @@ def _confirmed(kind: str, name: str) -> bool:
 
 def _trashed(item) -> None:  # noqa: ANN001 - a core.store.TrashItem
     st.session_state[LAST_TRASHED] = (item.id, item.describe())
+    st.session_state.pop(RESTORED, None)
     st.session_state.pop(f"{_CONFIRM}:{item.kind}:{item.name}", None)
     st.rerun()
 
@@ -70,9 +72,11 @@ def delete_panel(corpora: list[str]) -> None:
 
 
 def _restore(item_id: int, key: str = LAST_TRASHED, on_restored: Callable[[Any], None] | None = None,
-             as_name: str | None = None) -> None:
+             as_name: str | None = None, where: str | None = None) -> None:
     """Bring a trashed item back (under `as_name` when given); a restored corpus becomes the current one; its Undo
-    notice (under `key`) goes; `on_restored(item)` lets the caller show what came back."""
+    notice (under `key`) goes; `on_restored(item)` lets the caller show what came back. What came back is said
+    where it was restored (`where`: the Undo notice's key by default) until the next delete or restore, so a
+    second click of a double click, which finds its button gone, does not take the confirmation away."""
     restored = guarded(store().restore, item_id, as_name)
     if st.session_state.get(key, (None,))[0] == item_id:
         st.session_state.pop(key, None)
@@ -81,8 +85,18 @@ def _restore(item_id: int, key: str = LAST_TRASHED, on_restored: Callable[[Any],
             select_corpus(restored.name)
         if on_restored is not None:
             on_restored(restored)
+        st.session_state[RESTORED] = (where or key, f"Restored {restored.describe()}.")
         st.toast(f"Restored {md_escape(restored.describe())}")
         st.rerun()
+
+
+def restored_notice(where: str) -> bool:
+    """Say what the last restore (made at `where`) brought back; whether it was said."""
+    said = st.session_state.get(RESTORED)
+    if not said or said[0] != where:
+        return False
+    st.success(md_escape(said[1]))
+    return True
 
 
 def undo_notice(key: str = LAST_TRASHED, button: str = "undo",
@@ -90,6 +104,7 @@ def undo_notice(key: str = LAST_TRASHED, button: str = "undo",
     """Right after a delete (the (item id, description) kept under `key`): what went to the trash, and Undo."""
     last = st.session_state.get(key)
     if not last:
+        restored_notice(key)
         return
     item_id, described = last
     left, right = st.columns([4, 1])
@@ -127,6 +142,7 @@ def trash_panel() -> None:
     """What the trash holds, each with Restore; Empty the trash, confirmed with what it deletes for good."""
     s = store()
     items = s.trash()
+    restored_notice("trash")
     if not items:
         return
     with st.expander(f"Trash ({len(items):,} item{'s' if len(items) != 1 else ''}, kept "
@@ -138,7 +154,7 @@ def trash_panel() -> None:
             if _name_taken(item):
                 _restore_as(item, _names_taken(item))
             elif right.button("Restore", key=f"restore-{item.id}"):
-                _restore(item.id)
+                _restore(item.id, where="trash")
         names = ", ".join(i.name for i in items)
         sure = st.checkbox(f"Yes, delete for good: {md_escape(names)}", key=f"empty_trash_confirm:{names}")
         if st.button("Empty the trash", disabled=not sure, key="empty_trash_button"):
@@ -155,7 +171,7 @@ def _restore_as(item, taken: set[str]) -> None:  # noqa: ANN001 - a core.store.T
     name = st.text_input("Restore as", key=f"restore_as-{item.id}", value=default).strip()
     if st.button(f"Restore as {md_escape(name)}", key=f"restore_as_button-{item.id}",
                  disabled=not name or name in taken or (item.kind == "collection" and name.casefold() in taken)):
-        _restore(item.id, as_name=name)
+        _restore(item.id, as_name=name, where="trash")
 
 
 def labels_panel(corpus: str) -> None:

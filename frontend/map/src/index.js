@@ -878,19 +878,25 @@ class MapView {
     const zoom = this.camera ? Math.abs(this.camera[0]) : 1;
     g.textAlign = "center";
     g.textBaseline = "middle";
+    const boxes = [];  // the names drawn so far: a name that would cover one goes below it (above, at the bottom)
     for (const label of o.labels) {
       if (label.level === "fine" && zoom < 2 && o.labels.some((l) => l.level === "coarse")) continue;
       if (label.level === "coarse" && zoom >= 2 && o.labels.some((l) => l.level === "fine")) continue;
-      const [cx, sy] = this.screen(label.x, label.y);
+      const [cx, cy] = this.screen(label.x, label.y);
       g.font = "bold 12px sans-serif";
       // a cluster near an edge keeps its whole label on the map (its centre on the map: one off it stays off)
       const half = g.measureText(String(label.text)).width / 2 + 4;
       const sx = cx < 0 || cx > w ? cx : Math.max(Math.min(cx, w - half), Math.min(half, w / 2));
+      let sy = cy;
+      const covers = (y) => boxes.some((b) => sx - half < b[2] && b[0] < sx + half && y - 8 < b[3] && b[1] < y + 8);
+      for (let step = 1; step <= 8 && covers(sy); step += 1) sy = cy + (cy + 16 * step < h - 8 ? 16 : -16) * step;
+      boxes.push([sx - half, sy - 7, sx + half, sy + 7]);
       g.lineWidth = 3; g.strokeStyle = "rgba(255,255,255,.9)";
       g.strokeText(String(label.text), sx, sy);
       g.fillStyle = "#222";
       g.fillText(String(label.text), sx, sy);
     }
+    this.labelBoxes = boxes;
     const stars = o.star ? [...o.stars, o.star] : o.stars;
     for (const star of stars) {
       const [sx, sy] = this.screen(star.x, star.y);
