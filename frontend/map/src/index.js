@@ -762,6 +762,10 @@ class MapView {
       journal: lazyColumn(p, "journal"), note: lazyColumn(p, "note") });
     this.textKey = this.key;
     this.wrap.dataset.text = String(this.key);  // a mark for tests and benchmarks: the cards have their text
+    // a card shown before the text came (the mouse on a point as the map appeared) gets its text now
+    if (this.card.style.display === "block" && this.cardAt !== undefined && this.cardAt < this.n) {
+      this.hover(this.cardAt, this.card.dataset.linked === "1");
+    }
   }
 
   /** Drawn point `i`'s card text, read now from the columns as sent: title, author, journal, year (a year text
@@ -779,6 +783,7 @@ class MapView {
 
   hover(i, atPoint = false) {
     const t = this.cardText(i);
+    this.cardAt = i;
     this.card.replaceChildren();
     const line = (text, css) => { if (text === null || text === undefined || text === "") return;
       el("div", css, this.card).textContent = String(text); };
