@@ -30,7 +30,8 @@ def _decode(proto: Any) -> dict:
 
 def map_sent(at: AppTest, hub: str = "map") -> dict:
     """{"points": DataFrame, "meta": …, "page": {state, codes, mask, rings}, "events": {state}} of this run, for the
-    map whose registry entry is `hub` (the Domain map's by default)."""
+    map whose registry entry is `hub` (the Domain map's by default). The points hold the hover text too, as the
+    browser joins it (`text`: the text instance's table alone, when sent)."""
     out: dict[str, Any] = {}
     for element in at.get("bidi_component"):
         proto = element.proto
@@ -38,12 +39,17 @@ def map_sent(at: AppTest, hub: str = "map") -> dict:
             continue
         data = _decode(proto)
         if proto.component_name.endswith("miread_map"):
-            if data["meta"].get("hub", "map") == hub:
+            if data["meta"].get("role") == "text":  # the hover text, its own instance after the state (§31u)
+                if data["meta"].get("hub", "map") == hub:
+                    out["text"], out["text_key"] = data["points"], data["meta"]["key"]
+            elif data["meta"].get("hub", "map") == hub:
                 out["points"], out["meta"] = data["points"], data["meta"]
                 if "density" in data:  # a density overview's grid (ui/map/overview.py)
                     out["density"] = data["density"]
         elif data.get("role") and data.get("hub") == hub:
             out[data["role"]] = data
+    if "text" in out and "points" in out and out["text_key"] == out["meta"]["key"]:  # the card's text, as the
+        out["points"] = pd.concat([out["points"], out["text"]], axis=1)  # browser joins it to the points (takeText)
     return out
 
 

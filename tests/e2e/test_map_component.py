@@ -52,6 +52,21 @@ def test_hover_shows_a_card_with_hostile_titles_as_typed(tab: Tab, store: Store)
     tab.snap("map-component-hover")
 
 
+def test_the_points_come_without_their_text_and_the_cards_read_it_after(tab: Tab, store: Store):
+    """The points' message holds x, y and the year only: the cards' text (title, author, journal) comes in its own
+    message after the page's state (BENCHMARKS §31u), is taken by the map drawn with the same key, and a hover shows
+    it."""
+    tab.map_drawn()
+    seen = tab.page.evaluate("""() => { const e = window.__mireadMaps.map, m = e.map;
+        return {key: m.key, text: m.wrap.dataset.text || null, sent: e.text ? e.text.key : null,
+                columns: e.text && e.text.points ? e.text.points.schema.fields.map((f) => f.name) : []}; }""")
+    assert seen["text"] == seen["key"] == seen["sent"], seen
+    assert {"title", "author", "journal"} <= set(seen["columns"]) and "x" not in seen["columns"], seen
+    titles = rows_of(store)
+    row = next(i for i, t in enumerate(titles) if "<" not in t and len(t) > 20)
+    assert titles[row][:60] in tab.hover_card(title=titles[row])
+
+
 def test_a_click_opens_the_paper_beside_the_map_and_stars_it(tab: Tab, store: Store):
     titles = rows_of(store)
     row = next(i for i, t in enumerate(titles) if "<" not in t)

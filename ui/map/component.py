@@ -1,9 +1,11 @@
 """The Domain map as a Streamlit components-v2 element drawn by regl-scatterplot (WebGL) in the browser.
 
 Data contract (../shared/MAP.md §5):
-- `show_map`: the heavy instance, keyed, outside every fragment. Its `data` — positions in [-1, 1] (float32), the
-  hover-card text (title, first author, journal, year) and each paper's year — depends only on the corpus version and
-  the map, so a page run with the same map sends a 355-byte reference (ForwardMsg cache), never the points again.
+- `show_map`: the heavy instance, keyed, outside every fragment. Its `data` — positions in [-1, 1] (float32) and
+  each paper's year — depends only on the corpus version and the map, so a page run with the same map sends a
+  355-byte reference (ForwardMsg cache), never the points again. The hover-card text (title, first author, journal)
+  goes in a second instance of the bundle that `push_state` mounts after the state (`role: text`): an open draws
+  the points without waiting for it (BENCHMARKS §31u).
 - `push_state`: a light instance (tiny inline JS) with what a page run changes: a colour code per paper (uint8), the
   palette and legend, the highlight as a bitmask (1 bit a paper), the year window and play, topic labels, citation
   lines, rings on new papers. It hands them to the heavy instance through a page-level registry.
@@ -173,12 +175,19 @@ def _ids_digest(frame: pd.DataFrame) -> bytes:
     return digest.digest()
 
 
+GEOMETRY = ("x", "y", "yearnum")  # what the points' first draw needs; the rest is the hover card's text
+TEXTS = "map_hover_texts"  # {hub: (map version, its hover text table)}: sent after the page's state (push_state)
+
+
 @st.cache_resource(max_entries=4, show_spinner=False)
-def _points(key: str, _coords: np.ndarray, _frame: pd.DataFrame) -> tuple[pa.Table, UnitFrame]:
-    """The heavy instance's table, cached by map key (built once per corpus version and map). An Arrow table, kept
-    as is (a resource, not copied on each run), so a page run only writes its bytes again for the reference."""
+def _points(key: str, _coords: np.ndarray, _frame: pd.DataFrame) -> tuple[pa.Table, pa.Table, UnitFrame]:
+    """The heavy instance's tables, cached by map key (built once per corpus version and map): the points (x, y, the
+    year number) and the hover card's text (title, author, journal; Compare's note), one row per paper each. Arrow
+    tables, kept as they are (a resource, not copied on each run)."""
     unit = unit_frame(_coords)
-    return pa.Table.from_pandas(points_table(_coords, _frame, unit), preserve_index=False), unit
+    table = pa.Table.from_pandas(points_table(_coords, _frame, unit), preserve_index=False)
+    geometry = [c for c in table.column_names if c in GEOMETRY]
+    return table.select(geometry), table.drop_columns(geometry), unit
 
 
 def show_map(corpus: str, coords: np.ndarray, frame: pd.DataFrame, *, hub: str = HUB, key: str = CANVAS_KEY,
@@ -193,8 +202,11 @@ def show_map(corpus: str, coords: np.ndarray, frame: pd.DataFrame, *, hub: str =
     if is_overview(len(coords)):
         table, unit, extra = _overview(version, coords, frame, current_zoom() if zoom else None, hub)
     else:
-        table, unit = _points(version, coords, frame)
+        table, text, unit = _points(version, coords, frame)
         st.session_state.get(WINDOWS, {}).pop(hub, None)  # every paper drawn: codes go one per paper
+        # the hover text (~58 MB at 1M papers: 80 % of the points' data) goes after the page's state, so the first
+        # draw does not wait for it (BENCHMARKS §31u)
+        st.session_state.setdefault(TEXTS, {})[hub] = (version, text)
     # state: a push_state for this hub follows on every page run (the Domain map, Compare): the browser draws the
     # points once, with its colours, instead of uncoloured first when the points come before it (BENCHMARKS §31s)
     meta: dict[str, Any] = {"key": version, "n": table.num_rows, "hub": hub, "name": corpus,
@@ -204,17 +216,30 @@ def show_map(corpus: str, coords: np.ndarray, frame: pd.DataFrame, *, hub: str =
         meta["link"] = [str(h) for h in link]
     if height:
         meta["height"] = f"{int(height)}px"
-    if extra:  # a density overview's window and grid (small, and new with each zoom)
+    if extra:  # a density overview's window and grid (small, and new with each zoom), the text in its points
+        st.session_state.get(TEXTS, {}).pop(hub, None)
         _bundle()(key=key, data={"points": table, "meta": meta, **extra}, height="content")
     else:  # every paper: bytes packed once per map and meta, sent as they are on later runs
         _bundle()(key=key, data=_packed(version, json.dumps(meta, sort_keys=True), table), height="content")
     return unit
 
 
-@st.cache_resource(max_entries=4, show_spinner=False)
+@st.cache_resource(max_entries=8, show_spinner=False)
 def _packed(version: str, meta: str, _table: pa.Table) -> bytes:
-    """The heavy instance's data for one map (`version`) and meta, packed once (ui/map/packing.py)."""
+    """The heavy instance's data for one map (`version`) and meta (or its hover text's), packed once
+    (ui/map/packing.py)."""
     return pack(json.loads(meta), _table)
+
+
+def _send_text(hub: str, key: str) -> None:
+    """The hover card's text of the map `show_map` drew for `hub` in this run, as a second instance of the same
+    bundle (`role: text`), mounted after the page's state: the browser draws the points with their colours first,
+    and the text's ~58 MB (at 1M papers) come while it does. Packed once per map; a later run sends a reference."""
+    version, text = st.session_state.get(TEXTS, {}).get(hub, (None, None))
+    if version is None or version != st.session_state.get(DRAWN, {}).get(hub):
+        return
+    meta = json.dumps({"key": version, "hub": hub, "role": "text"}, sort_keys=True)
+    _bundle()(key=f"{key}_text", data=_packed(version, meta, text), height=0)
 
 
 @st.cache_resource(max_entries=4, show_spinner=False)
@@ -266,6 +291,7 @@ def push_state(state: dict, codes: np.ndarray | None, mask: np.ndarray | None, r
     if rings is not None and len(rings):
         data["rings"] = np.asarray(rings, dtype=np.int32)
     _control(key=key, data=data, height=0)
+    _send_text(hub, key)
 
 
 @dataclass(frozen=True)

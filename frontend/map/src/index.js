@@ -263,6 +263,8 @@ class MapView {
     this.text = { title: lazyColumn(points, "title"), author: lazyColumn(points, "author"),
       journal: lazyColumn(points, "journal"), year: lazyColumn(points, "year"), note: lazyColumn(points, "note"),
       yearnum: lazyColumn(points, "yearnum") };
+    this.textKey = this.text.title ? this.key : null;  // the export and an overview's window bring their text along
+    if (!this.textKey) this.takeText(hub(this.hubKey).text);  // else it comes after the page's state (or came)
     const year = column(points, "yearnum");
     this.years = year ? Float32Array.from(year, (v) => (v === null || v === undefined ? NaN : v)) : null;  // null: none
     this.codes = new Uint8Array(this.n);
@@ -751,6 +753,21 @@ class MapView {
     this.hover(i); this.linkHover(i);
   }
 
+  /** The hover card's text of a map (`{key, points}`, its own message after the page's state, BENCHMARKS §31u): kept
+   * when it is this map's (a text that came before its points waits in the hub for `load`). */
+  takeText(text) {
+    if (!text || !text.points || !this.key || text.key !== this.key || this.textKey === this.key) return;
+    const p = text.points;
+    Object.assign(this.text, { title: lazyColumn(p, "title"), author: lazyColumn(p, "author"),
+      journal: lazyColumn(p, "journal"), note: lazyColumn(p, "note") });
+    this.textKey = this.key;
+    this.wrap.dataset.text = String(this.key);  // a mark for tests and benchmarks: the cards have their text
+    // a card shown before the text came (the mouse on a point as the map appeared) gets its text now
+    if (this.card.style.display === "block" && this.cardAt !== undefined && this.cardAt < this.n) {
+      this.hover(this.cardAt, this.card.dataset.linked === "1");
+    }
+  }
+
   /** Drawn point `i`'s card text, read now from the columns as sent: title, author, journal, year (a year text
    * column's, else the year number sent for the Years window), note. */
   cardText(i) {
@@ -766,6 +783,7 @@ class MapView {
 
   hover(i, atPoint = false) {
     const t = this.cardText(i);
+    this.cardAt = i;
     this.card.replaceChildren();
     const line = (text, css) => { if (text === null || text === undefined || text === "") return;
       el("div", css, this.card).textContent = String(text); };
@@ -1031,7 +1049,7 @@ export function unpack(bytes, drawnKey) {
   const view = bytes instanceof Uint8Array ? bytes : new Uint8Array(bytes);
   const length = new DataView(view.buffer, view.byteOffset, 4).getUint32(0, true);
   const meta = JSON.parse(new TextDecoder().decode(view.subarray(4, 4 + length)));
-  if (meta.key === (typeof drawnKey === "function" ? drawnKey(meta) : drawnKey)) return { meta };
+  if (meta.role !== "text" && meta.key === (typeof drawnKey === "function" ? drawnKey(meta) : drawnKey)) return { meta };
   const started = performance.now();
   const points = tableFromIPC(view.slice(4 + length));  // a copy: aligned for the float views
   return { meta, points, unpackMs: performance.now() - started, bytes: view.length };
@@ -1093,6 +1111,12 @@ export default function mount(component) {
       : parked.get(meta.hub || "map")?.view.key ?? null));
   }
   if (!data || !data.meta) return undefined;
+  if (data.meta.role === "text") {  // the hover text of the hub's map, sent after its state (show_map, push_state)
+    const entry = hub(data.meta.hub || "map");
+    if (!entry.text || entry.text.key !== data.meta.key) entry.text = { key: data.meta.key, points: data.points };
+    if (entry.map) entry.map.takeText(entry.text);
+    return undefined;
+  }
   const hubKey = data.meta.hub || "map";
   const entry = hub(hubKey);
   const performance = (data.meta.n || 0) > 2000000;  // squares, no blending: an init-only option
