@@ -23,9 +23,10 @@ import subprocess
 import sys
 import time
 from collections import Counter
+from collections.abc import Callable
 from contextlib import ExitStack
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 
 from bench_interactions import MODEL, OUT, Bench, bench_tab, synthetic_corpus
 from bench_map_component import READY, opened
