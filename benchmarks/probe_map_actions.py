@@ -1,5 +1,6 @@
 """The map's widget actions broken down (issue 42, BENCHMARKS §31v): colour journal ↔ none, highlight a word (and
-clear it), one step of the Years window (and back), on the real map page. Per action: the settle (bench_interactions'
+clear it, type it again), one step of the Years window (and back) with the highlight on and off, on the real map
+page. Per action: the settle (bench_interactions'
 harness: input → the page's last change), the server's script time, the websocket's bytes, the map's frames
 (regl-scatterplot's draw events, counted until none has come for 1.5 s), the states applied and index.js's `applyMs`
 (the last), a sampling CPU profile of the tab's main thread (CDP `Profiler`; SwiftShader's frames show as
@@ -115,9 +116,13 @@ def actions(b: Bench, word: str) -> list[tuple[str, Callable[[], None]]]:
             high.press(key)
         return act
 
+    def highlight(text: str) -> Callable[[], None]:
+        return lambda: b.type_and_commit("Highlight papers matching", text)
+
     return [("colour: journal → none", pick("(none)")), ("colour: none → journal", pick("journal")),
-            ("highlight a word", lambda: b.type_and_commit("Highlight papers matching", word)),
-            ("highlight cleared", lambda: b.type_and_commit("Highlight papers matching", "")),
+            ("highlight a word", highlight(word)), ("year step, highlight on", step("ArrowLeft")),
+            ("year step back, highlight on", step("ArrowRight")), ("highlight cleared", highlight("")),
+            ("highlight the same word again", highlight(word)), ("highlight cleared again", highlight("")),
             ("year window (one step)", step("ArrowLeft")), ("year window (step back)", step("ArrowRight"))]
 
 
