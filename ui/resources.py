@@ -62,20 +62,12 @@ def _frame(workspace: str, corpus: str, version: int) -> Any:
     return get_store(workspace).papers_frame(corpus)
 
 
-@st.cache_resource(show_spinner=False, max_entries=2)
-def _highlight_text(workspace: str, corpus: str, version: int) -> Any:
-    from core.explore import highlight_text
+def highlight_rows(frame: Any, query: str) -> np.ndarray:
+    """The rows of a corpus's `frame` (`papers_frame`, one object per corpus version) matching a highlight query: its
+    text and its last queries' rows kept with the frame (core.explore.kept_highlight; read-only)."""
+    from core.explore import kept_highlight
 
-    return highlight_text(_frame(workspace, corpus, version))
-
-
-def highlight_rows(corpus: str, frame: Any, query: str) -> np.ndarray:
-    """The rows of the corpus's `frame` (`papers_frame`) matching a highlight query (core.explore.highlight_mask
-    over a text kept per corpus version)."""
-    from core.explore import highlight_mask
-
-    version = store().corpus(corpus).version
-    return highlight_mask(frame, query, _highlight_text(str(settings().workspace), corpus, version))
+    return kept_highlight(frame, query)
 
 
 def papers_frame(corpus: str) -> Any:

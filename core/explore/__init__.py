@@ -39,6 +39,7 @@ _EXPORTS = {
     "choice_margin": "figures",
     "highlight_mask": "maps.highlight",
     "highlight_text": "maps.highlight",
+    "kept_highlight": "maps.highlight",
     "hover_frame": "maps.cached",
     "kmeans": "topics.clusters",
     "map_coordinates": "maps.cached",

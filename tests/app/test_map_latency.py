@@ -10,7 +10,7 @@ def test_a_map_rerun_does_not_build_the_html_export_until_it_is_downloaded(works
 
     built: list[int] = []
     real = ui.map.component.standalone_html
-    monkeypatch.setattr(ui.map.component, "standalone_html", lambda *a: built.append(1) or real(*a))
+    monkeypatch.setattr(ui.map.component, "standalone_html", lambda *a, **k: built.append(1) or real(*a, **k))
     at = open_app()
     at.text_input(key="map_highlight").set_value("galaxy").run()  # a second run of the page
     assert not at.exception

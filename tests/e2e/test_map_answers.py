@@ -284,3 +284,27 @@ def test_a_hover_card_is_shown_in_the_mouse_moves_own_task(tab: Tab):
     tab.page.mouse.move(x, y)
     seen = tab.page.evaluate("() => window.__hoverSeen")
     assert str(row) in seen, seen  # shown within a mouse move's own dispatch, not a task later
+
+
+def test_the_mouse_leaving_the_map_draws_no_frame_unless_a_paper_was_hovered(tab: Tab):
+    """BENCHMARKS §31v: regl-scatterplot drew every point again whenever the mouse left the map, a paper hovered or
+    not, so going from the map to the Colour by box or the Highlight field cost a frame of every point (0.8-1.6 s at
+    1,000,000 papers in a GPU-less browser) just as the action began. Leaving from the void draws nothing; leaving
+    from a hovered paper draws its ring away (one frame)."""
+    tab.idle()
+    tab.page.keyboard.press("Escape")
+    tab.map_drawn()
+    tab.page.locator(".miread-map-outer button[data-mode=panZoom]").first.click()
+    box = tab.page.locator(".miread-map").first.bounding_box()
+    corner = (box["x"] + 3, box["y"] + box["height"] - 3)  # the void: no paper under the mouse
+    tab.page.mouse.move(*corner, steps=2)
+    frames = _frames_still(tab)
+    tab.page.mouse.move(box["x"] + 3, box["y"] - 40, steps=2)  # off the map, above it
+    assert _frames_still(tab) == frames, "leaving the map from the void drew the points again"
+    titles = tab.map_view()["titles"]
+    row = next(i for i, t in enumerate(titles) if t.strip())
+    tab.page.mouse.move(*tab.map_point(row), steps=2)
+    hovered = _frames_still(tab)
+    assert hovered == frames + 1, (frames, hovered)  # the hover's ring
+    tab.page.mouse.move(box["x"] + 3, box["y"] - 40, steps=2)
+    assert _frames_still(tab) == hovered + 1, "the ring of the paper left stayed drawn"

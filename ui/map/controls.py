@@ -50,7 +50,7 @@ def quick_controls(drawn: DrawnMap, highlight_box: Any, years_box: Any, map_box:
     query = highlight_box.text_input("Highlight papers matching", placeholder="e.g. malaria, transformer, 10.1103/…",
                                      key="map_highlight", help="Case-insensitive match in title, abstract or any "
                                                                "column.")
-    highlight = highlight_rows(drawn.corpus, frame, query) if query.strip() else None
+    highlight = highlight_rows(frame, query) if query.strip() else None
     with years_box:
         if highlight is not None:
             matched = int(highlight.sum())
