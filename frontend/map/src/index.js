@@ -1004,6 +1004,17 @@ class MapView {
     }, "image/png");
   }
 
+  /** Test and bench helper: the points as shown, one canvas: the CPU's layer (when on) under regl-scatterplot's. */
+  picture() {
+    if (!this.raster.active) return this.canvas;
+    const c = document.createElement("canvas");
+    c.width = this.canvas.width; c.height = this.canvas.height;
+    const g = c.getContext("2d");
+    g.drawImage(this.raster.canvas, 0, 0);
+    g.drawImage(this.canvas, 0, 0);
+    return c;
+  }
+
   /** Test and bench helpers: a row's screen position in page coordinates. */
   pageXY(row) {
     const r = this.wrap.getBoundingClientRect();
