@@ -87,7 +87,6 @@ export default class Raster {
       this.image = c.getContext("2d").createImageData(Math.max(1, W), Math.max(1, H));
       this.pixels = new Uint32Array(this.image.data.buffer);
     }
-    const d = this.image.data;
     this.pixels.fill(0xffffffff);  // white (the map's background; regl-scatterplot's canvas over it is transparent)
     const look = view.looks || {};
     let ownSelection = false;
@@ -122,6 +121,13 @@ export default class Raster {
       // pixels whose centres lie in its square, each at the coverage of regl-scatterplot's round point shader (a disc
       // of diameter s, its edge smoothed over AA px: linearstep(s + AA, s − AA, 2 × distance)); a square covers all.
       // A point 2 px wide covers its 2 × 2 pixels whole (the common case of a large map: a short path).
+      const P = this.pixels;
+      // pixel o blended with r, g, b at t (0..256), on the opaque white-based picture (little-endian RGBA words)
+      const blend = (o, r, g, b, t) => {
+        const q = P[o], dr = q & 255, dg = (q >>> 8) & 255, db = (q >>> 16) & 255;
+        P[o] = 0xff000000 | ((db + (((b - db) * t) >> 8)) << 16) | ((dg + (((g - dg) * t) >> 8)) << 8)
+          | (dr + (((r - dr) * t) >> 8));
+      };
       const put = (i, s, r, g, b, a) => {
         const px = xs[i] * ax + ys[i] * bx + cx0, py = xs[i] * ay + ys[i] * by + cy0, h = s / 2;
         let x0 = Math.ceil(px - h - 0.5), y0 = Math.ceil(py - h - 0.5);
@@ -133,9 +139,9 @@ export default class Raster {
         if (x1 >= W) x1 = W - 1;
         if (y1 >= H) y1 = H - 1;
         for (let y = y0; y <= y1; y += 1) {
-          let o = (y * W + x0) * 4;
+          let o = y * W + x0;
           const ey = y + 0.5 - py;
-          for (let x = x0; x <= x1; x += 1, o += 4) {
+          for (let x = x0; x <= x1; x += 1, o += 1) {
             let t = a;
             if (!whole) {
               const ex = x + 0.5 - px;
@@ -143,18 +149,25 @@ export default class Raster {
               if (cover <= 0) continue;
               if (cover < 1) t = (a * cover) | 0;
             }
-            if (t >= 256) { d[o] = r; d[o + 1] = g; d[o + 2] = b; continue; }
-            d[o] += ((r - d[o]) * t) >> 8;
-            d[o + 1] += ((g - d[o + 1]) * t) >> 8;
-            d[o + 2] += ((b - d[o + 2]) * t) >> 8;
+            blend(o, r, g, b, t);
           }
         }
       };
+      // the common case of a large map, points 2 px wide (not zoomed in): each covers its 2 × 2 pixels whole
+      const two = sizes[0] === 2 && sizes[1] === 2;
       for (let i = 0; i < n; i += 1) {
         const code = codes[i];
         if (hidden[code]) continue;
-        const k = weight[i] >= 1 ? 1 : 0;
-        put(i, sizes[k], table[3 * code], table[3 * code + 1], table[3 * code + 2], alpha[k]);
+        const k = weight[i] >= 1 ? 1 : 0, r = table[3 * code], g = table[3 * code + 1], b = table[3 * code + 2];
+        if (two) {
+          const x0 = Math.ceil(xs[i] * ax + ys[i] * bx + cx0 - 1.5), y0 = Math.ceil(xs[i] * ay + ys[i] * by + cy0 - 1.5);
+          if (x0 >= 0 && y0 >= 0 && x0 < W - 1 && y0 < H - 1) {
+            const o = y0 * W + x0, t = alpha[k];
+            blend(o, r, g, b, t); blend(o + 1, r, g, b, t); blend(o + W, r, g, b, t); blend(o + W + 1, r, g, b, t);
+            continue;
+          }
+        }
+        put(i, sizes[k], r, g, b, alpha[k]);
       }
       // a selection too large for rings (build.mjs draws it in one pass): its points' bodies in the lasso's ink,
       // here, over the rest (a smaller one keeps regl-scatterplot's rings, drawn over this layer)
@@ -171,7 +184,9 @@ export default class Raster {
         }
       }
     }
+    const put = performance.now();
     c.getContext("2d").putImageData(this.image, 0, 0);
+    view.wrap.dataset.rasterPutMs = (performance.now() - put).toFixed(1);
     this.lastMs = performance.now() - started;
     view.wrap.dataset.rasterMs = this.lastMs.toFixed(1);
     view.wrap.dataset.rasterFrames = String((Number(view.wrap.dataset.rasterFrames) || 0) + 1);
