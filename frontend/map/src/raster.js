@@ -3,7 +3,7 @@
 // the points drawn: 0.4–1.4 s a frame at 1,000,000 papers. A plain loop that writes each point's square into an
 // ImageData is ~50× cheaper. In CPU mode regl-scatterplot keeps everything but the points' bodies (camera, pan and
 // zoom, hover and click with its spatial index, lasso, the hovered point, a small selection's rings): build.mjs
-// patches its frame to call `canvas.__mireadPoints` instead of drawPointBodies(), and this layer, a canvas right under
+// patches its frame to call `canvas.__mireadPoints` instead of drawPointBodies(), and this layer, a canvas under
 // regl-scatterplot's (whose background is transparent), draws them in the same frame, on white, in the same colours,
 // opacities, sizes and order (alpha blended over what is drawn before, as regl-scatterplot's blending does).
 
@@ -60,9 +60,13 @@ export default class Raster {
   constructor(view) {
     this.view = view;
     this.canvas = document.createElement("canvas");
-    this.canvas.style.cssText = "position:absolute;inset:0;width:100%;height:100%;pointer-events:none;display:none";
+    // last in the map (its first canvas stays regl-scatterplot's, which tests and tools look for), under the rest:
+    // z-index −1 within the map, made a stacking context of its own (isolation), so above the map's background
+    this.canvas.style.cssText = "position:absolute;inset:0;width:100%;height:100%;pointer-events:none;display:none;"
+      + "z-index:-1";
     this.canvas.className = "miread-raster";
-    view.wrap.insertBefore(this.canvas, view.canvas);
+    view.wrap.style.isolation = "isolate";
+    view.wrap.appendChild(this.canvas);
     this.active = false;
     this.draw = (info) => this.frame(info);
   }
