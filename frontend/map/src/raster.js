@@ -9,8 +9,9 @@
 
 import { SELECTED, SELECTION_OUTLINE_LIMIT } from "./selection.js";
 
-/** Points from which a software WebGL draws them on the CPU (auto mode). */
-export const CPU_FROM = 100000;
+/** Points from which a software WebGL draws them on the CPU (auto mode): at 50,000 it pays already (pan 9.5 → 16
+ * frames/s, a lasso's let go 1.25 → 0.33 s, BENCHMARKS §31w); fewer were not measured. */
+export const CPU_FROM = 50000;
 const SOFTWARE = /swiftshader|llvmpipe|softpipe|software|microsoft basic render/i;
 
 /** Whether the WebGL context `gl` runs in software (its unmasked renderer's name, else its plain one). */
