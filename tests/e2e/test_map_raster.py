@@ -112,7 +112,7 @@ def test_the_cpu_draws_the_points_as_webgl_does(pages):
 
 HIGHLIGHT = f"""async () => {{ const m = {MAP}, n = m.n, bits = new Uint8Array(Math.ceil(n / 8));
     for (let r = 0; r < n; r += 2) bits[r >> 3] |= 1 << (7 - (r & 7));  // the even rows match
-    await m.apply({{...m.state, mask: bits, state: {{...m.state.state}}}}, true); }}"""
+    await m.apply({{...m.state, mask: bits, state: {{...m.state.state, grow: true}}}}, true); }}"""  # (as the page: larger too)
 
 
 def test_a_highlight_fades_the_same_papers(pages):
@@ -124,6 +124,21 @@ def test_a_highlight_fades_the_same_papers(pages):
     even = [cpu[y, x].sum() for i, (x, y) in enumerate(xy) if i % 2 == 0 and 0 <= x < w and 0 <= y < h]
     odd = [cpu[y, x].sum() for i, (x, y) in enumerate(xy) if i % 2 and 0 <= x < w and 0 <= y < h]
     assert np.median(odd) > np.median(even) + 150  # the non-matches faded towards white
+
+
+YEARS = f"""async () => {{ const m = {MAP};  // the years 2001-2002 only (years are 2000 + row % 5)
+    await m.apply({{...m.state, state: {{...m.state.state, years: [2001, 2002]}}}}, true); }}"""
+
+
+def test_a_year_window_fades_the_same_papers(pages):
+    for page in pages.values():
+        page.evaluate(YEARS)
+        settle(page)
+    _, cpu, xy = compare(pages, "years")
+    h, w, _ = cpu.shape
+    inside = [cpu[y, x].sum() for i, (x, y) in enumerate(xy) if i % 5 in (1, 2) and 0 <= x < w and 0 <= y < h]
+    outside = [cpu[y, x].sum() for i, (x, y) in enumerate(xy) if i % 5 not in (1, 2) and 0 <= x < w and 0 <= y < h]
+    assert np.median(outside) > np.median(inside) + 150  # the papers outside the window faded towards white
 
 
 def test_a_hidden_legend_group_is_not_drawn(pages):
