@@ -13,7 +13,8 @@ measurements at 50,000 points in the same run (the goal table in issue 42 names 
     .venv/bin/python benchmarks/bench_map_fps.py --steps lasso --baseline-bundle /tmp/old_map_component.js
 
 With --baseline-bundle, a second page inlines that bundle (an older build of ui/map/static/map_component.js) and the
-two are measured in turn, interleaved, in the same run.
+two are measured in turn, interleaved, in the same run. With --rasters gl,cpu this bundle is measured with its points
+drawn by WebGL and on the CPU (frontend/map/src/raster.js, `?raster=`), in turn (BENCHMARKS §31w).
 """
 
 from __future__ import annotations
@@ -130,13 +131,14 @@ def export_page(folder: Path, bundle: Path | None = None, name: str = "map.html"
     return path
 
 
-def in_page(browser, page_file: Path, steps: Callable[[Any], dict]) -> dict:
-    """Open the exported page, wait for its map, run `steps(page)`; its result and the JS heap after a GC, in MB."""
+def in_page(browser, page_file: Path, steps: Callable[[Any], dict], raster: str = "") -> dict:
+    """Open the exported page (with `?raster=` cpu or gl: the points drawn on the CPU or with WebGL, else as the map
+    chooses), wait for its map, run `steps(page)`; its result and the JS heap after a GC, in MB."""
     context = browser.new_context(viewport={"width": 1200, "height": 900})
     page = context.new_page()
     cdp = context.new_cdp_session(page)
     cdp.send("Performance.enable")
-    page.goto(page_file.as_uri())
+    page.goto(page_file.as_uri() + (f"?raster={raster}" if raster else ""))
     page.wait_for_function(f"() => window.__mireadMaps && {MAP} && {MAP}.wrap.dataset.ready === '1'", timeout=60_000)
     found = steps(page)
     cdp.send("HeapProfiler.enable")
@@ -146,7 +148,7 @@ def in_page(browser, page_file: Path, steps: Callable[[Any], dict]) -> dict:
     return {**found, "heap_mb": metrics.get("JSHeapUsedSize", 0) / 2**20}
 
 
-def measure(browser, page_file: Path, n: int, wanted: set[str]) -> dict:
+def measure(browser, page_file: Path, n: int, wanted: set[str], raster: str = "") -> dict:
     def steps(page: Any) -> dict:
         found: dict = {"draw_s": page.evaluate(LOAD, n) / 1000}
         if "pan" in wanted:
@@ -160,9 +162,10 @@ def measure(browser, page_file: Path, n: int, wanted: set[str]) -> dict:
             found.update(lasso_fps=lasso["frames"] / lasso["seconds"], lasso_draws=lasso["draws"],
                          lasso_selected=lasso["selected"], lasso_select_s=lasso["selectMs"] / 1000,
                          same_select_s=lasso["sameMs"] / 1000)
+        found["raster"] = page.evaluate("() => window.__mireadMaps.bench.map.wrap.dataset.raster || ''")
         return found
 
-    return in_page(browser, page_file, steps)
+    return in_page(browser, page_file, steps, raster)
 
 
 def main() -> None:
@@ -173,19 +176,21 @@ def main() -> None:
     parser.add_argument("--runs", type=int, default=3)
     parser.add_argument("--steps", default="pan,recolour,lasso", help="which of pan, recolour, lasso to measure")
     parser.add_argument("--baseline-bundle", type=Path, default=None, help="an older bundle, measured in turn")
+    parser.add_argument("--rasters", default="", help="e.g. gl,cpu: this bundle measured in each mode, in turn")
     args = parser.parse_args()
     sizes = [int(v) for v in args.points.split(",")]
     wanted = set(args.steps.split(","))
     with tempfile.TemporaryDirectory() as tmp, sync_playwright() as p:
-        pages = {"this": export_page(Path(tmp))}
+        this = export_page(Path(tmp))
+        pages = {f"this:{mode}": (this, mode) for mode in args.rasters.split(",") if mode} or {"this": (this, "")}
         if args.baseline_bundle:
-            pages = {"baseline": export_page(Path(tmp), args.baseline_bundle, "baseline.html"), **pages}
+            pages = {"baseline": (export_page(Path(tmp), args.baseline_bundle, "baseline.html"), ""), **pages}
         results: dict[str, dict[int, list[dict]]] = {label: {n: [] for n in sizes} for label in pages}
         browser = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
         for run in range(args.runs):
             for n in (sizes if run % 2 == 0 else sizes[::-1]):
                 for label in (list(pages) if run % 2 == 0 else list(pages)[::-1]):
-                    results[label][n].append(measure(browser, pages[label], n, wanted))
+                    results[label][n].append(measure(browser, pages[label][0], n, wanted, pages[label][1]))
                     print(label, n, json.dumps(results[label][n][-1]), flush=True)
         browser.close()
     print(json.dumps({"machine": machine(), "results": results}))

@@ -51,10 +51,51 @@ const LEAVE_DRAW_IF_HOVERED = `  const mouseLeaveCanvasHandler = () => {
     isMouseInCanvas = false;
     isMouseOverCanvasChecked = true;
   };`;
+// A fourth: the points drawn on the CPU (src/raster.js, BENCHMARKS §31w). With `canvas.__mireadPoints` set (CPU mode:
+// a software WebGL and a large map, or the hidden override), the frame calls it instead of drawing the points' bodies,
+// and it draws a selection too large for rings itself (its return: true); regl-scatterplot draws the rest (the
+// hovered point, a small selection's rings, the lasso, lines) over it, on its transparent canvas.
+const FRAME_POINTS = `      const numPoints = getNormalNumPoints();
+      if (isPointsDrawn && numPoints > 0) {
+        drawPointBodies();
+      }
+
+      if (!mouseDown && (showReticle || drawReticleOnce)) {
+        drawReticle();
+      }
+
+      if (hoveredPoint >= 0) {
+        drawHoveredPoint();
+      }
+
+      if (selectedPoints.length > 0) {
+        drawSelectedPoints();
+      }`;
+const FRAME_POINTS_CPU = `      const numPoints = getNormalNumPoints();
+      const cpuPoints = canvas.__mireadPoints;
+      const cpuSelected = cpuPoints ? cpuPoints({ pointScale: getPointScale(), selected: selectedPoints,
+        drawn: isPointsDrawn && numPoints > 0, selectedSize: pointSizeSelected * window.devicePixelRatio,
+        antiAliasing }) : false;
+      if (isPointsDrawn && numPoints > 0 && !cpuPoints) {
+        drawPointBodies();
+      }
+
+      if (!mouseDown && (showReticle || drawReticleOnce)) {
+        drawReticle();
+      }
+
+      if (hoveredPoint >= 0) {
+        drawHoveredPoint();
+      }
+
+      if (selectedPoints.length > 0 && !cpuSelected) {
+        drawSelectedPoints();
+      }`;
 const patches = [
   [DRAW_SELECTED, DRAW_SELECTED_ONCE, "drawSelectedPoints"],
   [HOVER_DRAW, HOVER_DRAW_ON_CHANGE, "hover"],
   [LEAVE_DRAW, LEAVE_DRAW_IF_HOVERED, "mouseLeaveCanvasHandler"],
+  [FRAME_POINTS, FRAME_POINTS_CPU, "frame's points"],
 ];
 const selectionInOnePass = {
   name: "regl-scatterplot-patches",

@@ -56,6 +56,14 @@ def test_the_hover_text_goes_in_its_own_instance_after_the_page_state(workspace)
     assert sorted(text[1].column("title").to_pylist()) == sorted(p.title for p in PAPERS)
 
 
+def test_the_raster_override_goes_to_the_browser_in_the_points_meta(workspace, monkeypatch: pytest.MonkeyPatch):  # noqa: F811
+    """MIREAD_MAP_RASTER=cpu|gl (tests, benchmarks) reaches the map as `meta.raster` (frontend/map/src/raster.js);
+    unset, the browser chooses (no `raster`)."""
+    assert "raster" not in map_sent(open_app())["meta"]
+    monkeypatch.setenv("MIREAD_MAP_RASTER", "cpu")
+    assert map_sent(open_app())["meta"]["raster"] == "cpu"
+
+
 def test_over_the_limit_the_map_opens_as_a_density_overview_and_a_zoom_sends_its_window(
         workspace, monkeypatch: pytest.MonkeyPatch):  # noqa: F811
     monkeypatch.setenv("MIREAD_MAP_DRAW_LIMIT", "20")

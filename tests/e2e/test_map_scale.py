@@ -179,8 +179,9 @@ BIG_BOX = """async (n) => {  // n points in two clusters (left, right); a Box ov
     fire('mouseup', bx, by);
     while (Number(map.wrap.dataset.picked || 0) === 0 || Number(map.wrap.dataset.frames) === frames) await wait(20);
     await wait(1000);
-    // the colour drawn at the middle of each cluster (the map's own canvas: regl-scatterplot copies each frame to it)
-    const g = map.canvas.getContext('2d'), scale = map.canvas.width / map.wrap.clientWidth;
+    // the colour drawn at the middle of each cluster (the map's canvas, where regl-scatterplot copies each frame, over
+    // the CPU's points when they are drawn there: raster.js)
+    const g = map.picture().getContext('2d'), scale = map.canvas.width / map.wrap.clientWidth;
     const pixel = (px, py) => { const [sx, sy] = map.screen(px, py);
         return Array.from(g.getImageData(Math.round(sx * scale), Math.round(sy * scale), 1, 1).data); };
     return {selected: map.selection.length, left: n / 2, frames: Number(map.wrap.dataset.frames) - frames,

@@ -212,6 +212,9 @@ def show_map(corpus: str, coords: np.ndarray, frame: pd.DataFrame, *, hub: str =
     meta: dict[str, Any] = {"key": version, "n": table.num_rows, "hub": hub, "name": corpus,
                             "unit": [unit.cx, unit.cy, unit.half], "zoom": bool(zoom), "state": True}
     meta.update(extra.pop("meta", {}))
+    raster = os.environ.get("MIREAD_MAP_RASTER", "")
+    if raster in ("cpu", "gl"):  # a hidden override (tests, benchmarks): points drawn on the CPU or with WebGL
+        meta["raster"] = raster
     if link:
         meta["link"] = [str(h) for h in link]
     if height:

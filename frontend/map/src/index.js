@@ -11,6 +11,7 @@ import clearedLayer from "./layer.js";
 import Lasso from "./lasso.js";
 import { buildIndex } from "./spatial.js";
 import Pin from "./pin.js";
+import Raster, { askedMode, drawsOnCpu, softwareGL } from "./raster.js";
 import Touch from "./touch.js";
 
 const GREY = "#c8c8c8";
@@ -153,6 +154,9 @@ class MapView {
       pointOutlineWidth: 2, lassoColor: [0.1, 0.1, 0.1, 1], backgroundColor: [1, 1, 1, 1],
       performanceMode: performance, deselectOnDblClick: false, deselectOnEscape: false, lassoInitiator: false,
     });
+    // the points drawn on the CPU in a software WebGL (a large map) or when asked (raster.js): a layer under the canvas
+    this.raster = new Raster(this);
+    this.software = softwareGL(this.renderer.regl && this.renderer.regl._gl);
     // Escape clears the selection only with the mouse on the map: regl-scatterplot's own handler heard Escape
     // anywhere on the page, so closing a menu or a select box with it lost the papers just lassoed
     this.pointerOn = false;
@@ -260,6 +264,7 @@ class MapView {
     this.total = over ? Number(meta.total) || this.n : this.n;
     this.localOf = null;
     if (over) this.setDensity(values(data.density), over.size); else this.clearDensity();
+    this.raster.set(drawsOnCpu(askedMode(meta), this.n, Boolean(over), this.software));
     this.text = { title: lazyColumn(points, "title"), author: lazyColumn(points, "author"),
       journal: lazyColumn(points, "journal"), year: lazyColumn(points, "year"), note: lazyColumn(points, "note"),
       yearnum: lazyColumn(points, "yearnum") };
@@ -1008,6 +1013,7 @@ class MapView {
     drawn.getContext("2d").putImageData(image, 0, 0);
     g.fillStyle = "#fff";
     g.fillRect(0, 0, c.width, c.height);
+    if (this.raster.active) g.drawImage(this.raster.canvas, 0, 0, image.width, image.height);  // the CPU's points
     g.drawImage(drawn, 0, 0);
     g.drawImage(this.overlay, 0, 0, image.width, image.height);
     if (key) g.drawImage(key, 0, image.height);
@@ -1020,6 +1026,17 @@ class MapView {
       a.click();
       setTimeout(() => URL.revokeObjectURL(a.href), 1000);
     }, "image/png");
+  }
+
+  /** Test and bench helper: the points as shown, one canvas: the CPU's layer (when on) under regl-scatterplot's. */
+  picture() {
+    if (!this.raster.active) return this.canvas;
+    const c = document.createElement("canvas");
+    c.width = this.canvas.width; c.height = this.canvas.height;
+    const g = c.getContext("2d");
+    g.drawImage(this.raster.canvas, 0, 0);
+    g.drawImage(this.canvas, 0, 0);
+    return c;
   }
 
   /** Test and bench helpers: a row's screen position in page coordinates. */
@@ -1038,6 +1055,7 @@ class MapView {
     if (this.yearsObserver) this.yearsObserver.disconnect();
     this.resize.disconnect();
     this.plot.destroy();
+    this.raster.destroy();
     this.renderer.destroy();
   }
 }
