@@ -6,6 +6,7 @@ import time
 
 import streamlit as st
 
+from ui.history import one_entry_per_page
 from ui.kept_choices import keep_choices
 from ui.resources import begin_run
 from ui.shared_view import apply_link, carry_selection, show_link_problems
@@ -48,6 +49,7 @@ try:
         st.switch_page("app_pages/compare.py", query_params=st.query_params.to_dict())  # ?compare=B: the compare view
     keep_choices()  # the map's colour, topic level, years… as the user left them on another page
     sidebar()
+    one_entry_per_page()  # Back leaves a page in one press (ui/history.py)
     carry_selection()  # the corpus and model in the URL on every page: a reload keeps them
     show_link_problems(page.url_path)  # the map and Compare show them in their own place
     page.run()

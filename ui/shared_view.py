@@ -77,7 +77,7 @@ def carry_selection() -> None:
     """Keep the sidebar's corpus and model in the address bar on every page, so a reload opens the same ones."""
     wanted = {name: str(value) for name, key in (("corpus", state.CORPUS), ("model", state.MODEL))
               if (value := st.session_state.get(key)) and st.query_params.get(name) != value}
-    if wanted:  # one change of the address: each is one entry in the browser's history (Back steps through them)
+    if wanted:  # one change of the address, replacing the page's history entry (ui/history.py: Back leaves the page)
         st.query_params.update(wanted)
 
 

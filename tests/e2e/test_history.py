@@ -1,8 +1,8 @@
 """Browser Back (helper qa16): the app wrote the corpus and then the model into the address, one history entry each,
 so the history held half-written addresses ('?corpus=c' without its model) and Back went nowhere (the same page
-again) once more than it needed before it left a page. One write of both leaves one entry per change. (Streamlit
-itself pushes the bare address of a page opened from the sidebar, so one Back still returns to that bare address
-first: reported, not fixable from the app without replacing Streamlit's navigation.)"""
+again) once more than it needed before it left a page. One write of both leaves one entry per change. Streamlit
+itself pushes the bare address of a page opened from the sidebar and then the address the app writes back: since
+qa20 (ui/history.py) a push that keeps the page's path replaces its entry, so one Back press leaves a page."""
 
 from __future__ import annotations
 
@@ -57,3 +57,20 @@ def test_the_history_holds_no_half_written_address(tab: Tab) -> None:
 
 def _assert_ends_with(tab: Tab, tail: str) -> None:
     assert tab.page.url.endswith(tail), tab.page.url
+
+
+def test_one_back_press_returns_to_the_page_before(tab: Tab) -> None:
+    """The address written after a page opens (its corpus and model; the map's view) replaces that page's history
+    entry instead of adding one: Back leaves a page in one press (qa20: two presses on every page)."""
+    tab.idle()
+    tab.go("Journals")
+    tab.eventually(lambda: _assert_ends_with(tab, "/journals?corpus=c&model=tiny"))
+    tab.go("Library")
+    tab.eventually(lambda: _assert_ends_with(tab, "/library?corpus=c&model=tiny"))
+    tab.page.go_back()
+    tab.idle()
+    tab.eventually(lambda: _assert_ends_with(tab, "/journals?corpus=c&model=tiny"))
+    tab.see("Journals", "h1")
+    tab.page.go_back()
+    tab.idle()
+    tab.eventually(lambda: _assert_ends_with(tab, "/similar?corpus=c&model=tiny"))
