@@ -46,6 +46,8 @@ OUT = ROOT / "benchmarks" / "out" / "interactions"
 BUDGET_S = 1.0
 DEBUG = bool(os.environ.get("BENCH_DEBUG"))
 MODEL = "minilm"
+# the benchmarks' app servers: no background UMAP warm-up, one timing line a run, the CPU, the packaged model
+SERVER_ENV = {"MIREAD_WARM_NUMBA": "0", "MIREAD_TIMING": "1", "MIREAD_DEVICE": "cpu", "MIREAD_MODEL": MODEL}
 OTHER = "synthetic-small"
 PAGES = ["Similar papers", "Journals", "Library", "Train", "Evaluate", "Compare models", "Domain map"]
 WORDS = ("galaxy", "protein", "market", "lattice", "neuron", "quantum", "climate", "enzyme", "graph", "plasma",
@@ -479,6 +481,11 @@ def queries(n: int) -> list[tuple[str, str]]:
     return [(r["title"], r["abstract"]) for r in arxiv(n, offset=1000)]
 
 
+def before_and_after(before: str) -> dict[str, Path]:
+    """The checkouts a probe serves, by label: the revision before a change (`--before`, when given) and this one."""
+    return {**({"before": Path(before)} if before else {}), "after": ROOT}
+
+
 @contextmanager
 def serve(app_root: Path, workspace: Path, env: dict[str, str]) -> Iterator[tuple[str, Path]]:
     """`streamlit run app.py` of the checkout at `app_root` (this one, or the revision before a change) on
@@ -510,7 +517,7 @@ def run_corpus(browser: Any, kind: str, args: argparse.Namespace) -> dict[str, A
     titles = [str(frame["title"].iloc[r % len(frame)]) for r in (5, 50, 500, 1500, 2500, 77, 777)]
     info = store.corpus(corpus)
     colours = ((info.labels or ["(none)"])[0], "(none)")
-    env = {"MIREAD_WARM_NUMBA": "0", "MIREAD_TIMING": "1", "MIREAD_DEVICE": "cpu", "MIREAD_MODEL": MODEL}
+    env = dict(SERVER_ENV)
     print(f"\n== {kind}: {corpus} ({len(frame):,} papers) ==", flush=True)
     parts = map_parts(root, corpus) if "parts" in args.actions.split(",") else {}
     if parts:

@@ -21,7 +21,7 @@ from contextlib import ExitStack
 from pathlib import Path
 from typing import Any
 
-from bench_interactions import MODEL, OUT, Bench, bench_tab, synthetic_corpus
+from bench_interactions import OUT, SERVER_ENV, Bench, before_and_after, bench_tab, synthetic_corpus
 from bench_map_component import READY, lasso, opened, pan_mode, point, widget_actions
 from common import ROOT, machine
 
@@ -106,8 +106,8 @@ def main() -> None:
 
     root = OUT / f"ws-map-{args.papers}"
     synthetic_corpus(Store(root), "synthetic", args.papers, seed=7)
-    env = {"MIREAD_WARM_NUMBA": "0", "MIREAD_TIMING": "1", "MIREAD_DEVICE": "cpu", "MIREAD_MODEL": MODEL}
-    roots = {**({"before": Path(args.before)} if args.before else {}), "after": ROOT}
+    env = dict(SERVER_ENV)
+    roots = before_and_after(args.before)
     results: dict[str, Any] = {"machine": machine(), "papers": args.papers, "command": " ".join(sys.argv)}
     with sync_playwright() as pw, ExitStack() as stack:
         browser = pw.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)

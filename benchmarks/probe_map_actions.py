@@ -29,9 +29,9 @@ from contextlib import ExitStack
 from pathlib import Path
 from typing import Any
 
-from bench_interactions import MODEL, OUT, Bench, bench_tab, synthetic_corpus
+from bench_interactions import OUT, SERVER_ENV, Bench, before_and_after, bench_tab, synthetic_corpus
 from bench_map_component import READY, opened
-from common import ROOT, machine
+from common import machine
 from probe_map_click import quiet_frames
 from profile_map_browser import summarise
 
@@ -142,8 +142,8 @@ def main() -> None:
     args = parser.parse_args()
     root = OUT / f"ws-map-{args.papers}"
     synthetic_corpus(Store(root), "synthetic", args.papers, seed=7)
-    env = {"MIREAD_WARM_NUMBA": "0", "MIREAD_TIMING": "1", "MIREAD_DEVICE": "cpu", "MIREAD_MODEL": MODEL}
-    roots = {**({"before": Path(args.before)} if args.before else {}), "after": ROOT}
+    env = dict(SERVER_ENV)
+    roots = before_and_after(args.before)
     results: dict[str, Any] = {"machine": machine(), "papers": args.papers, "command": " ".join(sys.argv)}
     spy_dir = Path("/tmp/probe_map_actions")
     spy_dir.mkdir(exist_ok=True)

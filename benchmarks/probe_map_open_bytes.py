@@ -20,7 +20,7 @@ from contextlib import ExitStack
 from pathlib import Path
 from typing import Any
 
-from bench_interactions import MODEL, OUT, PROBE, Bench, serve
+from bench_interactions import OUT, PROBE, SERVER_ENV, Bench, before_and_after, serve
 from common import ROOT
 
 sys.path.insert(0, str(ROOT))
@@ -58,8 +58,8 @@ def main() -> None:
     parser.add_argument("--out", default="")
     args = parser.parse_args()
     root = OUT / f"ws-map-{args.papers}"
-    env = {"MIREAD_WARM_NUMBA": "0", "MIREAD_TIMING": "1", "MIREAD_DEVICE": "cpu", "MIREAD_MODEL": MODEL}
-    roots = {**({"before": Path(args.before)} if args.before else {}), "after": ROOT}
+    env = dict(SERVER_ENV)
+    roots = before_and_after(args.before)
     found: dict[str, list] = {}
     with sync_playwright() as pw, ExitStack() as stack:
         browser = pw.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)

@@ -110,6 +110,12 @@ def test_the_cpu_draws_the_points_as_webgl_does(pages):
     assert drawn == 0, drawn
 
 
+def _brightness(picture: np.ndarray, xy: list, wanted) -> list[int]:
+    """The summed RGB at the centre of each paper `wanted(i)` that lies inside the picture."""
+    h, w, _ = picture.shape
+    return [int(picture[y, x].sum()) for i, (x, y) in enumerate(xy) if wanted(i) and 0 <= x < w and 0 <= y < h]
+
+
 HIGHLIGHT = f"""async () => {{ const m = {MAP}, n = m.n, bits = new Uint8Array(Math.ceil(n / 8));
     for (let r = 0; r < n; r += 2) bits[r >> 3] |= 1 << (7 - (r & 7));  // the even rows match
     await m.apply({{...m.state, mask: bits, state: {{...m.state.state, grow: true}}}}, true); }}"""  # (as the page: larger too)
@@ -120,9 +126,8 @@ def test_a_highlight_fades_the_same_papers(pages):
         page.evaluate(HIGHLIGHT)
         settle(page)
     _, cpu, xy = compare(pages, "highlight")
-    h, w, _ = cpu.shape
-    even = [cpu[y, x].sum() for i, (x, y) in enumerate(xy) if i % 2 == 0 and 0 <= x < w and 0 <= y < h]
-    odd = [cpu[y, x].sum() for i, (x, y) in enumerate(xy) if i % 2 and 0 <= x < w and 0 <= y < h]
+    even = _brightness(cpu, xy, lambda i: i % 2 == 0)
+    odd = _brightness(cpu, xy, lambda i: i % 2 == 1)
     assert np.median(odd) > np.median(even) + 150  # the non-matches faded towards white
 
 
@@ -135,9 +140,8 @@ def test_a_year_window_fades_the_same_papers(pages):
         page.evaluate(YEARS)
         settle(page)
     _, cpu, xy = compare(pages, "years")
-    h, w, _ = cpu.shape
-    inside = [cpu[y, x].sum() for i, (x, y) in enumerate(xy) if i % 5 in (1, 2) and 0 <= x < w and 0 <= y < h]
-    outside = [cpu[y, x].sum() for i, (x, y) in enumerate(xy) if i % 5 not in (1, 2) and 0 <= x < w and 0 <= y < h]
+    inside = _brightness(cpu, xy, lambda i: i % 5 in (1, 2))
+    outside = _brightness(cpu, xy, lambda i: i % 5 not in (1, 2))
     assert np.median(outside) > np.median(inside) + 150  # the papers outside the window faded towards white
 
 
