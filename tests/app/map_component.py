@@ -16,10 +16,16 @@ from ui.map.packing import unpack
 ARROW_REF = "__streamlit_arrow_ref__"
 
 
-def _decode(proto: Any) -> dict:
+def _decode(proto: Any, kept: dict | None = None) -> dict:
     if proto.WhichOneof("data") == "bytes":  # the heavy instance's packed meta and points (ui/map/packing.py)
         meta, table = unpack(proto.bytes)
-        return {"meta": meta, "points": table.to_pandas()}
+        mark = (meta.get("hub", "map"), meta.get("role"), meta["key"])
+        if table is None:  # the meta alone: the browser draws the points it was sent before under this key
+            return {"meta": meta, "points": (kept or {}).get(mark), "bytes": len(proto.bytes)}
+        if kept is not None:
+            kept[mark] = table.to_pandas()
+            return {"meta": meta, "points": kept[mark], "bytes": len(proto.bytes)}
+        return {"meta": meta, "points": table.to_pandas(), "bytes": len(proto.bytes)}
     if proto.mixed.json:
         data = json.loads(proto.mixed.json)
         blobs = {ref: pa.ipc.open_stream(blob.data).read_all().to_pandas()
@@ -28,27 +34,38 @@ def _decode(proto: Any) -> dict:
     return json.loads(proto.json) if proto.json else {}
 
 
+def remember_points(at: AppTest) -> None:
+    """Keep what this run sent the heavy instances, as the browser keeps it under the map's key: a later run that
+    sends their meta alone (`kept`, ui/map/component.py) still reads its points (tests/app/conftest.py, each run)."""
+    kept = at.__dict__.setdefault("_map_kept", {})
+    for element in at.get("bidi_component"):
+        if element.proto.component_name.endswith("miread_map"):
+            _decode(element.proto, kept)
+
+
 def map_sent(at: AppTest, hub: str = "map") -> dict:
     """{"points": DataFrame, "meta": …, "page": {state, codes, mask, rings}, "events": {state}} of this run, for the
     map whose registry entry is `hub` (the Domain map's by default). The points hold the hover text too, as the
     browser joins it (`text`: the text instance's table alone, when sent)."""
     out: dict[str, Any] = {}
+    kept = at.__dict__.setdefault("_map_kept", {})  # what this AppTest's "browser" was sent, by map key (as index.js)
     for element in at.get("bidi_component"):
         proto = element.proto
         if not proto.component_name.endswith(("miread_map", "miread_map_control")):
             continue
-        data = _decode(proto)
+        data = _decode(proto, kept)
         if proto.component_name.endswith("miread_map"):
             if data["meta"].get("role") == "text":  # the hover text, its own instance after the state (§31u)
                 if data["meta"].get("hub", "map") == hub:
                     out["text"], out["text_key"] = data["points"], data["meta"]["key"]
+                    out["text_bytes"] = data.get("bytes")
             elif data["meta"].get("hub", "map") == hub:
-                out["points"], out["meta"] = data["points"], data["meta"]
+                out["points"], out["meta"], out["bytes"] = data["points"], data["meta"], data.get("bytes")
                 if "density" in data:  # a density overview's grid (ui/map/overview.py)
                     out["density"] = data["density"]
         elif data.get("role") and data.get("hub") == hub:
             out[data["role"]] = data
-    if "text" in out and "points" in out and out["text_key"] == out["meta"]["key"]:  # the card's text, as the
+    if out.get("text") is not None and out.get("points") is not None and out["text_key"] == out["meta"]["key"]:  # the card's text, as the
         out["points"] = pd.concat([out["points"], out["text"]], axis=1)  # browser joins it to the points (takeText)
     return out
 

@@ -152,3 +152,26 @@ def test_an_overviews_highlight_bits_are_its_windows(workspace, monkeypatch: pyt
     assert zoomed["points"]["row"].tolist() == inside and zoomed["page"]["state"]["window"] == zoomed["meta"]["key"]
     assert len(column(zoomed["page"], "mask")) == (len(inside) + 7) // 8
     assert highlighted_rows(zoomed) == [i for i, row in enumerate(inside) if row in marked]
+
+
+def test_a_later_page_run_sends_the_points_and_text_meta_only_until_the_browser_asks(workspace):  # noqa: F811
+    """The browser keeps the points and hover text it was sent under a map's key: a later page run of the session (a
+    Colour by change) mounts both heavy instances with their meta alone, not hashed and sent again (BENCHMARKS §31x);
+    when the browser asks again (`missing`: its map let go), the next run sends them whole."""
+    at = open_app()
+    first = map_sent(at)
+    assert len(first["points"]) == len(PAPERS) and "kept" not in first["meta"] and first["text_bytes"] > 1000
+    at.selectbox(key="map_colour").set_value("year").run()
+    assert not at.exception
+    later = map_sent(at)
+    assert later["meta"]["kept"] is True and later["meta"]["key"] == first["meta"]["key"]
+    assert later["bytes"] < 1000 and later["text_bytes"] < 1000  # the meta alone, no Arrow stream
+    assert later["page"]["state"]["map"] == later["meta"]["key"]
+    from ui.map.component import SENT, _forget
+    marks = dict(at.session_state[SENT])
+    assert set(marks) == {"map/corpus_map", "map/map_state_text"}
+    at.session_state[SENT] = {k: v for k, v in marks.items() if k != "map/corpus_map"}  # as `_forget` leaves it
+    at.run()
+    again = map_sent(at)
+    assert "kept" not in again["meta"] and again["bytes"] > 1000 and again["text_bytes"] < 1000
+    assert callable(_forget)

@@ -614,6 +614,37 @@ def _zoom_settled(tab: Tab) -> tuple[str, float]:
     return url, span
 
 
+def test_a_page_run_after_the_open_draws_the_map_it_has_and_a_lost_map_is_sent_again(tab: Tab, store: Store):
+    """A page run after the open sends the heavy instances their meta alone (ui/map/component.py `_mount_once`,
+    BENCHMARKS §31x): the map stays drawn with its points and cards, nothing asked again. A page that lost the points
+    and text (its parked map let go after 10 minutes: simulated by forgetting them here, then another page and back)
+    asks for them (`missing`) and draws them again, never a blank map or an error."""
+    tab.map_drawn()
+    asked = lambda: tab.page.evaluate("() => Number(document.body.dataset.mapAsked || 0)")  # noqa: E731
+    before = asked()  # (an earlier test's lost map asked once)
+    tab.choose("Colour by", "(none)")
+    tab.eventually(lambda: _check(len(set(tab.map_view()["codes"])) == 1, set(tab.map_view()["codes"])))
+    tab.idle()
+    view = tab.map_view()
+    key = view["key"]
+    assert view["ready"] == "1" and view["drawn"] == PAPERS, view
+    assert asked() == before  # the meta alone, and the page had what it names
+    titles = rows_of(store)
+    row = next(i for i, t in enumerate(titles) if "<" not in t and len(t) > 20)
+    assert titles[row][:60] in tab.hover_card(title=titles[row])
+    tab.page.evaluate("""() => { const e = window.__mireadMaps.map; e.map.key = 'lost'; e.map.wanted = null;
+        e.text = null; }""")
+    tab.go("Similar papers")  # parked under a key it lost, then mounted again: the meta alone names points not here
+    tab.go("Domain map")
+    tab.eventually(lambda: _check(asked() >= before + 2, (before, asked())))  # the points and the text
+    tab.eventually(lambda: _check(tab.map_view()["key"] == key and tab.map_view()["ready"] == "1", tab.map_view()))
+    tab.idle()
+    assert tab.map_view()["drawn"] == PAPERS
+    assert tab.page.evaluate("() => window.__mireadMaps.map.text && window.__mireadMaps.map.text.key") == key
+    assert titles[row][:60] in tab.hover_card(title=titles[row])
+    assert not tab.page.locator("[data-testid=stException]").count()
+
+
 def _why(tab: Tab) -> object:
     """What the map knows of its camera: the address bar, its data attributes, its flight and its state's zoom."""
     return tab.page.url, tab.page.evaluate("""() => { const m = window.__mireadMaps.map.map, e = window.__mireadMaps.map;

@@ -222,9 +222,32 @@ def show_map(corpus: str, coords: np.ndarray, frame: pd.DataFrame, *, hub: str =
     if extra:  # a density overview's window and grid (small, and new with each zoom), the text in its points
         st.session_state.get(TEXTS, {}).pop(hub, None)
         _bundle()(key=key, data={"points": table, "meta": meta, **extra}, height="content")
-    else:  # every paper: bytes packed once per map and meta, sent as they are on later runs
-        _bundle()(key=key, data=_packed(version, json.dumps(meta, sort_keys=True), table), height="content")
+    else:  # every paper: bytes packed once per map and meta; later runs of this session send the meta alone
+        _mount_once(f"{hub}/{key}", key, version, meta, table, height="content")
     return unit
+
+
+SENT = "map_sent_data"  # {hub/instance key: the map version whose points (or text) this session sent it}
+
+
+def _mount_once(mark: str, key: str, version: str, meta: dict[str, Any], table: pa.Table, **kwargs: Any) -> None:
+    """Mount a heavy instance with its packed points (or text) the first time this session sends it this map version,
+    with its meta alone (`kept`: a few hundred bytes) on later runs: Streamlit hashes the bytes for the element and
+    the message again on every run (0.4-3.5 s at 1M papers, BENCHMARKS §31x) though the browser has them. A browser
+    without them (its parked map let go, a new tab's element) asks again (`missing`): the mark is cleared and the
+    rerun sends them."""
+    sent = st.session_state.setdefault(SENT, {})
+    if sent.get(mark) == version:
+        data = pack({**meta, "kept": True}, None)
+    else:
+        data = _packed(version, json.dumps(meta, sort_keys=True), table)
+        sent[mark] = version
+    _bundle()(key=key, data=data, on_missing_change=lambda: _forget(mark), **kwargs)
+
+
+def _forget(mark: str) -> None:
+    """The browser lacks the data it was sent under `mark`: the next run sends it whole."""
+    st.session_state.get(SENT, {}).pop(mark, None)
 
 
 @st.cache_resource(max_entries=8, show_spinner=False)
@@ -241,8 +264,8 @@ def _send_text(hub: str, key: str) -> None:
     version, text = st.session_state.get(TEXTS, {}).get(hub, (None, None))
     if version is None or version != st.session_state.get(DRAWN, {}).get(hub):
         return
-    meta = json.dumps({"key": version, "hub": hub, "role": "text"}, sort_keys=True)
-    _bundle()(key=f"{key}_text", data=_packed(version, meta, text), height=0)
+    _mount_once(f"{hub}/{key}_text", f"{key}_text", version, {"key": version, "hub": hub, "role": "text"}, text,
+                height=0)
 
 
 @st.cache_resource(max_entries=4, show_spinner=False)

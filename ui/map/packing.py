@@ -14,9 +14,11 @@ from typing import Any
 import pyarrow as pa
 
 
-def pack(meta: dict[str, Any], table: pa.Table) -> bytes:
-    """`meta` (JSON) and `table` (Arrow IPC, without pandas' schema metadata) in one buffer."""
+def pack(meta: dict[str, Any], table: pa.Table | None) -> bytes:
+    """`meta` (JSON) and `table` (Arrow IPC, without pandas' schema metadata) in one buffer (None: the meta alone)."""
     head = json.dumps(meta, separators=(",", ":"), sort_keys=True).encode("utf-8")
+    if table is None:
+        return struct.pack("<I", len(head)) + head
     sink = pa.BufferOutputStream()
     table = table.replace_schema_metadata(None)
     with pa.ipc.new_stream(sink, table.schema) as writer:
@@ -24,8 +26,10 @@ def pack(meta: dict[str, Any], table: pa.Table) -> bytes:
     return struct.pack("<I", len(head)) + head + sink.getvalue().to_pybytes()
 
 
-def unpack(data: bytes) -> tuple[dict[str, Any], pa.Table]:
-    """`pack`'s meta and table (the tests read what the browser was sent)."""
+def unpack(data: bytes) -> tuple[dict[str, Any], pa.Table | None]:
+    """`pack`'s meta and table (None: the meta alone; the tests read what the browser was sent)."""
     (length,) = struct.unpack_from("<I", data)
     meta = json.loads(data[4:4 + length].decode("utf-8"))
+    if len(data) == 4 + length:
+        return meta, None
     return meta, pa.ipc.open_stream(pa.py_buffer(data[4 + length:])).read_all()

@@ -1067,7 +1067,12 @@ export function unpack(bytes, drawnKey) {
   const view = bytes instanceof Uint8Array ? bytes : new Uint8Array(bytes);
   const length = new DataView(view.buffer, view.byteOffset, 4).getUint32(0, true);
   const meta = JSON.parse(new TextDecoder().decode(view.subarray(4, 4 + length)));
-  if (meta.role !== "text" && meta.key === (typeof drawnKey === "function" ? drawnKey(meta) : drawnKey)) return { meta };
+  const drawn = () => (typeof drawnKey === "function" ? drawnKey(meta) : drawnKey);
+  if (meta.kept) {  // the meta alone (ui/map/component.py `_mount_once`): the points (or text) came before, or are asked for
+    const known = meta.role === "text" ? hub(meta.hub || "map").text?.key : drawn();
+    return { meta, kept: true, missing: known !== meta.key };
+  }
+  if (meta.role !== "text" && meta.key === drawn()) return { meta };
   const started = performance.now();
   const points = tableFromIPC(view.slice(4 + length));  // a copy: aligned for the float views
   return { meta, points, unpackMs: performance.now() - started, bytes: view.length };
@@ -1125,11 +1130,17 @@ export default function mount(component) {
   const { parentElement } = component;
   let { data } = component;
   if (data instanceof Uint8Array || data instanceof ArrayBuffer) {
-    data = unpack(data, (meta) => (parentElement.__mireadMap ? parentElement.__mireadMap.key
-      : parked.get(meta.hub || "map")?.view.key ?? null));
+    const mine = parentElement.__mireadMap;  // a map being loaded counts as drawn: its points are on their way
+    data = unpack(data, (meta) => (mine ? mine.wanted || mine.key : parked.get(meta.hub || "map")?.view.key ?? null));
   }
   if (!data || !data.meta) return undefined;
-  if (data.meta.role === "text") {  // the hover text of the hub's map, sent after its state (show_map, push_state)
+  if (data.missing) {  // sent the meta alone, but this page lost what it names (its parked map let go): ask again,
+    document.body.dataset.mapAsked = String((Number(document.body.dataset.mapAsked) || 0) + 1);  // (a mark for tests)
+    component.setTriggerValue("missing", data.meta.key);  // the rerun sends it whole (never drawn from nothing)
+    return undefined;
+  }
+  if (data.meta.role === "text") {
+    if (data.kept) return undefined;  // the text this key names is here already  // the hover text of the hub's map, sent after its state (show_map, push_state)
     const entry = hub(data.meta.hub || "map");
     if (!entry.text || entry.text.key !== data.meta.key) entry.text = { key: data.meta.key, points: data.points };
     if (entry.map) entry.map.takeText(entry.text);
@@ -1161,7 +1172,9 @@ export default function mount(component) {
   view.component = component;
   if (data.state) entry.state = data.state;  // the standalone export brings its state along
   if (entry.state) view.state = entry.state;
-  if (view.key !== data.meta.key) {
+  const known = !data.points && (view.key === data.meta.key || view.wanted === data.meta.key);  // no points sent
+  if (view.key !== data.meta.key && !known) {
+    view.wanted = data.meta.key;
     view.settled = false;
     view.awaitsState = false;
     const sameMap = Boolean(data.meta.base) && view.base === data.meta.base;  // an overview's new window: stay put
