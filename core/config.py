@@ -45,6 +45,9 @@ class Settings:
     map_fit_sample: int = field(default_factory=lambda: _env_int("MIREAD_MAP_FIT_SAMPLE", 200_000))
     # maps of more papers than this open as a density overview with the papers of the zoomed window drawn on it
     map_draw_limit: int = field(default_factory=lambda: _env_int("MIREAD_MAP_DRAW_LIMIT", 2_000_000))
+    # who draws a large map's points: 'auto' (on the CPU when the browser's WebGL is software and the map large,
+    # frontend/map/src/raster.js), 'cpu' or 'gl' at any size
+    map_raster: str = field(default_factory=lambda: os.environ.get("MIREAD_MAP_RASTER", "auto").strip().lower())
     # a played time map draws its faded papers as one picture from this many drawn papers on (0: always)
     map_picture_above: int = field(default_factory=lambda: _env_int("MIREAD_MAP_PICTURE_ABOVE", 20_000))
     compressed_opq: bool = field(default_factory=lambda: _env_flag("MIREAD_COMPRESSED_OPQ", False))  # OPQ rotation

@@ -42,6 +42,7 @@ from core.plots.map_data import UnitFrame, unit_frame
 from ui.map.overview import OVERVIEW, Overview, is_overview, view_window
 from ui.map.packing import pack
 from ui.map.zoom import FLIGHTS, ZOOM, current_zoom, link_zoom, read_report, superseded
+from ui.resources import settings
 from ui.views import parse_zoom, zoom_text
 
 BUNDLE = Path(__file__).with_name("static") / "map_component.js"
@@ -212,7 +213,7 @@ def show_map(corpus: str, coords: np.ndarray, frame: pd.DataFrame, *, hub: str =
     meta: dict[str, Any] = {"key": version, "n": table.num_rows, "hub": hub, "name": corpus,
                             "unit": [unit.cx, unit.cy, unit.half], "zoom": bool(zoom), "state": True}
     meta.update(extra.pop("meta", {}))
-    raster = os.environ.get("MIREAD_MAP_RASTER", "")
+    raster = settings().map_raster
     if raster in ("cpu", "gl"):  # a hidden override (tests, benchmarks): points drawn on the CPU or with WebGL
         meta["raster"] = raster
     if link:
