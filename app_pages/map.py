@@ -25,10 +25,11 @@ from ui.figures_view import ranked_figures
 from ui.jobs import start_map  # the fit is a job of the workspace: every tab, a reload and the CLI see it
 from ui.journal_names import spellings_caption
 from ui.map.colours import cheap_options, colour_choices, send_choices, topic_choices
-from ui.map.component import map_key, show_map, watch_zoom
+from ui.map.component import show_map, watch_zoom
 from ui.map.controls import DrawnMap, quick_controls
 from ui.map.overview import OVERVIEW, is_overview, overview_sentence
 from ui.map.panel import PAPER, PAPER_ROW, paper_row
+from ui.map.points import map_key
 from ui.map.side import side_panel
 from ui.map.stable import marked, resolve_stable, show_stable_controls
 from ui.map.time import fill_screen, topics_over_time

@@ -1,4 +1,4 @@
-"""What the heavy map instance is sent for each paper (ui/map/component.py `points_table`, packed by ui/map/packing.py):
+"""What the heavy map instance is sent for each paper (ui/map/points.py `points_table`, packed by ui/map/packing.py):
 positions in [-1, 1], the hover card's text, each paper's year once (BENCHMARKS §31m: at 1M papers every column is
 megabytes on the websocket and in the browser)."""
 
@@ -9,8 +9,8 @@ import pandas as pd
 import pyarrow as pa
 
 from core.plots.map_data import unit_frame
-from ui.map.component import points_table
 from ui.map.packing import pack, unpack
+from ui.map.points import points_table
 
 
 def _frame(n: int = 400) -> pd.DataFrame:

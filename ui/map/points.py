@@ -1,0 +1,72 @@
+"""The map's per-paper data as the browser gets it (the heavy instance of ui/map/component.py): positions in the map's
+unit square, the year, and the hover card's plain text; and the key that names a corpus's map (corpus version + map)."""
+
+from __future__ import annotations
+
+import hashlib
+
+import numpy as np
+import pandas as pd
+import pyarrow as pa
+import pyarrow.compute as pc
+
+from core.display import author_text
+from core.frames import derived
+from core.labels import is_missing
+from core.plots.map_data import UnitFrame
+
+
+def _text(values: pd.Series | None, n: int, limit: int = 200) -> list[str] | pd.api.extensions.ExtensionArray:
+    """A column as short plain strings ('' for missing)."""
+    if values is None:
+        return [""] * n
+    plain = _plain_text(values, limit)
+    if plain is not None:
+        return plain
+    return ["" if is_missing(v) else str(v)[:limit] for v in values.tolist()]
+
+
+def _plain_text(values: pd.Series, limit: int) -> pd.api.extensions.ExtensionArray | None:
+    """`_text`'s answer for a column of text and missing values only, by Arrow's string kernels (no loop in Python:
+    1M titles ~0.1 s, BENCHMARKS §31m); None when a value is not text (numbers, lists: `_text` reads each)."""
+    try:
+        text = pa.array(values, type=pa.string(), from_pandas=True)
+    except (pa.ArrowInvalid, pa.ArrowTypeError):
+        return None
+    blank = pc.fill_null(pc.equal(pc.utf8_trim_whitespace(text), ""), True)  # missing or blank: ''
+    text = pc.if_else(blank, "", pc.utf8_slice_codeunits(text, 0, limit))
+    return pd.arrays.ArrowExtensionArray(text)  # by position, as the list: a window's frame keeps its own index
+
+
+def points_table(coords: np.ndarray, frame: pd.DataFrame, unit: UnitFrame) -> pd.DataFrame:
+    """What the heavy instance keeps: x, y in [-1, 1] and the hover-card text, one row per paper (row i = frame
+    row i)."""
+    n = len(coords)
+    xy = unit.to_unit(coords)
+    table = pd.DataFrame({"x": xy[:, 0], "y": xy[:, 1]})
+    table["title"] = _text(frame["title"] if "title" in frame else None, n)
+    authors = frame["authors"].tolist() if "authors" in frame else [None] * n
+    table["author"] = [author_text(a)[:160] for a in authors]  # the first three, then "et al."
+    # a journal's name sent once (an Arrow dictionary: an index a paper), not once per paper
+    table["journal"] = pd.Categorical(_text(frame["journal"] if "journal" in frame else None, n, 80))
+    if "year" in frame:  # once, as a number: the Years window's, and the card's text made from it in the browser
+        table["yearnum"] = pd.to_numeric(frame["year"], errors="coerce").to_numpy(dtype=np.float32)
+    if "card_note" in frame:  # a page's own line on the card (Compare: how much the paper's neighbourhood changed)
+        table["note"] = _text(frame["card_note"], n, 120)
+    return table
+
+
+def map_key(corpus: str, coords: np.ndarray, frame: pd.DataFrame) -> str:
+    """Corpus + map version: a digest of the positions and ids (the same map, the same key)."""
+    digest = hashlib.blake2b(np.ascontiguousarray(coords, dtype=np.float32).tobytes(), digest_size=8)
+    digest.update(derived(frame, "map_ids_digest", _ids_digest))  # once per corpus version's frame, not per run
+    return f"{corpus}:{digest.hexdigest()}"
+
+
+def _ids_digest(frame: pd.DataFrame) -> bytes:
+    """A digest of the papers' ids (and Compare's hover notes: the same map with another model B is other data)."""
+    digest = hashlib.blake2b(digest_size=8)
+    digest.update(pd.util.hash_pandas_object(frame["id"].astype(str), index=False).to_numpy().tobytes())
+    if "card_note" in frame:
+        digest.update(pd.util.hash_pandas_object(frame["card_note"].astype(str), index=False).to_numpy().tobytes())
+    return digest.digest()
