@@ -481,6 +481,15 @@ def queries(n: int) -> list[tuple[str, str]]:
     return [(r["title"], r["abstract"]) for r in arxiv(n, offset=1000)]
 
 
+def synthetic_map_workspace(papers: int) -> Path:
+    """The map probes' workspace: `synthetic_corpus` of `papers` (seed 7) with its map, built once under OUT."""
+    from core.store import Store
+
+    root = OUT / f"ws-map-{papers}"
+    synthetic_corpus(Store(root), "synthetic", papers, seed=7)
+    return root
+
+
 def before_and_after(before: str) -> dict[str, Path]:
     """The checkouts a probe serves, by label: the revision before a change (`--before`, when given) and this one."""
     return {**({"before": Path(before)} if before else {}), "after": ROOT}

@@ -21,7 +21,13 @@ from contextlib import ExitStack
 from pathlib import Path
 from typing import Any
 
-from bench_interactions import OUT, SERVER_ENV, Bench, before_and_after, bench_tab, synthetic_corpus
+from bench_interactions import (
+    SERVER_ENV,
+    Bench,
+    before_and_after,
+    bench_tab,
+    synthetic_map_workspace,
+)
 from bench_map_component import READY, lasso, opened, pan_mode, point, widget_actions
 from common import ROOT, machine
 
@@ -101,11 +107,9 @@ def main() -> None:
     args = parser.parse_args()
     from playwright.sync_api import sync_playwright
 
-    from core.store import Store
     from tests.e2e.server import CHROMIUM, CHROMIUM_ARGS
 
-    root = OUT / f"ws-map-{args.papers}"
-    synthetic_corpus(Store(root), "synthetic", args.papers, seed=7)
+    root = synthetic_map_workspace(args.papers)
     env = dict(SERVER_ENV)
     roots = before_and_after(args.before)
     results: dict[str, Any] = {"machine": machine(), "papers": args.papers, "command": " ".join(sys.argv)}

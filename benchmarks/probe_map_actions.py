@@ -29,7 +29,13 @@ from contextlib import ExitStack
 from pathlib import Path
 from typing import Any
 
-from bench_interactions import OUT, SERVER_ENV, Bench, before_and_after, bench_tab, synthetic_corpus
+from bench_interactions import (
+    SERVER_ENV,
+    Bench,
+    before_and_after,
+    bench_tab,
+    synthetic_map_workspace,
+)
 from bench_map_component import READY, opened
 from common import machine
 from probe_map_click import quiet_frames
@@ -129,7 +135,6 @@ def actions(b: Bench, word: str) -> list[tuple[str, Callable[[], None]]]:
 def main() -> None:
     from playwright.sync_api import sync_playwright
 
-    from core.store import Store
     from tests.e2e.server import CHROMIUM, CHROMIUM_ARGS
 
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -140,8 +145,7 @@ def main() -> None:
     parser.add_argument("--top", type=int, default=12)
     parser.add_argument("--out", default="")
     args = parser.parse_args()
-    root = OUT / f"ws-map-{args.papers}"
-    synthetic_corpus(Store(root), "synthetic", args.papers, seed=7)
+    root = synthetic_map_workspace(args.papers)
     env = dict(SERVER_ENV)
     roots = before_and_after(args.before)
     results: dict[str, Any] = {"machine": machine(), "papers": args.papers, "command": " ".join(sys.argv)}
