@@ -98,6 +98,16 @@ def is_free_text(value: Any) -> bool:
     return bool(items) and 2 * texts > len(items)
 
 
+def _is_count(value: Any) -> bool:
+    """Whether a field holds one bare number (a citation count such as Publish or Perish's ``Cites``: 0, 22), not
+    a list of references."""
+    if isinstance(value, bool):
+        return False
+    if isinstance(value, float):
+        return value.is_integer()
+    return isinstance(value, int) or (isinstance(value, str) and value.strip().isdigit())
+
+
 def parse_references(value: Any) -> tuple[list[str | dict[str, str]], list[str]]:
     """A reference field's ids (in order) and the malformed items as shown text.
 
@@ -140,6 +150,8 @@ def take_references(fields: dict[str, Any]) -> tuple[bool, list[str | dict[str, 
     name = next((n for n in REFERENCE_FIELDS if n in fields), None)
     if name is None or (name not in REFERENCE_FIELDS[:7] and not _items(fields[name])):
         return False, [], []  # an empty Web of Science column is no reference field
+    if name == "cites" and _is_count(fields[name]):
+        return False, [], []  # Publish or Perish's "Cites": how often the paper was cited, kept as a field
     if is_free_text(fields[name]):  # kept in the fields as exported; reported once, as free text, by link_import
         return True, [], [FreeText(name)]
     refs, bad = parse_references(fields.pop(name))
