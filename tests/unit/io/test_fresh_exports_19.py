@@ -44,3 +44,13 @@ def test_a_publish_or_perish_cites_count_is_no_reference_list(tmp_path: Path) ->
     assert report.imported == report.added == 3
     assert report.links["read"] == 0 and report.links["dropped"] == 0
     assert not report.link_rows
+
+
+def test_a_scopus_title_with_its_original_after_a_semicolon_is_the_same_dois_paper(tmp_path: Path) -> None:
+    """Scopus' CSV of 2025 writes a translated paper's title as "English title; Original title" (no brackets,
+    as its older ``[Original title]`` had): "Neuroendorine paraneoplastic syndromes; Neuroendokrine
+    paraneoplastische Syndrome" (Hautarzt, German). Web of Science gives the English title alone under the same
+    DOI and PMID. The two were kept apart as "one DOI on different papers"; the part before "; " is the title."""
+    from tests.unit.io.support import second_merges_whole
+
+    second_merges_whole(tmp_path, "scopus_translated_title_1.csv", "wos_translated_title_1.txt", 1)
