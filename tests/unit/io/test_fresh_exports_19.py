@@ -54,3 +54,88 @@ def test_a_scopus_title_with_its_original_after_a_semicolon_is_the_same_dois_pap
     from tests.unit.io.support import second_merges_whole
 
     second_merges_whole(tmp_path, "scopus_translated_title_1.csv", "wos_translated_title_1.txt", 1)
+
+
+# ScienceDirect's "Export citation to text", as JuanSebastianGarcia/Analisis-bibliometrico keeps two of them
+# (`analisis bibliometrico/data/ScienceDirect_citations_1727133168286.txt` @ 1f792f8, 100 records; `Datos sin
+# normalizar/ScienceDirect_citations_1726852264314.txt` @ fd8d6b6, 60 records); no licence file, so three records
+# are typed in here, their abstracts shortened: a journal article, a book chapter with editors, an untitled
+# supplement without authors or abstract.
+_SCIENCEDIRECT_TEXT = """Meltem Özmutlu, Derin Atay, Barış Erdoğan,
+Collaboration and engagement based coding training to enhance children’s computational thinking self-efficacy,
+Thinking Skills and Creativity,
+Volume 40,
+2021,
+100833,
+ISSN 1871-1871,
+https://doi.org/10.1016/j.tsc.2021.100833.
+(https://www.sciencedirect.com/science/article/pii/S1871187121000481)
+Abstract: Although there are different definitions for computational thinking in the literature, it is possible \
+to define it mainly as problem solving.
+Keywords: Computational thinking; Algorithm; Programming
+
+Ramon Carbó-Dorca,
+Mathematical Elements of Quantum Electronic Density Functions,
+Editor(s): J.R. Sabin, E. Brändas,
+Advances in Quantum Chemistry,
+Academic Press,
+Volume 49,
+2005,
+Pages 121-207,
+ISSN 0065-3276,
+ISBN 9780120348497,
+https://doi.org/10.1016/S0065-3276(05)49003-6.
+(https://www.sciencedirect.com/science/article/pii/S0065327605490036)
+Abstract: Resumen
+Objetivo
+This chapter is a discussion on the electronic density functions formal structure and mathematical properties.
+
+MESAS ESPONTÁNEAS/TABELAS ESPONTÂNEAS,
+Gaceta Sanitaria,
+Volume 37, Supplement 1,
+2023,
+Pages S6-S56,
+ISSN 0213-9111,
+https://doi.org/10.1016/S0213-9111(23)00047-X.
+(https://www.sciencedirect.com/science/article/pii/S021391112300047X)
+"""
+
+
+def test_a_sciencedirect_text_export_is_read(tmp_path: Path) -> None:
+    """ScienceDirect's text export (a printed reference a line, each ended by a comma; the link in parentheses;
+    "Abstract:", "Keywords:") was refused as a CSV "with no title column (found: Meltem Özmutlu, …)"."""
+    from core.io.formats import detect_format
+    from tests.unit.io.support import papers_and_errors
+
+    path = tmp_path / "ScienceDirect_citations_1727133168286.txt"
+    path.write_text(_SCIENCEDIRECT_TEXT, encoding="utf-8")
+    assert detect_format(path) == "sciencedirect"
+    papers, errors = papers_and_errors(path, title_only=True)
+    assert len(papers) == 3 and not errors
+    first, chapter, supplement = (p.fields for p in papers)
+    assert papers[0].title.startswith("Collaboration and engagement based coding training to enhance children’s")
+    assert first["authors"] == ["Meltem Özmutlu", "Derin Atay", "Barış Erdoğan"]
+    assert (first["journal"], first["volume"], first["year"]) == ("Thinking Skills and Creativity", "40", 2021)
+    assert first["doi"] == "10.1016/j.tsc.2021.100833" and first["article_number"] == "100833"
+    assert first["keywords"] == ["Computational thinking", "Algorithm", "Programming"]
+    assert papers[0].abstract.startswith("Although there are different definitions")
+    assert papers[1].title == "Mathematical Elements of Quantum Electronic Density Functions"
+    assert chapter["authors"] == ["Ramon Carbó-Dorca"] and chapter["editors"] == ["J.R. Sabin", "E. Brändas"]
+    assert (chapter["journal"], chapter["publisher"], chapter["pages"]) == ("Advances in Quantum Chemistry",
+                                                                           "Academic Press", "121-207")
+    assert chapter["isbn"] == "9780120348497" and chapter["doi"] == "10.1016/S0065-3276(05)49003-6"
+    assert papers[2].title == "MESAS ESPONTÁNEAS/TABELAS ESPONTÂNEAS" and "authors" not in supplement
+    assert supplement["journal"] == "Gaceta Sanitaria" and supplement["pages"] == "S6-S56"
+
+
+def test_a_sciencedirect_text_export_cut_short_says_so(tmp_path: Path) -> None:
+    """The file cut inside its last record's citation (no link line): the records before are read, the cut one is
+    skipped with the cut-short sentence; none is lost without a word."""
+    from tests.unit.io.support import papers_and_errors
+
+    cut = _SCIENCEDIRECT_TEXT[:_SCIENCEDIRECT_TEXT.index("Pages S6-S56")]
+    path = tmp_path / "sd.txt"
+    path.write_text(cut, encoding="utf-8")
+    papers, errors = papers_and_errors(path, title_only=True)
+    assert len(papers) == 2 and len(errors) == 1
+    assert "cut short" in errors[0].reason and errors[0].row == 3
