@@ -19,7 +19,7 @@ PLAIN_READERS: dict[str, Callable[[Path], Iterator[NumberedRow]]] = {"scopus": s
                                                                       "sciencedirect": sciencedirect_text_rows}
 PLAIN_NAMES = {"scopus": "Scopus plain text (.txt)", "embase": "Embase plain text (.txt; Embase.com)",
                "cnki": "CNKI E-Study text (.txt; 知网研学)",
-               "sciencedirect": "ScienceDirect text (.txt; \"Export citation to text\")"}
+               "sciencedirect": "ScienceDirect text (.txt)"}
 
 
 def plain_export_format(head: str) -> str | None:

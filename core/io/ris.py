@@ -27,6 +27,7 @@ from core.records import RowError, bare_doi
 _DOI = re.compile(r"^10\.\d{4,9}/\S+$")
 _NOT_WORD = re.compile(r"[\W_]+")
 _WEB_ADDRESS = re.compile(r"^https?://\S+$", re.IGNORECASE)  # a journal that is a web page: not a journal
+_PMC_ID = re.compile(r"^PMC\d{1,9}$", re.IGNORECASE)
 
 _RIS_HEAD_LINES = 40  # a file is RIS when one of its first non-empty lines is a TY tag
 
@@ -104,6 +105,21 @@ def _titles_in_t2(record: Row, row: Row) -> None:
         del record["secondary_title"]
 
 
+def _c2_ids(record: Row, row: Row, urls: list[str]) -> None:
+    """C2 as the id it is: Scopus writes a record's PubMed ID there ("C2  - 42660280" with ``DB  - Scopus``),
+    EndNote a PubMed record's PMC id ("C2  - PMC5887696", its form says so). Any other C2 stays "custom2"."""
+    value = record.get("custom2")
+    if not isinstance(value, str):
+        return
+    text = value.strip()
+    if _PMC_ID.match(text):
+        row["pmcid"] = record.pop("custom2").strip().upper()
+    elif text.isdigit() and len(text) <= 9 and (
+            str(record.get("name_of_database") or "").strip().lower() == "scopus"
+            or any("scopus.com/" in str(url) for url in urls)):
+        row["pmid"] = record.pop("custom2").strip()
+
+
 def _ris_row(record: Row, number: int) -> tuple[Row, list[RowWarning]]:
     """One record as a row; a value that differs from the one used (TI vs T1, AB vs N2) stays a field."""
     warnings: list[RowWarning] = []
@@ -152,6 +168,7 @@ def _ris_row(record: Row, number: int) -> tuple[Row, list[RowWarning]]:
     if not row["journal"] and str(row["type"]).upper() in ("CONF", "CPAPER"):  # Zotero, Scopus: proceedings in C3
         row["journal"] = take("journal", "custom3")
     _titles_in_t2(record, row)
+    _c2_ids(record, row, urls)
     record.pop("end_of_reference", None)
     if "unknown_tag" in record:
         record["unknown_tag"] = dict(record["unknown_tag"])

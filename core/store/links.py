@@ -99,13 +99,12 @@ def is_free_text(value: Any) -> bool:
 
 
 def _is_count(value: Any) -> bool:
-    """Whether a field holds one bare number (a citation count such as Publish or Perish's ``Cites``: 0, 22), not
-    a list of references."""
-    if isinstance(value, bool):
-        return False
+    """Whether a field holds one bare number (a count such as Publish or Perish's ``Cites``), not references."""
     if isinstance(value, float):
         return value.is_integer()
-    return isinstance(value, int) or (isinstance(value, str) and value.strip().isdigit())
+    if isinstance(value, str):
+        return value.strip().isdigit()
+    return isinstance(value, int) and not isinstance(value, bool)
 
 
 def parse_references(value: Any) -> tuple[list[str | dict[str, str]], list[str]]:

@@ -43,7 +43,7 @@ def test_unknown_extension_is_refused_with_the_formats_listed() -> None:
         "catalogues), Citavi XML (.xml, .ctv6bak), Europe PMC API XML, EBSCOhost XML (PsycInfo, CINAHL, Academic "
         "Search…), Scopus plain text (.txt), Embase plain text "
         "(.txt; Embase.com), "
-        "CNKI E-Study text (.txt; 知网研学)"
+        "CNKI E-Study text (.txt; 知网研学), ScienceDirect text (.txt)"
     )
 
 

@@ -139,3 +139,50 @@ def test_a_sciencedirect_text_export_cut_short_says_so(tmp_path: Path) -> None:
     papers, errors = papers_and_errors(path, title_only=True)
     assert len(papers) == 2 and len(errors) == 1
     assert "cut short" in errors[0].reason and errors[0].row == 3
+
+
+# Scopus' RIS of 2026, as BrewSSS/open-window-precision-biomarkers-scoping-review keeps its first ten records
+# (`03_search/availability_export_test_2026-10-05/Scopus_EI_first10.ris` @ 825d32d, read through the file index; no
+# licence file, so one record is typed in, shortened)
+_SCOPUS_RIS_2026 = """TY  - JOUR
+AU  - Elrefaei, N.
+AU  - Christian, D.A.
+AU  - Adams, T.A.
+TI  - A stochastic agent-based model for naive CD8+ T cell recirculation dynamics in mice
+PY  - 2026
+T2  - Journal of Theoretical Biology
+VL  - 635
+C7  - 112577
+DO  - 10.1016/j.jtbi.2026.112577
+UR  - https://www.scopus.com/pages/publications/105049105133?origin=resultslist
+AB  - Understanding the dynamics of T cell recirculation is vital for predicting immune responses.
+SN  - 00225193 (ISSN)
+C2  - 42660280
+LA  - English
+J2  - J. Theor. Biol.
+M3  - Article
+DB  - Scopus
+N1  - EID: 2-s2.0-105049105133
+ER  -
+"""
+
+
+def test_a_scopus_ris_records_c2_is_its_pmid(tmp_path: Path) -> None:
+    """Scopus writes a record's PubMed ID under ``C2`` in its RIS ("C2  - 42660280", ``DB  - Scopus``); it was kept
+    only as "custom2", so the record had no PMID to match a PubMed or MEDLINE record by."""
+    from tests.unit.io.support import papers_and_errors
+
+    path = tmp_path / "scopus.ris"
+    path.write_text(_SCOPUS_RIS_2026, encoding="utf-8")
+    papers, _ = papers_and_errors(path)
+    assert "42660280" in (papers[0].id, papers[0].fields.get("pmid"))  # the PMID (the id the reader chose)
+    assert "custom2" not in papers[0].fields
+
+
+def test_an_endnote_ris_c2_pmc_id_is_its_pmcid(tmp_path: Path) -> None:
+    """EndNote writes a PubMed record's PMC id under ``C2`` ("C2  - PMC5887696", tests/fixtures/real/endnote_3.ris):
+    its form says what it is."""
+    from tests.unit.io.support import papers_and_errors
+
+    papers, _ = papers_and_errors(Path(__file__).resolve().parents[2] / "fixtures" / "real" / "endnote_3.ris")
+    assert papers[0].fields.get("pmcid") == "PMC5887696"
