@@ -82,10 +82,12 @@ def _refer_rows(path: Path) -> Iterator[NumberedRow]:
         if not line.strip():
             after_blank = bool(tags)
             continue
-        # an empty line ends a record where a tag follows it: CNKI leaves empty lines between an abstract's
-        # paragraphs; so does a second %0 where an exporter left no empty line between records (not a second
+        # an empty line ends a record where a tag follows it that begins one: %0, a tag the record already has, or
+        # any tag in a record without %0 (CNKI leaves empty lines between an abstract's paragraphs and before the
+        # %W after them); so does a second %0 where an exporter left no empty line between records (not a second
         # type line right after the first: "%0 Serial", "%0 Audio")
-        if tags and match and (after_blank or (match.group(1) == "0" and "0" in tags and set(tags) != {"0"})):
+        if tags and match and ((after_blank and (match.group(1) in tags or "0" not in tags or match.group(1) == "0"))
+                               or (match.group(1) == "0" and "0" in tags and set(tags) != {"0"})):
             number += 1
             yield number, _refer_row(tags)
             tags, tag = {}, ""

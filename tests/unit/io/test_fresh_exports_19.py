@@ -186,3 +186,31 @@ def test_an_endnote_ris_c2_pmc_id_is_its_pmcid(tmp_path: Path) -> None:
 
     papers, _ = papers_and_errors(Path(__file__).resolve().parents[2] / "fixtures" / "real" / "endnote_3.ris")
     assert papers[0].fields.get("pmcid") == "PMC5887696"
+
+
+# CNKI's EndNote (Refer) export of a thesis, as cmsax/cnki-converter keeps one for its demo (`demo.txt` @ 0f5116e,
+# 40 records, CRLF; no licence file, so the record is typed in, its paragraphs shortened): the abstract's paragraphs
+# are separated by empty lines, and the record's last tag, ``%W CNKI``, follows the last paragraph after one.
+_CNKI_THESIS = ("%0 Thesis\r\n%A 张建华\r\n%T 基于深度学习的语音识别应用研究\r\n%Y 徐蔚然\r\n%I 北京邮电大学\r\n%9 硕士\r\n"
+                "%D 2015\r\n%K 语音识别;;深度学习;;特征提取\r\n%X 随着智能家居、车载语音系统以及各种语音识别软件流行。\r\n\r\n"
+                "    1、基于深度神经网络的声学特征提取研究\r\n\r\n    深度神经网络是一种有监督训练的多层网络。\r\n\r\n"
+                "%W CNKI\r\n\r\n"
+                "%0 Journal Article\r\n%A 吴继琴\r\n%T Fairclough 三维分析模型下的话语分析\r\n%J 九江职业技术学院学报\r\n"
+                "%D 2019\r\n%X “一带一路”倡议背景下,江西企业“走出去”取得巨大成绩。\r\n%W CNKI\r\n\r\n")
+
+
+def test_a_cnki_refer_tag_after_an_abstracts_paragraphs_ends_no_record(tmp_path: Path) -> None:
+    """A tag after an empty line began a new record, so CNKI's ``%W CNKI`` after a thesis abstract's last paragraph
+    was a record of its own: 40 records read as 49, the 9 extra skipped as "empty title and abstract". A tag the
+    record does not have yet, after its ``%0``, is more of the same record; ``%0`` or a tag it already has begins
+    the next."""
+    from tests.unit.io.support import papers_and_errors
+
+    path = tmp_path / "CNKI-demo.txt"
+    path.write_bytes(_CNKI_THESIS.encode("utf-8"))
+    papers, errors = papers_and_errors(path)
+    assert len(papers) == 2 and not errors
+    thesis = papers[0]
+    assert thesis.title == "基于深度学习的语音识别应用研究" and thesis.fields["database_provider"] == "CNKI"
+    assert "1、基于深度神经网络的声学特征提取研究" in thesis.abstract and "有监督训练的多层网络" in thesis.abstract
+    assert papers[1].fields["journal"] == "九江职业技术学院学报"
