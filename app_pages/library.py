@@ -32,8 +32,8 @@ from ui.uploads import kept_uploads
 st.title("Library")
 st.caption("Load papers from CSV, TSV, Excel, JSON/JSONL (OpenAlex and Semantic Scholar too), Parquet, PubMed XML or "
            "PubMed format, JATS / PMC full text with figures (.xml, .nxml, .tar.gz), BibTeX, RIS, "
-           "EndNote XML or tagged text (.enw), Web of Science or Cochrane exports; check the preview, import, then "
-           "embed them to explore.")
+           "EndNote XML or tagged text (.enw), Web of Science, Cochrane or EBSCO (EBSCOhost XML, CSV) exports; "
+           "check the preview, import, then embed them to explore.")
 s = store()
 
 
@@ -66,10 +66,10 @@ else:
         type=["csv", "tsv", "tab", "jsonl", "ndjson", "json", "parquet", "xml", "bib", "bibtex", "ris", "nbib",
               "medline", "xlsx", "xlsm", "xls", "ciw", "enw", "refer", "enl", "nxml", "tgz", "tar", "gz", "txt", "rdf",
               "atom", "net", "mods", "mrc", "marc", "ctv6bak", "ctv6"],
-        help="Exports of PubMed (XML or PubMed format), Scopus, Web of Science, Embase, EndNote, Zotero, RefWorks, "
-             "Cochrane, library catalogues (MODS, MARC XML), Citavi… Each paper needs a title and an abstract; every "
-             "other column is kept. Several files (one search exported by several databases) go into one corpus, a "
-             "paper found in several kept once.",
+        help="Exports of PubMed (XML or PubMed format), Scopus, Web of Science, Embase, EBSCO, EndNote, Zotero, "
+             "RefWorks, Cochrane, library catalogues (MODS, MARC XML), Citavi… Each paper needs a title and an "
+             "abstract; every other column is kept. Several files (one search exported by several databases) go into "
+             "one corpus, a paper found in several kept once.",
     )
     saved = kept_uploads(uploads or [], s.root, st.session_state)  # gone from disk once the uploader lets go
     if saved:  # the last import's report is about other files: under a new file's preview it would read as its own

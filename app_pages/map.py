@@ -215,7 +215,7 @@ with map_box:
         st.caption(f"{kind}: {overview_sentence(st.session_state[OVERVIEW]['map'])} {HOW} **Whole map** returns to "
                    "the overview.")
     else:
-        st.caption(f"{kind}: drawing all **{len(coords):,}** {noun(len(coords), 'paper')} (WebGL, in your browser). "
+        st.caption(f"{kind}: drawing all **{len(coords):,}** {noun(len(coords), 'paper')} in your browser. "
                    f"{HOW} **Whole map** returns to the whole map.")
     spellings_caption(corpus, colour)  # one colour per journal, whatever its spellings
     if fitted is not None:
