@@ -44,7 +44,6 @@ def highlight_text(frame: pd.DataFrame) -> pa.Array:
 def highlight_mask(frame: pd.DataFrame, query: str, text: pa.Array | None = None) -> np.ndarray:
     """Rows whose title, abstract or any other column contains `query` (case-folded, so "strasse" finds "Straße";
     missing never matches). `text`: the frame's `highlight_text`, when the caller keeps it."""
-
     needle = (query or "").strip().replace(_SEP, "")
     if not needle:
         return np.zeros(len(frame), dtype=bool)
@@ -86,8 +85,8 @@ def warm_highlight(frame: pd.DataFrame) -> None:
 
 def _text_job(frame: pd.DataFrame) -> Future:
     """The frame's one build of its highlight text: started when first asked, again only if it failed."""
-    job: dict[str, Future] = derived(frame, "highlight_text_job", lambda _f: {})
-    with _KEPT_LOCK:
+    with _KEPT_LOCK:  # two runs asking at once share one build
+        job: dict[str, Future] = derived(frame, "highlight_text_job", lambda _f: {})
         built = job.get("text")
         if built is None or (built.done() and built.exception() is not None):
             built = job["text"] = _BUILDER.submit(highlight_text, frame)
