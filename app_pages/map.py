@@ -25,7 +25,7 @@ from ui.errors import guarded, show_error
 from ui.figures_view import ranked_figures
 from ui.jobs import start_map  # the fit is a job of the workspace: every tab, a reload and the CLI see it
 from ui.journal_names import spellings_caption
-from ui.map.colours import cheap_options, colour_choices, send_choices, topic_choices
+from ui.map.colours import cheap_options, colour_choices, column_values, send_choices, topic_choices
 from ui.map.component import show_map, watch_zoom
 from ui.map.controls import DrawnMap, quick_controls
 from ui.map.overview import OVERVIEW, is_overview, overview_sentence
@@ -160,7 +160,7 @@ with top:
         member = store().collection_membership(corpus)
         colour_values = [" + ".join(member.get(str(pid), [])) or None for pid in frame["id"].astype(str)]
     elif colour != "(none)":
-        colour_values = frame[colour].tolist()
+        colour_values = column_values(frame, colour)
 
     years_box = st.container()
     in_front = None  # the papers the citations put in front
