@@ -15,6 +15,7 @@ from core.explore import (
     map_fitted,
     paper_citations,
     place_points,
+    warm_highlight,
 )
 from core.plots.map_data import colour_codes
 from core.records import md_escape
@@ -24,7 +25,7 @@ from ui.errors import guarded, show_error
 from ui.figures_view import ranked_figures
 from ui.jobs import start_map  # the fit is a job of the workspace: every tab, a reload and the CLI see it
 from ui.journal_names import spellings_caption
-from ui.map.colours import cheap_options, colour_choices, send_choices, topic_choices
+from ui.map.colours import cheap_options, colour_choices, column_values, send_choices, topic_choices
 from ui.map.component import show_map, watch_zoom
 from ui.map.controls import DrawnMap, quick_controls
 from ui.map.overview import OVERVIEW, is_overview, overview_sentence
@@ -159,7 +160,7 @@ with top:
         member = store().collection_membership(corpus)
         colour_values = [" + ".join(member.get(str(pid), [])) or None for pid in frame["id"].astype(str)]
     elif colour != "(none)":
-        colour_values = frame[colour].tolist()
+        colour_values = column_values(frame, colour)
 
     years_box = st.container()
     in_front = None  # the papers the citations put in front
@@ -225,7 +226,8 @@ with map_box:
 shown_topics = levels.get(topic_map.level) if levels and topic_map else None  # the browser's own, as sent
 colours = choices.get(colour) or (shown_topics[0] if shown_topics else None) or colour_codes(
     colour_values, len(coords), int(legend), scale=bool(info.year) and colour == info.year)
-unit_xy = unit.to_unit(coords)
+ends = sorted({row for a, b, _ in lines for row in (a, b)})  # the lines' papers in the map's unit space, not all 1M
+at = dict(zip(ends, unit.to_unit(coords[ends]).tolist())) if ends else {}
 ring_rows = None if (m := marked(stable)) is None else np.flatnonzero(m)
 map_state = {
     "name": f"{corpus}-{method}-map", "palette": colours.palette, "legend": colours.legend, "colour": colour,
@@ -233,8 +235,7 @@ map_state = {
     "level": topic_map.level if topic_map else None,
     "stars": [{"x": float(xy[0]), "y": float(xy[1]), "label": clipped(title, 120)}
               for point, title in query_points for xy in unit.to_unit(np.asarray(point).reshape(1, 2))],
-    "lines": [[float(unit_xy[a, 0]), float(unit_xy[a, 1]), float(unit_xy[b, 0]), float(unit_xy[b, 1]), dashed]
-              for a, b, dashed in lines],
+    "lines": [[*at[a], *at[b], dashed] for a, b, dashed in lines],
 }
 link = {"corpus": corpus, "model": spec.name, "method": method, "colour": colour, "params": params, "k": int(k),
         "level": topic_map.level if topic_map else None}
@@ -249,3 +250,5 @@ with side:
 if citations is not None:
     show_citations(citations)
 topics_over_time(frame, colour_values, colour)
+if not is_overview(len(coords)):  # the first highlight word then finds its text built (BENCHMARKS §31y)
+    warm_highlight(frame)

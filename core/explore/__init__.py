@@ -40,6 +40,7 @@ _EXPORTS = {
     "highlight_mask": "maps.highlight",
     "highlight_text": "maps.highlight",
     "kept_highlight": "maps.highlight",
+    "warm_highlight": "maps.highlight",
     "hover_frame": "maps.cached",
     "kmeans": "topics.clusters",
     "map_coordinates": "maps.cached",

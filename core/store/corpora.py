@@ -60,25 +60,25 @@ class CorpusInfo:
         return [c for c in self.columns if can_be_label(c, self.roles)]
 
 
-def _changes(conn: sqlite3.Connection) -> tuple[int, int]:
-    """What tells whether the database changed since: commits by other connections (`PRAGMA data_version`) and this
-    connection's own changes (`total_changes`)."""
-    return int(conn.execute("PRAGMA data_version").fetchone()[0]), conn.total_changes
-
-
 class CorporaMixin:
     """The `Store` methods for corpora and papers; they use its `connect()`, `transaction()` and `arrays`."""
 
     # -- corpora -----------------------------------------------------------------------------
     def corpora(self) -> list[CorpusInfo]:
-        """All corpora with their sizes, newest first."""
+        """All corpora with their sizes, newest first; kept, as `corpus()` is, until the database changes."""
         with self.connect() as conn:
+            stamp = None if conn.in_transaction else self.change_stamp()
+            kept = self._kept_info
+            if stamp is not None and kept[0] == stamp and "" in kept[1]:
+                return copy.deepcopy(kept[1][""])
             rows = conn.execute(
                 "SELECT c.*, (SELECT COUNT(*) FROM papers p WHERE p.corpus = c.name) AS n, "
                 "(SELECT COUNT(*) FROM links l WHERE l.corpus = c.name) AS n_links "
                 "FROM corpora c WHERE c.name NOT LIKE '#trash:%' ORDER BY created DESC"
             ).fetchall()
-        return [self._info(r) for r in rows]
+        infos = [self._info(r) for r in rows]
+        self._keep_info(stamp, "", infos)
+        return copy.deepcopy(infos)
 
     @staticmethod
     def _info(row: sqlite3.Row) -> CorpusInfo:
@@ -96,13 +96,14 @@ class CorporaMixin:
         )
 
     def corpus(self, name: str) -> CorpusInfo:
-        """One corpus, or NotFoundError naming it (a corpus in the trash is not found). Kept per thread until the
-        database changes: counting a corpus's papers costs 4 ms at 50k papers (about 80 at 1M), and a page run of the
-        app asks about 15 times (BENCHMARKS §30h)."""
+        """One corpus, or NotFoundError naming it (a corpus in the trash is not found). Kept for every thread until
+        any connection commits (`change_stamp`): counting a corpus's papers costs 4 ms at 50k papers (about 80 at
+        1M), a page run of the app asks about 15 times (BENCHMARKS §30h), and each run is a new thread (§31y). A
+        connection inside its own transaction reads its uncommitted rows: it is answered by SQL, never kept."""
         with self.connect() as conn:
-            stamp = _changes(conn)
-            kept = getattr(self._local, "corpus_info", None)
-            if kept is not None and kept[0] == stamp and name in kept[1]:
+            stamp = None if conn.in_transaction else self.change_stamp()
+            kept = self._kept_info
+            if stamp is not None and kept[0] == stamp and name in kept[1]:
                 return copy.deepcopy(kept[1][name])
             row = conn.execute(
                 "SELECT c.*, (SELECT COUNT(*) FROM papers p WHERE p.corpus = c.name) AS n, "
@@ -114,10 +115,17 @@ class CorporaMixin:
             known = ", ".join(c.name for c in self.corpora()) or "none yet"
             raise NotFoundError(f"there is no corpus named {name!r} (corpora: {known})")
         info = self._info(row)
-        if kept is None or kept[0] != stamp:
-            kept = self._local.corpus_info = (stamp, {})
-        kept[1][name] = info
+        self._keep_info(stamp, name, info)
         return copy.deepcopy(info)
+
+    def _keep_info(self, stamp: int | None, name: str, info: Any) -> None:
+        """Keep `info` under `name` ("" for the list of corpora) for the change stamp it was read at."""
+        if stamp is None:
+            return
+        kept = self._kept_info
+        if kept[0] != stamp:
+            kept = self._kept_info = (stamp, {})
+        kept[1][name] = info
 
     def corpus_version(self, name: str) -> int:
         """A corpus's version alone: one indexed lookup, without counting its papers like `corpus()` does."""

@@ -98,6 +98,9 @@ class Store(TrashMixin, CorporaMixin, VectorsMixin, ModelsMixin, CacheMixin, Job
             folder.mkdir(exist_ok=True)
         self.db_path = self.root / "catalog.sqlite"
         self._local = threading.local()
+        self._stamp_lock = threading.Lock()
+        self._stamp_conn: sqlite3.Connection | None = None
+        self._kept_info: tuple[int, dict] = (-1, {})  # corpus info per change stamp, for every thread
         with self.connect() as conn:
             had_keys = conn.execute("SELECT 1 FROM sqlite_master WHERE name = 'paper_keys'").fetchone() is not None
             conn.executescript(SCHEMA + FIGURES_SCHEMA + LINKS_SCHEMA + TOPICS_SCHEMA + TRASH_SCHEMA
@@ -142,6 +145,17 @@ class Store(TrashMixin, CorporaMixin, VectorsMixin, ModelsMixin, CacheMixin, Job
             if busy is None:
                 raise
             raise busy from exc
+
+    def change_stamp(self) -> int:
+        """A number that changes whenever any connection (any thread, any process) commits to the catalog:
+        `PRAGMA data_version` of a connection kept only for asking it (it never writes, so every commit is another
+        connection's). Each script run of the app is a new thread with a new connection: a per-connection stamp
+        found nothing kept on any page run (BENCHMARKS §31y)."""
+        with self._stamp_lock:
+            if self._stamp_conn is None:
+                self._stamp_conn = sqlite3.connect(self.db_path, timeout=self.BUSY_TIMEOUT_S, isolation_level=None,
+                                                   check_same_thread=False)
+            return int(self._stamp_conn.execute("PRAGMA data_version").fetchone()[0])
 
     @contextmanager
     def transaction(self) -> Iterator[sqlite3.Connection]:

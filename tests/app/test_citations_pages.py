@@ -44,6 +44,8 @@ def test_the_map_draws_and_lists_a_papers_references_and_citing_papers(cited):
     state = map_sent(at)["page"]["state"]
     assert len(state["lines"]) == len(refs) + len(citers)  # to its references solid, from citing papers dotted
     assert sum(line[4] for line in state["lines"]) == len(citers) and len(state["stars"]) == 1
+    star = state["stars"][0]  # every line leaves the paper's own place on the map (its star), to another paper's
+    assert all(line[:2] == [star["x"], star["y"]] and line[2:4] != line[:2] for line in state["lines"])
     assert f"{len(refs):,} references and {len(citers):,} citing papers" in texts(at.caption)
     frame = cited.papers_frame("c", with_abstract=False).set_index("id")
     listed = [d.value for d in at.dataframe if "year" in d.value.columns and "id" in d.value.columns]

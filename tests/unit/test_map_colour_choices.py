@@ -62,3 +62,18 @@ def test_numbers_read_in_one_pass_give_what_the_value_by_value_reading_gives():
         assert (fast is None) == (slow is None), values
         if fast is not None:
             assert np.array_equal(fast, slow, equal_nan=True), values
+
+
+def test_a_label_columns_values_are_listed_once_per_frame():
+    """BENCHMARKS §31y: each page run coloured by a label listed its 1M values again (`tolist`). The list is kept
+    with the frame object, the colour options read the same list, and another frame is listed on its own."""
+    import pandas as pd
+
+    from ui.map.colours import column_values
+
+    frame = pd.DataFrame({"journal": ["A", None, "B"], "year": [2001, 2002, 2003]})
+    first = column_values(frame, "journal")
+    assert first[::2] == ["A", "B"] and pd.isna(first[1]) and column_values(frame, "journal") is first
+    assert column_values(frame.copy(), "journal") is not first
+    colour_choices(frame, ("journal", NONE), 12, None)
+    assert column_values(frame, "journal") is first

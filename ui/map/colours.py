@@ -57,10 +57,16 @@ def colour_choices(frame: pd.DataFrame, options: tuple[str, ...], legend: int, y
     own `colour_codes` call, so the codes are the ones a page run would make)."""
 
     def compute(f: pd.DataFrame) -> dict[str, Colours]:
-        return {o: colour_codes(None if o == NONE else f[o].tolist(), len(f), legend, scale=bool(year) and o == year)
-                for o in options if o == NONE or o in f}
+        return {o: colour_codes(None if o == NONE else column_values(f, o), len(f), legend,
+                                scale=bool(year) and o == year) for o in options if o == NONE or o in f}
 
     return derived(frame, f"map_colour_choices:{legend}:{year}:{json.dumps(options)}", compute)
+
+
+def column_values(frame: pd.DataFrame, column: str) -> list:
+    """A column's values as a list, made once per frame object (a page run coloured by a label listed 1M values
+    again, BENCHMARKS §31y): shared by every run, never changed."""
+    return derived(frame, f"map_column_values:{column}", lambda f: f[column].tolist())
 
 
 TopicLevels = dict[str, tuple[Colours, list[dict]]]  # per level: its colours and its labels (unit space)

@@ -5,8 +5,10 @@ whose text holds a query. Built and searched by pyarrow: 4.6 s for the text of 1
 from __future__ import annotations
 
 import functools
+import os
 import threading
 from collections import OrderedDict
+from concurrent.futures import Future, ThreadPoolExecutor
 from typing import TYPE_CHECKING
 
 import numpy as np
@@ -42,24 +44,61 @@ def highlight_text(frame: pd.DataFrame) -> pa.Array:
 def highlight_mask(frame: pd.DataFrame, query: str, text: pa.Array | None = None) -> np.ndarray:
     """Rows whose title, abstract or any other column contains `query` (case-folded, so "strasse" finds "Straße";
     missing never matches). `text`: the frame's `highlight_text`, when the caller keeps it."""
-    import pyarrow.compute as pc
-
     needle = (query or "").strip().replace(_SEP, "")
     if not needle:
         return np.zeros(len(frame), dtype=bool)
     text = highlight_text(frame) if text is None else text
-    return pc.match_substring(text, needle.casefold()).to_numpy(zero_copy_only=False).astype(bool, copy=False)
+    return _match(text, needle.casefold())
+
+
+MATCH_PART = 125_000  # rows per part of a match run on the pool: 8 parts at 1M papers, none below 250,000
+MATCH_THREADS = max(1, min(4, os.cpu_count() or 1))
+_MATCHERS = ThreadPoolExecutor(max_workers=MATCH_THREADS, thread_name_prefix="highlight-match")
+
+
+def _match(text: pa.Array, needle: str) -> np.ndarray:
+    """`pc.match_substring` of every row, in parts on the machine's cores when the text is long: pyarrow's kernel
+    runs without the GIL, so two cores halve a match of 1M papers' text (0.45 s on one, BENCHMARKS §31y)."""
+    import pyarrow.compute as pc
+
+    def part(start: int, length: int) -> np.ndarray:
+        rows = pc.match_substring(text.slice(start, length), needle)
+        return rows.to_numpy(zero_copy_only=False).astype(bool, copy=False)
+
+    if MATCH_THREADS < 2 or len(text) < 2 * MATCH_PART:
+        return part(0, len(text))
+    parts = [_MATCHERS.submit(part, start, MATCH_PART) for start in range(0, len(text), MATCH_PART)]
+    return np.concatenate([p.result() for p in parts])
 
 
 KEPT_QUERIES = 8  # the last queries' rows kept per frame (a bool a paper: 1 MB each at 1M papers)
 _KEPT_LOCK = threading.Lock()
+_BUILDER = ThreadPoolExecutor(max_workers=1, thread_name_prefix="highlight-text")
+
+
+def warm_highlight(frame: pd.DataFrame) -> None:
+    """Start building the highlight text of a frame that is never changed in place (the app's `papers_frame`) in a
+    background thread, once per frame object: the first word typed then waits for the rest of a build already under
+    way, or for nothing, instead of building it in its own run (0.6–3.6 s at 1M papers, BENCHMARKS §31y)."""
+    _text_job(frame)
+
+
+def _text_job(frame: pd.DataFrame) -> Future:
+    """The frame's one build of its highlight text: started when first asked, again only if it failed."""
+    with _KEPT_LOCK:  # two runs asking at once share one build
+        job: dict[str, Future] = derived(frame, "highlight_text_job", lambda _f: {})
+        built = job.get("text")
+        if built is None or (built.done() and built.exception() is not None):
+            built = job["text"] = _BUILDER.submit(highlight_text, frame)
+        return built
 
 
 def kept_highlight(frame: pd.DataFrame, query: str) -> np.ndarray:
     """`highlight_mask` of a frame that is never changed in place (the app's `papers_frame`), its text and the rows of
     its last `KEPT_QUERIES` queries kept with the frame object (`core.frames.derived`): a year step or a page run with
     a highlight on, or a query typed again, reads the rows instead of matching every paper's text again (0.5 s at 1M
-    papers, BENCHMARKS §31v). The array is read-only (shared by every run that asks)."""
+    papers, BENCHMARKS §31v). The array is read-only (shared by every run that asks). The text is built once, by
+    `warm_highlight`'s thread (started here if the page did not)."""
     needle = (query or "").strip().replace(_SEP, "").casefold()
     if not needle:
         return np.zeros(len(frame), dtype=bool)
@@ -69,7 +108,7 @@ def kept_highlight(frame: pd.DataFrame, query: str) -> np.ndarray:
         if rows is not None:
             kept.move_to_end(needle)
             return rows
-    rows = highlight_mask(frame, needle, derived(frame, "highlight_text", highlight_text))
+    rows = highlight_mask(frame, needle, _text_job(frame).result())
     rows.flags.writeable = False
     with _KEPT_LOCK:
         kept[needle] = rows

@@ -78,3 +78,24 @@ def test_a_page_own_parameter_is_not_an_unknown_one() -> None:
     view = parse_view({"corpus": "med", "job": "a1b2c3"}, **WORKSPACE)
     assert view.corpus == "med" and view.problems == []
     assert parse_view({"corpus": "med", "bogus": "1"}, **WORKSPACE).problems  # a truly unknown one still is
+
+
+def test_the_years_are_parsed_once_per_frame(monkeypatch):
+    """BENCHMARKS §31y: a map page run parsed 1M papers' years two or three times (the Years slider, Topics over
+    time, the window's count). The numbers and the bounds are kept with the frame object; another frame (a new
+    corpus version) is parsed on its own, and the answers are the same as before."""
+    import pandas as pd
+
+    frame = pd.DataFrame({"year": ["1999", 2010, None, "n.d.", 3100.0, 2004.0]})
+    parsed: list[int] = []
+    to_numeric = pd.to_numeric
+    monkeypatch.setattr(pd, "to_numeric", lambda values, **kw: parsed.append(len(values)) or to_numeric(values, **kw))
+    assert year_bounds(frame) == (1999, 2010)
+    assert year_mask(frame, (2000, 2010)).tolist() == [False, True, False, False, False, True]
+    assert year_bounds(frame) == (1999, 2010)
+    assert year_mask(frame, (1999, 2004)).tolist() == [True, False, False, False, False, True]
+    assert parsed == [6]
+    other = frame.copy()
+    assert year_bounds(other) == (1999, 2010) and parsed == [6, 6]
+    assert year_bounds(pd.DataFrame({"year": [2001, 2001, None]})) is None  # one distinct year
+    assert year_bounds(pd.DataFrame({"year": ["x", None]})) is None

@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import threading
 
+import pytest
+
 from core.store import Store
 from tests.helpers import make_papers
 
@@ -52,3 +54,35 @@ def test_a_kept_answer_cannot_be_spoiled_by_a_caller(store: Store):
     info.papers = -1
     again = store.corpus("c")
     assert "spoiled" not in again.columns and again.papers == 6
+
+
+def _in_new_thread(store: Store, call) -> tuple[object, int]:
+    """`_counts` of `call()` on a thread of its own (the app runs each page run on a new thread)."""
+    found: list[tuple[object, int]] = []
+    thread = threading.Thread(target=lambda: found.append(_counts(store, call)))
+    thread.start()
+    thread.join()
+    return found[0]
+
+
+def test_a_new_threads_page_run_finds_the_corpora_kept_until_anything_commits(store: Store):
+    """BENCHMARKS §31y: each page run is a new script thread with a new connection, so the per-thread answers were
+    never found: the sidebar's `corpora()` and `corpus()` counted 1M papers again on every run (~0.1–0.3 s). They are
+    kept for every thread until any connection commits; a transaction's own uncommitted rows are still seen."""
+    store.import_papers("c", make_papers(3))
+    assert _counts(store, store.corpora)[1] == 1 and _counts(store, lambda: store.corpus("c"))[1] == 1
+    listed, counted = _in_new_thread(store, store.corpora)
+    info, counted_info = _in_new_thread(store, lambda: store.corpus("c"))
+    assert counted == counted_info == 0 and [c.papers for c in listed] == [9] and info.papers == 9
+    listed[0].papers = -1  # a caller's copy
+    assert store.corpora()[0].papers == 9
+    other = Store(store.root)  # another process's connection commits
+    other.import_papers("d", make_papers(2))
+    listed, counted = _in_new_thread(store, store.corpora)
+    assert counted == 1 and sorted(c.papers for c in listed) == [6, 9]
+    assert _in_new_thread(store, lambda: store.corpus("d"))[0].papers == 6
+    with pytest.raises(KeyboardInterrupt), store.transaction() as conn:  # its own rows, never a kept answer
+        conn.execute("DELETE FROM papers WHERE corpus = 'd'")
+        assert store.corpus("d").papers == 0 and [c.papers for c in store.corpora() if c.name == "d"] == [0]
+        raise KeyboardInterrupt  # rolled back
+    assert store.corpus("d").papers == 6
