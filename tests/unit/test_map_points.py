@@ -65,3 +65,24 @@ def test_a_windows_papers_keep_their_own_text():
     table = points_table(coords[rows], frame.iloc[rows], unit_frame(coords))
     assert table["title"].tolist() == [frame["title"].iloc[r][:200] for r in rows]
     assert table["yearnum"].tolist()[1:] == [1992.0, 1995.0]
+
+
+def test_the_map_key_names_the_positions_the_ids_and_the_notes() -> None:
+    """§31z: the ids' digest is one hash of their joined text; the same papers give the same key in any frame object,
+    another id, order, position or hover note another key."""
+    import numpy as np
+    import pandas as pd
+
+    from ui.map.points import map_key
+
+    coords = np.arange(6, dtype=np.float32).reshape(3, 2)
+    frame = pd.DataFrame({"id": ["a", "b", "c"], "title": ["x", "y", "z"]})
+    key = map_key("c", coords, frame)
+    assert map_key("c", coords, frame.copy()) == key
+    assert map_key("c", coords, frame.assign(id=["a", "b", "d"])) != key
+    assert map_key("c", coords, frame.assign(id=["b", "a", "c"])) != key
+    assert map_key("c", coords + 1, frame) != key
+    assert map_key("c", coords, frame.assign(id=["a", "b\x00c", ""])) != key
+    noted = frame.assign(card_note=["n1", "n2", "n3"])
+    assert map_key("c", coords, noted) != key
+    assert map_key("c", coords, noted.assign(card_note=["n1", "n2", "n4"])) != map_key("c", coords, noted)
