@@ -232,7 +232,7 @@ class CorporaMixin:
     def _drop_older_frames(self, corpus: str, version: int) -> None:
         """Remove the corpus's saved frames of versions before `version` (never read again: versions only grow)."""
         slug = self.corpus_slug(corpus)
-        own = re.compile(re.escape(slug) + r"-[0-9a-f]{16}-v(\d+)-(frame\.arrow|journals\.json|embedded)$")
+        own = re.compile(re.escape(slug) + r"-[0-9a-f]{16}-v(\d+)-(frame\.arrow|journals\.json|embedded|points\.bin)$")
         for old in (self.arrays / "frames").glob(f"{glob.escape(slug)}-*"):
             hit = own.match(old.name)
             if hit and int(hit.group(1)) < version:
