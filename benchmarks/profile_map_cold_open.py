@@ -5,7 +5,8 @@ method, in this process (run each revision in its own process). Prints the run's
     .venv/bin/python benchmarks/profile_map_cold_open.py --papers 1000000 [--root /tmp/x-before] [--runs 2] \
         [--top 40] [--no-profile]
 
-The second and later runs are warm (the same process's caches).
+The second and later runs are warm (the same process's caches). cpu_s: the process's CPU time in each run (all
+threads), less moved by other sessions' load than the wall time.
 """
 
 from __future__ import annotations
@@ -59,19 +60,21 @@ def main() -> None:
     script_runner.ScriptRunner._run_script = profiled
     at = AppTest.from_file(str(root / "app.py"), default_timeout=900)
     at.query_params.update({"corpus": "synthetic", "model": "minilm", "method": "pca"})
-    took = []
+    took, cpu = [], []
     for k in range(args.runs):
-        t0 = time.perf_counter()
+        t0, c0 = time.perf_counter(), time.process_time()
         at.run()
         profile = profiles[0] if (k == 0 and profiles) else None
         took.append(round(time.perf_counter() - t0, 3))
+        cpu.append(round(time.process_time() - c0, 3))  # every thread's CPU: less moved by other sessions' load
         if at.exception:
             print("EXCEPTION", [e.value for e in at.exception][:1], flush=True)
         if profile:
             out = io.StringIO()
             pstats.Stats(profile, stream=out).sort_stats(args.sort).print_stats(args.top)
             print(out.getvalue())
-    print(json.dumps({"root": str(root), "papers": args.papers, "import_s": round(imported, 3), "runs_s": took}))
+    print(json.dumps({"root": str(root), "papers": args.papers, "import_s": round(imported, 3), "runs_s": took, "cpu_s": cpu,
+                      "load": os.getloadavg()[0]}))
 
 
 if __name__ == "__main__":
