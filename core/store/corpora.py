@@ -12,6 +12,7 @@ import threading
 from collections import OrderedDict
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 from core.errors import CorpusError, NotFoundError
@@ -215,12 +216,12 @@ class CorporaMixin:
         info = self.corpus(corpus)
         aliases = sorted(name for name, role in info.roles.items() if role == "alias")
         key = frame_key(info.journal, aliases, with_abstract, stored_journals)
-        path = self.array_path("frames", corpus, f"{key}-v{info.version}", "-frame.arrow")
-        kept = load_frame(path, info.papers) if info.papers else None
+        path = self.kept_path(corpus, f"{key}-v{info.version}", "-frame.arrow")
+        kept = load_frame(path, info.papers) if info.papers and path else None
         if kept is not None:  # built by an earlier read of this version: a fresh process reads it (§31z)
             return kept
         frame = self._built_frame(corpus, info, with_abstract, stored_journals)
-        if info.papers and len(frame) == info.papers:
+        if path and info.papers and len(frame) == info.papers:
             try:
                 save_frame(frame, path)
             except (OSError, ValueError, TypeError):  # a full disk, a value Arrow refuses: built again next time
@@ -229,6 +230,14 @@ class CorporaMixin:
                 self._drop_older_frames(corpus, info.version)
         return frame
 
+    def kept_path(self, corpus: str, key: str, suffix: str) -> Path | None:
+        """Where a file made from the corpus's catalog is kept (arrays/frames, core/store/frame_file.py); None in a
+        workspace where the folder cannot be made (read-only): the value is made again each time instead."""
+        try:
+            return self.array_path("frames", corpus, key, suffix)
+        except OSError:
+            return None
+
     def _drop_older_frames(self, corpus: str, version: int) -> None:
         """Remove the corpus's saved frames of versions before `version` (never read again: versions only grow)."""
         slug = self.corpus_slug(corpus)
@@ -236,7 +245,10 @@ class CorporaMixin:
         for old in (self.arrays / "frames").glob(f"{glob.escape(slug)}-*"):
             hit = own.match(old.name)
             if hit and int(hit.group(1)) < version:
-                old.unlink(missing_ok=True)
+                try:
+                    old.unlink(missing_ok=True)
+                except OSError:  # still open elsewhere (Windows), or a read-only folder: a later save retries
+                    pass
 
     def _built_frame(self, corpus: str, info: CorpusInfo, with_abstract: bool, stored_journals: bool) -> Any:
         """The frame built from the catalog's rows (the fields parsed, the journal names joined)."""
@@ -269,9 +281,8 @@ class CorporaMixin:
                     _JOURNALS.move_to_end(kept)
                     return _JOURNALS[kept]
         aliases = [name for name, role in info.roles.items() if role == "alias"]
-        path = self.array_path("frames", corpus, f"{frame_key(info.journal, sorted(aliases))}-v{info.version}",
-                               "-journals.json")
-        found = None if names or not info.journal else load_journals(path)
+        path = self.kept_path(corpus, f"{frame_key(info.journal, sorted(aliases))}-v{info.version}", "-journals.json")
+        found = None if names or not info.journal or not path else load_journals(path)
         full = found is None
         if found is None and not info.journal:
             found = JournalIdentities()
@@ -281,7 +292,7 @@ class CorporaMixin:
                     parsed = [(r[0], json.loads(r[1] or "{}")) for r in conn.execute(
                         "SELECT pid, fields FROM papers WHERE corpus = ? ORDER BY seq", (corpus,))]
             found = journal_identities(parsed, info.journal, aliases)
-            if len(parsed) == info.papers:
+            if path and len(parsed) == info.papers:
                 try:
                     save_journals(found, path)
                 except (OSError, ValueError, TypeError):  # a full disk: computed again by the next process

@@ -39,15 +39,15 @@ class VectorsMixin:
         from core.store.frame_file import frame_key
 
         version, revision = self.corpus_version(corpus), self.vectors_revision(model_fp)
-        marker = self.array_path("frames", corpus, f"{frame_key('embedded', model_fp, revision)}-v{version}",
-                                 "-embedded")
-        if marker.exists():
+        marker = self.kept_path(corpus, f"{frame_key('embedded', model_fp, revision)}-v{version}", "-embedded")
+        if marker is not None and marker.exists():
             return True
         with self.connect() as conn:
             missing = conn.execute(
                 "SELECT 1 FROM papers p WHERE p.corpus = ? AND NOT EXISTS (SELECT 1 FROM emb_keys k "
                 "WHERE k.model_fp = ? AND k.hash = p.hash) LIMIT 1", (corpus, model_fp)).fetchone()
-        if missing is None and (self.corpus_version(corpus), self.vectors_revision(model_fp)) == (version, revision):
+        same = (self.corpus_version(corpus), self.vectors_revision(model_fp)) == (version, revision)
+        if missing is None and marker is not None and same:
             try:
                 marker.touch()
             except OSError:  # a read-only workspace: asked again next time

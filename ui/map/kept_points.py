@@ -29,7 +29,14 @@ def _path(corpus: str, key: str) -> Path | None:
         return None
     aliases = sorted(name for name, role in info.roles.items() if role == "alias")
     digest = frame_key("points", FORMAT, key, info.journal, aliases)
-    return store().array_path("frames", corpus, f"{digest}-v{info.version}", SUFFIX)
+    return store().kept_path(corpus, f"{digest}-v{info.version}", SUFFIX)
+
+
+def _mtime(path: Path) -> float:
+    try:
+        return path.stat().st_mtime
+    except OSError:  # removed meanwhile by another server
+        return 0.0
 
 
 def read_points(corpus: str, key: str) -> tuple[bytes, bytes] | None:
@@ -51,7 +58,10 @@ def keep_points(corpus: str, key: str, parts: tuple[bytes, bytes]) -> None:
     slug = store().corpus_slug(corpus)
     own = re.compile(re.escape(slug) + r"-[0-9a-f]{16}-v\d+" + re.escape(SUFFIX) + "$")
     files = [p for p in path.parent.glob(f"*{SUFFIX}") if own.match(p.name)]
-    files.sort(key=lambda p: p.stat().st_mtime if p.exists() else 0.0, reverse=True)
+    files.sort(key=_mtime, reverse=True)
     for old in files[KEPT:]:
         if old != path:
-            old.unlink(missing_ok=True)
+            try:
+                old.unlink(missing_ok=True)
+            except OSError:  # still open elsewhere (Windows): a later save retries
+                pass

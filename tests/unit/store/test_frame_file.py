@@ -114,3 +114,24 @@ def test_every_paper_embedded_is_kept_per_corpus_version_and_vectors_revision(tm
     assert not store.is_embedded("c", fp)
     store.add_embeddings(fp, store.missing_hashes("c", fp), np.ones((4, 4), dtype=np.float32))  # a new revision
     assert store.is_embedded("c", fp)
+
+
+def test_a_workspace_whose_frames_folder_cannot_be_made_still_reads_everything(tmp_path, monkeypatch) -> None:
+    """A read-only workspace (the folder cannot be made): the frame, the journals and the embedded check are made
+    from the catalog each time, as before §31z."""
+    import numpy as np
+
+    store = Store(tmp_path / "ws")
+    store.import_papers("c", _papers(4), source="test")
+    fp = "0123456789abcdef"
+    store.add_embeddings(fp, store.missing_hashes("c", fp), np.ones((4, 4), dtype=np.float32))
+
+    def refused(*_a, **_k):
+        raise PermissionError("read-only")
+
+    monkeypatch.setattr(Store, "array_path", refused)
+    assert store.papers_frame("c")["id"].tolist() == [f"p{i}" for i in range(4)]
+    _fresh_process()
+    assert store.journal_identities("c", names=False).joined()
+    assert store.is_embedded("c", fp)
+    assert not (store.arrays / "frames").exists()
