@@ -87,12 +87,13 @@ def test_the_frame_file_goes_with_its_deleted_corpus_and_a_restore_reads_the_cat
 def test_the_journal_spellings_are_read_from_the_workspace_by_a_fresh_process(tmp_path, monkeypatch) -> None:
     store = Store(tmp_path / "ws")
     store.import_papers("c", _papers(6), source="test")
-    joined = store.journal_identities("c").joined()
+    joined, table = store.journal_identities("c").joined(), store.journal_identities("c").table()
     assert joined  # "J. A" and "J A": one journal under two spellings
     _fresh_process()
     monkeypatch.setattr(corpora, "journal_identities", lambda *a, **k: 1 / 0)  # never computed again
     summary = Store(tmp_path / "ws").journal_identities("c", names=False)
     assert summary.joined() == joined
+    assert summary.table() == table  # the Journals page's rows, as computed
     assert summary.name_of("J A") == store.journal_identities("c", names=False).name_of("J. A")
     with pytest.raises(ZeroDivisionError):  # the per-paper names are not kept: asked for, they are computed
         Store(tmp_path / "ws").journal_identities("c")
