@@ -13,7 +13,7 @@ from ui.table_download import table_download
 
 def joined_spellings(corpus: str) -> dict[str, list[str]]:
     """The corpus's journals read under more than one spelling: shown name -> spellings (cached per version)."""
-    return store().journal_identities(corpus).joined()
+    return store().journal_identities(corpus, names=False).joined()
 
 
 def spellings_caption(corpus: str, colour: str | None) -> None:
@@ -34,7 +34,7 @@ def spellings_caption(corpus: str, colour: str | None) -> None:
 
 def spellings_table(corpus: str) -> None:
     """On the Journals page: every journal shown under one name with the spellings it was exported under."""
-    identities = store().journal_identities(corpus)
+    identities = store().journal_identities(corpus, names=False)
     joined = identities.joined()
     if not joined:
         return

@@ -95,7 +95,7 @@ def device() -> str:
 
 @st.cache_data(show_spinner=False, max_entries=64)
 def _embedded(workspace: str, corpus: str, version: int, fp: str, vectors: tuple[int, int]) -> bool:
-    return not get_store(workspace).missing_hashes(corpus, fp)
+    return get_store(workspace).is_embedded(corpus, fp)
 
 
 def is_embedded(corpus: str, spec: ModelSpec) -> bool:

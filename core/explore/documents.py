@@ -53,7 +53,7 @@ def search_filters(store: Store, corpus: str, labels: dict[str, list[str]] | Non
                               f"{', '.join(info.columns)}")
         filters = {c: [str(v) for v in values] for c, values in labels.items()}
         if info.journal in filters:  # a journal by any spelling the corpus has: the one name the papers carry
-            journals = store.journal_identities(corpus)
+            journals = store.journal_identities(corpus, names=False)
             filters[info.journal] = [journals.name_of(v) or v for v in filters[info.journal]]
     if not (collection or "").strip():
         return filters

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import copy
+import glob
 import hashlib
 import json
 import re
@@ -11,6 +12,7 @@ import threading
 from collections import OrderedDict
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 from core.errors import CorpusError, NotFoundError
@@ -21,11 +23,12 @@ from core.store.field_roles import can_be_label, journal_field, label_columns, y
 from core.store.field_stats import counted_by_sql
 from core.store.files import pid_alive
 from core.store.frame_build import frame_of, gc_paused, parse_fields
+from core.store.frame_file import frame_key, load_frame, load_journals, save_frame, save_journals
 from core.store.import_run import Stream, import_streams
 from core.store.importing import ImportReport
 
 # journal identities per (catalog, corpus, version, papers): computed once per corpus version, in this process
-_JOURNALS: OrderedDict[tuple[str, str, int, int], JournalIdentities] = OrderedDict()
+_JOURNALS: OrderedDict[tuple[tuple[str, str, int, int], bool], JournalIdentities] = OrderedDict()  # bool: with names
 _JOURNALS_KEPT = 8
 _JOURNALS_LOCK = threading.Lock()
 
@@ -219,6 +222,44 @@ class CorporaMixin:
 
     def _papers_frame(self, corpus: str, with_abstract: bool, stored_journals: bool) -> Any:
         info = self.corpus(corpus)
+        aliases = sorted(name for name, role in info.roles.items() if role == "alias")
+        key = frame_key(info.journal, aliases, with_abstract, stored_journals)
+        path = self.kept_path(corpus, f"{key}-v{info.version}", "-frame.arrow")
+        kept = load_frame(path, info.papers) if info.papers and path else None
+        if kept is not None:  # built by an earlier read of this version: a fresh process reads it (§31z)
+            return kept
+        frame = self._built_frame(corpus, info, with_abstract, stored_journals)
+        if path and info.papers and len(frame) == info.papers:
+            try:
+                save_frame(frame, path)
+            except (OSError, ValueError, TypeError):  # a full disk, a value Arrow refuses: built again next time
+                pass
+            else:
+                self._drop_older_frames(corpus, info.version)
+        return frame
+
+    def kept_path(self, corpus: str, key: str, suffix: str) -> Path | None:
+        """Where a file made from the corpus's catalog is kept (arrays/frames, core/store/frame_file.py); None in a
+        workspace where the folder cannot be made (read-only): the value is made again each time instead."""
+        try:
+            return self.array_path("frames", corpus, key, suffix)
+        except OSError:
+            return None
+
+    def _drop_older_frames(self, corpus: str, version: int) -> None:
+        """Remove the corpus's saved frames of versions before `version` (never read again: versions only grow)."""
+        slug = self.corpus_slug(corpus)
+        own = re.compile(re.escape(slug) + r"-[0-9a-f]{16}-v(\d+)-(frame\.arrow|journals\.json|embedded|points\.bin)$")
+        for old in (self.arrays / "frames").glob(f"{glob.escape(slug)}-*"):
+            hit = own.match(old.name)
+            if hit and int(hit.group(1)) < version:
+                try:
+                    old.unlink(missing_ok=True)
+                except OSError:  # still open elsewhere (Windows), or a read-only folder: a later save retries
+                    pass
+
+    def _built_frame(self, corpus: str, info: CorpusInfo, with_abstract: bool, stored_journals: bool) -> Any:
+        """The frame built from the catalog's rows (the fields parsed, the journal names joined)."""
         cols = "pid, title, abstract, fields" if with_abstract else "pid, title, fields"
         with self.connect() as conn:
             cursor = conn.cursor()
@@ -235,27 +276,37 @@ class CorporaMixin:
         return frame_of(pids, titles, abstracts, fields, journal, names)
 
     def journal_identities(self, corpus: str, parsed: list[tuple[str, Mapping[str, Any]]] | None = None,
-                           info: CorpusInfo | None = None) -> JournalIdentities:
+                           info: CorpusInfo | None = None, names: bool = True) -> JournalIdentities:
         """Each paper's journal as one name, and every spelling of each (`core.journal_identity`), computed once per
         corpus version; stored fields are never rewritten. `parsed` and `info`: the corpus's (id, fields) and its
-        `corpus()` when the caller has already read them."""
+        `corpus()` when the caller has already read them. `names=False`: the journals alone (spellings, ISSNs,
+        counts; `names` may be empty), read from the workspace when an earlier process computed them."""
         info = info if info is not None else self.corpus(corpus)
         key = (str(self.db_path), corpus, info.version, info.papers)
         with _JOURNALS_LOCK:
-            if key in _JOURNALS:
-                _JOURNALS.move_to_end(key)
-                return _JOURNALS[key]
-        if not info.journal:
+            for kept in ((key, True),) if names else ((key, True), (key, False)):
+                if kept in _JOURNALS:
+                    _JOURNALS.move_to_end(kept)
+                    return _JOURNALS[kept]
+        aliases = [name for name, role in info.roles.items() if role == "alias"]
+        path = self.kept_path(corpus, f"{frame_key(info.journal, sorted(aliases))}-v{info.version}", "-journals.json")
+        found = None if names or not info.journal or not path else load_journals(path)
+        full = found is None
+        if found is None and not info.journal:
             found = JournalIdentities()
-        else:
+        elif found is None:
             if parsed is None or len(parsed) != info.papers:
                 with self.connect() as conn:
                     parsed = [(r[0], json.loads(r[1] or "{}")) for r in conn.execute(
                         "SELECT pid, fields FROM papers WHERE corpus = ? ORDER BY seq", (corpus,))]
-            aliases = [name for name, role in info.roles.items() if role == "alias"]
             found = journal_identities(parsed, info.journal, aliases)
+            if path and len(parsed) == info.papers:
+                try:
+                    save_journals(found, path)
+                except (OSError, ValueError, TypeError):  # a full disk: computed again by the next process
+                    pass
         with _JOURNALS_LOCK:
-            _JOURNALS[key] = found
+            _JOURNALS[(key, full)] = found
             while len(_JOURNALS) > _JOURNALS_KEPT:
                 _JOURNALS.popitem(last=False)
         return found

@@ -278,6 +278,9 @@ class TrashMixin:
             hit = own.match(path.name)
             if not hit or not path.is_file() or any(p.match(path.name) for p in longer):
                 continue
+            if path.parent.name == "frames":  # what a read of the catalog saved (core/store/frame_file.py): made
+                path.unlink(missing_ok=True)  # again from the restored catalog, never one of the corpus's files
+                continue
             name = f"{new_slug}-{hit.group(1)}" if new_slug else path.name
             destination = target / path.parent.name / name
             destination.parent.mkdir(parents=True, exist_ok=True)

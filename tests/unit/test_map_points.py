@@ -65,3 +65,46 @@ def test_a_windows_papers_keep_their_own_text():
     table = points_table(coords[rows], frame.iloc[rows], unit_frame(coords))
     assert table["title"].tolist() == [frame["title"].iloc[r][:200] for r in rows]
     assert table["yearnum"].tolist()[1:] == [1992.0, 1995.0]
+
+
+def test_the_map_key_names_the_positions_the_ids_and_the_notes() -> None:
+    """§31z: the ids' digest is one hash of their joined text; the same papers give the same key in any frame object,
+    another id, order, position or hover note another key."""
+    import numpy as np
+    import pandas as pd
+
+    from ui.map.points import map_key
+
+    coords = np.arange(6, dtype=np.float32).reshape(3, 2)
+    frame = pd.DataFrame({"id": ["a", "b", "c"], "title": ["x", "y", "z"]})
+    key = map_key("c", coords, frame)
+    assert map_key("c", coords, frame.copy()) == key
+    assert map_key("c", coords, frame.assign(id=["a", "b", "d"])) != key
+    assert map_key("c", coords, frame.assign(id=["b", "a", "c"])) != key
+    assert map_key("c", coords + 1, frame) != key
+    assert map_key("c", coords, frame.assign(id=["a", "b\x00c", ""])) != key
+    noted = frame.assign(card_note=["n1", "n2", "n3"])
+    assert map_key("c", coords, noted) != key
+    assert map_key("c", coords, noted.assign(card_note=["n1", "n2", "n4"])) != map_key("c", coords, noted)
+
+
+def test_a_kept_stream_packs_as_its_table_and_a_cut_file_is_not_read(tmp_path) -> None:
+    """§31z: the points kept as IPC streams in one file pack to the same bytes as their table; a file cut short (a
+    full disk, a copy stopped) reads as none, never as other points."""
+    from ui.map.packing import load_streams, save_streams, stream
+
+    frame = _frame(50)
+    table = pa.Table.from_pandas(points_table(np.random.default_rng(1).normal(size=(50, 2)), frame,
+                                              unit_frame(np.ones((50, 2)))), preserve_index=False)
+    meta = {"key": "k", "n": 50}
+    assert pack(meta, stream(table)) == pack(meta, table)
+    parts = (stream(table.select(["x", "y"])), stream(table.drop_columns(["x", "y"])))
+    save_streams(tmp_path / "p.bin", parts)
+    assert load_streams(tmp_path / "p.bin", 2) == parts
+    data = (tmp_path / "p.bin").read_bytes()
+    (tmp_path / "p.bin").write_bytes(data[:-10])
+    assert load_streams(tmp_path / "p.bin", 2) is None
+    (tmp_path / "p.bin").write_bytes(data + b"x")
+    assert load_streams(tmp_path / "p.bin", 2) is None
+    assert load_streams(tmp_path / "none.bin", 2) is None
+    assert unpack(pack(meta, parts[1]))[1].column_names == ["title", "author", "journal", "yearnum"]

@@ -34,8 +34,9 @@ import streamlit as st
 
 from core.explore.maps.density import rows_in_polygon
 from core.plots.map_data import UnitFrame, unit_frame
+from ui.map.kept_points import keep_points, read_points
 from ui.map.overview import OVERVIEW, Overview, is_overview, view_window
-from ui.map.packing import pack
+from ui.map.packing import pack, stream
 from ui.map.points import map_key, points_table
 from ui.map.zoom import FLIGHTS, ZOOM, current_zoom, link_zoom, read_report, superseded
 from ui.resources import settings
@@ -121,14 +122,19 @@ TEXTS = "map_hover_texts"  # {hub: (map version, its hover text table)}: sent af
 
 
 @st.cache_resource(max_entries=4, show_spinner=False)
-def _points(key: str, _coords: np.ndarray, _frame: pd.DataFrame) -> tuple[pa.Table, pa.Table, UnitFrame]:
-    """The heavy instance's tables, cached by map key (built once per corpus version and map): the points (x, y, the
-    year number) and the hover card's text (title, author, journal; Compare's note), one row per paper each. Arrow
-    tables, kept as they are (a resource, not copied on each run)."""
+def _points(key: str, corpus: str, _coords: np.ndarray, _frame: pd.DataFrame) -> tuple[bytes, bytes, UnitFrame]:
+    """The heavy instance's data, cached by map key (built once per corpus version and map): the points (x, y, the
+    year number) and the hover card's text (title, author, journal; Compare's note), one row per paper each, as
+    Arrow IPC streams. Kept in the workspace (ui/map/kept_points.py): a fresh server reads them, not 1M papers'
+    text again (BENCHMARKS §31z)."""
     unit = unit_frame(_coords)
-    table = pa.Table.from_pandas(points_table(_coords, _frame, unit), preserve_index=False)
-    geometry = [c for c in table.column_names if c in GEOMETRY]
-    return table.select(geometry), table.drop_columns(geometry), unit
+    kept = read_points(corpus, key)
+    if kept is None:
+        table = pa.Table.from_pandas(points_table(_coords, _frame, unit), preserve_index=False)
+        geometry = [c for c in table.column_names if c in GEOMETRY]
+        kept = (stream(table.select(geometry)), stream(table.drop_columns(geometry)))
+        keep_points(corpus, key, kept)
+    return kept[0], kept[1], unit
 
 
 def show_map(corpus: str, coords: np.ndarray, frame: pd.DataFrame, *, hub: str = HUB, key: str = CANVAS_KEY,
@@ -142,15 +148,17 @@ def show_map(corpus: str, coords: np.ndarray, frame: pd.DataFrame, *, hub: str =
     extra: dict[str, Any] = {}
     if is_overview(len(coords)):
         table, unit, extra = _overview(version, coords, frame, current_zoom() if zoom else None, hub)
+        n = table.num_rows
     else:
-        table, text, unit = _points(version, coords, frame)
+        table, text, unit = _points(version, corpus, coords, frame)
+        n = len(coords)
         st.session_state.get(WINDOWS, {}).pop(hub, None)  # every paper drawn: codes go one per paper
         # the hover text (~58 MB at 1M papers: 80 % of the points' data) goes after the page's state, so the first
         # draw does not wait for it (BENCHMARKS §31u)
         st.session_state.setdefault(TEXTS, {})[hub] = (version, text)
     # state: a push_state for this hub follows on every page run (the Domain map, Compare): the browser draws the
     # points once, with its colours, instead of uncoloured first when the points come before it (BENCHMARKS §31s)
-    meta: dict[str, Any] = {"key": version, "n": table.num_rows, "hub": hub, "name": corpus,
+    meta: dict[str, Any] = {"key": version, "n": n, "hub": hub, "name": corpus,
                             "unit": [unit.cx, unit.cy, unit.half], "zoom": bool(zoom), "state": True}
     meta.update(extra.pop("meta", {}))
     raster = settings().map_raster
@@ -171,7 +179,8 @@ def show_map(corpus: str, coords: np.ndarray, frame: pd.DataFrame, *, hub: str =
 SENT = "map_sent_data"  # {hub/instance key: the map version whose points (or text) this session sent it}
 
 
-def _mount_once(mark: str, key: str, version: str, meta: dict[str, Any], table: pa.Table, **kwargs: Any) -> None:
+def _mount_once(mark: str, key: str, version: str, meta: dict[str, Any], table: pa.Table | bytes,
+                **kwargs: Any) -> None:
     """Mount a heavy instance with its packed points (or text) the first time this session sends it this map version,
     with its meta alone (`kept`: a few hundred bytes) on later runs: Streamlit hashes the bytes for the element and
     the message again on every run (0.4-3.5 s at 1M papers, BENCHMARKS §31x) though the browser has them. A browser
@@ -192,7 +201,7 @@ def _forget(mark: str) -> None:
 
 
 @st.cache_resource(max_entries=8, show_spinner=False)
-def _packed(version: str, meta: str, _table: pa.Table) -> bytes:
+def _packed(version: str, meta: str, _table: pa.Table | bytes) -> bytes:
     """The heavy instance's data for one map (`version`) and meta (or its hover text's), packed once
     (ui/map/packing.py)."""
     return pack(json.loads(meta), _table)

@@ -8,22 +8,65 @@ per map and meta are sent as they are."""
 from __future__ import annotations
 
 import json
+import os
 import struct
+import tempfile
+from pathlib import Path
 from typing import Any
 
 import pyarrow as pa
 
 
-def pack(meta: dict[str, Any], table: pa.Table | None) -> bytes:
-    """`meta` (JSON) and `table` (Arrow IPC, without pandas' schema metadata) in one buffer (None: the meta alone)."""
-    head = json.dumps(meta, separators=(",", ":"), sort_keys=True).encode("utf-8")
-    if table is None:
-        return struct.pack("<I", len(head)) + head
+def stream(table: pa.Table) -> bytes:
+    """`table` as an Arrow IPC stream, without pandas' schema metadata (what `pack` puts after the meta)."""
     sink = pa.BufferOutputStream()
     table = table.replace_schema_metadata(None)
     with pa.ipc.new_stream(sink, table.schema) as writer:
         writer.write_table(table)
-    return struct.pack("<I", len(head)) + head + sink.getvalue().to_pybytes()
+    return sink.getvalue().to_pybytes()
+
+
+def pack(meta: dict[str, Any], table: pa.Table | bytes | None) -> bytes:
+    """`meta` (JSON) and `table` (Arrow IPC, without pandas' schema metadata; bytes: a `stream` made before) in one
+    buffer (None: the meta alone)."""
+    head = json.dumps(meta, separators=(",", ":"), sort_keys=True).encode("utf-8")
+    if table is None:
+        return struct.pack("<I", len(head)) + head
+    body = table if isinstance(table, bytes) else stream(table)
+    return struct.pack("<I", len(head)) + head + body
+
+
+def save_streams(path: Path, parts: tuple[bytes, ...]) -> None:
+    """Write IPC streams to one file atomically: each part's 8-byte length, then the part (`load_streams`)."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(dir=path.parent, suffix=".tmp")
+    try:
+        with os.fdopen(fd, "wb") as handle:
+            for part in parts:
+                handle.write(struct.pack("<Q", len(part)))
+                handle.write(part)
+        os.replace(tmp, path)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
+
+
+def load_streams(path: Path, count: int) -> tuple[bytes, ...] | None:
+    """The `count` parts `save_streams` wrote to `path`, or None when the file is missing or not whole."""
+    try:
+        data = path.read_bytes()
+    except OSError:
+        return None
+    parts, at = [], 0
+    for _ in range(count):
+        if at + 8 > len(data):
+            return None
+        (size,) = struct.unpack_from("<Q", data, at)
+        if at + 8 + size > len(data):
+            return None
+        parts.append(data[at + 8:at + 8 + size])
+        at += 8 + size
+    return tuple(parts) if at == len(data) else None
 
 
 def unpack(data: bytes) -> tuple[dict[str, Any], pa.Table | None]:
