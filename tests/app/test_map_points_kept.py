@@ -41,5 +41,17 @@ def test_a_new_corpus_version_makes_the_points_again(workspace, monkeypatch):  #
         conn.execute("UPDATE papers SET title = title || ' (corrected)' WHERE corpus = 'c'")
         conn.execute("UPDATE corpora SET version = version + 1 WHERE name = 'c'")
     sent = map_sent(open_app())
-    assert sent["meta"]["key"] == first["meta"]["key"]  # the same map key...
+    assert sent["meta"]["key"] != first["meta"]["key"]  # another map key (ids and positions the same)...
     assert all(t.endswith("(corrected)") for t in sent["points"]["title"])  # ...and this version's titles
+
+
+def test_an_edit_in_the_same_server_gives_a_new_map_key_and_its_titles(workspace):  # noqa: F811
+    """A title edit keeps the ids and positions: the map's key still changes with the corpus version, so neither this
+    server's cache nor a browser that drew the old version keeps the old hover text."""
+    first = map_sent(open_app())
+    with sqlite3.connect(workspace.db_path) as conn:  # an edit of every title, this server still running
+        conn.execute("UPDATE papers SET title = title || ' (edited)' WHERE corpus = 'c'")
+        conn.execute("UPDATE corpora SET version = version + 1 WHERE name = 'c'")
+    sent = map_sent(open_app())
+    assert sent["meta"]["key"] != first["meta"]["key"]
+    assert all(t.endswith("(edited)") for t in sent["points"]["title"])

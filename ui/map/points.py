@@ -57,10 +57,26 @@ def points_table(coords: np.ndarray, frame: pd.DataFrame, unit: UnitFrame) -> pd
 
 
 def map_key(corpus: str, coords: np.ndarray, frame: pd.DataFrame) -> str:
-    """Corpus + map version: a digest of the positions and ids (the same map, the same key)."""
+    """Corpus + map version: a digest of the corpus's version (`_corpus_stamp`), the positions and ids (the same map
+    of the same papers, the same key). The version counts: an edit (a title) keeps ids and positions, and under one
+    key this server's cache and a browser that drew the map would keep the old hover text."""
     digest = hashlib.blake2b(np.ascontiguousarray(coords, dtype=np.float32).tobytes(), digest_size=8)
+    digest.update(_corpus_stamp(corpus).encode("utf-8", "surrogatepass"))
     digest.update(derived(frame, "map_ids_digest", _ids_digest))  # once per corpus version's frame, not per run
     return f"{corpus}:{digest.hexdigest()}"
+
+
+def _corpus_stamp(corpus: str) -> str:
+    """Which corpus this is and its version: the workspace, when the corpus was made, its version (a corpus deleted
+    and imported again under its name starts at version 1 again); "" for a name the workspace does not hold."""
+    from core.errors import MireadError
+    from ui.resources import store
+
+    try:
+        info = store().corpus(corpus)
+    except MireadError:
+        return ""
+    return f"{store().root}|{info.created!r}|{info.version}"
 
 
 def _ids_digest(frame: pd.DataFrame) -> bytes:
