@@ -51,7 +51,13 @@ HOOKS = """(() => { const T = window.__open = {ws: [], blobs: [], gl: [], worker
             T.floor = performance.now();
         if (!T.floor && !(e && e.map && e.map.wrap && e.map.wrap.dataset.applied)) requestAnimationFrame(look);
         else T.done = performance.now(); };
-    requestAnimationFrame(look); })();"""
+    requestAnimationFrame(look);
+    T.tasks = []; new PerformanceObserver((l) => { for (const t of l.getEntries()) T.tasks.push([t.startTime,
+        t.duration]); }).observe({type: 'longtask', buffered: true});
+    T.first = {}; new MutationObserver(() => { for (const [k, sel] of [['element', '[data-testid^=stBidiComponent]'],
+        ['sidebar', '[data-testid=stSidebar]'], ['main', '[data-testid=stMainBlockContainer] h1, .stHeading'],
+        ['canvas', 'canvas']]) if (!T.first[k] && document.querySelector(sel)) T.first[k] = performance.now(); })
+        .observe(document, {subtree: true, childList: true}); })();"""
 READY = """() => { const T = window.__open || {}; if (T.floor) return {floor: T.floor};
     const m = window.__mireadMaps && window.__mireadMaps.map && window.__mireadMaps.map.map;
     if (!m) return null; const d = m.wrap.dataset;
@@ -91,6 +97,25 @@ def cpu_by_script(profile: dict[str, Any]) -> dict[str, float]:
     return {k: round(v, 1) for k, v in sorted(out.items(), key=lambda kv: -kv[1])}
 
 
+def top_functions(profile: dict[str, Any], n: int = 25) -> list[list[Any]]:
+    """A CDP CPU profile's `n` costliest functions by self time (ms): name, script file, line."""
+    nodes = {node["id"]: node for node in profile["nodes"]}
+    parent = {child: node["id"] for node in profile["nodes"] for child in node.get("children", [])}
+    out: dict[tuple, float] = {}
+    for sample, dt in zip(profile.get("samples", []), profile.get("timeDeltas", [])):
+        f = nodes[sample]["callFrame"]
+        up, caller = sample, ""
+        while not f.get("url") and up in parent and not caller:  # a native call: the script that made it
+            up = parent[up]
+            g = nodes[up]["callFrame"]
+            if g.get("url"):
+                caller = f"{g.get('functionName') or '?'}@{g['url'].rsplit('/', 1)[-1][:30]}:{g.get('lineNumber')}"
+        key = (f.get("functionName") or "(anonymous)", f.get("url", "").rsplit("/", 1)[-1][:40] or caller,
+               f.get("lineNumber"))
+        out[key] = out.get(key, 0.0) + dt / 1000.0
+    return [[*k, round(v, 1)] for k, v in sorted(out.items(), key=lambda kv: -kv[1])[:n]]
+
+
 def summary(raw: dict[str, Any], ready: dict[str, Any] | None, wall: float | None) -> dict[str, Any]:
     """The open's marks in seconds on the document's clock."""
     o = raw.get("open") or {}
@@ -109,6 +134,8 @@ def summary(raw: dict[str, Any], ready: dict[str, Any] | None, wall: float | Non
         "workers": [[s(t), n] for t, n in o.get("workers", [])],
         "mounted_s": s(o.get("mounted")), "ready_s": s(parts.get("readyAt")),
         "draw_ms": parts.get("drawMs"), "done_s": s(o.get("done") or o.get("floor")),
+        "first_s": {k: s(v) for k, v in (o.get("first") or {}).items()},
+        "long_tasks": [[s(t), round(d)] for t, d in o.get("tasks", [])],
     }
 
 
@@ -162,12 +189,14 @@ def main() -> None:
                         wall = round(time.perf_counter() - t0, 3)
                         break
                     time.sleep(0.05)
-                cpu = cpu_by_script(cdp.send("Profiler.stop")["profile"]) if args.profile else None
+                profile = cdp.send("Profiler.stop")["profile"] if args.profile else None
+                cpu = cpu_by_script(profile) if profile else None
                 time.sleep(1.0)
                 one = summary(page.evaluate(TIMING), ready, wall)
                 one["cold"] = k == 0
                 if cpu is not None:
                     one["cpu_ms"] = cpu
+                    one["top_ms"] = top_functions(profile)
                 cdp.detach()
                 found.setdefault(label, []).append(one)
                 print(label, k, json.dumps(one), flush=True)
