@@ -64,11 +64,20 @@ def corpus_gone(s: Store, gone: str, shown: str) -> None:
                f"**{md_escape(shown)}**.")
 
 
+MCP_OPEN = "mcp_config_open"  # the sidebar's MCP expander is open (its configuration shown)
+
+
+@st.fragment
 def assistant_config(s: Store) -> None:
-    """The MCP client configuration that serves this workspace to an AI assistant (core/mcp, docs/mcp.md)."""
+    """The MCP client configuration that serves this workspace to an AI assistant (core/mcp, docs/mcp.md), drawn only
+    while its expander is open: two highlighted code blocks in a closed expander cost every page's open ~0.2 s of the
+    browser's syntax highlighter (BENCHMARKS §31aa). Opening it reruns this fragment alone."""
     from core.mcp.config import HTTP_PORT, config_json
 
-    with st.expander("Use from an AI assistant (MCP)", icon=":material/smart_toy:"):
+    box = st.expander("Use from an AI assistant (MCP)", icon=":material/smart_toy:", key=MCP_OPEN, on_change="rerun")
+    if not box.open:
+        return
+    with box:
         st.caption("Claude Desktop: add this to `claude_desktop_config.json` (Settings → Developer → Edit Config), "
                    "then restart it.")
         st.code(config_json(s.root, "claude_desktop"), language="json")

@@ -14,6 +14,15 @@ from core.mcp.config import client_config
 APP = str(Path(__file__).resolve().parents[2] / "app.py")
 
 
+def open_mcp(at: AppTest) -> None:
+    """Open the sidebar's MCP expander, as a click on it does (its configuration is drawn only while open)."""
+    from ui.sidebar import MCP_OPEN
+
+    at.session_state[MCP_OPEN] = True
+    at.run()
+    assert not at.exception
+
+
 def test_the_client_configuration_starts_this_workspace_with_this_python(tmp_path: Path):
     config = client_config(tmp_path / "ws", python="/venv/bin/python")
     server = config["claude_desktop"]["mcpServers"]["miread-explorer"]
@@ -33,6 +42,8 @@ def test_the_sidebar_shows_the_claude_desktop_and_vs_code_configuration(tmp_path
     at.run()
     assert not at.exception
     assert [e.label for e in at.sidebar.expander] == ["Use from an AI assistant (MCP)"]
+    assert not at.sidebar.code  # closed: nothing for the browser's syntax highlighter on every page (§31aa)
+    open_mcp(at)
     shown = [json.loads(block.value) for block in at.sidebar.code if block.language == "json"]
     expected = client_config(workspace, python=sys.executable)
     assert shown == [expected["claude_desktop"], expected["vscode"]]
@@ -49,6 +60,7 @@ def test_with_an_mcp_token_the_sidebar_shows_the_http_configuration_carrying_it(
     at = AppTest.from_file(APP, default_timeout=90)
     at.run()
     assert not at.exception
+    open_mcp(at)
     shown = [json.loads(block.value) for block in at.sidebar.code if block.language == "json"]
     assert shown[-1] == {"servers": {"miread-explorer": {"type": "http", "url": f"http://127.0.0.1:{HTTP_PORT}/mcp",
                                                          "headers": {"Authorization": "Bearer s3cret-token"}}}}

@@ -23,7 +23,6 @@ from __future__ import annotations
 import json
 import os
 from dataclasses import dataclass
-from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
@@ -38,6 +37,7 @@ from ui.map.kept_points import keep_points, read_points
 from ui.map.overview import OVERVIEW, Overview, is_overview, view_window
 from ui.map.packing import pack, stream
 from ui.map.points import map_key, points_table
+from ui.map.served import ServedComponent
 from ui.map.zoom import FLIGHTS, ZOOM, current_zoom, link_zoom, read_report, superseded
 from ui.resources import settings
 from ui.views import parse_zoom, zoom_text
@@ -111,10 +111,13 @@ def drawn_window(hub: str = HUB) -> DrawnWindow | None:
     return st.session_state.get(WINDOWS, {}).get(hub)
 
 
-@lru_cache(maxsize=1)
+_served = ServedComponent("miread.miread_map", BUNDLE)
+
+
 def _bundle() -> Any:
-    """The heavy component, registered once (its 236 KB of JS read once)."""
-    return st.components.v2.component("miread_map", js=BUNDLE.read_text(encoding="utf-8"))
+    """The heavy component: its script (~490 KB) served by path, one load per page for all its instances, not
+    inline in each instance's element (ui/map/served.py, BENCHMARKS §31aa)."""
+    return _served
 
 
 GEOMETRY = ("x", "y", "yearnum")  # what the points' first draw needs; the rest is the hover card's text
