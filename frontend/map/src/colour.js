@@ -16,8 +16,13 @@ export default class ColourFollower {
     // a choice is made with a click on an option or a key (Enter) in the box: the box's value is read once React has
     // drawn it (after the event), and again on the next frame for a slow render
     this.listen = (e) => {
-      // a press on an option of the open list: that option, drawn before the page's widget has even drawn it
-      if (e.type === "pointerup" && e.button === 0) this.follow(this.pressed(e.target));
+      // a press on an option of the open list: that option, drawn before the page's widget has even drawn it, but
+      // in a task after this press's click: the box's change (the page's rerun request) goes out first, not one
+      // frame later (a frame drawn here held it back 80-110 ms at 3k papers, BENCHMARKS §31ab)
+      if (e.type === "pointerup" && e.button === 0) {
+        const chosen = this.pressed(e.target);
+        if (chosen) setTimeout(() => this.follow(chosen), 0);
+      }
       setTimeout(this.check, 0); requestAnimationFrame(this.check);
     };
     for (const kind of ["click", "keydown", "pointerup"]) document.addEventListener(kind, this.listen, true);
