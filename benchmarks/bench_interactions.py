@@ -56,13 +56,16 @@ WORDS = ("galaxy", "protein", "market", "lattice", "neuron", "quantum", "climate
 PROBE = """(() => {
     const t = window.__t = {mut: 0, runStart: -1, runEnd: 0, input: -1, runs: 0, map: [], answer: []};
     const busy = v => v === 'running' || v === 'rerunRequested';
+    // react-aria's live announcer (a visually hidden log at the body's end) clears a select box's "…, selected"
+    // ~6 s after the choice: no one sees it, and it made 5-6 s "settles" of colour picks (BENCHMARKS §31ac)
+    const unseen = n => { const e = n.nodeType === 1 ? n : n.parentElement; return !!(e && e.closest('[data-live-announcer]')); };
     new MutationObserver(records => {
         const now = performance.now();
         for (const r of records) {
             if (r.type === 'attributes' && r.attributeName === 'data-test-script-state') {
                 const v = r.target.getAttribute('data-test-script-state');
                 if (busy(v)) { t.runStart = now; t.runs += 1; } else { t.runEnd = now; }
-            } else {
+            } else if (!unseen(r.target)) {
                 t.mut = now;
             }
         }
