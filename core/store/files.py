@@ -9,7 +9,7 @@ import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Literal
+from typing import TYPE_CHECKING, Any, BinaryIO, Literal
 
 from core.errors import CorpusError
 
@@ -44,21 +44,29 @@ def check_printable(name: str, what: str = "name") -> str:
     return name
 
 
-def atomic_save_npy(path: Path, array: np.ndarray) -> None:
-    """Write an .npy file atomically: a temporary file in the same folder, fsync, then rename."""
-    import numpy as np
-
+@contextmanager
+def atomic_file(path: Path) -> Iterator[BinaryIO]:
+    """A binary file to write `path` atomically: a temporary file in the same folder, renamed over `path` when the
+    block ends without an exception (removed when it raises)."""
     path.parent.mkdir(parents=True, exist_ok=True)
     fd, tmp = tempfile.mkstemp(dir=path.parent, suffix=".tmp")
     try:
         with os.fdopen(fd, "wb") as handle:
-            np.save(handle, array)
-            handle.flush()
-            os.fsync(handle.fileno())
+            yield handle
         os.replace(tmp, path)
     except BaseException:
         Path(tmp).unlink(missing_ok=True)
         raise
+
+
+def atomic_save_npy(path: Path, array: np.ndarray) -> None:
+    """Write an .npy file atomically: a temporary file in the same folder, fsync, then rename."""
+    import numpy as np
+
+    with atomic_file(path) as handle:
+        np.save(handle, array)
+        handle.flush()
+        os.fsync(handle.fileno())
 
 
 # numpy reads an array file's header with ast.literal_eval, and CPython 3.11's AST conversion keeps its recursion
@@ -86,16 +94,9 @@ def load_npz(path: Path) -> Iterator[Any]:
 
 
 def atomic_write_text(path: Path, text: str) -> None:
-    """Write a text file atomically (temporary file then rename)."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(dir=path.parent, suffix=".tmp")
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8") as handle:
-            handle.write(text)
-        os.replace(tmp, path)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
+    """Write a text file (UTF-8) atomically (temporary file then rename)."""
+    with atomic_file(path) as handle:
+        handle.write(text.encode("utf-8"))
 
 
 def pid_alive(pid: int | None) -> bool:

@@ -11,10 +11,10 @@ from __future__ import annotations
 
 import hashlib
 import json
-import os
-import tempfile
 from pathlib import Path
 from typing import Any
+
+from core.store.files import atomic_file, atomic_write_text
 
 FORMAT = 1  # bump when the frame's columns are built differently: older files are then never read
 _JSON_COLUMNS = b"miread_json_columns"  # schema metadata: the columns stored as JSON text
@@ -49,15 +49,8 @@ def save_frame(frame: Any, path: Path) -> None:
             columns[name] = pa.array([json.dumps(v, allow_nan=True) for v in series.tolist()], type=pa.large_string())
             json_columns.append(name)
     table = pa.table(columns, metadata={_JSON_COLUMNS: json.dumps(json_columns)})
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(dir=path.parent, suffix=".tmp")
-    try:
-        with os.fdopen(fd, "wb") as handle, pa.ipc.new_file(handle, table.schema) as writer:
-            writer.write_table(table)
-        os.replace(tmp, path)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
+    with atomic_file(path) as handle, pa.ipc.new_file(handle, table.schema) as writer:
+        writer.write_table(table)
 
 
 def load_frame(path: Path, rows: int) -> Any | None:
@@ -93,8 +86,6 @@ def save_journals(identities: Any, path: Path) -> None:
     entry a journal) as JSON, atomically: a caption or the Journals page of a fresh process reads them, not the
     catalog (10 s at 1M papers under load, BENCHMARKS §31z)."""
     from dataclasses import asdict
-
-    from core.store.files import atomic_write_text
 
     data = {k: v for k, v in asdict(identities).items() if k != "names"}
     atomic_write_text(path, json.dumps(data, ensure_ascii=False))

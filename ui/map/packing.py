@@ -8,13 +8,13 @@ per map and meta are sent as they are."""
 from __future__ import annotations
 
 import json
-import os
 import struct
-import tempfile
 from pathlib import Path
 from typing import Any
 
 import pyarrow as pa
+
+from core.store.files import atomic_file
 
 
 def stream(table: pa.Table) -> bytes:
@@ -38,17 +38,10 @@ def pack(meta: dict[str, Any], table: pa.Table | bytes | None) -> bytes:
 
 def save_streams(path: Path, parts: tuple[bytes, ...]) -> None:
     """Write IPC streams to one file atomically: each part's 8-byte length, then the part (`load_streams`)."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(dir=path.parent, suffix=".tmp")
-    try:
-        with os.fdopen(fd, "wb") as handle:
-            for part in parts:
-                handle.write(struct.pack("<Q", len(part)))
-                handle.write(part)
-        os.replace(tmp, path)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
+    with atomic_file(path) as handle:
+        for part in parts:
+            handle.write(struct.pack("<Q", len(part)))
+            handle.write(part)
 
 
 def load_streams(path: Path, count: int) -> tuple[bytes, ...] | None:
