@@ -11,7 +11,8 @@ from core.evaluation import METRIC_NAMES, TASKS, Verdict, held_out_papers, robus
 from core.evaluation.job import EvaluateConfig
 from core.evaluation.journal_finder import held_out_phrase
 from core.evaluation.perturb import FAMILY_TEXT
-from core.evaluation.report import CITE_NOTE, chance_text, figure_rows, figure_table, result_from_row
+from core.evaluation.report import CITE_NOTE, TASK_NAMES, chance_text, figure_rows, figure_table, result_from_row
+from core.evaluation.task_names import JOURNAL_TASKS, QUERIED_BY
 from core.io.formulas import csv_bytes
 from core.plots import purity_figure, robustness_figure
 from core.records import md_escape
@@ -33,6 +34,7 @@ TASK_LABELS = {
     "cite": "Citations: rank a held-out paper's cited papers (MAP, nDCG; recall@10, nDCG@10 over the corpus)",
     "cocite": "Co-citations: rank papers cited together with a held-out paper (MAP, nDCG, recall@10, nDCG@10)",
     "journals": "Journal finder: is the right journal suggested? (top-1/5/10, mean rank; kNN, BM25, trained head)",
+    "journals-title": "Journal finder from a title alone: the same, each held-out paper asked by its title only",
     "short": "Short queries: a paper from its title or 2-4 of its keywords (recall@1/@10, MRR; dense, words, fused)",
 }
 DEFAULT_TASKS = ["probe", "purity", "retrieval", "knn"]
@@ -89,11 +91,12 @@ def journal_notes(results: list, several: bool) -> None:
     Journals page's and the MCP tool's words."""
     seen = set()
     for r in results:
-        if r.task != "journals" or r.metric != "top-5" or r.method == "bm25" or r.model in seen:
+        if r.task not in JOURNAL_TASKS or r.metric != "top-5" or r.method == "bm25" or (r.model, r.task) in seen:
             continue
-        seen.add(r.model)
+        seen.add((r.model, r.task))
         who = f"**{md_escape(r.model)}**: " if several else ""
-        st.caption(f"{who}Journal finder on {held_out_phrase(int(r.n or 0), int(r.left_out or 0))}.")
+        st.caption(f"{who}{TASK_NAMES[r.task]} on {held_out_phrase(int(r.n or 0), int(r.left_out or 0))}, each "
+                   f"queried by {QUERIED_BY[r.task]}.")
 
 
 def show_results(doc: dict) -> None:

@@ -17,6 +17,7 @@ from core.evaluation import (
 )
 from core.evaluation.journal_finder import held_out_phrase
 from core.explore import KNN_PRIOR_STRENGTH, KNN_TEMPERATURE, predict_journals, prediction_balance
+from core.explore.search.similar import asked_like_a_title
 from core.plots import journal_bar_figure, prediction_balance_figure
 from core.records import md_escape
 from ui import state
@@ -126,9 +127,13 @@ if pred is not None:
                    f"alone gives little more than {1 / (1 + KNN_PRIOR_STRENGTH):.0%}. On held-out arXiv papers "
                    "these probabilities match how often the top journal is right (BENCHMARKS.md, journal "
                    "calibration).")
-    found = (journal_accuracy(store(), corpus, spec.name, pred.label_column, pred.method)
-             if corpus and not measured else None)
-    if measured:
+    # a query without an abstract is measured as one: held-out papers asked by their titles alone (journals-title)
+    title_only = asked_like_a_title(title, abstract)
+    with st.spinner("Measuring how often suggestions from a title alone are right (once per corpus and model)…"
+                    if title_only else "Measuring how often the suggestions are right (once per corpus and model)…"):
+        found = (journal_accuracy(store(), corpus, spec.name, pred.label_column, pred.method, title_only=title_only)
+                 if corpus and (not measured or title_only) else None)
+    if measured and not title_only:
         st.success(f"How often it is right: {md_escape(method_summary(measured, pred.method))}.")
     elif found and "unmeasured" in found:  # a percentage without a measured accuracy must say so
         st.info(f"How often it is right is not measured on **{md_escape(corpus)}**: "
@@ -142,9 +147,9 @@ if pred is not None:
                     f"{interval(found['bm25'])}") if found["bm25"] is not None else ""
         where = held_out_phrase(int(found["papers"]), found.get("left_out", 0), f" of **{md_escape(corpus)}**")
         st.success(f"How often it is right: on {where}, "
-                   f"each queried by its title and abstract, the true {column_name} is among the top 5 "
+                   f"each queried by {found['queried_by']}, the true {column_name} is among the top 5 "
                    f"suggestions **{found['top5']:.0f} %** of the time"
-                   f"{interval(found['top5'])}{baseline} (Evaluate page, task *journals*).")
+                   f"{interval(found['top5'])}{baseline} (Evaluate page, task *{found['task']}*).")
     if pred.disagreement:
         st.warning(pred.disagreement)
     if pred.note:

@@ -12,6 +12,8 @@ from typing import Protocol
 
 import numpy as np
 
+from core.evaluation.task_names import JOURNAL_TASKS
+
 PERCENT_METRICS = ("top-1", "top-5", "top-10")  # the journals task reports these in %
 PROBE_T = 3.182  # Student's t, 97.5 %, 3 degrees of freedom: the probe's 4 folds
 NOT_SHARES = ("retrieval", "cite", "cocite", "figures")  # their recall@k and top-k are means over queries
@@ -41,7 +43,7 @@ def interval_of(result: Figure) -> tuple[float, float] | None:
     if result.task == "probe" and result.std is not None:
         half = PROBE_T * float(result.std) / 2.0  # std over 4 folds / sqrt(4)
         return max(0.0, result.value - half), min(1.0, result.value + half)
-    scale = 100.0 if result.task == "journals" and result.metric in PERCENT_METRICS else 1.0
+    scale = 100.0 if result.task in JOURNAL_TASKS and result.metric in PERCENT_METRICS else 1.0
     share = ("accuracy" in result.metric or result.metric.startswith(("purity@", "precision@"))
              or result.metric.endswith("_t100") or scale == 100.0
              or (result.task == "short" and "recall@" in result.metric))

@@ -11,6 +11,10 @@ journal for each query:
 - ``head``: the model's trained journal head, when it has one (its classes; a journal outside them is a miss).
 
 Metrics: top-1, top-5, top-10 accuracy (in %) and the mean rank of the true journal (ties share their ranks).
+
+The ``journals-title`` task is the same split and methods with each held-out paper queried by its title alone (the
+model embeds the title; BM25 matches its words; the head reads it without an abstract): how often the finder is right
+for a query the way people type one into a box (Singh & Singh 2022 found scientific encoders weak on short queries).
 """
 
 from __future__ import annotations
@@ -21,6 +25,7 @@ import numpy as np
 
 from core.errors import MireadError
 from core.evaluation.report import Result
+from core.evaluation.task_names import JOURNAL_TASK, QUERIED_BY, TITLE_TASK
 
 JOURNAL_METHODS: tuple[str, ...] = ("head", "knn", "bm25")
 JOURNAL_METRICS: tuple[str, ...] = ("top-1", "top-5", "top-10", "mean rank")
@@ -28,6 +33,7 @@ TEST_SHARE = 0.2
 NEIGHBOURS = 50
 
 Predict = Callable[[list[tuple[str, str]]], np.ndarray]
+Encode = Callable[[list[tuple[str, str]]], np.ndarray]
 
 
 def true_ranks(scores: np.ndarray, truth: np.ndarray) -> np.ndarray:
@@ -77,12 +83,14 @@ def held_out_phrase(papers: int, left_out: int, where: str = "") -> str:
 
 
 def knn_scores(X: np.ndarray, reference: np.ndarray, queries: np.ndarray, codes: np.ndarray, n_journals: int,
-               k: int = NEIGHBOURS) -> np.ndarray:
-    """[queries, journals] probabilities of the product's calibrated neighbour vote (cosine on unit vectors)."""
+               k: int = NEIGHBOURS, query_vectors: np.ndarray | None = None) -> np.ndarray:
+    """[queries, journals] probabilities of the product's calibrated neighbour vote (cosine on unit vectors); the
+    queries' own vectors are their rows of X unless `query_vectors` (their titles embedded alone) are given."""
     from core.explore.journals import vote_matrix
 
     ref = X[reference] / np.maximum(np.linalg.norm(X[reference], axis=1, keepdims=True), 1e-12)
-    qry = X[queries] / np.maximum(np.linalg.norm(X[queries], axis=1, keepdims=True), 1e-12)
+    Q = X[queries] if query_vectors is None else np.asarray(query_vectors, dtype=np.float64)
+    qry = Q / np.maximum(np.linalg.norm(Q, axis=1, keepdims=True), 1e-12)
     sims = qry @ ref.T
     k = min(k, len(reference))
     top = np.argpartition(-sims, k - 1, axis=1)[:, :k]
@@ -93,16 +101,18 @@ def knn_scores(X: np.ndarray, reference: np.ndarray, queries: np.ndarray, codes:
 
 
 def bm25_scores(texts: Sequence[str], reference: np.ndarray, queries: np.ndarray, codes: np.ndarray,
-                n_journals: int, k: int = NEIGHBOURS) -> np.ndarray:
-    """[queries, journals] summed BM25 scores of each journal's papers among a query's ``k`` best matches."""
+                n_journals: int, k: int = NEIGHBOURS, query_texts: Sequence[str] | None = None) -> np.ndarray:
+    """[queries, journals] summed BM25 scores of each journal's papers among a query's ``k`` best matches (the
+    queries' texts are their rows of `texts` unless `query_texts` are given)."""
     import bm25s
 
     retriever = bm25s.BM25()
     retriever.index(bm25s.tokenize([texts[i] for i in reference], stopwords="en", show_progress=False),
                     show_progress=False)
     k = min(k, len(reference))
-    docs, scores = retriever.retrieve(bm25s.tokenize([texts[i] for i in queries], stopwords="en",
-                                                     show_progress=False), k=k, show_progress=False, n_threads=1)
+    asked = [texts[i] for i in queries] if query_texts is None else list(query_texts)
+    docs, scores = retriever.retrieve(bm25s.tokenize(asked, stopwords="en", show_progress=False), k=k,
+                                      show_progress=False, n_threads=1)
     out = np.zeros((len(queries), n_journals))
     np.add.at(out, (np.repeat(np.arange(len(queries)), k), codes[np.asarray(docs).ravel()]),
               np.asarray(scores).ravel())
@@ -124,20 +134,28 @@ def head_ranks(predict: Predict, head_labels: Sequence[str], pairs: list[tuple[s
 
 def journal_finder(
     X: np.ndarray, labels: Sequence[str | None], titles: Sequence[str], abstracts: Sequence[str], *, model: str,
-    seed: int = 0, predict: Predict | None = None, head_labels: Sequence[str] = (),
+    seed: int = 0, predict: Predict | None = None, head_labels: Sequence[str] = (), title_encode: Encode | None = None,
 ) -> list[Result]:
-    """The ``journals`` task's rows for one model: each method's top-1/5/10 and mean rank on held-out papers."""
+    """The ``journals`` task's rows for one model: each method's top-1/5/10 and mean rank on held-out papers; with
+    `title_encode` (the model's encoder) the ``journals-title`` task's: each held-out paper queried by its title
+    alone, against the same reference papers (title and abstract)."""
     reference, queries, left_out = split_held_out(labels, seed)
+    task = JOURNAL_TASK if title_encode is None else TITLE_TASK
     journals = sorted({labels[i] for i in reference})
     code = {j: c for c, j in enumerate(journals)}
     codes = np.array([code[labels[i]] for i in reference])
     truth = np.array([code[labels[i]] for i in queries])
     texts = [f"{t} {a}" for t, a in zip(titles, abstracts)]
-    note = f"{held_out_phrase(len(queries), left_out)}, {len(reference)} reference papers, {len(journals)} journals"
-    ranked = {"knn": true_ranks(knn_scores(X, reference, queries, codes, len(journals)), truth),
-              "bm25": true_ranks(bm25_scores(texts, reference, queries, codes, len(journals)), truth)}
+    alone = f", each queried by {QUERIED_BY[task]}" if task == TITLE_TASK else ""
+    note = (f"{held_out_phrase(len(queries), left_out)}{alone}, {len(reference)} reference papers, "
+            f"{len(journals)} journals")
+    pairs = [(titles[i], abstracts[i] if title_encode is None else "") for i in queries]
+    vectors = None if title_encode is None else np.asarray(title_encode(pairs), dtype=np.float64)
+    asked = None if title_encode is None else [titles[i] for i in queries]
+    ranked = {"knn": true_ranks(knn_scores(X, reference, queries, codes, len(journals), query_vectors=vectors), truth),
+              "bm25": true_ranks(bm25_scores(texts, reference, queries, codes, len(journals), query_texts=asked),
+                                 truth)}
     if predict is not None and head_labels:
-        pairs = [(titles[i], abstracts[i]) for i in queries]
         ranked["head"] = head_ranks(predict, head_labels, pairs, [labels[i] for i in queries])
     results = []
     for method in JOURNAL_METHODS:
@@ -148,6 +166,6 @@ def journal_finder(
         per_paper = {"top-1": ranks <= 1, "top-5": ranks <= 5, "top-10": ranks <= 10, "mean rank": ranks}
         for metric, value in rank_metrics(ranks).items():
             scores = per_paper[metric].astype(np.float64) * (100.0 if metric != "mean rank" else 1.0)
-            results.append(Result(model, "journals", metric, value, None, len(queries), note + extra, method,
+            results.append(Result(model, task, metric, value, None, len(queries), note + extra, method,
                                   scores.tolist(), left_out=left_out))
     return results

@@ -324,8 +324,30 @@ class JournalsTask(Task):
                               predict=i.predict, head_labels=i.head_labels)
 
 
+class JournalsTitleTask(JournalsTask):
+    """The journal finder asked with each held-out paper's title alone (the model embeds it): how often it is right
+    for a query typed as a few words, which the Journals page shows beside such a query."""
+
+    name, revision = "journals-title", 0
+
+    def needs_encoder(self, has_head: bool) -> bool:
+        return True  # each query's title is embedded alone
+
+    def check(self, inputs: TaskInputs) -> None:
+        if inputs.encode is None or inputs.titles is None or inputs.abstracts is None:
+            raise MireadError("The 'journals-title' task needs the model's encoder and the papers' titles and "
+                              "abstracts.")
+
+    def run(self, i: TaskInputs) -> list[Result]:
+        from core.evaluation.journal_finder import journal_finder
+
+        return journal_finder(i.X, i.labels, i.titles, i.abstracts, model=i.model, seed=i.seed,
+                              predict=i.predict, head_labels=i.head_labels, title_encode=i.encode)
+
+
 PROTOCOLS: dict[str, Task] = {task.name: task for task in (
-    ProbeTask(), PurityTask(), RetrievalTask(), KnnTask(), SelfTask(), NeighboursTask(), JournalsTask())}
+    ProbeTask(), PurityTask(), RetrievalTask(), KnnTask(), SelfTask(), NeighboursTask(), JournalsTask(),
+    JournalsTitleTask())}
 TASKS = tuple(PROTOCOLS)
 QUICK_TASKS = tuple(name for name, task in PROTOCOLS.items() if task.quick)  # the Evaluate page's default protocols
 TEXT_TASKS = frozenset(name for name, task in PROTOCOLS.items() if task.needs_text)

@@ -16,6 +16,7 @@ import numpy as np
 
 from core.evaluation import perturb
 from core.evaluation.intervals import PERCENT_METRICS, interval_of
+from core.evaluation.task_names import JOURNAL_TASKS
 from core.records import md_escape
 
 if TYPE_CHECKING:
@@ -316,7 +317,8 @@ def markdown_report(doc: dict) -> str:
 # ---------------------------------------------------------------- readable figures with n and intervals
 
 TASK_NAMES = {"probe": "Linear probe", "purity": "Cluster purity", "retrieval": "Pair retrieval", "knn": "kNN",
-              "self": "Alternative self", "journals": "Journal finder", "cite": "Citations", "cocite": "Co-citations",
+              "self": "Alternative self", "journals": "Journal finder",
+              "journals-title": "Journal finder (title alone)", "cite": "Citations", "cocite": "Co-citations",
               "figures": "Figures", "short": "Short queries"}
 METRIC_TEXT = {"macro_f1": "macro-F1", "accuracy": "accuracy", "ap": "average precision", "auc": "ROC-AUC",
                "knn_accuracy": "accuracy (k = 10 vote)", "task1_mrr": "title → paper MRR", "task1_t100": "title → "
@@ -331,7 +333,7 @@ def readable(column: str) -> str:
     task = TASK_NAMES.get(parts[0], parts[0])
     if len(parts) == 3 and parts[0] == "short":  # 'short:fused:title recall@1'
         return f"{task}, {METHOD_TEXT.get(parts[1], parts[1])}: {parts[2]}"
-    if len(parts) == 3 and parts[0] == "journals":
+    if len(parts) == 3 and parts[0] in JOURNAL_TASKS:
         return f"{task}, {METHOD_TEXT.get(parts[1], parts[1])}: {parts[2]} (%)" if parts[2] in PERCENT_METRICS \
             else f"{task}, {METHOD_TEXT.get(parts[1], parts[1])}: {parts[2]}"
     metric = parts[-1]
@@ -343,10 +345,10 @@ def readable(column: str) -> str:
 def figure_text(r: Result) -> str:
     """'0.833 (0.820–0.845)': a figure with its 95 % interval where one follows (`interval_of`); '–' when missing."""
     value = "–" if r.value is None or math.isnan(r.value) else f"{r.value:.3f}" if abs(r.value) < 10 \
-        and r.task != "journals" else f"{r.value:.1f}"
+        and r.task not in JOURNAL_TASKS else f"{r.value:.1f}"
     bounds = interval_of(r)
     if bounds is not None and value != "–":
-        fmt = ".1f" if r.task == "journals" else ".3f"
+        fmt = ".1f" if r.task in JOURNAL_TASKS else ".3f"
         value += f" ({bounds[0]:{fmt}}–{bounds[1]:{fmt}})"
     return value
 

@@ -37,6 +37,7 @@ from core.evaluation.report import (
 )
 from core.evaluation.robustness import neighbours_summary
 from core.evaluation.short_queries import SHORT_TASK, short_rows
+from core.evaluation.task_names import JOURNAL_TASK, QUERIED_BY, TITLE_TASK
 from core.labels import is_missing, label_text
 from core.store import Store
 
@@ -364,24 +365,28 @@ def held_out_papers(store: Store, corpus: str, models: Sequence[str]) -> tuple[s
 
 
 def journal_accuracy(store: Store, corpus: str, model: str, column: str, method: str,
-                     sample: int = 2000) -> dict | None:
+                     sample: int = 2000, title_only: bool = False) -> dict | None:
     """The measured top-5 accuracy of a journal-suggesting method (and of BM25) on held-out papers of a corpus,
-    from the ``journals`` task (cached like every evaluation); ``{"unmeasured": why}`` when it cannot be measured
-    there (a page says so beside its suggestions); None for a method the task does not measure or no such corpus."""
+    from the ``journals`` task, or with `title_only` (a query without an abstract) the ``journals-title`` task, whose
+    held-out papers are queried by their titles alone (cached like every evaluation; `queried_by` says how);
+    ``{"unmeasured": why}`` when it cannot be measured there (a page says so beside its suggestions); None for a
+    method the task does not measure or no such corpus."""
     if method not in ("head", "knn") or not store.has_corpus(corpus):
         return None
+    task = TITLE_TASK if title_only else JOURNAL_TASK
     spec = get_model(model, store)
     if store.missing_hashes(corpus, vectors_fingerprint(spec)):  # measuring would embed: never started on its own
         return {"unmeasured": f"the corpus is not fully embedded with {spec.name}"}
     try:
-        doc = evaluate_models(store, corpus, column, [model], ["journals"], sample=sample)
+        doc = evaluate_models(store, corpus, column, [model], [task], sample=sample)
     except MireadError as exc:
         return {"unmeasured": str(exc)}
-    top5 = {r["method"]: r for r in doc["results"] if r["task"] == "journals" and r["metric"] == "top-5"}
+    top5 = {r["method"]: r for r in doc["results"] if r["task"] == task and r["metric"] == "top-5"}
     if method not in top5:
         return None
     return {"method": method, "top5": top5[method]["value"], "bm25": top5.get("bm25", {}).get("value"),
-            "papers": top5[method]["n"], "left_out": int(top5[method].get("left_out") or 0)}
+            "papers": top5[method]["n"], "left_out": int(top5[method].get("left_out") or 0),
+            "queried_by": QUERIED_BY[task], "task": task}
 
 
 QUICK_SAMPLE = 2000  # the Evaluate page's default sample (the Compare page's quick run)

@@ -97,19 +97,21 @@ def get_paper(ws: Workspace, paper_id: str, corpus: str | None = None, model: st
 
 
 def journal_accuracy_document(ws: Workspace, corpus: str, model: str | None, column: str,
-                              method: str) -> dict[str, Any] | None:
+                              method: str, title_only: bool = False) -> dict[str, Any] | None:
     """How often the suggestions are right on held-out papers, as the Journals page shows it (None: not measurable,
-    e.g. the corpus is not embedded with the model)."""
+    e.g. the corpus is not embedded with the model); `title_only`: for a query asked like a title, measured with
+    held-out papers queried by their titles alone."""
     from core.evaluation import head_and_vote, journal_accuracy, method_summary, proportion_interval
     from core.evaluation.journal_finder import held_out_phrase
 
     spec = ws.spec(model)
-    measured = head_and_vote(ws.store, corpus, spec, column) if spec.has_head and column == spec.label_column else None
+    measured = (head_and_vote(ws.store, corpus, spec, column)
+                if spec.has_head and column == spec.label_column and not title_only else None)
     if measured:
         return {"source": "head and vote measured on the same held-out papers", "best": measured["best"],
                 "papers": measured["papers"], "head": measured["head"], "knn": measured["knn"],
                 "sentence": method_summary(measured, method)}
-    found = journal_accuracy(ws.store, corpus, spec.name, column, method)
+    found = journal_accuracy(ws.store, corpus, spec.name, column, method, title_only=title_only)
     if not found:
         return None
     if "unmeasured" in found:
@@ -120,10 +122,11 @@ def journal_accuracy_document(ws: Workspace, corpus: str, model: str | None, col
     where = held_out_phrase(int(found["papers"]), found.get("left_out", 0), f" of {corpus}")
     bm25 = (f"; a BM25 text search, as JANE-style finders use, {found['bm25']:.0f} %"
             if found["bm25"] is not None else "")
-    return {"source": "the Evaluate page's journals task", "method": method, "top5": found["top5"],
+    return {"source": f"the Evaluate page's {found['task']} task", "method": method, "top5": found["top5"],
             "top5_interval": [100 * band[0], 100 * band[1]] if band else None, "bm25_top5": found["bm25"],
             "papers": found["papers"], "left_out": found.get("left_out", 0),
-            "sentence": f"on {where}, the true {column} is among the top 5 "
+            "queried_by": found["queried_by"],
+            "sentence": f"on {where}, each queried by {found['queried_by']}, the true {column} is among the top 5 "
                         f"suggestions {found['top5']:.0f} % of the time{interval}{bm25}"}
 
 
@@ -132,6 +135,7 @@ def suggest_journals(ws: Workspace, text: str = "", title: str = "", paper_id: s
                      accuracy: bool = True) -> dict[str, Any]:
     """Journals that fit a text or a corpus paper (the `predict --json` document) and how often they are right."""
     from core.explore.documents import predict_document
+    from core.explore.search.similar import asked_like_a_title
 
     name, spec = ws.corpus_name(corpus), ws.spec(model)
     if paper_id is not None:
@@ -146,6 +150,7 @@ def suggest_journals(ws: Workspace, text: str = "", title: str = "", paper_id: s
         doc["paper_id"] = str(paper_id)
         doc["true_label"] = ws.store.paper(name, str(paper_id)).fields.get(doc["label_column"])
     if accuracy and doc.get("label_column"):
-        doc["accuracy"] = journal_accuracy_document(ws, name, model, doc["label_column"], doc["method"])
+        doc["accuracy"] = journal_accuracy_document(ws, name, model, doc["label_column"], doc["method"],
+                                                    title_only=asked_like_a_title(title or "", text or ""))
     return jsonable(doc)
 

@@ -138,6 +138,7 @@ def test_search_similar_journals_corpora_and_jobs_answer_as_the_cli_does(workspa
                 "search": await call(session, "search_papers", text=QUERY["abstract"], title=QUERY["title"], k=7),
                 "similar": await call(session, "similar_to_paper", paper_id="bio-2", k=5),
                 "predict": await call(session, "suggest_journals", text=QUERY["abstract"], title=QUERY["title"], k=3),
+                "by_title": await call(session, "suggest_journals", title=QUERY["title"], k=3),
                 "corpora": await call(session, "list_corpora"),
                 "jobs": await call(session, "job_status"),
             }
@@ -151,6 +152,10 @@ def test_search_similar_journals_corpora_and_jobs_answer_as_the_cli_does(workspa
     assert got["predict"]["predictions"] == expected["predict"]["predictions"]
     assert got["predict"]["method"] == expected["predict"]["method"] == "knn"
     assert "held-out papers of c" in got["predict"]["accuracy"]["sentence"]  # what the Journals page says
+    assert "each queried by its title and abstract" in got["predict"]["accuracy"]["sentence"]
+    # a title alone is answered with the accuracy of held-out papers asked by their titles alone, as on the page
+    assert "each queried by its title alone" in got["by_title"]["accuracy"]["sentence"], got["by_title"]["accuracy"]
+    assert got["by_title"]["accuracy"]["source"] == "the Evaluate page's journals-title task"
     assert got["corpora"] == expected["corpora"]
     assert got["jobs"] == expected["jobs"] == {"jobs": []}
 

@@ -81,6 +81,15 @@ def query_warning(title: str, abstract: str) -> str | None:
     return None
 
 
+def asked_like_a_title(title: str, abstract: str) -> bool:
+    """Whether a query is asked the way a title is: no abstract, or only a few words and no title (three words typed
+    into the abstract box). The journal finder's accuracy beside such a query is measured with held-out papers
+    queried by their titles alone (the ``journals-title`` task), not by title and abstract."""
+    if not (abstract or "").strip():
+        return True
+    return not (title or "").strip() and len(abstract.split()) < SHORT_QUERY_WORDS
+
+
 UNREAD_SHARE = 2  # warn when the model reads less than half of a pasted text
 
 

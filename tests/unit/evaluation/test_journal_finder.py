@@ -95,3 +95,32 @@ def test_held_out_papers_whose_journal_no_reference_paper_has_are_counted_and_sa
     assert said.startswith(f"{len(queries)} held-out papers") and f"{left_out} more" in said
     assert "no reference paper" in said and said in top5.note
     assert held_out_phrase(7, 0) == "7 held-out papers"
+
+
+def test_the_title_task_queries_each_held_out_paper_by_its_title_alone() -> None:
+    """journals-title: the same split and reference papers, each query embedded from its title with no abstract;
+    BM25 matches the title's words only. Here the titles carry no journal's words and the abstracts all of them."""
+    journals = ["Cell", "Nature Physics", "Journal of Algebra"]
+    words = {"Cell": "protein gene cell enzyme", "Nature Physics": "quantum photon laser spin",
+             "Journal of Algebra": "group ring module ideal"}
+    labels = [journals[i % 3] for i in range(90)]
+    titles = [f"A study number {i}" for i in range(90)]
+    abstracts = [f"We study {words[labels[i]]} {i}." for i in range(90)]
+    X = np.array([np.eye(3)[i % 3] * 5 for i in range(90)], dtype=float)
+    asked: list = []
+
+    def title_encode(pairs):  # the model's encoder: every title alone lands at the same place, far from any journal
+        asked.extend(pairs)
+        return np.tile([1.0, 1.0, 1.0], (len(pairs), 1))
+
+    full = journal_finder(X, labels, titles, abstracts, model="m", seed=1)
+    short = journal_finder(X, labels, titles, abstracts, model="m", seed=1, title_encode=title_encode)
+    queries = split_queries(labels, 1)[1]
+    assert asked == [(titles[i], "") for i in queries]  # the held-out titles, no abstract
+    values = {(r.method, r.metric): r.value for r in short}
+    assert {r.task for r in short} == {"journals-title"} and {r.task for r in full} == {"journals"}
+    assert {(r.method, r.metric): r.value for r in full}[("bm25", "top-1")] == 100.0
+    assert values[("bm25", "top-1")] < 50.0  # the title's words name no journal
+    assert values[("knn", "top-1")] < 50.0  # all titles tie: the prior decides, one journal in three is right
+    assert all(r.n == len(queries) and "each queried by its title alone" in r.note for r in short)
+    assert all("queried by" not in r.note for r in full)
