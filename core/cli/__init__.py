@@ -146,9 +146,10 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--corpus", required=True)
     p.add_argument("--label", default="", help="label column (not needed for the figures task alone)")
     p.add_argument("--models", default="minilm")
-    p.add_argument("--tasks", default="probe,purity,retrieval,knn", help="also: self, neighbours, journals, figures, "
-                   "cite, cocite (the cite tasks need citation links), short (titles and keywords as queries: "
-                   "dense, lexical and fused search)")
+    p.add_argument("--tasks", default="probe,purity,retrieval,knn", help="also: self, neighbours, journals, "
+                   "journals-title (each held-out paper asked by its title alone), figures, cite, cocite (the cite "
+                   "tasks need citation links), short (titles and keywords as queries: dense, lexical and fused "
+                   "search)")
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("--sample", type=int, default=5000, help="papers sampled from large corpora")
     p.add_argument("--held-out", action="store_true",
