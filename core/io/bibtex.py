@@ -153,6 +153,9 @@ class _LatexText:
         return text.replace(percent, "%").replace(quotes, "''"), "; ".join(problems) or None
 
 
+_ESCAPED_PATH = re.compile(r"\\([\\:;_{}%&#$])")  # Better BibTeX's "C\:\\Users\\…" for "C:\Users\…"
+
+
 def _bibtex_row(entry: Any, number: int, latex: _LatexText) -> tuple[Row, list[RowWarning]]:
     """One entry as a row: LaTeX decoded; a repeated field kept under a numbered name; warnings per field."""
     warnings: list[RowWarning] = []
@@ -178,7 +181,10 @@ def _bibtex_row(entry: Any, number: int, latex: _LatexText) -> tuple[Row, list[R
             warnings.append(RowWarning(number, key, f"field '{_shown(key)}' appears more than once in the entry; "
                                                     f"this value is kept as '{_shown(name)}'"))
         value, problems = field.value, []
-        if isinstance(value, str):
+        if key == "file" and isinstance(value, str):  # attachment paths (Zotero, JabRef): no LaTeX in them
+            value = value.replace("$\\backslash$", "\\")  # Mendeley's "C$\backslash$:/Users/…"
+            value = _ESCAPED_PATH.sub(r"\1", value) if _ESCAPED_PATH.search(value) else value
+        elif isinstance(value, str):
             value, problem = latex(value)
             problems.append(problem)
         elif isinstance(value, list):  # names split by SeparateCoAuthors

@@ -1,0 +1,123 @@
+"""Round 20 of fresh real exports (BENCHMARKS §25s): files no earlier round had read, each defect a failing test
+first. Sources in tests/fixtures/real/tools/SOURCES.md ("Round 20"); the records below are typed in, shortened,
+from those files."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from tests.unit.io.support import papers_and_errors, write
+
+# ProQuest's export of a search's documents as a table (kokkoniemi/mapping-study-toolbox, MIT:
+# scrapers/ProQuestDocuments-2020-05-10-1.csv, 300 records), saved as CSV by a spreadsheet with ";" between cells
+# and CRLF after each row. Its own column names: "pubtitle" the journal, "digitalObjectIdentifier" the DOI (with a
+# leading space, as every value after the first columns), "StoreId" ProQuest's document id (its docview link).
+_PROQUEST_HEADER = ("Title;Abstract;StoreId;AccessionNumber;AlternateTitle;ArticleType;AuthorAffiliation;Authors;"
+                    "digitalObjectIdentifier;documentType;issn;issue;language;pages;pubdate;pubtitle;year;volume;"
+                    "DocumentURL;subjects;Database\r\n")
+_PROQUEST_ROWS = (
+    "Reflections of design-based research approach on learning experience of visual programming;The purpose of "
+    "this study was to examine the reflections of design-based research approach on visual programming.;"
+    "2385076517;;;Scholarly Journals;;\"Özyurt, Hacer;Özcan Özyurt\"; 10.33902/JPR.2020057981; Journal Article;;1;"
+    " English; 12-21;Apr 2020;Journal of Pedagogical Research;2020;4;"
+    "https://search.proquest.com/docview/2385076517?accountid=11774; design-based research , visual programming;"
+    "ProQuest Central,Social Science Premium Collection\r\n"
+    "Collaborative Approach in Software Engineering Education: An Interdisciplinary Case;This study describes a "
+    "collaborative approach to software engineering education.;2101386811; EJ1181267;;Scholarly Journals;;"
+    "\"Vicente, Aileen Joan;Tan, Tiffany Adelaine;Yu, Alvin Ray\";; Article , Report;2165-3151;; English; 127-152;2018;"
+    "Journal of Information Technology Education: Innovations in Practice;2018;17;"
+    "https://search.proquest.com/docview/2101386811?accountid=11774; Higher Education , Philippines;"
+    "Social Science Premium Collection\r\n"
+)
+
+
+def test_a_proquest_table_names_its_journal_doi_and_document_id(tmp_path: Path) -> None:
+    """ProQuest's table names the journal "pubtitle", the DOI "digitalObjectIdentifier" and its document id
+    "StoreId": none was known, so 300 records came in without a journal or DOI (and ERIC's and ProQuest Central's
+    copies of one paper could merge only by title)."""
+    path = write(tmp_path / "ProQuestDocuments-2020-05-10-1.csv", _PROQUEST_HEADER + _PROQUEST_ROWS)
+    papers, errors = papers_and_errors(path)
+    assert len(papers) == 2 and not errors
+    first, second = papers
+    assert first.fields["journal"] == "Journal of Pedagogical Research"
+    assert first.fields["doi"] == "10.33902/JPR.2020057981"
+    assert first.id == "2385076517" and second.id == "2101386811"
+    assert second.fields["journal"] == "Journal of Information Technology Education: Innovations in Practice"
+    assert not second.fields.get("doi")
+    assert first.fields["authors"] == ["Özyurt, Hacer", "Özcan Özyurt"]
+
+
+# DistillerSR's report of the references it marked duplicates (HEDCO-Institute/4DSW_Scoping_Review, CC BY 4.0:
+# data/4dsw-duplicate-refs.csv, 574 rows): all of a reference's authors in one cell as "Family, Given, Family,
+# Given"; rows 8 and 9 are one report, its authors listed in another order.
+_DISTILLER = (
+    'RefID,Author,Title,Abstract,Reason,Labels,"Response Sets",Attachments\n'
+    '143,"Husted, Jessica L., Davis, Derald E., Haniger, Jason T., Lewis, Jared R.","A Project Focusing on '
+    "Superintendents' Knowledge of Evidence-Based Practices of Structuring Time for Student Learning\",\"This "
+    'report describes a problem based learning project.","duplicate of 138","Initial RIS Import",,\n'
+    '150,"Haniger, Jason T., Davis, Derald E., Husted, Jessica L., Lewis, Jared R.","A Project Focusing on '
+    "Superintendents' Knowledge of Evidence-Based Practices of Structuring Time for Student Learning\",\"This "
+    'report describes a problem based learning project on superintendents.","duplicate of 138",'
+    '"Initial RIS Import",,\n'
+    '44,"Turner, Jon, Finch, Kim, Uribe-Zarain, Ximena","Staff Perspectives of the Four-Day School Week: A New '
+    'Analysis of Compressed School Schedules","Staff perspectives.","duplicate of 430","Initial RIS Import",,\n'
+    '1,"Hale, RMM","A case study of the four-day school week in five South Dakota prekindergarten-12 public schools"'
+    ',"A case study.","duplicate of 3054","Initial RIS Import",,\n'
+)
+
+
+def test_distillersr_names_in_one_cell_are_each_a_person(tmp_path: Path) -> None:
+    """"Husted, Jessica L., Davis, Derald E., …" was kept as one author: the paper showed one person with every
+    name in it, and its first author's family name agreed with any other record whose author cell held "Haniger"
+    anywhere (the two rows above merged as "same title, year and first author" though their first authors
+    differ; they are one report, listed twice). Pairs of a family name and given names, two or more, are the
+    people."""
+    path = write(tmp_path / "4dsw-duplicate-refs.csv", _DISTILLER)
+    papers, errors = papers_and_errors(path)
+    assert len(papers) == 4 and not errors
+    assert papers[0].fields["authors"] == ["Husted, Jessica L.", "Davis, Derald E.", "Haniger, Jason T.",
+                                           "Lewis, Jared R."]
+    assert papers[2].fields["authors"] == ["Turner, Jon", "Finch, Kim", "Uribe-Zarain, Ximena"]
+    assert papers[3].fields["authors"] == ["Hale, RMM"]
+
+
+# Zotero's BibTeX of the review's eligible studies (same repository: outputs/data_dashboard/data/
+# eligible_studies_ref.bib @ f9bf639^, 135 entries): the attachment paths in ``file``, some escaped for BibTeX
+# (``C\:\\Users\\…``), most as Windows wrote them (``C:\Users\…``).
+_ZOTERO_BIB = r"""@article{akinsFourDayModifiedSchool2022,
+  title = {Four-{{Day Modified School Systems}} in {{Rural Oklahoma}}},
+  author = {Akins, Bryan},
+  year = {2022},
+  abstract = {A study of four-day school weeks in rural Oklahoma.},
+  journal = {Electronic Theses and Dissertations},
+  file = {C\:\\Users\\strevino\\Zotero\\storage\\5X5L626V\\Akins_2022_Four-Day.pdf;C\:\\Users\\strevino\\Zotero\\storage\\B4GZNVLU\\435.html}
+}
+
+@phdthesis{amysFourdaySchoolWeek2016,
+  title = {The Four-Day School Week: {{Research}} on Extended Weekends},
+  author = {Amys, Ryan Donald},
+  year = {2016},
+  abstract = {With restrictions being made on state budgets.},
+  school = {Montana State University},
+  file = {C:\Users\strevino\Zotero\storage\9E92G9M5\Amys_2016_The four-day school week.pdf}
+}
+"""
+
+
+def test_a_bibtex_file_field_is_a_path_not_latex(tmp_path: Path) -> None:
+    """``file`` holds the attachments' paths on the exporting machine. Read as LaTeX, the escaped form became
+    "C \\nUsers\\nstrevino\\n…" (``\\:`` a space, ``\\\\`` a line break) and the plain form gave a warning per
+    entry ("unknown LaTeX command \\Users, \\strevino, … kept as written": 117 for 135 entries). Kept as the
+    paths, with BibTeX's escapes undone, and no warning."""
+    from core.store import Store
+    from core.store.importing import import_file
+
+    path = write(tmp_path / "eligible_studies_ref.bib", _ZOTERO_BIB)
+    papers, _ = papers_and_errors(path)
+    assert len(papers) == 2
+    assert papers[0].fields["file"] == ("C:\\Users\\strevino\\Zotero\\storage\\5X5L626V\\Akins_2022_Four-Day.pdf;"
+                                        "C:\\Users\\strevino\\Zotero\\storage\\B4GZNVLU\\435.html")
+    assert papers[1].fields["file"] == ("C:\\Users\\strevino\\Zotero\\storage\\9E92G9M5\\"
+                                        "Amys_2016_The four-day school week.pdf")
+    report = import_file(Store(tmp_path / "ws"), path, "c")
+    assert report.added == 2 and not [w for w in report.warnings if "file" in str(w)]
