@@ -63,6 +63,7 @@ _SYMBOL_MACROS = {  # what Zotero and JabRef write for characters that pylatexen
     "textbraceleft": "{", "textbraceright": "}", "url": "%s",  # \url{x} is x, not <x>
     "textcrd": "đ", "textcrh": "ħ",  # TIPA's barred letters, as the ACM Digital Library writes "Na\textcrd{}a"
     "copyright": "©", "pounds": "£", "S": "§", "P": "¶", "euro": "€",  # plain LaTeX's text symbols (Paperpile)
+    "relax": "",  # a no-op: Better BibTeX keeps bare initials one unit with it ("Braun, {\\relax LM}")
 }
 _ARGUMENT_MACROS = (  # formatting commands whose argument is the text
     "textsuperscript", "textsubscript", "mkbibemph", "mkbibquote", "mkbibbold", "mkbibitalic", "enquote",
