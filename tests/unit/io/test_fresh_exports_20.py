@@ -137,3 +137,28 @@ def test_better_bibtex_relax_before_initials_is_no_text(tmp_path: Path) -> None:
     assert papers[0].fields["authors"] == ["Maiden, J", "Crowson, HM", "Byerly, C"]
     report = import_file(Store(tmp_path / "ws"), path, "c")
     assert report.added == 1 and not report.warnings
+
+
+def test_a_proquest_title_and_its_translation_after_a_slash_is_the_same_dois_paper(tmp_path: Path) -> None:
+    """ProQuest writes a Spanish paper's two titles "English title?/Título original" (no spaces around the "/");
+    Scopus writes "English title? [Título original]" under the same DOI (kokkoniemi/mapping-study-toolbox's one
+    search: scopus.csv and ProQuestDocuments-2020-05-14.csv, row 140). The two were kept apart as "one DOI on
+    different papers"; the parts around the "/" are the titles."""
+    from core.store import Store, import_files
+
+    scopus = write(tmp_path / "scopus.csv", (
+        '\ufeffAuthors,Title,Year,Source title,DOI,Abstract,EID\n"Andreu-Andrés M.Á., García-Casas M.",'
+        '"Cooperative or collaborative learning: Is there a difference in university students’ perceptions? '
+        '[Aprendizaje cooperativo o colaborativo: ¿hay alguna diferencia en la percepción de los estudiantes '
+        'universitarios?]",2016,"Revista Complutense de Educacion","10.5209/rev_RCED.2016.v27.n3.47398",'
+        '"The aim of this study is to know the perception of university students.",2-s2.0-84978159427\n'))
+    proquest = write(tmp_path / "ProQuestDocuments-2020-05-14.csv", (
+        "Title;Abstract;StoreId;Authors;digitalObjectIdentifier;pubtitle;year\r\n"
+        "\"Cooperative or collaborative learning: Is there a difference in university students' perceptions?/"
+        "Aprendizaje cooperativo o colaborativo: ¿hay alguna diferencia en la percepción de los estudiantes "
+        "universitarios?\";The aim of this study is to know the perception of the university students.;1806618828;"
+        "\"Andreu-Andrés, María Ángeles;García-Casas, Miguel\"; 10.5209/rev_RCED.2016.v27.n3.47398;"
+        "Revista Complutense de Educación;2016\r\n"))
+    report = import_files(Store(tmp_path / "ws"), [scopus, proquest], "c")
+    later = report.files[1]
+    assert (later.imported, later.added, later.merged) == (1, 0, 1) and not later.conflicts
