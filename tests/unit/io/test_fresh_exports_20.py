@@ -162,3 +162,40 @@ def test_a_proquest_title_and_its_translation_after_a_slash_is_the_same_dois_pap
     report = import_files(Store(tmp_path / "ws"), [scopus, proquest], "c")
     later = report.files[1]
     assert (later.imported, later.added, later.merged) == (1, 0, 1) and not later.conflicts
+
+
+# Embase's RIS of 2024 (eduardstan/telemonitoring-wearable-devices-review, MIT: data/raw/embase/
+# usability_100_records.ris, 100 records, 60 with C5): the MEDLINE PMID in ``C5``, Embase's own id in ``U2``.
+_EMBASE_RIS = """TY  - JOUR
+M3  - Article
+Y1  - 2024
+VL  - 84
+IS  - 4
+SP  - 266
+EP  - 273
+SN  - 1876-4738
+JF  - Journal of Cardiology
+JO  - J. Cardiol.
+UR  - https://www.embase.com/search/results?subaction=viewrecord&id=L2032248265&from=export
+U2  - L2032248265
+C5  - 38701945
+DB  - Embase
+DB  - Medline
+DO  - 10.1016/j.jjcc.2024.04.009
+A1  - Kagiyama, N.
+A1  - Kasai, T.
+T1  - Feasibility of self-measurement telemonitoring using a handheld heart sound recorder in patients with heart \
+failure – SELPH multicenter pilot study
+N2  - Background: Multi-parametric assessment, including heart sounds, may help to detect heart failure.
+ER  - 
+
+"""
+
+
+def test_an_embase_ris_record_has_its_medline_pmid_from_c5(tmp_path: Path) -> None:
+    """Embase's RIS writes a MEDLINE record's PMID as ``C5``: it was kept only as "custom5", so an Embase record
+    without a DOI could not meet its PubMed copy by PMID, nor show its PMID."""
+    path = write(tmp_path / "embase_usability.ris", _EMBASE_RIS)
+    papers, _ = papers_and_errors(path)
+    assert "38701945" in (papers[0].id, papers[0].fields.get("pmid"))  # the PMID (the id the reader chose)
+    assert "custom5" not in papers[0].fields
