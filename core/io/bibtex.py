@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import Any
 
 from core.io.aas_journals import aas_journal
-from core.io.bibtex_lines import key_again_blanked, line_entry, put_back
+from core.io.bibtex_lines import attachment_paths, key_again_blanked, line_entry, put_back
 from core.io.cut_short import entry_cut_error, entry_cut_warning, record_cut_error
 from core.io.names import bibtex_names
 from core.io.rows import NumberedRow, Row, RowWarning, _year
@@ -154,9 +154,6 @@ class _LatexText:
         return text.replace(percent, "%").replace(quotes, "''"), "; ".join(problems) or None
 
 
-_ESCAPED_PATH = re.compile(r"\\([\\:;_{}%&#$])")  # Better BibTeX's "C\:\\Users\\…" for "C:\Users\…"
-
-
 def _bibtex_row(entry: Any, number: int, latex: _LatexText) -> tuple[Row, list[RowWarning]]:
     """One entry as a row: LaTeX decoded; a repeated field kept under a numbered name; warnings per field."""
     warnings: list[RowWarning] = []
@@ -183,8 +180,7 @@ def _bibtex_row(entry: Any, number: int, latex: _LatexText) -> tuple[Row, list[R
                                                     f"this value is kept as '{_shown(name)}'"))
         value, problems = field.value, []
         if key == "file" and isinstance(value, str):  # attachment paths (Zotero, JabRef): no LaTeX in them
-            value = value.replace("$\\backslash$", "\\")  # Mendeley's "C$\backslash$:/Users/…"
-            value = _ESCAPED_PATH.sub(r"\1", value) if _ESCAPED_PATH.search(value) else value
+            value = attachment_paths(value)
         elif isinstance(value, str):
             value, problem = latex(value)
             problems.append(problem)

@@ -199,3 +199,36 @@ def test_an_embase_ris_record_has_its_medline_pmid_from_c5(tmp_path: Path) -> No
     papers, _ = papers_and_errors(path)
     assert "38701945" in (papers[0].id, papers[0].fields.get("pmid"))  # the PMID (the id the reader chose)
     assert "custom5" not in papers[0].fields
+
+
+# Rayyan's CSV as jbaladeg/systematic_review_RAYYAN keeps it (articles_github.csv @ 4f4ba1e, 399 KB, read through
+# the file index; no licence file, so two records are typed in, shortened): a record from a Korean database gives
+# its title and journal in two languages as a JSON list in one cell, and R's "NA" for missing values.
+_RAYYAN = (
+    '"key","title","year","month","day","journal","issn","volume","issue","pages","authors","url","language",'
+    '"publisher","location","abstract","doi","keywords","pubmed_id","pmc_id","notes"\n'
+    '"rayyan-176871698","[""Analyzing the Slope of Korean Maze CBM for Students with Reading Disabilities: Focusing '
+    'on the Sensitivity of Slope and Differences in Gender and Grade"", ""읽기 장애학생을 위한 어절 선택 CBM 분석: '
+    '기울기 민감도, 성별, 학년 차이에 초점을 맞추어""]",2020,NA,NA,"[""The Korea Journal of Learning '
+    'Disabilities"", ""학습장애연구""]","1738-7337",17,3,"159-176","Yeo,, Seungsoo","","","",NA,"It is necessary '
+    'for teachers to use a progress monitoring tool.","10.47635/KJLD.2020.17.3.159","",NA,NA,"RAYYAN-INCLUSION: '
+    '{""rater1""=>""Excluded""} | RAYYAN-LABELS: bloque 1"\n'
+    '"rayyan-176871696","Sensitivity/Specificity of an Executive Function Screener at Detecting ADHD and Reading '
+    'Disability",2016,NA,NA,"CLINICAL NEUROPSYCHOLOGIST","[""1385-4046"", ""1744-4144""]",30,5,"779-780","Karr, J. '
+    'and Garcia-Barrera, M. A. and Kibby, M. Y.","","","",NA,"An executive function screener.","","",NA,NA,'
+    '"RAYYAN-INCLUSION: {""rater1""=>""Excluded""}"\n'
+)
+
+
+def test_a_rayyan_title_given_in_two_languages_as_a_list_is_its_first_title(tmp_path: Path) -> None:
+    """The title cell '["Analyzing the Slope of Korean Maze CBM …", "읽기 장애학생을 위한 …"]' was the paper's title
+    as written, brackets and quotes shown in every view and export (the journal cell, a list too, was read as
+    one). The first is the title; the others are kept as the paper's other titles."""
+    path = write(tmp_path / "articles.csv", _RAYYAN)
+    papers, errors = papers_and_errors(path)
+    assert len(papers) == 2 and not errors
+    korean, other = papers
+    assert korean.title == ("Analyzing the Slope of Korean Maze CBM for Students with Reading Disabilities: Focusing "
+                            "on the Sensitivity of Slope and Differences in Gender and Grade")
+    assert korean.fields["other_titles"] == ["읽기 장애학생을 위한 어절 선택 CBM 분석: 기울기 민감도, 성별, 학년 차이에 초점을 맞추어"]
+    assert other.title.startswith("Sensitivity/Specificity of an Executive") and "other_titles" not in other.fields
