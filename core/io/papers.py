@@ -192,6 +192,11 @@ def _paper(number: int, row: Row, columns: ColumnMap, tabular: bool, title_only:
     for key, value in row.items():
         if key not in passed and not (key in dates and str(value).strip() == str(fields.get("year"))):
             fields[_field_name(restore(key) if tabular else key, fields)] = _field_value(value, tabular)
+    names = fields.get("journal")  # Rayyan: '["The Korea Journal of …", "학습장애연구"]', a journal in two languages
+    if isinstance(names, list) and names and all(isinstance(n, str) for n in names):
+        fields["journal"] = known_value("journal", names[0])
+        if len(names) > 1:
+            fields.setdefault("journal_other_names", names[1:])
     if not fields.get("journal"):  # a paper's proceedings, as BibTeX's booktitle (ACM's CSVs)
         venue = next((fields[key] for key in _VENUES if isinstance(fields.get(key), str) and fields[key].strip()),
                      None)

@@ -232,3 +232,19 @@ def test_a_rayyan_title_given_in_two_languages_as_a_list_is_its_first_title(tmp_
                             "on the Sensitivity of Slope and Differences in Gender and Grade")
     assert korean.fields["other_titles"] == ["읽기 장애학생을 위한 어절 선택 CBM 분석: 기울기 민감도, 성별, 학년 차이에 초점을 맞추어"]
     assert other.title.startswith("Sensitivity/Specificity of an Executive") and "other_titles" not in other.fields
+
+
+def test_a_rayyan_journal_given_in_two_languages_is_one_journal(tmp_path: Path) -> None:
+    """The journal cell '["The Korea Journal of Learning Disabilities", "학습장애연구"]' was read as a list: the
+    paper had no journal name to show or colour by (a journal is one text). The first is the journal, the other is
+    kept as another name of it, which the corpus's journal names know."""
+    from core.journal_identity import journal_identities
+
+    path = write(tmp_path / "articles.csv", _RAYYAN)
+    papers, _ = papers_and_errors(path)
+    korean = papers[0]
+    assert korean.fields["journal"] == "The Korea Journal of Learning Disabilities"
+    assert korean.fields["journal_other_names"] == ["학습장애연구"]
+    names = journal_identities([(p.id, p.fields) for p in papers])
+    assert names.names[korean.id] == "The Korea Journal of Learning Disabilities"
+    assert names.name_of("학습장애연구") == "The Korea Journal of Learning Disabilities"
