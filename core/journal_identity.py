@@ -4,8 +4,7 @@ Databases spell one journal differently ("PLOS ONE", "PloS one", "PLoS ONE"; "Sc
 "Sci. Rep."). A paper's journal is identified here from its stored fields, never rewritten there:
 
 - by ISSN (print or electronic, any field named like ``issn``/``eissn``/``sn``; the check digit is verified, so an
-  ISBN or a stray number is no ISSN): two records sharing an ISSN are one journal, and a record carrying two ISSNs
-  joins them (print and electronic);
+  ISBN or a stray number is no ISSN): records sharing an ISSN are one journal, and one with two joins them;
 - by a normalised name (case, diacritics, punctuation, ``&``/``and``, a leading "The");
 - by the pairs of names the exports carry in one record: MEDLINE ``TA``/``JT`` (``journal_abbrev``), RIS
   ``J2``/``JA``/``JF``/``JO``/``T2`` (rispy's ``alternate_title1..3``, ``journal_name``, ``secondary_title``), Scopus
@@ -65,12 +64,13 @@ from core.journal_forms import (
 __all__ = ["JournalIdentities", "issns_in", "journal_identities", "name_key", "section_form", "society_stem", "stem_of",
            "valid_issn"]
 
-# fields that name the journal of the record besides the journal field itself (lower case; '_' and ' ' alike)
+# fields naming the record's journal besides the journal field (lower case; '_' and ' ' alike; a list's other names)
 _NAME_FIELDS = frozenset((
     "journal abbrev", "journal abbreviation", "abbreviated source title", "abbrev source title", "periodical abbrev",
     "iso abbreviation", "container title short", "shortjournal", "journal iso", "journaltitle", "journal title",
     "alternate title1", "alternate title2", "alternate title3", "journal name", "secondary title", "source title",
-    "full journal title", "ta", "jt", "j9", "ji", "jo", "jf", "ja", "j2", "t2", "medline ta", "journal"))
+    "full journal title", "ta", "jt", "j9", "ji", "jo", "jf", "ja", "j2", "t2", "medline ta", "journal",
+    "journal other names"))
 # fields holding ISSNs (lower case; '_' and ' ' alike); OpenAlex's other locations (repositories) are not the journal
 _ISSN_FIELD = re.compile(r"(^|[\s./(])(e ?issns?|issns?|issn l|sn|ei|print issn|electronic issn|online issn)($|[\s/)])")
 _NOT_ISSN_FIELD = ("locations.", "best oa location.", "host organization")

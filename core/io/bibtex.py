@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import Any
 
 from core.io.aas_journals import aas_journal
-from core.io.bibtex_lines import key_again_blanked, line_entry, put_back
+from core.io.bibtex_lines import attachment_paths, key_again_blanked, line_entry, put_back
 from core.io.cut_short import entry_cut_error, entry_cut_warning, record_cut_error
 from core.io.names import bibtex_names
 from core.io.rows import NumberedRow, Row, RowWarning, _year
@@ -63,6 +63,7 @@ _SYMBOL_MACROS = {  # what Zotero and JabRef write for characters that pylatexen
     "textbraceleft": "{", "textbraceright": "}", "url": "%s",  # \url{x} is x, not <x>
     "textcrd": "đ", "textcrh": "ħ",  # TIPA's barred letters, as the ACM Digital Library writes "Na\textcrd{}a"
     "copyright": "©", "pounds": "£", "S": "§", "P": "¶", "euro": "€",  # plain LaTeX's text symbols (Paperpile)
+    "relax": "",  # a no-op: Better BibTeX keeps bare initials one unit with it ("Braun, {\\relax LM}")
 }
 _ARGUMENT_MACROS = (  # formatting commands whose argument is the text
     "textsuperscript", "textsubscript", "mkbibemph", "mkbibquote", "mkbibbold", "mkbibitalic", "enquote",
@@ -178,7 +179,9 @@ def _bibtex_row(entry: Any, number: int, latex: _LatexText) -> tuple[Row, list[R
             warnings.append(RowWarning(number, key, f"field '{_shown(key)}' appears more than once in the entry; "
                                                     f"this value is kept as '{_shown(name)}'"))
         value, problems = field.value, []
-        if isinstance(value, str):
+        if key == "file" and isinstance(value, str):  # attachment paths (Zotero, JabRef): no LaTeX in them
+            value = attachment_paths(value)
+        elif isinstance(value, str):
             value, problem = latex(value)
             problems.append(problem)
         elif isinstance(value, list):  # names split by SeparateCoAuthors

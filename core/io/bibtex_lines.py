@@ -98,3 +98,13 @@ def key_again_blanked(text: str) -> str:
     """A BibTeX text with each entry's key written again alone on its next line (SAGE) blanked: that line says
     nothing the key does not; the file's line numbers stay."""
     return _KEY_AGAIN.sub(r"\1", text) if "\n" in text else text
+
+
+_ESCAPED_PATH = re.compile(r"\\([\\:;_{}%&#$])")  # Better BibTeX's "C\:\\Users\\…" for "C:\Users\…"
+
+
+def attachment_paths(value: str) -> str:
+    """A ``file`` field (the attachments' paths on the exporting machine) as the paths: no LaTeX is read in it, only
+    BibTeX's escapes undone (Better BibTeX's "C\\:\\\\Users", Mendeley's "C$\\backslash$:/Users")."""
+    value = value.replace("$\\backslash$", "\\")
+    return _ESCAPED_PATH.sub(r"\1", value) if _ESCAPED_PATH.search(value) else value

@@ -58,6 +58,29 @@ def _family_initials_pairs(parts: list[str], bare: bool = False) -> list[str] | 
     return names if i == len(parts) and len(names) > 1 else None
 
 
+_NAME_WORD = (r"(?:[A-ZÀ-ÖØ-Þ][a-zß-öø-ÿ'’]+(?:-[A-ZÀ-ÖØ-Þa-zß-öø-ÿ][a-zß-öø-ÿ'’]+)*"  # "Uribe-Zarain"
+              r"|(?:[A-ZÀ-ÖØ-Þ]\.-?){1,4}|[A-ZÀ-ÖØ-Þ]{1,4}|van|von|de|da|del|der|di|du|la|le|dos|das)")  # "L.", "RMM"
+_NAME_WORDS = re.compile(rf"^{_NAME_WORD}(?:\s+{_NAME_WORD}){{0,3}}$")  # a family name, or given names "Jessica L."
+
+
+def _family_given_pairs(parts: list[str]) -> list[str] | None:
+    """DistillerSR's author cell: "Husted, Jessica L., Davis, Derald E., Haniger, Jason T." as ["Husted, Jessica
+    L.", "Davis, Derald E.", "Haniger, Jason T."] (a "Jr." joins the name before it); None unless there are two
+    names or more and every one is a family name then given names, each of one to four capitalised words."""
+    names: list[str] = []
+    i = 0
+    while i + 1 < len(parts):
+        family, given = parts[i], parts[i + 1]
+        if not (_NAME_WORDS.match(family) and _NAME_WORDS.match(given)) or _SUFFIX.match(given):
+            return None
+        names.append(f"{family}, {given}")
+        i += 2
+        if i < len(parts) and _SUFFIX.match(parts[i]):
+            names[-1] = f"{names[-1]}, {parts[i]}"
+            i += 1
+    return names if i == len(parts) and len(names) > 1 else None
+
+
 _ONE_WORD = re.compile(r"^[A-ZÀ-ÖØ-Þ][^\W\d_]+\.?$")  # a name of one word: "Badinqiuying", "Ouzhuluobu"
 
 
@@ -106,7 +129,7 @@ def author_list(value: str) -> list[str]:
         return shown
     if len(names) > 1 and all(_GIVEN_FAMILY.match(name) for name in names):  # Consensus: "Vikram S Chundawat, …"
         return names
-    return [text]
+    return _family_given_pairs(parts) or [text]
 
 
 _NAMES_JOINED = re.compile(r";(?=\s|$)")

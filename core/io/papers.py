@@ -123,6 +123,16 @@ def _field_value(value: Any, tabular: bool) -> Any:
     return value
 
 
+def _title_list(text: str) -> list[str] | None:
+    """A title cell holding a JSON list of texts (Rayyan: a title in two languages) as its texts, else None."""
+    try:
+        decoded = json.loads(text)
+    except (ValueError, RecursionError):
+        return None
+    texts = [t.strip() for t in decoded if isinstance(t, str) and t.strip()] if isinstance(decoded, list) else []
+    return texts if texts and len(texts) == len(decoded) else None
+
+
 _RESERVED_FIELDS = frozenset(("id", "title", "abstract"))  # export writes these columns itself
 
 
@@ -144,6 +154,9 @@ def _paper(number: int, row: Row, columns: ColumnMap, tabular: bool, title_only:
             title, abstract = _restored(title), _restored(abstract)  # a formula's apostrophe from a CSV export goes
     except ValueError:
         return RowError(at_row(number, line), f"row {line or number}: title or abstract is not text")
+    other_titles = _title_list(title) if tabular and title and title[:2] == '["' else None
+    if other_titles:  # Rayyan: '["English title", "Original title"]', one cell
+        title, other_titles = other_titles[0], other_titles[1:]
     held: dict[str, str] = {}  # an export's placeholder for none, by field (below)
     # each test below is tried only on a text holding what it looks for ("<", "&", a short text): most hold none
     if title is not None and "<" in title and empty_markup(title):  # "<jats:p />": markup around nothing, no text
@@ -179,6 +192,11 @@ def _paper(number: int, row: Row, columns: ColumnMap, tabular: bool, title_only:
     for key, value in row.items():
         if key not in passed and not (key in dates and str(value).strip() == str(fields.get("year"))):
             fields[_field_name(restore(key) if tabular else key, fields)] = _field_value(value, tabular)
+    names = fields.get("journal")  # Rayyan: '["The Korea Journal of …", "학습장애연구"]', a journal in two languages
+    if isinstance(names, list) and names and all(isinstance(n, str) for n in names):
+        fields["journal"] = known_value("journal", names[0])
+        if len(names) > 1:
+            fields.setdefault("journal_other_names", names[1:])
     if not fields.get("journal"):  # a paper's proceedings, as BibTeX's booktitle (ACM's CSVs)
         venue = next((fields[key] for key in _VENUES if isinstance(fields.get(key), str) and fields[key].strip()),
                      None)
@@ -202,6 +220,8 @@ def _paper(number: int, row: Row, columns: ColumnMap, tabular: bool, title_only:
         marked["keywords_markup"] = keywords  # Scopus' "NPP<inf>gap</inf>" is the keyword "NPPgap"
         fields["keywords"] = [plain_text(word).strip() if isinstance(word, str) and has_markup(word) else word
                               for word in keywords]
+    if other_titles:
+        fields.setdefault("other_titles", other_titles)
     for key, value in marked.items():  # kept for the export; a column of that name (a re-import) wins
         fields.setdefault(key, value)
     if abstract is None:

@@ -120,6 +120,16 @@ def _c2_ids(record: Row, row: Row, urls: list[str]) -> None:
         row["pmid"] = record.pop("custom2").strip()
 
 
+def _c5_pmid(record: Row, row: Row, urls: list[str]) -> None:
+    """Embase writes a MEDLINE record's PubMed ID as C5 ("C5  - 38701945" with ``DB  - Embase``)."""
+    c5 = record.get("custom5")
+    databases = record.get("name_of_database")
+    names = [str(d).strip().lower() for d in (databases if isinstance(databases, list) else [databases])]
+    if isinstance(c5, str) and c5.strip().isdigit() and len(c5.strip()) <= 9 and "pmid" not in row and (
+            "embase" in names or any("embase.com/" in str(url) for url in urls)):
+        row["pmid"] = record.pop("custom5").strip()
+
+
 def _ris_row(record: Row, number: int) -> tuple[Row, list[RowWarning]]:
     """One record as a row; a value that differs from the one used (TI vs T1, AB vs N2) stays a field."""
     warnings: list[RowWarning] = []
@@ -169,6 +179,7 @@ def _ris_row(record: Row, number: int) -> tuple[Row, list[RowWarning]]:
         row["journal"] = take("journal", "custom3")
     _titles_in_t2(record, row)
     _c2_ids(record, row, urls)
+    _c5_pmid(record, row, urls)
     record.pop("end_of_reference", None)
     if "unknown_tag" in record:
         record["unknown_tag"] = dict(record["unknown_tag"])

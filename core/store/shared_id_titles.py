@@ -2,10 +2,11 @@
 front (`venue_titles`), one is the other with a number left out (PubMed's "Three Ingredients for a Speed-Up." for
 the publisher's "Three ingredients for a 100× speed-up": NLM leaves out what it cannot print), or a title one record
 gives in another language agrees with the other's: Scopus' ``English title; [Título original]`` tail (its CSV of 2025:
-``English title; Original title``, no brackets: the part before "; "), and the other
-titles of Web of Science's regional indexes (SciELO Citation Index: ``TI`` in Spanish or Portuguese, ``X1`` in
-English; ``Y1``/``Z1`` in the tab-delimited layout), or one title is the other's part before or after its colon (a
-subtitle one database left out; PubMed's "Letter to the Editor: …" heading), that part long enough to name a paper.
+``English title; Original title``, no brackets: the part before "; "), ProQuest's ``English title?/Título original``,
+and the other titles of Web of Science's regional indexes (SciELO Citation Index: ``TI`` in Spanish or Portuguese,
+``X1`` in English; ``Y1``/``Z1`` in the tab-delimited layout), or one title is the other's part before or after its
+colon (a subtitle one database left out; PubMed's "Letter to the Editor: …" heading), that part long enough to name
+a paper.
 
 A title that is the other's with only a notice's words added ("'Title': Correction.", "Correction to: Title",
 "Retraction Note: Title") is a notice about that paper, not the paper, though a database gives it the paper's DOI
@@ -73,10 +74,11 @@ def agree_under_one_id(a: str, b: str, agree: Callable[[str, str], bool], key: C
 
 
 def _colon_parts(title: str, key: Callable[[str], str]) -> list[str]:
-    """A title's parts before and after its first colon, and before and after its first "; " (Scopus' CSV of 2025:
-    "English title; Original title", no brackets), each when long enough (see `_LONG_PART`)."""
+    """A title's parts before and after its first colon, its first "; " (Scopus' CSV of 2025: "English title;
+    Original title", no brackets) and its first "/" (ProQuest: "English title?/Título original"), each when long
+    enough (see `_LONG_PART`)."""
     parts = []
-    for mark in (":", "; "):
+    for mark in (":", "; ", "/"):
         head, found, tail = title.partition(mark)
         parts += [part for part in (head, tail) if found and len(key(part)) >= _LONG_PART]
     return parts
