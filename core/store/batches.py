@@ -91,7 +91,7 @@ def stored_form(record: Paper) -> tuple:
     except orjson.JSONEncodeError:  # lone surrogates, ints past 64 bits, non-text keys: the standard library's way
         fields = _fields_json(record.fields)
     return (had, refs, bad, record.id, record.title, record.abstract, fields, record.hash,
-            record_key(record.title, record.abstract, record.fields), doi_key(record.fields),
+            record_key(record.title, record.abstract, record.fields, record.id), doi_key(record.fields),
             match_keys(record.title, record.fields, record.id))
 
 

@@ -66,7 +66,7 @@ def bibliographic_conflict(a: dict[str, Any], b: dict[str, Any], years_apart: in
 
 def pages_of(fields: dict[str, Any]) -> tuple[str, int, int] | None:
     """A record's pages as (prefix, first, last): '567-569' -> ('', 567, 569), '569' -> ('', 569, 569), 'e12724' ->
-    ('e', 12724, 12724); None when missing or not pages ('01-Jun', 'P63 [tp 104]')."""
+    ('e', 12724, 12724); None when missing or not pages ('01-Jun', 'P63 [tp 104]', '2297-2108')."""
     value = next(filter(None, (first_text(fields.get(k)) for k in ("pages", "start_page", "first page"))), None)
     m = _PAGES.match(value or "")
     if not m:
@@ -75,6 +75,8 @@ def pages_of(fields: dict[str, Any]) -> tuple[str, int, int] | None:
     last = int(m.group(4)) if m.group(4) else first
     if m.group(4) and last < first and len(m.group(4)) < len(m.group(2)):  # '1351-9' is 1351-1359
         last = int(m.group(2)[:len(m.group(2)) - len(m.group(4))] + m.group(4))
+    if last < first:
+        return None  # '2297-2108': a slip in one of the numbers, no range to compare (BENCHMARKS §25t)
     return m.group(1).lower(), first, max(first, last)
 
 

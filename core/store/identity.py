@@ -13,20 +13,35 @@ strong ids: `core.store.generic_titles`). Otherwise:
   supplement's DOI on each of its abstracts); both are kept and the import reports "one DOI on different papers".
 - **no shared id, same title key, same year (or a year missing), first authors agree where both are given, and no
   strong id of the same kind that differs**: one paper ("same title, year and first author"): the same paper from a
-  database that left out its DOI. Short titles (under `MIN_TITLE_KEY` characters, "Editorial", "Reply") never merge
-  this way. Keys are stored one row each in the ``paper_keys`` table (corpus, key, seq): a lookup is one index probe.
+  database that left out its DOI; where the first authors differ but the family names are the same people listed
+  in another order, "same title, year and authors (another order)". Short titles (under `MIN_TITLE_KEY`
+  characters, "Editorial", "Reply") never merge this way: only at one place (same year, volume and page range,
+  first authors not differing; a ``place:`` key), and a generic one without an abstract, volume, issue or pages
+  never by its text alone (`record_key`). Keys are stored one row each in the ``paper_keys`` table (corpus, key,
+  seq): a lookup is one index probe. Ovid's "[Erratum appears in …" note and a "Jr" after a family name are no
+  part of the title or the name (BENCHMARKS §25t).
 """
 
 from __future__ import annotations
 
 import hashlib
+import json
 import re
 import unicodedata
 from collections.abc import Iterable
 from typing import Any
 
 from core.records import bare_doi, duplicate_key
-from core.store.bibliographic import bibliographic_conflict, first_page, first_text, issues_differ, same_place, year_of
+from core.store.bibliographic import (
+    bibliographic_conflict,
+    first_page,
+    first_text,
+    issues_differ,
+    pages_of,
+    same_place,
+    volume_number,
+    year_of,
+)
 from core.store.shared_id_titles import agree_under_one_id
 from core.store.title_numbers import same_numbers
 
@@ -65,6 +80,10 @@ _WHOLLY_BRACKETED = re.compile(r"^\s*\[(.*)\]\s*\.?\s*$", re.DOTALL)  # PubMed "
 # what databases append to a title: Ovid's "(Provisional abstract)", "LA: Chi" language codes
 _NOTE_TAIL = re.compile(r"(?:\s*\((?:provisional|structured) abstract\)|\s+LA:\s*\w+)\s*\.?\s*$", re.IGNORECASE)
 _NOT_WORD = re.compile(r"[\W_]+")
+# Ovid MEDLINE's notes after a title, often cut off by the export or holding brackets of their own (BENCHMARKS §25t)
+_OVID_NOTE = re.compile(r"\s*\.?\s*\[(?:Erratum appears in|Comment (?:in|on)\b|Retraction (?:in|of)\b"
+                        r"|Update (?:in|of)\b|Summary for patients in|Corrected and republished)")
+_SUFFIXES = frozenset(("jr", "sr", "ii", "iii", "iv"))  # "Lynch Jr, T. J.": not the family name
 # an ASCII title's bytes -> lower-case letters and digits, anything else a space: `title_key`'s common case in one
 # C pass (the same key as lower(), a str translate table and split, at a third of the time; BENCHMARKS.md §25c)
 _ASCII_KEY = bytes(c | 0x20 if chr(c).isalpha() else c if chr(c).isdigit() else 32 for c in range(128)) + bytes(128)
@@ -134,6 +153,8 @@ def title_form(title: str) -> str:
     """A title without the bracketed other-language form databases add: Scopus' ``; [Original title]`` tail and
     PubMed's wholly bracketed ``[Translated title].``."""
     text = title or ""
+    if "[" in text and (note := _OVID_NOTE.search(text)) and len(title_letters(text[:note.start()])) >= 10:
+        text = text[:note.start()]  # "….[Erratum appears in Acta Obstet Gyneco" (cut off), "…[added]].[Erratum"
     last = text[-1:]  # the common cases, told by the last characters alone (no stripped copy; §25d, §25g)
     if (last not in " .])" or last == ")" and text[-9:].lower() != "abstract)") and "LA:" not in text[-12:]:
         return text
@@ -199,10 +220,33 @@ def first_author_surname(fields: dict[str, Any]) -> str | None:
     first = first_text(authors) if isinstance(authors, list) else None
     if not first:
         return None
-    name = first.split(",")[0] if "," in first else " ".join(
-        w for w in first.split() if not (w.isupper() and len(w) <= 3) and not w.endswith("."))
-    key = title_key(name)
-    return key or None
+    return _family_name(first)
+
+
+def _family_name(author: str) -> str | None:
+    """One author's family name, folded, without a "Jr"/"III" after it."""
+    name = author.split(",")[0] if "," in author else " ".join(
+        w for w in author.split() if not (w.isupper() and len(w) <= 3) and not w.endswith("."))
+    words = title_key(name).split()
+    while len(words) > 1 and words[-1] in _SUFFIXES:
+        words.pop()
+    return " ".join(words) or None
+
+
+def _family_names(fields: dict[str, Any]) -> list[str]:
+    """Every author's family name, folded (`_family_name`), in order."""
+    authors = fields.get("authors")
+    if isinstance(authors, str):
+        authors = re.split(r";| and ", authors)
+    if not isinstance(authors, list):
+        return []
+    return [name for a in authors if isinstance(a, str) and (name := _family_name(a))]
+
+
+def _same_people(a: dict[str, Any], b: dict[str, Any]) -> bool:
+    """True when two records list two or more authors with the same family names, in whatever order."""
+    na, nb = _family_names(a), _family_names(b)
+    return len(na) >= 2 and len(na) == len(nb) and sorted(na) == sorted(nb)
 
 
 def match_keys(title: str, fields: dict[str, Any], pid: str | None = None,
@@ -218,18 +262,38 @@ def match_keys(title: str, fields: dict[str, Any], pid: str | None = None,
         keys.append("title:" + hashed.hexdigest())
         if "authors" in fields and (surname := first_author_surname(fields)) and (year := year_of(fields)):
             keys.append(f"ay:{surname.split()[-1]}|{year}")  # the block where titles are compared for spellings
+    elif key and (place := _place(fields)):  # a short title ("Intrapleural therapy"): merged at one place only
+        (hashed := _TITLE_HASH.copy()).update((key if ascii_key else key.encode()) + place.encode())
+        keys.append("place:" + hashed.hexdigest())
     return tuple(keys)
 
 
-def record_key(title: str, abstract: str, fields: dict[str, Any]) -> str:
+def _place(fields: dict[str, Any]) -> str | None:
+    """'|year|volume|first-last' for a record with a year, a volume and a page range (`same_place`), else None."""
+    if not (year := year_of(fields)):
+        return None
+    volume, pages = volume_number(fields), pages_of(fields)
+    if not volume or not pages or pages[0] or pages[2] <= pages[1]:
+        return None
+    return f"|{year}|{volume}|{pages[1]}-{pages[2]}"
+
+
+def record_key(title: str, abstract: str, fields: dict[str, Any], pid: str | None = None) -> str:
     """The key the text rule compares (unique in a corpus): the normalised title and abstract; for a record without
     an abstract, the title with the year, first author, volume, issue and first page, since one title alone
-    ("Atypical hemolytic uremic syndrome", "Editorial") is shared by different papers."""
+    ("Atypical hemolytic uremic syndrome", "Editorial") is shared by different papers; a generic title ("Editorial
+    Board", "Issue Information") with none of volume, issue and page also with its id `pid` and all its fields: the
+    same record read again, not another issue's (a title-only table's ids are its rows' text)."""
     if abstract and not abstract.isspace():  # what strip() leaves something of, without copying the abstract
         return duplicate_key(title, abstract)
-    where = "\x1e".join(v or "" for v in (year_of(fields), first_author_surname(fields),
-                                          first_text(fields.get("volume")),
-                                          first_text(fields.get("issue") or fields.get("number")), first_page(fields)))
+    volume, issue, page = (first_text(fields.get("volume")), first_text(fields.get("issue") or fields.get("number")),
+                           first_page(fields))
+    where = "\x1e".join(v or "" for v in (year_of(fields), first_author_surname(fields), volume, issue, page))
+    if pid and not (volume or issue or page) and len(title) < 40:
+        from core.store.generic_titles import generic_title  # it imports this module
+
+        if generic_title(title):
+            where += "\x1d" + pid + "\x1d" + json.dumps(fields, sort_keys=True, ensure_ascii=False, default=str)
     return duplicate_key(title, "\x1e" + where)
 
 
@@ -285,7 +349,11 @@ def same_paper(a_title: str, a_fields: dict[str, Any], a_keys: Iterable[str],
     if same_title and same_place(a_fields, b_fields):  # first authors spelt apart ('Xi, L F' / 'Long, F X')
         return "same title, volume and pages", None
     if authors is False:
+        if same_title and _same_people(a_fields, b_fields) and not bibliographic_conflict(a_fields, b_fields, 0):
+            return "same title, year and authors (another order)", None
         return None, None
+    if ka.get("place") and ka["place"] == kb.get("place") and same_place(a_fields, b_fields):
+        return "same title, volume and pages", None  # a short title, one year, volume and page range
     if same_title:
         if bibliographic_conflict(a_fields, b_fields, 1 if authors else 0):
             return None, None
