@@ -25,8 +25,8 @@ import orjson
 
 from core.records import Paper, duplicate_key, scrub, text_hash
 from core.store.field_stats import FieldTally
-from core.store.generic_titles import apart_key, generic_title, strong_ids_differ
-from core.store.identity import match_keys, record_key, same_paper
+from core.store.generic_titles import apart_key, generic_title, strong_ids_differ, text_key
+from core.store.identity import match_keys, same_paper
 from core.store.links import take_references
 from core.store.merging import TEXT_RULE, apply_merges, doi_key
 
@@ -91,7 +91,7 @@ def stored_form(record: Paper) -> tuple:
     except orjson.JSONEncodeError:  # lone surrogates, ints past 64 bits, non-text keys: the standard library's way
         fields = _fields_json(record.fields)
     return (had, refs, bad, record.id, record.title, record.abstract, fields, record.hash,
-            record_key(record.title, record.abstract, record.fields, record.id), doi_key(record.fields),
+            text_key(record.title, record.abstract, record.fields, record.id), doi_key(record.fields),
             match_keys(record.title, record.fields, record.id))
 
 

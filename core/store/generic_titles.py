@@ -2,15 +2,20 @@
 
 The front matter of two books and the editorials of two issues share such a title word for word, often with a
 boilerplate "abstract", so the text rule alone never joins two of them that carry different strong ids:
-`core.store.batches` asks `generic_title` and `strong_ids_differ`, and keys the later record by `apart_key`.
+`core.store.batches` asks `generic_title` and `strong_ids_differ`, and keys the later record by `apart_key`. Without
+an abstract, volume, issue or page, nothing but the title is left to compare ("Editorial Board" of each issue in a
+title-only table): such a record's text key holds its id and fields too (`text_key`; BENCHMARKS §25t).
 """
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterable
+from typing import Any
 
 from core.records import duplicate_key
-from core.store.identity import STRONG_KINDS, kinds_of, title_key
+from core.store.bibliographic import first_page, first_text
+from core.store.identity import STRONG_KINDS, kinds_of, record_key, title_key
 
 # as `title_key` folds a title
 _GENERIC_TITLES = frozenset((
@@ -46,3 +51,14 @@ def apart_key(title: str, abstract: str, keys: Iterable[str]) -> str:
     strong ids, so two records of one DOI still share it."""
     ids = sorted(key for key in keys if key.partition(":")[0] in STRONG_KINDS)
     return duplicate_key(title, f"{abstract or ''}\x1d" + "\x1d".join(ids))
+
+
+def text_key(title: str, abstract: str, fields: dict[str, Any], pid: str | None) -> str:
+    """`record_key` of a record; for a generic title without an abstract, volume, issue or page, with its id and
+    all its fields: the same record read again merges, another issue's "Editorial Board" does not."""
+    if (pid and len(title) < 40 and not (abstract and not abstract.isspace()) and generic_title(title)
+            and not (first_text(fields.get("volume")) or first_text(fields.get("issue") or fields.get("number"))
+                     or first_page(fields))):
+        own = "\x1d" + pid + "\x1d" + json.dumps(fields, sort_keys=True, ensure_ascii=False, default=str)
+        return record_key(title, abstract, fields, own)
+    return record_key(title, abstract, fields)

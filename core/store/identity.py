@@ -13,19 +13,18 @@ strong ids: `core.store.generic_titles`). Otherwise:
   supplement's DOI on each of its abstracts); both are kept and the import reports "one DOI on different papers".
 - **no shared id, same title key, same year (or a year missing), first authors agree where both are given, and no
   strong id of the same kind that differs**: one paper ("same title, year and first author"): the same paper from a
-  database that left out its DOI; where the first authors differ but the family names are the same people listed
-  in another order, "same title, year and authors (another order)". Short titles (under `MIN_TITLE_KEY`
-  characters, "Editorial", "Reply") never merge this way: only at one place (same year, volume and page range,
-  first authors not differing; a ``place:`` key), and a generic one without an abstract, volume, issue or pages
-  never by its text alone (`record_key`). Keys are stored one row each in the ``paper_keys`` table (corpus, key,
-  seq): a lookup is one index probe. Ovid's "[Erratum appears in …" note and a "Jr" after a family name are no
-  part of the title or the name (BENCHMARKS §25t).
+  database that left out its DOI; where the first authors differ but the family names are the same people listed in
+  another order (or one of three or more left out), "same title, year and authors (another order)". Short titles
+  (under `MIN_TITLE_KEY` characters, "Editorial", "Reply") never merge this way: only at one place (same year, volume
+  and page range, first authors not differing; a ``place:`` key), and a generic one without an abstract, volume, issue
+  or pages never by its text alone (`core.store.generic_titles.text_key`). Keys are stored one row each in the
+  ``paper_keys`` table (corpus, key, seq): a lookup is one index probe. Ovid's "[Erratum appears in …" note and a "Jr"
+  after a family name are no part of the title or the name (BENCHMARKS §25t).
 """
 
 from __future__ import annotations
 
 import hashlib
-import json
 import re
 import unicodedata
 from collections.abc import Iterable
@@ -243,10 +242,17 @@ def _family_names(fields: dict[str, Any]) -> list[str]:
     return [name for a in authors if isinstance(a, str) and (name := _family_name(a))]
 
 
-def _same_people(a: dict[str, Any], b: dict[str, Any]) -> bool:
-    """True when two records list two or more authors with the same family names, in whatever order."""
+def _same_people(a: dict[str, Any], b: dict[str, Any]) -> str | None:
+    """How two records' authors are the same people when their first authors differ: "another order" (the same
+    family names, two or more), "another order, one left out" (three or more inside a list one name longer), else
+    None."""
     na, nb = _family_names(a), _family_names(b)
-    return len(na) >= 2 and len(na) == len(nb) and sorted(na) == sorted(nb)
+    short, long = (na, nb) if len(na) <= len(nb) else (nb, na)
+    if len(short) >= 2 and len(short) == len(long) and sorted(short) == sorted(long):
+        return "another order"
+    if len(short) >= 3 and len(long) == len(short) + 1 and set(short) <= set(long):
+        return "another order, one left out"
+    return None
 
 
 def match_keys(title: str, fields: dict[str, Any], pid: str | None = None,
@@ -278,23 +284,17 @@ def _place(fields: dict[str, Any]) -> str | None:
     return f"|{year}|{volume}|{pages[1]}-{pages[2]}"
 
 
-def record_key(title: str, abstract: str, fields: dict[str, Any], pid: str | None = None) -> str:
+def record_key(title: str, abstract: str, fields: dict[str, Any], own: str = "") -> str:
     """The key the text rule compares (unique in a corpus): the normalised title and abstract; for a record without
     an abstract, the title with the year, first author, volume, issue and first page, since one title alone
-    ("Atypical hemolytic uremic syndrome", "Editorial") is shared by different papers; a generic title ("Editorial
-    Board", "Issue Information") with none of volume, issue and page also with its id `pid` and all its fields: the
-    same record read again, not another issue's (a title-only table's ids are its rows' text)."""
+    ("Atypical hemolytic uremic syndrome", "Editorial") is shared by different papers, and `own` (what a generic
+    title without a place adds: `core.store.generic_titles.text_key`)."""
     if abstract and not abstract.isspace():  # what strip() leaves something of, without copying the abstract
         return duplicate_key(title, abstract)
-    volume, issue, page = (first_text(fields.get("volume")), first_text(fields.get("issue") or fields.get("number")),
-                           first_page(fields))
-    where = "\x1e".join(v or "" for v in (year_of(fields), first_author_surname(fields), volume, issue, page))
-    if pid and not (volume or issue or page) and len(title) < 40:
-        from core.store.generic_titles import generic_title  # it imports this module
-
-        if generic_title(title):
-            where += "\x1d" + pid + "\x1d" + json.dumps(fields, sort_keys=True, ensure_ascii=False, default=str)
-    return duplicate_key(title, "\x1e" + where)
+    where = "\x1e".join(v or "" for v in (year_of(fields), first_author_surname(fields),
+                                          first_text(fields.get("volume")),
+                                          first_text(fields.get("issue") or fields.get("number")), first_page(fields)))
+    return duplicate_key(title, "\x1e" + where + own)
 
 
 def kinds_of(keys: Iterable[str]) -> dict[str, str]:
@@ -335,7 +335,9 @@ def same_paper(a_title: str, a_fields: dict[str, Any], a_keys: Iterable[str],
     """Whether records a and b (title, fields, match keys) are one paper: (rule, None) when they are, (None, why
     not) when they share a strong id but are not ("one DOI on different papers"), (None, None) otherwise. Rules:
     "same DOI and title" (and the other strong kinds); "same title, year and first author" (title keys equal);
-    "similar title, same year and first author" (a spelling difference: similarity at least `TITLE_AGREE`)."""
+    "same title, year and authors (another order)" (`_same_people`); "same title, volume and pages" (a short title
+    too, by its ``place:`` key); "similar title, same year and first author" (a spelling difference: similarity at
+    least `TITLE_AGREE`)."""
     ka, kb = kinds_of(a_keys), kinds_of(b_keys)
     shared = [k for k in STRONG_KINDS if k in ka and ka[k] == kb.get(k)]
     if shared:
@@ -349,8 +351,9 @@ def same_paper(a_title: str, a_fields: dict[str, Any], a_keys: Iterable[str],
     if same_title and same_place(a_fields, b_fields):  # first authors spelt apart ('Xi, L F' / 'Long, F X')
         return "same title, volume and pages", None
     if authors is False:
-        if same_title and _same_people(a_fields, b_fields) and not bibliographic_conflict(a_fields, b_fields, 0):
-            return "same title, year and authors (another order)", None
+        if same_title and (people := _same_people(a_fields, b_fields)) and \
+                not bibliographic_conflict(a_fields, b_fields, 0):
+            return f"same title, year and authors ({people})", None
         return None, None
     if ka.get("place") and ka["place"] == kb.get("place") and same_place(a_fields, b_fields):
         return "same title, volume and pages", None  # a short title, one year, volume and page range

@@ -29,7 +29,8 @@ from typing import Any
 from core.errors import CorpusError, NotFoundError
 from core.io.rows import ShownRows
 from core.records import text_hash
-from core.store.identity import match_keys, record_key
+from core.store.generic_titles import text_key
+from core.store.identity import match_keys
 from core.store.merging import DOI_AS_EXPORTED, TEXT_RULE, doi_key
 
 # words in a file's name (or a record's database field) -> the database it came from, first match wins
@@ -241,11 +242,11 @@ def split_record(conn: sqlite3.Connection, corpus: str, record: int) -> str:
     if took_abstract:
         target_abstract = ""
         target_fields["title_only"] = True
-    new_key = record_key(title, abstract, fields, pid)
+    new_key = text_key(title, abstract, fields, pid)
     clash = conn.execute("SELECT pid FROM papers WHERE corpus = ? AND dkey = ?", (corpus, new_key)).fetchone()
     if clash is not None:
         raise CorpusError(f"record {record} (id {pid!r}) has the same text as paper {clash[0]!r}; it stays merged")
-    target_key = record_key(paper[1], target_abstract, target_fields, paper[0])
+    target_key = text_key(paper[1], target_abstract, target_fields, paper[0])
     conn.execute("UPDATE papers SET abstract = ?, fields = ?, hash = ?, dkey = ?, doi = ? WHERE corpus = ? AND seq = ?",
                  (target_abstract, json.dumps(target_fields, ensure_ascii=False), text_hash(paper[1], target_abstract),
                   target_key, doi_key(target_fields), corpus, seq))

@@ -33,6 +33,19 @@ def test_one_report_with_its_authors_in_another_order_is_one_paper() -> None:
     assert _rule(_REPORT, {"authors": ["Husted, J."]}, _REPORT, {"authors": ["Haniger, J."]}) is None
 
 
+def test_one_report_with_one_author_left_out_and_the_others_in_another_order_is_one_paper() -> None:
+    """DistillerSR's duplicate list, RefID 3023/123: 'Roling, Carter, Hull, Odneal' and 'Odneal, Carter, Hull',
+    one report marked a duplicate by the review's screeners. Three names or more, the shorter list inside the
+    longer, one name left out at most."""
+    guide = "The school leader and policymaker's guide to a four-day school week: Considerations"
+    four = ["Roling, Tim", "Carter, Gregory", "Hull, Lisa Suzanne", "Odneal, Becky"]
+    assert _rule(guide, {"authors": four}, guide, {"authors": ["Odneal, Becky", "Carter, Gregory", "Hull, L. S."]}) \
+        == "same title, year and authors (another order, one left out)"
+    assert _rule(guide, {"authors": four}, guide, {"authors": ["Odneal, Becky", "Carter, Gregory"]}) is None
+    assert _rule(guide, {"authors": four}, guide, {"authors": ["Odneal, Becky", "Carter, Gregory", "Moore, A."]}) \
+        is None
+
+
 def test_authors_in_another_order_merge_on_import(tmp_path: Path) -> None:
     store = Store(tmp_path / "ws")
     report = store.import_papers("d", [
