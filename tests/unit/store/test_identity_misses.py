@@ -129,3 +129,29 @@ def test_a_short_title_at_one_place_is_one_paper() -> None:
     assert _rule("Reply", {"year": "2011", "authors": ["Huggins, J."]}, "Reply",
                  {"year": "2011", "authors": ["Huggins, J."]}) is None  # no place
     assert _rule("Reply", {**place, "authors": ["Huggins, J."]}, "Reply", {**place, "authors": ["Sahn, S."]}) is None
+
+
+def test_an_older_workspace_gets_the_new_keys_once(tmp_path: Path) -> None:
+    """Papers stored before §25t hold the title key with Ovid's tail, the author-year key of "Jr", and no place key
+    for a short title: a workspace of keys version 2 gets them recomputed once, and later records find them."""
+    import sqlite3
+
+    store = Store(tmp_path / "ws")
+    ovid = ("Thoracoscopic decortication vs tube thoracostomy with fibrinolysis for empyema in children.[Erratum "
+            "appears in J Pediatr Surg. 2009 Sep;44(9):1865 Note: Rivard, Doug")
+    place = {"year": "2011", "volume": "16", "pages": "891-899"}
+    store.import_papers("c", [Paper("a", ovid, "", {"year": "2009", "authors": ["St Peter, S. D."]}),
+                              Paper("b", "Intrapleural therapy", "", {**place, "authors": ["Huggins, J. T."]})])
+    with sqlite3.connect(store.db_path) as conn:  # as version 2 stored them: the tail's key, no place key
+        conn.execute("UPDATE paper_keys SET key = 'title:old' WHERE key LIKE 'title:%'")
+        conn.execute("DELETE FROM paper_keys WHERE key LIKE 'place:%'")
+        conn.execute("PRAGMA user_version = 2")
+    store = Store(tmp_path / "ws")
+    with sqlite3.connect(store.db_path) as conn:
+        assert conn.execute("PRAGMA user_version").fetchone()[0] == 3
+        stored = {pid: {key for (key,) in conn.execute(
+            "SELECT k.key FROM paper_keys k JOIN papers p ON p.corpus = k.corpus AND p.seq = k.seq WHERE p.pid = ?",
+            (pid,))} for pid in ("a", "b")}
+    assert stored["a"] == set(match_keys(ovid, {"year": "2009", "authors": ["St Peter, S. D."]}))
+    assert stored["b"] == set(match_keys("Intrapleural therapy", {**place, "authors": ["Huggins, J. T."]}))
+    assert any(key.startswith("place:") for key in stored["b"])
