@@ -82,6 +82,14 @@ _NOT_WORD = re.compile(r"[\W_]+")
 # Ovid MEDLINE's notes after a title, often cut off by the export or holding brackets of their own (BENCHMARKS §25t)
 _OVID_NOTE = re.compile(r"\s*\.?\s*\[(?:Erratum appears in|Comment (?:in|on)\b|Retraction (?:in|of)\b"
                         r"|Update (?:in|of)\b|Summary for patients in|Corrected and republished)")
+# a correction notice's title forms: Web of Science's "Title (vol 142, pg 310, 2003)", Embase's "Title (Journal (2009)
+# 360 (542-544))" and, after "Erratum:", the same cut off anywhere after the journal's "(" (BENCHMARKS §25t)
+_WOS_CORRECTION = re.compile(r"\s*\(vol\.? \w+, pg \w+, \d{4}\)\s*\.?\s*$")
+_MONTH = "Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec|Spr|Sum|Aut|Fal|Win"
+_CITED_ARTICLE = re.compile(r"\s+\((?:The\s)?[A-Z][^()]{3,}\((?:\d{4}|" + _MONTH + r")[^()]*\)[^()]*(?:\([^()]*\)?)?\)?"
+                            r"\s*\.?\s*$")
+_CITED_CUT = re.compile(r"\s+\((?:The\s)?[A-Z][^()]{3,}\(.*$")
+_ERRATUM = re.compile(r"^\s*Erratum\s*:\s*", re.IGNORECASE)
 _SUFFIXES = frozenset(("jr", "sr", "ii", "iii", "iv"))  # "Lynch Jr, T. J.": not the family name
 # an ASCII title's bytes -> lower-case letters and digits, anything else a space: `title_key`'s common case in one
 # C pass (the same key as lower(), a str translate table and split, at a third of the time; BENCHMARKS.md §25c)
@@ -154,6 +162,8 @@ def title_form(title: str) -> str:
     text = title or ""
     if "[" in text and (note := _OVID_NOTE.search(text)) and len(title_letters(text[:note.start()])) >= 10:
         text = text[:note.start()]  # "….[Erratum appears in Acta Obstet Gyneco" (cut off), "…[added]].[Erratum"
+    if "(" in text and (", pg " in text or text.count("(") > 1):
+        text = _correction_form(text)
     last = text[-1:]  # the common cases, told by the last characters alone (no stripped copy; §25d, §25g)
     if (last not in " .])" or last == ")" and text[-9:].lower() != "abstract)") and "LA:" not in text[-12:]:
         return text
@@ -175,6 +185,15 @@ def title_form(title: str) -> str:
         if text == before:
             break
     return text
+
+
+def _correction_form(text: str) -> str:
+    """A correction notice's title as "Erratum: Title" (`_WOS_CORRECTION`, `_CITED_ARTICLE`), else `text`."""
+    prefixed = _ERRATUM.match(text)
+    found = _WOS_CORRECTION.search(text) or _CITED_ARTICLE.search(text) or (prefixed and _CITED_CUT.search(text))
+    if not found or len(title_letters(text[:found.start()])) < 10:
+        return text
+    return "Erratum: " + text[prefixed.end() if prefixed else 0:found.start()]
 
 
 def title_letters(text: str) -> str:

@@ -43,10 +43,12 @@ def refresh_folded_keys(conn: sqlite3.Connection) -> None:
 
 def _stale(title: str, fields: str, version: int) -> bool:
     """Whether a paper stored under keys `version` may hold keys today's rules compute otherwise: non-ASCII text
-    (version 2's folding); a bracket (Ovid's note tail), a short title (its place key) or a "Jr"/"III" (version 3)."""
+    (version 2's folding); a bracket (Ovid's note tail), a correction notice's form, a short title (its place key)
+    or a "Jr"/"III" (version 3)."""
     if version < 2 and not (title.isascii() and fields.isascii()):
         return True
-    return version < 3 and ("[" in title or len(title) < 40 or _SUFFIX.search(fields) is not None)
+    return version < 3 and ("[" in title or len(title) < 40 or ", pg " in title or title.count("(") > 1
+                            or _SUFFIX.search(fields) is not None)
 
 
 def _refresh(conn: sqlite3.Connection, version: int = 0) -> None:

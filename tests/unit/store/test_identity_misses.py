@@ -155,3 +155,19 @@ def test_an_older_workspace_gets_the_new_keys_once(tmp_path: Path) -> None:
     assert stored["a"] == set(match_keys(ovid, {"year": "2009", "authors": ["St Peter, S. D."]}))
     assert stored["b"] == set(match_keys("Intrapleural therapy", {**place, "authors": ["Huggins, J. T."]}))
     assert any(key.startswith("place:") for key in stored["b"])
+
+
+def test_one_correction_notice_in_two_databases_forms_is_one_paper_and_not_its_article() -> None:
+    """Haematology 20/21 and 57/58: Web of Science's "Title (vol 360, pg 542, 2009)" and Embase's "[Erratum: ]Title
+    (Journal (2009) 360 (542-544))", often cut off, are one notice's titles; the article's own title is another."""
+    title = "Eculizumab for atypical hemolytic-uremic syndrome"
+    wos, embase = f"{title} (vol 360, pg 542, 2009)", f"{title} (New England Journal of Medicine (2009) 360 (542-544))"
+    cut = f"Erratum: {title} (The New England Journal of Medicine (M"
+    assert title_key(wos) == title_key(embase) == title_key(cut) == title_key(f"Erratum: {title}")
+    assert title_key(wos) != title_key(title)
+    notice = {"year": "2009", "volume": "360", "issue": "23", "pages": "2487-2487", "authors": ["Philipp, T."]}
+    assert _rule(wos, notice, embase, dict(notice)) == "same title, year and first author"
+    for plain in ("A study of IL-6 (Interleukin 6 (IL6)) in children with sepsis",
+                  "Severe deficiency of ADAMTS13 (ADAMTS 13) activity in a subgroup (of children)"):
+        assert title_key(plain) == " ".join(plain.lower().replace("(", " ").replace(")", " ").replace("-", " ")
+                                            .split())  # parentheses inside a title stay
