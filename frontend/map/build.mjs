@@ -72,10 +72,6 @@ const FRAME_POINTS = `      const numPoints = getNormalNumPoints();
         drawSelectedPoints();
       }`;
 const FRAME_POINTS_CPU = `      const numPoints = getNormalNumPoints();
-      const cpuPoints = canvas.__mireadPoints;
-      const cpuSelected = cpuPoints ? cpuPoints({ pointScale: getPointScale(), selected: selectedPoints,
-        drawn: isPointsDrawn && numPoints > 0, selectedSize: pointSizeSelected * window.devicePixelRatio,
-        antiAliasing }) : false;
       if (isPointsDrawn && numPoints > 0 && !cpuPoints) {
         drawPointBodies();
       }
@@ -91,11 +87,41 @@ const FRAME_POINTS_CPU = `      const numPoints = getNormalNumPoints();
       if (selectedPoints.length > 0 && !cpuSelected) {
         drawSelectedPoints();
       }`;
+// A fifth: in CPU mode a frame with nothing for WebGL to draw (no hovered paper, no rings, no lasso, no lines, no
+// reticle, no annotations) clears the map's canvas and renders nothing: regl-scatterplot rendered an empty picture
+// and copied it onto the map's canvas (\`copyTo\`, a drawImage of its WebGL canvas: a read-back of the whole map,
+// 60-140 ms a frame at 50,000 papers in a software WebGL; BENCHMARKS §31ae). The CPU's points are drawn first, for
+// both kinds of frame, with the projection regl-scatterplot's own frame sets.
+const FRAME_RENDER = `    renderer.render(() => {
+      const widthRatio = canvas.width / renderer.canvas.width;
+      const heightRatio = canvas.height / renderer.canvas.height;
+
+      updateProjectionMatrix(widthRatio, heightRatio);
+`;
+const FRAME_RENDER_CPU = `    const cpuPoints = canvas.__mireadPoints;
+    let cpuSelected = false;
+    if (cpuPoints) {
+      updateProjectionMatrix(canvas.width / renderer.canvas.width, canvas.height / renderer.canvas.height);
+      cpuSelected = cpuPoints({ pointScale: getPointScale(), selected: selectedPoints,
+        drawn: isPointsDrawn && getNormalNumPoints() > 0, selectedSize: pointSizeSelected * window.devicePixelRatio,
+        antiAliasing });
+    }
+    const glDrawsNothing = cpuPoints && !backgroundImage?._reglType && lassoPointsCurr.length === 0
+      && !isTransitioning && !showPointConnections && !isAnnotationsDrawn && !showReticle && !drawReticleOnce
+      && !(hoveredPoint >= 0) && (selectedPoints.length === 0 || cpuSelected);
+    if (glDrawsNothing) canvas.getContext('2d').clearRect(0, 0, canvas.width, canvas.height);
+    else renderer.render(() => {
+      const widthRatio = canvas.width / renderer.canvas.width;
+      const heightRatio = canvas.height / renderer.canvas.height;
+
+      updateProjectionMatrix(widthRatio, heightRatio);
+`;
 const patches = [
   [DRAW_SELECTED, DRAW_SELECTED_ONCE, "drawSelectedPoints"],
   [HOVER_DRAW, HOVER_DRAW_ON_CHANGE, "hover"],
   [LEAVE_DRAW, LEAVE_DRAW_IF_HOVERED, "mouseLeaveCanvasHandler"],
   [FRAME_POINTS, FRAME_POINTS_CPU, "frame's points"],
+  [FRAME_RENDER, FRAME_RENDER_CPU, "frame's render"],
 ];
 const selectionInOnePass = {
   name: "regl-scatterplot-patches",

@@ -191,3 +191,49 @@ def test_the_png_holds_the_points_drawn_on_the_cpu(pages):
     Image.fromarray(cpu.astype(np.uint8)).save(ARTIFACTS / "map-raster-png-cpu.png")
     Image.fromarray(gl.astype(np.uint8)).save(ARTIFACTS / "map-raster-png-gl.png")
     assert same >= 0.95 * len(inside), (same, len(inside))
+
+
+COPIES = """(() => { window.__copies = 0;  // regl-scatterplot's WebGL picture copied onto the map's canvas
+    const draw = CanvasRenderingContext2D.prototype.drawImage;
+    CanvasRenderingContext2D.prototype.drawImage = function (...args) {
+        const m = window.__mireadMaps && window.__mireadMaps.export && window.__mireadMaps.export.map;
+        if (m && this.canvas === m.canvas) window.__copies += 1;
+        return draw.apply(this, args); }; })();"""
+OPAQUE = f"""() => {{ const m = {MAP}, d = m.canvas.getContext('2d').getImageData(0, 0, m.canvas.width,
+    m.canvas.height).data; let on = 0; for (let k = 3; k < d.length; k += 4) if (d[k]) on += 1; return on; }}"""
+
+
+def test_a_cpu_frame_with_nothing_for_webgl_copies_no_webgl_picture(browser, html):
+    """In CPU mode regl-scatterplot's WebGL picture holds nothing but what it draws over the points (a hovered
+    paper's ring, a small selection's rings, a lasso): a frame without any of them clears the map's canvas instead
+    of rendering and copying an empty WebGL picture (a read-back of the whole map: 60-140 ms a frame in a software
+    WebGL, BENCHMARKS §31ae). A hovered paper's ring is still drawn, and cleared when the mouse leaves it."""
+    context = browser.new_context(viewport={"width": 1100, "height": 800})
+    context.add_init_script(COPIES)
+    try:
+        opened = {}
+        for mode in ("gl", "cpu"):
+            page = opened[mode] = context.new_page()
+            page.goto(f"{html.as_uri()}?raster={mode}")
+            page.wait_for_function(f"() => window.__mireadMaps && {MAP} && {MAP}.wrap.dataset.ready === '1'"
+                                   f" && {MAP}.wrap.dataset.applied", timeout=60_000)
+            settle(page)
+        assert opened["gl"].evaluate("() => window.__copies") >= 1  # WebGL draws the points: its picture is copied
+        page = opened["cpu"]
+        assert int(page.evaluate(f"() => {MAP}.wrap.dataset.frames")) >= 1
+        assert page.evaluate("() => window.__copies") == 0
+        assert page.evaluate(OPAQUE) == 0
+        row = alone(page, range(0, 300))
+        page.mouse.move(*page.evaluate(f"() => {MAP}.pageXY({row})"), steps=3)
+        page.locator(".miread-card").wait_for(state="visible", timeout=20_000)
+        settle(page)
+        assert page.evaluate("() => window.__copies") >= 1  # the hovered paper's ring: drawn by WebGL
+        assert page.evaluate(OPAQUE) > 0
+        box = page.locator(".miread-map").bounding_box()
+        page.mouse.move(box["x"] + box["width"] + 40, box["y"] + 10, steps=3)  # off the map: the ring goes
+        page.wait_for_function(f"() => {MAP}.plot.get('hoveredPoint') === undefined"
+                               f" || {MAP}.plot.get('hoveredPoint') < 0", timeout=20_000)
+        settle(page)
+        assert page.evaluate(OPAQUE) == 0
+    finally:
+        context.close()
