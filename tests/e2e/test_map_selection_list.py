@@ -43,6 +43,14 @@ def listed(tab: Tab) -> list[dict]:
             top: e.getBoundingClientRect().top}})).sort((a, b) => a.top - b.top); }}""")
 
 
+def body_scroll(tab: Tab, to: int | None = None) -> int:
+    """The list's scroll position (set first to `to`, the end when it is -1)."""
+    return tab.page.evaluate(f"""(to) => {{ const find = (node) => {{ for (const e of node.querySelectorAll('*')) {{
+        if (e.matches('{LIST} .miread-list-body')) return e; if (e.shadowRoot) {{ const f = find(e.shadowRoot);
+        if (f) return f; }} }} return null; }}; const b = find(document);
+        if (to !== null) b.scrollTop = to < 0 ? b.scrollHeight : to; return b.scrollTop; }}""", to)
+
+
 def close_panel(tab: Tab) -> None:
     close = tab.page.locator(".st-key-map_panel_close button").first
     if close.count():
@@ -82,9 +90,7 @@ def test_a_lasso_lists_its_papers_drawn_by_the_map_and_sorts_them_by_year(tab: T
     years = [int(r["year"]) for r in listed(tab) if r["year"]]
     assert years == sorted(wanted, reverse=True)[:len(years)]
     # the last rows come into the DOM when the list scrolls (only the rows in view are drawn)
-    tab.page.evaluate(f"""() => {{ const find = (node) => {{ for (const e of node.querySelectorAll('*')) {{
-        if (e.matches('{LIST} .miread-list-body')) return e; if (e.shadowRoot) {{ const f = find(e.shadowRoot);
-        if (f) return f; }} }} return null; }}; const b = find(document); b.scrollTop = b.scrollHeight; }}""")
+    body_scroll(tab, -1)
     tab.page.wait_for_timeout(300)
     tail = [int(r["year"]) for r in listed(tab) if r["year"]]
     assert tail[-1] == min(wanted)
@@ -94,7 +100,10 @@ def test_a_lasso_lists_its_papers_drawn_by_the_map_and_sorts_them_by_year(tab: T
 def test_a_click_on_a_row_opens_its_paper_as_a_click_on_its_point(tab: Tab, store: Store):  # noqa: F811
     chosen = lasso_all(tab)
     titles = rows_of(store)
-    plain = next(r for r in listed(tab) if "<" not in r["title"] and len(r["title"]) > 10)
+    assert body_scroll(tab, -1) > 0
+    tab.page.evaluate("() => { window.__mireadMaps.map.list.root.__probe = 1; }")
+    tab.page.wait_for_timeout(300)
+    plain = next(r for r in reversed(listed(tab)) if "<" not in r["title"] and len(r["title"]) > 10)
     tab.page.locator(f"{ROWS}[data-row='{plain['row']}']").hover()
     tab.eventually(lambda: _check(tab.map_view()["linked"] == plain["row"], tab.map_view()["linked"]))
     tab.page.locator(f"{ROWS}[data-row='{plain['row']}']").click()
@@ -102,8 +111,12 @@ def test_a_click_on_a_row_opens_its_paper_as_a_click_on_its_point(tab: Tab, stor
     tab.see(titles[plain["row"]][:50], "[data-testid=stMarkdownContainer]")
     assert "paper=" in tab.page.url
     tab.eventually(lambda: _check(tab.map_view()["stars"] == 1, tab.map_view()["stars"]))
-    assert tab.map_view()["selection"] == chosen  # the selection and its list stay
+    assert tab.map_view()["selection"] == chosen  # the selection and its list stay, at the place and row clicked
     tab.page.locator(LIST).first.wait_for(state="visible")
+    assert body_scroll(tab) > 0, tab.page.evaluate("""() => { const l = window.__mireadMaps.map.list;
+        return {probe: l.root.__probe || 0, kept: {...l.kept, rows: (l.kept.rows || []).length}, h: l.body.clientHeight,
+                top: l.body.scrollTop, sh: l.body.scrollHeight, connected: l.root.isConnected}; }""")
+    assert tab.page.locator(f"{ROWS}.miread-active").first.get_attribute("data-row") == str(plain["row"])
     # the keyboard: the list takes the focus, an arrow moves along the rows, Enter opens one
     tab.page.locator(LIST).first.focus()
     tab.page.keyboard.press("Home")

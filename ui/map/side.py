@@ -101,7 +101,7 @@ def selected_ids(frame: pd.DataFrame, rows: np.ndarray) -> list[str]:
 
 
 def selection_table(frame: pd.DataFrame, coords: np.ndarray, rows: np.ndarray, ranked: dict) -> pd.DataFrame:
-    """These rows of the map's frame with their x, y and each paper's figure (the selection's CSV, a listed page)."""
+    """These rows of the map's frame with their x, y and each paper's figure (the selection's CSV)."""
     chosen = frame.iloc[rows].copy()
     chosen.insert(0, "x", coords[rows, 0])
     chosen.insert(1, "y", coords[rows, 1])

@@ -68,6 +68,15 @@ export function sameRows(a, b) {
   return true;
 }
 
+/** Whether two lists of point indices hold the same indices (in any order). */
+export function sameSet(a, b) {
+  if (a.length !== b.length) return false;
+  if (sameRows(a, b)) return true;
+  const seen = new Set(a);
+  for (const v of b) if (!seen.has(v)) return false;
+  return true;
+}
+
 /** Whether numbers are in ascending order. */
 export function ascending(values) {
   for (let k = 1; k < values.length; k += 1) if (values[k - 1] > values[k]) return false;
@@ -661,8 +670,24 @@ class MapView {
     this.showStatus();
   }
 
-  selected(points) {
+  /** A lasso's selection answered in the lasso's own task (lasso.js): regl-scatterplot publishes its "select" event
+   * with a setTimeout that waits for drawn frames (at 50k papers 0.2-0.5 s in a GPU-less browser, §31ad), so the
+   * list and the page's run waited for the selected points' frame. `before`: the selection before the lasso (none
+   * changed: no event follows, nothing to answer). The event that follows with the same points is passed over. */
+  answerNow(before) {
+    const now = this.plot.get("selectedPoints");
+    if (!now.length || (now.length === before.length && sameSet(now, before))) return;
+    this.early = now.slice();
+    this.selected(now, true);
+  }
+
+  selected(points, early = false) {
     if (this.pin.answered(points)) return;  // a click pin.js answered in its own task: its event passed over
+    if (!early && this.early) {  // the lasso's selection answered already (answerNow): its event passed over
+      const same = points.length === this.early.length && sameSet(points, this.early);
+      this.early = null;
+      if (same) return;
+    }
     this.wrap.dataset.picked = String((Number(this.wrap.dataset.picked) || 0) + 1);  // drawn selected (a mark)
     const rows = this.rows ? Array.from(points, (i) => this.rows[i]) : Array.from(points);
     if (!ascending(rows)) rows.sort((a, b) => a - b);  // a lasso's come in order (inside.js): 835k sorted was 0.3 s
@@ -793,7 +818,7 @@ class MapView {
     this.textKey = this.key;
     this.wrap.dataset.text = String(this.key);  // a mark for tests and benchmarks: the cards have their text
     const list = hub(this.hubKey).list;
-    if (list && this.selection.length) list.update(true);  // a list drawn before the text came: its titles now
+    if (list && this.selection.length) list.textCame();  // a list drawn before the text came: its titles now
     // a card shown before the text came (the mouse on a point as the map appeared) gets its text now
     if (this.card.style.display === "block" && this.cardAt !== undefined && this.cardAt < this.n) {
       this.hover(this.cardAt, this.card.dataset.linked === "1");

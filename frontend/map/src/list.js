@@ -23,11 +23,10 @@ function el(tag, css, parent, className) {
   return node;
 }
 
-/** The first author of an author line ("A. One; B. Two", "A. One, B. Two and C. Three"). */
+/** The first author of the hover card's author line ("Yang, Z.; Jiang, B.; Xu, J. et al.": core/display.py
+ * `author_text` joins the names with "; "). */
 export function firstAuthor(text) {
-  const s = String(text || "");
-  const cut = s.search(/;| and |, (?=[^,]*[,;])/);
-  return (cut > 0 ? s.slice(0, cut) : s).trim();
+  return String(text || "").split(";")[0].replace(/ et al\.$/, "").trim();
 }
 
 /** Indices 0..n-1 of `keys` in order (`dir` 1 ascending, -1 descending), empty keys (null, '', NaN) last either way,
@@ -45,6 +44,19 @@ export function sortedOrder(keys, dir) {
   return order;
 }
 
+/** The list's element: a custom element, whose `connectedCallback` tells the list each time Streamlit puts it back
+ * in the page (moved when a paper's panel opens above it: the browser then scrolls it back to the top, with no
+ * event of its own). */
+function box() {
+  const name = "miread-list-box";
+  if (!customElements.get(name)) {
+    customElements.define(name, class extends HTMLElement {
+      connectedCallback() { if (this.connected) this.connected(); }
+    });
+  }
+  return name;
+}
+
 export default class SelectionList {
   constructor(parent, entry) {
     this.entry = entry;
@@ -54,7 +66,7 @@ export default class SelectionList {
     this.order = null;  // positions in `rows` in the sorted order (null: the selection's own order)
     this.keys = {};
     this.pool = [];
-    this.root = el("div", "font:13px sans-serif;color:#31333f;border:1px solid #e6e6e6;border-radius:8px;"
+    this.root = el(box(), "display:block;font:13px sans-serif;color:#31333f;border:1px solid #e6e6e6;border-radius:8px;"
       + "background:#fff;display:none;outline:none;max-width:100%", parent, "miread-list");
     this.root.tabIndex = 0;
     this.root.setAttribute("role", "grid");
@@ -78,6 +90,7 @@ export default class SelectionList {
       this.kept.top = this.body.scrollTop;
       if (!this.frame) this.frame = requestAnimationFrame(() => { this.frame = null; this.draw(); });
     });
+    this.root.connected = () => { this.restore(); this.draw(); };
     this.root.addEventListener("keydown", (e) => this.key(e));
     this.root.addEventListener("mouseleave", () => this.ring(null));
     this.showSorters();
@@ -93,16 +106,32 @@ export default class SelectionList {
     this.update(true);
   }
 
+  /** The list's place kept in the hub, taken again: at once, and whenever its element is laid out again (a new
+   * element of the side column is mounted before it is shown, and Streamlit moves the element when a paper's panel
+   * opens above it: either way the browser puts the scroll back at the top without a scroll event). */
+  restore() {
+    if (this.body.scrollTop !== this.kept.top) this.body.scrollTop = this.kept.top;
+  }
+
+  /** The cards' text came (after the list was drawn from a map without it): its keys and rows read again. */
+  textCame() {
+    this.keys = {};
+    this.order = null;
+    this.update(true);
+  }
+
   /** The map's selection read again (a lasso, a kept selection applied, the cards' text come): drawn when it
    * changed, or when `force`d. */
   update(force = false) {
     const map = this.entry.map;
     const rows = (map && map.n && map.selection) || [];
-    const changed = rows !== this.rows && !(rows.length === this.rows.length && rows.every((r, k) => r === this.rows[k]));
+    // the selection listed last in this hub (kept there: a list made again for a new element of the side column,
+    // after a paper opened above it, keeps its sort, place and active row)
+    const last = this.kept.rows || [];
+    const changed = rows !== last && !(rows.length === last.length && rows.every((r, k) => r === last[k]));
+    if (rows !== this.rows) { this.rows = rows; this.keys = {}; this.order = null; }
     if (changed) {
-      this.rows = rows;
-      this.keys = {};
-      this.order = null;
+      this.kept.rows = rows;
       this.kept.active = -1;
       if (this.body.scrollTop) this.body.scrollTop = 0;
       this.kept.top = 0;
@@ -110,7 +139,7 @@ export default class SelectionList {
     if (!changed && !force && this.drawn) return;
     this.drawn = true;
     const n = this.rows.length;
-    this.root.style.display = n ? "" : "none";
+    this.root.style.display = n ? "block" : "none";
     this.root.dataset.count = String(n);
     this.root.setAttribute("aria-label", `${n.toLocaleString("en")} selected ${n === 1 ? "paper" : "papers"}`);
     this.root.setAttribute("aria-rowcount", String(n + 1));
@@ -120,7 +149,7 @@ export default class SelectionList {
     if (this.kept.key && !this.order && n) this.order = sortedOrder(this.column(this.kept.key), this.kept.dir);
     this.space.style.height = `${n * this.row}px`;
     this.body.style.height = `${Math.min(MAX_HEIGHT, n * this.row) + this.head.offsetHeight}px`;
-    if (!changed && this.kept.top && this.body.scrollTop !== this.kept.top) this.body.scrollTop = this.kept.top;
+    if (!changed && this.kept.top) this.restore();
     for (const r of this.pool) r.key = null;  // every row's text read again (new text, new figures)
     this.draw();
   }
