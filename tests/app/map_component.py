@@ -55,7 +55,10 @@ def map_sent(at: AppTest, hub: str = "map") -> dict:
             continue
         data = _decode(proto, kept)
         if proto.component_name.endswith("miread_map"):
-            if data["meta"].get("role") == "text":  # the hover text, its own instance after the state (§31u)
+            if data["meta"].get("role") == "list":  # the selection's list (its figures by row), drawn in the browser
+                if data["meta"].get("hub", "map") == hub:
+                    out["list"] = data
+            elif data["meta"].get("role") == "text":  # the hover text, its own instance after the state (§31u)
                 if data["meta"].get("hub", "map") == hub:
                     out["text"], out["text_key"] = data["points"], data["meta"]["key"]
                     out["text_bytes"] = data.get("bytes")

@@ -27,7 +27,6 @@ def taken(monkeypatch) -> list[int]:
         return real(frame, rows)
 
     monkeypatch.setattr(side, "selected_ids", counted)
-    monkeypatch.setattr(side, "LISTED", 2)  # the list shows 2 of the 3: the export must still take all 3
     return counts
 
 

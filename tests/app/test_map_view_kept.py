@@ -152,23 +152,26 @@ def test_a_selection_builds_its_csv_only_when_it_is_downloaded(workspace, monkey
     assert built == []
 
 
-def test_a_long_selection_is_listed_a_page_at_a_time(workspace, monkeypatch):  # noqa: F811
-    """A lasso over many papers sent every listed row (1,000 at once: 320 kB on the websocket at 50k papers, against
-    issue 42's ≤ 100 kB an action). The list is now a page of rows with a page box; the export and the collection
-    still take the whole selection."""
-    import ui.map.side as side
+def test_the_selection_list_sends_the_figures_of_its_papers_only(workspace, monkeypatch):  # noqa: F811
+    """The list is drawn by the map bundle in the browser (its `list` role, BENCHMARKS §31ad): of the selection's
+    papers Python sends only the visual summaries of those that have one (by row), no table, no page box; the
+    export still takes all 3."""
+    from tests.app.map_component import map_sent
 
-    monkeypatch.setattr(side, "LISTED", 2)
+    frame = workspace.papers_frame("c")
+    ranked = {str(frame["id"].iloc[4]): [{"label": "Figure 2", "caption": "a <b>bold</b> plot"}],
+              str(frame["id"].iloc[5]): [{"label": "Figure 1", "caption": "not selected"}]}
+    import ui.figures_view
+
+    monkeypatch.setattr(ui.figures_view, "ranked_figures", lambda corpus, spec, ids=None: ranked)
     at = open_app()
     at.session_state[SELECTED] = (map_name("c", "tiny", "pca", {}), [1, 4, 9])
     at.run()
     assert any(s.value == "3 selected papers" for s in at.subheader)
-    assert len(at.dataframe[0].value) == 2
-    assert any("papers 1–2 of 3" in c.value for c in at.caption)
-    widget(at.number_input, "Page of the list").set_value(2).run()
-    assert not at.exception
-    assert len(at.dataframe[0].value) == 1
-    assert any("papers 3–3 of 3" in c.value for c in at.caption)
+    assert not at.dataframe and "Page of the list" not in [n.label for n in at.number_input]
+    sent = map_sent(at)
+    figures = sent["list"]["figures"]
+    assert list(figures) == ["4"] and "Figure 2" in figures["4"], figures
     assert any("Export the 3 selected papers" in str(p.proto) for p in at.get("popover"))
 
 

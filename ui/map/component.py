@@ -273,6 +273,13 @@ def push_state(state: dict, codes: np.ndarray | None, mask: np.ndarray | None, r
     _send_text(hub, key)
 
 
+def selection_view(figures: dict[str, str], *, hub: str = HUB) -> None:
+    """The map's selection listed in the side column by the map bundle (`role: list`): it reads the selection and each
+    paper's title, year, journal and first author from the map of `hub` in the browser, and redraws at once when a
+    lasso changes it; `figures` holds the selected papers' visual summaries by row (those that have one)."""
+    _bundle()(key=f"{hub}_list", data={"meta": {"role": "list", "hub": hub}, "figures": figures}, height="content")
+
+
 @dataclass(frozen=True)
 class MapEvents:
     """This run's news from the map: a clicked paper's row, a new selection (rows; [] when cleared)."""

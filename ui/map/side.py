@@ -12,14 +12,14 @@ import pandas as pd
 import streamlit as st
 from streamlit.errors import StreamlitAPIException
 
-from core.display import blank_missing, clipped, plural
+from core.display import clipped, plural
 from core.embedding import ModelSpec
 from core.io.formulas import csv_bytes
 from core.plots.map_data import UnitFrame
 from ui.collection_add import add_to_collection
 from ui.export_menu import export_menu
 from ui.figures_view import summaries
-from ui.map.component import map_events, pending_click
+from ui.map.component import map_events, pending_click, selection_view
 from ui.map.panel import PAGE_RUN, PAPER, PAPER_ROW, find_box, open_paper_at, opened, paper_panel, paper_row
 from ui.map.zoom import FLY
 from ui.timing import timed
@@ -27,7 +27,6 @@ from ui.views import TOPICS
 
 SELECTED = "map_selected"  # (view, rows): the papers selected on the map drawn for `view`
 SELECTION_COLLECT = "map_selection_collect_open"  # the selection's "Save as a collection" expander (open: its form)
-LISTED = 200  # rows of a selection listed at once in the side column (a page; each row is sent to the browser)
 
 
 @st.fragment
@@ -102,7 +101,7 @@ def selected_ids(frame: pd.DataFrame, rows: np.ndarray) -> list[str]:
 
 
 def selection_table(frame: pd.DataFrame, coords: np.ndarray, rows: np.ndarray, ranked: dict) -> pd.DataFrame:
-    """These rows of the map's frame with their x, y and each paper's figure (the selection's CSV, a listed page)."""
+    """These rows of the map's frame with their x, y and each paper's figure (the selection's CSV)."""
     chosen = frame.iloc[rows].copy()
     chosen.insert(0, "x", coords[rows, 0])
     chosen.insert(1, "y", coords[rows, 1])
@@ -112,28 +111,26 @@ def selection_table(frame: pd.DataFrame, coords: np.ndarray, rows: np.ndarray, r
     return chosen
 
 
+def selection_figures(frame: pd.DataFrame, rows: np.ndarray, ranked: dict) -> dict[str, str]:
+    """The visual summary of each selected paper that has one, by row (as text: a JSON key): what the browser's list
+    cannot know. Only the papers with figures are looked up, not every selected one."""
+    if not ranked or not len(rows):
+        return {}
+    ids = frame["id"].astype(str)
+    with_figures = np.flatnonzero(ids.isin(list(ranked)).to_numpy())
+    chosen = np.intersect1d(with_figures, rows)
+    return {str(int(r)): s for r, s in zip(chosen, summaries(ranked, ids.iloc[chosen].tolist())) if s}
+
+
 def selection_list(corpus: str, frame: pd.DataFrame, coords: np.ndarray, rows: np.ndarray, colour: str,
                    colour_values: list | None, ranked: dict) -> None:
-    """The selected papers: a table (with x, y and each paper's figure), export, and save as a collection. Only the
-    listed page's rows of the frame are taken (a lasso at 1M papers selects hundreds of thousands: taking every
-    column of all of them cost ~2 s a selection, BENCHMARKS §31p); the CSV takes them all when it is asked for."""
+    """The selected papers: their count, their list (drawn in the browser by the map bundle from the text it holds:
+    title, figure, year, journal, first author; sorted, scrolled and clicked there, BENCHMARKS §31ad), export, and
+    save as a collection. No row of the frame is taken for the list (a lasso at 1M papers selects hundreds of
+    thousands, §31p); the CSV takes them all when it is asked for."""
     rows = rows[(rows >= 0) & (rows < len(frame))]
     st.subheader(plural(len(rows), "selected paper"))
-    start = 0
-    if len(rows) > LISTED:  # a page at a time: each listed row is sent to the browser
-        pages = -(-len(rows) // LISTED)
-        page = st.number_input("Page of the list", min_value=1, max_value=pages, value=1, step=1,
-                               key=f"map_list_page_{len(rows)}_{int(rows[0])}", help=f"{LISTED:,} papers a page")
-        start = (int(page) - 1) * LISTED
-        st.caption(f"Listed: papers {start + 1:,}–{min(start + LISTED, len(rows)):,} of {len(rows):,}; the "
-                   f"export and the collection take all {len(rows):,}.")
-    listed = selection_table(frame, coords, rows[start:start + LISTED], ranked)
-    shown = listed.drop(columns=["abstract", "x", "y"], errors="ignore")
-    first = [c for c in ("title", "figure", "year") if c in shown.columns]  # what a narrow column shows first
-    shown = shown[first + [c for c in shown.columns if c not in first]]
-    st.dataframe(blank_missing(shown), width="stretch", hide_index=True, height=min(420, 38 + 35 * len(shown)),
-                 column_config={"title": st.column_config.TextColumn(width="medium"),
-                                "figure": st.column_config.TextColumn(width="medium")})
+    selection_view(selection_figures(frame, rows, ranked))
     ids = SelectedIds(frame, rows)
     what = plural(len(rows), "selected paper")
     with st.popover(f"Export the {what}", icon=":material/download:", width="stretch"):

@@ -9,6 +9,7 @@ import { tableFromIPC } from "apache-arrow";
 import ColourFollower from "./colour.js";
 import clearedLayer from "./layer.js";
 import Lasso from "./lasso.js";
+import SelectionList from "./list.js";
 import { buildIndex } from "./spatial.js";
 import Pin from "./pin.js";
 import Raster, { askedMode, drawsOnCpu, softwareGL } from "./raster.js";
@@ -64,6 +65,15 @@ export function sameBytes(a, b) {
 export function sameRows(a, b) {
   if (a.length !== b.length) return false;
   for (let k = 0; k < a.length; k += 1) if (a[k] !== b[k]) return false;
+  return true;
+}
+
+/** Whether two lists of point indices hold the same indices (in any order). */
+export function sameSet(a, b) {
+  if (a.length !== b.length) return false;
+  if (sameRows(a, b)) return true;
+  const seen = new Set(a);
+  for (const v of b) if (!seen.has(v)) return false;
   return true;
 }
 
@@ -550,6 +560,7 @@ class MapView {
     if (select && !sameRows(select, this.selection)) {
       this.selection = select.slice();
       this.plot.select(this.toLocal(select), { preventEvent: true });
+      this.listChanged();
     }
     if (this.awaitsState) { this.awaitsState = false; this.settle(); }  // the first state after a load: now settled
     this.applyMs = performance.now() - started;
@@ -659,13 +670,30 @@ class MapView {
     this.showStatus();
   }
 
-  selected(points) {
+  /** A lasso's selection answered in the lasso's own task (lasso.js): regl-scatterplot publishes its "select" event
+   * with a setTimeout that waits for drawn frames (at 50k papers 0.2-0.5 s in a GPU-less browser, §31ad), so the
+   * list and the page's run waited for the selected points' frame. `before`: the selection before the lasso (none
+   * changed: no event follows, nothing to answer). The event that follows with the same points is passed over. */
+  answerNow(before) {
+    const now = this.plot.get("selectedPoints");
+    if (!now.length || (now.length === before.length && sameSet(now, before))) return;
+    this.early = now.slice();
+    this.selected(now, true);
+  }
+
+  selected(points, early = false) {
     if (this.pin.answered(points)) return;  // a click pin.js answered in its own task: its event passed over
+    if (!early && this.early) {  // the lasso's selection answered already (answerNow): its event passed over
+      const same = points.length === this.early.length && sameSet(points, this.early);
+      this.early = null;
+      if (same) return;
+    }
     this.wrap.dataset.picked = String((Number(this.wrap.dataset.picked) || 0) + 1);  // drawn selected (a mark)
     const rows = this.rows ? Array.from(points, (i) => this.rows[i]) : Array.from(points);
     if (!ascending(rows)) rows.sort((a, b) => a - b);  // a lasso's come in order (inside.js): 835k sorted was 0.3 s
     if (this.lassoing || rows.length > 1) {
       this.selection = rows;
+      this.listChanged();
       if (this.rows && this.lassoing) return;  // a density overview: the lasso's polygon follows (lassoEnded)
       this.lassoing = false;
       this.emit("events", "selected", rows);
@@ -686,12 +714,34 @@ class MapView {
   deselectAll() {
     this.selection = [];
     this.plot.deselect({ preventEvent: true });
+    this.listChanged();
+  }
+
+  /** The side column's list of the selection (list.js) told the selection, or the cards' text, changed. */
+  listChanged() {
+    const list = hub(this.hubKey).list;
+    if (list) list.update();
+  }
+
+  /** Corpus row `r` opened from the selection's list as a click on its point opens it: starred and its card pinned
+   * at once, the side panel's run asked for with the same "clicked" event; the selection stays. */
+  openRow(r) {
+    const [i] = this.toLocal([r]);
+    if (i !== undefined && i < this.n) {
+      if (this.overlayState) {
+        this.overlayState.star = { x: this.x[i], y: this.y[i], row: r, label: this.cardText(i).title };
+        this.paint();
+      }
+      this.pin.show(i, r);
+    }
+    this.wrap.dataset.answered = String((Number(this.wrap.dataset.answered) || 0) + 1);
+    this.emit("events", "clicked", r);
   }
 
   deselected() {
     this.pin.hide();
     if (this.rows && this.lassoing) { this.selection = []; return; }  // undrawn papers may be inside: lassoEnded
-    if (this.selection.length) { this.selection = []; this.emit("events", "selected", []); }
+    if (this.selection.length) { this.selection = []; this.listChanged(); this.emit("events", "selected", []); }
   }
 
   /** A lasso or box on a density overview selects every paper inside it, the undrawn ones too: its polygon (in
@@ -767,6 +817,8 @@ class MapView {
       journal: lazyColumn(p, "journal"), note: lazyColumn(p, "note") });
     this.textKey = this.key;
     this.wrap.dataset.text = String(this.key);  // a mark for tests and benchmarks: the cards have their text
+    const list = hub(this.hubKey).list;
+    if (list && this.selection.length) list.textCame();  // a list drawn before the text came: its titles now
     // a card shown before the text came (the mouse on a point as the map appeared) gets its text now
     if (this.card.style.display === "block" && this.cardAt !== undefined && this.cardAt < this.n) {
       this.hover(this.cardAt, this.card.dataset.linked === "1");
@@ -1125,6 +1177,22 @@ function unpark(hubKey, key, parentElement) {
   return kept.view;
 }
 
+/** The selection's list (`role: list`) in the side column: one per element, kept across runs; it reads the hub's
+ * map, which tells it of each new selection (list.js). */
+function mountList(parentElement, data) {
+  const entry = hub(data.meta.hub || "map");
+  let list = parentElement.__mireadList;
+  if (!list) list = parentElement.__mireadList = new SelectionList(parentElement, entry);
+  entry.list = list;
+  list.setFigures(data.figures);
+  list.update();
+  return () => {
+    if (entry.list === list) entry.list = null;
+    parentElement.__mireadList = null;
+    list.destroy();
+  };
+}
+
 /** The heavy instance: mounts the canvas once and keeps it; new `data` (another corpus or map) redraws. */
 export default function mount(component) {
   const { parentElement } = component;
@@ -1139,6 +1207,7 @@ export default function mount(component) {
     component.setTriggerValue("missing", data.meta.key);  // the rerun sends it whole (never drawn from nothing)
     return undefined;
   }
+  if (data.meta.role === "list") return mountList(parentElement, data);
   if (data.meta.role === "text") {
     if (data.kept) return undefined;  // the text this key names is here already  // the hover text of the hub's map, sent after its state (show_map, push_state)
     const entry = hub(data.meta.hub || "map");

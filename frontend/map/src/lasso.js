@@ -135,7 +135,9 @@ export default class Lasso {
     const inside = pointsInside(view.x, view.y, simple, closed, view.camera || view.plot.get("cameraView"),
       view.wrap.clientWidth, view.wrap.clientHeight);
     if (!inside) { view.plot.lassoSelect(inMap, { isGl: true, merge, remove }); return true; }
+    const before = view.plot.get("selectedPoints").slice();
     view.plot.select(inside, { merge, remove });  // regl-scatterplot's select event: MapView.selected
+    view.answerNow(before);  // ... answered now, before that event's frames (the list and the page's run)
     view.lassoEnded(inMap);  // what its lassoSelect's lassoEnd event did (a density overview's polygon to Python)
     return true;
   }
